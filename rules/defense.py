@@ -1,0 +1,98 @@
+"""Monster Defense & Armor (RULES.md §4): the table, building a monster, and hits on it.
+
+The table lives in `_defense_table`, facing in `_defense_facing`, building in `_defense_build`;
+this module is the public face and adds damage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules._defense_build import (
+    AGILITY_RANGE,
+    BALANCE_NOTES,
+    MAX_ENCHANTMENTS,
+    ORDERS,
+    MonsterBlock,
+    build_monster,
+)
+from rules._defense_facing import FACINGS, HARD_TO_HIT, SPOTS, compass, relative_spot
+from rules._defense_table import (
+    ARMOR_LEVELS,
+    IMPERVIOUS_EVASION_TEXT,
+    RANKS,
+    ArmorStats,
+    check_int,
+    format_modifier,
+    monster_defense,
+)
+from rules.errors import RulesError
+
+__all__ = [
+    "AGILITY_RANGE",
+    "ARMOR_LEVELS",
+    "BALANCE_NOTES",
+    "FACINGS",
+    "HARD_TO_HIT",
+    "IMPERVIOUS_EVASION_TEXT",
+    "MAX_ENCHANTMENTS",
+    "ORDERS",
+    "RANKS",
+    "SPOTS",
+    "ArmorStats",
+    "HitResult",
+    "MonsterBlock",
+    "build_monster",
+    "damage_taken",
+    "format_modifier",
+    "hit",
+    "monster_defense",
+    "relative_spot",
+]
+
+
+@dataclass(frozen=True)
+class HitResult:
+    """One hit on a monster: what the attack dealt, the Defense it met, and what got through."""
+
+    damage: int
+    defense_applied: int
+    spot: str | None
+    unarmored_spot: bool
+    taken: int
+
+
+def _defense_against(defense: int, unarmored_spot: bool) -> int:
+    return defense // 2 if unarmored_spot else defense
+
+
+def damage_taken(defense: int, damage: int, *, unarmored_spot: bool = False) -> int:
+    """max(1, damage − Defense); an unarmored spot applies only ⌊Defense/2⌋."""
+    defense = check_int(defense, "Defense")
+    damage = check_int(damage, "Damage")
+    if defense < 0:
+        raise RulesError("Defense must be 0 or more")
+    if damage < 1:
+        raise RulesError("Damage must be 1 or more")
+    return max(1, damage - _defense_against(defense, unarmored_spot))
+
+
+def hit(
+    block: MonsterBlock, damage: int, facing: str = "N", from_square: str | None = None
+) -> HitResult:
+    """A hit on `block`, facing `facing`, from (or passing through) the compass square given.
+
+    Without a square the attack meets full Defense and no spot is named.
+    """
+    spot = None if from_square is None else relative_spot(facing, from_square)
+    if from_square is None:
+        compass(facing, "facing")  # still reject a bad facing
+    unarmored = spot is not None and spot in block.spots
+    taken = damage_taken(block.defense, damage, unarmored_spot=unarmored)
+    return HitResult(
+        damage=damage,
+        defense_applied=_defense_against(block.defense, unarmored),
+        spot=spot,
+        unarmored_spot=unarmored,
+        taken=taken,
+    )

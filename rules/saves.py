@@ -1,0 +1,206 @@
+"""Save Rolls (RULES.md §2): SR Bonus and Difficulty, difficulty sources, odds and resolution."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Literal
+
+from rules.dice import OpenEndedRoll, chance_at_least
+from rules.errors import NoSaveError, RulesError
+
+DC_MIN = 1  # a number Difficulty ("dc") must lie in DC_MIN..DC_MAX
+DC_MAX = 1000
+MODIFIER_LIMIT = 100  # stat, kin, special and situational modifiers lie in −100..100
+
+# Spell Casting Table (Against the Darkmaster table 2.6): (lowest casting total, Difficulty),
+# highest band first. Totals of 50 or less give no save.
+_SPELL_BANDS: tuple[tuple[int, int], ...] = (
+    (176, 150),
+    (171, 140),
+    (166, 130),
+    (161, 120),
+    (156, 110),
+    (151, 105),
+    (146, 100),
+    (141, 95),
+    (136, 90),
+    (131, 85),
+    (121, 80),
+    (111, 75),
+    (106, 70),
+    (96, 65),
+    (81, 60),
+    (51, 50),
+)
+SPELL_FAILURE_MAX = 25  # casting totals up to here: spell failure
+PARTIAL_SUCCESS_MAX = 50  # 26..50: partial success, the caster picks an effect
+
+
+def _by_level(level: int, what: str, base: int) -> int:
+    """The Save Rolls Table's shape: +5/level to 10, +2/level to 20, +1/level after."""
+    if level < 1:
+        raise RulesError(f"{what} must be 1 or more.")
+    if level <= 10:
+        return base + 5 * level
+    if level <= 20:
+        return base + 50 + 2 * (level - 10)
+    return base + 70 + (level - 20)
+
+
+def sr_bonus(level: int) -> int:
+    """SR Bonus of a defender of `level` (≥ 1)."""
+    return _by_level(level, "Level", 0)
+
+
+def sr_difficulty(attack_level: int) -> int:
+    """SR Difficulty of an effect of Attack Level `attack_level` (≥ 1)."""
+    return _by_level(attack_level, "Attack Level", 50)
+
+
+def spell_difficulty(casting_total: int) -> int | None:
+    """SR Difficulty set by a Spell Casting total; None when the cast gives no save (≤ 50)."""
+    for lowest, difficulty in _SPELL_BANDS:
+        if casting_total >= lowest:
+            return difficulty
+    return None
+
+
+def points_of_failure(total: int, difficulty: int, per: int) -> int:
+    """Points of failure for an effect "per `per`": 0 on a success or a failed tie."""
+    if per < 1:
+        raise RulesError("Points of failure are counted per 1 or more.")
+    if total >= difficulty:
+        return 0
+    return -((total - difficulty) // per)  # ceil((difficulty − total) / per)
+
+
+@lru_cache(maxsize=8192)
+def success_probability(bonus: int, difficulty: int, ties_succeed: bool = False) -> Fraction:
+    """Exact P(open-ended d100 + bonus beats difficulty); a tie counts when `ties_succeed`."""
+    needed = difficulty - bonus if ties_succeed else difficulty - bonus + 1
+    return chance_at_least(needed)
+
+
+def success_chance(bonus: int, difficulty: int, ties_succeed: bool = False) -> float:
+    """`success_probability` as a float, for display."""
+    return float(success_probability(bonus, difficulty, ties_succeed))
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """A Save Roll Difficulty and where it came from; `label` reads well in a reply."""
+
+    value: int
+    source: Literal["level", "dc", "spell"]
+    label: str
+
+    @classmethod
+    def attack_level(cls, attack_level: int) -> Difficulty:
+        value = sr_difficulty(attack_level)
+        return cls(value, "level", f"Attack Level {attack_level} → {value}")
+
+    @classmethod
+    def number(cls, dc: int) -> Difficulty:
+        if not DC_MIN <= dc <= DC_MAX:
+            raise RulesError(f"A DC must be between {DC_MIN} and {DC_MAX}.")
+        return cls(dc, "dc", f"DC {dc}")
+
+    @classmethod
+    def spell(cls, casting_total: int) -> Difficulty:
+        value = spell_difficulty(casting_total)
+        if value is None:
+            raise NoSaveError(_no_save_text(casting_total))
+        return cls(value, "spell", f"Spell cast {casting_total} → {value}")
+
+
+def _no_save_text(casting_total: int) -> str:
+    if casting_total <= SPELL_FAILURE_MAX:
+        outcome = f"is a spell failure ({SPELL_FAILURE_MAX} or less)"
+    else:
+        outcome = (
+            f"is a partial success ({SPELL_FAILURE_MAX + 1}–{PARTIAL_SUCCESS_MAX}): "
+            "the caster picks an effect"
+        )
+    return (
+        f"A Spell Casting total of {casting_total} {outcome}, so there is no Save Roll. "
+        "If a save is still called for, give its Difficulty with `dc`."
+    )
+
+
+class SaveKind(enum.Enum):
+    TSR = "tsr"
+    WSR = "wsr"
+
+    @property
+    def stat_name(self) -> str:
+        """The stat added to this save."""
+        return "Fortitude" if self is SaveKind.TSR else "Wisdom"
+
+    @property
+    def full_name(self) -> str:
+        return "Toughness Save Roll" if self is SaveKind.TSR else "Willpower Save Roll"
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    kind: SaveKind
+    roll: OpenEndedRoll
+    pieces: tuple[tuple[str, int], ...]  # the Level piece always, then the non-zero others
+    bonus: int
+    total: int
+    difficulty: Difficulty
+    success: bool
+    margin: int  # total − difficulty, shown whatever the outcome
+    per: int | None
+    points_of_failure: int | None  # None when no "per" was given
+    odds: float  # chance this save succeeds, before the roll
+    ties_succeed: bool
+
+
+def _check_modifier(name: str, value: int) -> None:
+    if not -MODIFIER_LIMIT <= value <= MODIFIER_LIMIT:
+        raise RulesError(f"{name} must be between −{MODIFIER_LIMIT} and {MODIFIER_LIMIT}.")
+
+
+def resolve(
+    kind: SaveKind,
+    *,
+    level: int,
+    stat: int = 0,
+    kin: int = 0,
+    special: int = 0,
+    mod: int = 0,
+    difficulty: Difficulty,
+    roll: OpenEndedRoll,
+    per: int | None = None,
+    ties_succeed: bool = False,
+) -> SaveResult:
+    """Resolve a Save Roll of `kind` for a defender of `level` against `difficulty`."""
+    level_bonus = sr_bonus(level)
+    others = ((kind.stat_name, stat), ("Kin", kin), ("Special", special), ("Modifier", mod))
+    for name, value in others:
+        _check_modifier(name, value)
+    if per is not None and per < 1:
+        raise RulesError("Points of failure are counted per 1 or more.")
+    pieces = ((f"Level {level}", level_bonus), *((n, v) for n, v in others if v != 0))
+    bonus = sum(value for _, value in pieces)
+    total = roll.total + bonus
+    success = total >= difficulty.value if ties_succeed else total > difficulty.value
+    failure_points = None if per is None else points_of_failure(total, difficulty.value, per)
+    return SaveResult(
+        kind=kind,
+        roll=roll,
+        pieces=pieces,
+        bonus=bonus,
+        total=total,
+        difficulty=difficulty,
+        success=success,
+        margin=total - difficulty.value,
+        per=per,
+        points_of_failure=failure_points,
+        odds=success_chance(bonus, difficulty.value, ties_succeed),
+        ties_succeed=ties_succeed,
+    )
