@@ -1,0 +1,85 @@
+"""What a fatigue transition reports: events with a short sentence for the reply.
+
+Public names are re-exported by `rules.fatigue`; import them from there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules._fatigue_level import BANDS, EXHAUSTED, SHATTERED, band_index, band_lower
+
+EVENT_KINDS: tuple[str, ...] = (
+    "gained",  # FP rose
+    "absorbed",  # Temporary FP took (part of) a gain
+    "band",  # the band changed: band_from → band_to
+    "cap_set",  # cap = "Exhausted" | "Shattered"
+    "cap_cleared",
+    "vp_damage",  # an action left FP above Maximum and raised it
+    "recovered",  # FP removed by `recover` or a rest (amount may be 0 when a cap holds it)
+    "temp_granted",
+    "temp_decay",  # Temporary FP converted after expiry or during rest
+    "temp_expired",  # the Temporary pool ran out (not by absorbing a gain)
+)
+
+CAP_ENDS = {"Exhausted": "a Break", "Shattered": "a Short Rest"}
+
+
+@dataclass(frozen=True)
+class FatigueEvent:
+    """One thing that happened; `text` is a sentence for the reply, the rest is for code."""
+
+    kind: str
+    text: str
+    amount: int = 0
+    band_from: str | None = None
+    band_to: str | None = None
+    cap: str | None = None
+
+
+def clock(seconds: int) -> str:
+    """Game seconds as H:MM:SS on the channel clock."""
+    minutes, secs = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{secs:02}"
+
+
+def band_event(old_fp: int, new_fp: int, fl: Fraction) -> tuple[FatigueEvent, ...]:
+    old, new = BANDS[band_index(old_fp, fl)], BANDS[band_index(new_fp, fl)]
+    if old == new:
+        return ()
+    text = f"Now {new} (was {old}) at {new_fp} FP"
+    return (FatigueEvent("band", text, band_from=old, band_to=new),)
+
+
+def cap_set_event(cap: str, fl: Fraction) -> FatigueEvent:
+    floor = band_lower(BANDS.index(cap), fl)
+    text = f"Entered {cap}: FP can't drop below {floor} until {CAP_ENDS[cap]}"
+    return FatigueEvent("cap_set", text, amount=floor, cap=cap)
+
+
+def cap_cleared_event(cap: str, fl: Fraction, still: str | None = None) -> FatigueEvent:
+    """`still` names a cap that keeps holding (a Break leaves the Shattered cap)."""
+    floor = band_lower(BANDS.index(cap), fl)
+    text = f"{cap} cap cleared: FP can drop below {floor} again"
+    if still is not None:
+        held = band_lower(BANDS.index(still), fl)
+        text = f"{cap} cap cleared, but the {still} cap holds FP at {held} until {CAP_ENDS[still]}"
+    return FatigueEvent("cap_cleared", text, amount=floor, cap=cap)
+
+
+def holding_cap(exhausted_cap: bool, shattered_cap: bool) -> str | None:
+    """The cap that sets the floor (Shattered's is the higher one)."""
+    if shattered_cap:
+        return BANDS[SHATTERED]
+    if exhausted_cap:
+        return BANDS[EXHAUSTED]
+    return None
+
+
+def held_note(cap: str | None, floor: int) -> str:
+    """Why FP stopped at `floor`, for a reply where the cap cut a recovery short."""
+    if cap is None:
+        return ""
+    return f"; the {cap} cap holds FP at {floor} until {CAP_ENDS[cap]}"

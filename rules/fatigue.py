@@ -1,0 +1,346 @@
+"""Fatigue Points (RULES.md §3, rules-text/fatigue.txt): an immutable state and pure transitions.
+
+Every transition takes the character's Fatigue Level `fl` (see `fatigue_level`) and returns a
+`Transition(state, events, minutes)`. Time is game time on the channel clock, in seconds:
+
+* `advance(state, fl, start, end, settings)` handles Temporary FP after its expiry E. The rounds
+  that count end at E + k·round_seconds for k ≥ 1, and a round counts when start < its end ≤ end.
+  So nothing happens at E itself, the first point goes one full round later, and advancing in
+  pieces (0→a, a→b) gives the same result as one step (0→b).
+* `rest(...)` already covers the rest's own minutes (it converts 1 Temporary FP a minute
+  whatever the duration), and says how long it took in `Transition.minutes`. The caller moves
+  the clock on by that many minutes WITHOUT calling `advance` over the same span, or the
+  Temporary FP would fade twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from rules._fatigue_events import (
+    EVENT_KINDS,
+    FatigueEvent,
+    band_event,
+    cap_cleared_event,
+    cap_set_event,
+    clock,
+    held_note,
+    holding_cap,
+)
+from rules._fatigue_level import (
+    BANDS,
+    EXHAUSTED,
+    SHATTERED,
+    band_index,
+    band_lower,
+    band_name,
+    band_ranges,
+    band_width,
+    check_int,
+    fatigue_level,
+    max_fp,
+    parse_base_hd,
+    toughness_from_con,
+)
+from rules.errors import RulesError
+
+__all__ = [
+    "BANDS",
+    "EVENT_KINDS",
+    "REST_KINDS",
+    "FatigueEvent",
+    "FatigueSettings",
+    "FatigueState",
+    "Transition",
+    "advance",
+    "band_index",
+    "band_name",
+    "band_ranges",
+    "band_width",
+    "fatigue_level",
+    "gain",
+    "grant_temp",
+    "max_fp",
+    "parse_base_hd",
+    "recover",
+    "rest",
+    "rest_minutes",
+    "toughness_from_con",
+]
+
+REST_KINDS: tuple[str, ...] = ("break", "short", "long", "minutes")
+_REST_NAMES = {"break": "Took a Break", "short": "Took a Short Rest", "long": "Took a Long Rest"}
+_MAX_MINUTES = 7 * 24 * 60  # a week of game time: longer is surely a typo
+
+
+@dataclass(frozen=True)
+class FatigueSettings:
+    """The channel's fatigue settings (RULES.md marks them *setting*); passed in, never stored."""
+
+    round_seconds: int = 60
+    rest_rate: int = 1  # FP removed per minute of rest
+    break_minutes: int = 10
+    short_minutes: int = 60
+    long_minutes: int = 480
+    temp_minutes: int = 10  # Temporary FP duration when none is given
+
+    def __post_init__(self) -> None:
+        check_int(self.round_seconds, "Round length (seconds)", 1, 3600)
+        check_int(self.rest_rate, "Rest rate (FP per minute)", 0, 100)
+        check_int(self.break_minutes, "Break length (minutes)", 1, 24 * 60)
+        check_int(self.short_minutes, "Short Rest length (minutes)", 1, 24 * 60)
+        check_int(self.long_minutes, "Long Rest length (minutes)", 1, _MAX_MINUTES)
+        check_int(self.temp_minutes, "Temporary FP duration (minutes)", 1, _MAX_MINUTES)
+
+
+@dataclass(frozen=True)
+class FatigueState:
+    """One character's fatigue. Store it by field name; it is valid by construction."""
+
+    fp: int = 0
+    temp: int = 0
+    temp_expires: int | None = None  # game seconds when the Temporary FP ends; None with no pool
+    exhausted_cap: bool = False
+    shattered_cap: bool = False
+    vp_damage: int = 0
+
+    def __post_init__(self) -> None:
+        check_int(self.fp, "FP", 0)
+        check_int(self.temp, "Temporary FP", 0)
+        check_int(self.vp_damage, "VP damage", 0)
+        if self.temp > 0 and self.temp_expires is None:
+            raise RulesError("Temporary FP needs an expiry time")
+        if self.temp == 0 and self.temp_expires is not None:
+            raise RulesError("An expiry time needs Temporary FP")
+        if self.temp_expires is not None:
+            check_int(self.temp_expires, "Temporary FP expiry", 0)
+        for name in ("exhausted_cap", "shattered_cap"):
+            flag = getattr(self, name)
+            if flag not in (0, 1):  # also takes SQLite's 0/1, kept as a real bool
+                raise RulesError(f"{name} must be true or false")
+            object.__setattr__(self, name, bool(flag))
+
+    def floor(self, fl: Fraction) -> int:
+        """Lowest FP allowed now: 4W+1 under the Shattered cap, 3W+1 under Exhausted, else 0."""
+        if self.shattered_cap:
+            return band_lower(SHATTERED, fl)
+        if self.exhausted_cap:
+            return band_lower(EXHAUSTED, fl)
+        return 0
+
+
+@dataclass(frozen=True)
+class Transition:
+    state: FatigueState
+    events: tuple[FatigueEvent, ...] = ()
+    minutes: int = 0  # game minutes the action took (rests); the caller moves the clock
+
+
+def _lower(fp: int, amount: int, floor: int) -> int:
+    """FP lowered by `amount`, not below `floor`; never raised (a changed FL may lift the floor
+    above the current FP)."""
+    return max(fp - amount, min(fp, floor))
+
+
+def _with(state: FatigueState, **changes: Any) -> FatigueState:
+    if changes.get("temp", state.temp) == 0:
+        changes["temp_expires"] = None  # an empty pool has no duration
+    return replace(state, **changes)
+
+
+def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
+    """An action costing `amount` FP: Temporary FP absorbs first, the rest raises FP.
+
+    Rising into Exhausted (or past it) sets the Exhausted cap; into Shattered, the Shattered cap.
+    Leaving FP above Maximum after raising it costs 1 VP.
+    """
+    amount = check_int(amount, "FP gained", 1)
+    absorbed = min(state.temp, amount)
+    fp = state.fp + amount - absorbed
+    old_band, new_band = band_index(state.fp, fl), band_index(fp, fl)
+    exhausted = state.exhausted_cap or old_band < EXHAUSTED <= new_band
+    shattered = state.shattered_cap or old_band < SHATTERED <= new_band
+    top = max_fp(fl)
+    hurt = fp > state.fp and fp > top
+    new = _with(
+        state,
+        fp=fp,
+        temp=state.temp - absorbed,
+        exhausted_cap=exhausted,
+        shattered_cap=shattered,
+        vp_damage=state.vp_damage + int(hurt),
+    )
+
+    events: list[FatigueEvent] = []
+    if absorbed:
+        left = f"{new.temp} left" if new.temp else "pool used up"
+        text = f"Temporary FP absorbed {absorbed} ({left})"
+        events.append(FatigueEvent("absorbed", text, amount=absorbed))
+    if fp > state.fp:
+        text = f"FP {state.fp} → {fp} (+{fp - state.fp})"
+        events.append(FatigueEvent("gained", text, amount=fp - state.fp))
+    events.extend(band_event(state.fp, fp, fl))
+    if exhausted and not state.exhausted_cap:
+        events.append(cap_set_event(BANDS[EXHAUSTED], fl))
+    if shattered and not state.shattered_cap:
+        events.append(cap_set_event(BANDS[SHATTERED], fl))
+    if hurt:
+        text = f"Over Maximum FP ({fp}/{top}): 1 VP damage"
+        events.append(FatigueEvent("vp_damage", text, amount=1))
+    return Transition(new, tuple(events))
+
+
+def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
+    """The GM removes `amount` FP directly; FP stops at the floor (a cap) and at 0."""
+    amount = check_int(amount, "FP recovered", 1)
+    floor = state.floor(fl)
+    fp = _lower(state.fp, amount, floor)
+    new = _with(state, fp=fp)
+    note = held_note(holding_cap(state.exhausted_cap, state.shattered_cap), floor)
+    held = note if state.fp - amount < floor else ""
+    text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
+    events = (FatigueEvent("recovered", text, amount=state.fp - fp), *band_event(state.fp, fp, fl))
+    return Transition(new, events)
+
+
+def grant_temp(
+    state: FatigueState,
+    fl: Fraction,
+    amount: int,
+    now: int,
+    settings: FatigueSettings,
+    minutes: int | None = None,
+) -> Transition:
+    """Grant `amount` Temporary FP at game time `now` for `minutes` (default: the setting).
+
+    FP is lowered first, down to the floor; the rest joins the one Temporary pool, whose expiry
+    becomes the later of the old and now + duration. A grant spent wholly on FP leaves the
+    pool (and its expiry) alone.
+    """
+    amount = check_int(amount, "Temporary FP", 1)
+    now = check_int(now, "Game time (seconds)", 0)
+    if minutes is None:
+        minutes = settings.temp_minutes
+    minutes = check_int(minutes, "Temporary FP duration (minutes)", 1, _MAX_MINUTES)
+    fp = _lower(state.fp, amount, state.floor(fl))
+    pooled = amount - (state.fp - fp)
+    expires = state.temp_expires
+    if pooled:
+        ends = now + 60 * minutes
+        expires = ends if expires is None else max(expires, ends)
+    new = _with(state, fp=fp, temp=state.temp + pooled, temp_expires=expires)
+
+    text = f"Temporary FP +{amount}: FP {state.fp} → {fp}"
+    if new.temp and new.temp_expires is not None:
+        text += f", pool {new.temp} until {clock(new.temp_expires)}"
+    events = (FatigueEvent("temp_granted", text, amount=amount), *band_event(state.fp, fp, fl))
+    return Transition(new, events)
+
+
+def _convert(
+    state: FatigueState, fl: Fraction, steps: int, floor: int, extra: int = 0
+) -> tuple[FatigueState, list[FatigueEvent]]:
+    """Convert `steps` Temporary FP (each −1 Temporary, −1 FP), then remove `extra` FP; FP
+    stops at `floor` but Temporary FP still drops. Order does not matter: both only lower FP."""
+    fp = _lower(state.fp, steps + extra, floor)
+    new = _with(state, fp=fp, temp=state.temp - steps)
+    events: list[FatigueEvent] = []
+    if steps:
+        text = f"Temporary FP −{steps} ({new.temp} left)"
+        events.append(FatigueEvent("temp_decay", text, amount=steps))
+        if new.temp == 0:
+            events.append(FatigueEvent("temp_expired", "Temporary FP gone"))
+    return new, events
+
+
+def _rounds(expires: int, round_seconds: int, start: int, end: int) -> int:
+    """How many k ≥ 1 have start < expires + k·round_seconds ≤ end."""
+    last = (end - expires) // round_seconds
+    first = max(1, (start - expires) // round_seconds + 1)
+    return max(0, last - first + 1)
+
+
+def advance(
+    state: FatigueState, fl: Fraction, start: int, end: int, settings: FatigueSettings
+) -> Transition:
+    """The channel clock moves from `start` to `end` game seconds (see the module docstring)."""
+    start = check_int(start, "Start time (seconds)", 0)
+    end = check_int(end, "End time (seconds)", 0)
+    if end < start:
+        raise RulesError("The game clock can't run backwards")
+    if state.temp_expires is None:
+        return Transition(state)
+    steps = min(state.temp, _rounds(state.temp_expires, settings.round_seconds, start, end))
+    if steps == 0:
+        return Transition(state)
+    new, events = _convert(state, fl, steps, state.floor(fl))
+    if new.fp != state.fp:
+        text = f"FP {state.fp} → {new.fp} as Temporary FP fades"
+        events.append(FatigueEvent("recovered", text, amount=state.fp - new.fp))
+    events.extend(band_event(state.fp, new.fp, fl))
+    return Transition(new, tuple(events))
+
+
+def rest_minutes(kind: str, settings: FatigueSettings, minutes: int | None = None) -> int:
+    """How long a rest lasts: the setting for "break", "short" and "long"; `minutes` (required,
+    1 or more) for "minutes"."""
+    if kind not in REST_KINDS:
+        raise RulesError("A rest is a break, short, long or a number of minutes")
+    if kind == "minutes":
+        if minutes is None:
+            raise RulesError("Say how many minutes the rest lasts")
+        return check_int(minutes, "Rest length (minutes)", 1, _MAX_MINUTES)
+    if minutes is not None:
+        raise RulesError("Only a rest in minutes takes a length; the others use the settings")
+    lengths = {
+        "break": settings.break_minutes,
+        "short": settings.short_minutes,
+        "long": settings.long_minutes,
+    }
+    return lengths[kind]
+
+
+def rest(
+    state: FatigueState,
+    fl: Fraction,
+    kind: str,
+    settings: FatigueSettings,
+    minutes: int | None = None,
+) -> Transition:
+    """Rest: clear caps first (break: Exhausted; short and long: both; minutes: none), then each
+    minute convert 1 Temporary FP and remove `rest_rate` FP. A Long Rest ends with FP and
+    Temporary FP at 0. `Transition.minutes` is the rest's length."""
+    length = rest_minutes(kind, settings, minutes)
+    clear_exhausted = kind in ("break", "short", "long")
+    clear_shattered = kind in ("short", "long")
+    events: list[FatigueEvent] = []
+    if clear_exhausted and state.exhausted_cap:
+        still = BANDS[SHATTERED] if state.shattered_cap and not clear_shattered else None
+        events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still))
+    if clear_shattered and state.shattered_cap:
+        events.append(cap_cleared_event(BANDS[SHATTERED], fl))
+    uncapped = _with(
+        state,
+        exhausted_cap=state.exhausted_cap and not clear_exhausted,
+        shattered_cap=state.shattered_cap and not clear_shattered,
+    )
+
+    floor = uncapped.floor(fl)
+    held = ""
+    if kind == "long":
+        new = _with(uncapped, fp=0, temp=0)
+        if state.temp:
+            events.append(FatigueEvent("temp_expired", "Temporary FP gone"))
+    else:
+        steps = min(state.temp, length)
+        extra = settings.rest_rate * length
+        new, converted = _convert(uncapped, fl, steps, floor, extra)
+        events.extend(converted)
+        if state.fp - steps - extra < floor:
+            held = held_note(holding_cap(new.exhausted_cap, new.shattered_cap), floor)
+    text = f"{_REST_NAMES.get(kind, 'Rested')} ({length} min): FP {state.fp} → {new.fp}{held}"
+    events.append(FatigueEvent("recovered", text, amount=state.fp - new.fp))
+    events.extend(band_event(state.fp, new.fp, fl))
+    return Transition(new, tuple(events), minutes=length)
