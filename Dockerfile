@@ -1,0 +1,25 @@
+# Tablekeeper: docker build -t tablekeeper . && docker run -e DISCORD_TOKEN=… -v tk:/data tablekeeper
+# Register the commands once: docker run --rm -e DISCORD_TOKEN=… tablekeeper python -m bot sync
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+COPY rules ./rules
+RUN pip install . \
+    && useradd --create-home --uid 10001 tablekeeper \
+    && mkdir -p /data \
+    && chown tablekeeper /data
+
+USER tablekeeper
+# The SQLite database (and its WAL files) live on the volume, so they survive new containers.
+VOLUME /data
+ENV DATABASE_URL=sqlite:////data/tablekeeper.db
+
+CMD ["python", "-m", "bot"]

@@ -1,0 +1,20 @@
+"""Who is the GM of a channel: Discord's own permission, or the channel's GM role."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.table import ChannelSettings
+
+
+def is_gm(interaction: discord.Interaction, settings: ChannelSettings) -> bool:
+    """Manage Channels in this channel (Discord resolves overwrites for us in
+    `interaction.permissions`), or the role the channel's settings name as GM role.
+
+    Roles come from the interaction's member and the guild cache (the GUILDS intent).
+    """
+    if interaction.permissions.manage_channels:
+        return True
+    if settings.gm_role_id is None or not isinstance(interaction.user, discord.Member):
+        return False
+    return any(role.id == settings.gm_role_id for role in interaction.user.roles)

@@ -1,0 +1,80 @@
+"""Typed settings read from the environment (and a `.env` file), mirrored in `.env.example`."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; str(error) is one line telling the operator what to do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    # repr=False keeps the token out of repr(), str() and therefore out of every log line.
+    token: str = field(repr=False)
+    database_url: str = "sqlite:///tablekeeper.db"
+    api_base: str | None = None
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+    def __post_init__(self) -> None:
+        if not self.token or self.token != self.token.strip():
+            raise SettingsError("DISCORD_TOKEN must be the bot token with no spaces around it")
+        if not self.database_url.startswith("sqlite:///"):
+            raise SettingsError(
+                "DATABASE_URL must look like sqlite:///relative/path.db or sqlite:////absolute.db"
+            )
+        if self.api_base is not None and not self.api_base.startswith(("http://", "https://")):
+            raise SettingsError("DISCORD_API_BASE must be an http:// or https:// URL")
+        if self.dev_guild_id is not None and self.dev_guild_id <= 0:
+            raise SettingsError("DEV_GUILD_ID must be a server id (a positive number)")
+        if self.log_level not in _LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelNamesMapping()[self.log_level]
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, dotenv: bool = True) -> Settings:
+        """Read the settings; `environ` defaults to os.environ and wins over `./.env`."""
+        values: dict[str, str] = {}
+        if dotenv:
+            found = dotenv_values(Path.cwd() / ".env")
+            values.update({k: v for k, v in found.items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+
+        def get(name: str) -> str | None:
+            value = values.get(name, "").strip()
+            return value or None  # an empty line in .env means "not set"
+
+        token = get("DISCORD_TOKEN")
+        if token is None:
+            raise SettingsError(
+                "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot token"
+            )
+        return cls(
+            token=token,
+            database_url=get("DATABASE_URL") or cls.database_url,
+            api_base=get("DISCORD_API_BASE"),
+            dev_guild_id=_int_or_none("DEV_GUILD_ID", get("DEV_GUILD_ID")),
+            log_level=(get("LOG_LEVEL") or cls.log_level).upper(),
+        )
+
+
+def _int_or_none(name: str, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {value!r}") from None

@@ -1,0 +1,220 @@
+"""A channel's table: its clock, settings and characters. Pure values, no Discord, no SQL.
+
+Cogs pass functions `Table -> (Table, result)` to `Store.apply`; everything here is immutable so
+such a function can only return a new Table, never half-change the old one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Literal
+
+from rules.errors import RulesError
+from rules.fatigue import FatigueSettings, FatigueState, fatigue_level
+from rules.saves import MODIFIER_LIMIT
+
+NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
+LEVEL_MAX = 100
+FL_MAX = 1000
+COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
+_LISTED_NAMES = 5  # how many names an unknown-name error suggests
+
+
+class Forbidden(RulesError):
+    """The actor may not do this (not the owner, not the GM)."""
+
+
+def _check_int(value: object, what: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{what} must be a whole number")
+    if value < low or (high is not None and value > high):
+        bounds = f"{low} or more" if high is None else f"between {low} and {high}"
+        raise RulesError(f"{what} must be {bounds}")
+    return value
+
+
+def _check_id(value: object, what: str) -> int:
+    return _check_int(value, what, 1, 2**63 - 1)  # a Discord snowflake fits SQLite's INTEGER
+
+
+def name_key(name: str) -> str:
+    """How names are compared: spaces squeezed, casefolded, so 'Bórin' and ' BÓRIN' are one."""
+    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
+@dataclass(frozen=True)
+class ChannelSettings:
+    ties: Literal["fail", "succeed"] = "fail"
+    round_seconds: int = 60
+    rest_rate: int = 1
+    break_minutes: int = 10
+    short_minutes: int = 60
+    long_minutes: int = 480
+    gm_role_id: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.ties not in ("fail", "succeed"):
+            raise RulesError("Ties must either fail or succeed")
+        self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
+        if self.gm_role_id is not None:
+            _check_id(self.gm_role_id, "GM role")
+
+    @property
+    def ties_succeed(self) -> bool:
+        return self.ties == "succeed"
+
+    def fatigue_settings(self) -> FatigueSettings:
+        return FatigueSettings(
+            round_seconds=self.round_seconds,
+            rest_rate=self.rest_rate,
+            break_minutes=self.break_minutes,
+            short_minutes=self.short_minutes,
+            long_minutes=self.long_minutes,
+        )
+
+
+@dataclass(frozen=True)
+class Character:
+    name: str
+    owner_id: int
+    level: int = 1
+    fortitude: int = 0
+    wisdom: int = 0
+    kin_tsr: int = 0
+    kin_wsr: int = 0
+    classes: tuple[tuple[int, int], ...] = ()  # (HD size, level) per class
+    combine: str = "single"
+    toughness: int = 0
+    base_hd: str | None = None
+    kin_hd_size: int | None = None
+    fl_override: Fraction | None = None
+    fatigue: FatigueState = field(default_factory=FatigueState)
+
+    def __post_init__(self) -> None:
+        name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
+        if not name:
+            raise RulesError("A character needs a name")
+        if len(name) > NAME_MAX:
+            raise RulesError(f"A character's name must be {NAME_MAX} characters or fewer")
+        object.__setattr__(self, "name", name)
+        _check_id(self.owner_id, "Owner")
+        _check_int(self.level, "Level", 1, LEVEL_MAX)
+        for what, value in (
+            ("Fortitude", self.fortitude),
+            ("Wisdom", self.wisdom),
+            ("Kin TSR bonus", self.kin_tsr),
+            ("Kin WSR bonus", self.kin_wsr),
+        ):
+            _check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
+        if self.combine not in COMBINES:
+            raise RulesError("Classes combine as single, multi or dual")
+        try:  # lists (from JSON) become the tuples a frozen value needs
+            classes = tuple((size, level) for size, level in self.classes)
+        except (TypeError, ValueError):
+            raise RulesError("Each class needs an HD size and a level") from None
+        object.__setattr__(self, "classes", classes)
+        if self.fl_override is not None:
+            if isinstance(self.fl_override, bool) or not isinstance(
+                self.fl_override, int | Fraction
+            ):
+                raise RulesError("Fatigue Level must be a whole number or a fraction")
+            override = Fraction(self.fl_override)
+            if not 0 < override <= FL_MAX:
+                raise RulesError(f"Fatigue Level must be more than 0 and at most {FL_MAX}")
+            object.__setattr__(self, "fl_override", override)
+        if not isinstance(self.fatigue, FatigueState):
+            raise RulesError("Fatigue must be a fatigue state")
+        # Bad fatigue inputs fail here, not on some later command; without classes, a stand-in
+        # d10 class lets the rules check toughness, Base HD and kin HD all the same.
+        fatigue_level(
+            self.classes or ((10, 1),),
+            combine=self.combine if self.classes else "single",
+            toughness=self.toughness,
+            base_hd=self.base_hd,
+            kin_hd_size=self.kin_hd_size,
+        )
+
+    @property
+    def key(self) -> str:
+        return name_key(self.name)
+
+    def computed_fl(self) -> Fraction | None:
+        """The Fatigue Level from the inputs (ignoring the override); None without classes."""
+        if not self.classes:
+            return None
+        return fatigue_level(
+            self.classes,
+            combine=self.combine,
+            toughness=self.toughness,
+            base_hd=self.base_hd,
+            kin_hd_size=self.kin_hd_size,
+        )
+
+    @property
+    def fl(self) -> Fraction | None:
+        """The GM's override, else computed from the inputs, else None (nothing to go on)."""
+        return self.fl_override if self.fl_override is not None else self.computed_fl()
+
+    def require_fl(self) -> Fraction:
+        fl = self.fl
+        if fl is None:
+            raise RulesError(
+                f"{self.name} has no Fatigue Level yet: give them a class or set their FL"
+            )
+        return fl
+
+
+def check_can_change(actor_id: int, is_gm: bool, character: Character) -> None:
+    """Players change their own characters; the GM changes anyone's."""
+    if not is_gm and actor_id != character.owner_id:
+        raise Forbidden("You can only change your own characters; ask the GM")
+
+
+@dataclass(frozen=True)
+class Table:
+    channel_id: int
+    guild_id: int | None
+    clock: int = 0  # game seconds on this channel's clock
+    settings: ChannelSettings = field(default_factory=ChannelSettings)
+    characters: tuple[Character, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_id(self.channel_id, "Channel")
+        if self.guild_id is not None:
+            _check_id(self.guild_id, "Server")
+        _check_int(self.clock, "Game time (seconds)", 0, 2**62)
+        characters = tuple(sorted(self.characters, key=lambda c: c.key))
+        for first, second in itertools.pairwise(characters):
+            if first.key == second.key:
+                raise RulesError(f"There is already a character named '{second.name}' here")
+        object.__setattr__(self, "characters", characters)
+
+    def find(self, name: str) -> Character | None:
+        key = name_key(name)
+        return next((c for c in self.characters if c.key == key), None)
+
+    def get(self, name: str) -> Character:
+        found = self.find(name)
+        if found is not None:
+            return found
+        shown = " ".join(name.split())[:NAME_MAX]
+        if not self.characters:
+            raise RulesError(f"No character named '{shown}' in this channel (there are none yet)")
+        names = [c.name for c in self.characters[:_LISTED_NAMES]]
+        more = ", …" if len(self.characters) > _LISTED_NAMES else ""
+        raise RulesError(
+            f"No character named '{shown}' in this channel; here: {', '.join(names)}{more}"
+        )
+
+    def with_character(self, character: Character) -> Table:
+        """Insert, or replace the character with the same name (case-insensitive)."""
+        others = tuple(c for c in self.characters if c.key != character.key)
+        return replace(self, characters=(*others, character))
+
+    def without(self, name: str) -> Table:
+        gone = self.get(name)
+        others = tuple(c for c in self.characters if c.key != gone.key)
+        return replace(self, characters=others)

@@ -1,0 +1,144 @@
+"""Settings from the environment and `.env`, and the entry point's refusal without a token."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main, parse_args
+from bot.settings import Settings, SettingsError
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "MTIzNDU2Nzg5.fake.t0ken-value"
+ENV_NAMES = {"DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DEV_GUILD_ID", "LOG_LEVEL"}
+
+
+def test_reads_every_setting() -> None:
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "DATABASE_URL": "sqlite:////data/tk.db",
+            "DISCORD_API_BASE": "http://127.0.0.1:8123/api/v10",
+            "DEV_GUILD_ID": "123456789012345678",
+            "LOG_LEVEL": "debug",
+        },
+        dotenv=False,
+    )
+    assert settings == Settings(
+        token=TOKEN,
+        database_url="sqlite:////data/tk.db",
+        api_base="http://127.0.0.1:8123/api/v10",
+        dev_guild_id=123456789012345678,
+        log_level="DEBUG",
+    )
+    assert settings.log_level_number == logging.DEBUG
+
+
+def test_defaults_and_empty_values_mean_unset() -> None:
+    settings = Settings.from_env(
+        {"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "", "DISCORD_API_BASE": "  "}, dotenv=False
+    )
+    assert settings.database_url == "sqlite:///tablekeeper.db"
+    assert settings.api_base is None
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+
+
+@pytest.mark.parametrize("environ", [{}, {"DISCORD_TOKEN": ""}, {"DISCORD_TOKEN": "   "}])
+def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env(environ, dotenv=False)
+    assert str(caught.value) == (
+        "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot token"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a number"),
+        ("DEV_GUILD_ID", "-5", "DEV_GUILD_ID must be a server id"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+        ("DATABASE_URL", "postgres://x/y", "DATABASE_URL must look like sqlite:///"),
+        ("DISCORD_API_BASE", "localhost:8000", "DISCORD_API_BASE must be an http"),
+    ],
+)
+def test_malformed_settings_name_the_variable(name: str, value: str, says: str) -> None:
+    with pytest.raises(SettingsError, match=re.escape(says)) as caught:
+        Settings.from_env({"DISCORD_TOKEN": TOKEN, name: value}, dotenv=False)
+    assert "\n" not in str(caught.value)
+    assert TOKEN not in str(caught.value)
+
+
+def test_token_never_shows(caplog: pytest.LogCaptureFixture) -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, dotenv=False)
+    assert settings.token == TOKEN
+    with caplog.at_level(logging.INFO):
+        logging.getLogger("test").info("settings: %s %r", settings, settings)
+    for shown in (repr(settings), str(settings), f"{settings}", caplog.text):
+        assert TOKEN not in shown
+    assert "database_url='sqlite:///tablekeeper.db'" in repr(settings)  # the rest still shows
+
+
+def test_settings_are_frozen() -> None:
+    settings = Settings(token=TOKEN)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.token = "other"  # type: ignore[misc]
+
+
+def test_dotenv_file_is_read_and_environment_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".env").write_text(
+        f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=WARNING\nDEV_GUILD_ID=42\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    from_file = Settings.from_env({})
+    assert (from_file.token, from_file.log_level, from_file.dev_guild_id) == (TOKEN, "WARNING", 42)
+    overridden = Settings.from_env({"LOG_LEVEL": "ERROR"})
+    assert overridden.log_level == "ERROR"
+    assert overridden.token == TOKEN
+    assert Settings.from_env({"DISCORD_TOKEN": "x"}, dotenv=False).dev_guild_id is None
+
+
+def test_env_example_mirrors_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    names = set(re.findall(r"^([A-Z_]+)=", example, flags=re.MULTILINE))
+    assert names == ENV_NAMES
+    # every setting has a comment line just above it
+    lines = example.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"^[A-Z_]+=", line):
+            assert lines[i - 1].startswith("#"), line
+    assert len(ENV_NAMES) == len(dataclasses.fields(Settings))
+
+    # The example, with a token pasted in, loads to the defaults.
+    (tmp_path / ".env").write_text(
+        example.replace("DISCORD_TOKEN=", f"DISCORD_TOKEN={TOKEN}"), encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert Settings.from_env({}) == Settings(token=TOKEN)
+
+
+def test_main_without_token_exits_2_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot token\n"
+
+
+def test_command_line() -> None:
+    assert parse_args([]).command is None
+    sync = parse_args(["sync", "--guild", "42"])
+    assert (sync.command, sync.guild, sync.dev_guild) == ("sync", 42, False)
+    assert parse_args(["sync", "--dev-guild"]).dev_guild is True
+    with pytest.raises(SystemExit):
+        parse_args(["sync", "--guild", "42", "--dev-guild"])

@@ -1,0 +1,408 @@
+"""The SQLite store against real database files: migrations, transactions, restarts, history."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.store import Event, Store, StoreError, restore, sqlite_path
+from bot.store.codec import diff
+from bot.store.migrate import load_migrations, migrate, split_statements
+from bot.table import ChannelSettings, Character, Table
+from rules.errors import RulesError
+from rules.fatigue import FatigueState
+
+BIG = 10**18 + 7  # snowflake-sized ids must survive SQLite's INTEGER
+
+
+def url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def full_character(name: str = "Grok the Ogre") -> Character:
+    """A character with no field left at its default."""
+    return Character(
+        name=name,
+        owner_id=BIG,
+        level=7,
+        fortitude=3,
+        wisdom=-2,
+        kin_tsr=5,
+        kin_wsr=-5,
+        classes=((10, 5), (6, 6)),
+        combine="multi",
+        toughness=3,
+        base_hd="4+1",
+        kin_hd_size=8,
+        fl_override=Fraction(41, 3),
+        fatigue=FatigueState(
+            fp=12, temp=3, temp_expires=900, exhausted_cap=True, shattered_cap=True, vp_damage=2
+        ),
+    )
+
+
+FULL_SETTINGS = ChannelSettings(
+    ties="succeed",
+    round_seconds=6,
+    rest_rate=2,
+    break_minutes=15,
+    short_minutes=90,
+    long_minutes=600,
+    gm_role_id=BIG + 1,
+)
+
+
+def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, read by a separate plain sqlite3 connection."""
+    with sqlite3.connect(path) as db:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {
+            name: sorted(db.execute(f"SELECT * FROM {name}").fetchall(), key=repr) for name in names
+        }
+
+
+def add(character: Character) -> Callable[[Table], tuple[Table, str]]:
+    return lambda table: (table.with_character(character), character.name)
+
+
+def tick(table: Table) -> tuple[Table, int]:
+    return dataclasses.replace(table, clock=table.clock + 1), table.clock + 1
+
+
+# --- opening and migrations ----------------------------------------------------------------
+
+
+def test_sqlite_urls() -> None:
+    assert sqlite_path("sqlite:///tablekeeper.db") == "tablekeeper.db"
+    assert sqlite_path("sqlite:////data/tablekeeper.db") == "/data/tablekeeper.db"
+    assert sqlite_path("sqlite:///:memory:") == ":memory:"
+    for bad in ("sqlite:///", "sqlite://x.db", "postgres://h/db", "tablekeeper.db"):
+        with pytest.raises(StoreError):
+            sqlite_path(bad)
+
+
+async def test_migrations_apply_once(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "tk.db"  # the folder is created too
+    versions = [m.version for m in load_migrations()]
+    assert versions[0] == 1
+    for _ in range(3):
+        async with Store.open(url(path)):
+            pass
+    rows = dump(path)["schema_version"]
+    assert [row[0] for row in rows] == versions
+    assert {"channels", "characters", "events"} <= dump(path).keys()
+    async with Store.open(url(path)) as store:
+        assert await migrate(store._db) == []  # nothing pending
+
+
+async def test_a_new_migration_is_applied_on_the_next_start(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)):
+        pass
+    extra = dataclasses.replace(
+        load_migrations()[-1],
+        version=len(load_migrations()) + 1,
+        name="notes",
+        sql="-- a later change\nCREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT);\n",
+    )
+    async with Store.open(url(path)) as store:
+        assert await migrate(store._db, [*load_migrations(), extra]) == [extra.version]
+        assert await migrate(store._db, [*load_migrations(), extra]) == []
+    assert "notes" in dump(path)
+
+
+async def test_a_failing_migration_leaves_nothing_behind(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)):
+        pass
+    before = dump(path)
+    broken = dataclasses.replace(
+        load_migrations()[-1],
+        version=99,
+        name="broken",
+        sql="CREATE TABLE half (id INTEGER);\nINSERT INTO nowhere VALUES (1);\n",
+    )
+    async with Store.open(url(path)) as store:
+        with pytest.raises(sqlite3.OperationalError):
+            await migrate(store._db, [broken])
+    assert dump(path) == before
+
+
+def test_split_statements_keeps_semicolons_in_strings() -> None:
+    sql = (
+        "-- note; not code\nCREATE TABLE t (x TEXT DEFAULT 'a;b');\n\nINSERT INTO t VALUES ('c');\n"
+    )
+    assert split_statements(sql) == [
+        "-- note; not code\nCREATE TABLE t (x TEXT DEFAULT 'a;b');",
+        "INSERT INTO t VALUES ('c');",
+    ]
+    with pytest.raises(RuntimeError):
+        split_statements("CREATE TABLE t (x")
+
+
+async def test_wal_foreign_keys_and_busy_timeout(tmp_path: Path) -> None:
+    async with Store.open(url(tmp_path / "tk.db")) as store:
+        for pragma, expected in (
+            ("journal_mode", "wal"),
+            ("foreign_keys", 1),
+            ("busy_timeout", 5000),
+        ):
+            async with store._db.execute(f"PRAGMA {pragma}") as cursor:
+                assert (await cursor.fetchone())[0] == expected
+
+
+async def test_open_can_be_awaited_and_memory_works() -> None:
+    store = await Store.open("sqlite:///:memory:")
+    try:
+        assert await store.apply(5, None, 1, "tick", tick) == 1
+        assert (await store.read(5)).clock == 1
+    finally:
+        await store.close()
+
+
+# --- read and apply ------------------------------------------------------------------------
+
+
+async def test_unknown_channel_reads_as_defaults_and_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as store:
+        before = dump(path)
+        assert await store.read(42, 7) == Table(42, 7)
+        assert await store.read(42) == Table(42, None)
+    assert dump(path) == before
+
+
+async def test_apply_round_trips_every_field_across_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    grok = full_character()
+
+    def set_up(table: Table) -> tuple[Table, str]:
+        table = dataclasses.replace(table, clock=12_345, settings=FULL_SETTINGS)
+        return table.with_character(grok).with_character(Character("Ann", 3)), "done"
+
+    async with Store.open(url(path)) as store:
+        assert await store.apply(BIG, BIG + 2, 9, "set up", set_up) == "done"
+        in_session = await store.read(BIG)
+    async with Store.open(url(path)) as store:
+        after_restart = await store.read(BIG)
+    assert (
+        after_restart
+        == in_session
+        == Table(BIG, BIG + 2, 12_345, FULL_SETTINGS, (Character("Ann", 3), grok))
+    )
+    # Fractions are stored exactly, as text; classes as JSON.
+    row = next(r for r in dump(path)["characters"] if r[1] == "grok the ogre")
+    assert "41/3" in row
+    assert "[[10,5],[6,6]]" in row
+
+
+async def test_updates_renames_and_deletes(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as store:
+        await store.apply(1, None, 9, "add", add(full_character()))
+        await store.apply(1, None, 9, "add", add(Character("Ann", 3)))
+
+        def rename(table: Table) -> tuple[Table, None]:
+            old = table.get("grok the ogre")
+            return table.without(old.name).with_character(
+                dataclasses.replace(old, name="Grok", level=8)
+            ), None
+
+        await store.apply(1, None, 9, "rename", rename)
+        await store.apply(1, None, 9, "delete", lambda t: (t.without("ann"), None))
+    async with Store.open(url(path)) as store:
+        table = await store.read(1)
+    assert [(c.name, c.level) for c in table.characters] == [("Grok", 8)]
+    assert [row[1] for row in dump(path)["characters"]] == ["grok"]
+
+
+async def test_failing_function_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as store:
+        await store.apply(1, None, 9, "add", add(full_character()))
+        before = dump(path)
+        boom = RulesError("Level must be 1 or more")
+
+        def half_done(table: Table) -> tuple[Table, None]:
+            table.with_character(Character("Ann", 3))  # built, then abandoned
+            raise boom
+
+        with pytest.raises(RulesError) as caught:
+            await store.apply(1, None, 9, "fail", half_done)
+        assert caught.value is boom
+        with pytest.raises(ZeroDivisionError):
+            await store.apply(2, None, 9, "fail", lambda t: (t, 1 // 0))
+        assert dump(path) == before
+        # The connection is usable afterwards: the rollback really ended the transaction.
+        assert await store.apply(1, None, 9, "tick", tick) == 1
+
+
+async def test_a_failure_while_writing_rolls_back_the_writes_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as store:
+        await store.apply(1, None, 9, "tick", tick)
+        before = dump(path)
+
+        def too_big(table: Table) -> tuple[Table, None]:
+            # The channel row is written first; the huge owner id then overflows SQLite.
+            sneaky = Character("Ann", 3)
+            object.__setattr__(sneaky, "owner_id", 2**70)
+            return dataclasses.replace(table, clock=99).with_character(sneaky), None
+
+        with pytest.raises(OverflowError):
+            await store.apply(1, None, 9, "overflow", too_big)
+        assert dump(path) == before
+        assert (await store.read(1)).clock == 1
+
+
+async def test_returning_another_channel_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as store:
+        before = dump(path)
+        with pytest.raises(StoreError):
+            await store.apply(1, None, 9, "move", lambda t: (Table(2, None, clock=5), None))
+    assert dump(path) == before
+
+
+async def test_unchanged_table_writes_and_logs_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as store:
+        before = dump(path)
+        assert await store.apply(1, 2, 9, "look", lambda t: (t, "seen")) == "seen"
+        assert dump(path) == before
+        assert await store.history(1) == []
+
+
+async def test_fifty_concurrent_increments_lose_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as store:
+        results = await asyncio.gather(*(store.apply(1, None, i, "tick", tick) for i in range(50)))
+        assert sorted(results) == list(range(1, 51))
+        assert (await store.read(1)).clock == 50
+        assert len(await store.history(1, limit=100)) == 50
+
+
+async def test_two_processes_worth_of_connections_lose_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as first, Store.open(url(path)) as second:
+        await asyncio.gather(
+            *(store.apply(1, None, 9, "tick", tick) for store in [first, second] * 25)
+        )
+        assert (await first.read(1)).clock == (await second.read(1)).clock == 50
+
+
+async def test_channels_are_isolated_and_survive_restarts(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(url(path)) as store:
+        await store.apply(1, 100, 9, "add", add(Character("Ann", 3)))
+        await store.apply(2, 100, 9, "add", add(Character("Ann", 4, level=5)))
+        await store.apply(2, 100, 9, "tick", tick)
+        await store.apply(
+            3, 200, 9, "ties", lambda t: (dataclasses.replace(t, settings=FULL_SETTINGS), None)
+        )
+        await store.apply(1, 100, 9, "delete", lambda t: (t.without("ann"), None))
+    async with Store.open(url(path)) as store:
+        one, two, three = [await store.read(c) for c in (1, 2, 3)]
+        assert (one.characters, one.clock, one.guild_id) == ((), 0, 100)
+        assert two.characters == (Character("Ann", 4, level=5),)
+        assert two.clock == 1
+        assert two.settings == ChannelSettings()
+        assert (three.settings, three.guild_id, three.characters) == (FULL_SETTINGS, 200, ())
+        assert [e.action for e in await store.history(2)] == ["tick", "add"]
+        assert [e.action for e in await store.history(3)] == ["ties"]
+
+
+# --- history -------------------------------------------------------------------------------
+
+
+async def test_history_records_exactly_what_changed(tmp_path: Path) -> None:
+    moments = iter(datetime(2025, 1, 1, 12, m, tzinfo=UTC) for m in range(10))
+    async with Store.open(url(tmp_path / "tk.db"), now=lambda: next(moments)) as store:
+        grok = full_character("Grok")
+        await store.apply(1, None, 11, "add", add(grok))
+        await store.apply(1, None, 11, "add", add(Character("Ann", 3)))
+        tired = dataclasses.replace(grok, fatigue=FatigueState(fp=30))
+        await store.apply(1, None, 12, "gain", lambda t: (tick(t)[0].with_character(tired), None))
+        events = await store.history(1)
+
+    assert [(e.action, e.actor_id) for e in events] == [("gain", 12), ("add", 11), ("add", 11)]
+    assert [e.created_at for e in events] == [
+        datetime(2025, 1, 1, 12, m, tzinfo=UTC) for m in (2, 1, 0)
+    ]
+    gain = events[0]
+    assert isinstance(gain, Event)
+    assert gain.clock == 1
+    assert gain.before["channel"]["clock"] == 0
+    assert gain.after["channel"]["clock"] == 1
+    assert set(gain.before["characters"]) == {"grok"}  # Ann did not change, so she is absent
+    assert gain.before["characters"]["grok"]["fatigue"]["fp"] == 12
+    assert gain.after["characters"]["grok"]["fatigue"]["fp"] == 30
+    first_add = events[2]
+    assert first_add.before == {"characters": {"grok": None}}
+    assert first_add.after["characters"]["grok"]["fl_override"] == "41/3"
+
+
+async def test_history_pages_newest_first(tmp_path: Path) -> None:
+    async with Store.open(url(tmp_path / "tk.db")) as store:
+        for _ in range(7):
+            await store.apply(1, None, 9, "tick", tick)
+        await store.apply(2, None, 9, "tick", tick)
+        page = await store.history(1, limit=3)
+        assert [e.clock for e in page] == [7, 6, 5]
+        more = await store.history(1, limit=3, before_id=page[-1].id)
+        assert [e.clock for e in more] == [4, 3, 2]
+        assert [e.clock for e in await store.history(1, before_id=more[-1].id)] == [1]
+        with pytest.raises(StoreError):
+            await store.history(1, limit=0)
+
+
+async def test_undoing_through_history_restores_the_table(tmp_path: Path) -> None:
+    async with Store.open(url(tmp_path / "tk.db")) as store:
+        await store.apply(1, None, 9, "add", add(full_character()))
+        start = await store.read(1)
+
+        def shake(table: Table) -> tuple[Table, None]:
+            table = tick(table)[0].without("grok the ogre").with_character(Character("Bo", 2))
+            return dataclasses.replace(table, settings=FULL_SETTINGS), None
+
+        await store.apply(1, None, 9, "shake", shake)
+        (event,) = await store.history(1, limit=1)
+        await store.apply(1, None, 9, "undo", lambda t: (restore(t, event.before), None))
+        assert await store.read(1) == start
+
+
+def random_table(rng: random.Random, channel_id: int = 1) -> Table:
+    table = Table(channel_id, rng.choice([None, 5]), clock=rng.randint(0, 10**6))
+    if rng.random() < 0.5:
+        table = dataclasses.replace(table, settings=ChannelSettings(ties="succeed", rest_rate=2))
+    for name in rng.sample(["Ann", "Bo", "Cy", "Dee", "Grok"], rng.randint(0, 5)):
+        character = Character(name, rng.randint(1, 3), level=rng.randint(1, 30))
+        if rng.random() < 0.5:
+            character = dataclasses.replace(
+                full_character(name), fatigue=FatigueState(fp=rng.randint(0, 90))
+            )
+        table = table.with_character(character)
+    return table
+
+
+@settings(max_examples=200)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_diff_snapshots_restore_either_side(seed: int) -> None:
+    rng = random.Random(seed)
+    before, after = random_table(rng), random_table(rng)
+    old, new = diff(before, after)
+    assert restore(after, old) == before
+    assert restore(before, new) == after
+    unchanged = {c.key for c in before.characters} & {c.key for c in after.characters}
+    unchanged = {k for k in unchanged if before.find(k) == after.find(k)}
+    assert not unchanged & old["characters"].keys()
