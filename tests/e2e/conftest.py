@@ -1,0 +1,73 @@
+"""`env`: the real bot, on a real SQLite file, connected to a local Discord on loopback."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.client import COGS, Tablekeeper
+from bot.settings import Settings
+from bot.store import Store
+from tests.localdiscord.client import LocalDiscord
+from tests.localdiscord.fixtures import running
+
+
+def _cogs() -> tuple[str, ...]:
+    # TK_COGS=cogs.saves,cogs.roll narrows the bot while other cogs are being written.
+    wanted = os.environ.get("TK_COGS")
+    return tuple(wanted.split(",")) if wanted else COGS
+
+
+@dataclass
+class Env:
+    discord: LocalDiscord
+    db_path: Path
+    store: Store = field(init=False)
+    bot: Tablekeeper = field(init=False)
+    _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(
+            token=self.discord.token,
+            database_url=f"sqlite:///{self.db_path}",
+            api_base=self.discord.api_base,
+        )
+
+    async def start(self, *, sync: bool) -> None:
+        self.store = await self._stack.enter_async_context(Store.open(self.settings.database_url))
+        self.bot = Tablekeeper(self.settings, self.store, cogs=_cogs())
+        self.discord.server.gateway.identified.clear()
+        await self._stack.enter_async_context(
+            running(self.bot, self.discord, sync=sync, commands=False)
+        )
+
+    async def stop(self) -> None:
+        await self._stack.aclose()
+        self._stack = contextlib.AsyncExitStack()
+
+    async def restart(self) -> None:
+        """Stop the bot and close the store, then start a new bot on the same database file."""
+        await self.stop()
+        await self.start(sync=False)
+
+    async def table(self, channel=None):  # noqa: ANN001, ANN201 - a short helper for asserts
+        channel = channel or self.discord.table
+        return await self.store.read(channel.id, channel.guild_id)
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    async with LocalDiscord() as discord_:
+        e = Env(discord_, tmp_path / "tablekeeper.db")
+        await e.start(sync=True)
+        try:
+            yield e
+        finally:
+            await e.stop()
+        discord_.assert_clean()

@@ -1,0 +1,297 @@
+"""The test-facing side: start the local Discord, send interactions, read the replies."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from tests.localdiscord.commands import (
+    CommandLineError,
+    find_command,
+    missing_required,
+    nest,
+    option_def,
+    parse_command_line,
+    typed_value,
+)
+from tests.localdiscord.default_world import World, build_world
+from tests.localdiscord.payloads import Resolver, interaction_payload
+from tests.localdiscord.records import EPHEMERAL, LOADING, InteractionRecord, MessageRecord
+from tests.localdiscord.reply import Reply, fill_modal, walk
+from tests.localdiscord.server import LocalServer
+from tests.localdiscord.world import Channel, User
+
+
+class DiscordViolation(AssertionError):
+    """The bot sent something Discord would reject (or failed to answer in time)."""
+
+
+class LocalDiscord:
+    """`async with LocalDiscord() as discord_:` a Discord on loopback for one test."""
+
+    def __init__(self, world: World | None = None, timeout: float = 5.0) -> None:
+        self.world = world or build_world()
+        self.server = LocalServer(self.world)
+        self.timeout = timeout
+        w = self.world
+        self.gm, self.named_gm, self.owner = w.gm, w.named_gm, w.owner
+        self.player, self.player2, self.outsider = w.player, w.player2, w.outsider
+        self.guild, self.other_guild = w.guild, w.other_guild
+        self.table, self.ooc, self.gm_notes = w.table, w.ooc, w.gm_notes
+        self.side_table, self.other_table = w.side_table, w.other_table
+
+    async def __aenter__(self) -> LocalDiscord:
+        await self.server.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._note_unanswered()
+        await self.server.stop()
+
+    @property
+    def api_base(self) -> str:
+        return self.server.api_base
+
+    @property
+    def token(self) -> str:
+        return self.server.token
+
+    @property
+    def violations(self) -> list[str]:
+        return self.server.violations
+
+    @property
+    def requests(self) -> list[str]:
+        return self.server.requests
+
+    def commands(self, channel: Channel | None = None) -> list[dict[str, Any]]:
+        """Registered slash commands visible in a channel: its guild's, then global ones."""
+        guild = self.world.guild_of(channel or self.table)
+        return self.server.commands.get(guild.id, []) + self.server.commands.get(None, [])
+
+    def take_violations(self) -> list[str]:
+        """The violations so far, cleared: for tests that provoke one on purpose."""
+        taken = list(self.violations)
+        self.violations.clear()
+        return taken
+
+    def assert_clean(self) -> None:
+        self._note_unanswered()
+        if self.violations:
+            raise DiscordViolation("Discord would reject:\n" + "\n".join(self.violations))
+
+    async def wait_ready(self, commands: bool = True, timeout: float = 10.0) -> None:
+        """Until the bot has identified (and, by default, registered its commands)."""
+        await asyncio.wait_for(self.server.gateway.identified.wait(), timeout)
+        if commands:
+            await asyncio.wait_for(self.server.commands_registered.wait(), timeout)
+
+    async def drop_connection(self, timeout: float = 10.0) -> None:
+        """Cut the gateway socket and wait for the bot to RESUME its session."""
+        await self.server.gateway.drop()
+        await asyncio.wait_for(self.server.gateway.resumed.wait(), timeout)
+
+    async def slash(
+        self,
+        command: str,
+        *,
+        user: User,
+        channel: Channel | None = None,
+        options: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Reply:
+        """Run `/command` with options (keyword names may use _ for -), wait for its answer."""
+        channel = channel or self.table
+        data = self._command_data(command, channel, {**(options or {}), **kwargs}, None)
+        return await self._final(await self._send(2, data, user, channel))
+
+    async def type(self, line: str, *, user: User, channel: Channel | None = None) -> Reply:
+        """Run a typed command line such as '/save wsr level:5 vs:7'."""
+        path, options = parse_command_line(line, self.commands(channel))
+        return await self.slash(path, user=user, channel=channel, options=options)
+
+    async def autocomplete(
+        self,
+        command: str,
+        option: str,
+        typed: str,
+        *,
+        user: User,
+        channel: Channel | None = None,
+        **others: Any,
+    ) -> list[dict[str, Any]]:
+        """The choices the bot offers while `typed` is in `option`."""
+        channel = channel or self.table
+        data = self._command_data(command, channel, others, (option, typed))
+        reply = await self._final(await self._send(4, data, user, channel))
+        return list(reply.choices)
+
+    async def click(
+        self, reply: Reply, button: str, *, user: User, values: list[str] | None = None
+    ) -> Reply:
+        """Click a button (by label or custom_id) or pick `values` in a select menu."""
+        message = self._message(reply)
+        found = [
+            c for c in walk(message.components) if button in (c.get("label"), c.get("custom_id"))
+        ]
+        if not found or "custom_id" not in found[0]:
+            shown = [c.get("label") or c.get("custom_id") for c in walk(message.components)]
+            raise CommandLineError(f"No clickable {button!r} on that message; it has {shown}")
+        if found[0].get("disabled"):
+            raise CommandLineError(f"{button!r} is disabled")
+        data: dict[str, Any] = {
+            "custom_id": found[0]["custom_id"],
+            "component_type": found[0]["type"],
+        }
+        if values is not None:
+            data["values"] = values
+        channel = self.world.find_channel(message.channel_id) or self.table
+        rec = await self._send(3, data, user, channel, message.payload())
+        return await self._final(rec, watch=message)
+
+    async def submit_modal(
+        self, reply: Reply, values: dict[str, str], *, user: User, channel: Channel | None = None
+    ) -> Reply:
+        """Fill in the modal the bot answered with and submit it."""
+        if reply.modal is None:
+            raise CommandLineError("That reply is not a modal")
+        components = fill_modal(reply.modal.get("components") or [], values)
+        data = {"custom_id": reply.modal["custom_id"], "components": components}
+        rec = await self._send(5, data, user, channel or self.table)
+        return await self._final(rec)
+
+    def latest(self, reply: Reply) -> Reply:
+        """The same interaction's answer as it stands now (after later edits or follow-ups)."""
+        return self._reply(self.server.interactions[reply.interaction_id])
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _command_data(
+        self,
+        command: str,
+        channel: Channel,
+        values: dict[str, Any],
+        focused: tuple[str, str] | None,
+    ) -> dict[str, Any]:
+        top, chain, leaf = find_command(self.commands(channel), command)
+        where = "/" + " ".join([top["name"], *(c["name"] for c in chain)])
+        resolver = Resolver(self.world, channel)
+        opts = []
+        for name, value in values.items():
+            d = option_def(leaf, name, where)
+            opts.append(
+                {"name": d["name"], "type": d["type"], "value": typed_value(d, value, resolver)}
+            )
+        if focused is None:
+            missing_required(leaf, [o["name"] for o in opts], where)
+        else:
+            d = option_def(leaf, focused[0], where)
+            if not d.get("autocomplete"):
+                raise CommandLineError(f"Option {d['name']!r} of {where} has no autocomplete")
+            opts.append(
+                {"name": d["name"], "type": d["type"], "value": focused[1], "focused": True}
+            )
+        data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1}
+        data["options"] = nest(chain, opts)
+        if resolver.resolved:
+            data["resolved"] = resolver.resolved
+        if top.get("guild_id"):
+            data["guild_id"] = top["guild_id"]
+        return data
+
+    async def _send(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        user: User,
+        channel: Channel,
+        message: dict[str, Any] | None = None,
+    ) -> InteractionRecord:
+        payload = interaction_payload(self.world, kind, user, channel, data, message)
+        rec = InteractionRecord(int(payload["id"]), payload["token"], kind, payload)
+        self.server.interactions[rec.id] = rec
+        await self.server.gateway.dispatch("INTERACTION_CREATE", payload)
+        return rec
+
+    async def _final(self, rec: InteractionRecord, watch: MessageRecord | None = None) -> Reply:
+        """Wait for the answer; through a deferral to the follow-up or edit that completes it."""
+        edits = watch.edits if watch else 0
+        deadline = time.monotonic() + self.timeout
+        while not self._done(rec, watch, edits):
+            if self.violations:
+                self.assert_clean()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._note_unanswered()
+                self.assert_clean()
+                raise TimeoutError(f"no final answer to interaction {rec.payload['data']}")
+            rec.changed.clear()
+            self.server.violation_added.clear()
+            waiters = [
+                asyncio.ensure_future(e.wait()) for e in (rec.changed, self.server.violation_added)
+            ]
+            await asyncio.wait(waiters, timeout=min(left, 0.5), return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
+        self.assert_clean()
+        return self._reply(rec)
+
+    @staticmethod
+    def _done(rec: InteractionRecord, watch: MessageRecord | None, edits: int) -> bool:
+        if rec.callback_type in (4, 7, 8, 9):
+            return True
+        if rec.callback_type == 5:
+            return rec.original_filled
+        if rec.callback_type == 6:
+            return bool(rec.followup_ids) or (watch is not None and watch.edits > edits)
+        return False
+
+    def _note_unanswered(self) -> None:
+        for rec in self.server.interactions.values():
+            late = time.monotonic() - rec.sent_at > self.server.deadline
+            if rec.callback_type is None and late and not rec.noted_late:
+                rec.noted_late = True
+                what = rec.payload["data"].get("name") or rec.payload["data"].get("custom_id")
+                self.server.record(f"interaction {what!r} left unanswered past the deadline")
+
+    def _message(self, reply: Reply) -> MessageRecord:
+        message = self.server.messages.get(reply.message_id or 0)
+        if message is None:
+            raise CommandLineError("That reply has no message (deleted, or choices/modal)")
+        return message
+
+    def _reply(self, rec: InteractionRecord) -> Reply:
+        data = rec.callback_data or {}
+        base = Reply(
+            rec.id,
+            rec.callback_type or 0,
+            deferred=rec.callback_type in (5, 6),
+            choices=tuple(data.get("choices") or ()) if rec.callback_type == 8 else (),
+            modal=data if rec.callback_type == 9 else None,
+        )
+        followups = tuple(self._from_message(base, i) for i in rec.followup_ids)
+        if rec.original_id is not None and rec.original_id in self.server.messages:
+            return self._from_message(base, rec.original_id, followups)
+        if rec.callback_type == 6 and followups:  # deferred update answered by a follow-up
+            return followups[0]
+        return base
+
+    def _from_message(
+        self, base: Reply, message_id: int, followups: tuple[Reply, ...] = ()
+    ) -> Reply:
+        m = self.server.messages[message_id]
+        return Reply(
+            base.interaction_id,
+            base.callback_type,
+            m.id,
+            m.channel_id,
+            m.content,
+            tuple(m.embeds),
+            tuple(m.components),
+            ephemeral=bool(m.flags & EPHEMERAL),
+            deferred=base.deferred or bool(m.flags & LOADING),
+            followups=followups,
+            choices=base.choices,
+            modal=base.modal,
+        )

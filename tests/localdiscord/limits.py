@@ -1,0 +1,140 @@
+"""Limits Discord enforces that its OpenAPI description does not express.
+
+Each check names the Discord error a real request would get.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+SUBCOMMANDS = (1, 2)
+MESSAGE_CREATES = ("/webhooks/{webhook_id}/{webhook_token}",)
+MESSAGE_EDITS = (
+    "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+    "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+)
+
+
+def extra_checks(template: str, body: Any) -> list[str]:
+    if not isinstance(body, dict | list):
+        return []
+    if template.endswith("/commands") and isinstance(body, list):
+        return _command_list(body)
+    if template.endswith("/commands") or template.endswith("/commands/{command_id}"):
+        return _command(body, "") if isinstance(body, dict) else []
+    if template.endswith("/callback") and isinstance(body, dict):
+        data = body.get("data") or {}
+        if body.get("type") in (4, 7) and isinstance(data, dict):
+            return _message(data, create=body.get("type") == 4)
+        return []
+    if template in MESSAGE_CREATES + MESSAGE_EDITS and isinstance(body, dict):
+        return _message(body, create=template in MESSAGE_CREATES)
+    return []
+
+
+def _command_list(commands: list[Any]) -> list[str]:
+    problems = []
+    names = [(c.get("type") or 1, c.get("name")) for c in commands if isinstance(c, dict)]
+    for kind, name in sorted(set(names)):
+        if names.count((kind, name)) > 1:
+            problems.append(
+                f"command name {name!r} used twice (APPLICATION_COMMANDS_DUPLICATE_NAME)"
+            )
+    if sum(1 for kind, _ in names if kind == 1) > 100:
+        problems.append("more than 100 slash commands (Discord's limit)")
+    for index, command in enumerate(commands):
+        if isinstance(command, dict):
+            problems += _command(command, f"[{index}]")
+    return problems
+
+
+def _command(command: dict[str, Any], where: str) -> list[str]:
+    if (command.get("type") or 1) != 1:
+        return []
+    problems = []
+    name = command.get("name", "")
+    if not _valid_name(name):
+        problems.append(f"{where}.name: {name!r} must be 1-32 lowercase letters, digits, - or _")
+    if not command.get("description"):  # the spec lets it be empty or null
+        problems.append(f"{where}.description: a slash command needs a description")
+    problems += _options(command.get("options") or [], f"{where}.options")
+    if (size := _characters(command)) > 4000:
+        problems.append(
+            f"{where}: names, descriptions and choices total {size} characters (max 4000)"
+        )
+    return problems
+
+
+def _options(options: list[Any], where: str) -> list[str]:
+    problems = []
+    names = [o.get("name") for o in options if isinstance(o, dict)]
+    for name in sorted(set(names), key=str):
+        if names.count(name) > 1:
+            problems.append(f"{where}: option name {name!r} used twice")
+    kinds = {o.get("type") in SUBCOMMANDS for o in options if isinstance(o, dict)}
+    if len(kinds) > 1:
+        problems.append(f"{where}: subcommands cannot sit beside plain options")
+    seen_optional = False
+    for index, option in enumerate(options):
+        if not isinstance(option, dict):
+            continue
+        here = f"{where}[{index}]"
+        if not _valid_name(option.get("name", "")):
+            problems.append(f"{here}.name: {option.get('name')!r} must be lowercase, - or _")
+        if option.get("required") and seen_optional:
+            problems.append(f"{here}: required options must come before optional ones")
+        seen_optional |= not option.get("required") and option.get("type") not in SUBCOMMANDS
+        if option.get("autocomplete") and option.get("choices"):
+            problems.append(f"{here}: autocomplete and choices cannot both be set")
+        problems += _options(option.get("options") or [], f"{here}.options")
+    return problems
+
+
+def _valid_name(name: Any) -> bool:
+    return isinstance(name, str) and bool(COMMAND_NAME.match(name)) and name == name.lower()
+
+
+def _characters(node: dict[str, Any]) -> int:
+    total = len(node.get("name") or "") + len(node.get("description") or "")
+    total += sum(
+        len(str(c.get("value", ""))) + len(c.get("name", "")) for c in node.get("choices") or []
+    )
+    return total + sum(_characters(o) for o in node.get("options") or [] if isinstance(o, dict))
+
+
+def _message(message: dict[str, Any], *, create: bool) -> list[str]:
+    problems = []
+    embeds = [e for e in message.get("embeds") or [] if isinstance(e, dict)]
+    size = sum(_embed_characters(e) for e in embeds)
+    if size > 6000:
+        problems.append(f"embeds total {size} characters (max 6000 per message)")
+    ids = _custom_ids(message.get("components") or [])
+    for custom_id in sorted(set(ids)):
+        if ids.count(custom_id) > 1:
+            problems.append(f"components: custom_id {custom_id!r} used twice in one message")
+    empty = not any(message.get(k) for k in ("content", "embeds", "components", "attachments"))
+    if create and empty and not message.get("poll"):
+        problems.append("Cannot send an empty message (50006)")
+    return problems
+
+
+def _embed_characters(embed: dict[str, Any]) -> int:
+    parts = [embed.get("title"), embed.get("description")]
+    parts += [(embed.get("footer") or {}).get("text"), (embed.get("author") or {}).get("name")]
+    for field in embed.get("fields") or []:
+        parts += [field.get("name"), field.get("value")]
+    return sum(len(p) for p in parts if isinstance(p, str))
+
+
+def _custom_ids(components: list[Any]) -> list[str]:
+    ids = []
+    for component in components:
+        if isinstance(component, dict):
+            if isinstance(component.get("custom_id"), str):
+                ids.append(component["custom_id"])
+            ids += _custom_ids(component.get("components") or [])
+            if isinstance(component.get("accessory"), dict):
+                ids += _custom_ids([component["accessory"]])
+    return ids

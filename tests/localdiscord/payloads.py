@@ -1,0 +1,117 @@
+"""INTERACTION_CREATE payloads as Discord builds them: member permissions, resolved objects."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from tests.localdiscord.commands import CHANNEL, MENTIONABLE, ROLE, USER, CommandLineError
+from tests.localdiscord.default_world import World
+from tests.localdiscord.world import (
+    Channel,
+    Role,
+    User,
+    member_payload,
+    new_id,
+    permissions,
+    role_payload,
+    user_payload,
+)
+
+
+def interaction_payload(
+    world: World,
+    kind: int,
+    user: User,
+    channel: Channel,
+    data: dict[str, Any],
+    message: dict[str, Any] | None = None,
+    locale: str = "en-US",
+) -> dict[str, Any]:
+    guild = world.guild_of(channel)
+    member = guild.members.get(user.id)
+    if member is None:
+        raise CommandLineError(f"{user.username} is not a member of {guild.name}")
+    bot_member = guild.members[world.bot.id]
+    seen = permissions(guild, member, channel)
+    if not seen:
+        raise CommandLineError(f"{user.username} cannot see #{channel.name}")
+    payload: dict[str, Any] = {
+        "id": str(new_id()),
+        "application_id": str(world.application_id),
+        "type": kind,
+        "data": data,
+        "guild_id": str(guild.id),
+        "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+        "channel_id": str(channel.id),
+        "channel": {
+            "id": str(channel.id),
+            "type": channel.type,
+            "name": channel.name,
+            "guild_id": str(guild.id),
+            "permissions": str(seen),
+        },
+        "member": member_payload(member) | {"permissions": str(seen)},
+        "token": secrets.token_urlsafe(48),
+        "version": 1,
+        "app_permissions": str(permissions(guild, bot_member, channel)),
+        "locale": locale,
+        "guild_locale": "en-US",
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild.id)},
+        "context": 0,
+        "attachment_size_limit": 10 * 2**20,
+    }
+    if message is not None:
+        payload["message"] = message
+    return payload
+
+
+class Resolver:
+    """Turns user/channel/role option values into ids and fills the `resolved` map."""
+
+    def __init__(self, world: World, channel: Channel) -> None:
+        self.world = world
+        self.guild = world.guild_of(channel)
+        self.resolved: dict[str, dict[str, Any]] = {}
+
+    def __call__(self, kind: int, value: Any) -> str:
+        if kind in (USER, MENTIONABLE) and (user := self._user(value)) is not None:
+            return self._add_user(user)
+        if kind in (ROLE, MENTIONABLE) and (role := self._role(value)) is not None:
+            self.resolved.setdefault("roles", {})[str(role.id)] = role_payload(role)
+            return str(role.id)
+        if kind == CHANNEL and (channel := self._channel(value)) is not None:
+            self.resolved.setdefault("channels", {})[str(channel.id)] = {
+                "id": str(channel.id),
+                "name": channel.name,
+                "type": channel.type,
+                "permissions": str(0),
+                "guild_id": str(channel.guild_id),
+            }
+            return str(channel.id)
+        raise CommandLineError(f"No such user, role or channel here: {value!r}")
+
+    def _add_user(self, user: User) -> str:
+        self.resolved.setdefault("users", {})[str(user.id)] = user_payload(user)
+        member = self.guild.members.get(user.id)
+        if member is not None:
+            perms = permissions(self.guild, member, None)
+            entry = member_payload(member, with_user=False) | {"permissions": str(perms)}
+            self.resolved.setdefault("members", {})[str(user.id)] = entry
+        return str(user.id)
+
+    def _user(self, value: Any) -> User | None:
+        return value if isinstance(value, User) else self.world.find_user(value)
+
+    def _role(self, value: Any) -> Role | None:
+        if isinstance(value, Role):
+            return value
+        text = str(value).strip("<@&>")
+        return next((r for r in self.guild.roles if text in (str(r.id), r.name)), None)
+
+    def _channel(self, value: Any) -> Channel | None:
+        if isinstance(value, Channel):
+            return value
+        text = str(value).strip("<#>").lstrip("#")
+        return next((c for c in self.guild.channels if text in (str(c.id), c.name)), None)

@@ -1,0 +1,77 @@
+"""What the local Discord remembers: messages the bot made and interactions it was sent."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.localdiscord.world import TIMESTAMP, User, user_payload
+
+EPHEMERAL = 64
+LOADING = 128
+MESSAGE_FIELDS = ("content", "embeds", "components", "flags", "attachments", "poll")
+
+
+@dataclass
+class MessageRecord:
+    id: int
+    channel_id: int
+    author: User
+    interaction_id: int | None = None
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    edits: int = 0
+
+    def apply(self, body: dict[str, Any]) -> None:
+        """Take the fields a create or edit body sets; the rest keep their value."""
+        for key in ("content", "embeds", "components"):
+            if body.get(key) is not None:
+                setattr(self, key, body[key])
+        if body.get("flags") is not None:
+            self.flags = (self.flags & (EPHEMERAL | LOADING)) | body["flags"]
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": user_payload(self.author),
+            "content": self.content,
+            "timestamp": TIMESTAMP,
+            "edited_timestamp": TIMESTAMP if self.edits else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": self.embeds,
+            "components": self.components,
+            "pinned": False,
+            "type": 20 if self.interaction_id else 0,  # CHAT_INPUT_COMMAND reply
+            "flags": self.flags,
+            "webhook_id": str(self.author.id) if self.interaction_id else None,
+            "application_id": str(self.author.id) if self.interaction_id else None,
+        }
+
+
+@dataclass
+class InteractionRecord:
+    id: int
+    token: str
+    type: int  # 2 command, 3 component, 4 autocomplete, 5 modal submit
+    payload: dict[str, Any]
+    sent_at: float = field(default_factory=time.monotonic)
+    callback_type: int | None = None
+    callback_data: dict[str, Any] | None = None
+    answered_at: float | None = None
+    original_id: int | None = None  # the message @original names
+    original_filled: bool = False  # a deferral's loading message got its content
+    followup_ids: list[int] = field(default_factory=list)
+    noted_late: bool = False  # already reported as unanswered
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def touch(self) -> None:
+        self.changed.set()

@@ -1,0 +1,189 @@
+"""The REST side of the local Discord (aiohttp on 127.0.0.1), plus the gateway route.
+
+Every JSON body is checked against Discord's OpenAPI description; what Discord would reject
+gets its 400 and a line in `violations`, as do unknown routes and late interaction answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from tests.localdiscord.default_world import World
+from tests.localdiscord.gateway import Gateway
+from tests.localdiscord.http_json import BODY, discord_error, json_response
+from tests.localdiscord.records import InteractionRecord, MessageRecord
+from tests.localdiscord.routes_interactions import add_interaction_routes
+from tests.localdiscord.validate import validate_request
+from tests.localdiscord.world import guild_create_payload, new_id, user_payload
+
+API = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+# Interaction callbacks and webhook calls carry their token in the path, not a header.
+NO_AUTH = ("/interactions/", "/webhooks/")
+
+
+class LocalServer:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.token = f"local.{secrets.token_urlsafe(24)}"
+        self.violations: list[str] = []
+        self.violation_added = asyncio.Event()
+        self.requests: list[str] = []  # "METHOD /path", in order
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.commands_registered = asyncio.Event()
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.messages: dict[int, MessageRecord] = {}
+        self.gateway = Gateway(self.token, self._ready, self._guilds, self.record)
+        self.port = 0
+        self.deadline = 3.0  # seconds Discord gives a bot to answer an interaction
+        self._runner: web.AppRunner | None = None
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def record(self, problem: str) -> None:
+        self.violations.append(problem)
+        self.violation_added.set()
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 2**20)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get(API + "/users/@me", self._me)
+        app.router.add_get(API + "/oauth2/applications/@me", self._application)
+        app.router.add_get(API + "/gateway/bot", self._gateway_bot)
+        app.router.add_get(API + "/gateway", self._gateway_bot)
+        for prefix in (
+            "/applications/{app}/commands",
+            "/applications/{app}/guilds/{guild}/commands",
+        ):
+            app.router.add_get(API + prefix, self._get_commands)
+            app.router.add_put(API + prefix, self._put_commands)
+        add_interaction_routes(self, app, API)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self.gateway.ws is not None:
+            await self.gateway.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        path = request.path.removeprefix(API)
+        self.requests.append(f"{request.method} {path}")
+        if request.path == "/gateway":
+            return await handler(request)
+        needs_auth = not any(path.startswith(p) for p in NO_AUTH)
+        if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+            self.record(f"{request.method} {path}: missing or wrong Authorization header")
+            return discord_error(401, "401: Unauthorized")
+        request[BODY] = body = await _read_body(request)
+        if request.method in ("POST", "PUT", "PATCH"):
+            problems = validate_request(request.method, path, body)
+            if problems:
+                for problem in problems:
+                    self.record(problem)
+                return discord_error(400, "Invalid Form Body: " + "; ".join(problems), 50035)
+        try:
+            return await handler(request)
+        except web.HTTPException as exc:
+            if exc.status not in (404, 405):
+                raise
+            self.record(f"unknown route: {request.method} {path}")
+            return discord_error(404, "404: Not Found")
+
+    def _ready(self, session_id: str) -> dict[str, Any]:
+        return {
+            "v": 10,
+            "user": user_payload(self.world.bot) | {"verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.world.guilds],
+            "session_id": session_id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+        }
+
+    def _guilds(self) -> list[dict[str, Any]]:
+        return [guild_create_payload(g) for g in self.world.guilds]
+
+    async def _me(self, request: web.Request) -> web.Response:
+        return json_response(user_payload(self.world.bot) | {"verified": True, "flags": 0})
+
+    async def _application(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "id": str(self.world.application_id),
+                "name": self.world.bot.username,
+                "description": "",
+                "icon": None,
+                "rpc_origins": [],
+                "bot_public": False,
+                "bot_require_code_grant": False,
+                "owner": user_payload(self.world.owner),
+                "team": None,
+                "summary": "",
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "interactions_endpoint_url": None,
+                "bot": user_payload(self.world.bot),
+            }
+        )
+
+    async def _gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+
+    def _check_app(self, request: web.Request) -> int | None:
+        if request.match_info["app"] != str(self.world.application_id):
+            self.record(f"{request.path}: application id is not the bot's")
+        guild = request.match_info.get("guild")
+        return int(guild) if guild else None
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        return json_response(self.commands.get(self._check_app(request), []))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        guild_id = self._check_app(request)
+        stored = []
+        old = {c["name"]: c["id"] for c in self.commands.get(guild_id, [])}
+        for command in request[BODY] or []:
+            full = {"type": 1, "description": "", "options": []} | command
+            full |= {
+                "id": old.get(command["name"], str(new_id())),
+                "application_id": str(self.world.application_id),
+                "version": str(new_id()),
+            }
+            if guild_id is not None:
+                full["guild_id"] = str(guild_id)
+            stored.append(full)
+        self.commands[guild_id] = stored
+        self.commands_registered.set()
+        return json_response(stored)
+
+
+async def _read_body(request: web.Request) -> Any:
+    if not request.can_read_body:
+        return None
+    if request.content_type == "multipart/form-data":
+        form = await request.post()  # files[n] parts are accepted and not kept
+        raw = form.get("payload_json")
+        return json.loads(raw) if isinstance(raw, str) else None
+    return json.loads(await request.text())
