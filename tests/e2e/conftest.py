@@ -13,8 +13,10 @@ import pytest
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
 from bot.store import Store
+from bot.table import Table
 from tests.localdiscord.client import LocalDiscord
 from tests.localdiscord.fixtures import running
+from tests.localdiscord.world import Channel
 
 
 def _cogs() -> tuple[str, ...]:
@@ -56,7 +58,7 @@ class Env:
         await self.stop()
         await self.start(sync=False)
 
-    async def table(self, channel=None):  # noqa: ANN001, ANN201 - a short helper for asserts
+    async def table(self, channel: Channel | None = None) -> Table:
         channel = channel or self.discord.table
         return await self.store.read(channel.id, channel.guild_id)
 
