@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -49,6 +51,7 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         use_api_base(settings.api_base)
     async with Store.open(settings.database_url) as store, Tablekeeper(settings, store) as bot:
         if not sync:
+            _close_on_sigterm(bot)
             await bot.start(settings.token)
             return
         await bot.login(settings.token)  # runs setup_hook, so the cogs are loaded
@@ -56,6 +59,14 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         where = "globally" if guild_id is None else f"in server {guild_id}"
         listed = ", ".join(f"/{name}" for name in names) or "nothing"
         print(f"Registered {len(names)} commands {where}: {listed}")
+
+
+def _close_on_sigterm(bot: Tablekeeper) -> None:
+    """Hosts stop a worker with SIGTERM: close the gateway and the store instead of dying."""
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+        asyncio.get_running_loop().add_signal_handler(
+            signal.SIGTERM, lambda: asyncio.ensure_future(bot.close())
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
