@@ -1,0 +1,104 @@
+"""Ordinary dice expressions (`2d6+3`, `4d6kh3`, `1d6e6`) rolled by avrae's d20 library.
+
+Pure (no Discord): the randomness is injected, the size of a roll is capped so nobody can make
+the bot roll forever, and every d20 error becomes a RulesError a player can read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import d20
+
+from rules.dice import DieSource
+from rules.errors import RulesError
+
+EXPRESSION_MAX = 100  # characters
+DICE_MAX = 1000  # dice per expression, rerolls and explosions included
+EXAMPLES = "`2d6+3`, `4d6kh3` or `1d6e6`"
+
+
+# d20 rolls with the module-level generator; these subclasses make it roll with ours, carried
+# by the roll context d20 already hands to every die (and teach its stringifier the new types).
+class _Context(d20.RollContext):
+    def __init__(self, rng: DieSource, max_rolls: int) -> None:
+        super().__init__(max_rolls)
+        self.rng = rng
+
+
+class _Die(d20.Die):
+    __slots__ = ()
+
+    def _add_roll(self) -> None:
+        if self.size != "%" and self.size < 1:
+            raise d20.RollValueError("Cannot roll a 0-sided die.")
+        context: _Context = self._context
+        context.count_roll()
+        # d% is a tens die (00–90), as d20 rolls it.
+        value = (
+            context.rng.randint(0, 9) * 10
+            if self.size == "%"
+            else context.rng.randint(1, self.size)
+        )
+        self.values.append(d20.Literal(value))
+
+
+class _Dice(d20.Dice):
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, num: int, size: int | str, context: d20.RollContext | None = None) -> _Dice:
+        return cls(
+            num, size, [_Die.new(size, context=context) for _ in range(num)], context=context
+        )
+
+    def roll_another(self) -> None:
+        self.values.append(_Die.new(self.size, context=self._context))
+
+
+class _Markdown(d20.MarkdownStringifier):
+    def __init__(self) -> None:
+        super().__init__()
+        self._nodes = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
+
+
+class _Roller(d20.Roller):
+    def __init__(self, rng: DieSource) -> None:
+        super().__init__(_Context(rng, DICE_MAX))
+        self._nodes = {**self._nodes, d20.ast.Dice: self._eval_our_dice}
+
+    def _eval_our_dice(self, node: d20.ast.Dice) -> _Dice:
+        return _Dice.new(node.num, node.size, context=self.context)
+
+
+@dataclass(frozen=True)
+class DiceRoll:
+    expression: str  # as typed, trimmed
+    working: str  # d20's markdown: `2d6 (2, **6**) + 3 = `11``
+    total: int
+
+
+def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
+    """Roll `expression` with `rng`, or a RulesError naming what is wrong with it."""
+    expression = expression.strip()
+    if not 1 <= len(expression) <= EXPRESSION_MAX:
+        raise RulesError(f"Dice expressions are 1 to {EXPRESSION_MAX} characters long.")
+    try:
+        result = _Roller(rng).roll(expression, stringifier=_Markdown())
+        # d20 works totals out lazily, so errors such as 1/0 surface here, inside the try.
+        return DiceRoll(expression, result.result, result.total)
+    except d20.TooManyRolls:
+        raise RulesError(
+            f"`{expression}` rolls too many dice: at most {DICE_MAX}, rerolls and explosions "
+            "included."
+        ) from None
+    except d20.RollSyntaxError as error:
+        got = str(error.got)
+        problem = (
+            f"{got[:20]!r} at character {error.col} doesn't fit" if got else "it stops too soon"
+        )
+        raise RulesError(
+            f"I can't read `{expression}` as dice: {problem}. Try something like {EXAMPLES}."
+        ) from None
+    except d20.RollError as error:
+        raise RulesError(f"I can't roll `{expression}`: {error}") from None

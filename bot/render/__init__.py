@@ -1,0 +1,1 @@
+"""Renders: pure functions from a domain or rules result to a `discord.Embed`."""

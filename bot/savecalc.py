@@ -1,0 +1,176 @@
+"""From a table and a `/save` command's options to the inputs of `rules.saves.resolve`.
+
+Pure: no Discord, no dice. A character's stored level, stat and kin bonus fill in what the
+options leave out; what the options give always wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.table import Character, Table
+from rules import saves
+from rules.dice import OpenEndedRoll
+from rules.errors import RulesError
+from rules.saves import Difficulty, SaveKind, SaveResult
+
+_LISTED_NAMES = 5  # names shown when the caller has several characters
+
+
+@dataclass(frozen=True)
+class DifficultyOptions:
+    """The difficulty options of a save; exactly one must be given."""
+
+    vs: int | None = None  # Attack Level
+    dc: int | None = None  # a number
+    spell: int | None = None  # the caster's Spell Casting total
+
+    def difficulty(self) -> Difficulty:
+        given = [
+            name
+            for name, value in (("vs", self.vs), ("dc", self.dc), ("spell", self.spell))
+            if value is not None
+        ]
+        if not given:
+            raise RulesError(
+                "Say what the save is against: `vs:` (Attack Level), `dc:` (a Difficulty) "
+                "or `spell:` (the caster's casting total)."
+            )
+        if len(given) > 1:
+            shown = " and ".join(f"`{name}:`" for name in given)
+            raise RulesError(f"Give only one of `vs:`, `dc:` or `spell:` (you gave {shown}).")
+        if self.vs is not None:
+            return Difficulty.attack_level(self.vs)
+        if self.dc is not None:
+            return Difficulty.number(self.dc)
+        assert self.spell is not None  # the only one left
+        return Difficulty.spell(self.spell)
+
+
+@dataclass(frozen=True)
+class SaveOptions:
+    """What `/save tsr` and `/save wsr` were given; None means "not given"."""
+
+    against: DifficultyOptions
+    level: int | None = None
+    stat: int | None = None
+    kin: int | None = None
+    mod: int = 0
+    per: int | None = None
+    character: str | None = None
+
+
+@dataclass(frozen=True)
+class SaveInputs:
+    """Everything a Save Roll needs but the dice; `name` is the character's, if any."""
+
+    kind: SaveKind
+    name: str | None
+    level: int
+    stat: int
+    kin: int
+    mod: int
+    difficulty: Difficulty
+    per: int | None
+    ties_succeed: bool
+
+    def resolve(self, roll: OpenEndedRoll) -> SaveResult:
+        return saves.resolve(
+            self.kind,
+            level=self.level,
+            stat=self.stat,
+            kin=self.kin,
+            mod=self.mod,
+            difficulty=self.difficulty,
+            roll=roll,
+            per=self.per,
+            ties_succeed=self.ties_succeed,
+        )
+
+
+def stored_stat(character: Character, kind: SaveKind) -> int:
+    """Fortitude for a TSR, Wisdom for a WSR."""
+    return character.fortitude if kind is SaveKind.TSR else character.wisdom
+
+
+def stored_kin(character: Character, kind: SaveKind) -> int:
+    return character.kin_tsr if kind is SaveKind.TSR else character.kin_wsr
+
+
+def _character_for(table: Table, options: SaveOptions, user_id: int) -> Character | None:
+    """The named character, else the caller's only one here, else None (a plain roll).
+
+    A caller with several characters must name one, unless they give `level:` themselves:
+    then the roll uses only the numbers given (a GM rolling for an unnamed NPC).
+    """
+    if options.character:
+        return table.get(options.character)
+    own = [c for c in table.characters if c.owner_id == user_id]
+    if len(own) == 1:
+        return own[0]
+    if not own:
+        if options.level is None:
+            raise RulesError(
+                "Give the defender's `level:`, or make a character with `/character create` "
+                "so its level and stats fill in."
+            )
+        return None
+    if options.level is None:
+        names = ", ".join(c.name for c in own[:_LISTED_NAMES])
+        more = ", …" if len(own) > _LISTED_NAMES else ""
+        raise RulesError(
+            f"You have several characters here ({names}{more}): name one with `character:`, "
+            "or give `level:` for a plain roll."
+        )
+    return None
+
+
+def save_inputs(kind: SaveKind, options: SaveOptions, table: Table, user_id: int) -> SaveInputs:
+    """The inputs of one caller's Save Roll: options first, then the character's stored values."""
+    difficulty = options.against.difficulty()
+    character = _character_for(table, options, user_id)
+    if character is None:
+        level = options.level
+        stat = options.stat if options.stat is not None else 0
+        kin = options.kin if options.kin is not None else 0
+    else:
+        level = options.level if options.level is not None else character.level
+        stat = options.stat if options.stat is not None else stored_stat(character, kind)
+        kin = options.kin if options.kin is not None else stored_kin(character, kind)
+    assert level is not None  # _character_for returns None only when level was given
+    return SaveInputs(
+        kind=kind,
+        name=None if character is None else character.name,
+        level=level,
+        stat=stat,
+        kin=kin,
+        mod=options.mod,
+        difficulty=difficulty,
+        per=options.per,
+        ties_succeed=table.settings.ties_succeed,
+    )
+
+
+def party_inputs(
+    kind: SaveKind, against: DifficultyOptions, table: Table, mod: int = 0, per: int | None = None
+) -> tuple[SaveInputs, ...]:
+    """One Save Roll per character in the channel, each with its own stored numbers."""
+    difficulty = against.difficulty()
+    if not table.characters:
+        raise RulesError(
+            "There are no characters in this channel yet: make them with `/character create`."
+        )
+    return tuple(
+        SaveInputs(
+            kind=kind,
+            name=character.name,
+            level=character.level,
+            stat=stored_stat(character, kind),
+            kin=stored_kin(character, kind),
+            mod=mod,
+            difficulty=difficulty,
+            per=per,
+            ties_succeed=table.settings.ties_succeed,
+        )
+        for character in table.characters
+    )

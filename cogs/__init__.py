@@ -1,0 +1,1 @@
+"""Slash-command cogs: one feature per module; private helpers start with an underscore."""

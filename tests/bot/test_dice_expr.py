@@ -1,0 +1,91 @@
+"""bot.dice_expr: dice expressions through d20, with our random source and a size cap."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.dice_expr import DICE_MAX, EXPRESSION_MAX, roll_expression
+from rules.errors import RulesError
+
+
+class Scripted:
+    """Dice that come up as written, checking each is a face of the die asked for."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = list(faces)
+        self.asked: list[tuple[int, int]] = []
+
+    def randint(self, a: int, b: int) -> int:
+        self.asked.append((a, b))
+        face = self.faces.pop(0)
+        assert a <= face <= b, f"{face} is not on a {a}..{b} die"
+        return face
+
+
+def test_scripted_dice_show_in_the_working() -> None:
+    rolled = roll_expression(" 2d6+3 ", Scripted([2, 6]))
+    assert (rolled.expression, rolled.total) == ("2d6+3", 11)
+    assert rolled.working == "2d6 (2, **6**) + 3 = `11`"
+
+
+def test_keep_highest_drops_the_lowest() -> None:
+    rolled = roll_expression("4d6kh3", Scripted([4, 1, 5, 3]))
+    assert rolled.total == 12
+    assert "~~**1**~~" in rolled.working
+
+
+def test_exploding_dice_roll_again_with_our_source() -> None:
+    dice = Scripted([6, 6, 2])
+    rolled = roll_expression("1d6e6", dice)
+    assert rolled.total == 14
+    assert dice.asked == [(1, 6)] * 3
+
+
+def test_percentile_die_is_a_tens_die() -> None:
+    assert roll_expression("d%", Scripted([7])).total == 70
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+def test_same_seed_same_roll(seed: int) -> None:
+    first = roll_expression("3d8+1d4", random.Random(seed))
+    again = roll_expression("3d8+1d4", random.Random(seed))
+    assert first == again
+    assert 4 <= first.total <= 28
+
+
+@pytest.mark.parametrize(
+    ("expression", "says"),
+    [
+        ("abc", "I can't read `abc` as dice: 'abc' at character 1"),
+        ("2d6 +", "it stops too soon"),
+        ("1/0", "Cannot divide by zero"),
+        ("1d0", "0-sided"),
+        (f"{DICE_MAX + 1}d6", "too many dice"),
+        ("1d1e1", "too many dice"),  # explodes forever
+        ("1d6rr<7", "too many dice"),  # rerolls forever
+        ("", "1 to 100 characters"),
+        ("1+" * 50 + "1", "1 to 100 characters"),
+    ],
+)
+def test_bad_expressions_are_polite_errors(expression: str, says: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        roll_expression(expression, random.Random(0))
+    assert says in str(caught.value)
+
+
+def test_the_longest_allowed_expression_rolls() -> None:
+    expression = ("1d4+" * 25)[:-1]
+    assert len(expression) <= EXPRESSION_MAX
+    rolled = roll_expression(expression, Scripted([1] * 25))
+    assert rolled.total == 25
+
+
+def test_the_module_level_generator_is_not_used() -> None:
+    before = random.getstate()
+    roll_expression("10d10", random.Random(5))
+    assert random.getstate() == before

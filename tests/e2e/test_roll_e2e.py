@@ -1,0 +1,91 @@
+"""/roll through the real client and the local Discord."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from tests.localdiscord.commands import CommandLineError
+
+pytestmark = pytest.mark.asyncio
+
+
+class Scripted:
+    """Dice that come up as written, in order."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        face = self.faces.pop(0)
+        assert a <= face <= b
+        return face
+
+
+def script(env: Any, *faces: int) -> Scripted:
+    dice = Scripted(faces)
+    env.bot.get_cog("Roll").rng = dice
+    return dice
+
+
+async def snapshot(env: Any) -> tuple[Any, list[Any]]:
+    channel = env.discord.table
+    return await env.store.read(channel.id, channel.guild_id), await env.store.history(channel.id)
+
+
+async def test_open_ended_roll_with_a_modifier_shows_every_die(env: Any) -> None:
+    dice = script(env, 97, 99, 43)
+    reply = await env.discord.type("/roll mod:5", user=env.discord.player)
+    assert not reply.ephemeral
+    assert reply.embed["title"] == "d100 (open-ended high): 244"
+    assert reply.embed["description"] == "97 → +99 → +43 = 239\n239 +5 = **244**"
+    assert dice.faces == []  # every scripted die was used
+
+
+async def test_plain_roll(env: Any) -> None:
+    script(env, 42)
+    reply = await env.discord.slash("roll", user=env.discord.player2)
+    assert reply.embed["title"] == "d100: 42"
+
+
+async def test_dice_expression(env: Any) -> None:
+    script(env, 2, 6)
+    reply = await env.discord.type("/roll dice:2d6+3", user=env.discord.player)
+    assert not reply.ephemeral
+    assert reply.embed["title"] == "2d6+3: 11"
+    assert reply.embed["description"] == "2d6 (2, **6**) + 3 = `11`"
+
+
+async def test_keep_highest(env: Any) -> None:
+    script(env, 4, 1, 5, 3)
+    reply = await env.discord.slash("roll", user=env.discord.player, dice="4d6kh3")
+    assert reply.embed["title"] == "4d6kh3: 12"
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ({"dice": "2d6+banana"}, "I can't read `2d6+banana` as dice"),
+        ({"dice": "1d1e1"}, "too many dice"),
+        ({"dice": "5000d6"}, "too many dice"),
+        ({"dice": "1d6/0"}, "Cannot divide by zero"),
+        ({"dice": "2d6", "mod": 3}, "Put the modifier inside `dice:` (e.g. `2d6+3`)"),
+    ],
+)
+async def test_bad_rolls_are_private_errors_and_change_nothing(
+    env: Any, options: dict[str, Any], says: str
+) -> None:
+    before = await snapshot(env)
+    reply = await env.discord.slash("roll", user=env.discord.player, **options)
+    assert reply.ephemeral
+    assert says in reply.content
+    assert not reply.embeds
+    assert await snapshot(env) == before
+
+
+async def test_discord_refuses_an_overlong_expression(env: Any) -> None:
+    # The option is registered with max_length 100, so Discord never sends this to the bot.
+    with pytest.raises(CommandLineError, match="1-100 characters"):
+        await env.discord.slash("roll", user=env.discord.player, dice="1+" * 50 + "1")
