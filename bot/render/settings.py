@@ -1,0 +1,58 @@
+"""The channel's settings: what they are, and what a change did."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.common import NEUTRAL
+from bot.table import ChannelSettings
+
+# (field, label, unit) in the order they are shown; the field is also the `/settings set` option.
+ROWS: tuple[tuple[str, str, str], ...] = (
+    ("ties", "Ties", ""),
+    ("round_seconds", "Round length", " s"),
+    ("rest_rate", "Rest rate", " FP per minute"),
+    ("break_minutes", "Take a Break", " min"),
+    ("short_minutes", "Short Rest", " min"),
+    ("long_minutes", "Long Rest", " min"),
+)
+
+
+def gm_role_text(settings: ChannelSettings) -> str:
+    if settings.gm_role_id is None:
+        return "none (members with Manage Channels are GMs)"
+    return f"<@&{settings.gm_role_id}> (and members with Manage Channels)"
+
+
+def _value(settings: ChannelSettings, field: str, unit: str) -> str:
+    value = getattr(settings, field)
+    if field == "ties":
+        return "succeed" if value == "succeed" else "fail (the text: a tie fails)"
+    return f"{value}{unit}"
+
+
+def settings_embed(
+    settings: ChannelSettings, changed: ChannelSettings | None = None
+) -> discord.Embed:
+    """Every setting; with `changed` (the old settings), the ones that changed show old → new
+    and the title says so."""
+    embed = discord.Embed(
+        title="Settings changed" if changed is not None else "Settings for this channel",
+        colour=NEUTRAL,
+    )
+    lines = []
+    for field, label, unit in ROWS:
+        now = _value(settings, field, unit)
+        if changed is not None and getattr(changed, field) != getattr(settings, field):
+            lines.append(f"**{label}**: {_value(changed, field, unit)} → **{now}**")
+        else:
+            lines.append(f"**{label}**: {now}")
+    role = gm_role_text(settings)
+    if changed is not None and changed.gm_role_id != settings.gm_role_id:
+        lines.append(f"**GM role**: {gm_role_text(changed)} → **{role}**")
+    else:
+        lines.append(f"**GM role**: {role}")
+    embed.description = "\n".join(lines)
+    if changed is None:
+        embed.set_footer(text="GMs change these with /settings set")
+    return embed

@@ -1,0 +1,301 @@
+"""Character sheets and channel settings from command options: parse, validate, apply.
+
+Pure glue between the cogs and `bot.table`: every function here takes plain values (ids, the
+options a command was given) and returns new values or raises `RulesError` with text for the
+user. The `Table -> (Table, result)` functions are what the cogs hand to `Store.apply`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Literal
+
+from bot.table import FL_MAX, ChannelSettings, Character, Forbidden, Table, check_can_change
+from rules.errors import RulesError
+from rules.fatigue import toughness_from_con
+
+NAME_LIMIT = 32
+CLASSES_MAX = 5  # more classes than this is surely a typo
+CLASS_LEVEL_MAX = 100
+CLASSES_HELP = (
+    "Classes look like `10:5` (a d10 class at level 5) or, for several, `10:5 6:6` or "
+    "`d10/5 d6/6`: the HD size, then the level, for each class."
+)
+# Punctuation a name may use besides letters, digits and spaces: nothing that pings, quotes
+# code or formats text in Discord (`@`, backticks, `*`, `_`, `~`, `|`, `<`, `>`, `#`, ...).
+NAME_PUNCTUATION = "'-.,!?()&"
+Clearable = Literal["fatigue_level", "base_hd", "kin_hd", "classes"]
+CLEARABLE: tuple[str, ...] = ("fatigue_level", "base_hd", "kin_hd", "classes")
+
+
+def clean_name(text: str) -> str:
+    """A character name as shown: spaces squeezed, 1–32 characters, nothing Discord formats."""
+    if len(text.strip().splitlines()) > 1:
+        raise RulesError("A name must fit on one line")
+    name = " ".join(text.split())
+    if not name:
+        raise RulesError("A character needs a name")
+    if len(name) > NAME_LIMIT:
+        raise RulesError(f"A character's name must be {NAME_LIMIT} characters or fewer")
+    for char in name:
+        if char != " " and char not in NAME_PUNCTUATION and not _is_word_char(char):
+            shown = f"'{char}'" if char.isprintable() else "that character"
+            raise RulesError(
+                f"A name can't contain {shown}: use letters, numbers, "
+                f"spaces and {' '.join(NAME_PUNCTUATION)}"
+            )
+    if not _is_word_char(name[0]):
+        raise RulesError("A name must start with a letter or a number")
+    return name
+
+
+def _is_word_char(char: str) -> bool:
+    # letters (L*), marks that accent them (M*) and digits (N*); never controls or invisibles
+    return unicodedata.category(char)[0] in "LMN"
+
+
+# --- classes ------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\d+|[a-z]+|\S")
+_SEPARATORS = frozenset({",", ";", "&", "+", "and"})
+_JOINERS = frozenset({":", "/", "@", "x", "l", "lv", "lvl", "level", "at"})
+
+
+def parse_classes(text: str) -> tuple[tuple[int, int], ...]:
+    """`10:5 6:6`, `d10/5, d6/6`, `d10 5` ... → ((10, 5), (6, 6)): (HD size, level) pairs.
+
+    Forgiving about spacing and separators; any word it can't place is an error that explains
+    the format. HD sizes are checked by the rules later (`Character`)."""
+    tokens = _TOKEN.findall(text.lower())
+    pairs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i] in _SEPARATORS:
+            i += 1
+            continue
+        if tokens[i] == "d":
+            i += 1
+        size, i = _number(tokens, i, "an HD size")
+        if i < len(tokens) and tokens[i] in _JOINERS:
+            i += 1
+        if i == len(tokens) or tokens[i] == "d":
+            raise RulesError(f"The d{size} class needs a level. {CLASSES_HELP}")
+        level, i = _number(tokens, i, f"the level of the d{size} class")
+        if not 1 <= level <= CLASS_LEVEL_MAX:
+            raise RulesError(f"A class level must be between 1 and {CLASS_LEVEL_MAX}")
+        pairs.append((size, level))
+    if not pairs:
+        raise RulesError(f"No classes given. {CLASSES_HELP}")
+    if len(pairs) > CLASSES_MAX:
+        raise RulesError(f"A character can have at most {CLASSES_MAX} classes")
+    return tuple(pairs)
+
+
+def _number(tokens: list[str], i: int, what: str) -> tuple[int, int]:
+    if i >= len(tokens):
+        raise RulesError(f"Expected {what} at the end. {CLASSES_HELP}")
+    token = tokens[i]
+    if not token.isdigit() or len(token) > 3:
+        raise RulesError(f"Expected {what}, not '{token[:10]}'. {CLASSES_HELP}")
+    return int(token), i + 1
+
+
+def format_classes(classes: tuple[tuple[int, int], ...]) -> str:
+    """The canonical way to write classes back: `d10/5 d6/6`."""
+    return " ".join(f"d{size}/{level}" for size, level in classes)
+
+
+def parse_fl(value: float | int | Fraction) -> Fraction:
+    """A Fatigue Level typed as a number (20.5) kept exact: 20.5 → 41/2, never a binary float."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        raise RulesError("Fatigue Level must be a number such as 20 or 20.5")
+    # str() of a float is its shortest decimal form, so Fraction("20.3") is 203/10 exactly
+    fl = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    if not 0 < fl <= FL_MAX:
+        raise RulesError(f"Fatigue Level must be more than 0 and at most {FL_MAX}")
+    return fl
+
+
+# --- characters ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """What `/character create` or `/character set` was given; None means "not given"."""
+
+    level: int | None = None
+    fortitude: int | None = None
+    wisdom: int | None = None
+    kin_tsr: int | None = None
+    kin_wsr: int | None = None
+    classes: str | None = None
+    combine: str | None = None
+    toughness: int | None = None
+    constitution: int | None = None
+    base_hd: str | None = None
+    kin_hd: int | None = None
+    fatigue_level: float | int | Fraction | None = None
+    clear: str | None = None  # one of CLEARABLE (set only)
+
+    def given(self) -> bool:
+        return any(getattr(self, f.name) is not None for f in dataclasses.fields(self))
+
+    def changes(self, current: Character | None) -> dict[str, Any]:
+        """The Character fields these options set (on top of `current` when changing one)."""
+        if self.toughness is not None and self.constitution is not None:
+            raise RulesError("Give Toughness or Constitution, not both")
+        if self.clear is not None and self.clear not in CLEARABLE:
+            raise RulesError(f"Only {', '.join(CLEARABLE)} can be cleared")
+        if self.clear is not None and getattr(self, self.clear) is not None:
+            raise RulesError(f"You both set and cleared {self.clear}: do one or the other")
+        fields: dict[str, Any] = {}
+        for name in ("level", "fortitude", "wisdom", "kin_tsr", "kin_wsr", "toughness"):
+            if getattr(self, name) is not None:
+                fields[name] = getattr(self, name)
+        if self.constitution is not None:
+            fields["toughness"] = toughness_from_con(self.constitution)
+        if self.base_hd is not None:
+            fields["base_hd"] = self.base_hd.strip()
+        if self.kin_hd is not None:
+            fields["kin_hd_size"] = self.kin_hd
+        if self.fatigue_level is not None:
+            fields["fl_override"] = parse_fl(self.fatigue_level)
+        if self.classes is not None:
+            fields["classes"] = parse_classes(self.classes)
+        cleared = {
+            "fatigue_level": "fl_override",
+            "base_hd": "base_hd",
+            "kin_hd": "kin_hd_size",
+            "classes": "classes",
+        }
+        if self.clear is not None:
+            fields[cleared[self.clear]] = () if self.clear == "classes" else None
+        combine = self._combine(fields.get("classes"), current)
+        if combine is not None:
+            fields["combine"] = combine
+        return fields
+
+    def _combine(
+        self, classes: tuple[tuple[int, int], ...] | None, current: Character | None
+    ) -> str | None:
+        """How the classes combine: as given; else single for one class; else kept, unless the
+        character was single-class and now has several (then we must ask)."""
+        if self.combine is not None:
+            return self.combine
+        if classes is None:
+            return None
+        if len(classes) == 1:
+            return "single"
+        if current is not None and current.combine != "single":
+            return None  # keep multi or dual
+        raise RulesError(
+            f"{len(classes)} classes: say how they combine with `combine:` "
+            "(multi for multiclass, dual for dualclass)"
+        )
+
+
+def new_character(name: str, owner_id: int, options: SheetOptions) -> Character:
+    fields = options.changes(None)
+    if "level" not in fields and fields.get("classes"):
+        fields["level"] = max(level for _, level in fields["classes"])  # no level: the highest
+    return Character(name=clean_name(name), owner_id=owner_id, **fields)
+
+
+def create(
+    table: Table,
+    actor_id: int,
+    is_gm: bool,
+    name: str,
+    owner_id: int,
+    options: SheetOptions,
+) -> tuple[Table, Character]:
+    """Add a character; players make their own, the GM makes anyone's. Names are unique."""
+    if owner_id != actor_id and not is_gm:
+        raise Forbidden("Only the GM can make a character for someone else")
+    character = new_character(name, owner_id, options)
+    taken = table.find(character.name)
+    if taken is not None:
+        raise RulesError(
+            f"There is already a character named '{taken.name}' in this channel: "
+            "pick another name, or change that one with `/character set`"
+        )
+    return table.with_character(character), character
+
+
+def change(
+    table: Table,
+    actor_id: int,
+    is_gm: bool,
+    name: str,
+    options: SheetOptions,
+    new_name: str | None = None,
+    owner_id: int | None = None,
+) -> tuple[Table, Character]:
+    """Change only what was given; players their own characters, the GM anyone's."""
+    if not options.given() and new_name is None and owner_id is None:
+        raise RulesError("Say what to change: give at least one option besides the name")
+    old = table.get(name)
+    check_can_change(actor_id, is_gm, old)
+    if owner_id is not None and owner_id != old.owner_id and not is_gm:
+        raise Forbidden("Only the GM can give a character to someone else")
+    fields = options.changes(old)
+    if new_name is not None:
+        fields["name"] = clean_name(new_name)
+        taken = table.find(fields["name"])
+        if taken is not None and taken.key != old.key:
+            raise RulesError(f"There is already a character named '{taken.name}' here")
+    if owner_id is not None:
+        fields["owner_id"] = owner_id
+    new = replace(old, **fields)
+    return table.without(old.name).with_character(new), new
+
+
+def remove(table: Table, actor_id: int, is_gm: bool, name: str) -> tuple[Table, Character]:
+    gone = table.get(name)
+    check_can_change(actor_id, is_gm, gone)
+    return table.without(gone.name), gone
+
+
+# --- settings -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SettingsOptions:
+    """What `/settings set` was given; None means "not given"."""
+
+    ties: str | None = None
+    round_seconds: int | None = None
+    rest_rate: int | None = None
+    break_minutes: int | None = None
+    short_minutes: int | None = None
+    long_minutes: int | None = None
+    gm_role_id: int | None = None
+    clear_gm_role: bool = False
+
+    def given(self) -> bool:
+        values = [getattr(self, f.name) for f in dataclasses.fields(self)]
+        return any(v is not None and v is not False for v in values)
+
+
+def change_settings(
+    table: Table, options: SettingsOptions
+) -> tuple[Table, tuple[ChannelSettings, ChannelSettings]]:
+    """The channel's settings with the given options changed, checked by `ChannelSettings`;
+    the result is (old settings, new settings) for the reply."""
+    if not options.given():
+        raise RulesError("Say what to change: give at least one setting")
+    if options.gm_role_id is not None and options.clear_gm_role:
+        raise RulesError("Set a GM role or clear it, not both")
+    fields = {
+        f.name: getattr(options, f.name)
+        for f in dataclasses.fields(ChannelSettings)
+        if getattr(options, f.name, None) is not None
+    }
+    if options.clear_gm_role:
+        fields["gm_role_id"] = None
+    settings = replace(table.settings, **fields)
+    return replace(table, settings=settings), (table.settings, settings)

@@ -1,0 +1,292 @@
+"""`/character create|set|show|list|remove`: the channel's characters and their sheets."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.permissions import is_gm
+from bot.render.characters import (
+    cancelled_embed,
+    confirm_remove_embed,
+    removed_embed,
+    roster_embed,
+    sheet_embed,
+)
+from bot.sheet import NAME_LIMIT, SheetOptions, change, create, remove
+from bot.table import FL_MAX, LEVEL_MAX, check_can_change
+from bot.tree import UNEXPECTED, describe_error, send_error
+from cogs._shared import bot_of, character_autocomplete, pick_character, read_table
+from rules.errors import RulesError
+from rules.saves import MODIFIER_LIMIT
+
+log = logging.getLogger(__name__)
+
+CONFIRM_SECONDS = 60.0  # how long the Remove button waits
+
+Level = app_commands.Range[int, 1, LEVEL_MAX]
+Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
+NewName = app_commands.Range[str, 1, NAME_LIMIT]
+Name = app_commands.Range[str, 1, 100]  # a lookup: an unknown name gets a helpful error
+Text = app_commands.Range[str, 1, 100]
+Fl = app_commands.Range[float, 1, FL_MAX]
+
+HD_CHOICES = [app_commands.Choice(name=f"d{size}", value=size) for size in (4, 6, 8, 10, 12, 20)]
+COMBINE_CHOICES = [
+    app_commands.Choice(name="single class", value="single"),
+    app_commands.Choice(name="multiclass (average HD and levels)", value="multi"),
+    app_commands.Choice(name="dualclass (largest HD, highest level)", value="dual"),
+]
+CLEAR_CHOICES = [
+    app_commands.Choice(name="Fatigue Level given directly", value="fatigue_level"),
+    app_commands.Choice(name="Base HD", value="base_hd"),
+    app_commands.Choice(name="Kin HD size", value="kin_hd"),
+    app_commands.Choice(name="Classes", value="classes"),
+]
+SHEET_DESCRIPTIONS = {
+    "level": "Character level (sets the SR Bonus)",
+    "fortitude": "Fortitude, added to TSR",
+    "wisdom": "Wisdom, added to WSR",
+    "kin_tsr": "Kin bonus to TSR",
+    "kin_wsr": "Kin bonus to WSR",
+    "classes": "HD size and level per class, e.g. 10:5 or d10/5 d6/6",
+    "combine": "How several classes combine",
+    "toughness": "Toughness, -5 to 7 (or give constitution instead)",
+    "constitution": "Constitution 0-25, turned into Toughness",
+    "base_hd": "Base HD like 4+1 (monsters and kin such as Ogres)",
+    "kin_hd": "Kin HD size, used when larger than the class's",
+    "fatigue_level": "Fatigue Level given directly, e.g. 20.5 (instead of the inputs)",
+}
+
+
+class ConfirmRemove(discord.ui.View):
+    """Confirm/Cancel for one removal; only the person who asked may press, for a minute."""
+
+    def __init__(self, invoker_id: int, gm: bool, name: str, timeout: float) -> None:
+        super().__init__(timeout=timeout)
+        self.invoker_id = invoker_id
+        self.gm = gm
+        self.name = name
+        self.prompt: discord.Interaction | None = None  # to edit the prompt on timeout
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id == self.invoker_id:
+            return True
+        await interaction.response.send_message(
+            f"Only <@{self.invoker_id}> can answer this.", ephemeral=True
+        )
+        return False
+
+    @discord.ui.button(label="Remove", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
+        step = functools.partial(remove, actor_id=self.invoker_id, is_gm=self.gm, name=self.name)
+        gone = await bot_of(interaction).store.apply(
+            interaction.channel_id or 0,
+            interaction.guild_id,
+            self.invoker_id,
+            "character remove",
+            step,
+        )
+        self.stop()
+        await interaction.response.edit_message(embed=removed_embed(gone), view=None)
+
+    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
+        self.stop()
+        await interaction.response.edit_message(embed=cancelled_embed(self.name), view=None)
+
+    async def on_timeout(self) -> None:
+        for item in self.children:
+            if isinstance(item, discord.ui.Button):
+                item.disabled = True
+        if self.prompt is not None:
+            try:
+                await self.prompt.edit_original_response(
+                    embed=cancelled_embed(self.name, timed_out=True), view=self
+                )
+            except discord.HTTPException as error:  # the prompt was dismissed: nothing to edit
+                log.info("Could not disable the remove prompt (%s)", error.status)
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        # Buttons don't pass through the tree's handler: give the same replies it would.
+        text = describe_error(error)
+        if text is None:
+            log.error("Unexpected error in the remove button", exc_info=error)
+            text = UNEXPECTED
+        await send_error(interaction, text)
+
+
+class Characters(commands.Cog):
+    character = app_commands.Group(
+        name="character", description="Make, change, show and remove characters", guild_only=True
+    )
+
+    def __init__(self, confirm_seconds: float = CONFIRM_SECONDS) -> None:
+        self.confirm_seconds = confirm_seconds  # tests shorten it on the running cog
+
+    async def _apply(self, interaction: discord.Interaction, action: str, step: Any) -> Any:
+        return await bot_of(interaction).store.apply(
+            interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, step
+        )
+
+    @character.command(name="create", description="Make a character in this channel")
+    @app_commands.describe(
+        name="The character's name (letters, numbers, spaces; up to 32)",
+        owner="Who plays it (default: you; only the GM can pick someone else)",
+        **SHEET_DESCRIPTIONS,
+    )
+    @app_commands.choices(combine=COMBINE_CHOICES)
+    @app_commands.choices(kin_hd=HD_CHOICES)  # apart: one decorator takes one choice type
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: NewName,
+        owner: discord.Member | None = None,
+        level: Level | None = None,
+        fortitude: Modifier | None = None,
+        wisdom: Modifier | None = None,
+        kin_tsr: Modifier | None = None,
+        kin_wsr: Modifier | None = None,
+        classes: Text | None = None,
+        combine: str | None = None,
+        toughness: int | None = None,
+        constitution: int | None = None,
+        base_hd: Text | None = None,
+        kin_hd: int | None = None,
+        fatigue_level: Fl | None = None,
+    ) -> None:
+        if owner is not None and owner.bot:
+            raise RulesError("Bots can't own characters")
+        table = await read_table(interaction)
+        options = SheetOptions(
+            level=level,
+            fortitude=fortitude,
+            wisdom=wisdom,
+            kin_tsr=kin_tsr,
+            kin_wsr=kin_wsr,
+            classes=classes,
+            combine=combine,
+            toughness=toughness,
+            constitution=constitution,
+            base_hd=base_hd,
+            kin_hd=kin_hd,
+            fatigue_level=fatigue_level,
+        )
+        step = functools.partial(
+            create,
+            actor_id=interaction.user.id,
+            is_gm=is_gm(interaction, table.settings),
+            name=name,
+            owner_id=(owner or interaction.user).id,
+            options=options,
+        )
+        made = await self._apply(interaction, "character create", step)
+        await interaction.response.send_message(
+            embed=sheet_embed(made, title=f"Created {made.name}")
+        )
+
+    @character.command(name="set", description="Change a character: only the options you give")
+    @app_commands.describe(
+        name="Which character",
+        new_name="Rename it",
+        owner="GM: give it to another player",
+        clear="Forget one input",
+        **SHEET_DESCRIPTIONS,
+    )
+    @app_commands.choices(combine=COMBINE_CHOICES, clear=CLEAR_CHOICES)
+    @app_commands.choices(kin_hd=HD_CHOICES)
+    @app_commands.autocomplete(name=character_autocomplete)
+    async def set_(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        new_name: NewName | None = None,
+        owner: discord.Member | None = None,
+        level: Level | None = None,
+        fortitude: Modifier | None = None,
+        wisdom: Modifier | None = None,
+        kin_tsr: Modifier | None = None,
+        kin_wsr: Modifier | None = None,
+        classes: Text | None = None,
+        combine: str | None = None,
+        toughness: int | None = None,
+        constitution: int | None = None,
+        base_hd: Text | None = None,
+        kin_hd: int | None = None,
+        fatigue_level: Fl | None = None,
+        clear: str | None = None,
+    ) -> None:
+        if owner is not None and owner.bot:
+            raise RulesError("Bots can't own characters")
+        table = await read_table(interaction)
+        options = SheetOptions(
+            level=level,
+            fortitude=fortitude,
+            wisdom=wisdom,
+            kin_tsr=kin_tsr,
+            kin_wsr=kin_wsr,
+            classes=classes,
+            combine=combine,
+            toughness=toughness,
+            constitution=constitution,
+            base_hd=base_hd,
+            kin_hd=kin_hd,
+            fatigue_level=fatigue_level,
+            clear=clear,
+        )
+        step = functools.partial(
+            change,
+            actor_id=interaction.user.id,
+            is_gm=is_gm(interaction, table.settings),
+            name=name,
+            options=options,
+            new_name=new_name,
+            owner_id=None if owner is None else owner.id,
+        )
+        changed = await self._apply(interaction, "character set", step)
+        await interaction.response.send_message(
+            embed=sheet_embed(changed, title=f"Changed {changed.name}")
+        )
+
+    @character.command(name="show", description="Show a character's sheet: saves, fatigue, bands")
+    @app_commands.describe(
+        name="Which character (default: yours here)",
+        public="Show it to the whole channel (default: only you)",
+    )
+    @app_commands.autocomplete(name=character_autocomplete)
+    async def show(
+        self, interaction: discord.Interaction, name: Name | None = None, public: bool = False
+    ) -> None:
+        table = await read_table(interaction)
+        character = pick_character(table, name, interaction.user.id)
+        await interaction.response.send_message(embed=sheet_embed(character), ephemeral=not public)
+
+    @character.command(name="list", description="Every character in this channel")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        table = await read_table(interaction)
+        await interaction.response.send_message(embed=roster_embed(table), ephemeral=True)
+
+    @character.command(name="remove", description="Remove a character (asks to confirm)")
+    @app_commands.describe(name="Which character")
+    @app_commands.autocomplete(name=character_autocomplete)
+    async def remove_(self, interaction: discord.Interaction, name: Name) -> None:
+        table = await read_table(interaction)
+        gm = is_gm(interaction, table.settings)
+        character = table.get(name)
+        check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
+        view = ConfirmRemove(interaction.user.id, gm, character.name, self.confirm_seconds)
+        await interaction.response.send_message(
+            embed=confirm_remove_embed(character), view=view, ephemeral=True
+        )
+        view.prompt = interaction
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Characters())

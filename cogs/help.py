@@ -1,0 +1,143 @@
+"""`/help`: every command and an example, read from the bot's own command tree so it never
+drifts from what is registered. Only the examples are written by hand, in `EXAMPLES`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.common import NEUTRAL
+from rules.errors import RulesError
+
+# One example per command, by its full name. A command without one is still listed.
+EXAMPLES: dict[str, str] = {
+    "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
+    "character set": "/character set name:Bórin fortitude:10 base_hd:4+1",
+    "character show": "/character show name:Bórin",
+    "character list": "/character list",
+    "character remove": "/character remove name:Bórin",
+    "settings show": "/settings show",
+    "settings set": "/settings set ties:succeed round_seconds:6",
+    "help": "/help command:character create",
+}
+
+EMBED_MAX = 6000  # Discord's limit on all the text of one embed
+FIELD_MAX = 1024
+FIELDS_MAX = 25
+
+
+@dataclass(frozen=True)
+class HelpEntry:
+    """One command a user can type: `/character create`."""
+
+    name: str  # full name without the slash: "character create"
+    description: str
+    options: tuple[tuple[str, str, bool], ...]  # (name, description, required)
+    example: str | None
+
+    @property
+    def top(self) -> str:
+        return self.name.split()[0]
+
+
+def entries(tree_commands: Iterable[app_commands.Command | app_commands.Group]) -> list[HelpEntry]:
+    """Every command users can run (subcommands rather than their groups), sorted by name."""
+    found: list[HelpEntry] = []
+    for command in tree_commands:
+        leaves = command.walk_commands() if isinstance(command, app_commands.Group) else [command]
+        for leaf in leaves:
+            if isinstance(leaf, app_commands.Group):
+                continue  # its subcommands are walked too
+            options = tuple(
+                (p.display_name, str(p.description), p.required) for p in leaf.parameters
+            )
+            name = leaf.qualified_name
+            found.append(HelpEntry(name, str(leaf.description), options, EXAMPLES.get(name)))
+    return sorted(found, key=lambda e: e.name)
+
+
+def _line(entry: HelpEntry, with_example: bool) -> str:
+    line = f"`/{entry.name}` — {entry.description}"
+    if with_example and entry.example:
+        line += f"\n  e.g. `{entry.example}`"
+    return line
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def overview_embed(all_entries: Sequence[HelpEntry]) -> discord.Embed:
+    """All commands grouped by top-level command, with examples when they fit in one embed."""
+    for with_example in (True, False):
+        embed = discord.Embed(title="Tablekeeper commands", colour=NEUTRAL)
+        groups: dict[str, list[str]] = {}
+        for entry in all_entries:
+            groups.setdefault(entry.top, []).append(_line(entry, with_example))
+        for index, (top, lines) in enumerate(groups.items()):
+            if index == FIELDS_MAX - 1 and len(groups) > FIELDS_MAX:
+                rest = ", ".join(f"/{name}" for name in list(groups)[index:])
+                embed.add_field(name="More", value=_clip(rest, FIELD_MAX), inline=False)
+                break
+            embed.add_field(name=f"/{top}", value=_clip("\n".join(lines), FIELD_MAX), inline=False)
+        embed.set_footer(text="Details and an example: /help command:<name>")
+        if len(embed) <= EMBED_MAX:
+            return embed
+    return embed  # still too long without examples: Discord would refuse; fields are clipped
+
+
+def detail_embed(all_entries: Sequence[HelpEntry], name: str) -> discord.Embed:
+    """One command (`character create`) or every subcommand of a group (`character`)."""
+    wanted = " ".join(name.lower().lstrip("/").split())
+    matching = [e for e in all_entries if e.name == wanted or e.top == wanted]
+    if not matching:
+        raise RulesError(f"There is no command /{wanted[:50]}: see `/help` for the list")
+    if len(matching) > 1 or matching[0].name != wanted:
+        embed = discord.Embed(title=f"/{wanted}", colour=NEUTRAL)
+        embed.description = _clip("\n".join(_line(e, True) for e in matching), 4096)
+        embed.set_footer(text=f"Details: /help command:{matching[0].name}")
+        return embed
+    entry = matching[0]
+    embed = discord.Embed(title=f"/{entry.name}", description=entry.description, colour=NEUTRAL)
+    if entry.options:
+        lines = [
+            f"`{option}`{' (required)' if required else ''} — {text}"
+            for option, text, required in entry.options
+        ]
+        embed.add_field(name="Options", value=_clip("\n".join(lines), FIELD_MAX), inline=False)
+    if entry.example:
+        embed.add_field(name="Example", value=f"`{entry.example}`", inline=False)
+    return embed
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    def _entries(self) -> list[HelpEntry]:
+        chat = self.bot.tree.get_commands(type=discord.AppCommandType.chat_input)
+        return entries(c for c in chat if isinstance(c, app_commands.Command | app_commands.Group))
+
+    @app_commands.command(name="help", description="What each command does, with an example")
+    @app_commands.describe(command="One command for details, e.g. character create")
+    async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
+        found = self._entries()
+        embed = overview_embed(found) if command is None else detail_embed(found, command)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @help.autocomplete("command")
+    async def _command_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = " ".join(current.lower().lstrip("/").split())
+        found = self._entries()
+        names = sorted({e.top for e in found} | {e.name for e in found})
+        return [app_commands.Choice(name=f"/{n}", value=n) for n in names if typed in n][:25]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Help(bot))

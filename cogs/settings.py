@@ -1,0 +1,78 @@
+"""`/settings show|set`: the channel's table settings (RULES.md marks them *setting*)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.settings import settings_embed
+from bot.sheet import SettingsOptions, change_settings
+from cogs._shared import bot_of, read_table, require_gm
+from rules.errors import RulesError
+
+
+class Settings(commands.Cog):
+    settings = app_commands.Group(
+        name="settings", description="The table's rules settings for this channel", guild_only=True
+    )
+
+    @settings.command(name="show", description="Show this channel's settings")
+    async def show(self, interaction: discord.Interaction) -> None:
+        table = await read_table(interaction)
+        await interaction.response.send_message(
+            embed=settings_embed(table.settings), ephemeral=True
+        )
+
+    @settings.command(name="set", description="GM: change settings; only the options you give")
+    @app_commands.describe(
+        ties="Does a Save Roll that ties the Difficulty fail (the text) or succeed?",
+        round_seconds="Game seconds in a round (default 60)",
+        rest_rate="FP removed per minute of rest (default 1)",
+        break_minutes="Minutes in Take a Break (default 10)",
+        short_minutes="Minutes in a Short Rest (default 60)",
+        long_minutes="Minutes in a Long Rest (default 480)",
+        gm_role="Members with this role are GMs here (besides Manage Channels)",
+        clear_gm_role="Forget the GM role: only Manage Channels makes a GM",
+    )
+    async def set_(
+        self,
+        interaction: discord.Interaction,
+        ties: Literal["fail", "succeed"] | None = None,
+        round_seconds: int | None = None,
+        rest_rate: int | None = None,
+        break_minutes: int | None = None,
+        short_minutes: int | None = None,
+        long_minutes: int | None = None,
+        gm_role: discord.Role | None = None,
+        clear_gm_role: bool = False,
+    ) -> None:
+        table = await read_table(interaction)
+        await require_gm(interaction, table)
+        options = SettingsOptions(
+            ties=ties,
+            round_seconds=round_seconds,
+            rest_rate=rest_rate,
+            break_minutes=break_minutes,
+            short_minutes=short_minutes,
+            long_minutes=long_minutes,
+            gm_role_id=None if gm_role is None else gm_role.id,
+            clear_gm_role=clear_gm_role,
+        )
+        if gm_role is not None and gm_role.is_default():
+            raise RulesError("@everyone can't be the GM role: pick a role only GMs have")
+        before, after = await bot_of(interaction).store.apply(
+            interaction.channel_id or 0,
+            interaction.guild_id,
+            interaction.user.id,
+            "settings set",
+            functools.partial(change_settings, options=options),
+        )
+        await interaction.response.send_message(embed=settings_embed(after, changed=before))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Settings())

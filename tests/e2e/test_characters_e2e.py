@@ -1,0 +1,237 @@
+"""`/character create|set|show|list|remove` through the real client and a local Discord."""
+
+from __future__ import annotations
+
+import asyncio
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from bot.table import Table
+from tests.localdiscord.commands import CommandLineError
+
+# rules-text/fatigue.txt's worked example, typed as a player would: FL 8 + 3 + 5.5 + 4 = 20.5.
+OGRE = {
+    "classes": "d10/5 d6/6",
+    "combine": "multi",
+    "constitution": 17,
+    "base_hd": "4+1",
+    "kin_hd": 8,
+}
+
+
+async def read(env: Any) -> Table:
+    return await env.store.read(env.discord.table.id, env.discord.table.guild_id)
+
+
+async def snapshot(env: Any) -> tuple[Table, int]:
+    """The channel's table and how many changes its log holds: both must stay put on errors."""
+    history = await env.store.history(env.discord.table.id, limit=100)
+    return await read(env), len(history)
+
+
+async def refused(env: Any, command: str, user: Any, **options: Any) -> str:
+    """Run a command that must fail: an ephemeral error, and nothing written or logged."""
+    before = await snapshot(env)
+    reply = await env.discord.slash(command, user=user, **options)
+    assert reply.ephemeral, reply.text
+    assert not reply.embeds
+    assert await snapshot(env) == before
+    return reply.text
+
+
+async def test_create_the_worked_example_and_show_its_sheet(env: Any) -> None:
+    d = env.discord
+    reply = await d.slash("character create", user=d.player, name="Grok", level=6, **OGRE)
+    assert not reply.ephemeral
+    assert "Created Grok" in reply.text and "**20.5**" in reply.text
+    grok = (await read(env)).get("grok")
+    assert (grok.owner_id, grok.level, grok.toughness) == (d.player.id, 6, 3)
+    assert grok.classes == ((10, 5), (6, 6)) and grok.fl == Fraction(41, 2)
+
+    shown = await d.slash("character show", user=d.player2, name="GROK")
+    assert shown.ephemeral
+    assert "Fresh 0–20 · Fatigued 21–40 · Tired 41–60 · Exhausted 61–80" in shown.text
+    assert "FP **0** / 100 — **Fresh**" in shown.text
+    assert "**+30**" in shown.text  # level 6: SR Bonus 5·6 = 30, no stat or kin
+
+    history = await env.store.history(d.table.id)
+    assert [(e.action, e.actor_id) for e in history] == [("character create", d.player.id)]
+
+
+async def test_show_defaults_to_your_own_and_can_be_public(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Bree", fatigue_level=12.5)
+    reply = await d.slash("character show", user=d.player, public=True)
+    assert not reply.ephemeral and "Bree" in reply.text and "**12.5**" in reply.text
+
+
+async def test_a_gm_creates_for_a_player_who_then_owns_it(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.gm, name="Odo", owner=d.player2, level=2)
+    assert (await read(env)).get("Odo").owner_id == d.player2.id
+    reply = await d.slash("character set", user=d.player2, name="Odo", wisdom=5)
+    assert "Changed Odo" in reply.text
+    assert (await read(env)).get("Odo").wisdom == 5
+
+
+async def test_a_player_cannot_create_for_someone_else(env: Any) -> None:
+    d = env.discord
+    text = await refused(env, "character create", d.player, name="Sneak", owner=d.player2)
+    assert "GM" in text
+
+
+async def test_set_changes_only_what_is_given(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Grok", level=6, wisdom=4, **OGRE)
+    before = (await read(env)).get("Grok")
+    await d.slash("character set", user=d.player, name="grok", fortitude=10, toughness=1)
+    after = (await read(env)).get("Grok")
+    assert (after.fortitude, after.toughness) == (10, 1)
+    assert before.fl is not None and after.fl == before.fl - 2  # Toughness 3 → 1
+    unchanged = ("level", "wisdom", "classes", "combine", "base_hd", "kin_hd_size", "owner_id")
+    assert all(getattr(after, f) == getattr(before, f) for f in unchanged)
+
+
+async def test_set_with_nothing_to_change_is_refused(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Grok")
+    assert "at least one" in await refused(env, "character set", d.player, name="Grok")
+
+
+async def test_a_player_cannot_touch_someone_elses_character(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player2, name="Odo", level=3)
+    text = await refused(env, "character set", d.player, name="Odo", level=9)
+    assert "your own" in text
+    await refused(env, "character set", d.player2, name="Odo", owner=d.player)
+    await refused(env, "character remove", d.player, name="Odo")
+
+
+@pytest.mark.parametrize("again", ["Grok", "gROK"])
+async def test_duplicate_names_are_refused(env: Any, again: str) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Grok")
+    text = await refused(env, "character create", d.gm, name=again, owner=d.player2)
+    assert "already a character named 'Grok'" in text
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"classes": "fighter 5"}, "`10:5`"),
+        ({"classes": "d10"}, "needs a level"),
+        ({"classes": "d7/5"}, "d4, d6, d8"),
+        ({"classes": "10:5 6:6"}, "combine"),
+        ({"classes": "10:5", "constitution": 12, "toughness": 1}, "not both"),
+        ({"base_hd": "lots"}, "4+1"),
+        ({"name": "@everyone"}, "can't contain '@'"),
+        ({"name": "`code`"}, "can't contain '`'"),
+    ],
+)
+async def test_bad_input_gets_a_clear_private_error(
+    env: Any, options: dict[str, Any], words: str
+) -> None:
+    d = env.discord
+    options = {"name": "Grok", **options}
+    assert words in await refused(env, "character create", d.player, **options)
+
+
+async def test_an_over_long_name_is_stopped_by_discord(env: Any) -> None:
+    d = env.discord
+    with pytest.raises(CommandLineError):
+        await d.slash("character create", user=d.player, name="x" * 33)
+
+
+async def test_list_shows_everyone_with_owner_and_level(env: Any) -> None:
+    d = env.discord
+    empty = await d.slash("character list", user=d.player)
+    assert empty.ephemeral and "None yet" in empty.text
+    await d.slash("character create", user=d.player, name="Bree", level=3)
+    await d.slash("character create", user=d.player2, name="Odo", level=7)
+    reply = await d.slash("character list", user=d.gm)
+    assert f"**Bree** — level 3 · <@{d.player.id}>" in reply.text
+    assert f"**Odo** — level 7 · <@{d.player2.id}>" in reply.text
+
+
+async def test_name_autocomplete_offers_own_characters_first(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player2, name="Aaron")
+    await d.slash("character create", user=d.player, name="Zed")
+    choices = await d.autocomplete("character show", "name", "", user=d.player)
+    assert [c["value"] for c in choices] == ["Zed", "Aaron"]
+
+
+async def test_remove_asks_then_removes(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Bree")
+    prompt = await d.slash("character remove", user=d.player, name="bree")
+    assert prompt.ephemeral and "Remove Bree?" in prompt.text
+    assert (await read(env)).find("Bree") is not None  # nothing yet
+    done = await d.click(prompt, "Remove", user=d.player)
+    assert "Removed Bree" in done.text and not done.buttons()
+    assert (await read(env)).find("Bree") is None
+    assert (await env.store.history(d.table.id))[0].action == "character remove"
+
+
+async def test_the_gm_removes_anyones_and_cancel_keeps_it(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Bree")
+    prompt = await d.slash("character remove", user=d.gm, name="Bree")
+    before = await snapshot(env)
+    kept = await d.click(prompt, "Cancel", user=d.gm)
+    assert "Kept Bree" in kept.text and await snapshot(env) == before
+    prompt = await d.slash("character remove", user=d.gm, name="Bree")
+    await d.click(prompt, "Remove", user=d.gm)
+    assert (await read(env)).find("Bree") is None
+
+
+async def test_only_the_invoker_may_press_remove(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Bree")
+    prompt = await d.slash("character remove", user=d.gm, name="Bree")
+    before = await snapshot(env)
+    other = await d.click(prompt, "Remove", user=d.player)
+    assert other.ephemeral and "Only" in other.text
+    assert await snapshot(env) == before
+
+
+async def test_removing_twice_says_it_is_gone(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Bree")
+    first = await d.slash("character remove", user=d.player, name="Bree")
+    second = await d.slash("character remove", user=d.player, name="Bree")
+    await d.click(first, "Remove", user=d.player)
+    before = await snapshot(env)
+    late = await d.click(second, "Remove", user=d.player)
+    assert late.ephemeral and "No character named 'Bree'" in late.text
+    assert await snapshot(env) == before
+
+
+async def test_an_unanswered_prompt_disables_its_buttons(
+    env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = env.discord
+    monkeypatch.setattr(env.bot.get_cog("Characters"), "confirm_seconds", 0.2)
+    await d.slash("character create", user=d.player, name="Bree")
+    prompt = await d.slash("character remove", user=d.player, name="Bree")
+    for _ in range(50):  # the timeout edits the prompt a moment later
+        latest = d.latest(prompt)
+        if latest.buttons() and all(b.get("disabled") for b in latest.buttons()):
+            break
+        await asyncio.sleep(0.05)
+    assert latest.buttons() and all(b.get("disabled") for b in latest.buttons())
+    assert "No answer within a minute" in latest.text
+    with pytest.raises(CommandLineError, match="disabled"):
+        await d.click(latest, "Remove", user=d.player)
+    assert (await read(env)).find("Bree") is not None
+
+
+async def test_characters_survive_a_restart(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Grok", level=6, **OGRE)
+    await env.restart()
+    reply = await d.slash("character show", user=d.player, name="Grok")
+    assert "**20.5**" in reply.text
+    assert (await read(env)).get("Grok").fl == Fraction(41, 2)
