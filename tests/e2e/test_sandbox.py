@@ -1,0 +1,168 @@
+"""`python -m tests.sandbox` with piped stdin, and the reply-to-text rendering it prints."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.localdiscord.render_text import render_reply
+from tests.localdiscord.reply import Reply
+
+REPO = Path(__file__).resolve().parents[2]
+SETTINGS = ("DISCORD_TOKEN", "DISCORD_API_BASE", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL")
+PROMPT = re.compile(r"^\S+ \(\w+\) #[\w-]+> ", re.MULTILINE)  # "pippa (player) #table> "
+SCRIPT = """\
+/character create name:Aria level:5 wisdom:3
+/save wsr vs:7
+/sav wsr
+/save party kind:wsr vs:7
+:as gm
+/save party kind:wsr vs:7
+/character remove name:Aria
+:click Cancel
+:click Remove
+:quit
+/roll
+"""
+
+
+def sandbox(stdin: str, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    # No token and no Discord settings: the sandbox must need none of them.
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.sandbox", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    return done, time.monotonic() - started
+
+
+def after(transcript: str, line: str) -> str:
+    """The output that follows an echoed input line, up to the next prompt."""
+    rest = transcript.split(line + "\n", 1)[1]
+    return PROMPT.split(rest, 1)[0]
+
+
+def test_piped_session_transcript() -> None:
+    done, seconds = sandbox(SCRIPT)
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert seconds < 15, f"took {seconds:.1f} s"
+    # discord.py's logs stay out of the way (a skipped, half-written cog may be named).
+    noise = [line for line in done.stderr.splitlines() if not line.startswith("(skipped ")]
+    assert noise == []
+
+    banner = out.split("\n", 3)
+    assert "/character" in banner[0] and "/save" in banner[0]
+    assert "You are pippa (player) in #table" in out
+
+    created = after(out, "pippa (player) #table> /character create name:Aria level:5 wisdom:3")
+    assert "== Created Aria ==" in created
+    assert "@pippa" in created  # the owner's mention, shown by name
+
+    # WSR bonus: level 5 gives +25, Wisdom +3: +28. Attack Level 7: difficulty 50 + 5·7 = 85.
+    save = after(out, "pippa (player) #table> /save wsr vs:7")
+    assert save.startswith("== Aria") and "Willpower Save Roll" in save.splitlines()[0]
+    assert "+28" in save and "85" in save
+
+    typo = after(out, "pippa (player) #table> /sav wsr")
+    assert typo.startswith("! Unknown command /sav. Did you mean ") and "/save" in typo
+
+    refused = after(out, "pippa (player) #table> /save party kind:wsr vs:7")
+    assert "Only the GM" in refused
+
+    assert "Now typing as gandra (gm)." in out
+    allowed = after(out, "gandra (gm) #table> /save party kind:wsr vs:7")
+    assert "Only the GM" not in allowed and "Aria" in allowed
+
+    prompt = after(out, "gandra (gm) #table> /character remove name:Aria")
+    assert prompt.startswith("(only you can see this)\n== Remove Aria? ==")
+    assert "[Remove] [Cancel]" in prompt
+    cancelled = after(out, "gandra (gm) #table> :click Cancel")
+    assert "Aria" in cancelled and "[Remove]" not in cancelled  # the prompt lost its buttons
+    gone = after(out, "gandra (gm) #table> :click Remove")
+    assert gone.startswith("! No clickable 'Remove'")
+
+    assert "/roll" not in out.split(":quit", 1)[1]  # nothing runs after :quit
+
+
+def test_help_and_mistakes_do_not_end_the_session() -> None:
+    lines = [":help", ":help /save wsr", ":as nobody", ":click Remove", "hello", "/save wsr vs:x"]
+    done, _ = sandbox("\n".join(lines) + "\n", "--as", "player2")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "You are perrin (player2)" in out
+    listing = after(out, "perrin (player2) #table> :help")
+    assert ":click LABEL" in listing and "/save wsr - " in listing and "/help - " in listing
+    options = after(out, "perrin (player2) #table> :help /save wsr")
+    assert "  vs (integer 1..1000): " in options
+    assert "! Who? One of: gm, player, player2" in out
+    assert "! No reply with buttons yet" in out
+    assert "! A command starts with /" in out
+    assert "! Option 'vs' needs a integer, not 'x'" in out
+
+
+def test_db_keeps_the_table_between_runs(tmp_path: Path) -> None:
+    db = tmp_path / "kept.db"
+    first, _ = sandbox("/character create name:Bo level:2\n", "--db", str(db))
+    assert first.returncode == 0, first.stderr
+    second, _ = sandbox("/character list\n", "--db", str(db))
+    assert second.returncode == 0, second.stderr
+    assert "**Bo**" in after(second.stdout, "pippa (player) #table> /character list")
+
+
+def test_render_reply_shows_what_a_user_sees() -> None:
+    reply = Reply(
+        1,
+        4,
+        message_id=2,
+        content="Hello <@7> in <#8>",
+        embeds=(
+            {
+                "title": "Title",
+                "description": "Body",
+                "fields": [{"name": "A", "value": "one\ntwo"}, {"name": "B", "value": "3"}],
+                "footer": {"text": "Foot"},
+            },
+        ),
+        components=(
+            {
+                "type": 1,
+                "components": [
+                    {"type": 2, "style": 1, "label": "Go", "custom_id": "go"},
+                    {"type": 2, "style": 2, "label": "Stop", "custom_id": "s", "disabled": True},
+                ],
+            },
+        ),
+        ephemeral=True,
+    )
+    assert render_reply(reply, {7: "pippa", 8: "table"}).splitlines() == [
+        "(only you can see this)",
+        "Hello @pippa in #table",
+        "== Title ==",
+        "Body",
+        "A: one",
+        "  two",
+        "B: 3",
+        "-- Foot",
+        "[Go] [Stop (disabled)]",
+    ]
+    assert render_reply(reply).splitlines()[1] == "Hello <@7> in <#8>"  # unknown ids stay
+
+
+def test_render_reply_choices_and_followups() -> None:
+    choices = Reply(1, 8, choices=({"name": "Aria", "value": "aria"},))
+    assert render_reply(choices) == "(choices) Aria ('aria')"
+    followup = Reply(1, 4, message_id=3, content="later")
+    first = Reply(1, 4, message_id=2, content="first", followups=(followup,))
+    assert render_reply(first) == "first\nlater"

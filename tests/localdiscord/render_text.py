@@ -1,0 +1,89 @@
+"""A reply as plain text, for the sandbox and for reading transcripts: what a user would see."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from tests.localdiscord.reply import Reply, walk
+
+BUTTON, TEXT_INPUT = 2, 4
+SELECTS = (3, 5, 6, 7, 8)  # string, user, role, mentionable and channel selects
+MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
+
+
+def render_reply(reply: Reply, names: Mapping[int, str] | None = None) -> str:
+    """The reply and its follow-ups, one block each; lines are not wrapped.
+
+    With `names` (id -> name), mentions read as Discord shows them: @pippa, #table, @Players.
+    """
+    blocks = [_block(reply), *(_block(f) for f in reply.followups)]
+    text = "\n".join(b for b in blocks if b)
+    return text if names is None else show_mentions(text, names)
+
+
+def show_mentions(text: str, names: Mapping[int, str]) -> str:
+    def named(match: re.Match[str]) -> str:
+        name = names.get(int(match.group(2)))
+        return match.group(0) if name is None else ("#" if match.group(1) == "#" else "@") + name
+
+    return MENTION.sub(named, text)
+
+
+def _block(reply: Reply) -> str:
+    if reply.callback_type == 8:
+        shown = ", ".join(f"{c.get('name')} ({c.get('value')!r})" for c in reply.choices)
+        return f"(choices) {shown or 'none'}"
+    if reply.modal is not None:
+        return _modal(reply.modal)
+    lines = ["(only you can see this)"] if reply.ephemeral else []
+    if reply.content:
+        lines.append(reply.content)
+    for embed in reply.embeds:
+        lines += _embed(embed)
+    controls = _components(list(reply.components))
+    if controls:
+        lines.append(controls)
+    if len(lines) == (1 if reply.ephemeral else 0):
+        lines.append("(deferred, no answer yet)" if reply.deferred else "(empty reply)")
+    return "\n".join(lines)
+
+
+def _embed(embed: dict[str, Any]) -> list[str]:
+    lines = []
+    if author := (embed.get("author") or {}).get("name"):
+        lines.append(author)
+    if title := embed.get("title"):
+        lines.append(f"== {title} ==")
+    if description := embed.get("description"):
+        lines.append(description)
+    for field in embed.get("fields") or []:
+        # A multi-line value continues under its name, indented, so fields stay apart.
+        value = str(field.get("value", "")).replace("\n", "\n  ")
+        lines.append(f"{field.get('name')}: {value}")
+    if footer := (embed.get("footer") or {}).get("text"):
+        lines.append(f"-- {footer}")
+    return lines
+
+
+def _components(components: list[dict[str, Any]]) -> str:
+    shown = []
+    for c in walk(components):
+        if c.get("type") == BUTTON:
+            label = c.get("label") or (c.get("emoji") or {}).get("name") or c.get("custom_id")
+            if c.get("url"):
+                label = f"{label} -> {c['url']}"
+            shown.append(f"[{label}{' (disabled)' if c.get('disabled') else ''}]")
+        elif c.get("type") in SELECTS:
+            options = "|".join(o.get("label", "") for o in c.get("options") or [])
+            shown.append(f"<{c.get('placeholder') or 'select'}{': ' + options if options else ''}>")
+    return " ".join(shown)
+
+
+def _modal(modal: dict[str, Any]) -> str:
+    lines = [f"(form) {modal.get('title', '')}"]
+    for c in walk(modal.get("components") or []):
+        if c.get("type") == TEXT_INPUT:
+            lines.append(f"  {c.get('custom_id')}: {c.get('label') or c.get('placeholder') or ''}")
+    return "\n".join(lines)
