@@ -1,0 +1,201 @@
+"""Fatigue on a channel's table: pure `Table -> (Table, report)` steps for the fatigue cogs.
+
+Each function applies `rules.fatigue` to one character or to everyone, and reports what
+happened per character so a reply can show the work. Cogs hand these to `Store.apply`; who may
+do what is checked by the cog (with `bot.table.check_can_change`) before or inside that call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from bot.table import Character, Table
+from rules.errors import RulesError
+from rules.fatigue import (
+    FatigueEvent,
+    FatigueState,
+    Transition,
+    advance,
+    gain,
+    grant_temp,
+    recover,
+    rest,
+    rest_minutes,
+)
+
+ROUNDS_MAX = 10_000  # more rounds than this at once is surely a typo: say minutes instead
+MINUTES_MAX = 7 * 24 * 60  # a week of game time, the longest the rules take at once
+
+Step = Callable[[FatigueState, Fraction], Transition]
+
+
+@dataclass(frozen=True)
+class CharacterChange:
+    """One character's fatigue before and after, and the events that explain it."""
+
+    name: str
+    fl: Fraction | None  # None only in a reset, which needs no Fatigue Level
+    before: FatigueState
+    after: FatigueState
+    events: tuple[FatigueEvent, ...] = ()
+
+
+@dataclass(frozen=True)
+class PartyReport:
+    """What a change to the whole table did: per character, and to the clock."""
+
+    changes: tuple[CharacterChange, ...]  # characters with a Fatigue Level, in table order
+    skipped: tuple[str, ...]  # names without a Fatigue Level (their fatigue is untouched)
+    clock_before: int
+    clock_after: int
+
+    @property
+    def seconds(self) -> int:
+        return self.clock_after - self.clock_before
+
+
+def fatigue_level(character: Character) -> Fraction:
+    """The character's Fatigue Level, or an error saying how to give them one."""
+    fl = character.fl
+    if fl is None:
+        raise RulesError(
+            f"{character.name} has no Fatigue Level yet: give them a class (or an FL) "
+            "with `/character set` first."
+        )
+    return fl
+
+
+def _change_one(table: Table, name: str, step: Step) -> tuple[Table, CharacterChange]:
+    character = table.get(name)
+    fl = fatigue_level(character)
+    moved = step(character.fatigue, fl)
+    change = CharacterChange(character.name, fl, character.fatigue, moved.state, moved.events)
+    return table.with_character(replace(character, fatigue=moved.state)), change
+
+
+def _change_all(
+    table: Table, step: Step, clock_after: int | None = None
+) -> tuple[Table, PartyReport]:
+    changes: list[CharacterChange] = []
+    skipped: list[str] = []
+    characters: list[Character] = []
+    for character in table.characters:
+        fl = character.fl
+        if fl is None:
+            skipped.append(character.name)
+            characters.append(character)
+            continue
+        moved = step(character.fatigue, fl)
+        changes.append(
+            CharacterChange(character.name, fl, character.fatigue, moved.state, moved.events)
+        )
+        characters.append(replace(character, fatigue=moved.state))
+    end = table.clock if clock_after is None else clock_after
+    new = replace(table, clock=end, characters=tuple(characters))
+    return new, PartyReport(tuple(changes), tuple(skipped), table.clock, end)
+
+
+def require_characters(table: Table) -> None:
+    if not table.characters:
+        raise RulesError("There are no characters in this channel yet: `/character create` first.")
+
+
+# --- one character -------------------------------------------------------------------------
+
+
+def spend(table: Table, name: str, amount: int) -> tuple[Table, CharacterChange]:
+    """`name` takes an action costing `amount` FP."""
+    return _change_one(table, name, lambda state, fl: gain(state, fl, amount))
+
+
+def remove(table: Table, name: str, amount: int) -> tuple[Table, CharacterChange]:
+    """The GM removes `amount` FP from `name` directly (the floor of a cap holds)."""
+    return _change_one(table, name, lambda state, fl: recover(state, fl, amount))
+
+
+def give_temp(
+    table: Table, name: str, amount: int, minutes: int | None = None
+) -> tuple[Table, CharacterChange]:
+    """`name` gains `amount` Temporary FP now on the channel clock, for `minutes` (default:
+    the channel's Temporary FP duration)."""
+    settings = table.settings.fatigue_settings()
+    return _change_one(
+        table,
+        name,
+        lambda state, fl: grant_temp(state, fl, amount, table.clock, settings, minutes),
+    )
+
+
+def rest_one(
+    table: Table, name: str, kind: str, minutes: int | None = None
+) -> tuple[Table, CharacterChange]:
+    """`name` rests alone: the rest applies to them, the channel clock stays where it is."""
+    settings = table.settings.fatigue_settings()
+    return _change_one(table, name, lambda state, fl: rest(state, fl, kind, settings, minutes))
+
+
+# --- everyone ------------------------------------------------------------------------------
+
+
+def party_spend(table: Table, amount: int) -> tuple[Table, PartyReport]:
+    """Everyone with a Fatigue Level takes an action costing `amount` FP."""
+    require_characters(table)
+    if all(c.fl is None for c in table.characters):
+        raise RulesError("Nobody here has a Fatigue Level yet: set one with `/character set`.")
+    return _change_all(table, lambda state, fl: gain(state, fl, amount))
+
+
+def party_reset(table: Table) -> tuple[Table, PartyReport]:
+    """Everyone back to fresh: no FP, no Temporary FP, no caps, no VP damage counted.
+    Characters without a Fatigue Level are reset too: a fresh state needs none."""
+    require_characters(table)
+    fresh = FatigueState()
+    changes = tuple(CharacterChange(c.name, c.fl, c.fatigue, fresh) for c in table.characters)
+    characters = tuple(replace(c, fatigue=fresh) for c in table.characters)
+    report = PartyReport(changes, (), table.clock, table.clock)
+    return replace(table, characters=characters), report
+
+
+def party_rest(table: Table, kind: str, minutes: int | None = None) -> tuple[Table, PartyReport]:
+    """The whole party rests: each character rests and the clock moves on by the rest's length.
+
+    `rules.fatigue.rest` already fades Temporary FP over the rest's minutes, so time passing is
+    not applied a second time over the same span (see `rules.fatigue`'s docstring).
+    """
+    settings = table.settings.fatigue_settings()
+    length = rest_minutes(kind, settings, minutes)
+    return _change_all(
+        table,
+        lambda state, fl: rest(state, fl, kind, settings, minutes),
+        clock_after=table.clock + 60 * length,
+    )
+
+
+def pass_seconds(table: Table, seconds: int) -> tuple[Table, PartyReport]:
+    """The channel clock moves on by `seconds`; everyone's expired Temporary FP fades by it."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
+        raise RulesError("Time passing must be 1 second or more")
+    settings = table.settings.fatigue_settings()
+    start, end = table.clock, table.clock + seconds
+    return _change_all(
+        table, lambda state, fl: advance(state, fl, start, end, settings), clock_after=end
+    )
+
+
+def pass_rounds(table: Table, count: int) -> tuple[Table, PartyReport]:
+    """`count` rounds of the channel's round length pass."""
+    _check_count(count, "Rounds", ROUNDS_MAX)
+    return pass_seconds(table, count * table.settings.round_seconds)
+
+
+def pass_minutes(table: Table, minutes: int) -> tuple[Table, PartyReport]:
+    """`minutes` of game time pass (not resting: see `party_rest`)."""
+    _check_count(minutes, "Minutes", MINUTES_MAX)
+    return pass_seconds(table, 60 * minutes)
+
+
+def _check_count(value: int, what: str, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise RulesError(f"{what} must be between 1 and {high}")

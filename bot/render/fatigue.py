@@ -1,0 +1,287 @@
+"""Fatigue replies: one character's fatigue, a change with its working, the party board and the
+game clock. Pure functions from `bot.partyops` results and `bot.table` values to embeds."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+import discord
+
+from bot.partyops import CharacterChange, PartyReport, fatigue_level
+from bot.render.common import band_colour
+from bot.table import Character, Table
+from rules.errors import RulesError
+from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
+
+BAND_EMOJI: dict[str, str] = dict(zip(BANDS, ("🟢", "🟡", "🟠", "🔴", "🟣"), strict=True))
+NO_BAND_EMOJI = "⚪"  # a character without a Fatigue Level
+NO_BAND_COLOUR = discord.Colour.light_grey()
+BAR_SEGMENTS = 10
+FULL, EMPTY = "▰", "▱"
+PAGE_SIZE = 10  # characters on one page of the party board (one field each, 25 at most)
+DESCRIPTION_MAX = 4096
+TITLE_MAX = 256
+DAY = 24 * 60 * 60
+
+
+# --- small pieces --------------------------------------------------------------------------
+
+
+def game_time(seconds: int) -> str:
+    """Game seconds as `Day 1, 08:15` (the clock starts at Day 1, 00:00); `:SS` only when the
+    round length leaves seconds over."""
+    day, rest = divmod(seconds, DAY)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = f"Day {day + 1}, {hours:02}:{minutes:02}"
+    return f"{text}:{secs:02}" if secs else text
+
+
+def duration(seconds: int) -> str:
+    """`1 h 30 min`, `10 min`, `30 s`: a stretch of game time."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
+    parts.append(f"{secs} s" if secs or not (hours or minutes) else "")
+    return " ".join(p for p in parts if p)
+
+
+def clock_line(seconds: int, round_seconds: int) -> str:
+    """`Day 1, 08:15 · round 496 (60 s rounds)`: the round the clock is in, counted from 1."""
+    return f"{game_time(seconds)} · round {seconds // round_seconds + 1} ({round_seconds} s rounds)"
+
+
+def fl_text(fl: Fraction) -> str:
+    """20.5 for 41/2; a fraction that has no short decimal shows rounded, marked ≈."""
+    if fl.denominator == 1:
+        return str(fl.numerator)
+    shown = f"{float(fl):.2f}".rstrip("0").rstrip(".")
+    return shown if Fraction(shown) == fl else f"≈{shown}"
+
+
+def bar(fp: int, maximum: int) -> str:
+    """`▰▰▰▱▱▱▱▱▱▱` for FP out of Maximum: full only at Maximum, empty only at 0."""
+    if fp <= 0:
+        filled = 0
+    elif fp >= maximum:
+        filled = BAR_SEGMENTS
+    else:
+        filled = min(BAR_SEGMENTS - 1, max(1, round(BAR_SEGMENTS * fp / maximum)))
+    return FULL * filled + EMPTY * (BAR_SEGMENTS - filled)
+
+
+def emoji(fp: int, fl: Fraction | None) -> str:
+    return NO_BAND_EMOJI if fl is None else BAND_EMOJI[band_name(fp, fl)]
+
+
+def fp_text(state: FatigueState, fl: Fraction) -> str:
+    top = max_fp(fl)
+    over = " (over Maximum)" if state.fp > top else ""
+    return f"{state.fp}/{top} FP{over}"
+
+
+def temp_text(state: FatigueState, clock: int) -> str | None:
+    if not state.temp or state.temp_expires is None:
+        return None
+    when = game_time(state.temp_expires)
+    timing = f"fading since {when}" if state.temp_expires <= clock else f"until {when}"
+    return f"{state.temp} Temporary FP ({timing})"
+
+
+def cap_text(state: FatigueState, fl: Fraction) -> str | None:
+    """The cap that holds FP up, and its floor; Shattered's is the higher one."""
+    if state.shattered_cap:
+        return f"Shattered cap: FP ≥ {state.floor(fl)} until a Short Rest"
+    if state.exhausted_cap:
+        return f"Exhausted cap: FP ≥ {state.floor(fl)} until a Break"
+    return None
+
+
+def status_parts(state: FatigueState, fl: Fraction, clock: int) -> list[str]:
+    """Everything about a fatigue state worth a line: FP, temp, cap, VP damage."""
+    parts = [f"{bar(state.fp, max_fp(fl))} {fp_text(state, fl)}"]
+    extras = [temp_text(state, clock), cap_text(state, fl)]
+    if state.vp_damage:
+        extras.append(f"{state.vp_damage} VP damage")
+    parts += [e for e in extras if e]
+    return parts
+
+
+def worst_colour(pairs: Sequence[tuple[int, Fraction | None]]) -> discord.Colour:
+    """The colour of the worst band among (FP, FL) pairs; grey when nobody has a band."""
+    bands = [band_index(fp, fl) for fp, fl in pairs if fl is not None]
+    return band_colour(BANDS[max(bands)]) if bands else NO_BAND_COLOUR
+
+
+def fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
+    """As many lines as fit in `limit`, then `…and N more` for the rest."""
+    text = ""
+    for index, line in enumerate(lines):
+        left = len(lines) - index - 1
+        tail = f"\n…and {left} more" if left else ""
+        joined = f"{text}\n{line}" if text else line
+        if len(joined) + len(tail) > limit:
+            return f"{text}\n…and {len(lines) - index} more" if text else f"…and {len(lines)} more"
+        text = joined
+    return text
+
+
+# --- one character -------------------------------------------------------------------------
+
+
+def character_embed(character: Character, clock: int) -> discord.Embed:
+    """`/fatigue show`: bar, band, FP, Temporary FP, cap, VP damage and the band ranges."""
+    fl = fatigue_level(character)  # a clear error without one
+    state = character.fatigue
+    band = band_name(state.fp, fl)
+    embed = discord.Embed(
+        title=f"{BAND_EMOJI[band]} {character.name} — {band}"[:TITLE_MAX],
+        description="\n".join(status_parts(state, fl, clock)),
+        colour=band_colour(band),
+    )
+    embed.add_field(name="Fatigue Level", value=fl_text(fl))
+    embed.add_field(name="Maximum FP", value=str(max_fp(fl)))
+    ranges = " · ".join(
+        f"{BAND_EMOJI[name]} {name} {low}–{high}" for name, low, high in band_ranges(fl)
+    )
+    embed.add_field(name="Bands", value=ranges, inline=False)
+    embed.set_footer(text=f"Game clock: {game_time(clock)}")
+    return embed
+
+
+def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Embed:
+    """One character's change: the events that explain it, then where they stand now."""
+    fl = change.fl
+    if fl is None:  # only a reset has none, and a reset is rendered by `report_embed`
+        raise ValueError("a single change needs the character's Fatigue Level")
+    before, after = change.before, change.after
+    band_before, band_after = band_name(before.fp, fl), band_name(after.fp, fl)
+    lines = [f"• {event.text}" for event in change.events] or ["• Nothing changed"]
+    embed = discord.Embed(
+        title=f"{BAND_EMOJI[band_after]} {title}"[:TITLE_MAX],
+        description=fit_lines(lines),
+        colour=band_colour(band_after),
+    )
+    embed.add_field(name="FP", value=f"{before.fp} → **{after.fp}** / {max_fp(fl)}")
+    shift = band_after if band_before == band_after else f"{band_before} → {band_after}"
+    embed.add_field(name="Band", value=shift)
+    if before.temp or after.temp:
+        embed.add_field(name="Temporary FP", value=f"{before.temp} → {after.temp}")
+    if before.vp_damage or after.vp_damage:
+        embed.add_field(name="VP damage", value=f"{before.vp_damage} → {after.vp_damage}")
+    embed.add_field(name="Now", value="\n".join(status_parts(after, fl, clock)), inline=False)
+    embed.set_footer(text=f"Game clock: {game_time(clock)}")
+    return embed
+
+
+# --- the party -----------------------------------------------------------------------------
+
+
+def page_count(table: Table) -> int:
+    return max(1, math.ceil(len(table.characters) / PAGE_SIZE))
+
+
+def party_embed(table: Table, page: int = 1) -> discord.Embed:
+    """The channel's board: a field per character, PAGE_SIZE to a page. The colour is the worst
+    band in the whole party (one embed has one colour; each line has its band's emoji)."""
+    pages = page_count(table)
+    if not 1 <= page <= pages:
+        raise RulesError(f"The party board has {pages} page{'s' if pages > 1 else ''}")
+    fs = table.settings
+    embed = discord.Embed(
+        title="Party fatigue",
+        colour=worst_colour([(c.fatigue.fp, c.fl) for c in table.characters]),
+    )
+    if not table.characters:
+        embed.description = "No characters here yet: make one with `/character create`."
+    shown = table.characters[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    for character in shown:
+        fl, state = character.fl, character.fatigue
+        if fl is None:
+            name = f"{NO_BAND_EMOJI} {character.name}"
+            value = "No Fatigue Level yet: `/character set`"
+        else:
+            name = f"{emoji(state.fp, fl)} {character.name} — {band_name(state.fp, fl)}"
+            value = "\n".join(status_parts(state, fl, table.clock))
+        embed.add_field(name=name, value=value, inline=False)
+    footer = clock_line(table.clock, fs.round_seconds)
+    if pages > 1:
+        footer = f"Page {page}/{pages} · {footer}"
+    embed.set_footer(text=footer)
+    return embed
+
+
+def _reset_text(change: CharacterChange) -> str:
+    was = change.before
+    if was == FatigueState():
+        return "already fresh"
+    parts = [f"FP {was.fp} → 0"]
+    if was.temp:
+        parts.append(f"Temporary FP {was.temp} → 0")
+    if was.exhausted_cap or was.shattered_cap:
+        parts.append("caps cleared")
+    if was.vp_damage:
+        parts.append(f"VP damage {was.vp_damage} → 0")
+    return ", ".join(parts)
+
+
+def report_line(change: CharacterChange, reset: bool = False) -> str:
+    """`🟡 **Bree** FP 3 → 5 (+2); Now Fatigued (was Fresh) at 25 FP`."""
+    mark = emoji(change.after.fp, change.fl)
+    if reset:
+        what = _reset_text(change)
+    elif change.events:
+        what = "; ".join(event.text for event in change.events)
+    else:
+        what = "no change"
+    return f"{mark} **{change.name}** {what}"
+
+
+def report_embed(
+    title: str,
+    report: PartyReport,
+    round_seconds: int,
+    *,
+    reset: bool = False,
+    quiet: bool = False,
+) -> discord.Embed:
+    """A change to everyone: the clock if it moved, then a line per character. `quiet` leaves
+    out characters nothing happened to (time passing touches only Temporary FP)."""
+    lines: list[str] = []
+    if report.seconds:
+        lines.append(
+            f"🕰️ {game_time(report.clock_before)} → **{game_time(report.clock_after)}** "
+            f"(+{duration(report.seconds)})"
+        )
+    changes = [c for c in report.changes if not quiet or c.events]
+    lines += [report_line(c, reset) for c in changes]
+    if quiet and not changes:
+        lines.append("No Temporary FP faded; nobody's fatigue changed.")
+    if report.skipped:
+        lines.append(f"⚪ No Fatigue Level, left alone: {', '.join(report.skipped)}")
+    embed = discord.Embed(
+        title=title[:TITLE_MAX],
+        description=fit_lines(lines),
+        colour=worst_colour([(c.after.fp, c.fl) for c in report.changes]),
+    )
+    embed.set_footer(text=clock_line(report.clock_after, round_seconds))
+    return embed
+
+
+def clock_embed(table: Table) -> discord.Embed:
+    """`/clock show`: the game clock and who has Temporary FP running."""
+    embed = discord.Embed(
+        title=f"🕰️ {game_time(table.clock)}",
+        description=clock_line(table.clock, table.settings.round_seconds),
+        colour=worst_colour([(c.fatigue.fp, c.fl) for c in table.characters]),
+    )
+    running = [
+        f"{emoji(c.fatigue.fp, c.fl)} **{c.name}** {text}"
+        for c in table.characters
+        if (text := temp_text(c.fatigue, table.clock))
+    ]
+    if running:
+        embed.add_field(name="Temporary FP", value=fit_lines(running, 1024), inline=False)
+    return embed

@@ -1,0 +1,69 @@
+"""`/clock show|round|pass`: the channel's game clock. Only the GM moves it; when it moves,
+everyone's expired Temporary FP fades by the time that passed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import partyops
+from bot.partyops import PartyReport
+from bot.render.fatigue import clock_embed, report_embed
+from bot.table import Table
+from cogs._shared import bot_of, read_table, require_gm
+from cogs.fatigue import Minutes
+
+Rounds = app_commands.Range[int, 1, partyops.ROUNDS_MAX]
+
+
+async def _move(
+    interaction: discord.Interaction,
+    action: str,
+    title: str,
+    move: Callable[[Table], tuple[Table, PartyReport]],
+) -> None:
+    await require_gm(interaction)
+
+    def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
+        new, report = move(table)
+        return new, (report, new.settings.round_seconds)
+
+    report, round_seconds = await bot_of(interaction).store.apply(
+        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, run
+    )
+    embed = report_embed(title, report, round_seconds, quiet=True)
+    await interaction.response.send_message(embed=embed)
+
+
+class Clock(commands.Cog):
+    clock = app_commands.Group(
+        name="clock", description="The channel's game clock: rounds and minutes", guild_only=True
+    )
+
+    @clock.command(name="show", description="The game clock and whose Temporary FP is running")
+    async def show(self, interaction: discord.Interaction) -> None:
+        table = await read_table(interaction)
+        await interaction.response.send_message(embed=clock_embed(table))
+
+    @clock.command(name="round", description="GM: advance the clock by rounds")
+    @app_commands.describe(count="How many rounds pass (default 1)")
+    async def round(self, interaction: discord.Interaction, count: Rounds = 1) -> None:
+        title = "1 round passes" if count == 1 else f"{count} rounds pass"
+        await _move(
+            interaction, "clock round", title, lambda table: partyops.pass_rounds(table, count)
+        )
+
+    @clock.command(name="pass", description="GM: let game minutes pass (not resting: see /rest)")
+    @app_commands.describe(minutes="How many game minutes pass")
+    async def pass_time(self, interaction: discord.Interaction, minutes: Minutes) -> None:
+        title = "1 minute passes" if minutes == 1 else f"{minutes} minutes pass"
+        await _move(
+            interaction, "clock pass", title, lambda table: partyops.pass_minutes(table, minutes)
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Clock())

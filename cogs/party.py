@@ -1,0 +1,134 @@
+"""`/party show|spend|reset`: the channel's fatigue board, and GM changes to everyone at once."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import partyops
+from bot.partyops import PartyReport
+from bot.render.fatigue import party_embed, report_embed
+from bot.store import Store
+from bot.table import Table
+from bot.tree import UNEXPECTED, describe_error, send_error
+from cogs._shared import bot_of, read_table, require_gm
+from cogs.fatigue import Amount
+
+log = logging.getLogger(__name__)
+
+CONFIRM_SECONDS = 60.0  # how long the reset button waits; then it is disabled
+PAGES_MAX = 100
+
+
+class ResetConfirm(discord.ui.View):
+    """Confirm or cancel `/party reset`; only the GM who asked may click."""
+
+    def __init__(self, store: Store, origin: discord.Interaction) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.store = store
+        self.origin = origin  # its token edits the message when the buttons time out
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id == self.origin.user.id:
+            return True
+        await interaction.response.send_message(
+            "Only the GM who asked for this reset can confirm or cancel it.", ephemeral=True
+        )
+        return False
+
+    @discord.ui.button(label="Reset everyone", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
+            new, report = partyops.party_reset(table)
+            return new, (report, new.settings.round_seconds)
+
+        report, round_seconds = await self.store.apply(
+            interaction.channel_id or 0,
+            interaction.guild_id,
+            interaction.user.id,
+            "party reset",
+            run,
+        )
+        self.stop()  # only now: after an error the GM may still cancel
+        embed = report_embed("Party reset: everyone is fresh", report, round_seconds, reset=True)
+        await interaction.response.edit_message(embed=embed, view=None)
+
+    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        self.stop()
+        embed = discord.Embed(title="Party reset cancelled", description="Nothing was changed.")
+        await interaction.response.edit_message(embed=embed, view=None)
+
+    async def on_timeout(self) -> None:
+        for item in self.children:
+            if isinstance(item, discord.ui.Button):
+                item.disabled = True
+        embed = discord.Embed(title="Party reset timed out", description="Nothing was changed.")
+        try:
+            await self.origin.edit_original_response(embed=embed, view=self)
+        except discord.HTTPException as error:  # the message is gone: nothing left to disable
+            log.warning("Could not disable the reset buttons (%s)", error.status)
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item
+    ) -> None:
+        # Views don't reach the tree's handler; give the same replies it would.
+        text = describe_error(error)
+        if text is None:
+            log.error("Unexpected error in the party reset button", exc_info=error)
+            text = UNEXPECTED
+        await send_error(interaction, text)
+
+
+class Party(commands.Cog):
+    party = app_commands.Group(
+        name="party", description="The channel's fatigue board and party-wide FP", guild_only=True
+    )
+
+    @party.command(name="show", description="Every character's FP, band, caps and Temporary FP")
+    @app_commands.describe(page="Page of the board (10 characters a page)")
+    async def show(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, PAGES_MAX] = 1
+    ) -> None:
+        table = await read_table(interaction)
+        await interaction.response.send_message(embed=party_embed(table, page))
+
+    @party.command(name="spend", description="GM: everyone here takes an action costing FP")
+    @app_commands.describe(amount="FP the action costs each character (default 1)")
+    async def spend(self, interaction: discord.Interaction, amount: Amount = 1) -> None:
+        await require_gm(interaction)
+
+        def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
+            new, report = partyops.party_spend(table, amount)
+            return new, (report, new.settings.round_seconds)
+
+        report, round_seconds = await bot_of(interaction).store.apply(
+            interaction.channel_id or 0,
+            interaction.guild_id,
+            interaction.user.id,
+            "party spend",
+            run,
+        )
+        embed = report_embed(f"The party spends {amount} FP each", report, round_seconds)
+        await interaction.response.send_message(embed=embed)
+
+    @party.command(name="reset", description="GM: everyone's fatigue back to fresh (asks first)")
+    async def reset(self, interaction: discord.Interaction) -> None:
+        table = await read_table(interaction)
+        await require_gm(interaction, table)
+        partyops.require_characters(table)
+        names = ", ".join(c.name for c in table.characters)
+        embed = discord.Embed(
+            title="Reset the whole party's fatigue?",
+            description=(f"FP, Temporary FP, caps and VP damage go back to 0 for: {names}"[:4000]),
+            colour=discord.Colour.red(),
+        )
+        view = ResetConfirm(bot_of(interaction).store, interaction)
+        await interaction.response.send_message(embed=embed, view=view)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Party())

@@ -1,0 +1,94 @@
+"""`/rest break|short|long|minutes`: the whole party (GM) or one character (its owner or GM).
+
+A party rest moves the channel clock on by the rest's length; one character resting alone
+leaves the clock where it is (the rest of the table carries on).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import partyops
+from bot.partyops import PartyReport
+from bot.render.fatigue import report_embed
+from bot.table import Table
+from cogs._shared import bot_of, caller_is_gm, character_autocomplete
+from cogs.fatigue import Minutes, change_character
+from rules.errors import RulesError
+
+CHARACTER_HELP = "Rest only this character (default: the whole party, GM only)"
+_DOING = {
+    "break": "takes a Break",
+    "short": "takes a Short Rest",
+    "long": "takes a Long Rest",
+    "minutes": "rests",
+}
+
+
+async def _rest(
+    interaction: discord.Interaction, kind: str, character: str | None, minutes: int | None = None
+) -> None:
+    action = f"rest {kind}"
+    if character is not None:
+        await change_character(
+            interaction,
+            character,
+            action,
+            lambda table, name: partyops.rest_one(table, name, kind, minutes),
+            lambda name: f"{name} {_DOING[kind]}",
+        )
+        return
+    if not await caller_is_gm(interaction):
+        raise RulesError(
+            "Only the GM can rest the whole party; to rest your own character, add `character:`."
+        )
+
+    def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
+        new, report = partyops.party_rest(table, kind, minutes)
+        return new, (report, new.settings.round_seconds)
+
+    report, round_seconds = await bot_of(interaction).store.apply(
+        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, run
+    )
+    embed = report_embed(f"The party {_DOING[kind]}", report, round_seconds)
+    await interaction.response.send_message(embed=embed)
+
+
+class Rest(commands.Cog):
+    rest = app_commands.Group(
+        name="rest", description="Rest off FP: the party (GM) or one character", guild_only=True
+    )
+
+    @rest.command(name="break", description="Take a Break: clears the Exhausted cap, then rests")
+    @app_commands.describe(character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def take_break(
+        self, interaction: discord.Interaction, character: str | None = None
+    ) -> None:
+        await _rest(interaction, "break", character)
+
+    @rest.command(name="short", description="Short Rest: clears both caps, then rests")
+    @app_commands.describe(character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def short(self, interaction: discord.Interaction, character: str | None = None) -> None:
+        await _rest(interaction, "short", character)
+
+    @rest.command(name="long", description="Long Rest: FP and Temporary FP to 0, caps cleared")
+    @app_commands.describe(character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def long(self, interaction: discord.Interaction, character: str | None = None) -> None:
+        await _rest(interaction, "long", character)
+
+    @rest.command(name="minutes", description="Rest some minutes: no cap is cleared")
+    @app_commands.describe(minutes="Game minutes of rest", character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def minutes(
+        self, interaction: discord.Interaction, minutes: Minutes, character: str | None = None
+    ) -> None:
+        await _rest(interaction, "minutes", character, minutes)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Rest())

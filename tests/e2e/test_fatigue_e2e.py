@@ -1,0 +1,202 @@
+"""`/fatigue spend|recover|temp|show` through the real client and a local Discord."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from bot.render.common import band_colour
+from bot.table import Character, Table
+from rules.fatigue import FatigueState
+from tests.localdiscord.commands import CommandLineError
+
+# FL 20: bands of 20 (Fresh 0–20 … Shattered 81–100), Maximum FP 100.
+FL = Fraction(20)
+
+
+def hero(name: str, owner: Any, fl: Fraction | None = FL, **fatigue: Any) -> Character:
+    return Character(name, owner.id, fl_override=fl, fatigue=FatigueState(**fatigue))
+
+
+async def seed(env: Any, *characters: Character, clock: int = 0) -> None:
+    channel = env.discord.table
+
+    def put(table: Table) -> tuple[Table, None]:
+        table = replace(table, clock=clock)
+        for character in characters:
+            table = table.with_character(character)
+        return table, None
+
+    await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test seed", put)
+
+
+async def read(env: Any) -> Table:
+    return await env.store.read(env.discord.table.id, env.discord.table.guild_id)
+
+
+async def snapshot(env: Any) -> tuple[Table, int]:
+    """The channel's table and how many changes its log holds: both must stay put on errors."""
+    history = await env.store.history(env.discord.table.id, limit=100)
+    return await read(env), len(history)
+
+
+async def fatigue_of(env: Any, name: str) -> FatigueState:
+    return (await read(env)).get(name).fatigue
+
+
+async def test_spend_defaults_to_one_fp_on_the_callers_character(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Pippa's Bree", d.player, fp=4), hero("Odo", d.player2, fp=4))
+    reply = await d.slash("fatigue spend", user=d.player)
+    assert not reply.ephemeral
+    assert "FP: 4 → **5** / 100" in reply.text
+    assert "FP 4 → 5 (+1)" in reply.text
+    assert (await fatigue_of(env, "Pippa's Bree")).fp == 5
+    assert (await fatigue_of(env, "Odo")).fp == 4
+
+
+async def test_crossing_into_exhausted_sets_the_cap_in_the_reply(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=55))
+    reply = await d.slash("fatigue spend", user=d.player, amount=10)
+    assert "Now Exhausted (was Tired) at 65 FP" in reply.text
+    assert "Entered Exhausted: FP can't drop below 61 until a Break" in reply.text
+    assert reply.embed["color"] == band_colour("Exhausted").value
+    assert (await fatigue_of(env, "Bree")).exhausted_cap
+
+
+async def test_above_maximum_costs_vp(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=99, exhausted_cap=True, shattered_cap=True))
+    reply = await d.slash("fatigue spend", user=d.player, amount=2)
+    assert "Over Maximum FP (101/100): 1 VP damage" in reply.text
+    assert "VP damage: 0 → 1" in reply.text
+    state = await fatigue_of(env, "Bree")
+    assert (state.fp, state.vp_damage) == (101, 1)
+
+
+async def test_temporary_fp_lowers_fp_then_pools_and_absorbs_a_later_cost(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=2), clock=120)
+    reply = await d.slash("fatigue temp", user=d.gm, amount=5, minutes=3, character="bree")
+    assert "Temporary FP: 0 → 3" in reply.text
+    state = await fatigue_of(env, "Bree")
+    assert (state.fp, state.temp, state.temp_expires) == (0, 3, 120 + 180)
+
+    reply = await d.slash("fatigue spend", user=d.player, amount=4)
+    assert "Temporary FP absorbed 3" in reply.text
+    state = await fatigue_of(env, "Bree")
+    assert (state.fp, state.temp, state.temp_expires) == (1, 0, None)
+
+
+async def test_temp_default_duration_is_ten_game_minutes(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player), clock=60)
+    await d.slash("fatigue temp", user=d.player, amount=2)
+    assert (await fatigue_of(env, "Bree")).temp_expires == 60 + 600
+
+
+async def test_show_is_open_to_everyone(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=45, temp=2, temp_expires=600, vp_damage=1))
+    before = await snapshot(env)
+    reply = await d.slash("fatigue show", user=d.player2, character="Bree")
+    assert reply.embed["title"] == "🟠 Bree — Tired"
+    assert "45/100 FP" in reply.text
+    assert "2 Temporary FP (until Day 1, 00:10)" in reply.text
+    assert "1 VP damage" in reply.text
+    assert "Tired 41–60" in reply.text
+    assert await snapshot(env) == before
+
+
+async def test_the_gm_recovers_fp_but_the_cap_holds(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=70, exhausted_cap=True))
+    reply = await d.slash("fatigue recover", user=d.gm, amount=20, character="Bree")
+    assert "Recovered 9 FP (70 → 61)" in reply.text
+    assert "the Exhausted cap holds FP at 61" in reply.text
+    assert (await fatigue_of(env, "Bree")).fp == 61
+
+
+async def test_players_may_not_recover_fp_directly(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=30))
+    before = await snapshot(env)
+    reply = await d.slash("fatigue recover", user=d.player, amount=5)
+    assert reply.ephemeral
+    assert "Only the GM can remove FP directly" in reply.content
+    assert await snapshot(env) == before
+
+
+async def test_players_change_only_their_own_characters(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=30), hero("Odo", d.player2, fp=30))
+    before = await snapshot(env)
+    for command, options in (
+        ("fatigue spend", {"amount": 3}),
+        ("fatigue temp", {"amount": 3}),
+    ):
+        reply = await d.slash(command, user=d.player, character="Odo", **options)
+        assert reply.ephemeral
+        assert "only change your own characters" in reply.content
+    assert await snapshot(env) == before
+    # ... while the GM may change anyone's.
+    await d.slash("fatigue spend", user=d.gm, character="Odo", amount=3)
+    assert (await fatigue_of(env, "Odo")).fp == 33
+
+
+async def test_a_character_without_a_fatigue_level_points_at_character_set(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Nobody", d.player, fl=None))
+    before = await snapshot(env)
+    for command in ("fatigue spend", "fatigue show"):
+        reply = await d.slash(command, user=d.player)
+        assert reply.ephemeral
+        assert "Nobody has no Fatigue Level" in reply.content
+        assert "/character set" in reply.content
+    assert await snapshot(env) == before
+
+
+async def test_unknown_and_missing_characters_are_errors(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player))
+    before = await snapshot(env)
+    reply = await d.slash("fatigue spend", user=d.player2)
+    assert reply.ephemeral and "no character in this channel" in reply.content
+    reply = await d.slash("fatigue spend", user=d.gm, character="Bilbo")
+    assert reply.ephemeral and "No character named 'Bilbo'" in reply.content
+    assert await snapshot(env) == before
+
+
+async def test_discord_refuses_amounts_below_one(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player))
+    with pytest.raises(CommandLineError, match="between 1 and"):
+        await d.slash("fatigue spend", user=d.player, amount=0)
+
+
+async def test_character_autocomplete_offers_the_callers_own_first(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Aldo", d.player2), hero("Bree", d.player), hero("Brand", d.player2))
+    choices = await d.autocomplete("fatigue spend", "character", "", user=d.player)
+    assert [c["name"] for c in choices] == ["Bree", "Aldo", "Brand"]
+    choices = await d.autocomplete("fatigue show", "character", "br", user=d.player2)
+    assert [c["name"] for c in choices] == ["Brand", "Bree"]
+
+
+async def test_fatigue_survives_a_restart(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=58))
+    await d.slash("fatigue spend", user=d.player, amount=5)
+    await d.slash("fatigue temp", user=d.gm, amount=4, minutes=7, character="Bree")
+    await env.restart()
+    reply = await d.slash("fatigue show", user=d.player)
+    # 63 FP entered Exhausted; the grant lowers FP only to the cap's floor, 61, and pools 2.
+    assert "61/100 FP" in reply.text
+    assert "2 Temporary FP (until Day 1, 00:07)" in reply.text
+    assert "Exhausted cap: FP ≥ 61" in reply.text
+    state = await fatigue_of(env, "Bree")
+    assert (state.fp, state.temp, state.exhausted_cap) == (61, 2, True)
