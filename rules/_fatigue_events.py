@@ -38,13 +38,6 @@ class FatigueEvent:
     cap: str | None = None
 
 
-def clock(seconds: int) -> str:
-    """Game seconds as H:MM:SS on the channel clock."""
-    minutes, secs = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02}:{secs:02}"
-
-
 def band_event(old_fp: int, new_fp: int, fl: Fraction) -> tuple[FatigueEvent, ...]:
     old, new = BANDS[band_index(old_fp, fl)], BANDS[band_index(new_fp, fl)]
     if old == new:

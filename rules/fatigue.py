@@ -25,7 +25,6 @@ from rules._fatigue_events import (
     band_event,
     cap_cleared_event,
     cap_set_event,
-    clock,
     held_note,
     holding_cap,
 )
@@ -45,6 +44,7 @@ from rules._fatigue_level import (
     toughness_from_con,
 )
 from rules.errors import RulesError
+from rules.gametime import game_time
 
 __all__ = [
     "BANDS",
@@ -234,7 +234,7 @@ def grant_temp(
 
     text = f"Temporary FP +{amount}: FP {state.fp} → {fp}"
     if new.temp and new.temp_expires is not None:
-        text += f", pool {new.temp} until {clock(new.temp_expires)}"
+        text += f", pool {new.temp} until {game_time(new.temp_expires)}"
     events = (FatigueEvent("temp_granted", text, amount=amount), *band_event(state.fp, fp, fl))
     return Transition(new, events)
 

@@ -11,6 +11,7 @@ from bot.render.common import MINUS, NEUTRAL, band_colour, plain, signed
 from bot.sheet import format_classes
 from bot.table import Character, Table
 from rules.fatigue import band_name, band_ranges, max_fp
+from rules.gametime import game_time
 from rules.saves import sr_bonus
 
 DESCRIPTION_MAX = 4096
@@ -66,7 +67,7 @@ def _fatigue_state(character: Character, fl: Fraction) -> str:
     state = character.fatigue
     lines = [f"FP **{state.fp}** / {max_fp(fl)} — **{band_name(state.fp, fl)}**"]
     if state.temp:
-        lines.append(f"Temporary FP {state.temp} (until {_clock(state.temp_expires or 0)})")
+        lines.append(f"Temporary FP {state.temp} (until {game_time(state.temp_expires or 0)})")
     caps = [
         name
         for name, on in (("Exhausted", state.exhausted_cap), ("Shattered", state.shattered_cap))
@@ -77,12 +78,6 @@ def _fatigue_state(character: Character, fl: Fraction) -> str:
     if state.vp_damage:
         lines.append(f"VP damage from fatigue: {state.vp_damage}")
     return "\n".join(lines)
-
-
-def _clock(seconds: int) -> str:
-    minutes, secs = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02}:{secs:02}"
 
 
 def sheet_embed(character: Character, title: str | None = None) -> discord.Embed:

@@ -14,6 +14,7 @@ from bot.render.common import band_colour
 from bot.table import Character, Table
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
+from rules.gametime import game_time
 
 BAND_EMOJI: dict[str, str] = dict(zip(BANDS, ("🟢", "🟡", "🟠", "🔴", "🟣"), strict=True))
 NO_BAND_EMOJI = "⚪"  # a character without a Fatigue Level
@@ -23,20 +24,9 @@ FULL, EMPTY = "▰", "▱"
 PAGE_SIZE = 10  # characters on one page of the party board (one field each, 25 at most)
 DESCRIPTION_MAX = 4096
 TITLE_MAX = 256
-DAY = 24 * 60 * 60
 
 
 # --- small pieces --------------------------------------------------------------------------
-
-
-def game_time(seconds: int) -> str:
-    """Game seconds as `Day 1, 08:15` (the clock starts at Day 1, 00:00); `:SS` only when the
-    round length leaves seconds over."""
-    day, rest = divmod(seconds, DAY)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    text = f"Day {day + 1}, {hours:02}:{minutes:02}"
-    return f"{text}:{secs:02}" if secs else text
 
 
 def duration(seconds: int) -> str:

@@ -330,7 +330,7 @@ def test_the_sheet_shows_saves_fl_bands_and_state() -> None:
     assert "**20.5**" in text
     assert "Fresh 0–20 · Fatigued 21–40 · Tired 41–60 · Exhausted 61–80 · Shattered 81–100" in text
     assert "FP **63** / 100 — **Exhausted**" in text
-    assert "Temporary FP 2 (until 0:10:00)" in text
+    assert "Temporary FP 2 (until Day 1, 00:10)" in text
     assert "can't drop below 61" in text
     assert "VP damage from fatigue: 1" in text
     assert f"<@{PIPPA}>" in text

@@ -1,0 +1,12 @@
+"""Game time, not wall time: the channel clock counts game seconds from Day 1, 00:00."""
+
+DAY = 24 * 60 * 60
+
+
+def game_time(seconds: int) -> str:
+    """Game seconds as `Day 1, 08:15`; `:SS` only when a round length leaves seconds over."""
+    day, rest = divmod(seconds, DAY)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = f"Day {day + 1}, {hours:02}:{minutes:02}"
+    return f"{text}:{secs:02}" if secs else text
