@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
+from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
 from rules.fatigue import FatigueSettings, FatigueState, fatigue_level
 from rules.saves import MODIFIER_LIMIT
@@ -19,6 +21,7 @@ from rules.saves import MODIFIER_LIMIT
 NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
 LEVEL_MAX = 100
 FL_MAX = 1000
+HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
 COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
 _LISTED_NAMES = 5  # how many names an unknown-name error suggests
 
@@ -174,12 +177,61 @@ def check_can_change(actor_id: int, is_gm: bool, character: Character) -> None:
 
 
 @dataclass(frozen=True)
+class Monster:
+    """A monster of the channel's bestiary: its build inputs (`MonsterBlock.to_dict()`), its HP
+    when the GM tracks it (it may fall to 0 or below: down), and its facing (a compass point)."""
+
+    name: str
+    build: dict[str, Any]
+    hp_max: int | None = None
+    hp: int | None = None  # None with an hp_max: starts at full HP
+    facing: str = "N"
+
+    def __post_init__(self) -> None:
+        name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
+        if not name:
+            raise RulesError("A monster needs a name")
+        if len(name) > NAME_MAX:
+            raise RulesError(f"A monster's name must be {NAME_MAX} characters or fewer")
+        object.__setattr__(self, "name", name)
+        if not isinstance(self.build, Mapping):
+            raise RulesError("A monster's build must be a mapping of its build inputs")
+        # Stored canonical (every input, armor in lower case, spots in order) so equal monsters
+        # compare equal; a bad build fails here, not when it is shown.
+        object.__setattr__(self, "build", MonsterBlock.from_dict(self.build).to_dict())
+        if self.hp_max is None:
+            if self.hp is not None:
+                raise RulesError("A monster's HP can only be tracked with its maximum HP")
+        else:
+            _check_int(self.hp_max, "Maximum HP", 1, HP_MAX)
+            hp = self.hp_max if self.hp is None else self.hp
+            _check_int(hp, "HP", -(2**62), self.hp_max)
+            object.__setattr__(self, "hp", hp)
+        if self.facing not in FACINGS:
+            raise RulesError(f"Facing must be one of {', '.join(FACINGS)}")
+
+    @property
+    def key(self) -> str:
+        return name_key(self.name)
+
+    @property
+    def block(self) -> MonsterBlock:
+        """The stat block, rebuilt from the inputs by the rules."""
+        return MonsterBlock.from_dict(self.build)
+
+    @property
+    def down(self) -> bool:
+        return self.hp is not None and self.hp <= 0
+
+
+@dataclass(frozen=True)
 class Table:
     channel_id: int
     guild_id: int | None
     clock: int = 0  # game seconds on this channel's clock
     settings: ChannelSettings = field(default_factory=ChannelSettings)
     characters: tuple[Character, ...] = ()
+    monsters: tuple[Monster, ...] = ()
 
     def __post_init__(self) -> None:
         _check_id(self.channel_id, "Channel")
@@ -191,6 +243,11 @@ class Table:
             if first.key == second.key:
                 raise RulesError(f"There is already a character named '{second.name}' here")
         object.__setattr__(self, "characters", characters)
+        monsters = tuple(sorted(self.monsters, key=lambda m: m.key))
+        for earlier, later in itertools.pairwise(monsters):
+            if earlier.key == later.key:
+                raise RulesError(f"There is already a monster named '{later.name}' here")
+        object.__setattr__(self, "monsters", monsters)
 
     def find(self, name: str) -> Character | None:
         key = name_key(name)
@@ -218,3 +275,29 @@ class Table:
         gone = self.get(name)
         others = tuple(c for c in self.characters if c.key != gone.key)
         return replace(self, characters=others)
+
+    def find_monster(self, name: str) -> Monster | None:
+        key = name_key(name)
+        return next((m for m in self.monsters if m.key == key), None)
+
+    def get_monster(self, name: str) -> Monster:
+        found = self.find_monster(name)
+        if found is not None:
+            return found
+        shown = " ".join(name.split())[:NAME_MAX]
+        if not self.monsters:
+            raise RulesError(f"No monster named '{shown}' in this channel (there are none yet)")
+        names = [m.name for m in self.monsters[:_LISTED_NAMES]]
+        more = ", …" if len(self.monsters) > _LISTED_NAMES else ""
+        raise RulesError(
+            f"No monster named '{shown}' in this channel; here: {', '.join(names)}{more}"
+        )
+
+    def with_monster(self, monster: Monster) -> Table:
+        """Insert, or replace the monster with the same name (case-insensitive)."""
+        others = tuple(m for m in self.monsters if m.key != monster.key)
+        return replace(self, monsters=(*others, monster))
+
+    def without_monster(self, name: str) -> Table:
+        gone = self.get_monster(name)
+        return replace(self, monsters=tuple(m for m in self.monsters if m.key != gone.key))

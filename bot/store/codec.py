@@ -10,14 +10,16 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from bot.table import ChannelSettings, Character, Table
+from bot.table import ChannelSettings, Character, Monster, Table
 from rules.fatigue import FatigueState
 
 CHANNEL_SETTINGS = tuple(f.name for f in dataclasses.fields(ChannelSettings))
 FATIGUE_FIELDS = tuple(f.name for f in dataclasses.fields(FatigueState))
 CHARACTER_FIELDS = tuple(f.name for f in dataclasses.fields(Character) if f.name != "fatigue")
+MONSTER_FIELDS = tuple(f.name for f in dataclasses.fields(Monster))
 
-Snapshot = dict[str, Any]  # {"channel"?: {...}, "characters": {key: {...} | None}}
+# {"channel"?: {...}, "characters": {key: {...} | None}, "monsters"?: {key: {...} | None}}
+Snapshot = dict[str, Any]
 
 
 def channel_to_dict(table: Table) -> dict[str, Any]:
@@ -44,6 +46,16 @@ def character_from_dict(data: dict[str, Any]) -> Character:
     return Character(**fields, fatigue=FatigueState(**data["fatigue"]))
 
 
+def monster_to_dict(monster: Monster) -> dict[str, Any]:
+    data = {name: getattr(monster, name) for name in MONSTER_FIELDS}
+    data["build"] = dict(monster.build)  # a copy: the snapshot must not share the monster's dict
+    return data
+
+
+def monster_from_dict(data: dict[str, Any]) -> Monster:
+    return Monster(**{name: data[name] for name in MONSTER_FIELDS})
+
+
 def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
     """Exactly what changed, as it was and as it became. A character missing on one side is
     None there; the channel part appears only when the clock, guild or settings changed."""
@@ -57,7 +69,18 @@ def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
         if was.get(key) != now.get(key):
             old["characters"][key] = _maybe(was.get(key))
             new["characters"][key] = _maybe(now.get(key))
+    # Monsters appear only when one changed, so older events keep their shape.
+    was_m = {m.key: m for m in before.monsters}
+    now_m = {m.key: m for m in after.monsters}
+    for key in sorted(was_m.keys() | now_m.keys()):
+        if was_m.get(key) != now_m.get(key):
+            old.setdefault("monsters", {})[key] = _maybe_monster(was_m.get(key))
+            new.setdefault("monsters", {})[key] = _maybe_monster(now_m.get(key))
     return old, new
+
+
+def _maybe_monster(monster: Monster | None) -> dict[str, Any] | None:
+    return None if monster is None else monster_to_dict(monster)
 
 
 def _maybe(character: Character | None) -> dict[str, Any] | None:
@@ -80,13 +103,22 @@ def restore(table: Table, snapshot: Snapshot) -> Table:
         if data is not None:
             character = character_from_dict(data)
             characters[character.key] = character
-    return dataclasses.replace(table, characters=tuple(characters.values()))
+    monsters = {m.key: m for m in table.monsters}
+    for key, data in snapshot.get("monsters", {}).items():
+        monsters.pop(key, None)
+        if data is not None:
+            monster = monster_from_dict(data)
+            monsters[monster.key] = monster
+    return dataclasses.replace(
+        table, characters=tuple(characters.values()), monsters=tuple(monsters.values())
+    )
 
 
 # --- SQL rows -------------------------------------------------------------------------------
 
 CHANNEL_COLUMNS = ("channel_id", "guild_id", "clock", *CHANNEL_SETTINGS)
 CHARACTER_COLUMNS = ("channel_id", "key", *CHARACTER_FIELDS, *FATIGUE_FIELDS)
+MONSTER_COLUMNS = ("channel_id", "key", *MONSTER_FIELDS)
 
 
 def channel_row(table: Table) -> tuple[Any, ...]:
@@ -103,6 +135,12 @@ def character_row(channel_id: int, character: Character) -> tuple[Any, ...]:
     return (channel_id, character.key, *values)
 
 
+def monster_row(channel_id: int, monster: Monster) -> tuple[Any, ...]:
+    data = monster_to_dict(monster)
+    data["build"] = json.dumps(data["build"], separators=(",", ":"), sort_keys=True)
+    return (channel_id, monster.key, *(data[name] for name in MONSTER_FIELDS))
+
+
 def _json_classes(classes: list[list[int]]) -> str:
     return json.dumps(classes, separators=(",", ":"))
 
@@ -112,8 +150,12 @@ def table_from_rows(
     guild_id: int | None,
     channel: dict[str, Any] | None,
     characters: list[dict[str, Any]],
+    monsters: list[dict[str, Any]] | None = None,
 ) -> Table:
     """Rows (as column → value dicts) back into a Table; no channel row means the defaults."""
+    beasts = tuple(
+        monster_from_dict({**row, "build": json.loads(row["build"])}) for row in monsters or ()
+    )
     chars = []
     for row in characters:
         data = {name: row[name] for name in CHARACTER_FIELDS}
@@ -121,7 +163,7 @@ def table_from_rows(
         data["fatigue"] = {name: row[name] for name in FATIGUE_FIELDS}
         chars.append(character_from_dict(data))
     if channel is None:
-        return Table(channel_id, guild_id, characters=tuple(chars))
+        return Table(channel_id, guild_id, characters=tuple(chars), monsters=beasts)
     settings = ChannelSettings(**{name: channel[name] for name in CHANNEL_SETTINGS})
     return Table(
         channel_id,
@@ -129,4 +171,5 @@ def table_from_rows(
         channel["clock"],
         settings,
         tuple(chars),
+        beasts,
     )

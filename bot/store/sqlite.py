@@ -41,6 +41,24 @@ class Event:
     after: dict[str, Any]  # ... and as it became; codec.restore(table, before) undoes it
     channel_id: int = 0
     clock: int = 0  # the game clock after the change
+    undone_by: int | None = None  # the id of the undo event that reverted this one
+    undoes: int | None = None  # on an undo event: the id of the event it reverted
+
+
+def event_from_row(row: Any) -> Event:
+    """An `events` row (an aiosqlite.Row or a dict) as an Event."""
+    return Event(
+        id=row["id"],
+        actor_id=row["actor_id"],
+        action=row["action"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        before=json.loads(row["before"]),
+        after=json.loads(row["after"]),
+        channel_id=row["channel_id"],
+        clock=row["clock"],
+        undone_by=row["undone_by"],
+        undoes=row["undoes"],
+    )
 
 
 def sqlite_path(url: str) -> str:
@@ -123,41 +141,41 @@ class Store:
             "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", (channel_id,)
         ) as cursor:
             characters = await cursor.fetchall()
+        async with self._db.execute(
+            "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", (channel_id,)
+        ) as cursor:
+            monsters = await cursor.fetchall()
         return codec.table_from_rows(
             channel_id,
             guild_id,
             None if channel is None else dict(channel),
             [dict(row) for row in characters],
+            [dict(row) for row in monsters],
         )
 
     async def history(
-        self, channel_id: int, limit: int = 10, before_id: int | None = None
+        self,
+        channel_id: int,
+        limit: int = 10,
+        before_id: int | None = None,
+        after_id: int | None = None,
     ) -> list[Event]:
-        """The channel's latest changes, newest first; `before_id` pages further back."""
+        """The channel's latest changes, newest first; `before_id` pages further back, and
+        `after_id` gives the `limit` changes right after that one (a page back towards now)."""
         if not 1 <= limit <= HISTORY_MAX:
             raise StoreError(f"History limit must be between 1 and {HISTORY_MAX}")
+        # Counting up from after_id picks the changes nearest it; they are sorted back below.
+        order = "DESC" if after_id is None else "ASC"
         async with (
             self._lock,
             self._db.execute(
                 "SELECT * FROM events WHERE channel_id = ? AND (? IS NULL OR id < ?)"
-                " ORDER BY id DESC LIMIT ?",
-                (channel_id, before_id, before_id, limit),
+                f" AND (? IS NULL OR id > ?) ORDER BY id {order} LIMIT ?",
+                (channel_id, before_id, before_id, after_id, after_id, limit),
             ) as cursor,
         ):
             rows = await cursor.fetchall()
-        return [
-            Event(
-                id=row["id"],
-                actor_id=row["actor_id"],
-                action=row["action"],
-                created_at=datetime.fromisoformat(row["created_at"]),
-                before=json.loads(row["before"]),
-                after=json.loads(row["after"]),
-                channel_id=row["channel_id"],
-                clock=row["clock"],
-            )
-            for row in rows
-        ]
+        return sorted(map(event_from_row, rows), key=lambda event: event.id, reverse=True)
 
     # --- changing --------------------------------------------------------------------------
 
@@ -214,6 +232,20 @@ class Store:
             else:
                 await self._db.execute(
                     "DELETE FROM characters WHERE channel_id = ? AND key = ?",
+                    (after.channel_id, key),
+                )
+        monsters = {m.key: m for m in after.monsters}
+        for key in new.get("monsters", {}):
+            if key in monsters:
+                await self._upsert(
+                    "monsters",
+                    codec.MONSTER_COLUMNS,
+                    ("channel_id", "key"),
+                    codec.monster_row(after.channel_id, monsters[key]),
+                )
+            else:
+                await self._db.execute(
+                    "DELETE FROM monsters WHERE channel_id = ? AND key = ?",
                     (after.channel_id, key),
                 )
         await self._db.execute(

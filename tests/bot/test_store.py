@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.store import Event, Store, StoreError, restore, sqlite_path
+from bot.store import Event, Store, StoreError, codec, restore, sqlite_path
 from bot.store.codec import diff
 from bot.store.migrate import load_migrations, migrate, split_statements
-from bot.table import ChannelSettings, Character, Table
+from bot.table import ChannelSettings, Character, Monster, Table
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
 
@@ -392,7 +392,24 @@ def random_table(rng: random.Random, channel_id: int = 1) -> Table:
                 full_character(name), fatigue=FatigueState(fp=rng.randint(0, 90))
             )
         table = table.with_character(character)
+    for name in rng.sample(["Ann", "Orc", "Troll", "Wyrm"], rng.randint(0, 4)):
+        table = table.with_monster(random_monster(rng, name))
     return table
+
+
+def random_monster(rng: random.Random, name: str) -> Monster:
+    """A monster with a random build, HP (tracked or not, maybe down) and facing."""
+    rank = rng.randint(0, 5)
+    build: dict[str, object] = {"rank": rank, "armor": rng.choice(["light", "heavy", "medium"])}
+    if rng.random() < 0.5:
+        build |= {"trade": rng.randint(0, 3), "agility": rng.randint(-2, 5), "extra_defense": 3}
+        build |= {"spots": rng.sample(["back", "left", "front-right"], rng.randint(0, 3))}
+        build |= {"enchantments": [rng.randint(0, rank) for _ in range(rng.randint(0, 3))]}
+        build |= {"order": rng.choice(["normal", "heavy", "miniboss", "boss"])}
+    hp_max = rng.choice([None, rng.randint(1, 50)])
+    hp = None if hp_max is None else rng.randint(-10, hp_max)
+    facing = rng.choice(["N", "NE", "E", "SE", "S", "SW", "W", "NW"])
+    return Monster(name, build, hp_max=hp_max, hp=hp, facing=facing)
 
 
 @settings(max_examples=200)
@@ -406,3 +423,65 @@ def test_diff_snapshots_restore_either_side(seed: int) -> None:
     unchanged = {c.key for c in before.characters} & {c.key for c in after.characters}
     unchanged = {k for k in unchanged if before.find(k) == after.find(k)}
     assert not unchanged & old["characters"].keys()
+    same_monsters = {m.key for m in before.monsters if after.find_monster(m.key) == m}
+    assert not same_monsters & old.get("monsters", {}).keys()
+    assert ("monsters" in old) == (before.monsters != after.monsters)
+
+
+# --- monsters (the bestiary) ---------------------------------------------------------------
+
+
+def full_monster(name: str = "Cave Troll") -> Monster:
+    """A monster with no field left at its default."""
+    build = {
+        "rank": 3,
+        "armor": "heavy",
+        "trade": 2,
+        "agility": 4,
+        "extra_defense": 3,
+        "extra_evasion": -1,
+        "spots": ["back", "front-left"],
+        "enchantments": [1, 3],
+        "order": "boss",
+    }
+    return Monster(name, build, hp_max=40, hp=-3, facing="SW")
+
+
+async def test_monsters_round_trip_across_a_restart_and_are_deleted(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    troll, imp = full_monster(), Monster("Imp", {"rank": 0, "armor": "light"})
+    async with Store.open(url(path)) as store:
+        await store.apply(1, 2, 9, "add", lambda t: (t.with_monster(troll).with_monster(imp), 0))
+        in_session = await store.read(1)
+    async with Store.open(url(path)) as store:
+        assert await store.read(1) == in_session == Table(1, 2, monsters=(troll, imp))
+        assert (await store.read(1)).get_monster("cave troll").block.material_drop == 12
+        await store.apply(1, 2, 9, "drop", lambda t: (t.without_monster("imp"), 0))
+    rows = dump(path)["monsters"]
+    assert [row[:3] for row in rows] == [(1, "cave troll", "Cave Troll")]
+    assert rows[0][4:] == (40, -3, "SW")
+    with sqlite3.connect(path) as db, pytest.raises(sqlite3.IntegrityError):
+        db.execute("UPDATE monsters SET facing = 'up'")  # the schema checks facings too
+
+
+async def test_a_monster_change_is_one_event_that_undoes_exactly(tmp_path: Path) -> None:
+    async with Store.open(url(tmp_path / "tk.db")) as store:
+        await store.apply(1, None, 9, "add", add(full_character()))
+        await store.apply(1, None, 9, "monster", lambda t: (t.with_monster(full_monster()), 0))
+        start = await store.read(1)
+
+        def hurt(table: Table) -> tuple[Table, None]:
+            troll = table.get_monster("cave troll")
+            return table.with_monster(dataclasses.replace(troll, hp=-20, facing="N")), None
+
+        await store.apply(1, None, 9, "hit", hurt)
+        (event,) = await store.history(1, limit=1)
+        assert event.before == {
+            "characters": {},
+            "monsters": {"cave troll": codec.monster_to_dict(full_monster())},
+        }
+        assert event.after["monsters"]["cave troll"]["hp"] == -20
+        await store.apply(1, None, 9, "undo", lambda t: (restore(t, event.before), None))
+        assert await store.read(1) == start
+        first = (await store.history(1))[-1]
+        assert "monsters" not in first.before  # a character change says nothing of monsters

@@ -1,0 +1,200 @@
+"""The channel's bestiary from command options: parse, build, and the changes `/monster` makes.
+
+Pure glue between the `/monster` cog and `bot.table`: the numbers all come from
+`rules.defense`; the `Table -> (Table, result)` functions here are what the cog hands to
+`Store.apply`, so each change is one transaction and one event.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+
+from bot.table import Forbidden, Monster, Table
+from rules.defense import FACINGS, SPOTS, HitResult, MonsterBlock, build_monster, relative_spot
+from rules.defense import hit as rules_hit
+from rules.errors import RulesError
+
+NAME_LIMIT = 32  # as characters: fits an autocomplete choice and an embed title
+NAME_PUNCTUATION = "'-.,!?()&"  # nothing that pings, quotes code or formats text in Discord
+MONSTERS_MAX = 25  # not a rule: one list embed and one autocomplete page hold them all
+SPOTS_HELP = (
+    "Spots look like `back, back-left`: squares next to the monster, named from its facing "
+    f"({', '.join(SPOTS)})."
+)
+ENCHANTMENTS_HELP = (
+    "Enchantments look like `1 2 2`: one Rank per enchantment, at most 3, "
+    "each no higher than the monster's Rank."
+)
+GM_ONLY = "Only the GM can change this channel's monsters (Manage Channels, or the GM role)."
+_SPOT_SEPARATORS = re.compile(r"[,;/]")
+_ENCHANTMENT_SEPARATORS = re.compile(r"[\s,;/]+")
+_NONE_WORDS = frozenset({"none", "no", "-"})
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """The `/monster build` options as given; text options are parsed by `build`."""
+
+    rank: int
+    armor: str
+    trade: int = 0
+    agility: int | None = None
+    extra_defense: int = 0
+    extra_evasion: int = 0
+    spots: str | None = None
+    enchantments: str | None = None
+    order: str = "normal"
+
+
+@dataclass(frozen=True)
+class MonsterHit:
+    """A hit as `/monster hit` reports it: the monster after, its HP before, the rules' result."""
+
+    monster: Monster
+    hp_before: int | None
+    result: HitResult
+    from_square: str | None
+
+
+def _spot_words(piece: str) -> list[str]:
+    return piece.lower().replace("_", " ").replace("-", " ").split()
+
+
+def parse_spots(text: str | None) -> tuple[str, ...]:
+    """`back, back-left` → ('back', 'back-left'). Commas separate; without them, two words that
+    make a spot go together (`back left front` is back-left and front). The rules check names."""
+    if text is None or text.strip().lower() in _NONE_WORDS:
+        return ()
+    spots: list[str] = []
+    for piece in _SPOT_SEPARATORS.split(text):
+        words = _spot_words(piece)
+        i = 0
+        while i < len(words):
+            pair = "-".join(words[i : i + 2])
+            if i + 1 < len(words) and pair in SPOTS:
+                spots.append(pair)
+                i += 2
+            else:
+                spots.append(words[i])
+                i += 1
+    return tuple(spots)
+
+
+def parse_enchantments(text: str | None) -> tuple[int, ...]:
+    """`1 2 2` (or `1, 2, 2`) → (1, 2, 2); the rules check how many and their Ranks."""
+    if text is None or text.strip().lower() in _NONE_WORDS:
+        return ()
+    ranks: list[int] = []
+    for token in _ENCHANTMENT_SEPARATORS.split(text.strip()):
+        if not re.fullmatch(r"[+-]?\d{1,6}", token):
+            raise RulesError(f"'{token[:20]}' isn't an enchantment Rank. {ENCHANTMENTS_HELP}")
+        ranks.append(int(token))
+    return tuple(ranks)
+
+
+def build(options: BuildOptions) -> MonsterBlock:
+    """The stat block for these options, from the rules."""
+    return build_monster(
+        options.rank,
+        options.armor,
+        trade=options.trade,
+        agility=options.agility,
+        extra_defense=options.extra_defense,
+        extra_evasion=options.extra_evasion,
+        spots=parse_spots(options.spots),
+        enchantments=parse_enchantments(options.enchantments),
+        order=options.order,
+    )
+
+
+def spot_suggestions(typed: str) -> list[str]:
+    """Autocomplete for the spots text: what was typed, completed with each spot not yet named.
+
+    `back, fr` → `back, front`, `back, front-right`, `back, front-left`."""
+    head, _, fragment = typed.rpartition(",")
+    prefix = f"{head.strip()}, " if head.strip() else ""
+    try:
+        named = set(parse_spots(head))
+    except RulesError:
+        named = set()
+    wanted = "-".join(_spot_words(fragment))
+    found = [prefix + spot for spot in SPOTS if spot not in named and wanted in spot]
+    return [text for text in found if len(text) <= 100]
+
+
+def spot_squares(block: MonsterBlock, facing: str) -> dict[str, str]:
+    """Each unarmored spot's compass square for a monster facing `facing`."""
+    squares = {relative_spot(facing, square): square for square in FACINGS}
+    return {spot: squares[spot] for spot in block.spots}
+
+
+def clean_monster_name(text: str) -> str:
+    """A monster's name as shown: spaces squeezed, 1–32 characters, nothing Discord formats."""
+    name = " ".join(text.split())
+    if not name:
+        raise RulesError("A monster needs a name")
+    if len(name) > NAME_LIMIT:
+        raise RulesError(f"A monster's name must be {NAME_LIMIT} characters or fewer")
+    for char in name:
+        if char != " " and char not in NAME_PUNCTUATION and not _is_word_char(char):
+            shown = f"'{char}'" if char.isprintable() else "that character"
+            raise RulesError(
+                f"A name can't contain {shown}: use letters, numbers, spaces and "
+                f"{' '.join(NAME_PUNCTUATION)}"
+            )
+    if not _is_word_char(name[0]):
+        raise RulesError("A name must start with a letter or a number")
+    return name
+
+
+def _is_word_char(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LMN"  # letters, their marks, digits
+
+
+def _require_gm(is_gm: bool) -> None:
+    if not is_gm:
+        raise Forbidden(GM_ONLY)
+
+
+# --- the changes: Table -> (Table, result) -----------------------------------------------
+
+
+def create(
+    table: Table, *, is_gm: bool, name: str, options: BuildOptions, hp_max: int | None = None
+) -> tuple[Table, Monster]:
+    _require_gm(is_gm)
+    name = clean_monster_name(name)
+    if table.find_monster(name) is not None:
+        raise RulesError(f"There is already a monster named '{name}' here: remove it first")
+    if len(table.monsters) >= MONSTERS_MAX:
+        raise RulesError(
+            f"This channel already has {MONSTERS_MAX} monsters, the most it can keep: "
+            "remove one first"
+        )
+    monster = Monster(name, build(options).to_dict(), hp_max=hp_max)
+    return table.with_monster(monster), monster
+
+
+def remove(table: Table, *, is_gm: bool, name: str) -> tuple[Table, Monster]:
+    _require_gm(is_gm)
+    gone = table.get_monster(name)
+    return table.without_monster(gone.name), gone
+
+
+def face(table: Table, *, is_gm: bool, name: str, facing: str) -> tuple[Table, Monster]:
+    _require_gm(is_gm)
+    turned = replace(table.get_monster(name), facing=facing)
+    return table.with_monster(turned), turned
+
+
+def hit(
+    table: Table, *, is_gm: bool, name: str, damage: int, from_square: str | None = None
+) -> tuple[Table, MonsterHit]:
+    """Damage after Defense (half on an unarmored spot, at least 1), taken off tracked HP."""
+    _require_gm(is_gm)
+    monster = table.get_monster(name)
+    result = rules_hit(monster.block, damage, monster.facing, from_square)
+    hurt = monster if monster.hp is None else replace(monster, hp=monster.hp - result.taken)
+    return table.with_monster(hurt), MonsterHit(hurt, monster.hp, result, from_square)

@@ -1,0 +1,212 @@
+"""`/history` and `/undo` replies: each logged change as one short line, who did what, before
+→ after. Pure functions from `bot.store` events to text and embeds; `now` is passed in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from fractions import Fraction
+from typing import Any
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.render.characters import fl_text
+from bot.render.common import NEUTRAL, plain
+from bot.render.fatigue import fit_lines, game_time
+from bot.sheet import format_classes
+from bot.store import Event
+from bot.store.codec import Snapshot, character_from_dict
+from bot.store.undo import Undone
+from rules.errors import RulesError
+from rules.fatigue import band_name
+
+TITLE = "📜 This channel's history"
+EMPTY = "Nothing has changed in this channel yet."
+NO_MORE = "No older changes."
+FOOTER = "Newest first · struck-through changes were undone · /undo reverts the latest"
+UNDO_FOOTER = "An undo can't itself be undone · /history shows both"
+UNDONE = discord.Colour(0x95A5A6)  # grey: taken back
+LINE_MAX = 380  # ten lines and their markup stay well inside a description's 4096
+RECENT = timedelta(hours=12)  # older than this, a line shows the date too
+CHANGE_ICON, UNDO_ICON = "🕒", "↩️"
+
+_SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "ties": ("ties", str),
+    "round_seconds": ("round", lambda v: f"{v} s"),
+    "rest_rate": ("rest rate", lambda v: f"{v} FP/min"),
+    "break_minutes": ("Break", lambda v: f"{v} min"),
+    "short_minutes": ("Short Rest", lambda v: f"{v} min"),
+    "long_minutes": ("Long Rest", lambda v: f"{v} min"),
+    "gm_role_id": ("GM role", lambda v: f"<@&{v}>"),
+}
+
+
+def _fl(value: str) -> str:
+    return fl_text(Fraction(value))
+
+
+def _classes(value: list[list[int]]) -> str:
+    return format_classes(tuple((size, level) for size, level in value)) or "none"
+
+
+_CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "owner_id": ("player", lambda v: f"<@{v}>"),
+    "level": ("level", str),
+    "fortitude": ("Fortitude", plain),
+    "wisdom": ("Wisdom", plain),
+    "kin_tsr": ("kin TSR", plain),
+    "kin_wsr": ("kin WSR", plain),
+    "classes": ("classes", _classes),
+    "combine": ("classes combine", str),
+    "toughness": ("Toughness", plain),
+    "base_hd": ("Base HD", str),
+    "kin_hd_size": ("kin HD", lambda v: f"d{v}"),
+    "fl_override": ("FL", _fl),
+}
+_FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "temp": ("Temporary FP", str),
+    "exhausted_cap": ("Exhausted cap", lambda v: "on" if v else "off"),
+    "shattered_cap": ("Shattered cap", lambda v: "on" if v else "off"),
+    "vp_damage": ("VP damage", str),
+}
+_MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "hp_max": ("max HP", str),
+    "hp": ("HP", plain),
+    "facing": ("facing", str),
+}
+
+
+def _name(data: dict[str, Any]) -> str:
+    return escape_markdown(str(data.get("name", "?")))
+
+
+def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:
+    """`level 3 → 4`; a missing value (cleared, or not logged by an older version) is none."""
+
+    def text(value: Any) -> str:
+        return "none" if value is None else show(value)
+
+    return f"{label} {text(old)} → {text(new)}"
+
+
+def _fields(
+    old: dict[str, Any], new: dict[str, Any], labels: dict[str, tuple[str, Callable[[Any], str]]]
+) -> list[str]:
+    return [
+        _arrow(label, show, old.get(name), new.get(name))
+        for name, (label, show) in labels.items()
+        if old.get(name) != new.get(name)
+    ]
+
+
+def _band(data: dict[str, Any]) -> str | None:
+    """The band the character's FP falls in, if they have a Fatigue Level (and the snapshot
+    still reads as a character: an old event must never break /history)."""
+    try:
+        character = character_from_dict(data)
+    except (KeyError, TypeError, ValueError, RulesError):
+        return None
+    fl = character.fl
+    return None if fl is None else band_name(character.fatigue.fp, fl)
+
+
+def character_change(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
+    """`Aria FP 18 → 21 (Fatigued)`, `Aria created`, `Bo removed`, `Aria level 3 → 4`."""
+    if old is None or new is None:
+        return f"{_name(new or old or {})} {'created' if old is None else 'removed'}"
+    parts = []
+    if old.get("name") != new.get("name"):
+        parts.append(f"renamed from {_name(old)}")
+    was, now = old.get("fatigue") or {}, new.get("fatigue") or {}
+    if was.get("fp") != now.get("fp"):
+        band = _band(new)
+        parts.append(f"FP {was.get('fp')} → {now.get('fp')}" + (f" ({band})" if band else ""))
+    parts += _fields(was, now, _FATIGUE)
+    if was.get("temp") == now.get("temp") and was.get("temp_expires") != now.get("temp_expires"):
+        until = game_time
+        parts.append(
+            _arrow("Temporary FP until", until, was.get("temp_expires"), now.get("temp_expires"))
+        )
+    parts += _fields(old, new, _CHARACTER)
+    return f"{_name(new)} {', '.join(parts) or 'changed'}"
+
+
+def monster_change(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
+    """`monster Orc HP 30 → 22`, `monster Orc created`."""
+    if old is None or new is None:
+        return f"monster {_name(new or old or {})} {'created' if old is None else 'removed'}"
+    parts = _fields(old, new, _MONSTER)
+    if old.get("build") != new.get("build"):
+        parts.append("stat block rebuilt")
+    if old.get("name") != new.get("name"):
+        parts.append(f"renamed from {_name(old)}")
+    return f"monster {_name(new)} {', '.join(parts) or 'changed'}"
+
+
+def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """`clock Day 1, 00:00 → Day 1, 00:10`, `settings: ties fail → succeed, round 60 s → 6 s`."""
+    parts = []
+    if old.get("clock") != new.get("clock"):
+        parts.append(_arrow("clock", game_time, old.get("clock"), new.get("clock")))
+    settings = _fields(old.get("settings") or {}, new.get("settings") or {}, _SETTINGS)
+    if settings:
+        parts.append(f"settings: {', '.join(settings)}")
+    return parts
+
+
+def change_parts(before: Snapshot, after: Snapshot) -> list[str]:
+    """One text per thing a change touched: the channel's fields, each character, each monster."""
+    parts = channel_changes(before.get("channel") or {}, after.get("channel") or {})
+    for part, show in (("characters", character_change), ("monsters", monster_change)):
+        old, new = before.get(part) or {}, after.get(part) or {}
+        parts += [show(old.get(key), new.get(key)) for key in sorted(old.keys() | new.keys())]
+    return parts
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def when(moment: datetime, now: datetime) -> str:
+    """A Discord timestamp, shown in each reader's own time zone: the time, or the date and the
+    time for changes more than half a day old."""
+    stamp = int(moment.timestamp())
+    if abs(now - moment) < RECENT:
+        return f"<t:{stamp}:t>"
+    return f"<t:{stamp}:d> <t:{stamp}:t>"
+
+
+def event_line(event: Event, now: datetime) -> str:
+    """`🕒 <t:…:t> · <@1> · fatigue spend · Aria FP 18 → 21 (Fatigued)`, struck through when
+    the change was undone; an undo starts with ↩️."""
+    icon = UNDO_ICON if event.undoes is not None else CHANGE_ICON
+    head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {event.action}"
+    what = "; ".join(change_parts(event.before, event.after)) or "no visible change"
+    line = _clip(f"{head} · {what}", LINE_MAX)
+    return f"~~{line}~~ (undone)" if event.undone_by is not None else line
+
+
+def history_embed(events: Sequence[Event], now: datetime, *, newest: bool = True) -> discord.Embed:
+    """One page of the log; `newest` says whether it is the first page (for the empty text)."""
+    if events:
+        description = fit_lines([event_line(e, now) for e in events])
+    else:
+        description = EMPTY if newest else NO_MORE
+    embed = discord.Embed(title=TITLE, description=description, colour=NEUTRAL)
+    return embed.set_footer(text=FOOTER)
+
+
+def undone_embed(undone: Undone, now: datetime) -> discord.Embed:
+    """`/undo`: which change was reverted, and what that put back, one line per thing."""
+    target = undone.target
+    lines = [
+        f"{target.action} by <@{target.actor_id}> at {when(target.created_at, now)} is undone:",
+        *(f"• {part}" for part in change_parts(undone.undo.before, undone.undo.after)),
+    ]
+    embed = discord.Embed(
+        title=_clip(f"{UNDO_ICON} Undone: {target.action}", 256),
+        description=fit_lines([_clip(line, LINE_MAX) for line in lines]),
+        colour=UNDONE,
+    )
+    return embed.set_footer(text=UNDO_FOOTER)

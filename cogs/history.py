@@ -1,0 +1,157 @@
+"""`/history` and `/undo`: the channel's log of changes, and taking the latest one back.
+
+Anyone in the channel may read the history; its Previous/Next buttons are `DynamicItem`s whose
+custom_id carries the channel and the page (`tk:history:<channel>:<before>`), so they keep
+working after a restart. `/undo` is one store transaction (`bot.store.undo.undo_last`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Self
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.permissions import is_gm
+from bot.render.history import history_embed, undone_embed
+from bot.store import Event, Store
+from bot.store.undo import undo_last
+from bot.tree import UNEXPECTED, describe_error, send_error
+from cogs._shared import bot_of, read_table
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 10
+ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway
+OTHER_CHANNEL = "These buttons page another channel's history: use /history here."
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the log, newest first, and where its buttons lead (`before` values)."""
+
+    events: tuple[Event, ...]
+    before: int  # 0 for the newest page, else the events shown are older than this id
+    newer: int | None  # the page towards now, None when this is the newest
+    older: int | None  # the next page back, None when nothing is older
+
+
+async def load_page(store: Store, channel_id: int, before: int) -> Page:
+    rows = await store.history(channel_id, PAGE_SIZE + 1, before_id=before or None)
+    events = tuple(rows[:PAGE_SIZE])
+    older = events[-1].id if len(rows) > PAGE_SIZE else None
+    newer = None
+    if before:
+        anchor = events[0].id if events else before - 1
+        ahead = await store.history(channel_id, PAGE_SIZE + 1, after_id=anchor)
+        if ahead:
+            # A full page lies ahead: start it just above the tenth; else go back to the newest.
+            newer = ahead[1].id + 1 if len(ahead) > PAGE_SIZE else 0
+    return Page(events, before, newer, older)
+
+
+class HistoryButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tk:history:(?P<channel>\d+):(?P<before>\d+)",
+):
+    """Previous or Next: shows the page of `channel_id`'s log before the event id `before`."""
+
+    def __init__(
+        self, channel_id: int, before: int, label: str = "Next", disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tk:history:{channel_id}:{before}",
+                disabled=disabled,
+            )
+        )
+        self.channel_id = channel_id
+        self.before = before
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: Any,  # re.Match[str]
+        /,
+    ) -> Self:
+        label = getattr(item, "label", None) or "Next"
+        return cls(int(match["channel"]), min(int(match["before"]), ID_MAX), label)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.channel_id == self.channel_id:
+            return True
+        await send_error(interaction, OTHER_CHANNEL)
+        return False
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        # Components don't pass through the tree's error handler: give the replies it would.
+        try:
+            page = await load_page(bot_of(interaction).store, self.channel_id, self.before)
+            await interaction.response.edit_message(**page_message(self.channel_id, page))
+        except Exception as error:
+            text = describe_error(error)
+            if text is None:
+                log.error("Unexpected error paging history", exc_info=error)
+                text = UNEXPECTED
+            await send_error(interaction, text)
+
+
+def page_view(channel_id: int, page: Page) -> discord.ui.View | None:
+    """Previous (towards now) and Next (further back); none at all for an empty page. A
+    disabled button still gets a custom_id of its own: ids on one message must differ."""
+    if not page.events:
+        return None
+    view = discord.ui.View(timeout=None)
+    previous = page.before if page.newer is None else page.newer
+    view.add_item(HistoryButton(channel_id, previous, "Previous", disabled=page.newer is None))
+    view.add_item(HistoryButton(channel_id, page.events[-1].id, disabled=page.older is None))
+    return view
+
+
+def page_message(channel_id: int, page: Page) -> dict[str, Any]:
+    """The embed and (when there is anything to page) the buttons, as send/edit arguments."""
+    embed = history_embed(page.events, datetime.now(UTC), newest=page.before == 0)
+    view = page_view(channel_id, page)
+    return {"embed": embed, "view": view} if view is not None else {"embed": embed}
+
+
+class History(commands.Cog):
+    @app_commands.command(name="history", description="This channel's recent changes, newest first")
+    @app_commands.guild_only()
+    @app_commands.describe(private="Only you see it (default: the whole channel)")
+    async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
+        channel_id = interaction.channel_id or 0
+        page = await load_page(bot_of(interaction).store, channel_id, 0)
+        await interaction.response.send_message(**page_message(channel_id, page), ephemeral=private)
+
+    @app_commands.command(
+        name="undo", description="Undo the channel's last change (players: their own last change)"
+    )
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction) -> None:
+        table = await read_table(interaction)
+        undone = await undo_last(
+            bot_of(interaction).store,
+            interaction.channel_id or 0,
+            interaction.guild_id,
+            interaction.user.id,
+            is_gm(interaction, table.settings),
+        )
+        await interaction.response.send_message(embed=undone_embed(undone, datetime.now(UTC)))
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(HistoryButton)  # before any click can arrive, and after every restart
+    await bot.add_cog(History())
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(HistoryButton)

@@ -1,0 +1,252 @@
+"""`/monster build|create|show|list|remove|face|hit`: monster defenses and the channel bestiary."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Self
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import bestiary
+from bot.bestiary import NAME_LIMIT, BuildOptions
+from bot.permissions import is_gm
+from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
+from bot.table import HP_MAX
+from cogs._buttons import TableButton, buttons_view
+from cogs._shared import bot_of, read_table
+from rules.defense import AGILITY_RANGE, ARMOR_LEVELS, FACINGS, ORDERS, RANKS
+
+# Bounds Discord's client enforces; the rules check the rest with readable errors.
+Rank = app_commands.Range[int, RANKS.start, RANKS.stop - 1]
+Trade = app_commands.Range[int, -50, 50]
+Agility = app_commands.Range[int, AGILITY_RANGE.start, AGILITY_RANGE.stop - 1]
+ExtraDefense = app_commands.Range[int, 0, 100]
+ExtraEvasion = app_commands.Range[int, -50, 0]
+Hp = app_commands.Range[int, 1, HP_MAX]
+Damage = app_commands.Range[int, 1, 100_000]
+NewName = app_commands.Range[str, 1, NAME_LIMIT]
+Name = app_commands.Range[str, 1, 100]  # a lookup: an unknown name gets a helpful error
+Text = app_commands.Range[str, 1, 100]
+
+ARMOR_CHOICES = [app_commands.Choice(name=a.title(), value=a) for a in ARMOR_LEVELS]
+ORDER_CHOICES = [
+    app_commands.Choice(name=f"{o.title()} (drops {n} Materials + 1 per enchantment)", value=o)
+    for o, n in ORDERS.items()
+]
+_COMPASS = (
+    "north",
+    "north-east",
+    "east",
+    "south-east",
+    "south",
+    "south-west",
+    "west",
+    "north-west",
+)
+COMPASS_CHOICES = [
+    app_commands.Choice(name=f"{f} ({word})", value=f)
+    for f, word in zip(FACINGS, _COMPASS, strict=True)
+]
+BUILD_DESCRIPTIONS = {
+    "rank": "The monster's Rank, 0-5",
+    "armor": "Armor level: sets Defense (by Rank) and the Evasion modifier",
+    "trade": "+k Defense for -k Evasion modifier; negative k trades back",
+    "agility": "Agility: shows Evasion as 10 + Agility + modifier",
+    "extra_defense": "Extra worn armor's Defense (half counts unless Unarmored)",
+    "extra_evasion": "Extra worn armor's Evasion penalty, e.g. -2",
+    "spots": "Unarmored spots from its facing, e.g. back, back-left",
+    "enchantments": "Enchantment Ranks, e.g. 1 2 2 (at most 3, each ≤ its Rank)",
+    "order": "Normal, heavy, miniboss or boss: sets the Material drop",
+}
+PUBLIC = "Show it to the whole channel (default: only you see it)"
+
+
+async def spots_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=s, value=s) for s in bestiary.spot_suggestions(current)[:25]]
+
+
+async def monster_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    table = await read_table(interaction)
+    typed = current.casefold()
+    found = [m for m in table.monsters if typed in m.key]
+    return [app_commands.Choice(name=m.name, value=m.name) for m in found[:25]]
+
+
+class HitAgain(
+    TableButton, template=r"tk:hit:(?P<damage>\d{1,6}):(?P<from>[NESW]{0,2}):(?P<name>.*)"
+):
+    """The "Hit again" button of a `/monster hit` reply: the same damage from the same square,
+    GM only (checked inside the transaction, as for the command). The name comes last."""
+
+    def __init__(self, name: str, damage: int, from_square: str | None) -> None:
+        self.name, self.damage, self.from_square = name, damage, from_square
+        custom_id = f"tk:hit:{damage}:{from_square or ''}:{name}"
+        super().__init__(custom_id, "Hit again", style=discord.ButtonStyle.danger)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls(match["name"], int(match["damage"]), match["from"] or None)
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        await hit_and_reply(interaction, self.name, self.damage, self.from_square)
+
+
+async def hit_and_reply(
+    interaction: discord.Interaction, name: str, damage: int, from_square: str | None
+) -> None:
+    """`/monster hit` and its "Hit again" button: one transaction, then a new reply."""
+    step = functools.partial(bestiary.hit, name=name, damage=damage, from_square=from_square)
+    result = await Monsters._change(interaction, "monster hit", step)
+    view = buttons_view(HitAgain(result.monster.name, damage, from_square))
+    await interaction.response.send_message(embed=hit_embed(result), view=view)
+
+
+class Monsters(commands.Cog):
+    monster = app_commands.Group(
+        name="monster",
+        description="Monster Defense & Armor, and this channel's monsters",
+        guild_only=True,
+    )
+
+    @staticmethod
+    async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
+        """One `store.apply`: the step refuses a non-GM inside it, so a refusal writes nothing."""
+        table = await read_table(interaction)
+        gm = is_gm(interaction, table.settings)
+        return await bot_of(interaction).store.apply(
+            interaction.channel_id or 0,
+            interaction.guild_id,
+            interaction.user.id,
+            action,
+            functools.partial(step, is_gm=gm),
+        )
+
+    @monster.command(name="build", description="A monster's stat block from its Rank and armor")
+    @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)
+    @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
+    @app_commands.autocomplete(spots=spots_autocomplete)
+    async def build(
+        self,
+        interaction: discord.Interaction,
+        rank: Rank,
+        armor: str,
+        trade: Trade = 0,
+        agility: Agility | None = None,
+        extra_defense: ExtraDefense = 0,
+        extra_evasion: ExtraEvasion = 0,
+        spots: Text | None = None,
+        enchantments: Text | None = None,
+        order: str = "normal",
+        public: bool = False,
+    ) -> None:
+        options = BuildOptions(
+            rank, armor, trade, agility, extra_defense, extra_evasion, spots, enchantments, order
+        )
+        block = bestiary.build(options)
+        title = f"Rank {block.rank} {block.armor.title()} monster"
+        await interaction.response.send_message(
+            embed=block_embed(block, title=title), ephemeral=not public
+        )
+
+    @monster.command(name="create", description="GM: keep a monster in this channel")
+    @app_commands.describe(
+        name="The monster's name (up to 32 characters)",
+        hp="Its maximum HP, to track damage (optional)",
+        **BUILD_DESCRIPTIONS,
+    )
+    @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
+    @app_commands.autocomplete(spots=spots_autocomplete)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: NewName,
+        rank: Rank,
+        armor: str,
+        hp: Hp | None = None,
+        trade: Trade = 0,
+        agility: Agility | None = None,
+        extra_defense: ExtraDefense = 0,
+        extra_evasion: ExtraEvasion = 0,
+        spots: Text | None = None,
+        enchantments: Text | None = None,
+        order: str = "normal",
+    ) -> None:
+        options = BuildOptions(
+            rank, armor, trade, agility, extra_defense, extra_evasion, spots, enchantments, order
+        )
+        step = functools.partial(bestiary.create, name=name, options=options, hp_max=hp)
+        made = await self._change(interaction, "monster create", step)
+        await interaction.response.send_message(
+            embed=monster_embed(made, title=f"Created {made.name}")
+        )
+
+    @monster.command(name="show", description="A monster's stat block, HP and facing")
+    @app_commands.describe(name="Which monster", public=PUBLIC)
+    @app_commands.autocomplete(name=monster_autocomplete)
+    async def show(
+        self, interaction: discord.Interaction, name: Name, public: bool = False
+    ) -> None:
+        monster = (await read_table(interaction)).get_monster(name)
+        await interaction.response.send_message(embed=monster_embed(monster), ephemeral=not public)
+
+    @monster.command(name="list", description="This channel's monsters")
+    @app_commands.describe(public=PUBLIC)
+    async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
+        table = await read_table(interaction)
+        await interaction.response.send_message(
+            embed=roster_embed(table.monsters), ephemeral=not public
+        )
+
+    @monster.command(name="remove", description="GM: remove a monster from this channel")
+    @app_commands.describe(name="Which monster")
+    @app_commands.autocomplete(name=monster_autocomplete)
+    async def remove(self, interaction: discord.Interaction, name: Name) -> None:
+        step = functools.partial(bestiary.remove, name=name)
+        gone = await self._change(interaction, "monster remove", step)
+        await interaction.response.send_message(embed=removed_embed(gone))
+
+    @monster.command(name="face", description="GM: turn a monster (moves its unarmored spots)")
+    @app_commands.describe(name="Which monster", facing="The compass direction it now faces")
+    @app_commands.choices(facing=COMPASS_CHOICES)
+    @app_commands.autocomplete(name=monster_autocomplete)
+    async def face(self, interaction: discord.Interaction, name: Name, facing: str) -> None:
+        step = functools.partial(bestiary.face, name=name, facing=facing)
+        turned = await self._change(interaction, "monster face", step)
+        await interaction.response.send_message(
+            embed=monster_embed(turned, title=f"{turned.name} now faces {turned.facing}")
+        )
+
+    @monster.command(name="hit", description="GM: a hit on a monster: damage after its Defense")
+    @app_commands.describe(
+        name="Which monster",
+        damage="The attack's damage, before Defense",
+        from_="The square the attack comes from (or passes through)",
+    )
+    @app_commands.rename(from_="from")
+    @app_commands.choices(from_=COMPASS_CHOICES)
+    @app_commands.autocomplete(name=monster_autocomplete)
+    async def hit(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        damage: Damage,
+        from_: str | None = None,
+    ) -> None:
+        await hit_and_reply(interaction, name, damage, from_)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(HitAgain)  # before any click, and after every restart
+    await bot.add_cog(Monsters())
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(HitAgain)

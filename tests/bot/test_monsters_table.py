@@ -1,0 +1,310 @@
+"""Monsters in the Table, the bestiary steps, their codec, and their renders (no Discord)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot import bestiary
+from bot.bestiary import BuildOptions, MonsterHit
+from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
+from bot.store.codec import diff, monster_from_dict, monster_row, monster_to_dict, restore
+from bot.table import Forbidden, Monster, Table
+from rules.errors import RulesError
+
+# Rank 3 Heavy (rules-text/monster-defense.txt): Defense 13, Evasion modifier −4.
+HEAVY3 = {"rank": 3, "armor": "heavy"}
+SQUARES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+def troll(**changes: object) -> Monster:
+    fields: dict[str, object] = {"name": "Cave Troll", "build": dict(HEAVY3), "hp_max": 30}
+    return Monster(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+# --- Monster and Table ---------------------------------------------------------------------
+
+
+def test_a_monster_keeps_its_build_canonical_and_rebuilds_its_block() -> None:
+    monster = Monster(
+        "  Cave   Troll ", {"rank": 3, "armor": " Heavy", "spots": ["back", "Front"]}, hp_max=30
+    )
+    assert monster.name == "Cave Troll" and monster.key == "cave troll"
+    assert monster.build["armor"] == "heavy"
+    assert monster.build["spots"] == ["front", "back"]  # clockwise from the front
+    assert monster.build["order"] == "normal" and monster.build["trade"] == 0
+    assert monster.hp == 30 and monster.facing == "N" and not monster.down
+    assert (monster.block.defense, monster.block.evasion_modifier) == (13, -4)
+    same = Monster("cave troll", monster.build, hp_max=30, hp=30)
+    assert dataclasses.replace(same, name="Cave Troll") == monster
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"name": "  "}, "A monster needs a name"),
+        ({"name": "x" * 41}, "40 characters or fewer"),
+        ({"build": {"rank": 9, "armor": "heavy"}}, "Rank must be 0 to 5"),
+        ({"build": {"armor": "heavy"}}, "at least its rank and armor"),
+        ({"build": {**HEAVY3, "wings": 2}}, "Unknown monster field 'wings'"),
+        ({"build": "heavy"}, "mapping"),
+        ({"hp_max": 0}, "Maximum HP must be between 1"),
+        ({"hp": 31}, "HP must be between"),
+        ({"hp_max": None, "hp": 5}, "only be tracked with its maximum HP"),
+        ({"facing": "north"}, "Facing must be one of N, NE"),
+    ],
+)
+def test_a_bad_monster_is_refused(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        troll(**changes)
+
+
+def test_hp_may_fall_to_zero_and_below() -> None:
+    assert troll(hp=0).down and troll(hp=-12).down
+    assert not troll(hp=1).down
+    untracked = troll(hp_max=None)
+    assert untracked.hp is None and not untracked.down
+
+
+def test_table_finds_adds_replaces_and_removes_monsters() -> None:
+    table = Table(1, None).with_monster(troll()).with_monster(Monster("Ant", {**HEAVY3}))
+    assert [m.name for m in table.monsters] == ["Ant", "Cave Troll"]  # kept in name order
+    assert table.get_monster(" CAVE troll").hp == 30
+    assert table.find_monster("orc") is None
+    table = table.with_monster(troll(name="cave TROLL", hp=4))  # same key: replaced
+    assert [(m.name, m.hp) for m in table.monsters] == [("Ant", None), ("cave TROLL", 4)]
+    assert [m.name for m in table.without_monster("ant").monsters] == ["cave TROLL"]
+    with pytest.raises(RulesError, match="No monster named 'Orc' in this channel; here: Ant"):
+        table.get_monster("Orc")
+    with pytest.raises(RulesError, match="there are none yet"):
+        Table(1, None).without_monster("Orc")
+    with pytest.raises(RulesError, match="already a monster named 'cave troll'"):
+        Table(1, None, monsters=(troll(), troll(name="cave troll")))
+    # A character and a monster may share a name: they are different lists.
+    assert Table(1, None, monsters=(troll(),)).find("Cave Troll") is None
+
+
+# --- parsing the options -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "spots"),
+    [
+        ("back, back-left", ("back", "back-left")),
+        ("Back Left; front_right", ("back-left", "front-right")),
+        ("back left front", ("back-left", "front")),
+        ("left back", ("left", "back")),  # not a spot together: two spots
+        ("none", ()),
+        (None, ()),
+    ],
+)
+def test_parse_spots(text: str | None, spots: tuple[str, ...]) -> None:
+    assert bestiary.parse_spots(text) == spots
+
+
+@pytest.mark.parametrize(
+    ("text", "ranks"), [("1 2 2", (1, 2, 2)), ("1,2", (1, 2)), (" 0 ", (0,)), ("none", ())]
+)
+def test_parse_enchantments(text: str, ranks: tuple[int, ...]) -> None:
+    assert bestiary.parse_enchantments(text) == ranks
+
+
+@pytest.mark.parametrize("text", ["1 two", "1.5", "r2", "9999999"])
+def test_parse_enchantments_refuses_what_is_not_a_rank(text: str) -> None:
+    with pytest.raises(RulesError, match="isn't an enchantment Rank"):
+        bestiary.parse_enchantments(text)
+
+
+def test_spot_suggestions_complete_the_last_spot_and_skip_named_ones() -> None:
+    assert bestiary.spot_suggestions("") == [
+        "front",
+        "front-right",
+        "right",
+        "back-right",
+        "back",
+        "back-left",
+        "left",
+        "front-left",
+    ]
+    assert bestiary.spot_suggestions("back, left,bac") == [
+        "back, left, back-right",
+        "back, left, back-left",
+    ]
+    assert bestiary.spot_suggestions("tail, fro")[0] == "tail, front"  # the rules refuse later
+    assert bestiary.spot_suggestions("x" * 95 + ", back") == []  # a choice is 100 chars at most
+
+
+def test_spot_squares_turn_with_the_facing() -> None:
+    block = Monster("M", {**HEAVY3, "spots": ["front", "back-left"]}).block
+    assert bestiary.spot_squares(block, "N") == {"front": "N", "back-left": "SW"}
+    assert bestiary.spot_squares(block, "E") == {"front": "E", "back-left": "NW"}
+
+
+def test_names_are_cleaned_like_characters() -> None:
+    assert bestiary.clean_monster_name("  Grey   Wolf ") == "Grey Wolf"
+    for bad, message in (
+        ("", "needs a name"),
+        ("w" * 33, "32 characters"),
+        ("**Wolf**", "can't contain '\\*'"),
+        ("-Wolf", "start with a letter"),
+    ):
+        with pytest.raises(RulesError, match=message):
+            bestiary.clean_monster_name(bad)
+
+
+# --- the steps -----------------------------------------------------------------------------
+
+
+def test_create_face_hit_remove() -> None:
+    options = BuildOptions(3, "heavy", spots="back", enchantments="1 2", order="boss")
+    table, made = bestiary.create(Table(1, None), is_gm=True, name="Troll", options=options)
+    assert made.hp is None and made.block.material_drop == 12  # Boss 10 + 2 enchantments
+    table, turned = bestiary.face(table, is_gm=True, name="troll", facing="E")
+    assert turned.facing == "E" and table.get_monster("Troll") == turned
+    table, hit = bestiary.hit(table, is_gm=True, name="TROLL", damage=20, from_square="W")
+    assert (hit.result.spot, hit.result.unarmored_spot, hit.result.taken) == ("back", True, 14)
+    assert hit.hp_before is None and table.get_monster("troll") == turned  # no HP to lose
+    table, gone = bestiary.remove(table, is_gm=True, name="troll")
+    assert gone == turned and table.monsters == ()
+
+
+def test_hp_goes_down_by_what_gets_through() -> None:
+    table = Table(1, None, monsters=(troll(),))
+    table, hit = bestiary.hit(table, is_gm=True, name="cave troll", damage=20)
+    assert (hit.hp_before, hit.monster.hp, hit.result.taken) == (30, 23, 7)
+    table, hit = bestiary.hit(table, is_gm=True, name="cave troll", damage=40)
+    assert hit.monster.hp == -4 and hit.monster.down
+    assert table.get_monster("cave troll").hp == -4
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        lambda t, gm: bestiary.create(t, is_gm=gm, name="Imp", options=BuildOptions(1, "light")),
+        lambda t, gm: bestiary.remove(t, is_gm=gm, name="Cave Troll"),
+        lambda t, gm: bestiary.face(t, is_gm=gm, name="Cave Troll", facing="S"),
+        lambda t, gm: bestiary.hit(t, is_gm=gm, name="Cave Troll", damage=5),
+    ],
+)
+def test_only_the_gm_changes_monsters(step: object) -> None:
+    table = Table(1, None, monsters=(troll(),))
+    with pytest.raises(Forbidden, match="Only the GM"):
+        step(table, False)  # type: ignore[operator]
+    changed, _ = step(table, True)  # type: ignore[operator]
+    assert changed != table
+
+
+def test_create_refuses_duplicates_and_a_full_bestiary() -> None:
+    table = Table(1, None, monsters=(troll(),))
+    with pytest.raises(RulesError, match="already a monster named 'cave troll'"):
+        bestiary.create(table, is_gm=True, name="cave troll", options=BuildOptions(1, "light"))
+    full = Table(1, None, monsters=tuple(Monster(f"M{i}", HEAVY3) for i in range(25)))
+    with pytest.raises(RulesError, match="already has 25 monsters"):
+        bestiary.create(full, is_gm=True, name="One More", options=BuildOptions(1, "light"))
+
+
+@settings(max_examples=200)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_hit_takes_damage_after_defense_at_least_one(seed: int) -> None:
+    rng = random.Random(seed)
+    rank, armor = rng.randint(0, 5), rng.choice(["unarmored", "light", "heavy", "impervious"])
+    spots = rng.sample(["front", "right", "back", "back-left"], rng.randint(0, 2))
+    facing, square = rng.choice(SQUARES), rng.choice([None, *SQUARES])
+    hp_max = rng.choice([None, rng.randint(1, 100)])
+    monster = Monster("M", {"rank": rank, "armor": armor, "spots": spots}, hp_max, facing=facing)
+    damage = rng.randint(1, 120)
+    table, hit = bestiary.hit(
+        Table(1, None, monsters=(monster,)), is_gm=True, name="m", damage=damage, from_square=square
+    )
+    defense = monster.block.defense
+    applied = defense // 2 if hit.result.unarmored_spot else defense
+    assert hit.result.taken == max(1, damage - applied)
+    assert hit.result.unarmored_spot == (hit.result.spot in spots and square is not None)
+    if hp_max is None:
+        assert table.get_monster("m") == monster
+    else:
+        assert table.get_monster("m").hp == hp_max - hit.result.taken
+
+
+# --- codec ---------------------------------------------------------------------------------
+
+
+def test_monster_dicts_and_rows_round_trip() -> None:
+    monster = troll(
+        build={**HEAVY3, "trade": 1, "spots": ["back"], "enchantments": [1, 3], "agility": 2},
+        hp=-3,
+        facing="SW",
+    )
+    data = monster_to_dict(monster)
+    assert data["build"] is not monster.build  # a snapshot must not share the monster's dict
+    assert monster_from_dict(data) == monster
+    row = monster_row(7, monster)
+    assert row[:3] == (7, "cave troll", "Cave Troll") and row[-3:] == (30, -3, "SW")
+    assert '"enchantments":[1,3]' in row[3]
+
+
+def test_diff_mentions_monsters_only_when_one_changed() -> None:
+    table = Table(1, None, monsters=(troll(),))
+    old, new = diff(table, dataclasses.replace(table, clock=5))
+    assert "monsters" not in old and "monsters" not in new
+    hurt = table.with_monster(troll(hp=10))
+    old, new = diff(table, hurt)
+    assert old["monsters"]["cave troll"]["hp"] == 30 and new["monsters"]["cave troll"]["hp"] == 10
+    assert restore(hurt, old) == table
+    gone = table.without_monster("cave troll")
+    old, new = diff(table, gone)
+    assert new == {"characters": {}, "monsters": {"cave troll": None}}
+    assert restore(gone, old) == table
+    assert restore(table, {"characters": {}}) == table  # an older event without monsters
+
+
+# --- renders -------------------------------------------------------------------------------
+
+
+def test_block_embed_lists_everything_a_gm_needs() -> None:
+    block = bestiary.build(
+        BuildOptions(2, "extreme", agility=1, spots="back", enchantments="1 2 2", order="heavy")
+    )
+    embed = block_embed(block, title="Rank 2 Extreme monster")
+    fields = {str(f.name): str(f.value) for f in embed.fields}
+    assert fields["Defense"] == "16" and fields["Evasion"] == "5 (Agility 1, modifier −6)"
+    assert fields["Partial armor: unarmored spots"].startswith("back — Hard to Hit: −2 to hit")
+    assert fields["Enchantments"] == "Rank 1, Rank 2, Rank 2"
+    assert fields["Material drop"] == "6 Materials (Heavy 3, +3 for enchantments)"
+    assert "(2 × Trait)" in fields["Notes"] and "recommended at most 2" in fields["Warnings"]
+    assert embed.footer.text and "Not saved" in embed.footer.text
+    assert "HP" not in fields and "Facing" not in fields
+
+
+def test_monster_and_roster_embeds() -> None:
+    monster = troll(hp=-2, facing="E", build={**HEAVY3, "spots": ["back"]})
+    fields = {str(f.name): str(f.value) for f in monster_embed(monster).fields}
+    assert fields["HP"] == "−2 / 30 — **down**" and fields["Facing"] == "E"
+    assert "back (square W)" in fields["Partial armor: unarmored spots"]
+    roster = roster_embed([monster, Monster("Ant", {"rank": 0, "armor": "light"})])
+    assert roster.description is not None and len(roster.description.splitlines()) == 2
+    assert "None yet" in (roster_embed([]).description or "")
+
+
+def test_the_largest_bestiary_fits_one_embed() -> None:
+    long = {**HEAVY3, "trade": -4}
+    monsters = [Monster(f"{'W' * 30}{i:02}", long, hp_max=100_000, hp=-99_999) for i in range(25)]
+    roster = roster_embed(monsters)
+    assert roster.description is not None and len(roster.description) <= 4096
+    assert roster.description.count("\n") == 24  # nobody cut off
+
+
+def test_hit_embed_says_what_got_through() -> None:
+    table = Table(1, None, monsters=(troll(build={**HEAVY3, "spots": ["back"]}),))
+    _, hit = bestiary.hit(table, is_gm=True, name="cave troll", damage=5, from_square="S")
+    assert isinstance(hit, MonsterHit)
+    embed = hit_embed(hit)
+    assert embed.title == "Cave Troll takes 1"
+    assert embed.description is not None
+    assert "its back, an unarmored spot" in embed.description
+    assert "Damage 5 − Defense 6 → **1 taken** (at least 1)" in embed.description
+    assert "HP 30 → 29 / 30" in embed.description
