@@ -58,6 +58,23 @@ def describe_error(error: BaseException) -> str | None:
     return None
 
 
+async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    """For buttons and other components, which never reach the tree's `on_error`: the same
+    polite reply for an expected error; anything else is logged (with `where`) and answered."""
+    text = describe_error(error)
+    if text is None:
+        log.error(
+            "Unexpected error in %s (user %s, channel %s, guild %s)",
+            where,
+            interaction.user.id,
+            interaction.channel_id,
+            interaction.guild_id,
+            exc_info=error,
+        )
+        text = UNEXPECTED
+    await send_error(interaction, text)
+
+
 class TablekeeperTree(app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /

@@ -2,11 +2,14 @@
 
 Players change their own characters, the GM anyone's. Removing FP directly (`recover`) is the
 GM's alone, as RULES.md §3 has it; players lose FP by resting (`/rest ... character:`).
+`/fatigue show` and `/fatigue spend` replies carry a button that spends 1 FP more on the same
+character (`SpendOne`): the same change, checks and transaction as `/fatigue spend amount:1`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -16,6 +19,7 @@ from bot import partyops
 from bot.partyops import CharacterChange
 from bot.render.fatigue import change_embed, character_embed
 from bot.table import Table, check_can_change
+from cogs._buttons import TableButton, buttons_view
 from cogs._shared import bot_of, caller_is_gm, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 
@@ -25,6 +29,7 @@ Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
 CHARACTER_HELP = "Whose fatigue (default: your character here)"
 RECOVER_IS_GMS = "Only the GM can remove FP directly; rest it off with `/rest` and `character:`."
 OneChange = Callable[[Table, str], tuple[Table, CharacterChange]]
+SPEND_ONE, SPEND_MORE = "Spend 1 FP", "Spend 1 more"
 
 
 async def change_character(
@@ -34,10 +39,11 @@ async def change_character(
     change: OneChange,
     title: Callable[[str], str],
     gm_only: str | None = None,
+    spend_more: bool = False,
 ) -> None:
     """Apply `change` to the picked character in one transaction (its owner or the GM only;
-    with `gm_only`, the GM alone, and that text tells anyone else), then reply with the work.
-    `title` gets the character's name."""
+    with `gm_only`, the GM alone, and that text tells anyone else), then reply with the work
+    (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name."""
     user_id = interaction.user.id
     gm = await caller_is_gm(interaction)
     if gm_only is not None and not gm:
@@ -52,7 +58,42 @@ async def change_character(
     done, clock = await bot_of(interaction).store.apply(
         interaction.channel_id or 0, interaction.guild_id, user_id, action, run
     )
-    await interaction.response.send_message(embed=change_embed(title(done.name), done, clock))
+    embed = change_embed(title(done.name), done, clock)
+    if spend_more:
+        view = buttons_view(SpendOne(done.name, SPEND_MORE))
+        await interaction.response.send_message(embed=embed, view=view)
+    else:
+        await interaction.response.send_message(embed=embed)
+
+
+async def spend_fp(interaction: discord.Interaction, amount: int, name: str | None) -> None:
+    """`/fatigue spend` and its buttons: the same change, checks and reply."""
+    await change_character(
+        interaction,
+        name,
+        "fatigue spend",
+        lambda table, found: partyops.spend(table, found, amount),
+        lambda found: f"{found} spends {amount} FP",
+        spend_more=True,
+    )
+
+
+class SpendOne(TableButton, template=r"tk:fp:spend1:(?P<name>.*)"):
+    """The "Spend 1 FP" / "Spend 1 more" button of the named character: its owner or the GM
+    (checked in the transaction, as for the command). The name comes last: it may hold any text."""
+
+    def __init__(self, name: str, label: str = SPEND_MORE) -> None:
+        self.name = name
+        super().__init__(f"tk:fp:spend1:{name}", label)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls(match["name"], getattr(item, "label", None) or SPEND_MORE)
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        await spend_fp(interaction, 1, self.name)
 
 
 class Fatigue(commands.Cog):
@@ -66,13 +107,7 @@ class Fatigue(commands.Cog):
     async def spend(
         self, interaction: discord.Interaction, amount: Amount = 1, character: str | None = None
     ) -> None:
-        await change_character(
-            interaction,
-            character,
-            "fatigue spend",
-            lambda table, name: partyops.spend(table, name, amount),
-            lambda name: f"{name} spends {amount} FP",
-        )
+        await spend_fp(interaction, amount, character)
 
     @fatigue.command(name="recover", description="GM: remove FP directly (a cap's floor holds)")
     @app_commands.describe(amount="FP to remove (default 1)", character=CHARACTER_HELP)
@@ -117,8 +152,16 @@ class Fatigue(commands.Cog):
     async def show(self, interaction: discord.Interaction, character: str | None = None) -> None:
         table = await read_table(interaction)
         found = pick_character(table, character, interaction.user.id)
-        await interaction.response.send_message(embed=character_embed(found, table.clock))
+        view = buttons_view(SpendOne(found.name, SPEND_ONE))
+        await interaction.response.send_message(
+            embed=character_embed(found, table.clock), view=view
+        )
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(SpendOne)  # before any click, and after every restart
     await bot.add_cog(Fatigue())
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(SpendOne)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -10,10 +11,11 @@ from discord.ext import commands
 
 from bot import partyops
 from bot.partyops import PartyReport
-from bot.render.fatigue import party_embed, report_embed
+from bot.render.fatigue import page_count, party_embed, report_embed
 from bot.store import Store
 from bot.table import Table
 from bot.tree import UNEXPECTED, describe_error, send_error
+from cogs._buttons import TableButton, buttons_view
 from cogs._shared import bot_of, read_table, require_gm
 from cogs.fatigue import Amount
 
@@ -83,6 +85,38 @@ class ResetConfirm(discord.ui.View):
         await send_error(interaction, text)
 
 
+class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
+    """Previous or Next on the party board: anyone here may page it, as anyone may look."""
+
+    def __init__(self, page: int, label: str = "Next", disabled: bool = False) -> None:
+        self.page = page
+        super().__init__(f"tk:party:page:{page}", label, disabled=disabled)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls(int(match["page"]), getattr(item, "label", None) or "Next")
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        table = await read_table(interaction)
+        pages = page_count(table)
+        page = min(max(self.page, 1), pages)  # the party may have shrunk since
+        embed = party_embed(table, page)
+        await interaction.response.edit_message(embed=embed, view=page_view(page, pages))
+
+
+def page_view(page: int, pages: int) -> discord.ui.View | None:
+    """Previous and Next when the board has more than one page. Each button keeps an id of
+    its own even when disabled (ids on one message must differ): page − 1 and page + 1."""
+    if pages <= 1:
+        return None
+    return buttons_view(
+        PartyPage(page - 1, "Previous", disabled=page <= 1),
+        PartyPage(page + 1, "Next", disabled=page >= pages),
+    )
+
+
 class Party(commands.Cog):
     party = app_commands.Group(
         name="party", description="The channel's fatigue board and party-wide FP", guild_only=True
@@ -94,7 +128,12 @@ class Party(commands.Cog):
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, PAGES_MAX] = 1
     ) -> None:
         table = await read_table(interaction)
-        await interaction.response.send_message(embed=party_embed(table, page))
+        embed = party_embed(table, page)
+        view = page_view(page, page_count(table))
+        if view is None:
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
 
     @party.command(name="spend", description="GM: everyone here takes an action costing FP")
     @app_commands.describe(amount="FP the action costs each character (default 1)")
@@ -131,4 +170,9 @@ class Party(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(PartyPage)  # before any click, and after every restart
     await bot.add_cog(Party())
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(PartyPage)

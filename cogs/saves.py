@@ -1,17 +1,33 @@
-"""`/save tsr`, `/save wsr` and `/save party`: Save Rolls, read-only (nothing is stored)."""
+"""`/save tsr`, `/save wsr` and `/save party`: Save Rolls, read-only (nothing is stored).
+
+Each reply has a "Roll again" button (`SaveAgain`, `PartySaveAgain`) whose custom_id holds the
+save's options, so it rolls fresh dice for the same save even after a restart: the character's
+numbers are read from the store again, and the new roll is a new message below the old one.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from typing import Any, Self, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.render.saves import party_embed, save_embed
-from bot.savecalc import DifficultyOptions, SaveOptions, party_inputs, save_inputs
-from bot.table import LEVEL_MAX
-from cogs._shared import character_autocomplete, read_table, require_gm
+from bot.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
+from bot.table import LEVEL_MAX, Forbidden, Table
+from cogs._buttons import (
+    ID_CODE,
+    TableButton,
+    buttons_view,
+    id_code,
+    id_from_code,
+    optional_int,
+    optional_text,
+)
+from cogs._shared import bot_of, caller_is_gm, character_autocomplete, read_table, require_gm
 from rules.dice import DieSource, open_ended
 from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
 
@@ -37,6 +53,148 @@ _ONE = {
 }
 
 
+AGAIN = "Roll again"
+ROLLER_OR_GM = "Only the player who rolled this save, or the GM, can roll it again."
+_AGAINST_OPTIONS = {"v": "vs", "d": "dc", "s": "spell"}
+# Pieces of the custom_ids: every number's digits are bounded, so parsing one cannot fail.
+_AGAINST_ID = r"(?P<against>[vds]-?\d{1,4})"
+_MOD_ID = r"(?P<mod>-?\d{1,3})"
+_PER_ID = r"(?P<per>\d{0,4})"
+_MAYBE_INT_ID = r"(?:-?\d{1,3})?"
+
+
+def against_code(against: DifficultyOptions) -> str:
+    """`v7`, `d85` or `s120`: the difficulty option that was given, and its value."""
+    for letter, option in _AGAINST_OPTIONS.items():
+        value = getattr(against, option)
+        if value is not None:
+            return f"{letter}{value}"
+    raise ValueError("a save without a difficulty gets no button")
+
+
+def against_from_code(code: str) -> DifficultyOptions:
+    return DifficultyOptions(**{_AGAINST_OPTIONS[code[0]]: int(code[1:])})
+
+
+def again_options(options: SaveOptions, inputs: SaveInputs) -> SaveOptions:
+    """What "Roll again" keeps: a character's name (its numbers are read again when clicked)
+    and only the numbers typed over it; for a plain roll, all its numbers."""
+    if inputs.name is not None:
+        return replace(options, character=inputs.name)
+    return replace(options, level=inputs.level, stat=inputs.stat, kin=inputs.kin, character=None)
+
+
+def again_inputs(kind: SaveKind, options: SaveOptions, table: Table, roller_id: int) -> SaveInputs:
+    """The inputs of a roll again from `again_options`: a character as it is stored now."""
+    if options.character is not None:
+        return save_inputs(kind, options, table, roller_id)
+    assert options.level is not None  # again_options keeps a plain roll's level
+    return SaveInputs(
+        kind=kind,
+        name=None,
+        level=options.level,
+        stat=options.stat or 0,
+        kin=options.kin or 0,
+        mod=options.mod,
+        difficulty=options.against.difficulty(),
+        per=options.per,
+        ties_succeed=table.settings.ties_succeed,
+    )
+
+
+def saves_cog(interaction: discord.Interaction) -> Saves:
+    cog = bot_of(interaction).get_cog("Saves")
+    if cog is None:
+        raise RuntimeError("the Saves cog is not loaded")
+    return cast(Saves, cog)
+
+
+class SaveAgain(
+    TableButton,
+    template=(
+        r"tk:save:(?P<kind>tsr|wsr):"
+        + _AGAINST_ID
+        + ":"
+        + _MOD_ID
+        + ":"
+        + _PER_ID
+        + r":(?P<roller>"
+        + ID_CODE
+        + r"):(?P<level>\d{0,3}):(?P<stat>"
+        + _MAYBE_INT_ID
+        + r"):(?P<kin>"
+        + _MAYBE_INT_ID
+        + r"):(?P<name>.*)"
+    ),
+):
+    """Roll a `/save tsr|wsr` again: the roller or the GM; the name comes last (it may hold
+    colons) and is empty for a plain roll, whose level, stat and kin are all kept."""
+
+    def __init__(self, kind: SaveKind, options: SaveOptions, roller_id: int) -> None:
+        self.kind, self.options, self.roller_id = kind, options, roller_id
+        pieces = (
+            "tk:save",
+            kind.value,
+            against_code(options.against),
+            str(options.mod),
+            optional_text(options.per),
+            id_code(roller_id),
+            optional_text(options.level),
+            optional_text(options.stat),
+            optional_text(options.kin),
+            options.character or "",
+        )
+        super().__init__(":".join(pieces), AGAIN, style=discord.ButtonStyle.primary)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        options = SaveOptions(
+            against_from_code(match["against"]),
+            level=optional_int(match["level"]),
+            stat=optional_int(match["stat"]),
+            kin=optional_int(match["kin"]),
+            mod=int(match["mod"]),
+            per=optional_int(match["per"]),
+            character=match["name"] or None,
+        )
+        return cls(SaveKind(match["kind"]), options, id_from_code(match["roller"]))
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        table = await read_table(interaction)
+        if interaction.user.id != self.roller_id and not await caller_is_gm(interaction, table):
+            raise Forbidden(ROLLER_OR_GM)
+        inputs = again_inputs(self.kind, self.options, table, self.roller_id)
+        await saves_cog(interaction).reply_one(interaction, inputs, self.options, self.roller_id)
+
+
+class PartySaveAgain(
+    TableButton,
+    template=r"tk:psave:(?P<kind>tsr|wsr):" + _AGAINST_ID + ":" + _MOD_ID + ":" + _PER_ID,
+):
+    """Roll a `/save party` again for everyone here now: the GM only."""
+
+    def __init__(
+        self, kind: SaveKind, against: DifficultyOptions, mod: int, per: int | None
+    ) -> None:
+        self.kind, self.against, self.mod, self.per = kind, against, mod, per
+        pieces = ("tk:psave", kind.value, against_code(against), str(mod), optional_text(per))
+        super().__init__(":".join(pieces), AGAIN, style=discord.ButtonStyle.primary)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        against = against_from_code(match["against"])
+        kind = SaveKind(match["kind"])
+        return cls(kind, against, int(match["mod"]), optional_int(match["per"]))
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        cog = saves_cog(interaction)
+        await cog.roll_party(interaction, self.kind, self.against, self.mod, self.per)
+
+
 class Saves(commands.Cog):
     save = app_commands.Group(
         name="save",
@@ -54,8 +212,37 @@ class Saves(commands.Cog):
     ) -> None:
         table = await read_table(interaction)
         inputs = save_inputs(kind, options, table, interaction.user.id)
+        again = again_options(options, inputs)
+        await self.reply_one(interaction, inputs, again, interaction.user.id)
+
+    async def reply_one(
+        self,
+        interaction: discord.Interaction,
+        inputs: SaveInputs,
+        again: SaveOptions,
+        roller_id: int,
+    ) -> None:
+        """Roll, and reply with the working and a button to roll the same save again."""
         result = inputs.resolve(open_ended(self.rng))
-        await interaction.response.send_message(embed=save_embed(result, inputs.name))
+        view = buttons_view(SaveAgain(inputs.kind, again, roller_id))
+        await interaction.response.send_message(embed=save_embed(result, inputs.name), view=view)
+
+    async def roll_party(
+        self,
+        interaction: discord.Interaction,
+        kind: SaveKind,
+        against: DifficultyOptions,
+        mod: int,
+        per: int | None,
+    ) -> None:
+        """The GM's party save, from the command or its "Roll again" button."""
+        table = await read_table(interaction)
+        await require_gm(interaction, table)
+        everyone = party_inputs(kind, against, table, mod=mod, per=per)
+        results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]
+        embed = party_embed(kind, everyone[0].difficulty, results, mod=mod, per=per)
+        view = buttons_view(PartySaveAgain(kind, against, mod, per))
+        await interaction.response.send_message(embed=embed, view=view)
 
     @save.command(name="tsr", description="Toughness Save Roll: poison, disease, fatigue")
     @app_commands.describe(**_AGAINST, **_ONE, stat="Fortitude (default: your character's)")
@@ -119,15 +306,14 @@ class Saves(commands.Cog):
         mod: Modifier = 0,
         per: Per | None = None,
     ) -> None:
-        table = await read_table(interaction)
-        await require_gm(interaction, table)
-        save_kind = SaveKind(kind)
         against = DifficultyOptions(vs=vs, dc=dc, spell=spell)
-        everyone = party_inputs(save_kind, against, table, mod=mod, per=per)
-        results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]
-        embed = party_embed(save_kind, everyone[0].difficulty, results, mod=mod, per=per)
-        await interaction.response.send_message(embed=embed)
+        await self.roll_party(interaction, SaveKind(kind), against, mod, per)
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(SaveAgain, PartySaveAgain)  # before any click, after every restart
     await bot.add_cog(Saves())
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(SaveAgain, PartySaveAgain)

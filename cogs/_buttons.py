@@ -1,0 +1,84 @@
+"""Buttons that keep working after a restart: `DynamicItem`s whose custom_id holds everything a
+click needs besides the store, answered exactly like commands when something goes wrong.
+
+discord.py (2.7) runs a dynamic item's `interaction_check` and `callback` outside the tree's
+`on_error` and outside any View's `on_error`: an exception there is only logged, and the click
+is left unanswered ("This interaction failed"). So `TableButton.callback` catches everything and
+answers through `bot.tree.answer_error`, and who may click is checked inside `clicked`, never in
+`interaction_check` (whose exceptions discord.py swallows). `from_custom_id` must not fail
+either: templates bound every number's digits, and the values are checked when clicked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.tree import answer_error
+
+CUSTOM_ID_MAX = 100  # Discord's limit, in characters
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+ID_CODE = r"[0-9a-z]{1,13}"  # a snowflake (< 2**64) in base 36
+
+
+def id_code(snowflake: int) -> str:
+    """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id."""
+    if snowflake < 0:
+        raise ValueError("ids are not negative")
+    digits = ""
+    while True:
+        snowflake, digit = divmod(snowflake, 36)
+        digits = _BASE36[digit] + digits
+        if not snowflake:
+            return digits
+
+
+def id_from_code(code: str) -> int:
+    return int(code, 36)
+
+
+def optional_int(text: str) -> int | None:
+    """An empty custom_id piece means "not given"."""
+    return int(text) if text else None
+
+
+def optional_text(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button answered like a command. Subclasses give a `template`, `from_custom_id` and
+    `clicked`; this base is never registered (its template matches nothing)."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str,
+        *,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> None:
+        if len(custom_id) > CUSTOM_ID_MAX:  # a bug: each template keeps its pieces short
+            raise ValueError(f"custom_id longer than {CUSTOM_ID_MAX}: {custom_id!r}")
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, custom_id=custom_id, disabled=disabled
+        )
+        super().__init__(button)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.clicked(interaction)
+        except Exception as error:
+            await answer_error(interaction, error, f"button {self.custom_id!r}")
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+def buttons_view(*buttons: TableButton) -> discord.ui.View:
+    """A view of dynamic buttons only: nothing of it is kept in memory after it is sent."""
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    return view
