@@ -1,0 +1,83 @@
+"""Shared by the benchmarks: interleaving orders, median/p95, paired ratios and a table."""
+
+from __future__ import annotations
+
+import math
+import platform
+import random
+import statistics
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Seconds per operation over the samples of one contender."""
+
+    median: float
+    p95: float
+    samples: int
+
+
+def p95(samples: Sequence[float]) -> float:
+    """Nearest-rank 95th percentile: a value that was actually observed."""
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def summarize(samples: Sequence[float]) -> Summary:
+    if not samples:
+        raise ValueError("no samples to summarize")
+    return Summary(statistics.median(samples), p95(samples), len(samples))
+
+
+def paired_ratio(numerator: Sequence[float], denominator: Sequence[float]) -> float:
+    """Median of the ratios of paired samples (measured in the same round), so drift in the
+    machine's speed between rounds cancels out instead of landing on one side."""
+    if len(numerator) != len(denominator) or not numerator:
+        raise ValueError("paired ratios need the same, non-zero number of samples on each side")
+    return statistics.median(a / b for a, b in zip(numerator, denominator, strict=True))
+
+
+def orders(names: Sequence[str], rounds: int, seed: int) -> list[list[str]]:
+    """One shuffled order of `names` per round, so no contender always runs first (warm caches,
+    a CPU boost) or last."""
+    rng = random.Random(seed)
+    result = []
+    for _ in range(rounds):
+        order = list(names)
+        rng.shuffle(order)
+        result.append(order)
+    return result
+
+
+def duration(seconds: float) -> str:
+    """A duration with a unit that keeps three significant figures readable."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def ratio(value: float) -> str:
+    """Three significant figures, with thousands separators rather than an exponent."""
+    return f"{float(f'{value:.3g}'):,.0f}×" if value >= 100 else f"{value:.3g}×"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain-text table: first column left-aligned, the figures right-aligned."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        first, *rest = cells
+        parts = [first.ljust(widths[0])]
+        parts += [cell.rjust(width) for cell, width in zip(rest, widths[1:], strict=True)]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
+def machine() -> str:
+    return f"Python {sys.version.split()[0]} on {platform.machine()} ({platform.system()})"
