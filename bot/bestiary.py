@@ -8,16 +8,14 @@ Pure glue between the `/monster` cog and `bot.table`: the numbers all come from
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 
+from bot.names import clean_name
 from bot.table import Forbidden, Monster, Table
 from rules.defense import FACINGS, SPOTS, HitResult, MonsterBlock, build_monster, relative_spot
 from rules.defense import hit as rules_hit
 from rules.errors import RulesError
 
-NAME_LIMIT = 32  # as characters: fits an autocomplete choice and an embed title
-NAME_PUNCTUATION = "'-.,!?()&"  # nothing that pings, quotes code or formats text in Discord
 MONSTERS_MAX = 25  # not a rule: one list embed and one autocomplete page hold them all
 SPOTS_HELP = (
     "Spots look like `back, back-left`: squares next to the monster, named from its facing "
@@ -130,29 +128,6 @@ def spot_squares(block: MonsterBlock, facing: str) -> dict[str, str]:
     return {spot: squares[spot] for spot in block.spots}
 
 
-def clean_monster_name(text: str) -> str:
-    """A monster's name as shown: spaces squeezed, 1–32 characters, nothing Discord formats."""
-    name = " ".join(text.split())
-    if not name:
-        raise RulesError("A monster needs a name")
-    if len(name) > NAME_LIMIT:
-        raise RulesError(f"A monster's name must be {NAME_LIMIT} characters or fewer")
-    for char in name:
-        if char != " " and char not in NAME_PUNCTUATION and not _is_word_char(char):
-            shown = f"'{char}'" if char.isprintable() else "that character"
-            raise RulesError(
-                f"A name can't contain {shown}: use letters, numbers, spaces and "
-                f"{' '.join(NAME_PUNCTUATION)}"
-            )
-    if not _is_word_char(name[0]):
-        raise RulesError("A name must start with a letter or a number")
-    return name
-
-
-def _is_word_char(char: str) -> bool:
-    return unicodedata.category(char)[0] in "LMN"  # letters, their marks, digits
-
-
 def _require_gm(is_gm: bool) -> None:
     if not is_gm:
         raise Forbidden(GM_ONLY)
@@ -165,7 +140,7 @@ def create(
     table: Table, *, is_gm: bool, name: str, options: BuildOptions, hp_max: int | None = None
 ) -> tuple[Table, Monster]:
     _require_gm(is_gm)
-    name = clean_monster_name(name)
+    name = clean_name(name, "monster")
     if table.find_monster(name) is not None:
         raise RulesError(f"There is already a monster named '{name}' here: remove it first")
     if len(table.monsters) >= MONSTERS_MAX:

@@ -56,20 +56,9 @@ class PartyReport:
         return self.clock_after - self.clock_before
 
 
-def fatigue_level(character: Character) -> Fraction:
-    """The character's Fatigue Level, or an error saying how to give them one."""
-    fl = character.fl
-    if fl is None:
-        raise RulesError(
-            f"{character.name} has no Fatigue Level yet: give them a class (or an FL) "
-            "with `/character set` first."
-        )
-    return fl
-
-
 def _change_one(table: Table, name: str, step: Step) -> tuple[Table, CharacterChange]:
     character = table.get(name)
-    fl = fatigue_level(character)
+    fl = character.require_fl()
     moved = step(character.fatigue, fl)
     change = CharacterChange(character.name, fl, character.fatigue, moved.state, moved.events)
     return table.with_character(replace(character, fatigue=moved.state)), change

@@ -9,53 +9,23 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from bot.names import clean_name
 from bot.table import FL_MAX, ChannelSettings, Character, Forbidden, Table, check_can_change
 from rules.errors import RulesError
 from rules.fatigue import toughness_from_con
 
-NAME_LIMIT = 32
 CLASSES_MAX = 5  # more classes than this is surely a typo
 CLASS_LEVEL_MAX = 100
 CLASSES_HELP = (
     "Classes look like `10:5` (a d10 class at level 5) or, for several, `10:5 6:6` or "
     "`d10/5 d6/6`: the HD size, then the level, for each class."
 )
-# Punctuation a name may use besides letters, digits and spaces: nothing that pings, quotes
-# code or formats text in Discord (`@`, backticks, `*`, `_`, `~`, `|`, `<`, `>`, `#`, ...).
-NAME_PUNCTUATION = "'-.,!?()&"
 Clearable = Literal["fatigue_level", "base_hd", "kin_hd", "classes"]
 CLEARABLE: tuple[str, ...] = ("fatigue_level", "base_hd", "kin_hd", "classes")
-
-
-def clean_name(text: str) -> str:
-    """A character name as shown: spaces squeezed, 1–32 characters, nothing Discord formats."""
-    if len(text.strip().splitlines()) > 1:
-        raise RulesError("A name must fit on one line")
-    name = " ".join(text.split())
-    if not name:
-        raise RulesError("A character needs a name")
-    if len(name) > NAME_LIMIT:
-        raise RulesError(f"A character's name must be {NAME_LIMIT} characters or fewer")
-    for char in name:
-        if char != " " and char not in NAME_PUNCTUATION and not _is_word_char(char):
-            shown = f"'{char}'" if char.isprintable() else "that character"
-            raise RulesError(
-                f"A name can't contain {shown}: use letters, numbers, "
-                f"spaces and {' '.join(NAME_PUNCTUATION)}"
-            )
-    if not _is_word_char(name[0]):
-        raise RulesError("A name must start with a letter or a number")
-    return name
-
-
-def _is_word_char(char: str) -> bool:
-    # letters (L*), marks that accent them (M*) and digits (N*); never controls or invisibles
-    return unicodedata.category(char)[0] in "LMN"
 
 
 # --- classes ------------------------------------------------------------------------------
@@ -202,7 +172,7 @@ def new_character(name: str, owner_id: int, options: SheetOptions) -> Character:
     fields = options.changes(None)
     if "level" not in fields and fields.get("classes"):
         fields["level"] = max(level for _, level in fields["classes"])  # no level: the highest
-    return Character(name=clean_name(name), owner_id=owner_id, **fields)
+    return Character(name=clean_name(name, "character"), owner_id=owner_id, **fields)
 
 
 def create(
@@ -244,7 +214,7 @@ def change(
         raise Forbidden("Only the GM can give a character to someone else")
     fields = options.changes(old)
     if new_name is not None:
-        fields["name"] = clean_name(new_name)
+        fields["name"] = clean_name(new_name, "character")
         taken = table.find(fields["name"])
         if taken is not None and taken.key != old.key:
             raise RulesError(f"There is already a character named '{taken.name}' here")

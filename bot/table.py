@@ -165,7 +165,8 @@ class Character:
         fl = self.fl
         if fl is None:
             raise RulesError(
-                f"{self.name} has no Fatigue Level yet: give them a class or set their FL"
+                f"{self.name} has no Fatigue Level yet: give one with "
+                f"`/character set name:{self.name} fatigue_level:…` or its classes"
             )
         return fl
 

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.names import NAME_LIMIT
 from bot.permissions import is_gm
 from bot.render.characters import (
     cancelled_embed,
@@ -18,9 +19,9 @@ from bot.render.characters import (
     roster_embed,
     sheet_embed,
 )
-from bot.sheet import NAME_LIMIT, SheetOptions, change, create, remove
+from bot.sheet import SheetOptions, change, create, remove
 from bot.table import FL_MAX, LEVEL_MAX, check_can_change
-from bot.tree import UNEXPECTED, describe_error, send_error
+from bot.tree import answer_error
 from cogs._shared import bot_of, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
@@ -115,12 +116,8 @@ class ConfirmRemove(discord.ui.View):
     async def on_error(
         self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
     ) -> None:
-        # Buttons don't pass through the tree's handler: give the same replies it would.
-        text = describe_error(error)
-        if text is None:
-            log.error("Unexpected error in the remove button", exc_info=error)
-            text = UNEXPECTED
-        await send_error(interaction, text)
+        # Views don't reach the tree's handler; give the same replies it would.
+        await answer_error(interaction, error, "the remove button")
 
 
 class Characters(commands.Cog):

@@ -7,7 +7,6 @@ working after a restart. `/undo` is one store transaction (`bot.store.undo.undo_
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Self
@@ -20,10 +19,9 @@ from bot.permissions import is_gm
 from bot.render.history import history_embed, undone_embed
 from bot.store import Event, Store
 from bot.store.undo import undo_last
-from bot.tree import UNEXPECTED, describe_error, send_error
+from cogs._buttons import TableButton
 from cogs._shared import bot_of, read_table
-
-log = logging.getLogger(__name__)
+from rules.errors import RulesError
 
 PAGE_SIZE = 10
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway
@@ -54,54 +52,28 @@ async def load_page(store: Store, channel_id: int, before: int) -> Page:
     return Page(events, before, newer, older)
 
 
-class HistoryButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tk:history:(?P<channel>\d+):(?P<before>\d+)",
-):
+class HistoryButton(TableButton, template=r"tk:history:(?P<channel>\d+):(?P<before>\d+)"):
     """Previous or Next: shows the page of `channel_id`'s log before the event id `before`."""
 
     def __init__(
         self, channel_id: int, before: int, label: str = "Next", disabled: bool = False
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"tk:history:{channel_id}:{before}",
-                disabled=disabled,
-            )
-        )
         self.channel_id = channel_id
         self.before = before
+        super().__init__(f"tk:history:{channel_id}:{before}", label, disabled=disabled)
 
     @classmethod
     async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: Any,  # re.Match[str]
-        /,
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> Self:
         label = getattr(item, "label", None) or "Next"
         return cls(int(match["channel"]), min(int(match["before"]), ID_MAX), label)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.channel_id == self.channel_id:
-            return True
-        await send_error(interaction, OTHER_CHANNEL)
-        return False
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        # Components don't pass through the tree's error handler: give the replies it would.
-        try:
-            page = await load_page(bot_of(interaction).store, self.channel_id, self.before)
-            await interaction.response.edit_message(**page_message(self.channel_id, page))
-        except Exception as error:
-            text = describe_error(error)
-            if text is None:
-                log.error("Unexpected error paging history", exc_info=error)
-                text = UNEXPECTED
-            await send_error(interaction, text)
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        if interaction.channel_id != self.channel_id:
+            raise RulesError(OTHER_CHANNEL)
+        page = await load_page(bot_of(interaction).store, self.channel_id, self.before)
+        await interaction.response.edit_message(**page_message(self.channel_id, page))
 
 
 def page_view(channel_id: int, page: Page) -> discord.ui.View | None:

@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import bestiary
-from bot.bestiary import NAME_LIMIT, BuildOptions
+from bot.bestiary import BuildOptions
+from bot.names import NAME_LIMIT
 from bot.permissions import is_gm
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from bot.table import HP_MAX

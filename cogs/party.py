@@ -14,7 +14,7 @@ from bot.partyops import PartyReport
 from bot.render.fatigue import page_count, party_embed, report_embed
 from bot.store import Store
 from bot.table import Table
-from bot.tree import UNEXPECTED, describe_error, send_error
+from bot.tree import answer_error
 from cogs._buttons import TableButton, buttons_view
 from cogs._shared import bot_of, read_table, require_gm
 from cogs.fatigue import Amount
@@ -78,11 +78,7 @@ class ResetConfirm(discord.ui.View):
         self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item
     ) -> None:
         # Views don't reach the tree's handler; give the same replies it would.
-        text = describe_error(error)
-        if text is None:
-            log.error("Unexpected error in the party reset button", exc_info=error)
-            text = UNEXPECTED
-        await send_error(interaction, text)
+        await answer_error(interaction, error, "the party reset button")
 
 
 class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):

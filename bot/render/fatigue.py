@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import discord
 
-from bot.partyops import CharacterChange, PartyReport, fatigue_level
+from bot.partyops import CharacterChange, PartyReport
 from bot.render.common import band_colour
 from bot.table import Character, Table
 from rules.errors import RulesError
@@ -123,7 +123,7 @@ def fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
 
 def character_embed(character: Character, clock: int) -> discord.Embed:
     """`/fatigue show`: bar, band, FP, Temporary FP, cap, VP damage and the band ranges."""
-    fl = fatigue_level(character)  # a clear error without one
+    fl = character.require_fl()  # a clear error without one
     state = character.fatigue
     band = band_name(state.fp, fl)
     embed = discord.Embed(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +21,7 @@ from bot.table import Table
 log = logging.getLogger(__name__)
 
 R = TypeVar("R")
+T = TypeVar("T")
 _PREFIX = "sqlite:///"
 HISTORY_MAX = 100
 
@@ -220,34 +221,22 @@ class Store:
             await self._upsert(
                 "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
             )
-        current = {c.key: c for c in after.characters}
-        for key in new["characters"]:
-            if key in current:
-                await self._upsert(
-                    "characters",
-                    codec.CHARACTER_COLUMNS,
-                    ("channel_id", "key"),
-                    codec.character_row(after.channel_id, current[key]),
-                )
-            else:
-                await self._db.execute(
-                    "DELETE FROM characters WHERE channel_id = ? AND key = ?",
-                    (after.channel_id, key),
-                )
-        monsters = {m.key: m for m in after.monsters}
-        for key in new.get("monsters", {}):
-            if key in monsters:
-                await self._upsert(
-                    "monsters",
-                    codec.MONSTER_COLUMNS,
-                    ("channel_id", "key"),
-                    codec.monster_row(after.channel_id, monsters[key]),
-                )
-            else:
-                await self._db.execute(
-                    "DELETE FROM monsters WHERE channel_id = ? AND key = ?",
-                    (after.channel_id, key),
-                )
+        await self._save_keyed(
+            "characters",
+            codec.CHARACTER_COLUMNS,
+            after.channel_id,
+            new["characters"],
+            {c.key: c for c in after.characters},
+            codec.character_row,
+        )
+        await self._save_keyed(
+            "monsters",
+            codec.MONSTER_COLUMNS,
+            after.channel_id,
+            new.get("monsters", {}),
+            {m.key: m for m in after.monsters},
+            codec.monster_row,
+        )
         await self._db.execute(
             "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -261,6 +250,27 @@ class Store:
                 json.dumps(new, ensure_ascii=False, sort_keys=True),
             ),
         )
+
+    async def _save_keyed(
+        self,
+        table: str,
+        columns: tuple[str, ...],
+        channel_id: int,
+        changed: Iterable[str],
+        current: Mapping[str, T],
+        row: Callable[[int, T], tuple[Any, ...]],
+    ) -> None:
+        """The changed keys of a per-channel table (characters, monsters): upsert the ones
+        still at the table, delete the ones gone."""
+        for key in changed:
+            if key in current:
+                await self._upsert(
+                    table, columns, ("channel_id", "key"), row(channel_id, current[key])
+                )
+            else:
+                await self._db.execute(
+                    f"DELETE FROM {table} WHERE channel_id = ? AND key = ?", (channel_id, key)
+                )
 
     async def _upsert(
         self, table: str, columns: tuple[str, ...], keys: tuple[str, ...], row: tuple[Any, ...]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.bestiary import NAME_LIMIT
+from bot.names import NAME_LIMIT
 from bot.savecalc import DifficultyOptions, SaveOptions
 from bot.table import LEVEL_MAX, NAME_MAX
 from cogs._buttons import CUSTOM_ID_MAX, TableButton, id_code, id_from_code

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from bot import bestiary
 from bot.bestiary import BuildOptions, MonsterHit
+from bot.names import clean_name
 from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
 from bot.store.codec import diff, monster_from_dict, monster_row, monster_to_dict, restore
 from bot.table import Forbidden, Monster, Table
@@ -145,15 +146,16 @@ def test_spot_squares_turn_with_the_facing() -> None:
 
 
 def test_names_are_cleaned_like_characters() -> None:
-    assert bestiary.clean_monster_name("  Grey   Wolf ") == "Grey Wolf"
+    assert clean_name("  Grey   Wolf ", "monster") == "Grey Wolf"
     for bad, message in (
         ("", "needs a name"),
         ("w" * 33, "32 characters"),
         ("**Wolf**", "can't contain '\\*'"),
         ("-Wolf", "start with a letter"),
+        ("Grey\nWolf", "one line"),  # as for characters: one rule for every name
     ):
         with pytest.raises(RulesError, match=message):
-            bestiary.clean_monster_name(bad)
+            clean_name(bad, "monster")
 
 
 # --- the steps -----------------------------------------------------------------------------

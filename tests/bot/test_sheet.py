@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import sheet
+from bot.names import clean_name
 from bot.render.characters import fl_text, roster_embed, sheet_embed
 from bot.render.settings import settings_embed
 from bot.sheet import SettingsOptions, SheetOptions
@@ -47,7 +48,7 @@ def made(name: str = "Grok", owner: int = PIPPA, options: SheetOptions = OGRE) -
     ],
 )
 def test_names_are_kept_with_spaces_squeezed(typed: str, kept: str) -> None:
-    assert sheet.clean_name(typed) == kept
+    assert clean_name(typed, "character") == kept
 
 
 @pytest.mark.parametrize(
@@ -67,12 +68,12 @@ def test_names_are_kept_with_spaces_squeezed(typed: str, kept: str) -> None:
 )
 def test_names_that_ping_format_or_overflow_are_refused(typed: str) -> None:
     with pytest.raises(RulesError):
-        sheet.clean_name(typed)
+        clean_name(typed, "character")
 
 
 def test_a_refused_name_says_what_is_allowed() -> None:
     with pytest.raises(RulesError, match="letters, numbers") as error:
-        sheet.clean_name("Bo`rin")
+        clean_name("Bo`rin", "character")
     assert "'`'" in str(error.value)
 
 

@@ -93,6 +93,8 @@ def test_override_wins_and_no_inputs_means_no_fl() -> None:
     assert bare.fl is None
     with pytest.raises(RulesError, match="Ann has no Fatigue Level yet"):
         bare.require_fl()
+    with pytest.raises(RulesError, match="`/character set name:Ann fatigue_level:"):
+        bare.require_fl()
     assert Character("Ann", 1, fl_override=Fraction(15, 2)).fl == Fraction(15, 2)
 
 

@@ -5,33 +5,19 @@ unchanged, and still works on a message sent before the bot restarted."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from bot.table import Character, Table
+from bot.table import Character
 from bot.tree import UNEXPECTED
-from rules.fatigue import FatigueState
+from tests.e2e.helpers import Scripted, fields, hero, seed, snapshot
 from tests.localdiscord.reply import Reply
 
 pytestmark = pytest.mark.asyncio
 
 CUSTOM_ID_MAX = 100  # Discord's limit
-
-
-class Scripted:
-    """Dice that come up as written, in order."""
-
-    def __init__(self, faces: Iterable[int]) -> None:
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        face = self.faces.pop(0)
-        assert a <= face <= b
-        return face
 
 
 class Broken:
@@ -46,26 +32,6 @@ def script(env: Any, *faces: int) -> Scripted:
     dice = Scripted(faces)
     env.bot.get_cog("Saves").rng = dice
     return dice
-
-
-async def change(env: Any, *characters: Character) -> None:
-    """Put characters in the table channel (replacing any of the same name), as the GM."""
-
-    def put(table: Table) -> tuple[Table, None]:
-        for character in characters:
-            table = table.with_character(character)
-        return table, None
-
-    channel = env.discord.table
-    await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test: seed", put)
-
-
-async def snapshot(env: Any) -> tuple[Table, list[Any]]:
-    return await env.table(), await env.store.history(env.discord.table.id, limit=100)
-
-
-def fields(reply: Reply) -> dict[str, str]:
-    return {f["name"]: f["value"] for f in reply.embed.get("fields") or []}
 
 
 def labels(reply: Reply) -> list[str]:
@@ -97,12 +63,12 @@ def assert_refused(reply: Reply, says: str) -> None:
 
 async def test_roll_again_is_a_new_roll_of_the_stored_character(env: Any) -> None:
     d = env.discord
-    await change(env, aria(env))
+    await seed(env, aria(env))
     script(env, 30)
     first = await d.type("/save wsr vs:7 mod:-5", user=d.player)
     assert labels(first) == ["Roll again"]
     assert all(len(i) <= CUSTOM_ID_MAX for i in custom_ids(first))
-    await change(env, aria(env, level=6))  # levels up between the rolls: read again
+    await seed(env, aria(env, level=6))  # levels up between the rolls: read again
     script(env, 55)
     again = await d.click(first, "Roll again", user=d.player)
     assert not again.ephemeral
@@ -118,7 +84,7 @@ async def test_roll_again_is_a_new_roll_of_the_stored_character(env: Any) -> Non
 
 async def test_the_gm_may_roll_a_players_save_again_but_nobody_else(env: Any) -> None:
     d = env.discord
-    await change(env, aria(env), borin(env))
+    await seed(env, aria(env), borin(env))
     script(env, 10)
     first = await d.slash("save wsr", user=d.player, dc=50)
     before = await snapshot(env)
@@ -139,7 +105,7 @@ async def test_a_plain_roll_keeps_all_its_numbers(env: Any) -> None:
     d = env.discord
     script(env, 42)
     first = await d.type("/save tsr level:3 dc:70 stat:5 kin:-2 mod:-10 per:4", user=d.gm)
-    await change(env, Character("Gm's own", d.gm.id, level=9))  # not used: the roll was plain
+    await seed(env, Character("Gm's own", d.gm.id, level=9))  # not used: the roll was plain
     script(env, 64)
     again = await d.click(first, "Roll again", user=d.gm)
     shown = fields(again)
@@ -152,7 +118,7 @@ async def test_a_plain_roll_keeps_all_its_numbers(env: Any) -> None:
 async def test_a_long_name_with_colons_fits_and_comes_back(env: Any) -> None:
     d = env.discord
     name = "Sir: Lancelot of the Lake, Knight: 1st:x"  # 40 characters, colons inside
-    await change(env, Character(name, d.player.id, level=100, wisdom=-100, kin_wsr=-100))
+    await seed(env, Character(name, d.player.id, level=100, wisdom=-100, kin_wsr=-100))
     script(env, 50)
     first = await d.slash(
         "save wsr", user=d.player, vs=1000, level=100, stat=-100, kin=-100, mod=-100, per=1000
@@ -167,7 +133,7 @@ async def test_a_long_name_with_colons_fits_and_comes_back(env: Any) -> None:
 
 async def test_roll_again_for_a_removed_character_is_a_polite_error(env: Any) -> None:
     d = env.discord
-    await change(env, aria(env))
+    await seed(env, aria(env))
     script(env, 30)
     first = await d.slash("save wsr", user=d.player, vs=3)
     channel = d.table
@@ -182,7 +148,7 @@ async def test_roll_again_for_a_removed_character_is_a_polite_error(env: Any) ->
 
 async def test_roll_again_works_after_a_restart(env: Any) -> None:
     d = env.discord
-    await change(env, aria(env))
+    await seed(env, aria(env))
     script(env, 30, 40)
     first = await d.slash("save wsr", user=d.player, vs=3, per=5)
     party = await d.slash("save party", user=d.gm, kind="wsr", dc=60)  # one die: Aria only
@@ -201,7 +167,7 @@ async def test_a_bug_in_a_click_is_answered_and_logged(
     env: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     d = env.discord
-    await change(env, aria(env))
+    await seed(env, aria(env))
     script(env, 30)
     first = await d.slash("save wsr", user=d.player, vs=3)
     env.bot.get_cog("Saves").rng = Broken()
@@ -216,7 +182,7 @@ async def test_a_bug_in_a_click_is_answered_and_logged(
 
 async def test_party_roll_again_is_for_the_gm(env: Any) -> None:
     d = env.discord
-    await change(env, aria(env), borin(env))
+    await seed(env, aria(env), borin(env))
     script(env, 50, 30)
     first = await d.type("/save party kind:wsr vs:3 mod:5 per:5", user=d.gm)
     assert labels(first) == ["Roll again"]
@@ -225,7 +191,7 @@ async def test_party_roll_again_is_for_the_gm(env: Any) -> None:
     refused = await d.click(first, "Roll again", user=d.player)
     assert_refused(refused, "Only the GM")
     assert await snapshot(env) == before
-    await change(env, Character("Cato", d.player.id, level=1))  # joins: rolls with the party
+    await seed(env, Character("Cato", d.player.id, level=1))  # joins: rolls with the party
     script(env, 20, 21, 22)
     again = await d.click(first, "Roll again", user=d.gm)
     assert again.message_id != first.message_id
@@ -300,18 +266,13 @@ async def test_hit_again_works_after_a_restart(env: Any) -> None:
 # --- /fatigue show|spend: Spend 1 FP, Spend 1 more ------------------------------------------
 
 
-def hero(name: str, owner: Any, fp: int = 0) -> Character:
-    # FL 20: bands of 20, Maximum FP 100.
-    return Character(name, owner.id, fl_override=Fraction(20), fatigue=FatigueState(fp=fp))
-
-
 async def fp_of(env: Any, name: str) -> int:
     return (await env.table()).get(name).fatigue.fp
 
 
 async def test_spend_buttons_spend_one_fp_each_click(env: Any) -> None:
     d = env.discord
-    await change(env, hero("Bree", d.player, fp=4))
+    await seed(env, hero("Bree", d.player, fp=4))
     shown = await d.slash("fatigue show", user=d.player)
     assert labels(shown) == ["Spend 1 FP"]
     spent = await d.click(shown, "Spend 1 FP", user=d.player)
@@ -331,7 +292,7 @@ async def test_spend_buttons_spend_one_fp_each_click(env: Any) -> None:
 
 async def test_a_stranger_cannot_spend_someone_elses_fp(env: Any) -> None:
     d = env.discord
-    await change(env, hero("Bree", d.player, fp=4), hero("Odo", d.player2))
+    await seed(env, hero("Bree", d.player, fp=4), hero("Odo", d.player2))
     shown = await d.slash("fatigue show", user=d.player2, character="Bree")  # looking is open
     spent = await d.slash("fatigue spend", user=d.player)
     before = await snapshot(env)
@@ -343,7 +304,7 @@ async def test_a_stranger_cannot_spend_someone_elses_fp(env: Any) -> None:
 
 async def test_spend_buttons_work_after_a_restart(env: Any) -> None:
     d = env.discord
-    await change(env, hero("Bree", d.player, fp=4))
+    await seed(env, hero("Bree", d.player, fp=4))
     shown = await d.slash("fatigue show", user=d.player)
     spent = await d.slash("fatigue spend", user=d.player)
     await env.restart()
@@ -361,7 +322,7 @@ def names_on(reply: Reply) -> list[str]:
 
 async def test_party_pages_forward_and_back(env: Any) -> None:
     d = env.discord
-    await change(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 24)))  # 3 pages
+    await seed(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 24)))  # 3 pages
     first = await d.slash("party show", user=d.player2)  # anyone may look and page
     assert [(b["label"], b.get("disabled", False)) for b in first.buttons()] == [
         ("Previous", True),
@@ -380,9 +341,9 @@ async def test_party_pages_forward_and_back(env: Any) -> None:
 
 async def test_one_page_has_no_buttons_and_a_shrunk_party_pages_to_its_end(env: Any) -> None:
     d = env.discord
-    await change(env, hero("Solo", d.player))
+    await seed(env, hero("Solo", d.player))
     assert labels(await d.slash("party show", user=d.player)) == []
-    await change(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 12)))  # 12: 2 pages
+    await seed(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 12)))  # 12: 2 pages
     first = await d.slash("party show", user=d.player)
     channel = d.table
     await env.store.apply(
@@ -399,7 +360,7 @@ async def test_one_page_has_no_buttons_and_a_shrunk_party_pages_to_its_end(env: 
 
 async def test_party_pages_work_after_a_restart(env: Any) -> None:
     d = env.discord
-    await change(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 14)))  # 2 pages
+    await seed(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 14)))  # 2 pages
     first = await d.slash("party show", user=d.player, page=2)
     await env.restart()
     back = await d.click(first, "Previous", user=d.player2)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.table import Table
+from tests.e2e.helpers import refused, snapshot
 from tests.localdiscord.commands import CommandLineError
 
 # rules-text/fatigue.txt's worked example, typed as a player would: FL 8 + 3 + 5.5 + 4 = 20.5.
@@ -21,32 +21,12 @@ OGRE = {
 }
 
 
-async def read(env: Any) -> Table:
-    return await env.store.read(env.discord.table.id, env.discord.table.guild_id)
-
-
-async def snapshot(env: Any) -> tuple[Table, int]:
-    """The channel's table and how many changes its log holds: both must stay put on errors."""
-    history = await env.store.history(env.discord.table.id, limit=100)
-    return await read(env), len(history)
-
-
-async def refused(env: Any, command: str, user: Any, **options: Any) -> str:
-    """Run a command that must fail: an ephemeral error, and nothing written or logged."""
-    before = await snapshot(env)
-    reply = await env.discord.slash(command, user=user, **options)
-    assert reply.ephemeral, reply.text
-    assert not reply.embeds
-    assert await snapshot(env) == before
-    return reply.text
-
-
 async def test_create_the_worked_example_and_show_its_sheet(env: Any) -> None:
     d = env.discord
     reply = await d.slash("character create", user=d.player, name="Grok", level=6, **OGRE)
     assert not reply.ephemeral
     assert "Created Grok" in reply.text and "**20.5**" in reply.text
-    grok = (await read(env)).get("grok")
+    grok = (await env.table()).get("grok")
     assert (grok.owner_id, grok.level, grok.toughness) == (d.player.id, 6, 3)
     assert grok.classes == ((10, 5), (6, 6)) and grok.fl == Fraction(41, 2)
 
@@ -70,10 +50,10 @@ async def test_show_defaults_to_your_own_and_can_be_public(env: Any) -> None:
 async def test_a_gm_creates_for_a_player_who_then_owns_it(env: Any) -> None:
     d = env.discord
     await d.slash("character create", user=d.gm, name="Odo", owner=d.player2, level=2)
-    assert (await read(env)).get("Odo").owner_id == d.player2.id
+    assert (await env.table()).get("Odo").owner_id == d.player2.id
     reply = await d.slash("character set", user=d.player2, name="Odo", wisdom=5)
     assert "Changed Odo" in reply.text
-    assert (await read(env)).get("Odo").wisdom == 5
+    assert (await env.table()).get("Odo").wisdom == 5
 
 
 async def test_a_player_cannot_create_for_someone_else(env: Any) -> None:
@@ -85,9 +65,9 @@ async def test_a_player_cannot_create_for_someone_else(env: Any) -> None:
 async def test_set_changes_only_what_is_given(env: Any) -> None:
     d = env.discord
     await d.slash("character create", user=d.player, name="Grok", level=6, wisdom=4, **OGRE)
-    before = (await read(env)).get("Grok")
+    before = (await env.table()).get("Grok")
     await d.slash("character set", user=d.player, name="grok", fortitude=10, toughness=1)
-    after = (await read(env)).get("Grok")
+    after = (await env.table()).get("Grok")
     assert (after.fortitude, after.toughness) == (10, 1)
     assert before.fl is not None and after.fl == before.fl - 2  # Toughness 3 → 1
     unchanged = ("level", "wisdom", "classes", "combine", "base_hd", "kin_hd_size", "owner_id")
@@ -168,10 +148,10 @@ async def test_remove_asks_then_removes(env: Any) -> None:
     await d.slash("character create", user=d.player, name="Bree")
     prompt = await d.slash("character remove", user=d.player, name="bree")
     assert prompt.ephemeral and "Remove Bree?" in prompt.text
-    assert (await read(env)).find("Bree") is not None  # nothing yet
+    assert (await env.table()).find("Bree") is not None  # nothing yet
     done = await d.click(prompt, "Remove", user=d.player)
     assert "Removed Bree" in done.text and not done.buttons()
-    assert (await read(env)).find("Bree") is None
+    assert (await env.table()).find("Bree") is None
     assert (await env.store.history(d.table.id))[0].action == "character remove"
 
 
@@ -184,7 +164,7 @@ async def test_the_gm_removes_anyones_and_cancel_keeps_it(env: Any) -> None:
     assert "Kept Bree" in kept.text and await snapshot(env) == before
     prompt = await d.slash("character remove", user=d.gm, name="Bree")
     await d.click(prompt, "Remove", user=d.gm)
-    assert (await read(env)).find("Bree") is None
+    assert (await env.table()).find("Bree") is None
 
 
 async def test_only_the_invoker_may_press_remove(env: Any) -> None:
@@ -225,7 +205,7 @@ async def test_an_unanswered_prompt_disables_its_buttons(
     assert "No answer within a minute" in latest.text
     with pytest.raises(CommandLineError, match="disabled"):
         await d.click(latest, "Remove", user=d.player)
-    assert (await read(env)).find("Bree") is not None
+    assert (await env.table()).find("Bree") is not None
 
 
 async def test_characters_survive_a_restart(env: Any) -> None:
@@ -234,4 +214,4 @@ async def test_characters_survive_a_restart(env: Any) -> None:
     await env.restart()
     reply = await d.slash("character show", user=d.player, name="Grok")
     assert "**20.5**" in reply.text
-    assert (await read(env)).get("Grok").fl == Fraction(41, 2)
+    assert (await env.table()).get("Grok").fl == Fraction(41, 2)

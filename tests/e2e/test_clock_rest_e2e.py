@@ -2,44 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
-from bot.table import Character, Table
 from rules.fatigue import FatigueState
-
-FL = Fraction(20)  # bands of 20: Exhausted from 61, Shattered from 81, Maximum FP 100
-
-
-def hero(name: str, owner: Any, fl: Fraction | None = FL, **fatigue: Any) -> Character:
-    return Character(name, owner.id, fl_override=fl, fatigue=FatigueState(**fatigue))
-
-
-async def seed(env: Any, *characters: Character, clock: int = 0, **settings: Any) -> None:
-    channel = env.discord.table
-
-    def put(table: Table) -> tuple[Table, None]:
-        table = replace(table, clock=clock, settings=replace(table.settings, **settings))
-        for character in characters:
-            table = table.with_character(character)
-        return table, None
-
-    await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test seed", put)
-
-
-async def read(env: Any) -> Table:
-    return await env.store.read(env.discord.table.id, env.discord.table.guild_id)
-
-
-async def snapshot(env: Any) -> tuple[Table, int]:
-    history = await env.store.history(env.discord.table.id, limit=100)
-    return await read(env), len(history)
-
-
-async def fatigue_of(env: Any, name: str) -> FatigueState:
-    return (await read(env)).get(name).fatigue
-
+from tests.e2e.helpers import fatigue_of, hero, seed, snapshot
 
 # --- the clock -----------------------------------------------------------------------------
 
@@ -74,7 +40,7 @@ async def test_rounds_fade_expired_temporary_fp(env: Any) -> None:
     assert "Temporary FP −3 (2 left)" in reply.text
     assert "FP 10 → 7 as Temporary FP fades" in reply.text
     assert "**Odo**" not in reply.text  # nothing happened to Odo
-    table = await read(env)
+    table = await env.table()
     assert table.clock == 240
     bree = table.get("Bree").fatigue
     assert (bree.fp, bree.temp) == (7, 2)
@@ -86,7 +52,7 @@ async def test_a_round_is_the_channels_round_length(env: Any) -> None:
     await seed(env, round_seconds=6)
     reply = await d.slash("clock round", user=d.gm)
     assert "1 round passes" in reply.text
-    assert (await read(env)).clock == 6
+    assert (await env.table()).clock == 6
 
 
 async def test_passing_minutes_before_and_after_the_expiry(env: Any) -> None:
@@ -104,7 +70,7 @@ async def test_passing_minutes_before_and_after_the_expiry(env: Any) -> None:
     assert "Temporary FP gone" in reply.text
     state = await fatigue_of(env, "Bree")
     assert (state.fp, state.temp, state.temp_expires) == (0, 0, None)
-    assert (await read(env)).clock == 15 * 60
+    assert (await env.table()).clock == 15 * 60
 
 
 async def test_only_the_gm_moves_the_clock(env: Any) -> None:
@@ -140,7 +106,7 @@ async def test_a_party_break_moves_the_clock_and_clears_only_the_exhausted_cap(e
     assert "The party takes a Break" in reply.text
     assert "Day 1, 00:05 → **Day 1, 00:15** (+10 min)" in reply.text
     assert "Exhausted cap cleared" in reply.text
-    table = await read(env)
+    table = await env.table()
     assert table.clock == 300 + 600
     bree, cid = table.get("Bree").fatigue, table.get("Cid").fatigue
     assert (bree.fp, bree.exhausted_cap) == (60, False)
@@ -153,7 +119,7 @@ async def test_a_short_rest_clears_the_shattered_cap(env: Any) -> None:
     await d.slash("rest short", user=d.gm)
     cid = await fatigue_of(env, "Cid")
     assert (cid.fp, cid.exhausted_cap, cid.shattered_cap) == (30, False, False)
-    assert (await read(env)).clock == 3600
+    assert (await env.table()).clock == 3600
 
 
 async def test_a_long_rest_empties_fp_and_temporary_fp(env: Any) -> None:
@@ -162,7 +128,7 @@ async def test_a_long_rest_empties_fp_and_temporary_fp(env: Any) -> None:
     await d.slash("rest long", user=d.gm)
     cid = await fatigue_of(env, "Cid")
     assert cid == FatigueState()
-    assert (await read(env)).clock == 480 * 60
+    assert (await env.table()).clock == 480 * 60
 
 
 async def test_rest_lengths_are_channel_settings(env: Any) -> None:
@@ -170,7 +136,7 @@ async def test_rest_lengths_are_channel_settings(env: Any) -> None:
     await seed(env, hero("Bree", d.player, fp=40), break_minutes=25, rest_rate=2)
     await d.slash("rest break", user=d.gm)
     assert (await fatigue_of(env, "Bree")).fp == 0  # 25 minutes at 2 FP a minute
-    assert (await read(env)).clock == 25 * 60
+    assert (await env.table()).clock == 25 * 60
 
 
 async def test_a_party_rest_in_minutes(env: Any) -> None:
@@ -181,7 +147,7 @@ async def test_a_party_rest_in_minutes(env: Any) -> None:
     bree = await fatigue_of(env, "Bree")
     # No cap is cleared by resting minutes: FP stops at the Exhausted floor, 61.
     assert (bree.fp, bree.temp, bree.exhausted_cap) == (64, 0, True)
-    assert (await read(env)).clock == 240
+    assert (await env.table()).clock == 240
 
 
 async def test_one_character_resting_leaves_the_clock_alone(env: Any) -> None:
@@ -190,7 +156,7 @@ async def test_one_character_resting_leaves_the_clock_alone(env: Any) -> None:
     reply = await d.slash("rest break", user=d.player, character="Bree")
     assert "Bree takes a Break" in reply.text
     assert "Took a Break (10 min): FP 30 → 20" in reply.text
-    table = await read(env)
+    table = await env.table()
     assert table.clock == 120
     assert (table.get("Bree").fatigue.fp, table.get("Odo").fatigue.fp) == (20, 30)
 

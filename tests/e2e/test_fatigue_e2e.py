@@ -2,49 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from bot.render.common import band_colour
-from bot.table import Character, Table
-from rules.fatigue import FatigueState
+from tests.e2e.helpers import fatigue_of, hero, seed, snapshot
 from tests.localdiscord.commands import CommandLineError
-
-# FL 20: bands of 20 (Fresh 0–20 … Shattered 81–100), Maximum FP 100.
-FL = Fraction(20)
-
-
-def hero(name: str, owner: Any, fl: Fraction | None = FL, **fatigue: Any) -> Character:
-    return Character(name, owner.id, fl_override=fl, fatigue=FatigueState(**fatigue))
-
-
-async def seed(env: Any, *characters: Character, clock: int = 0) -> None:
-    channel = env.discord.table
-
-    def put(table: Table) -> tuple[Table, None]:
-        table = replace(table, clock=clock)
-        for character in characters:
-            table = table.with_character(character)
-        return table, None
-
-    await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test seed", put)
-
-
-async def read(env: Any) -> Table:
-    return await env.store.read(env.discord.table.id, env.discord.table.guild_id)
-
-
-async def snapshot(env: Any) -> tuple[Table, int]:
-    """The channel's table and how many changes its log holds: both must stay put on errors."""
-    history = await env.store.history(env.discord.table.id, limit=100)
-    return await read(env), len(history)
-
-
-async def fatigue_of(env: Any, name: str) -> FatigueState:
-    return (await read(env)).get(name).fatigue
 
 
 async def test_spend_defaults_to_one_fp_on_the_callers_character(env: Any) -> None:

@@ -4,25 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from fractions import Fraction
 from typing import Any
 
 from bot.table import Character, Table
 from rules.fatigue import FatigueState
+from tests.e2e.helpers import FL, seed, snapshot
 from tests.localdiscord.reply import Reply
-
-FL = Fraction(20)  # bands of 20: Fresh 0–20, Fatigued 21–40, …
-
-
-async def seed(env: Any, *characters: Character) -> None:
-    channel = env.discord.table
-
-    def put(table: Table) -> tuple[Table, None]:
-        for character in characters:
-            table = table.with_character(character)
-        return table, None
-
-    await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test seed", put)
 
 
 def aria(env: Any, fp: int = 18) -> Character:
@@ -31,12 +18,6 @@ def aria(env: Any, fp: int = 18) -> Character:
 
 def bo(env: Any) -> Character:
     return Character("Bo", env.discord.player2.id, fl_override=FL)
-
-
-async def snapshot(env: Any) -> tuple[Table, list[tuple[int, int | None, int | None]]]:
-    """The channel's table and its whole log with the undo marks: errors must leave both."""
-    events = await env.store.history(env.discord.table.id, limit=100)
-    return await env.table(), [(e.id, e.undone_by, e.undoes) for e in events]
 
 
 async def refused(env: Any, user: Any) -> str:

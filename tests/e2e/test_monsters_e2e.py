@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.store import restore
-from bot.table import Table
+from tests.e2e.helpers import refused
 from tests.localdiscord.commands import CommandLineError
 from tests.localdiscord.reply import Reply
 
@@ -52,26 +52,6 @@ def field(reply: Reply, name: str) -> str:
     value = maybe_field(reply, name)
     assert value is not None, f"no {name!r} field in {reply.text!r}"
     return value
-
-
-async def read(env: Any) -> Table:
-    return await env.table()
-
-
-async def snapshot(env: Any) -> tuple[Table, int]:
-    """The channel's table and how many changes its log holds: both must stay put on errors."""
-    history = await env.store.history(env.discord.table.id, limit=100)
-    return await read(env), len(history)
-
-
-async def refused(env: Any, command: str, user: Any, **options: Any) -> str:
-    """A command that must fail: an ephemeral error, and nothing written or logged."""
-    before = await snapshot(env)
-    reply = await env.discord.slash(command, user=user, **options)
-    assert reply.ephemeral, reply.text
-    assert not reply.embeds
-    assert await snapshot(env) == before
-    return reply.text
 
 
 async def build(env: Any, **options: Any) -> Reply:
@@ -257,7 +237,7 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     assert field(made, "Facing") == "N"
     assert f"back (square S) — {HARD_TO_HIT}" in field(made, "Partial armor")
     assert field(made, "Material drop").startswith("6 Materials")
-    troll = (await read(env)).get_monster("cave troll")
+    troll = (await env.table()).get_monster("cave troll")
     assert (troll.hp, troll.hp_max, troll.facing) == (30, 30, "N")
     assert troll.build["rank"] == 3 and troll.build["spots"] == ["back"]
 
@@ -287,11 +267,11 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     assert down.embed["title"] == "Cave Troll takes 9" and "HP 9 → 0 / 30 — **down**" in down.text
     deeper = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=3)
     assert "(at least 1)" in deeper.text and "HP 0 → −1 / 30 — **down**" in deeper.text
-    assert (await read(env)).get_monster("Cave Troll").hp == -1
+    assert (await env.table()).get_monster("Cave Troll").hp == -1
 
     gone = await d.slash("monster remove", user=d.gm, name="goblin")
     assert gone.embed["title"] == "Removed Goblin"
-    assert [m.name for m in (await read(env)).monsters] == ["Cave Troll"]
+    assert [m.name for m in (await env.table()).monsters] == ["Cave Troll"]
     history = await env.store.history(d.table.id, limit=100)
     assert [e.action for e in reversed(history)] == [
         "monster create",
@@ -322,7 +302,7 @@ async def test_facing_and_attack_square_find_the_spot(env: Any) -> None:
             assert hit.embed["title"] == f"Wyrm takes {expected}", (facing, square)
             assert ("an unarmored spot" in hit.text) == (square == spot_square)
             assert "HP not tracked" in hit.text
-    assert (await read(env)).get_monster("wyrm").facing == "NW"
+    assert (await env.table()).get_monster("wyrm").facing == "NW"
 
 
 async def test_damage_is_at_least_one_and_half_defense_on_a_spot(env: Any) -> None:
@@ -352,7 +332,7 @@ async def test_players_can_look_but_not_change(env: Any) -> None:
         text = await refused(env, command, d.player, **options)
         assert "Only the GM" in text
     assert (await d.slash("monster show", user=d.player, name="ogre")).embeds
-    assert (await read(env)).get_monster("Ogre").hp == 12
+    assert (await env.table()).get_monster("Ogre").hp == 12
 
 
 async def test_bestiary_mistakes_change_nothing(env: Any) -> None:
@@ -400,14 +380,14 @@ async def test_monsters_survive_a_restart_and_can_be_restored(env: Any) -> None:
     )
     await d.slash("monster face", user=d.gm, name="Hydra", facing="SW")
     await d.slash("monster hit", user=d.gm, name="Hydra", damage=40, **{"from": "NE"})
-    before = await read(env)
+    before = await env.table()
     hydra = before.get_monster("hydra")
     # Extreme Rank 4: Defense 24, modifier −6; trade −2 → 22, −4; extra armor +1, −1 → 23, −5.
     # Facing SW its back is NE: half Defense, 11; 40 − 11 = 29 taken.
     assert (hydra.block.defense, hydra.block.evasion, hydra.hp, hydra.facing) == (23, 7, 21, "SW")
 
     await env.restart()
-    assert await read(env) == before
+    assert await env.table() == before
     shown = await d.slash("monster show", user=d.player, name="Hydra")
     assert field(shown, "Defense") == "23" and field(shown, "HP") == "21 / 50"
     assert field(shown, "Evasion") == "7 (Agility 2, modifier −5)"
@@ -425,12 +405,12 @@ async def test_monsters_survive_a_restart_and_can_be_restored(env: Any) -> None:
         "undo",
         lambda t: (restore(t, hit_event.before), None),
     )
-    assert (await read(env)).get_monster("Hydra").hp == 50
+    assert (await env.table()).get_monster("Hydra").hp == 50
     await d.slash("monster remove", user=d.gm, name="Hydra")
     removal = (await env.store.history(d.table.id, limit=1))[0]
     await env.store.apply(
         d.table.id, d.table.guild_id, d.gm.id, "undo", lambda t: (restore(t, removal.before), None)
     )
     await env.restart()
-    back = (await read(env)).get_monster("Hydra")
+    back = (await env.table()).get_monster("Hydra")
     assert (back.build, back.hp, back.facing) == (hydra.build, 50, "SW")

@@ -4,40 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from bot.render.common import band_colour
-from bot.table import Character, Table
 from rules.fatigue import FatigueState
-
-FL = Fraction(20)  # bands of 20, Maximum FP 100
-
-
-def hero(name: str, owner: Any, fl: Fraction | None = FL, **fatigue: Any) -> Character:
-    return Character(name, owner.id, fl_override=fl, fatigue=FatigueState(**fatigue))
-
-
-async def seed(env: Any, *characters: Character) -> None:
-    channel = env.discord.table
-
-    def put(table: Table) -> tuple[Table, None]:
-        for character in characters:
-            table = table.with_character(character)
-        return table, None
-
-    await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test seed", put)
-
-
-async def read(env: Any) -> Table:
-    return await env.store.read(env.discord.table.id, env.discord.table.guild_id)
-
-
-async def snapshot(env: Any) -> tuple[Table, int]:
-    history = await env.store.history(env.discord.table.id, limit=100)
-    return await read(env), len(history)
+from tests.e2e.helpers import hero, seed, snapshot
 
 
 async def seed_party(env: Any) -> None:
@@ -93,7 +66,7 @@ async def test_party_spend_raises_everyones_fp(env: Any) -> None:
     d = env.discord
     await seed_party(env)
     reply = await d.slash("party spend", user=d.gm, amount=20)
-    table = await read(env)
+    table = await env.table()
     fp = {c.name: (c.fatigue.fp, c.fatigue.temp) for c in table.characters}
     # Bree's 3 Temporary FP absorb part of the cost; Cid goes Shattered; Nobody is skipped.
     assert fp == {"Amy": (25, 0), "Bree": (62, 0), "Cid": (90, 0), "Nobody": (0, 0)}
@@ -130,7 +103,7 @@ async def test_reset_after_the_gm_confirms_and_no_one_else_may_click(env: Any) -
     assert done.buttons() == []
     assert "Party reset" in done.text
     assert "**Cid** FP 70 → 0, caps cleared, VP damage 1 → 0" in done.text
-    table = await read(env)
+    table = await env.table()
     assert all(c.fatigue == FatigueState() for c in table.characters)
 
 

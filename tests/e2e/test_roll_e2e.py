@@ -2,37 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
+from tests.e2e.helpers import Scripted, snapshot
 from tests.localdiscord.commands import CommandLineError
 
 pytestmark = pytest.mark.asyncio
-
-
-class Scripted:
-    """Dice that come up as written, in order."""
-
-    def __init__(self, faces: Iterable[int]) -> None:
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        face = self.faces.pop(0)
-        assert a <= face <= b
-        return face
 
 
 def script(env: Any, *faces: int) -> Scripted:
     dice = Scripted(faces)
     env.bot.get_cog("Roll").rng = dice
     return dice
-
-
-async def snapshot(env: Any) -> tuple[Any, list[Any]]:
-    channel = env.discord.table
-    return await env.store.read(channel.id, channel.guild_id), await env.store.history(channel.id)
 
 
 async def test_open_ended_roll_with_a_modifier_shows_every_die(env: Any) -> None:

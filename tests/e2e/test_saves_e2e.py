@@ -2,53 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from bot.table import Character, Table
-from tests.localdiscord.client import Reply
+from bot.table import Character
+from tests.e2e.helpers import Scripted, fields, seed, snapshot
 
 pytestmark = pytest.mark.asyncio
-
-
-class Scripted:
-    """Dice that come up as written, in order."""
-
-    def __init__(self, faces: Iterable[int]) -> None:
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        face = self.faces.pop(0)
-        assert a <= face <= b
-        return face
 
 
 def script(env: Any, *faces: int) -> Scripted:
     dice = Scripted(faces)
     env.bot.get_cog("Saves").rng = dice
     return dice
-
-
-async def seed(env: Any, *characters: Character, ties: str = "fail") -> None:
-    def add(table: Table) -> tuple[Table, None]:
-        for character in characters:
-            table = table.with_character(character)
-        return replace(table, settings=replace(table.settings, ties=ties)), None
-
-    channel = env.discord.table
-    await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test: seed", add)
-
-
-async def snapshot(env: Any) -> tuple[Table, list[Any]]:
-    channel = env.discord.table
-    return await env.store.read(channel.id, channel.guild_id), await env.store.history(channel.id)
-
-
-def fields(reply: Reply) -> dict[str, str]:
-    return {f["name"]: f["value"] for f in reply.embed.get("fields") or []}
 
 
 def aria(env: Any) -> Character:

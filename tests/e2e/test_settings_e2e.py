@@ -7,16 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.table import ChannelSettings, Table
-
-
-async def read(env: Any) -> Table:
-    return await env.store.read(env.discord.table.id, env.discord.table.guild_id)
-
-
-async def snapshot(env: Any) -> tuple[Table, int]:
-    history = await env.store.history(env.discord.table.id, limit=100)
-    return await read(env), len(history)
+from bot.table import ChannelSettings
+from tests.e2e.helpers import snapshot
 
 
 async def refused(env: Any, user: Any, **options: Any) -> str:
@@ -43,7 +35,7 @@ async def test_the_gm_changes_only_what_is_given(env: Any) -> None:
     assert not reply.ephemeral
     assert "**Round length**: 60 s → **6 s**" in reply.text
     expected = dataclasses.replace(ChannelSettings(), ties="succeed", round_seconds=6)
-    assert (await read(env)).settings == expected
+    assert (await env.table()).settings == expected
     history = await env.store.history(d.table.id)
     assert [(e.action, e.actor_id) for e in history] == [("settings set", d.gm.id)]
 
@@ -81,11 +73,11 @@ async def test_a_gm_role_makes_its_members_gms_until_cleared(env: Any) -> None:
     role = d.guild.role("GM")  # no Manage Channels: only the setting makes nim a GM
     await refused(env, d.named_gm, rest_rate=2)
     await d.slash("settings set", user=d.gm, gm_role=role)
-    assert (await read(env)).settings.gm_role_id == role.id
+    assert (await env.table()).settings.gm_role_id == role.id
     await d.slash("settings set", user=d.named_gm, rest_rate=2)
-    assert (await read(env)).settings.rest_rate == 2
+    assert (await env.table()).settings.rest_rate == 2
     await d.slash("settings set", user=d.gm, clear_gm_role=True)
-    assert (await read(env)).settings.gm_role_id is None
+    assert (await env.table()).settings.gm_role_id is None
     await refused(env, d.named_gm, rest_rate=3)
 
 
@@ -95,5 +87,5 @@ async def test_settings_survive_a_restart(env: Any) -> None:
     await env.restart()
     reply = await d.slash("settings show", user=d.player)
     assert "**Ties**: succeed" in reply.text and "**Take a Break**: 15 min" in reply.text
-    settings = (await read(env)).settings
+    settings = (await env.table()).settings
     assert (settings.ties, settings.break_minutes) == ("succeed", 15)

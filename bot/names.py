@@ -1,0 +1,39 @@
+"""Names of characters and monsters as players type them: one set of rules for both."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rules.errors import RulesError
+
+NAME_LIMIT = 32  # fits an autocomplete choice and an embed title
+# Punctuation a name may use besides letters, digits and spaces: nothing that pings, quotes
+# code or formats text in Discord (`@`, backticks, `*`, `_`, `~`, `|`, `<`, `>`, `#`, ...).
+NAME_PUNCTUATION = "'-.,!?()&"
+
+
+def clean_name(text: str, noun: str) -> str:
+    """A name as shown: one line, spaces squeezed, 1–32 characters, nothing Discord formats.
+    `noun` ("character", "monster") names what is being named in the errors."""
+    if len(text.strip().splitlines()) > 1:
+        raise RulesError("A name must fit on one line")
+    name = " ".join(text.split())
+    if not name:
+        raise RulesError(f"A {noun} needs a name")
+    if len(name) > NAME_LIMIT:
+        raise RulesError(f"A {noun}'s name must be {NAME_LIMIT} characters or fewer")
+    for char in name:
+        if char != " " and char not in NAME_PUNCTUATION and not _is_word_char(char):
+            shown = f"'{char}'" if char.isprintable() else "that character"
+            raise RulesError(
+                f"A name can't contain {shown}: use letters, numbers, "
+                f"spaces and {' '.join(NAME_PUNCTUATION)}"
+            )
+    if not _is_word_char(name[0]):
+        raise RulesError("A name must start with a letter or a number")
+    return name
+
+
+def _is_word_char(char: str) -> bool:
+    # letters (L*), marks that accent them (M*) and digits (N*); never controls or invisibles
+    return unicodedata.category(char)[0] in "LMN"

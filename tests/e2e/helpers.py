@@ -1,0 +1,73 @@
+"""What the end-to-end tests share: characters, seeding the table channel, snapshots, refusals
+and scripted dice. Plain functions of the `env` fixture (`tests/e2e/conftest.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from bot.store import Event
+from bot.table import Character, Table
+from rules.fatigue import FatigueState
+from tests.localdiscord.reply import Reply
+
+FL = Fraction(20)  # bands of 20: Fresh 0–20 … Exhausted from 61, Shattered from 81; Maximum FP 100
+
+
+def hero(name: str, owner: Any, fl: Fraction | None = FL, **fatigue: Any) -> Character:
+    """A character with a Fatigue Level given directly (FL 20 unless told) and this fatigue."""
+    return Character(name, owner.id, fl_override=fl, fatigue=FatigueState(**fatigue))
+
+
+async def seed(env: Any, *characters: Character, clock: int | None = None, **settings: Any) -> None:
+    """Put characters in the table channel (replacing any of the same name), and set the clock
+    and settings if given, as the GM in one logged change ("test seed")."""
+    channel = env.discord.table
+
+    def put(table: Table) -> tuple[Table, None]:
+        if clock is not None:
+            table = replace(table, clock=clock)
+        table = replace(table, settings=replace(table.settings, **settings))
+        for character in characters:
+            table = table.with_character(character)
+        return table, None
+
+    await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test seed", put)
+
+
+async def fatigue_of(env: Any, name: str) -> FatigueState:
+    return (await env.table()).get(name).fatigue
+
+
+async def snapshot(env: Any) -> tuple[Table, list[Event]]:
+    """The channel's table and its log (the last 100 changes, undo marks included): a refused
+    command must leave both as they were."""
+    return await env.table(), await env.store.history(env.discord.table.id, limit=100)
+
+
+async def refused(env: Any, command: str, user: Any, **options: Any) -> str:
+    """Run a command that must fail: an ephemeral error, and nothing written or logged."""
+    before = await snapshot(env)
+    reply = await env.discord.slash(command, user=user, **options)
+    assert reply.ephemeral, reply.text
+    assert not reply.embeds
+    assert await snapshot(env) == before
+    return reply.text
+
+
+def fields(reply: Reply) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in reply.embed.get("fields") or []}
+
+
+class Scripted:
+    """Dice that come up as written, in order."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        face = self.faces.pop(0)
+        assert a <= face <= b
+        return face
