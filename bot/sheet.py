@@ -156,7 +156,7 @@ class SheetOptions:
         character was single-class and now has several (then we must ask)."""
         if self.combine is not None:
             return self.combine
-        if classes is None:
+        if not classes:  # not given, or cleared: nothing to combine, keep what was set
             return None
         if len(classes) == 1:
             return "single"

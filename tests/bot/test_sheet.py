@@ -253,6 +253,15 @@ def test_clearing_goes_back_to_the_inputs() -> None:
         sheet.change(table, PIPPA, False, "Grok", SheetOptions(base_hd="2", clear="base_hd"))
 
 
+def test_clearing_the_classes_of_a_single_class_character() -> None:
+    # A single-class sheet once failed here, asking how zero classes combine.
+    table = table_with(made(options=SheetOptions(classes="10:5", fatigue_level=12)))
+    _, cleared = sheet.change(table, PIPPA, False, "Grok", SheetOptions(clear="classes"))
+    assert cleared.classes == ()
+    assert cleared.computed_fl() is None
+    assert cleared.fl == 12
+
+
 def test_remove_is_for_the_owner_or_the_gm() -> None:
     table = table_with(made(), made("Aria", owner=PERRIN))
     with pytest.raises(Forbidden):
