@@ -7,6 +7,8 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from bot.store.migrate import Migration
+
 Row = dict[str, Any]
 
 
@@ -33,7 +35,7 @@ class Backend(Protocol):
         ends, and rolls back if anything in it raises."""
         ...
 
-    async def migrate(self, migrations: list[Any] | None = None) -> list[int]:
+    async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
         """Apply the pending migrations (all of the dialect's by default); the versions applied."""
         ...
 
