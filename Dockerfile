@@ -12,13 +12,15 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY rules ./rules
-RUN pip install . \
+# With the PostgreSQL driver: -e DATABASE_URL=postgresql://… works without a rebuild.
+RUN pip install ".[postgres]" \
     && useradd --create-home --uid 10001 tablekeeper \
     && mkdir -p /data \
     && chown tablekeeper /data
 
 USER tablekeeper
 # The SQLite database (and its WAL files) live on the volume, so they survive new containers.
+# (Set DATABASE_URL=postgresql://… to keep the tables in PostgreSQL instead.)
 VOLUME /data
 ENV DATABASE_URL=sqlite:////data/tablekeeper.db
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
 import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
+_POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -21,7 +25,7 @@ class SettingsError(Exception):
 class Settings:
     # repr=False keeps the token out of repr(), str() and therefore out of every log line.
     token: str = field(repr=False)
-    database_url: str = "sqlite:///tablekeeper.db"
+    database_url: str = "sqlite:///tablekeeper.db"  # shown by __repr__ without its password
     api_base: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -29,9 +33,16 @@ class Settings:
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
             raise SettingsError("DISCORD_TOKEN must be the bot token with no spaces around it")
-        if not self.database_url.startswith("sqlite:///"):
+        if self.database_url.startswith(_POSTGRES):
+            if importlib.util.find_spec("asyncpg") is None:
+                raise SettingsError(
+                    "DATABASE_URL is a PostgreSQL URL, which needs the asyncpg driver: "
+                    'pip install "tablekeeper[postgres]"'
+                )
+        elif not self.database_url.startswith("sqlite:///"):
             raise SettingsError(
-                "DATABASE_URL must look like sqlite:///relative/path.db or sqlite:////absolute.db"
+                "DATABASE_URL must look like sqlite:///relative/path.db, sqlite:////absolute.db"
+                " or postgresql://user:password@host:5432/database"
             )
         if self.api_base is not None and not self.api_base.startswith(("http://", "https://")):
             raise SettingsError("DISCORD_API_BASE must be an http:// or https:// URL")
@@ -39,6 +50,11 @@ class Settings:
             raise SettingsError("DEV_GUILD_ID must be a server id (a positive number)")
         if self.log_level not in _LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+
+    def __repr__(self) -> str:
+        shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}
+        shown["database_url"] = redacted_url(self.database_url)
+        return f"Settings({', '.join(f'{name}={value!r}' for name, value in shown.items())})"
 
     @property
     def log_level_number(self) -> int:
@@ -69,6 +85,15 @@ class Settings:
             dev_guild_id=_int_or_none("DEV_GUILD_ID", get("DEV_GUILD_ID")),
             log_level=(get("LOG_LEVEL") or cls.log_level).upper(),
         )
+
+
+def redacted_url(url: str) -> str:
+    """The URL with its password, if any, shown as ***: safe for logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{netloc}"))
 
 
 def _int_or_none(name: str, value: str | None) -> int | None:

@@ -1,6 +1,9 @@
-"""Storage: `Store` (SQLite, migrations, one transaction per change) and its `Event` log."""
+"""Storage: one `Store` (SQLite by default, PostgreSQL when asked; migrations, one transaction
+per change) and its `Event` log."""
 
 from bot.store.codec import restore
-from bot.store.sqlite import Event, Store, StoreError, sqlite_path
+from bot.store.errors import StoreError
+from bot.store.sqlite import sqlite_path
+from bot.store.store import Event, Store
 
 __all__ = ["Event", "Store", "StoreError", "restore", "sqlite_path"]

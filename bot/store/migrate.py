@@ -1,4 +1,6 @@
-"""Apply `bot/migrations/V{n}__{name}.sql` in order, each once, tracked in `schema_version`."""
+"""Apply `bot/migrations/<dialect>/V{n}__{name}.sql` in order, each once, tracked in
+`schema_version`. The loader serves both dialects; this module runs SQLite's, and
+`bot.store.postgres` runs PostgreSQL's."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import aiosqlite
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+DIALECTS = ("sqlite", "postgres")
 _NAME = re.compile(r"^V(?P<version>[1-9][0-9]*)__(?P<name>[A-Za-z0-9_]+)\.sql$")
 
 
@@ -24,8 +27,12 @@ class Migration:
     sql: str
 
 
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    """Every migration file, by version; a stray or duplicate file name is an error, not a skip."""
+def load_migrations(dialect: str = "sqlite", directory: Path | None = None) -> list[Migration]:
+    """Every migration file of the dialect, by version; a stray or duplicate file name is an
+    error, not a skip."""
+    if dialect not in DIALECTS:
+        raise RuntimeError(f"No migrations for {dialect!r}: one of {', '.join(DIALECTS)}")
+    directory = MIGRATIONS_DIR / dialect if directory is None else directory
     found: dict[int, Migration] = {}
     for path in sorted(directory.glob("*.sql")):
         match = _NAME.match(path.name)
@@ -36,6 +43,8 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
             raise RuntimeError(f"Two migrations share version {version}")
         found[version] = Migration(version, match["name"], path.read_text(encoding="utf-8"))
     versions = sorted(found)
+    if not versions:
+        raise RuntimeError(f"No migration files in {directory}")
     if versions != list(range(1, len(versions) + 1)):
         raise RuntimeError(f"Migration versions must be 1, 2, 3, … without gaps: {versions}")
     return [found[v] for v in versions]

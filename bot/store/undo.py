@@ -9,16 +9,14 @@ settings change is not blocked by the clock moving since; characters and monster
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.store import codec
+from bot.store.backend import Tx
 from bot.store.codec import Snapshot
-from bot.store.sqlite import Event, Store, event_from_row
+from bot.store.store import Event, Store, event_from_row
 from bot.table import Forbidden, Table
 from rules.errors import RulesError
 
@@ -199,26 +197,23 @@ def nothing_to_undo(is_gm: bool, latest: Event | None = None) -> str:
 _UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
 
 
-async def _latest(db: aiosqlite.Connection, channel_id: int, actor_id: int | None) -> Event | None:
-    async with db.execute(
-        f"SELECT * FROM events WHERE {_UNDOABLE} AND (? IS NULL OR actor_id = ?)"
-        " ORDER BY id DESC LIMIT 1",
-        (channel_id, actor_id, actor_id),
-    ) as cursor:
-        row = await cursor.fetchone()
+async def _latest(tx: Tx, channel_id: int, actor_id: int | None) -> Event | None:
+    mine, args = ("", ()) if actor_id is None else (" AND actor_id = ?", (actor_id,))
+    row = await tx.fetchone(
+        f"SELECT * FROM events WHERE {_UNDOABLE}{mine} ORDER BY id DESC LIMIT 1", channel_id, *args
+    )
     return None if row is None else event_from_row(row)
 
 
-async def _later(db: aiosqlite.Connection, channel_id: int, after_id: int) -> list[Event]:
-    async with db.execute(
-        f"SELECT * FROM events WHERE {_UNDOABLE} AND id > ? ORDER BY id", (channel_id, after_id)
-    ) as cursor:
-        return [event_from_row(row) for row in await cursor.fetchall()]
+async def _later(tx: Tx, channel_id: int, after_id: int) -> list[Event]:
+    rows = await tx.fetchall(
+        f"SELECT * FROM events WHERE {_UNDOABLE} AND id > ? ORDER BY id", channel_id, after_id
+    )
+    return [event_from_row(row) for row in rows]
 
 
-async def _event(db: aiosqlite.Connection, event_id: int) -> Event:
-    async with db.execute("SELECT * FROM events WHERE id = ?", (event_id,)) as cursor:
-        row = await cursor.fetchone()
+async def _event(tx: Tx, event_id: int) -> Event:
+    row = await tx.fetchone("SELECT * FROM events WHERE id = ?", event_id)
     assert row is not None  # written in this very transaction
     return event_from_row(row)
 
@@ -227,31 +222,19 @@ async def undo_last(
     store: Store, channel_id: int, guild_id: int | None, actor_id: int, is_gm: bool
 ) -> Undone:
     """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
-    (a player): restore, log an "undo" event, mark the target, all in one transaction.
+    (a player): restore, log an "undo" event, mark the target, all in one transaction that
+    holds the channel's lock, as `Store.apply` does.
     Raises RulesError (nothing written) when there is nothing to undo or it can't be undone."""
-    db = store._db
-    async with store._lock:  # the Store's own lock and connection: one transaction at a time
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            target = await _latest(db, channel_id, None if is_gm else actor_id)
-            if target is None:
-                latest = None if is_gm else await _latest(db, channel_id, None)
-                raise RulesError(nothing_to_undo(is_gm, latest))
-            current = await store._load(channel_id, guild_id)
-            later = await _later(db, channel_id, target.id)
-            undone = plan_undo(current, target, later, actor_id, is_gm)
-            await store._save(current, undone, actor_id, UNDO_ACTION)
-            async with db.execute(
-                "SELECT max(id) FROM events WHERE channel_id = ?", (channel_id,)
-            ) as cursor:
-                row = await cursor.fetchone()
-            assert row is not None  # max() always gives a row
-            undo_id: int = row[0]  # the event _save just logged
-            await db.execute("UPDATE events SET undoes = ? WHERE id = ?", (target.id, undo_id))
-            await db.execute("UPDATE events SET undone_by = ? WHERE id = ?", (undo_id, target.id))
-            undo = await _event(db, undo_id)
-            await db.execute("COMMIT")
-        except BaseException:
-            await asyncio.shield(store._rollback())
-            raise
+    async with store._backend.writing(channel_id) as tx:
+        target = await _latest(tx, channel_id, None if is_gm else actor_id)
+        if target is None:
+            latest = None if is_gm else await _latest(tx, channel_id, None)
+            raise RulesError(nothing_to_undo(is_gm, latest))
+        current = await store._load(tx, channel_id, guild_id)
+        later = await _later(tx, channel_id, target.id)
+        undone = plan_undo(current, target, later, actor_id, is_gm)
+        undo_id = await store._save(tx, current, undone, actor_id, UNDO_ACTION)
+        await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo_id)
+        await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo_id, target.id)
+        undo = await _event(tx, undo_id)
     return Undone(target, undo, undone)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,8 @@ def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
         ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a number"),
         ("DEV_GUILD_ID", "-5", "DEV_GUILD_ID must be a server id"),
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
-        ("DATABASE_URL", "postgres://x/y", "DATABASE_URL must look like sqlite:///"),
+        ("DATABASE_URL", "mysql://x/y", "DATABASE_URL must look like sqlite:///"),
+        ("DATABASE_URL", "tablekeeper.db", "or postgresql://user:password@host"),
         ("DISCORD_API_BASE", "localhost:8000", "DISCORD_API_BASE must be an http"),
     ],
 )
@@ -72,6 +74,26 @@ def test_malformed_settings_name_the_variable(name: str, value: str, says: str) 
         Settings.from_env({"DISCORD_TOKEN": TOKEN, name: value}, dotenv=False)
     assert "\n" not in str(caught.value)
     assert TOKEN not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "url", ["postgresql://tk:secret@db.example:5432/tk", "postgres://tk:secret@db.example/tk"]
+)
+def test_postgres_urls_are_taken_and_their_password_never_shows(url: str) -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url}, dotenv=False)
+    assert settings.database_url == url
+    assert "secret" not in repr(settings)
+    assert "tk:***@db.example" in repr(settings)
+
+
+def test_postgres_without_its_driver_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # as if it were not installed
+    with pytest.raises(SettingsError) as caught:
+        Settings(token=TOKEN, database_url="postgresql://tk@localhost/tk")
+    assert str(caught.value) == (
+        "DATABASE_URL is a PostgreSQL URL, which needs the asyncpg driver: "
+        'pip install "tablekeeper[postgres]"'
+    )
 
 
 def test_token_never_shows(caplog: pytest.LogCaptureFixture) -> None:

@@ -1,11 +1,12 @@
-"""The SQLite store against real database files: migrations, transactions, restarts, history."""
+"""The store against real databases, each test on a SQLite file and on PostgreSQL (the `db`
+fixture): migrations, transactions, restarts, history."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import random
-import sqlite3
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -17,12 +18,13 @@ from hypothesis import strategies as st
 
 from bot.store import Event, Store, StoreError, codec, restore, sqlite_path
 from bot.store.codec import diff
-from bot.store.migrate import load_migrations, migrate, split_statements
+from bot.store.migrate import load_migrations, split_statements
 from bot.table import ChannelSettings, Character, Monster, Table
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
+from tests.bot.conftest import Database
 
-BIG = 10**18 + 7  # snowflake-sized ids must survive SQLite's INTEGER
+BIG = 10**18 + 7  # snowflake-sized ids must survive SQLite's INTEGER and PostgreSQL's BIGINT
 
 
 def url(path: Path) -> str:
@@ -62,15 +64,6 @@ FULL_SETTINGS = ChannelSettings(
 )
 
 
-def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, read by a separate plain sqlite3 connection."""
-    with sqlite3.connect(path) as db:
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {
-            name: sorted(db.execute(f"SELECT * FROM {name}").fetchall(), key=repr) for name in names
-        }
-
-
 def add(character: Character) -> Callable[[Table], tuple[Table, str]]:
     return lambda table: (table.with_character(character), character.name)
 
@@ -91,51 +84,72 @@ def test_sqlite_urls() -> None:
             sqlite_path(bad)
 
 
-async def test_migrations_apply_once(tmp_path: Path) -> None:
-    path = tmp_path / "sub" / "tk.db"  # the folder is created too
-    versions = [m.version for m in load_migrations()]
-    assert versions[0] == 1
+async def test_an_unknown_url_is_refused_without_echoing_it() -> None:
+    with pytest.raises(StoreError, match=r"sqlite:///.* or postgresql://") as caught:
+        await Store.open("mysql://tk:secret@host/db")
+    assert "secret" not in str(caught.value)
+
+
+async def test_postgres_without_its_driver_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # as if it were not installed
+    for scheme in ("postgresql", "postgres"):
+        with pytest.raises(StoreError) as caught:
+            await Store.open(f"{scheme}://tk@127.0.0.1:1/tk")
+        assert str(caught.value) == (
+            'PostgreSQL needs the asyncpg driver: pip install "tablekeeper[postgres]"'
+        )
+
+
+async def test_migrations_apply_once(db: Database, tmp_path: Path) -> None:
+    if db.dialect == "sqlite":
+        db = Database("sqlite", url(tmp_path / "sub" / "tk.db"), tmp_path / "sub" / "tk.db")
+    versions = [m.version for m in load_migrations(db.dialect)]
+    assert versions == [1, 2, 3]  # both dialects mirror each other, version for version
     for _ in range(3):
-        async with Store.open(url(path)):
-            pass
-    rows = dump(path)["schema_version"]
+        async with Store.open(db.url) as store:
+            assert store.dialect == db.dialect
+    rows = (await db.dump())["schema_version"]
     assert [row[0] for row in rows] == versions
-    assert {"channels", "characters", "events"} <= dump(path).keys()
-    async with Store.open(url(path)) as store:
-        assert await migrate(store._db) == []  # nothing pending
+    assert {"channels", "characters", "events", "monsters"} <= (await db.dump()).keys()
+    async with Store.open(db.url) as store:
+        assert await store._backend.migrate() == []  # nothing pending
 
 
-async def test_a_new_migration_is_applied_on_the_next_start(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)):
+async def test_a_new_migration_is_applied_on_the_next_start(db: Database) -> None:
+    async with Store.open(db.url):
         pass
+    known = load_migrations(db.dialect)
     extra = dataclasses.replace(
-        load_migrations()[-1],
-        version=len(load_migrations()) + 1,
+        known[-1],
+        version=len(known) + 1,
         name="notes",
         sql="-- a later change\nCREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT);\n",
     )
-    async with Store.open(url(path)) as store:
-        assert await migrate(store._db, [*load_migrations(), extra]) == [extra.version]
-        assert await migrate(store._db, [*load_migrations(), extra]) == []
-    assert "notes" in dump(path)
+    async with Store.open(db.url) as store:
+        assert await store._backend.migrate([*known, extra]) == [extra.version]
+        assert await store._backend.migrate([*known, extra]) == []
+    assert "notes" in await db.dump()
 
 
-async def test_a_failing_migration_leaves_nothing_behind(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)):
+async def test_a_failing_migration_leaves_nothing_behind(db: Database) -> None:
+    async with Store.open(db.url):
         pass
-    before = dump(path)
+    before = await db.dump()
     broken = dataclasses.replace(
-        load_migrations()[-1],
+        load_migrations(db.dialect)[-1],
         version=99,
         name="broken",
         sql="CREATE TABLE half (id INTEGER);\nINSERT INTO nowhere VALUES (1);\n",
     )
-    async with Store.open(url(path)) as store:
-        with pytest.raises(sqlite3.OperationalError):
-            await migrate(store._db, [broken])
-    assert dump(path) == before
+    async with Store.open(db.url) as store:
+        with pytest.raises(db.missing_table):
+            await store._backend.migrate([broken])
+        assert await store.apply(1, None, 9, "tick", tick) == 1  # the store still works
+    after = await db.dump()
+    assert "half" not in after
+    assert after["schema_version"] == before["schema_version"]
 
 
 def test_split_statements_keeps_semicolons_in_strings() -> None:
@@ -152,12 +166,13 @@ def test_split_statements_keeps_semicolons_in_strings() -> None:
 
 async def test_wal_foreign_keys_and_busy_timeout(tmp_path: Path) -> None:
     async with Store.open(url(tmp_path / "tk.db")) as store:
+        connection = store._backend._db  # type: ignore[attr-defined]
         for pragma, expected in (
             ("journal_mode", "wal"),
             ("foreign_keys", 1),
             ("busy_timeout", 5000),
         ):
-            async with store._db.execute(f"PRAGMA {pragma}") as cursor:
+            async with connection.execute(f"PRAGMA {pragma}") as cursor:
                 assert (await cursor.fetchone())[0] == expected
 
 
@@ -173,27 +188,25 @@ async def test_open_can_be_awaited_and_memory_works() -> None:
 # --- read and apply ------------------------------------------------------------------------
 
 
-async def test_unknown_channel_reads_as_defaults_and_writes_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
-        before = dump(path)
+async def test_unknown_channel_reads_as_defaults_and_writes_nothing(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        before = await db.dump()
         assert await store.read(42, 7) == Table(42, 7)
         assert await store.read(42) == Table(42, None)
-    assert dump(path) == before
+    assert await db.dump() == before
 
 
-async def test_apply_round_trips_every_field_across_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
+async def test_apply_round_trips_every_field_across_a_restart(db: Database) -> None:
     grok = full_character()
 
     def set_up(table: Table) -> tuple[Table, str]:
         table = dataclasses.replace(table, clock=12_345, settings=FULL_SETTINGS)
         return table.with_character(grok).with_character(Character("Ann", 3)), "done"
 
-    async with Store.open(url(path)) as store:
+    async with Store.open(db.url) as store:
         assert await store.apply(BIG, BIG + 2, 9, "set up", set_up) == "done"
         in_session = await store.read(BIG)
-    async with Store.open(url(path)) as store:
+    async with Store.open(db.url) as store:
         after_restart = await store.read(BIG)
     assert (
         after_restart
@@ -201,14 +214,13 @@ async def test_apply_round_trips_every_field_across_a_restart(tmp_path: Path) ->
         == Table(BIG, BIG + 2, 12_345, FULL_SETTINGS, (Character("Ann", 3), grok))
     )
     # Fractions are stored exactly, as text; classes as JSON.
-    row = next(r for r in dump(path)["characters"] if r[1] == "grok the ogre")
+    row = next(r for r in (await db.dump())["characters"] if r[1] == "grok the ogre")
     assert "41/3" in row
     assert "[[10,5],[6,6]]" in row
 
 
-async def test_updates_renames_and_deletes(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_updates_renames_and_deletes(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await store.apply(1, None, 9, "add", add(full_character()))
         await store.apply(1, None, 9, "add", add(Character("Ann", 3)))
 
@@ -220,17 +232,16 @@ async def test_updates_renames_and_deletes(tmp_path: Path) -> None:
 
         await store.apply(1, None, 9, "rename", rename)
         await store.apply(1, None, 9, "delete", lambda t: (t.without("ann"), None))
-    async with Store.open(url(path)) as store:
+    async with Store.open(db.url) as store:
         table = await store.read(1)
     assert [(c.name, c.level) for c in table.characters] == [("Grok", 8)]
-    assert [row[1] for row in dump(path)["characters"]] == ["grok"]
+    assert [row[1] for row in (await db.dump())["characters"]] == ["grok"]
 
 
-async def test_failing_function_changes_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_failing_function_changes_nothing(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await store.apply(1, None, 9, "add", add(full_character()))
-        before = dump(path)
+        before = await db.dump()
         boom = RulesError("Level must be 1 or more")
 
         def half_done(table: Table) -> tuple[Table, None]:
@@ -242,16 +253,15 @@ async def test_failing_function_changes_nothing(tmp_path: Path) -> None:
         assert caught.value is boom
         with pytest.raises(ZeroDivisionError):
             await store.apply(2, None, 9, "fail", lambda t: (t, 1 // 0))
-        assert dump(path) == before
+        assert await db.dump() == before
         # The connection is usable afterwards: the rollback really ended the transaction.
         assert await store.apply(1, None, 9, "tick", tick) == 1
 
 
-async def test_a_failure_while_writing_rolls_back_the_writes_before_it(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_a_failure_while_writing_rolls_back_the_writes_before_it(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await store.apply(1, None, 9, "tick", tick)
-        before = dump(path)
+        before = await db.dump()
 
         def too_big(table: Table) -> tuple[Table, None]:
             # The channel row is written first; the huge owner id then overflows SQLite.
@@ -259,51 +269,46 @@ async def test_a_failure_while_writing_rolls_back_the_writes_before_it(tmp_path:
             object.__setattr__(sneaky, "owner_id", 2**70)
             return dataclasses.replace(table, clock=99).with_character(sneaky), None
 
-        with pytest.raises(OverflowError):
+        with pytest.raises(db.overflow):
             await store.apply(1, None, 9, "overflow", too_big)
-        assert dump(path) == before
+        assert await db.dump() == before
         assert (await store.read(1)).clock == 1
 
 
-async def test_returning_another_channel_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
-        before = dump(path)
+async def test_returning_another_channel_is_refused(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        before = await db.dump()
         with pytest.raises(StoreError):
             await store.apply(1, None, 9, "move", lambda t: (Table(2, None, clock=5), None))
-    assert dump(path) == before
+    assert await db.dump() == before
 
 
-async def test_unchanged_table_writes_and_logs_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
-        before = dump(path)
+async def test_unchanged_table_writes_and_logs_nothing(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        before = await db.dump()
         assert await store.apply(1, 2, 9, "look", lambda t: (t, "seen")) == "seen"
-        assert dump(path) == before
+        assert await db.dump() == before
         assert await store.history(1) == []
 
 
-async def test_fifty_concurrent_increments_lose_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_fifty_concurrent_increments_lose_nothing(db: Database) -> None:
+    async with Store.open(db.url) as store:
         results = await asyncio.gather(*(store.apply(1, None, i, "tick", tick) for i in range(50)))
         assert sorted(results) == list(range(1, 51))
         assert (await store.read(1)).clock == 50
         assert len(await store.history(1, limit=100)) == 50
 
 
-async def test_two_processes_worth_of_connections_lose_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as first, Store.open(url(path)) as second:
+async def test_two_processes_worth_of_connections_lose_nothing(db: Database) -> None:
+    async with Store.open(db.url) as first, Store.open(db.url) as second:
         await asyncio.gather(
             *(store.apply(1, None, 9, "tick", tick) for store in [first, second] * 25)
         )
         assert (await first.read(1)).clock == (await second.read(1)).clock == 50
 
 
-async def test_channels_are_isolated_and_survive_restarts(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_channels_are_isolated_and_survive_restarts(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await store.apply(1, 100, 9, "add", add(Character("Ann", 3)))
         await store.apply(2, 100, 9, "add", add(Character("Ann", 4, level=5)))
         await store.apply(2, 100, 9, "tick", tick)
@@ -311,7 +316,7 @@ async def test_channels_are_isolated_and_survive_restarts(tmp_path: Path) -> Non
             3, 200, 9, "ties", lambda t: (dataclasses.replace(t, settings=FULL_SETTINGS), None)
         )
         await store.apply(1, 100, 9, "delete", lambda t: (t.without("ann"), None))
-    async with Store.open(url(path)) as store:
+    async with Store.open(db.url) as store:
         one, two, three = [await store.read(c) for c in (1, 2, 3)]
         assert (one.characters, one.clock, one.guild_id) == ((), 0, 100)
         assert two.characters == (Character("Ann", 4, level=5),)
@@ -325,9 +330,9 @@ async def test_channels_are_isolated_and_survive_restarts(tmp_path: Path) -> Non
 # --- history -------------------------------------------------------------------------------
 
 
-async def test_history_records_exactly_what_changed(tmp_path: Path) -> None:
+async def test_history_records_exactly_what_changed(db: Database) -> None:
     moments = iter(datetime(2025, 1, 1, 12, m, tzinfo=UTC) for m in range(10))
-    async with Store.open(url(tmp_path / "tk.db"), now=lambda: next(moments)) as store:
+    async with Store.open(db.url, now=lambda: next(moments)) as store:
         grok = full_character("Grok")
         await store.apply(1, None, 11, "add", add(grok))
         await store.apply(1, None, 11, "add", add(Character("Ann", 3)))
@@ -352,8 +357,8 @@ async def test_history_records_exactly_what_changed(tmp_path: Path) -> None:
     assert first_add.after["characters"]["grok"]["fl_override"] == "41/3"
 
 
-async def test_history_pages_newest_first(tmp_path: Path) -> None:
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+async def test_history_pages_newest_first(db: Database) -> None:
+    async with Store.open(db.url) as store:
         for _ in range(7):
             await store.apply(1, None, 9, "tick", tick)
         await store.apply(2, None, 9, "tick", tick)
@@ -366,8 +371,8 @@ async def test_history_pages_newest_first(tmp_path: Path) -> None:
             await store.history(1, limit=0)
 
 
-async def test_undoing_through_history_restores_the_table(tmp_path: Path) -> None:
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+async def test_undoing_through_history_restores_the_table(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await store.apply(1, None, 9, "add", add(full_character()))
         start = await store.read(1)
 
@@ -447,25 +452,24 @@ def full_monster(name: str = "Cave Troll") -> Monster:
     return Monster(name, build, hp_max=40, hp=-3, facing="SW")
 
 
-async def test_monsters_round_trip_across_a_restart_and_are_deleted(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
+async def test_monsters_round_trip_across_a_restart_and_are_deleted(db: Database) -> None:
     troll, imp = full_monster(), Monster("Imp", {"rank": 0, "armor": "light"})
-    async with Store.open(url(path)) as store:
+    async with Store.open(db.url) as store:
         await store.apply(1, 2, 9, "add", lambda t: (t.with_monster(troll).with_monster(imp), 0))
         in_session = await store.read(1)
-    async with Store.open(url(path)) as store:
+    async with Store.open(db.url) as store:
         assert await store.read(1) == in_session == Table(1, 2, monsters=(troll, imp))
         assert (await store.read(1)).get_monster("cave troll").block.material_drop == 12
         await store.apply(1, 2, 9, "drop", lambda t: (t.without_monster("imp"), 0))
-    rows = dump(path)["monsters"]
+    rows = (await db.dump())["monsters"]
     assert [row[:3] for row in rows] == [(1, "cave troll", "Cave Troll")]
     assert rows[0][4:] == (40, -3, "SW")
-    with sqlite3.connect(path) as db, pytest.raises(sqlite3.IntegrityError):
-        db.execute("UPDATE monsters SET facing = 'up'")  # the schema checks facings too
+    with pytest.raises(db.check_violation):
+        await db.execute("UPDATE monsters SET facing = 'up'")  # the schema checks facings too
 
 
-async def test_a_monster_change_is_one_event_that_undoes_exactly(tmp_path: Path) -> None:
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+async def test_a_monster_change_is_one_event_that_undoes_exactly(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await store.apply(1, None, 9, "add", add(full_character()))
         await store.apply(1, None, 9, "monster", lambda t: (t.with_monster(full_monster()), 0))
         start = await store.read(1)

@@ -1,20 +1,19 @@
-"""`/undo` in the store, against real SQLite files: every kind of change comes back exactly,
-undos stack, and what can't be undone is refused with nothing written."""
+"""`/undo` in the store, against real databases (each test on a SQLite file and on PostgreSQL):
+every kind of change comes back exactly, undos stack, and what can't be undone is refused with
+nothing written."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import random
-import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import bestiary, partyops, sheet
@@ -25,21 +24,11 @@ from bot.store.undo import UNDO_ACTION, Undone, plan_undo, touched, undo_last
 from bot.table import ChannelSettings, Character, Forbidden, Monster, Table
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
+from tests.bot.conftest import Database
 
 CH, GUILD = 1001, 5005
 GM, PIP, PER = 11, 21, 22  # the GM and two players
 Step = Callable[[Table], tuple[Table, Any]]
-
-
-def url(path: Path) -> str:
-    return f"sqlite:///{path}"
-
-
-def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, read by a separate plain sqlite3 connection."""
-    with sqlite3.connect(path) as db:
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {n: sorted(db.execute(f"SELECT * FROM {n}").fetchall(), key=repr) for n in names}
 
 
 def only(step: Callable[[Table], tuple[Table, Any]]) -> Step:
@@ -152,10 +141,10 @@ UNDOERS += [(a, "actor") for a in sorted(CHANGES) if CHANGES[a][0] != GM]
 
 @pytest.mark.parametrize(("action", "undoer"), UNDOERS)
 async def test_undo_restores_exactly_the_prior_state(
-    tmp_path: Path, action: str, undoer: str
+    db: Database, action: str, undoer: str
 ) -> None:
     actor, step = CHANGES[action]
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+    async with Store.open(db.url) as store:
         start = await seed(store)
         await store.apply(CH, GUILD, actor, action, step)
         changed = await store.read(CH, GUILD)
@@ -171,9 +160,8 @@ async def test_undo_restores_exactly_the_prior_state(
     assert latest.before == target.after and latest.after == target.before
 
 
-async def test_two_undos_in_a_row_undo_two_changes_then_stop(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_two_undos_in_a_row_undo_two_changes_then_stop(db: Database) -> None:
+    async with Store.open(db.url) as store:
         s0 = await seed(store)
         await store.apply(
             CH, GUILD, PIP, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 3))
@@ -193,17 +181,16 @@ async def test_two_undos_in_a_row_undo_two_changes_then_stop(tmp_path: Path) -> 
         assert third.target.action == "seed"
         assert await store.read(CH, GUILD) == Table(CH, GUILD)
 
-        before = dump(path)
+        before = await db.dump()
         with pytest.raises(RulesError, match=r"Nothing left to undo.*undo can't"):
             await undo_last(store, CH, GUILD, GM, True)
-        assert dump(path) == before
+        assert await db.dump() == before
         actions = [e.action for e in await store.history(CH)]
     assert actions == ["undo", "undo", "undo", "clock round", "fatigue spend", "seed"]
 
 
-async def test_a_later_change_to_the_same_character_blocks_a_players_undo(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_a_later_change_to_the_same_character_blocks_a_players_undo(db: Database) -> None:
+    async with Store.open(db.url) as store:
         s0 = await seed(store)
         await store.apply(
             CH, GUILD, PIP, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 3))
@@ -212,10 +199,10 @@ async def test_a_later_change_to_the_same_character_blocks_a_players_undo(tmp_pa
         await store.apply(
             CH, GUILD, GM, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 4))
         )
-        before = dump(path)
+        before = await db.dump()
         with pytest.raises(RulesError, match=r"later change, fatigue spend by <@11>.*Aria"):
             await undo_last(store, CH, GUILD, PIP, False)
-        assert dump(path) == before  # nothing written, not even an event
+        assert await db.dump() == before  # nothing written, not even an event
 
         await undo_last(store, CH, GUILD, GM, True)  # the GM takes the later one back ...
         assert_same(await store.read(CH, GUILD), s1)
@@ -223,8 +210,8 @@ async def test_a_later_change_to_the_same_character_blocks_a_players_undo(tmp_pa
         assert_same(await store.read(CH, GUILD), s0)
 
 
-async def test_a_later_change_to_something_else_does_not_block(tmp_path: Path) -> None:
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+async def test_a_later_change_to_something_else_does_not_block(db: Database) -> None:
+    async with Store.open(db.url) as store:
         s0 = await seed(store)
         await store.apply(
             CH, GUILD, PIP, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 3))
@@ -240,17 +227,16 @@ async def test_a_later_change_to_something_else_does_not_block(tmp_path: Path) -
     assert now.get("Bo") == bo_tired != s0.get("Bo")  # Perrin's change stands
 
 
-async def test_a_player_cannot_undo_someone_elses_change(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_a_player_cannot_undo_someone_elses_change(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await seed(store)
         await store.apply(
             CH, GUILD, PER, "fatigue spend", only(lambda t: partyops.spend(t, "Bo", 4))
         )
-        before = dump(path)
+        before = await db.dump()
         with pytest.raises(RulesError, match=r"only undo your own.*fatigue spend by <@22>"):
             await undo_last(store, CH, GUILD, PIP, False)
-        assert dump(path) == before
+        assert await db.dump() == before
 
 
 def touch(character: str, fp: int) -> Step:
@@ -271,53 +257,49 @@ def touch(character: str, fp: int) -> Step:
     ],
 )
 async def test_a_player_undoes_only_changes_to_their_own_characters(
-    tmp_path: Path, step: Step, reason: str
+    db: Database, step: Step, reason: str
 ) -> None:
     """Pippa made these herself (as a GM at the time, say): now a player, she may not undo them."""
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+    async with Store.open(db.url) as store:
         start = await seed(store)
         await store.apply(CH, GUILD, PIP, "odd change", step)
-        before = dump(path)
+        before = await db.dump()
         with pytest.raises(Forbidden, match=f"Only the GM can undo your odd change.*{reason}"):
             await undo_last(store, CH, GUILD, PIP, False)
-        assert dump(path) == before
+        assert await db.dump() == before
         await undo_last(store, CH, GUILD, GM, True)
         assert_same(await store.read(CH, GUILD), start)
 
 
-async def test_undo_refuses_when_the_rows_no_longer_match(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_undo_refuses_when_the_rows_no_longer_match(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await seed(store)
         await store.apply(
             CH, GUILD, PIP, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 3))
         )
-    with sqlite3.connect(path) as db:  # a change that went around the log
-        db.execute("UPDATE characters SET fp = 99 WHERE key = 'aria'")
-    before = dump(path)
-    async with Store.open(url(path)) as store:
+    # a change that went around the log
+    await db.execute("UPDATE characters SET fp = 99 WHERE key = 'aria'")
+    before = await db.dump()
+    async with Store.open(db.url) as store:
         with pytest.raises(RulesError, match="Aria changed since"):
             await undo_last(store, CH, GUILD, GM, True)
-    assert dump(path) == before
+    assert await db.dump() == before
 
 
-async def test_nothing_to_undo_in_an_empty_channel(tmp_path: Path) -> None:
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path)) as store:
+async def test_nothing_to_undo_in_an_empty_channel(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await store.read(CH, GUILD)
-        before = dump(path)
+        before = await db.dump()
         with pytest.raises(RulesError, match="Nothing left to undo"):
             await undo_last(store, CH, GUILD, GM, True)
         with pytest.raises(RulesError, match="no change here left to undo"):
             await undo_last(store, CH, GUILD, PIP, False)
-    assert dump(path) == before
+    assert await db.dump() == before
 
 
-async def test_undo_marks_survive_a_restart(tmp_path: Path) -> None:
+async def test_undo_marks_survive_a_restart(db: Database) -> None:
     moments = iter(datetime(2025, 5, 1, 14, m, tzinfo=UTC) for m in range(10))
-    path = tmp_path / "tk.db"
-    async with Store.open(url(path), now=lambda: next(moments)) as store:
+    async with Store.open(db.url, now=lambda: next(moments)) as store:
         s0 = await seed(store)
         await store.apply(
             CH, GUILD, PIP, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 3))
@@ -327,7 +309,7 @@ async def test_undo_marks_survive_a_restart(tmp_path: Path) -> None:
             CH, GUILD, PIP, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 3))
         )
         await undo_last(store, CH, GUILD, PIP, False)
-    async with Store.open(url(path)) as store:
+    async with Store.open(db.url) as store:
         undo, spent, first, seed_event = await store.history(CH)
         assert (undo.undoes, spent.undone_by) == (spent.id, undo.id)
         assert undo.created_at == datetime(2025, 5, 1, 14, 3, tzinfo=UTC)
@@ -338,8 +320,8 @@ async def test_undo_marks_survive_a_restart(tmp_path: Path) -> None:
         assert_same(await store.read(CH, GUILD), s0)
 
 
-async def test_concurrent_undos_take_back_two_different_changes(tmp_path: Path) -> None:
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+async def test_concurrent_undos_take_back_two_different_changes(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await seed(store)
         for n in (1, 2, 3):
             await store.apply(
@@ -356,8 +338,8 @@ async def test_concurrent_undos_take_back_two_different_changes(tmp_path: Path) 
     assert table.get("Bo").fatigue.fp == 2 and table.clock == spent.clock
 
 
-async def test_other_channels_are_untouched(tmp_path: Path) -> None:
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+async def test_other_channels_are_untouched(db: Database) -> None:
+    async with Store.open(db.url) as store:
         await seed(store)
         await store.apply(
             CH + 1, GUILD, GM, "tick", lambda t: (dataclasses.replace(t, clock=5), None)
@@ -369,10 +351,10 @@ async def test_other_channels_are_untouched(tmp_path: Path) -> None:
             await undo_last(store, CH, GUILD, GM, True)  # the seed was CH's only change
 
 
-async def test_plan_undo_keeps_a_later_clock_move_when_settings_are_undone(tmp_path: Path) -> None:
+async def test_plan_undo_keeps_a_later_clock_move_when_settings_are_undone(db: Database) -> None:
     """The channel counts field by field: a settings change and a later clock move don't
     depend on each other, and restoring the settings leaves the clock where it went."""
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+    async with Store.open(db.url) as store:
         await seed(store)
         options = SettingsOptions(round_seconds=30)
         await store.apply(
@@ -396,8 +378,8 @@ def set_clock(seconds: int) -> Step:
     return lambda table: (dataclasses.replace(table, clock=seconds), None)
 
 
-async def test_history_pages_back_towards_now(tmp_path: Path) -> None:
-    async with Store.open(url(tmp_path / "tk.db")) as store:
+async def test_history_pages_back_towards_now(db: Database) -> None:
+    async with Store.open(db.url) as store:
         for n in range(1, 8):
             await store.apply(CH, GUILD, GM, "tick", set_clock(n))
         ids = [e.id for e in await store.history(CH, limit=7)]  # newest first
@@ -435,27 +417,34 @@ def random_table(rng: random.Random, table: Table) -> Table:
     return table
 
 
-async def _undo_all(seed_: int) -> None:
+async def _undo_all(url: str, seed_: int) -> None:
     rng = random.Random(seed_)
-    async with Store.open("sqlite:///:memory:") as store:
-        states = [await store.read(CH, GUILD)]
+    channel = CH + seed_  # each example on a channel of its own, in the one database
+    async with Store.open(url) as store:
+        states = [await store.read(channel, GUILD)]
         for n in range(rng.randint(1, 8)):
-            await store.apply(CH, GUILD, GM, f"change {n}", lambda t: (random_table(rng, t), None))
-            now = await store.read(CH, GUILD)
+            await store.apply(
+                channel, GUILD, GM, f"change {n}", lambda t: (random_table(rng, t), None)
+            )
+            now = await store.read(channel, GUILD)
             if now != states[-1]:
                 states.append(now)
         for expected in reversed(states[:-1]):
-            await undo_last(store, CH, GUILD, GM, True)
-            assert_same(await store.read(CH, GUILD), expected)
+            await undo_last(store, channel, GUILD, GM, True)
+            assert_same(await store.read(channel, GUILD), expected)
         with pytest.raises(RulesError):
-            await undo_last(store, CH, GUILD, GM, True)
-        events: list[Event] = await store.history(CH, limit=100)
+            await undo_last(store, channel, GUILD, GM, True)
+        events: list[Event] = await store.history(channel, limit=100)
     undos = [e for e in events if e.undoes is not None]
     assert len(undos) == len(states) - 1
     assert sorted(e.undoes or 0 for e in undos) == sorted(e.id for e in events if e.undone_by)
 
 
-@settings(max_examples=60, deadline=None)
+# The database outlives the examples; each example uses a fresh channel in it.
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(seed_=st.integers(0, 2**32 - 1))
-def test_any_run_of_changes_undoes_back_to_the_start(seed_: int) -> None:
-    asyncio.run(_undo_all(seed_))
+def test_any_run_of_changes_undoes_back_to_the_start(db: Database, seed_: int) -> None:
+    url = "sqlite:///:memory:" if db.dialect == "sqlite" else db.url  # memory: fast and fresh
+    asyncio.run(_undo_all(url, seed_))

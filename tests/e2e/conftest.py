@@ -1,4 +1,5 @@
-"""`env`: the real bot, on a real SQLite file, connected to a local Discord on loopback."""
+"""`env`: the real bot, on a real SQLite file, connected to a local Discord on loopback;
+`pg_env`: the same on a fresh PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def _cogs() -> tuple[str, ...]:
 @dataclass
 class Env:
     discord: LocalDiscord
-    db_path: Path
+    database_url: str  # sqlite:///… or postgresql://…
     store: Store = field(init=False)
     bot: Tablekeeper = field(init=False)
     _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
@@ -37,7 +38,7 @@ class Env:
     def settings(self) -> Settings:
         return Settings(
             token=self.discord.token,
-            database_url=f"sqlite:///{self.db_path}",
+            database_url=self.database_url,
             api_base=self.discord.api_base,
         )
 
@@ -54,7 +55,7 @@ class Env:
         self._stack = contextlib.AsyncExitStack()
 
     async def restart(self) -> None:
-        """Stop the bot and close the store, then start a new bot on the same database file."""
+        """Stop the bot and close the store, then start a new bot on the same database."""
         await self.stop()
         await self.start(sync=False)
 
@@ -63,13 +64,25 @@ class Env:
         return await self.store.read(channel.id, channel.guild_id)
 
 
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
+@contextlib.asynccontextmanager
+async def _running_env(database_url: str) -> AsyncIterator[Env]:
     async with LocalDiscord() as discord_:
-        e = Env(discord_, tmp_path / "tablekeeper.db")
+        e = Env(discord_, database_url)
         await e.start(sync=True)
         try:
             yield e
         finally:
             await e.stop()
         discord_.assert_clean()
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    async with _running_env(f"sqlite:///{tmp_path / 'tablekeeper.db'}") as e:
+        yield e
+
+
+@pytest.fixture
+async def pg_env(postgres_url: str) -> AsyncIterator[Env]:
+    async with _running_env(postgres_url) as e:
+        yield e

@@ -1,0 +1,138 @@
+"""The PostgreSQL backend: an asyncpg pool; each change is one transaction that first takes the
+channel's advisory lock, so changes from any number of bot processes never lose an update."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import logging
+import re
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.store.backend import Row
+from bot.store.errors import StoreError
+from bot.store.migrate import Migration, load_migrations
+
+if TYPE_CHECKING:
+    import asyncpg
+
+log = logging.getLogger(__name__)
+
+PREFIXES = ("postgresql://", "postgres://")  # Heroku-style hosts hand out postgres://
+INSTALL = 'PostgreSQL needs the asyncpg driver: pip install "tablekeeper[postgres]"'
+# Advisory locks: a channel's is its id (the one-bigint key space); migrations take a key in
+# the two-int key space, which never collides with it.
+MIGRATION_LOCK = (0x746B, 1)  # "tk", 1
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(PREFIXES)
+
+
+@functools.lru_cache(maxsize=256)
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1, $2, …` (the store's SQL has no `?` in literals)."""
+    counter = itertools.count(1)
+    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+class PostgresTx:
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def fetchone(self, sql: str, *args: Any) -> Row | None:
+        row = await self._conn.fetchrow(numbered(sql), *args)
+        return None if row is None else dict(row)
+
+    async def fetchall(self, sql: str, *args: Any) -> list[Row]:
+        return [dict(row) for row in await self._conn.fetch(numbered(sql), *args)]
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self._conn.execute(numbered(sql), *args)
+
+
+class PostgresBackend:
+    dialect = "postgres"
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresBackend:
+        try:
+            import asyncpg
+        except ImportError:
+            raise StoreError(INSTALL) from None
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=10, server_settings={"application_name": "tablekeeper"}
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise StoreError(f"Could not open the PostgreSQL database: {error}") from error
+        backend = cls(pool)
+        try:
+            await backend.migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return backend
+
+    def reading(self) -> AbstractAsyncContextManager[PostgresTx]:
+        return self._transaction(None, isolation="repeatable_read", readonly=True)
+
+    def writing(self, channel_id: int) -> AbstractAsyncContextManager[PostgresTx]:
+        return self._transaction(channel_id)
+
+    @asynccontextmanager
+    async def _transaction(self, lock: int | None, **options: Any) -> AsyncIterator[PostgresTx]:
+        # asyncpg's transaction commits at the end of the block and rolls back on any error.
+        async with self._pool.acquire() as conn, conn.transaction(**options):
+            if lock is not None:
+                # Held until this transaction ends: the next change to the channel, from this
+                # process or another, waits here and then loads what this one wrote.
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", lock)
+            yield PostgresTx(conn)
+
+    async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
+        migrations = load_migrations(self.dialect) if migrations is None else migrations
+        async with self._pool.acquire() as conn:
+            return await migrate_postgres(conn, migrations)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+async def migrate_postgres(conn: asyncpg.Connection, migrations: list[Migration]) -> list[int]:
+    """Apply what is pending, each migration in its own transaction; returns the versions
+    applied now. Two processes starting together queue on an advisory lock, so the second
+    finds the first one's work done."""
+    await conn.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK)
+    try:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
+        )
+        applied: list[int] = []
+        for migration in migrations:
+            async with conn.transaction():
+                done = await conn.fetchval(
+                    "SELECT 1 FROM schema_version WHERE version = $1", migration.version
+                )
+                if not done:
+                    await conn.execute(migration.sql)  # no arguments: the whole script runs
+                    await conn.execute(
+                        "INSERT INTO schema_version (version, name, applied_at)"
+                        " VALUES ($1, $2, $3)",
+                        migration.version,
+                        migration.name,
+                        datetime.now(UTC),
+                    )
+            if not done:
+                log.info("Applied migration V%d__%s", migration.version, migration.name)
+                applied.append(migration.version)
+        return applied
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1, $2)", *MIGRATION_LOCK)

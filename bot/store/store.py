@@ -1,0 +1,282 @@
+"""The store: one transaction per change, an event log, the same for every backend.
+
+`Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`;
+what differs between the two lives behind `bot.store.backend.Backend`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Generator, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+from bot.store import codec
+from bot.store.backend import Backend, Tx
+from bot.store.errors import StoreError
+from bot.store.postgres import is_postgres_url
+from bot.store.sqlite import PREFIX as SQLITE_PREFIX
+from bot.store.sqlite import SqliteBackend
+from bot.table import Table
+
+R = TypeVar("R")
+T = TypeVar("T")
+HISTORY_MAX = 100
+URL_FORMS = "sqlite:///path/to/file.db or postgresql://user:password@host:5432/database"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One change to a channel, newest first from `Store.history`."""
+
+    id: int
+    actor_id: int
+    action: str
+    created_at: datetime  # wall time, UTC
+    before: dict[str, Any]  # codec.Snapshot: what changed, as it was
+    after: dict[str, Any]  # ... and as it became; codec.restore(table, before) undoes it
+    channel_id: int = 0
+    clock: int = 0  # the game clock after the change
+    undone_by: int | None = None  # the id of the undo event that reverted this one
+    undoes: int | None = None  # on an undo event: the id of the event it reverted
+
+
+def event_from_row(row: Mapping[str, Any]) -> Event:
+    """An `events` row as an Event (SQLite keeps times and JSON as text, PostgreSQL not)."""
+    created_at = row["created_at"]
+    if isinstance(created_at, str):
+        created_at = datetime.fromisoformat(created_at)
+    return Event(
+        id=row["id"],
+        actor_id=row["actor_id"],
+        action=row["action"],
+        created_at=created_at,
+        before=json.loads(row["before"]),
+        after=json.loads(row["after"]),
+        channel_id=row["channel_id"],
+        clock=row["clock"],
+        undone_by=row["undone_by"],
+        undoes=row["undoes"],
+    )
+
+
+async def open_backend(url: str) -> Backend:
+    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`)."""
+    if is_postgres_url(url):
+        from bot.store.postgres import PostgresBackend
+
+        return await PostgresBackend.open(url)
+    if url.startswith(SQLITE_PREFIX):
+        return await SqliteBackend.open(url)
+    scheme = url.split(":", 1)[0] if ":" in url else url  # never echo a password
+    raise StoreError(f"Database URLs look like {URL_FORMS}, not {scheme!r}…")
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """Open with `await Store.open(url)` or `async with Store.open(url) as store:`."""
+
+    def __init__(self, backend: Backend, now: Callable[[], datetime] = _utcnow) -> None:
+        self._backend = backend
+        self._now = now
+
+    @classmethod
+    def open(cls, url: str, *, now: Callable[[], datetime] = _utcnow) -> _Opening:
+        return _Opening(cls, url, now)
+
+    @classmethod
+    async def _open(cls, url: str, now: Callable[[], datetime]) -> Store:
+        return cls(await open_backend(url), now)
+
+    @property
+    def dialect(self) -> str:
+        return self._backend.dialect
+
+    async def close(self) -> None:
+        await self._backend.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    async def read(self, channel_id: int, guild_id: int | None = None) -> Table:
+        """A snapshot of the channel; an unknown channel reads as the defaults (nothing written)."""
+        async with self._backend.reading() as tx:
+            return await self._load(tx, channel_id, guild_id)
+
+    async def _load(self, tx: Tx, channel_id: int, guild_id: int | None) -> Table:
+        channel = await tx.fetchone("SELECT * FROM channels WHERE channel_id = ?", channel_id)
+        characters = await tx.fetchall(
+            "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", channel_id
+        )
+        monsters = await tx.fetchall(
+            "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
+        )
+        return codec.table_from_rows(channel_id, guild_id, channel, characters, monsters)
+
+    async def history(
+        self,
+        channel_id: int,
+        limit: int = 10,
+        before_id: int | None = None,
+        after_id: int | None = None,
+    ) -> list[Event]:
+        """The channel's latest changes, newest first; `before_id` pages further back, and
+        `after_id` gives the `limit` changes right after that one (a page back towards now)."""
+        if not 1 <= limit <= HISTORY_MAX:
+            raise StoreError(f"History limit must be between 1 and {HISTORY_MAX}")
+        where, args = ["channel_id = ?"], [channel_id]
+        if before_id is not None:
+            where.append("id < ?")
+            args.append(before_id)
+        if after_id is not None:
+            where.append("id > ?")
+            args.append(after_id)
+        # Counting up from after_id picks the changes nearest it; they are sorted back below.
+        order = "DESC" if after_id is None else "ASC"
+        async with self._backend.reading() as tx:
+            rows = await tx.fetchall(
+                f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY id {order} LIMIT ?",
+                *args,
+                limit,
+            )
+        return sorted(map(event_from_row, rows), key=lambda event: event.id, reverse=True)
+
+    # --- changing --------------------------------------------------------------------------
+
+    async def apply(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        actor_id: int,
+        action: str,
+        fn: Callable[[Table], tuple[Table, R]],
+    ) -> R:
+        """Load the channel, run the pure `fn`, save what changed and log it, all in one
+        transaction that holds the channel's lock. If `fn` (or anything) raises, nothing is
+        written and the error propagates. An unchanged Table writes nothing, not even an event."""
+        async with self._backend.writing(channel_id) as tx:
+            before = await self._load(tx, channel_id, guild_id)
+            after, result = fn(before)
+            if not isinstance(after, Table) or after.channel_id != channel_id:
+                raise StoreError(f"{action}: must return the same channel's Table")
+            if after != before:
+                await self._save(tx, before, after, actor_id, action)
+        return result
+
+    async def _save(self, tx: Tx, before: Table, after: Table, actor_id: int, action: str) -> int:
+        """Write what changed and log it; returns the new event's id."""
+        old, new = codec.diff(before, after)
+        exists = await tx.fetchone("SELECT 1 FROM channels WHERE channel_id = ?", after.channel_id)
+        if "channel" in new or exists is None:  # events and characters need the channel row
+            await self._upsert(
+                tx, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
+            )
+        await self._save_keyed(
+            tx,
+            "characters",
+            codec.CHARACTER_COLUMNS,
+            after.channel_id,
+            new["characters"],
+            {c.key: c for c in after.characters},
+            codec.character_row,
+        )
+        await self._save_keyed(
+            tx,
+            "monsters",
+            codec.MONSTER_COLUMNS,
+            after.channel_id,
+            new.get("monsters", {}),
+            {m.key: m for m in after.monsters},
+            codec.monster_row,
+        )
+        row = await tx.fetchone(
+            "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            after.channel_id,
+            actor_id,
+            action,
+            self._now(),
+            after.clock,
+            json.dumps(old, ensure_ascii=False, sort_keys=True),
+            json.dumps(new, ensure_ascii=False, sort_keys=True),
+        )
+        assert row is not None  # RETURNING gives the one row inserted
+        event_id: int = row["id"]
+        return event_id
+
+    async def _save_keyed(
+        self,
+        tx: Tx,
+        table: str,
+        columns: tuple[str, ...],
+        channel_id: int,
+        changed: Iterable[str],
+        current: Mapping[str, T],
+        row: Callable[[int, T], tuple[Any, ...]],
+    ) -> None:
+        """The changed keys of a per-channel table (characters, monsters): upsert the ones
+        still at the table, delete the ones gone."""
+        for key in changed:
+            if key in current:
+                await self._upsert(
+                    tx, table, columns, ("channel_id", "key"), row(channel_id, current[key])
+                )
+            else:
+                await tx.execute(
+                    f"DELETE FROM {table} WHERE channel_id = ? AND key = ?", channel_id, key
+                )
+
+    async def _upsert(
+        self,
+        tx: Tx,
+        table: str,
+        columns: tuple[str, ...],
+        keys: tuple[str, ...],
+        row: tuple[Any, ...],
+    ) -> None:
+        # Table and column names come from codec's constants, never from input; values are bound.
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
+        await tx.execute(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+            f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}",
+            *row,
+        )
+
+
+class _Opening:
+    """What `Store.open` returns: await it for a Store, or use it with `async with`."""
+
+    def __init__(self, cls: type[Store], url: str, now: Callable[[], datetime]) -> None:
+        self._cls, self._url, self._now = cls, url, now
+        self._store: Store | None = None
+
+    def __await__(self) -> Generator[Any, None, Store]:
+        return self._cls._open(self._url, self._now).__await__()
+
+    async def __aenter__(self) -> Store:
+        self._store = await self._cls._open(self._url, self._now)
+        return self._store
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._store is not None:
+            await self._store.close()

@@ -1,0 +1,31 @@
+"""Fixtures for every test folder: a real PostgreSQL server (one per session) and a fresh
+database in it per test. See tests/pg.py for where the server comes from."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.pg import Server, Unavailable, postgres_server
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Server]:
+    with contextlib.ExitStack() as stack:
+        try:
+            server = stack.enter_context(postgres_server())
+        except Unavailable as why:
+            if os.environ.get("TK_REQUIRE_POSTGRES") == "1":
+                pytest.fail(f"PostgreSQL is required (TK_REQUIRE_POSTGRES=1) but: {why}")
+            pytest.skip(f"PostgreSQL tests skipped: {why}")
+        yield server
+
+
+@pytest.fixture
+def postgres_url(postgres: Server) -> Iterator[str]:
+    """A new, empty database of its own: postgresql://…/tk_test_…"""
+    with postgres.database() as url:
+        yield url
