@@ -141,8 +141,12 @@ def create(
 ) -> tuple[Table, Monster]:
     _require_gm(is_gm)
     name = clean_name(name, "monster")
-    if table.find_monster(name) is not None:
-        raise RulesError(f"There is already a monster named '{name}' here: remove it first")
+    taken = table.find_monster(name)
+    if taken is not None:  # named as it was made, as a taken character name is
+        raise RulesError(
+            f"There is already a monster named '{taken.name}' in this channel: pick another "
+            "name, or remove that one with `/monster remove`"
+        )
     if len(table.monsters) >= MONSTERS_MAX:
         raise RulesError(
             f"This channel already has {MONSTERS_MAX} monsters, the most it can keep: "

@@ -6,6 +6,7 @@ the bot roll forever, and every d20 error becomes a RulesError a player can read
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import d20
@@ -15,6 +16,10 @@ from rules.errors import RulesError
 
 EXPRESSION_MAX = 100  # characters
 DICE_MAX = 1000  # dice per expression, rerolls and explosions included
+WORKING_MAX = 1000  # characters of working shown; more is a wall of numbers on a phone
+_ANNOTATION_OR_DICE = re.compile(r"\[[^\]]*\]|[^\[]+")  # `[fire]`, or the dice between
+# What Discord would read as formatting or a mention in a player's `[annotation]`.
+_MARKUP = re.compile(r"[\\*_~`|<>@#]")
 EXAMPLES = "`2d6+3`, `4d6kh3` or `1d6e6`"
 
 
@@ -61,6 +66,19 @@ class _Markdown(d20.MarkdownStringifier):
         super().__init__()
         self._nodes = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
 
+    def _stringify(self, node: d20.Number) -> str:
+        # An annotation is the player's own text: shown as typed, never as markdown (a stray
+        # backtick would swallow the total) nor as a mention pill.
+        annotation = node.annotation
+        if not annotation:
+            return str(super()._stringify(node))
+        node.annotation = None
+        try:
+            inside = str(super()._stringify(node))
+        finally:
+            node.annotation = annotation
+        return f"{inside} {_plain_text(annotation)}"
+
 
 class _Roller(d20.Roller):
     def __init__(self, rng: DieSource) -> None:
@@ -84,9 +102,13 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
     if not 1 <= len(expression) <= EXPRESSION_MAX:
         raise RulesError(f"Dice expressions are 1 to {EXPRESSION_MAX} characters long.")
     try:
-        result = _Roller(rng).roll(expression, stringifier=_Markdown())
+        roller = _Roller(rng)
+        result = roller.roll(_dice_case(expression), stringifier=_Markdown())
         # d20 works totals out lazily, so errors such as 1/0 surface here, inside the try.
-        return DiceRoll(expression, result.result, result.total)
+        working = result.result
+        if len(working) > WORKING_MAX:
+            working = _summary(result.expr, roller.context.rolls)
+        return DiceRoll(expression, working, result.total)
     except d20.TooManyRolls:
         raise RulesError(
             f"`{expression}` rolls too many dice: at most {DICE_MAX}, rerolls and explosions "
@@ -102,3 +124,26 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
         ) from None
     except d20.RollError as error:
         raise RulesError(f"I can't roll `{expression}`: {error}") from None
+
+
+def _dice_case(expression: str) -> str:
+    """`2D6+1D4 [Fire]` → `2d6+1d4 [Fire]`: d20 reads only lower case, and a phone capitalises
+    the first letter (`D20`); annotations stay as typed."""
+    return _ANNOTATION_OR_DICE.sub(
+        lambda m: m[0] if m[0].startswith("[") else m[0].lower(), expression
+    )
+
+
+def _plain_text(text: str) -> str:
+    return _MARKUP.sub(lambda match: "\\" + match.group(), text)
+
+
+class _Totals(_Markdown):
+    """The working with each dice term as its total: `1000d6kh1 (total 6) + 5 = `11``."""
+
+    def _str_dice(self, node: d20.Dice) -> str:
+        return f"{node.num}d{node.size}{self._str_ops(node.operations)} (total {int(node.number)})"
+
+
+def _summary(expr: d20.Expression, dice: int) -> str:
+    return f"{_Totals().stringify(expr)}\n*{dice} dice: too many to show each one*"

@@ -10,6 +10,9 @@ NAME_LIMIT = 32  # fits an autocomplete choice and an embed title
 # Punctuation a name may use besides letters, digits and spaces: nothing that pings, quotes
 # code or formats text in Discord (`@`, backticks, `*`, `_`, `~`, `|`, `<`, `>`, `#`, ...).
 NAME_PUNCTUATION = "'-.,!?()&"
+# Accents a letter may carry: Vietnamese and Thai stack two, Zalgo text stacks dozens, which
+# spill over the lines above and below in every list the name appears in.
+MARKS_PER_LETTER = 3
 
 
 def clean_name(text: str, noun: str) -> str:
@@ -31,6 +34,13 @@ def clean_name(text: str, noun: str) -> str:
             )
     if not _is_word_char(name[0]):
         raise RulesError("A name must start with a letter or a number")
+    marks = 0
+    for char in name:
+        marks = marks + 1 if unicodedata.category(char).startswith("M") else 0
+        if marks > MARKS_PER_LETTER:
+            raise RulesError(
+                f"A name can't stack more than {MARKS_PER_LETTER} accents on one letter"
+            )
     return name
 
 

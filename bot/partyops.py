@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from bot.table import Character, Table
+from bot.table import NO_CHARACTERS, Character, Table
 from rules.errors import RulesError
 from rules.fatigue import (
     FatigueEvent,
@@ -88,7 +88,7 @@ def _change_all(
 
 def require_characters(table: Table) -> None:
     if not table.characters:
-        raise RulesError("There are no characters in this channel yet: `/character create` first.")
+        raise RulesError(NO_CHARACTERS)
 
 
 # --- one character -------------------------------------------------------------------------

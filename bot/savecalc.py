@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.table import Character, Table
+from bot.table import NO_CHARACTERS, Character, Table
 from rules import saves
 from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
@@ -109,6 +109,11 @@ def _character_for(table: Table, options: SaveOptions, user_id: int) -> Characte
     if len(own) == 1:
         return own[0]
     if not own:
+        if options.level is None and table.characters:  # a GM, usually: none of their own
+            raise RulesError(
+                "Give the defender's `level:` for a plain roll, or say whose save it is with "
+                "`character:`."
+            )
         if options.level is None:
             raise RulesError(
                 "Give the defender's `level:`, or make a character with `/character create` "
@@ -157,9 +162,7 @@ def party_inputs(
     """One Save Roll per character in the channel, each with its own stored numbers."""
     difficulty = against.difficulty()
     if not table.characters:
-        raise RulesError(
-            "There are no characters in this channel yet: make them with `/character create`."
-        )
+        raise RulesError(NO_CHARACTERS)
     return tuple(
         SaveInputs(
             kind=kind,

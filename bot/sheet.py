@@ -16,7 +16,7 @@ from typing import Any, Literal
 from bot.names import clean_name
 from bot.table import FL_MAX, ChannelSettings, Character, Forbidden, Table, check_can_change
 from rules.errors import RulesError
-from rules.fatigue import toughness_from_con
+from rules.fatigue import FatigueState, toughness_from_con
 
 CLASSES_MAX = 5  # more classes than this is surely a typo
 CLASS_LEVEL_MAX = 100
@@ -221,7 +221,19 @@ def change(
     if owner_id is not None:
         fields["owner_id"] = owner_id
     new = replace(old, **fields)
+    if new.fl is not None and new.fl != old.fl:
+        new = replace(new, fatigue=caps_for_new_fl(new.fatigue, new.fl))
     return table.without(old.name).with_character(new), new
+
+
+def caps_for_new_fl(state: FatigueState, fl: Fraction) -> FatigueState:
+    """After the Fatigue Level changes, drop a cap whose floor is now above the character's FP.
+
+    The rules are silent here; a cap that holds FP at a floor it is already below would only
+    stop every rest from recovering anything (FP 30 held "at 4001" after FL 7 → 1000)."""
+    shattered = state.shattered_cap and FatigueState(shattered_cap=True).floor(fl) <= state.fp
+    exhausted = state.exhausted_cap and FatigueState(exhausted_cap=True).floor(fl) <= state.fp
+    return replace(state, exhausted_cap=exhausted, shattered_cap=shattered)
 
 
 def remove(table: Table, actor_id: int, is_gm: bool, name: str) -> tuple[Table, Character]:

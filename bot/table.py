@@ -6,12 +6,13 @@ such a function can only return a new Table, never half-change the old one.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
@@ -24,6 +25,8 @@ FL_MAX = 1000
 HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
 COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
 _LISTED_NAMES = 5  # how many names an unknown-name error suggests
+# One wording wherever a command needs characters and the channel has none.
+NO_CHARACTERS = "There are no characters in this channel yet: make one with `/character create`."
 
 
 class Forbidden(RulesError):
@@ -46,6 +49,46 @@ def _check_id(value: object, what: str) -> int:
 def name_key(name: str) -> str:
     """How names are compared: spaces squeezed, casefolded, so 'Bórin' and ' BÓRIN' are one."""
     return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
+def _unaccented(key: str) -> str:
+    """'bórin' → 'borin': how a name is typed on a keyboard without its accents."""
+    decomposed = unicodedata.normalize("NFKD", key)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+class _HasName(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def key(self) -> str: ...
+
+
+_Named = TypeVar("_Named", bound=_HasName)
+
+
+def _named(items: Sequence[_Named], name: str, noun: str) -> _Named:
+    """The item with this name; else the only one that matches without accents ('borin' finds
+    Bórin); else an error that suggests close names (a typo) or lists a few."""
+    key = name_key(name)
+    found = next((i for i in items if i.key == key), None)
+    if found is not None:
+        return found
+    plain = [i for i in items if _unaccented(i.key) == _unaccented(key)]
+    if len(plain) == 1:
+        return plain[0]
+    shown = " ".join(name.split())[:NAME_MAX]
+    if not items:
+        raise RulesError(f"No {noun} named '{shown}' in this channel (there are none yet)")
+    by_key = {_unaccented(i.key): i.name for i in items}
+    close = difflib.get_close_matches(_unaccented(key), list(by_key), n=3, cutoff=0.6)
+    if close:
+        guesses = " or ".join(by_key[k] for k in close)
+        raise RulesError(f"No {noun} named '{shown}' in this channel: did you mean {guesses}?")
+    names = [i.name for i in items[:_LISTED_NAMES]]
+    more = ", …" if len(items) > _LISTED_NAMES else ""
+    raise RulesError(f"No {noun} named '{shown}' in this channel; here: {', '.join(names)}{more}")
 
 
 @dataclass(frozen=True)
@@ -255,17 +298,7 @@ class Table:
         return next((c for c in self.characters if c.key == key), None)
 
     def get(self, name: str) -> Character:
-        found = self.find(name)
-        if found is not None:
-            return found
-        shown = " ".join(name.split())[:NAME_MAX]
-        if not self.characters:
-            raise RulesError(f"No character named '{shown}' in this channel (there are none yet)")
-        names = [c.name for c in self.characters[:_LISTED_NAMES]]
-        more = ", …" if len(self.characters) > _LISTED_NAMES else ""
-        raise RulesError(
-            f"No character named '{shown}' in this channel; here: {', '.join(names)}{more}"
-        )
+        return _named(self.characters, name, "character")
 
     def with_character(self, character: Character) -> Table:
         """Insert, or replace the character with the same name (case-insensitive)."""
@@ -282,17 +315,7 @@ class Table:
         return next((m for m in self.monsters if m.key == key), None)
 
     def get_monster(self, name: str) -> Monster:
-        found = self.find_monster(name)
-        if found is not None:
-            return found
-        shown = " ".join(name.split())[:NAME_MAX]
-        if not self.monsters:
-            raise RulesError(f"No monster named '{shown}' in this channel (there are none yet)")
-        names = [m.name for m in self.monsters[:_LISTED_NAMES]]
-        more = ", …" if len(self.monsters) > _LISTED_NAMES else ""
-        raise RulesError(
-            f"No monster named '{shown}' in this channel; here: {', '.join(names)}{more}"
-        )
+        return _named(self.monsters, name, "monster")
 
     def with_monster(self, monster: Monster) -> Table:
         """Insert, or replace the monster with the same name (case-insensitive)."""

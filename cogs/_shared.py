@@ -28,11 +28,12 @@ async def caller_is_gm(interaction: discord.Interaction, table: Table | None = N
     return is_gm(interaction, table.settings)
 
 
+GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)."
+
+
 async def require_gm(interaction: discord.Interaction, table: Table | None = None) -> None:
     if not await caller_is_gm(interaction, table):
-        raise RulesError(
-            "Only the GM can do that here (Manage Channels, or the channel's GM role)."
-        )
+        raise RulesError(GM_ONLY)
 
 
 def pick_character(table: Table, name: str | None, user_id: int) -> Character:

@@ -20,7 +20,7 @@ from bot.render.characters import (
     sheet_embed,
 )
 from bot.sheet import SheetOptions, change, create, remove
-from bot.table import FL_MAX, LEVEL_MAX, check_can_change
+from bot.table import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from bot.tree import answer_error
 from cogs._shared import bot_of, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
@@ -68,10 +68,9 @@ SHEET_DESCRIPTIONS = {
 class ConfirmRemove(discord.ui.View):
     """Confirm/Cancel for one removal; only the person who asked may press, for a minute."""
 
-    def __init__(self, invoker_id: int, gm: bool, name: str, timeout: float) -> None:
+    def __init__(self, invoker_id: int, name: str, timeout: float) -> None:
         super().__init__(timeout=timeout)
         self.invoker_id = invoker_id
-        self.gm = gm
         self.name = name
         self.prompt: discord.Interaction | None = None  # to edit the prompt on timeout
 
@@ -85,7 +84,10 @@ class ConfirmRemove(discord.ui.View):
 
     @discord.ui.button(label="Remove", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        step = functools.partial(remove, actor_id=self.invoker_id, is_gm=self.gm, name=self.name)
+        def step(table: Table) -> tuple[Table, Character]:
+            # GM or not is asked again at the click: the GM role may have gone since the prompt.
+            return remove(table, self.invoker_id, is_gm(interaction, table.settings), self.name)
+
         gone = await bot_of(interaction).store.apply(
             interaction.channel_id or 0,
             interaction.guild_id,
@@ -278,7 +280,7 @@ class Characters(commands.Cog):
         gm = is_gm(interaction, table.settings)
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
-        view = ConfirmRemove(interaction.user.id, gm, character.name, self.confirm_seconds)
+        view = ConfirmRemove(interaction.user.id, character.name, self.confirm_seconds)
         await interaction.response.send_message(
             embed=confirm_remove_embed(character), view=view, ephemeral=True
         )

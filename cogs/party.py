@@ -11,18 +11,20 @@ from discord.ext import commands
 
 from bot import partyops
 from bot.partyops import PartyReport
+from bot.permissions import is_gm
 from bot.render.fatigue import page_count, party_embed, report_embed
 from bot.store import Store
-from bot.table import Table
+from bot.table import Forbidden, Table
 from bot.tree import answer_error
 from cogs._buttons import TableButton, buttons_view
-from cogs._shared import bot_of, read_table, require_gm
+from cogs._shared import GM_ONLY, bot_of, read_table, require_gm
 from cogs.fatigue import Amount
 
 log = logging.getLogger(__name__)
 
 CONFIRM_SECONDS = 60.0  # how long the reset button waits; then it is disabled
 PAGES_MAX = 100
+RESET_NAMES = 10  # names the reset prompt lists before "and N more"
 
 
 class ResetConfirm(discord.ui.View):
@@ -44,6 +46,9 @@ class ResetConfirm(discord.ui.View):
     @discord.ui.button(label="Reset everyone", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
         def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
+            # Asked again at the click: the GM role may have been taken away since the prompt.
+            if not is_gm(interaction, table.settings):
+                raise Forbidden(GM_ONLY)
             new, report = partyops.party_reset(table)
             return new, (report, new.settings.round_seconds)
 
@@ -155,10 +160,13 @@ class Party(commands.Cog):
         table = await read_table(interaction)
         await require_gm(interaction, table)
         partyops.require_characters(table)
-        names = ", ".join(c.name for c in table.characters)
+        shown = [c.name for c in table.characters[:RESET_NAMES]]
+        if len(table.characters) > RESET_NAMES:  # a few names say "this party"; 40 are a wall
+            shown.append(f"and {len(table.characters) - RESET_NAMES} more")
+        names = ", ".join(shown)
         embed = discord.Embed(
             title="Reset the whole party's fatigue?",
-            description=(f"FP, Temporary FP, caps and VP damage go back to 0 for: {names}"[:4000]),
+            description=f"FP, Temporary FP, caps and VP damage go back to 0 for: {names}",
             colour=discord.Colour.red(),
         )
         view = ResetConfirm(bot_of(interaction).store, interaction)

@@ -143,7 +143,7 @@ def confirm_remove_embed(character: Character) -> discord.Embed:
     return discord.Embed(
         title=f"Remove {character.name}?"[:TITLE_MAX],
         description=f"Level {character.level} · played by <@{character.owner_id}>, "
-        f"FP {character.fatigue.fp}. This can't be undone from here.",
+        f"FP {character.fatigue.fp}. `/undo` brings it back.",
         colour=REMOVED,
     )
 

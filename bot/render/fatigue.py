@@ -141,6 +141,11 @@ def character_embed(character: Character, clock: int) -> discord.Embed:
     return embed
 
 
+def _shift(before: int, after: int) -> str:
+    """`3 → 5`, or just `3` when it didn't move (as the Band field does)."""
+    return str(after) if before == after else f"{before} → {after}"
+
+
 def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Embed:
     """One character's change: the events that explain it, then where they stand now."""
     fl = change.fl
@@ -158,9 +163,9 @@ def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Emb
     shift = band_after if band_before == band_after else f"{band_before} → {band_after}"
     embed.add_field(name="Band", value=shift)
     if before.temp or after.temp:
-        embed.add_field(name="Temporary FP", value=f"{before.temp} → {after.temp}")
+        embed.add_field(name="Temporary FP", value=_shift(before.temp, after.temp))
     if before.vp_damage or after.vp_damage:
-        embed.add_field(name="VP damage", value=f"{before.vp_damage} → {after.vp_damage}")
+        embed.add_field(name="VP damage", value=_shift(before.vp_damage, after.vp_damage))
     embed.add_field(name="Now", value="\n".join(status_parts(after, fl, clock)), inline=False)
     embed.set_footer(text=f"Game clock: {game_time(clock)}")
     return embed
@@ -207,7 +212,7 @@ def _reset_text(change: CharacterChange) -> str:
     was = change.before
     if was == FatigueState():
         return "already fresh"
-    parts = [f"FP {was.fp} → 0"]
+    parts = [f"FP {was.fp} → 0"] if was.fp else []  # "FP 0 → 0" says nothing
     if was.temp:
         parts.append(f"Temporary FP {was.temp} → 0")
     if was.exhausted_cap or was.shattered_cap:

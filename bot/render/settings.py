@@ -36,10 +36,13 @@ def settings_embed(
 ) -> discord.Embed:
     """Every setting; with `changed` (the old settings), the ones that changed show old → new
     and the title says so."""
-    embed = discord.Embed(
-        title="Settings changed" if changed is not None else "Settings for this channel",
-        colour=NEUTRAL,
-    )
+    if changed is None:
+        title = "Settings for this channel"
+    elif changed == settings:  # `/settings set ties:fail` when ties already fail
+        title = "Nothing changed: the settings were already so"
+    else:
+        title = "Settings changed"
+    embed = discord.Embed(title=title, colour=NEUTRAL)
     lines = []
     for field, label, unit in ROWS:
         now = _value(settings, field, unit)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.dice_expr import DICE_MAX, EXPRESSION_MAX, roll_expression
+from bot.dice_expr import DICE_MAX, EXPRESSION_MAX, WORKING_MAX, roll_expression
 from rules.errors import RulesError
 
 
@@ -89,3 +89,40 @@ def test_the_module_level_generator_is_not_used() -> None:
     before = random.getstate()
     roll_expression("10d10", random.Random(5))
     assert random.getstate() == before
+
+
+def test_a_long_working_shows_each_dice_term_as_its_total() -> None:
+    rolled = roll_expression("2d6+3 [fire] + 500d4", Scripted([2, 6] + [1] * 500))
+    assert rolled.total == 511
+    assert rolled.working == (
+        "2d6 (total 8) + 3 [fire] + 500d4 (total 500) = `511`\n"
+        "*502 dice: too many to show each one*"
+    )
+    assert len(rolled.working) <= WORKING_MAX
+
+
+def test_a_working_that_fits_lists_every_die() -> None:
+    rolled = roll_expression("20d6", Scripted([3] * 20))
+    assert rolled.working == f"20d6 ({', '.join(['3'] * 20)}) = `60`"
+
+
+def test_a_dropped_term_shows_what_it_rolled() -> None:
+    rolled = roll_expression("(300d4, 2d6)kh1", Scripted([1] * 300 + [6, 5]))
+    assert rolled.working.startswith("(300d4 (total 300), ~~2d6 (total 11)~~)kh1 = `300`")
+
+
+@pytest.mark.parametrize(
+    ("typed", "working"),
+    [
+        ("D20", "1d20 (7) = `7`"),  # a phone capitalises the first letter
+        ("1D20+2", "1d20 (7) + 2 = `9`"),
+        ("1d20 [To Hit]", "1d20 (7) [To Hit] = `7`"),  # the annotation stays as typed
+    ],
+)
+def test_capital_dice_roll_as_lower_case(typed: str, working: str) -> None:
+    rolled = roll_expression(typed, Scripted([7]))
+    assert rolled.expression == typed and rolled.working == working
+
+
+def test_capital_keep_highest() -> None:
+    assert roll_expression("4D6KH3", Scripted([4, 1, 5, 3])).total == 12

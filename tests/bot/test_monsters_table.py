@@ -202,7 +202,8 @@ def test_only_the_gm_changes_monsters(step: object) -> None:
 
 def test_create_refuses_duplicates_and_a_full_bestiary() -> None:
     table = Table(1, None, monsters=(troll(),))
-    with pytest.raises(RulesError, match="already a monster named 'cave troll'"):
+    # Named as it was made, however the new one was typed (as for characters).
+    with pytest.raises(RulesError, match="already a monster named 'Cave Troll' in this channel"):
         bestiary.create(table, is_gm=True, name="cave troll", options=BuildOptions(1, "light"))
     full = Table(1, None, monsters=tuple(Monster(f"M{i}", HEAVY3) for i in range(25)))
     with pytest.raises(RulesError, match="already has 25 monsters"):

@@ -136,6 +136,15 @@ def test_change_embed_lists_the_events_and_before_after() -> None:
     assert any("61" in e.text for e in change.events if e.kind == "cap_set")
 
 
+def test_change_embed_shows_an_unchanged_count_once() -> None:
+    # A rest that leaves VP damage as it was: "VP damage: 1", never "1 → 1".
+    t = table(character("Bree", fp=30, vp_damage=1))
+    _, change = partyops.remove(t, "Bree", 5)
+    text = embed_text(render.change_embed("Bree recovers", change, clock=0))
+    assert "VP damage: 1" in text.splitlines()
+    assert "1 → 1" not in text
+
+
 # --- the party board -----------------------------------------------------------------------
 
 
@@ -204,6 +213,14 @@ def test_reset_report_says_what_was_cleared() -> None:
     text = embed_text(render.report_embed("Reset", report, 60, reset=True))
     assert "**Bree** FP 70 → 0, Temporary FP 1 → 0, caps cleared, VP damage 3 → 0" in text
     assert "**Odo** already fresh" in text
+
+
+def test_reset_report_leaves_out_an_fp_that_was_already_zero() -> None:
+    t = table(character("Bree", temp=4, temp_expires=600, vp_damage=1))
+    _, report = partyops.party_reset(t)
+    text = embed_text(render.report_embed("Reset", report, 60, reset=True))
+    assert "**Bree** Temporary FP 4 → 0, VP damage 1 → 0" in text
+    assert "FP 0 → 0" not in text
 
 
 def test_report_names_the_skipped() -> None:

@@ -69,6 +69,9 @@ def test_an_unknown_name_is_an_error() -> None:
 
 def test_no_character_and_no_level_says_what_to_do() -> None:
     with pytest.raises(RulesError, match=r"`level:`.*/character create"):
+        save_inputs(SaveKind.WSR, SaveOptions(VS7), table(), ME)
+    # Others have characters here (the GM's usual case): name one rather than make one.
+    with pytest.raises(RulesError, match=r"`level:`.*`character:`"):
         save_inputs(SaveKind.WSR, SaveOptions(VS7), table(BORIN), ME)
 
 

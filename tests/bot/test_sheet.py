@@ -45,6 +45,7 @@ def made(name: str = "Grok", owner: int = PIPPA, options: SheetOptions = OGRE) -
         ("Zoë (the Bold)", "Zoë (the Bold)"),
         ("x" * 32, "x" * 32),
         ("7th Son", "7th Son"),
+        ("Nguye\u0302\u0303n", "Nguye\u0302\u0303n"),  # ễ typed as e and two accents
     ],
 )
 def test_names_are_kept_with_spaces_squeezed(typed: str, kept: str) -> None:
@@ -64,11 +65,17 @@ def test_names_are_kept_with_spaces_squeezed(typed: str, kept: str) -> None:
         "   ",
         "-Dash",
         "a\u200bb",
+        "Z" + "\u0336" * 31,  # Zalgo: one letter under a tower of marks
     ],
 )
 def test_names_that_ping_format_or_overflow_are_refused(typed: str) -> None:
     with pytest.raises(RulesError):
         clean_name(typed, "character")
+
+
+def test_zalgo_is_refused_with_a_reason() -> None:
+    with pytest.raises(RulesError, match="more than 3 accents on one letter"):
+        clean_name("Za\u0336\u0337\u0338\u0335lgo", "monster")
 
 
 def test_a_refused_name_says_what_is_allowed() -> None:

@@ -14,6 +14,7 @@ from bot.table import (
     ChannelSettings,
     Character,
     Forbidden,
+    Monster,
     Table,
     check_can_change,
     name_key,
@@ -235,3 +236,40 @@ def test_table_behaves_like_a_dict_of_names(seed: int) -> None:
 
 def test_fatigue_state_defaults_to_fresh() -> None:
     assert ogre().fatigue == FatigueState()
+
+
+def test_a_name_typed_without_its_accents_finds_the_only_match() -> None:
+    table = Table(1, None).with_character(Character("Bórin", 1)).with_character(Character("Ann", 2))
+    assert table.get("borin").name == "Bórin"
+    assert table.get("BORIN").name == "Bórin"
+
+
+def test_an_exact_name_wins_over_an_unaccented_one() -> None:
+    table = Table(1, None).with_character(Character("Aria", 1)).with_character(Character("Ária", 2))
+    assert table.get("aria").name == "Aria"
+    assert table.get("ária").name == "Ária"
+
+
+def test_two_unaccented_matches_are_not_guessed() -> None:
+    table = Table(1, None).with_character(Character("Ária", 1)).with_character(Character("Aríà", 2))
+    with pytest.raises(RulesError, match="No character named 'aria'"):
+        table.get("aria")
+
+
+def test_a_typo_gets_a_suggestion() -> None:
+    table = Table(1, None)
+    for name in ["Ada", "Bea", "Cat", "Dan", "Eve", "Fay", "Thorin Oakenshield"]:
+        table = table.with_character(Character(name, 1))
+    with pytest.raises(RulesError) as caught:
+        table.get("thorin oakenshild")
+    assert str(caught.value) == (
+        "No character named 'thorin oakenshild' in this channel: did you mean Thorin Oakenshield?"
+    )
+
+
+def test_a_monster_typo_gets_a_suggestion_too() -> None:
+    troll = Monster("Cave Troll", {"rank": 3, "armor": "heavy"})
+    table = Table(1, None).with_monster(troll)
+    assert table.get_monster("cave troll").name == "Cave Troll"
+    with pytest.raises(RulesError, match="did you mean Cave Troll"):
+        table.get_monster("cave trol")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import refused, snapshot
+from tests.e2e.helpers import fatigue_of, hero, refused, seed, snapshot
 from tests.localdiscord.commands import CommandLineError
 
 # rules-text/fatigue.txt's worked example, typed as a player would: FL 8 + 3 + 5.5 + 4 = 20.5.
@@ -108,6 +108,7 @@ async def test_duplicate_names_are_refused(env: Any, again: str) -> None:
         ({"base_hd": "lots"}, "4+1"),
         ({"name": "@everyone"}, "can't contain '@'"),
         ({"name": "`code`"}, "can't contain '`'"),
+        ({"name": "Z" + "\u0336" * 31}, "accents on one letter"),
     ],
 )
 async def test_bad_input_gets_a_clear_private_error(
@@ -155,6 +156,16 @@ async def test_remove_asks_then_removes(env: Any) -> None:
     assert (await env.store.history(d.table.id))[0].action == "character remove"
 
 
+async def test_the_remove_prompt_tells_the_truth_about_undo(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Bree")
+    prompt = await d.slash("character remove", user=d.player, name="Bree")
+    assert "`/undo` brings it back" in prompt.text and "can't be undone" not in prompt.text
+    await d.click(prompt, "Remove", user=d.player)
+    await d.slash("undo", user=d.player)
+    assert (await env.table()).find("Bree") is not None
+
+
 async def test_the_gm_removes_anyones_and_cancel_keeps_it(env: Any) -> None:
     d = env.discord
     await d.slash("character create", user=d.player, name="Bree")
@@ -174,6 +185,18 @@ async def test_only_the_invoker_may_press_remove(env: Any) -> None:
     before = await snapshot(env)
     other = await d.click(prompt, "Remove", user=d.player)
     assert other.ephemeral and "Only" in other.text
+    assert await snapshot(env) == before
+
+
+async def test_a_gm_who_lost_the_gm_role_cannot_confirm_removing_anothers(env: Any) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Bree")
+    await d.slash("settings set", user=d.gm, gm_role=d.guild.role("GM"))
+    prompt = await d.slash("character remove", user=d.named_gm, name="Bree")
+    await d.slash("settings set", user=d.gm, clear_gm_role=True)
+    before = await snapshot(env)
+    late = await d.click(prompt, "Remove", user=d.named_gm)
+    assert late.ephemeral and "your own" in late.text
     assert await snapshot(env) == before
 
 
@@ -215,3 +238,39 @@ async def test_characters_survive_a_restart(env: Any) -> None:
     reply = await d.slash("character show", user=d.player, name="Grok")
     assert "**20.5**" in reply.text
     assert (await env.table()).get("Grok").fl == Fraction(41, 2)
+
+
+@pytest.mark.parametrize(
+    ("options", "caps"),
+    [
+        # FL 7 → 1000: FP 30 is Fresh now, so neither cap's floor (3001, 4001) can hold it.
+        ({"fatigue_level": 1000}, (False, False)),
+        # FL 7 → 8: FP 30 is Exhausted (25–32): that cap stays, Shattered's floor 33 goes.
+        ({"fatigue_level": 8}, (True, False)),
+        # FL 7 → 1: floors 4 and 5 are below FP 30: both caps hold.
+        ({"fatigue_level": 1}, (True, True)),
+        # The Fatigue Level doesn't change: the caps are left alone.
+        ({"level": 9}, (True, True)),
+    ],
+)
+async def test_a_new_fatigue_level_drops_caps_above_fp(
+    env: Any, options: dict[str, Any], caps: tuple[bool, bool]
+) -> None:
+    d = env.discord
+    await seed(
+        env, hero("Aria", d.player, Fraction(7), fp=30, exhausted_cap=True, shattered_cap=True)
+    )
+    await d.slash("character set", user=d.player, name="Aria", **options)
+    fatigue = await fatigue_of(env, "Aria")
+    assert (fatigue.fp, fatigue.exhausted_cap, fatigue.shattered_cap) == (30, *caps)
+
+
+async def test_after_a_bigger_fatigue_level_a_rest_recovers_again(env: Any) -> None:
+    d = env.discord
+    await seed(
+        env, hero("Aria", d.player, Fraction(7), fp=30, exhausted_cap=True, shattered_cap=True)
+    )
+    await d.slash("character set", user=d.player, name="Aria", fatigue_level=1000)
+    reply = await d.slash("rest minutes", user=d.player, minutes=5, character="Aria")
+    assert "FP 30 → 25" in reply.text and "4001" not in reply.text
+    assert (await fatigue_of(env, "Aria")).fp == 25

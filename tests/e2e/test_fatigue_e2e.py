@@ -164,3 +164,20 @@ async def test_fatigue_survives_a_restart(env: Any) -> None:
     assert "Exhausted cap: FP ≥ 61" in reply.text
     state = await fatigue_of(env, "Bree")
     assert (state.fp, state.temp, state.exhausted_cap) == (61, 2, True)
+
+
+async def test_a_phone_without_accents_still_finds_the_character(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bórin", d.player), hero("Odo", d.player2))
+    reply = await d.type("/fatigue spend character:borin amount:2", user=d.player)
+    assert not reply.ephemeral and "Bórin spends 2 FP" in reply.text
+    assert (await fatigue_of(env, "Bórin")).fp == 2
+
+
+async def test_a_typo_is_refused_with_a_suggestion_and_changes_nothing(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bórin", d.player), hero("Odo", d.player2))
+    before = await snapshot(env)
+    reply = await d.type("/fatigue spend character:Bron", user=d.player)
+    assert reply.ephemeral and "did you mean Bórin?" in reply.content
+    assert await snapshot(env) == before

@@ -339,7 +339,7 @@ async def test_bestiary_mistakes_change_nothing(env: Any) -> None:
     d = env.discord
     await d.slash("monster create", user=d.gm, name="Ogre", rank=2, armor="medium", hp=12)
     text = await refused(env, "monster create", d.gm, name=" ogre ", rank=1, armor="light")
-    assert "already a monster named 'ogre'" in text
+    assert "already a monster named 'Ogre'" in text and "`/monster remove`" in text
     assert "No monster named 'Orc'" in await refused(env, "monster hit", d.gm, name="Orc", damage=3)
     assert "here: Ogre" in await refused(env, "monster face", d.gm, name="Orc", facing="N")
     assert "No monster" in await refused(env, "monster show", d.player, name="Orc")

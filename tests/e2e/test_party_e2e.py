@@ -162,3 +162,40 @@ async def test_the_board_survives_a_restart(env: Any) -> None:
     again = await d.slash("party show", user=d.player)
     assert again.embed["fields"] == first.embed["fields"]
     assert "7/100 FP" in again.text
+
+
+async def test_every_party_command_says_the_same_in_an_empty_channel(env: Any) -> None:
+    d = env.discord
+    said = {
+        (await d.type(line, user=d.gm)).content
+        for line in ("/party spend", "/party reset", "/save party kind:wsr vs:3")
+    }
+    assert said == {
+        "There are no characters in this channel yet: make one with `/character create`."
+    }
+
+
+async def test_a_gm_who_lost_the_gm_role_cannot_confirm_a_reset(env: Any) -> None:
+    d = env.discord
+    await seed_party(env)
+    await d.slash("settings set", user=d.gm, gm_role=d.guild.role("GM"))
+    ask = await d.slash("party reset", user=d.named_gm)  # a GM by the channel's GM role
+    await d.slash("settings set", user=d.gm, clear_gm_role=True)
+    before = await snapshot(env)
+    late = await d.click(ask, "Reset everyone", user=d.named_gm)
+    assert late.ephemeral and "Only the GM" in late.content
+    assert await snapshot(env) == before
+    cancelled = await d.click(ask, "Cancel", user=d.named_gm)  # the prompt can still be closed
+    assert "cancelled" in cancelled.text
+
+
+async def test_the_reset_prompt_names_ten_then_counts_the_rest(env: Any) -> None:
+    d = env.discord
+    await seed(env, *(hero(f"Hero {i:02d}", d.player, fp=5) for i in range(14)))
+    ask = await d.slash("party reset", user=d.gm)
+    listed = ", ".join(f"Hero {i:02d}" for i in range(10))
+    assert ask.embed["description"].endswith(f"for: {listed}, and 4 more")
+    await d.click(ask, "Reset everyone", user=d.gm)  # still resets all fourteen
+    table = await env.table()
+    assert len(table.characters) == 14
+    assert all(c.fatigue == FatigueState() for c in table.characters)

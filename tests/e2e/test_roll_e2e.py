@@ -72,3 +72,27 @@ async def test_discord_refuses_an_overlong_expression(env: Any) -> None:
     # The option is registered with max_length 100, so Discord never sends this to the bot.
     with pytest.raises(CommandLineError, match="1-100 characters"):
         await env.discord.slash("roll", user=env.discord.player, dice="1+" * 50 + "1")
+
+
+async def test_a_thousand_dice_show_their_total_not_a_wall_of_numbers(env: Any) -> None:
+    script(env, *([6] + [2] * 999))
+    reply = await env.discord.slash("roll", user=env.discord.player, dice="1000d6kh1+5")
+    assert reply.embed["title"] == "1000d6kh1+5: 11"
+    assert reply.embed["description"] == (
+        "1000d6kh1 (total 6) + 5 = `11`\n*1000 dice: too many to show each one*"
+    )
+
+
+async def test_an_annotation_is_shown_as_typed_not_as_markdown(env: Any) -> None:
+    script(env, 4)
+    reply = await env.discord.slash("roll", user=env.discord.player, dice="1d6 [`@everyone *x*]")
+    # Escaped: the backtick can't swallow the total, nothing turns bold or into a mention.
+    assert reply.embed["description"] == "1d6 (4) [\\`\\@everyone \\*x\\*] = `4`"
+
+
+async def test_a_phone_capitalised_die_still_rolls(env: Any) -> None:
+    script(env, 17)
+    reply = await env.discord.type("/roll dice:D20", user=env.discord.player)
+    assert not reply.ephemeral
+    assert reply.embed["title"] == "D20: 17"
+    assert reply.embed["description"] == "1d20 (17) = `17`"

@@ -159,3 +159,19 @@ async def test_party_needs_one_difficulty(env: Any) -> None:
     reply = await env.discord.slash("save party", user=env.discord.gm, kind="wsr")
     assert reply.ephemeral
     assert "Say what the save is against" in reply.content
+
+
+async def test_a_gm_without_a_character_is_pointed_to_character(env: Any) -> None:
+    await seed(env, borin(env))
+    before = await snapshot(env)
+    script(env)
+    reply = await env.discord.type("/save wsr vs:3", user=env.discord.gm)
+    assert reply.ephemeral and "say whose save it is with `character:`" in reply.content
+    assert "/character create" not in reply.content  # the GM has no need to make one
+    assert await snapshot(env) == before
+
+
+async def test_in_an_empty_channel_the_hint_is_to_make_a_character(env: Any) -> None:
+    script(env)
+    reply = await env.discord.type("/save wsr vs:3", user=env.discord.player)
+    assert reply.ephemeral and "`/character create`" in reply.content

@@ -89,3 +89,12 @@ async def test_settings_survive_a_restart(env: Any) -> None:
     assert "**Ties**: succeed" in reply.text and "**Take a Break**: 15 min" in reply.text
     settings = (await env.table()).settings
     assert (settings.ties, settings.break_minutes) == ("succeed", 15)
+
+
+async def test_setting_what_is_already_set_says_nothing_changed(env: Any) -> None:
+    d = env.discord
+    before = await snapshot(env)
+    reply = await d.slash("settings set", user=d.gm, ties="fail", round_seconds=60)
+    assert reply.embed["title"] == "Nothing changed: the settings were already so"
+    assert "→" not in reply.text
+    assert await snapshot(env) == before  # and nothing was logged for /undo to find
