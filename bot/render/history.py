@@ -112,10 +112,17 @@ def _band(data: dict[str, Any]) -> str | None:
     return None if fl is None else band_name(character.fatigue.fp, fl)
 
 
-def character_change(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
+def _appeared(undo: bool) -> str:
+    # An undo that puts a removed record back didn't create anything new.
+    return "brought back" if undo else "created"
+
+
+def character_change(
+    old: dict[str, Any] | None, new: dict[str, Any] | None, undo: bool = False
+) -> str:
     """`Aria FP 18 → 21 (Fatigued)`, `Aria created`, `Bo removed`, `Aria level 3 → 4`."""
     if old is None or new is None:
-        return f"{_name(new or old or {})} {'created' if old is None else 'removed'}"
+        return f"{_name(new or old or {})} {_appeared(undo) if old is None else 'removed'}"
     parts = []
     if old.get("name") != new.get("name"):
         parts.append(f"renamed from {_name(old)}")
@@ -133,10 +140,13 @@ def character_change(old: dict[str, Any] | None, new: dict[str, Any] | None) -> 
     return f"{_name(new)} {', '.join(parts) or 'changed'}"
 
 
-def monster_change(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
+def monster_change(
+    old: dict[str, Any] | None, new: dict[str, Any] | None, undo: bool = False
+) -> str:
     """`monster Orc HP 30 → 22`, `monster Orc created`."""
     if old is None or new is None:
-        return f"monster {_name(new or old or {})} {'created' if old is None else 'removed'}"
+        appeared = _appeared(undo) if old is None else "removed"
+        return f"monster {_name(new or old or {})} {appeared}"
     parts = _fields(old, new, _MONSTER)
     if old.get("build") != new.get("build"):
         parts.append("stat block rebuilt")
@@ -156,12 +166,13 @@ def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return parts
 
 
-def change_parts(before: Snapshot, after: Snapshot) -> list[str]:
-    """One text per thing a change touched: the channel's fields, each character, each monster."""
+def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[str]:
+    """One text per thing a change touched: the channel's fields, each character, each monster;
+    `undo` when the change is an undo (what it puts back was "brought back", not created)."""
     parts = channel_changes(before.get("channel") or {}, after.get("channel") or {})
     for part, show in (("characters", character_change), ("monsters", monster_change)):
         old, new = before.get(part) or {}, after.get(part) or {}
-        parts += [show(old.get(key), new.get(key)) for key in sorted(old.keys() | new.keys())]
+        parts += [show(old.get(key), new.get(key), undo) for key in sorted(old.keys() | new.keys())]
     return parts
 
 
@@ -183,7 +194,8 @@ def event_line(event: Event, now: datetime) -> str:
     the change was undone; an undo starts with ↩️."""
     icon = UNDO_ICON if event.undoes is not None else CHANGE_ICON
     head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {event.action}"
-    what = "; ".join(change_parts(event.before, event.after)) or "no visible change"
+    undo = event.undoes is not None
+    what = "; ".join(change_parts(event.before, event.after, undo)) or "no visible change"
     line = _clip(f"{head} · {what}", LINE_MAX)
     return f"~~{line}~~ (undone)" if event.undone_by is not None else line
 
@@ -203,7 +215,7 @@ def undone_embed(undone: Undone, now: datetime) -> discord.Embed:
     target = undone.target
     lines = [
         f"{target.action} by <@{target.actor_id}> at {when(target.created_at, now)} is undone:",
-        *(f"• {part}" for part in change_parts(undone.undo.before, undone.undo.after)),
+        *(f"• {part}" for part in change_parts(undone.undo.before, undone.undo.after, undo=True)),
     ]
     embed = discord.Embed(
         title=_clip(f"{UNDO_ICON} Undone: {target.action}", 256),

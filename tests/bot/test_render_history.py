@@ -124,3 +124,12 @@ def test_a_snapshot_from_an_older_shape_still_renders() -> None:
     del new["toughness"]  # a field an older version did not log
     parts = change_parts({"characters": {"aria": old}}, {"characters": {"aria": new}})
     assert parts[0].startswith("Aria FP 18 → 30")
+
+
+def test_an_undo_of_a_removal_brings_the_record_back_rather_than_creating_it() -> None:
+    removal = event(table(ARIA), table(), action="character remove", undone_by=8)
+    undo = event(table(), table(ARIA), id=8, action="undo", undoes=7)
+    assert event_line(removal, NOW).endswith("· character remove · Aria removed~~ (undone)")
+    assert event_line(undo, NOW).endswith("· undo · Aria brought back")
+    monster_undo = event(table(), table(monsters=(ORC,)), id=9, action="undo", undoes=6)
+    assert event_line(monster_undo, NOW).endswith("· undo · monster Orc brought back")
