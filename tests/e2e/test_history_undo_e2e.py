@@ -173,6 +173,7 @@ async def test_a_later_change_to_the_same_character_blocks_the_undo(env: Any) ->
     await d.slash("fatigue spend", user=d.gm, character="Aria", amount=4)
     text = await refused(env, d.player)
     assert "a later change, fatigue spend by" in text and "Aria" in text
+    assert "a GM's /undo takes the latest change" in text
 
 
 async def test_a_player_cannot_undo_the_gms_clock(env: Any) -> None:
