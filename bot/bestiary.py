@@ -23,9 +23,9 @@ SPOTS_HELP = (
 )
 ENCHANTMENTS_HELP = (
     "Enchantments look like `1 2 2`: one Rank per enchantment, at most 3, "
-    "each no higher than the monster's Rank."
+    "each no higher than the monster's Rank"
 )
-GM_ONLY = "Only the GM can change this channel's monsters (Manage Channels, or the GM role)."
+GM_ONLY = "Only the GM can change this channel's monsters (Manage Channels, or the GM role)"
 _SPOT_SEPARATORS = re.compile(r"[,;/]")
 _ENCHANTMENT_SEPARATORS = re.compile(r"[\s,;/]+")
 _NONE_WORDS = frozenset({"none", "no", "-"})

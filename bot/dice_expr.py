@@ -36,7 +36,7 @@ class _Die(d20.Die):
 
     def _add_roll(self) -> None:
         if self.size != "%" and self.size < 1:
-            raise d20.RollValueError("Cannot roll a 0-sided die.")
+            raise d20.RollValueError("Cannot roll a 0-sided die")
         context: _Context = self._context
         context.count_roll()
         # d% is a tens die (00–90), as d20 rolls it.
@@ -100,7 +100,7 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
     """Roll `expression` with `rng`, or a RulesError naming what is wrong with it."""
     expression = expression.strip()
     if not 1 <= len(expression) <= EXPRESSION_MAX:
-        raise RulesError(f"Dice expressions are 1 to {EXPRESSION_MAX} characters long.")
+        raise RulesError(f"Dice expressions are 1 to {EXPRESSION_MAX} characters long")
     try:
         roller = _Roller(rng)
         result = roller.roll(_dice_case(expression), stringifier=_Markdown())
@@ -112,7 +112,7 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
     except d20.TooManyRolls:
         raise RulesError(
             f"`{expression}` rolls too many dice: at most {DICE_MAX}, rerolls and explosions "
-            "included."
+            "included"
         ) from None
     except d20.RollSyntaxError as error:
         got = str(error.got)
@@ -120,7 +120,7 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
             f"{got[:20]!r} at character {error.col} doesn't fit" if got else "it stops too soon"
         )
         raise RulesError(
-            f"I can't read `{expression}` as dice: {problem}. Try something like {EXAMPLES}."
+            f"I can't read `{expression}` as dice: {problem}. Try something like {EXAMPLES}"
         ) from None
     except d20.RollError as error:
         raise RulesError(f"I can't roll `{expression}`: {error}") from None

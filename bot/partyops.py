@@ -132,7 +132,7 @@ def party_spend(table: Table, amount: int) -> tuple[Table, PartyReport]:
     """Everyone with a Fatigue Level takes an action costing `amount` FP."""
     require_characters(table)
     if all(c.fl is None for c in table.characters):
-        raise RulesError("Nobody here has a Fatigue Level yet: set one with `/character set`.")
+        raise RulesError("Nobody here has a Fatigue Level yet: set one with `/character set`")
     return _change_all(table, lambda state, fl: gain(state, fl, amount))
 
 

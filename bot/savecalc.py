@@ -34,11 +34,11 @@ class DifficultyOptions:
         if not given:
             raise RulesError(
                 "Say what the save is against: `vs:` (Attack Level), `dc:` (a Difficulty) "
-                "or `spell:` (the caster's casting total)."
+                "or `spell:` (the caster's casting total)"
             )
         if len(given) > 1:
             shown = " and ".join(f"`{name}:`" for name in given)
-            raise RulesError(f"Give only one of `vs:`, `dc:` or `spell:` (you gave {shown}).")
+            raise RulesError(f"Give only one of `vs:`, `dc:` or `spell:` (you gave {shown})")
         if self.vs is not None:
             return Difficulty.attack_level(self.vs)
         if self.dc is not None:
@@ -112,12 +112,12 @@ def _character_for(table: Table, options: SaveOptions, user_id: int) -> Characte
         if options.level is None and table.characters:  # a GM, usually: none of their own
             raise RulesError(
                 "Give the defender's `level:` for a plain roll, or say whose save it is with "
-                "`character:`."
+                "`character:`"
             )
         if options.level is None:
             raise RulesError(
                 "Give the defender's `level:`, or make a character with `/character create` "
-                "so its level and stats fill in."
+                "so its level and stats fill in"
             )
         return None
     if options.level is None:
@@ -125,7 +125,7 @@ def _character_for(table: Table, options: SaveOptions, user_id: int) -> Characte
         more = ", …" if len(own) > _LISTED_NAMES else ""
         raise RulesError(
             f"You have several characters here ({names}{more}): name one with `character:`, "
-            "or give `level:` for a plain roll."
+            "or give `level:` for a plain roll"
         )
     return None
 

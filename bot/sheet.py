@@ -22,7 +22,7 @@ CLASSES_MAX = 5  # more classes than this is surely a typo
 CLASS_LEVEL_MAX = 100
 CLASSES_HELP = (
     "Classes look like `10:5` (a d10 class at level 5) or, for several, `10:5 6:6` or "
-    "`d10/5 d6/6`: the HD size, then the level, for each class."
+    "`d10/5 d6/6`: the HD size, then the level, for each class"
 )
 Clearable = Literal["fatigue_level", "base_hd", "kin_hd", "classes"]
 CLEARABLE: tuple[str, ...] = ("fatigue_level", "base_hd", "kin_hd", "classes")

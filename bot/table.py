@@ -18,6 +18,7 @@ from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
 from rules.fatigue import FatigueSettings, FatigueState, fatigue_level
 from rules.saves import MODIFIER_LIMIT
+from rules.text import plain
 
 NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
 LEVEL_MAX = 100
@@ -26,7 +27,7 @@ HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
 COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
 _LISTED_NAMES = 5  # how many names an unknown-name error suggests
 # One wording wherever a command needs characters and the channel has none.
-NO_CHARACTERS = "There are no characters in this channel yet: make one with `/character create`."
+NO_CHARACTERS = "There are no characters in this channel yet: make one with `/character create`"
 
 
 class Forbidden(RulesError):
@@ -37,7 +38,9 @@ def _check_int(value: object, what: str, low: int, high: int | None = None) -> i
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"{what} must be a whole number")
     if value < low or (high is not None and value > high):
-        bounds = f"{low} or more" if high is None else f"between {low} and {high}"
+        bounds = (
+            f"{plain(low)} or more" if high is None else f"between {plain(low)} and {plain(high)}"
+        )
         raise RulesError(f"{what} must be {bounds}")
     return value
 

@@ -28,7 +28,7 @@ async def caller_is_gm(interaction: discord.Interaction, table: Table | None = N
     return is_gm(interaction, table.settings)
 
 
-GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)."
+GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)"
 
 
 async def require_gm(interaction: discord.Interaction, table: Table | None = None) -> None:
@@ -44,11 +44,11 @@ def pick_character(table: Table, name: str | None, user_id: int) -> Character:
     if not own:
         raise RulesError(
             "You have no character in this channel yet: make one with `/character create`, "
-            "or name one with `character:`."
+            "or name one with `character:`"
         )
     if len(own) > 1:
         names = ", ".join(c.name for c in own[:5])
-        raise RulesError(f"You have several characters here ({names}): name one with `character:`.")
+        raise RulesError(f"You have several characters here ({names}): name one with `character:`")
     return own[0]
 
 

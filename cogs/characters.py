@@ -240,19 +240,22 @@ class Characters(commands.Cog):
             fatigue_level=fatigue_level,
             clear=clear,
         )
-        step = functools.partial(
-            change,
-            actor_id=interaction.user.id,
-            is_gm=is_gm(interaction, table.settings),
-            name=name,
-            options=options,
-            new_name=new_name,
-            owner_id=None if owner is None else owner.id,
+        gm = is_gm(interaction, table.settings)
+        owner_id = None if owner is None else owner.id
+
+        def step(before: Table) -> tuple[Table, tuple[Character, bool]]:
+            after, character = change(
+                before, interaction.user.id, gm, name, options, new_name, owner_id
+            )
+            return after, (character, after != before)  # the store writes only when it differs
+
+        character, changed = await self._apply(interaction, "character set", step)
+        title = (
+            f"Changed {character.name}"
+            if changed
+            else f"Nothing changed: {character.name} was already so"
         )
-        changed = await self._apply(interaction, "character set", step)
-        await interaction.response.send_message(
-            embed=sheet_embed(changed, title=f"Changed {changed.name}")
-        )
+        await interaction.response.send_message(embed=sheet_embed(character, title=title))
 
     @character.command(name="show", description="Show a character's sheet: saves, fatigue, bands")
     @app_commands.describe(

@@ -27,7 +27,7 @@ FP_MAX_AT_ONCE = 1000  # more FP in one go is surely a typo
 Amount = app_commands.Range[int, 1, FP_MAX_AT_ONCE]
 Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
 CHARACTER_HELP = "Whose fatigue (default: your character here)"
-RECOVER_IS_GMS = "Only the GM can remove FP directly; rest it off with `/rest` and `character:`."
+RECOVER_IS_GMS = "Only the GM can remove FP directly; rest it off with `/rest` and `character:`"
 OneChange = Callable[[Table, str], tuple[Table, CharacterChange]]
 SPEND_ONE, SPEND_MORE = "Spend 1 FP", "Spend 1 more"
 

@@ -25,7 +25,7 @@ from rules.errors import RulesError
 
 PAGE_SIZE = 10
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway
-OTHER_CHANNEL = "These buttons page another channel's history: use /history here."
+OTHER_CHANNEL = "These buttons page another channel's history: use /history here"
 
 
 @dataclass(frozen=True)

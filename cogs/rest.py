@@ -42,7 +42,7 @@ async def _rest(
         return
     if not await caller_is_gm(interaction):
         raise RulesError(
-            "Only the GM can rest the whole party; to rest your own character, add `character:`."
+            "Only the GM can rest the whole party; to rest your own character, add `character:`"
         )
 
     def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:

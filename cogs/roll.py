@@ -34,7 +34,7 @@ class Roll(commands.Cog):
         if dice is None:
             embed = open_ended_embed(open_ended(self.rng), mod)
         elif mod:
-            raise RulesError(f"Put the modifier inside `dice:` (e.g. `{dice.strip()}{mod:+d}`).")
+            raise RulesError(f"Put the modifier inside `dice:` (e.g. `{dice.strip()}{mod:+d}`)")
         else:
             rolled = roll_expression(dice, self.rng)
             embed = dice_embed(rolled.expression, rolled.working, rolled.total)

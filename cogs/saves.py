@@ -54,7 +54,7 @@ _ONE = {
 
 
 AGAIN = "Roll again"
-ROLLER_OR_GM = "Only the player who rolled this save, or the GM, can roll it again."
+ROLLER_OR_GM = "Only the player who rolled this save, or the GM, can roll it again"
 _AGAINST_OPTIONS = {"v": "vs", "d": "dc", "s": "spell"}
 # Pieces of the custom_ids: every number's digits are bounded, so parsing one cannot fail.
 _AGAINST_ID = r"(?P<against>[vds]-?\d{1,4})"

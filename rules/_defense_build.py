@@ -13,6 +13,7 @@ from rules._defense_table import (
     monster_defense,
 )
 from rules.errors import RulesError
+from rules.text import plain
 
 # Material drop base by order of monster (source: Reclaim the Wild orders of monsters).
 ORDERS: dict[str, int] = {"normal": 2, "heavy": 3, "miniboss": 5, "boss": 10}
@@ -103,7 +104,7 @@ def _check_trade(trade: int, defense: int, modifier: int | None, armor: str) -> 
         return
     if modifier is None:
         raise RulesError(
-            f"Impervious armor can't trade Defense and Evasion (trade {trade}): "
+            f"Impervious armor can't trade Defense and Evasion (trade {format_modifier(trade)}): "
             "its Evasion is already set to 0"
         )
     if trade > 0:
@@ -114,12 +115,13 @@ def _check_trade(trade: int, defense: int, modifier: int | None, armor: str) -> 
     )
     if allowed == 0:
         raise RulesError(
-            f"Can't trade Defense for Evasion (trade {trade}): {where}, "
+            f"Can't trade Defense for Evasion (trade {format_modifier(trade)}): {where}, "
             "and Defense can't go below 0 nor the modifier above 0. Trade must be 0 or more"
         )
     if -trade > allowed:
         raise RulesError(
-            f"Trade {trade} goes too far: {where}, so trade can go down to −{allowed} at most "
+            f"Trade {format_modifier(trade)} goes too far: {where}, so trade can go down to "
+            f"{plain(-allowed)} at most "
             "(Defense can't go below 0 nor the modifier above 0)"
         )
 
@@ -151,7 +153,7 @@ def _check_enchantments(enchantments: object, rank: int) -> tuple[int, ...]:
         )
     for enchantment in ranks:
         if enchantment < 0:
-            raise RulesError(f"Enchantment Rank must be 0 or more (got {enchantment})")
+            raise RulesError(f"Enchantment Rank must be 0 or more (got {plain(enchantment)})")
         if enchantment > rank:
             raise RulesError(
                 f"Enchantment Rank {enchantment} is above the monster's Rank {rank}: "
@@ -191,7 +193,7 @@ def build_monster(
     extra_defense = check_int(extra_defense, "Extra armor's Defense")
     extra_evasion = check_int(extra_evasion, "Extra armor's Evasion penalty")
     if extra_defense < 0:
-        raise RulesError(f"Extra armor's Defense must be 0 or more (got {extra_defense})")
+        raise RulesError(f"Extra armor's Defense must be 0 or more (got {plain(extra_defense)})")
     if extra_evasion > 0:
         raise RulesError(
             f"Extra armor's Evasion penalty must be 0 or less, e.g. -2 (got {extra_evasion})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rules.errors import RulesError
+from rules.text import signed
 
 ARMOR_LEVELS: tuple[str, ...] = (
     "unarmored",
@@ -35,9 +36,7 @@ def format_modifier(modifier: int | None) -> str:
     """'−2', '0', '+1' (with a real minus sign), or 'Evasion set to 0' for None (Impervious)."""
     if modifier is None:
         return IMPERVIOUS_EVASION_TEXT
-    if modifier < 0:
-        return f"−{-modifier}"
-    return f"+{modifier}" if modifier > 0 else "0"
+    return signed(modifier) if modifier else "0"
 
 
 class ArmorStats(NamedTuple):

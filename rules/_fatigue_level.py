@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from rules.errors import RulesError
+from rules.text import plain
 
 HD_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 COMBINES: tuple[str, ...] = ("single", "multi", "dual")
@@ -36,8 +37,9 @@ _CON_ROWS: tuple[tuple[int, int], ...] = (
     (25, 7),
 )
 
-_BASE_HD = re.compile(r"\s*(\d{1,3})\s*(?:\+\s*(\d{1,3})\s*)?")
+_BASE_HD = re.compile(r"\s*(\d+)\s*(?:\+\s*(\d+)\s*)?")
 _BASE_HD_SHAPE = "Base HD must look like 4+1"
+BASE_HD_MAX = 999  # not a rule: a bound on both parts of D+P that keeps typos out
 
 
 def check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
@@ -46,11 +48,11 @@ def check_int(value: object, what: str, low: int | None = None, high: int | None
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"{what} must be a whole number")
     if low is not None and high is not None and not low <= value <= high:
-        raise RulesError(f"{what} must be between {low} and {high}")
+        raise RulesError(f"{what} must be between {plain(low)} and {plain(high)}")
     if low is not None and value < low:
-        raise RulesError(f"{what} must be {low} or more")
+        raise RulesError(f"{what} must be {plain(low)} or more")
     if high is not None and value > high:
-        raise RulesError(f"{what} must be {high} or less")
+        raise RulesError(f"{what} must be {plain(high)} or less")
     return value
 
 
@@ -68,16 +70,24 @@ def toughness_from_con(con: int) -> int:
 
 
 def parse_base_hd(text: str) -> tuple[int, int]:
-    """Split Base HD written `D+P` (or just `D`) into (D, P); D is 1 or more."""
+    """Split Base HD written `D+P` (or just `D`) into (D, P): D is 1 to 999, P 0 to 999."""
     if not isinstance(text, str):
         raise RulesError(_BASE_HD_SHAPE)
     match = _BASE_HD.fullmatch(text)
     if match is None:
         raise RulesError(_BASE_HD_SHAPE)
-    dice = int(match.group(1))
-    if dice < 1:
-        raise RulesError(f"{_BASE_HD_SHAPE}, with 1 or more HD")
-    return dice, int(match.group(2) or 0)
+    dice, plus = (_bounded(digits) for digits in (match.group(1), match.group(2) or "0"))
+    if not 1 <= dice <= BASE_HD_MAX:
+        raise RulesError(f"Base HD must be 1 to {BASE_HD_MAX} HD (the 4 of 4+1)")
+    if plus > BASE_HD_MAX:
+        raise RulesError(f"Base HD's plus must be 0 to {BASE_HD_MAX} (the 1 of 4+1)")
+    return dice, plus
+
+
+def _bounded(digits: str) -> int:
+    """The number, or BASE_HD_MAX + 1 for any longer run of digits (no huge int() parses)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= len(str(BASE_HD_MAX)) else BASE_HD_MAX + 1
 
 
 def base_hd_bonus(text: str) -> int:

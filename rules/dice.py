@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Literal, Protocol
 
 from rules.errors import RulesError
+from rules.text import MINUS, plain
 
 FACES = 100
 HIGH_FACES = range(96, 101)  # first die here: roll again and add; any die here: keep rolling
@@ -22,7 +23,6 @@ MAX_TOTAL = HIGH_FACES[-1] + FACES * MAX_EXTRA_DICE  # 100 followed by 100 hundr
 MIN_TOTAL = LOW_FACES[0] - FACES * MAX_EXTRA_DICE  # 01 followed by 100 hundreds subtracted
 
 Direction = Literal["none", "high", "low"]
-_MINUS = "−"  # U+2212, as the rules text writes it
 
 
 class DieSource(Protocol):
@@ -37,10 +37,6 @@ def _direction_of(first: int) -> Direction:
     if first in LOW_FACES:
         return "low"
     return "none"
-
-
-def _signed(number: int) -> str:
-    return f"{_MINUS}{-number}" if number < 0 else str(number)
 
 
 def _read_chain(dice: tuple[int, ...]) -> tuple[Direction, int]:
@@ -84,8 +80,8 @@ class OpenEndedRoll:
         direction, total = _read_chain(self.dice)
         if (self.direction, self.total) != (direction, total):
             raise RulesError(
-                f"Those dice make a roll going {direction} for {_signed(total)}, "
-                f"not {self.direction} for {_signed(self.total)}."
+                f"Those dice make a roll going {direction} for {plain(total)}, "
+                f"not {self.direction} for {plain(self.total)}."
             )
 
     @classmethod
@@ -104,9 +100,9 @@ class OpenEndedRoll:
         """`97 → +99 → +43 = 239`, `03 → −98 → −40 = −135`, or `42` for a plain roll."""
         if self.direction == "none":
             return f"{self.first:02d}"
-        sign = _MINUS if self.direction == "low" else "+"
+        sign = MINUS if self.direction == "low" else "+"
         chain = " → ".join([f"{self.first:02d}", *(f"{sign}{die:02d}" for die in self.dice[1:])])
-        return f"{chain} = {_signed(self.total)}"
+        return f"{chain} = {plain(self.total)}"
 
 
 def _roll_die(rng: DieSource) -> int:

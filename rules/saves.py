@@ -10,6 +10,7 @@ from typing import Literal
 
 from rules.dice import OpenEndedRoll, chance_at_least
 from rules.errors import NoSaveError, RulesError
+from rules.text import plain
 
 DC_MIN = 1  # a number Difficulty ("dc") must lie in DC_MIN..DC_MAX
 DC_MAX = 1000
@@ -125,7 +126,7 @@ def _no_save_text(casting_total: int) -> str:
             "the caster picks an effect"
         )
     return (
-        f"A Spell Casting total of {casting_total} {outcome}, so there is no Save Roll. "
+        f"A Spell Casting total of {plain(casting_total)} {outcome}, so there is no Save Roll. "
         "If a save is still called for, give its Difficulty with `dc`."
     )
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import discord
 
 from rules.fatigue import BANDS
-
-MINUS = "−"  # U+2212, as the rules text writes it
+from rules.text import MINUS as MINUS  # re-exported: renders take number formats from here
+from rules.text import plain as plain
+from rules.text import signed as signed
 
 # Fatigue bands, calm to alarming: Fresh green … Shattered dark purple.
 # zip(strict=True) fails at import if the rules ever gain or lose a band.
@@ -37,16 +38,6 @@ def band_colour(band: str) -> discord.Colour:
 
 def outcome_colour(success: bool) -> discord.Colour:
     return SUCCESS if success else FAILURE
-
-
-def signed(number: int) -> str:
-    """`+5`, `−3`, `+0`: always a sign, and a true minus sign."""
-    return f"{MINUS}{-number}" if number < 0 else f"+{number}"
-
-
-def plain(number: int) -> str:
-    """`5`, `−3`: a sign only when negative, and a true minus sign."""
-    return f"{MINUS}{-number}" if number < 0 else str(number)
 
 
 def percent(chance: float) -> str:

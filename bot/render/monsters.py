@@ -118,6 +118,8 @@ def hit_embed(hit: MonsterHit) -> discord.Embed:
     """What the attack dealt, the Defense it met (half on an unarmored spot), and HP left."""
     result, monster = hit.result, hit.monster
     lines = []
+    if hit.hp_before is not None and hit.hp_before <= 0:  # still counted: overkill may matter
+        lines.append(f"**Already down** before this hit (HP {plain(hit.hp_before)})")
     if hit.from_square is not None:
         where = f"From square {hit.from_square}: its {result.spot}"
         if result.unarmored_spot:

@@ -141,7 +141,7 @@ def check_nothing_depends(target: Event, later: Sequence[Event]) -> None:
             raise RulesError(
                 f"Can't undo {describe(target)}: a later change, {describe(event)}, also "
                 f"touched {_names(event, shared)}: that must be undone first "
-                "(a GM's /undo takes the latest change)."
+                "(a GM's /undo takes the latest change)"
             )
 
 

@@ -157,6 +157,17 @@ def test_several_classes_need_to_say_how_they_combine() -> None:
     assert made(options=SheetOptions(classes="10:5")).combine == "single"
 
 
+def test_combine_without_classes_is_kept_for_the_classes_given_later() -> None:
+    # Kept on purpose: `/character set classes:…` later uses it instead of asking again.
+    early = table_with(made(options=SheetOptions(combine="dual")))
+    assert early.get("Grok").combine == "dual" and early.get("Grok").classes == ()
+    _, later = sheet.change(early, PIPPA, False, "Grok", SheetOptions(classes="10:5 6:6"))
+    assert later.combine == "dual" and later.fl == 10 + 6  # largest HD (d10), highest level (6)
+    for combine in ("multi", "dual"):  # with one class it can mean nothing: refused
+        with pytest.raises(RulesError, match="two or more classes"):
+            made(options=SheetOptions(classes="10:5", combine=combine))
+
+
 def test_bad_fatigue_inputs_are_refused_with_the_rules_words() -> None:
     with pytest.raises(RulesError, match="d4"):
         made(options=SheetOptions(classes="7:5"))  # no d7

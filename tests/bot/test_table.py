@@ -122,6 +122,7 @@ def test_json_style_lists_become_tuples() -> None:
         ({"level": 0}, "Level"),
         ({"fortitude": 101}, "Fortitude"),
         ({"kin_wsr": -101}, "Kin WSR"),
+        ({"kin_tsr": -101}, "Kin TSR bonus must be between \u2212100 and 100"),  # a true minus
         ({"combine": "multiclass"}, "single, multi or dual"),
         ({"combine": "single"}, "exactly one class"),
         ({"classes": ((7, 1),), "combine": "single"}, "HD size"),

@@ -74,6 +74,21 @@ async def test_set_changes_only_what_is_given(env: Any) -> None:
     assert all(getattr(after, f) == getattr(before, f) for f in unchanged)
 
 
+async def test_set_to_what_it_already_is_says_nothing_changed_and_writes_nothing(
+    env: Any,
+) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Grok", level=6, wisdom=4, **OGRE)
+    before = await snapshot(env)
+    same = {"level": 6, "wisdom": 4, "classes": "10:5 6:6", "base_hd": " 4+1", "owner": d.player}
+    reply = await d.slash("character set", user=d.player, name="grok", **same)
+    assert not reply.ephemeral
+    assert reply.embed["title"] == "Nothing changed: Grok was already so"
+    assert await snapshot(env) == before  # no write, no event
+    changed = await d.slash("character set", user=d.player, name="grok", level=6, wisdom=5)
+    assert changed.embed["title"] == "Changed Grok"
+
+
 async def test_set_with_nothing_to_change_is_refused(env: Any) -> None:
     d = env.discord
     await d.slash("character create", user=d.player, name="Grok")

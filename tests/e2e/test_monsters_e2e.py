@@ -265,9 +265,14 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     assert "HP 23 → 9 / 30" in soft.text
     down = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=22)
     assert down.embed["title"] == "Cave Troll takes 9" and "HP 9 → 0 / 30 — **down**" in down.text
+    assert "Already down" not in down.text  # it went down with this hit
     deeper = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=3)
     assert "(at least 1)" in deeper.text and "HP 0 → −1 / 30 — **down**" in deeper.text
-    assert (await env.table()).get_monster("Cave Troll").hp == -1
+    assert "**Already down** before this hit (HP 0)" in deeper.text
+    assert (await env.table()).get_monster("Cave Troll").hp == -1  # the hit still counts
+    again = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=3)
+    assert "**Already down** before this hit (HP −1)" in again.text
+    assert "HP −1 → −2 / 30" in again.text
 
     gone = await d.slash("monster remove", user=d.gm, name="goblin")
     assert gone.embed["title"] == "Removed Goblin"
@@ -277,7 +282,7 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
         "monster create",
         "monster create",
         "monster face",
-        *["monster hit"] * 4,
+        *["monster hit"] * 5,  # hits on a monster already down are logged too
         "monster remove",
     ]
     assert all(e.actor_id == d.gm.id for e in history)

@@ -171,7 +171,7 @@ async def test_every_party_command_says_the_same_in_an_empty_channel(env: Any) -
         for line in ("/party spend", "/party reset", "/save party kind:wsr vs:3")
     }
     assert said == {
-        "There are no characters in this channel yet: make one with `/character create`."
+        "There are no characters in this channel yet: make one with `/character create`"
     }
 
 

@@ -134,10 +134,33 @@ def test_parse_base_hd(text: str, parsed: tuple[int, int]) -> None:
     assert parse_base_hd(text) == parsed
 
 
-@pytest.mark.parametrize("text", ["", "4d8+1", "+1", "4+", "4-1", "0+3", "four", "4+1+1", None, 4])
+@pytest.mark.parametrize("text", ["", "4d8+1", "+1", "4+", "4-1", "four", "4+1+1", None, 4])
 def test_parse_base_hd_malformed(text: object) -> None:
     with pytest.raises(RulesError, match="Base HD must look like 4\\+1"):
         parse_base_hd(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"), [("999+999", (999, 999)), ("1+0", (1, 0)), ("0004+001", (4, 1))]
+)
+def test_parse_base_hd_at_the_ends_of_its_range(text: str, parsed: tuple[int, int]) -> None:
+    assert parse_base_hd(text) == parsed
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("1000", "Base HD must be 1 to 999 HD (the 4 of 4+1)"),
+        ("0+3", "Base HD must be 1 to 999 HD (the 4 of 4+1)"),
+        ("9" * 90 + "+1", "Base HD must be 1 to 999 HD (the 4 of 4+1)"),
+        ("4+1000", "Base HD's plus must be 0 to 999 (the 1 of 4+1)"),
+    ],
+)
+def test_parse_base_hd_well_formed_but_out_of_range(text: str, says: str) -> None:
+    # The form is right, so the error names the range, not the form.
+    with pytest.raises(RulesError) as caught:
+        parse_base_hd(text)
+    assert str(caught.value) == says
 
 
 @pytest.mark.parametrize(
