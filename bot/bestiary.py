@@ -17,10 +17,6 @@ from rules.defense import hit as rules_hit
 from rules.errors import RulesError
 
 MONSTERS_MAX = 25  # not a rule: one list embed and one autocomplete page hold them all
-SPOTS_HELP = (
-    "Spots look like `back, back-left`: squares next to the monster, named from its facing "
-    f"({', '.join(SPOTS)})."
-)
 ENCHANTMENTS_HELP = (
     "Enchantments look like `1 2 2`: one Rank per enchantment, at most 3, "
     "each no higher than the monster's Rank"
