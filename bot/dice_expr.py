@@ -7,7 +7,9 @@ the bot roll forever, and every d20 error becomes a RulesError a player can read
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import d20
 
@@ -64,7 +66,11 @@ class _Dice(d20.Dice):
 class _Markdown(d20.MarkdownStringifier):
     def __init__(self) -> None:
         super().__init__()
-        self._nodes = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
+        self._nodes: Mapping[type, Callable[[Any], str]] = {
+            **self._nodes,
+            _Dice: self._str_dice,
+            _Die: self._str_die,
+        }
 
     def _stringify(self, node: d20.Number) -> str:
         # An annotation is the player's own text: shown as typed, never as markdown (a stray
@@ -83,7 +89,10 @@ class _Markdown(d20.MarkdownStringifier):
 class _Roller(d20.Roller):
     def __init__(self, rng: DieSource) -> None:
         super().__init__(_Context(rng, DICE_MAX))
-        self._nodes = {**self._nodes, d20.ast.Dice: self._eval_our_dice}
+        self._nodes: Mapping[type, Callable[[Any], d20.Number]] = {
+            **self._nodes,
+            d20.ast.Dice: self._eval_our_dice,
+        }
 
     def _eval_our_dice(self, node: d20.ast.Dice) -> _Dice:
         return _Dice.new(node.num, node.size, context=self.context)

@@ -135,17 +135,22 @@ def _chain_at_least(extra: int, x: int) -> int:
     A chain rolls a die and rolls again while the die shows 96–100, up to `extra` dice.
     """
     if x <= 1:
-        return FACES**extra
+        return _outcomes(extra)
     if x > FACES * extra:
         return 0
     if extra == 1:
         return FACES - x + 1
     # Faces 1–95 stop the chain; each stands for FACES**(extra-1) equally likely futures.
-    stopping = max(0, HIGH_FACES[0] - x) * FACES ** (extra - 1)
+    stopping = max(0, HIGH_FACES[0] - x) * _outcomes(extra - 1)
     return stopping + sum(_chain_at_least(extra - 1, x - die) for die in HIGH_FACES)
 
 
-_ALL_OUTCOMES = FACES ** (1 + MAX_EXTRA_DICE)
+def _outcomes(dice: int) -> int:
+    """FACES**dice, typed: to mypy int ** int is Any, as a negative power would make a float."""
+    return int(FACES**dice)
+
+
+_ALL_OUTCOMES = _outcomes(1 + MAX_EXTRA_DICE)
 
 
 @lru_cache(maxsize=8192)
@@ -156,7 +161,7 @@ def chance_at_least(x: int) -> Fraction:
     if x > MAX_TOTAL:
         return Fraction(0)
     extra = MAX_EXTRA_DICE
-    every = FACES**extra
+    every = _outcomes(extra)
     count = 0
     for first in range(1, FACES + 1):
         if first in HIGH_FACES:

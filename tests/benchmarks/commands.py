@@ -93,7 +93,7 @@ async def run(rounds: int, seed_: int) -> tuple[dict[str, list[float]], int]:
     have landed, or the figures timed something else."""
     with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
         async with LocalDiscord() as discord_:
-            env = Env(discord_, Path(tmp) / "tablekeeper.db")
+            env = Env(discord_, f"sqlite:///{Path(tmp) / 'tablekeeper.db'}")
             await env.start(sync=True)
             try:
                 await seed(env)

@@ -28,14 +28,8 @@ def character(name: str, fl: Fraction | None = OGRE_FL, **fatigue: object) -> Ch
     )
 
 
-def table(*characters: Character, clock: int = 0, **settings: object) -> Table:
-    return Table(
-        1,
-        2,
-        clock=clock,
-        settings=ChannelSettings(**settings),
-        characters=characters,  # type: ignore[arg-type]
-    )
+def table(*characters: Character, clock: int = 0, settings: ChannelSettings | None = None) -> Table:
+    return Table(1, 2, clock=clock, settings=settings or ChannelSettings(), characters=characters)
 
 
 def state(t: Table, name: str) -> FatigueState:
@@ -148,7 +142,7 @@ def test_party_break_moves_the_clock_and_clears_only_the_exhausted_cap() -> None
         character("Bree", fp=95, exhausted_cap=True, shattered_cap=True),
         character("Odo", fp=70, exhausted_cap=True),
         clock=100,
-        break_minutes=15,
+        settings=ChannelSettings(break_minutes=15),
     )
     after, report = partyops.party_rest(t, "break")
     assert after.clock == 100 + 15 * 60
@@ -185,7 +179,9 @@ def test_time_passing_fades_expired_temporary_fp_round_by_round() -> None:
 
 
 def test_rounds_use_the_channel_round_length() -> None:
-    t = table(character("Bree", fp=10, temp=5, temp_expires=0), round_seconds=6)
+    t = table(
+        character("Bree", fp=10, temp=5, temp_expires=0), settings=ChannelSettings(round_seconds=6)
+    )
     after, report = partyops.pass_rounds(t, 10)
     assert report.seconds == 60
     assert state(after, "Bree").temp == 0  # ten 6-second rounds: all five points fade
@@ -227,7 +223,11 @@ def random_table(rng: random.Random) -> Table:
                 temp_expires=rng.randint(0, 1200) if temp else None,
             )
         )
-    return table(*characters, clock=rng.randint(0, 600), round_seconds=rng.choice([6, 10, 60]))
+    return table(
+        *characters,
+        clock=rng.randint(0, 600),
+        settings=ChannelSettings(round_seconds=rng.choice([6, 10, 60])),
+    )
 
 
 @given(st.integers(0, 2**32))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import discord
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -34,6 +35,12 @@ def embed_text(embed: object) -> str:
     parts += [f"{f['name']}: {f['value']}" for f in data.get("fields", [])]
     parts.append(data.get("footer", {}).get("text", ""))
     return "\n".join(parts)
+
+
+def field_value(embed: discord.Embed, index: int) -> str:
+    value = embed.fields[index].value
+    assert value is not None, f"field {index} has no value"
+    return value
 
 
 # --- small pieces --------------------------------------------------------------------------
@@ -159,15 +166,15 @@ def test_board_colour_is_the_worst_band_and_each_line_has_its_emoji() -> None:
     names = [f.name for f in embed.fields]
     assert names == ["🟢 Amy — Fresh", "🟠 Bree — Tired", "🟡 Cid — Fatigued", "⚪ Nobody"]
     assert embed.colour == band_colour("Tired")
-    assert "▰▰▰▰▱▱▱▱▱▱ 45/100 FP" in embed.fields[1].value
-    assert "/character set" in embed.fields[3].value
+    assert "▰▰▰▰▱▱▱▱▱▱ 45/100 FP" in field_value(embed, 1)
+    assert "/character set" in field_value(embed, 3)
 
 
 def test_board_over_maximum_is_shattered_and_says_so() -> None:
     embed = render.party_embed(table(character("Bree", fp=104, shattered_cap=True, vp_damage=1)))
     assert embed.fields[0].name == "🟣 Bree — Shattered"
-    assert "104/100 FP (over Maximum)" in embed.fields[0].value
-    assert "Shattered cap: FP ≥ 81" in embed.fields[0].value
+    assert "104/100 FP (over Maximum)" in field_value(embed, 0)
+    assert "Shattered cap: FP ≥ 81" in field_value(embed, 0)
 
 
 def test_board_pages() -> None:
@@ -241,5 +248,5 @@ def test_clock_embed_lists_running_temporary_fp() -> None:
     embed = render.clock_embed(t)
     assert embed.title == "🕰️ Day 1, 00:05"
     assert [f.name for f in embed.fields] == ["Temporary FP"]
-    assert "Bree" in embed.fields[0].value and "until Day 1, 00:15" in embed.fields[0].value
-    assert "Odo" not in embed.fields[0].value
+    assert "Bree" in field_value(embed, 0) and "until Day 1, 00:15" in field_value(embed, 0)
+    assert "Odo" not in field_value(embed, 0)

@@ -123,7 +123,7 @@ def test_fatigue_level_numbers_stay_exact() -> None:
     assert sheet.parse_fl(12) == 12
     for bad in (0, -1.5, 1001, True):
         with pytest.raises(RulesError):
-            sheet.parse_fl(bad)  # type: ignore[arg-type]
+            sheet.parse_fl(bad)
 
 
 # --- making characters --------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import discord
 import pytest
@@ -31,7 +32,7 @@ class SpendView(discord.ui.View):
 
 
 class NoteModal(discord.ui.Modal, title="Note"):
-    text = discord.ui.TextInput(label="Text", custom_id="text")
+    text: discord.ui.TextInput[NoteModal] = discord.ui.TextInput(label="Text", custom_id="text")
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"noted: {self.text.value}")
@@ -88,8 +89,12 @@ def make_client(sync_on_start: bool = True) -> discord.Client:
 
     tree.add_command(save)
     client.tree = tree  # type: ignore[attr-defined]  # as commands.Bot has one
+
+    async def sync_tree() -> None:  # a setup_hook returns None; sync returns the commands
+        await tree.sync()
+
     if sync_on_start:
-        client.setup_hook = tree.sync  # type: ignore[method-assign]
+        client.setup_hook = sync_tree  # type: ignore[method-assign]
     return client
 
 
@@ -201,7 +206,7 @@ async def test_slash_checks_options_like_discords_client(local_discord: LocalDis
         assert reply.embed["title"] == "WSR for Boromir"
 
 
-COMMANDS = [
+COMMANDS: list[dict[str, Any]] = [
     {
         "id": "1",
         "name": "save",

@@ -62,7 +62,8 @@ class Gateway:
         return ws
 
     async def _receive(self, ws: web.WebSocketResponse, payload: dict[str, Any]) -> None:
-        op, data = payload.get("op"), payload.get("d")
+        op = payload.get("op")
+        data: Any = payload.get("d")  # any JSON: an object for IDENTIFY, a number for HEARTBEAT
         if op == HEARTBEAT:
             await ws.send_json({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
         elif op == IDENTIFY:

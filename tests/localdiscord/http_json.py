@@ -11,7 +11,8 @@ from typing import Any
 
 from aiohttp import web
 
-BODY = web.RequestKey("body", object)  # a request's parsed JSON body (payload_json if multipart)
+# A request's parsed JSON body (payload_json if multipart): any JSON value, or None if empty.
+BODY: web.RequestKey[Any] = web.RequestKey("body", object)
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:

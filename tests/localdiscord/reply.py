@@ -30,7 +30,7 @@ class Reply:
     @property
     def text(self) -> str:
         """Everything readable: content, then each embed's title, description, fields, footer."""
-        parts = [self.content]
+        parts: list[str | None] = [self.content]
         for e in self.embeds:
             parts += [e.get("title"), e.get("description")]
             parts += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]

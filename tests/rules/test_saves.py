@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
+from typing import TypedDict
 
 import pytest
 from hypothesis import given
@@ -350,6 +351,17 @@ def test_resolve_with_spell_of_50_or_less_has_no_save() -> None:
         resolve(SaveKind.WSR, level=3, difficulty=Difficulty.spell(40), roll=fixed(50))
 
 
+class SaveInputs(TypedDict, total=False):
+    """The numbers `resolve` takes, for tests that change one of them."""
+
+    level: int
+    stat: int
+    kin: int
+    special: int
+    mod: int
+    per: int
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
@@ -363,8 +375,8 @@ def test_resolve_with_spell_of_50_or_less_has_no_save() -> None:
         ({"per": -5}, "per 1 or more"),
     ],
 )
-def test_resolve_refuses_bad_input(changes: dict[str, int], message: str) -> None:
-    arguments: dict[str, int] = {"level": 5, **changes}
+def test_resolve_refuses_bad_input(changes: SaveInputs, message: str) -> None:
+    arguments: SaveInputs = {"level": 5, **changes}
     with pytest.raises(RulesError, match=message):
         resolve(SaveKind.TSR, difficulty=Difficulty.number(80), roll=fixed(50), **arguments)
 
