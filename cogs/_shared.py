@@ -1,18 +1,28 @@
-"""What every cog needs: the channel's table, who may act, and picking a character."""
+"""What every cog needs: the channel's table, who may act, and picking a character.
+
+A command that changes the channel decides "is the caller the GM?" inside its one store
+transaction (`apply_as`), from the settings that transaction loaded: a GM role cleared a moment
+earlier can't slip a change through between a separate check and the write."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.permissions import is_gm
-from bot.table import Character, Table
+from bot.table import Character, Forbidden, Table
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
     from bot.client import Tablekeeper
+
+R = TypeVar("R")
+GmStep = Callable[[Table, bool], tuple[Table, R]]  # (table, caller is GM) -> (new table, result)
+
+GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)"
 
 
 def bot_of(interaction: discord.Interaction) -> Tablekeeper:
@@ -20,20 +30,37 @@ def bot_of(interaction: discord.Interaction) -> Tablekeeper:
 
 
 async def read_table(interaction: discord.Interaction) -> Table:
+    """A snapshot for looking (show, list, rolls, prompts); never decide a write from it."""
     return await bot_of(interaction).store.read(interaction.channel_id or 0, interaction.guild_id)
 
 
-async def caller_is_gm(interaction: discord.Interaction, table: Table | None = None) -> bool:
-    table = table or await read_table(interaction)
-    return is_gm(interaction, table.settings)
+async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R]) -> R:
+    """One transaction: `fn` gets the table and whether the caller is GM by THAT table's
+    settings. A refusal raised in `fn` rolls it back and the error handler shows it."""
+
+    def step(table: Table) -> tuple[Table, R]:
+        return fn(table, is_gm(interaction, table.settings))
+
+    return await bot_of(interaction).store.apply(
+        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, step
+    )
 
 
-GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)"
+def gm_only(fn: Callable[[Table], tuple[Table, R]], refusal: str = GM_ONLY) -> GmStep[R]:
+    """A step for `apply_as` that only the GM may take; anyone else gets `refusal`."""
+
+    def step(table: Table, gm: bool) -> tuple[Table, R]:
+        if not gm:
+            raise Forbidden(refusal)
+        return fn(table)
+
+    return step
 
 
-async def require_gm(interaction: discord.Interaction, table: Table | None = None) -> None:
-    if not await caller_is_gm(interaction, table):
-        raise RulesError(GM_ONLY)
+def require_gm(interaction: discord.Interaction, table: Table) -> None:
+    """Refuse a non-GM by a table already read: for GM-only looks and prompts, not writes."""
+    if not is_gm(interaction, table.settings):
+        raise Forbidden(GM_ONLY)
 
 
 def pick_character(table: Table, name: str | None, user_id: int) -> Character:

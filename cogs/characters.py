@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 from typing import Any
 
@@ -22,7 +21,7 @@ from bot.render.characters import (
 from bot.sheet import SheetOptions, change, create, remove
 from bot.table import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from bot.tree import answer_error
-from cogs._shared import bot_of, character_autocomplete, pick_character, read_table
+from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 
@@ -84,16 +83,12 @@ class ConfirmRemove(discord.ui.View):
 
     @discord.ui.button(label="Remove", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        def step(table: Table) -> tuple[Table, Character]:
-            # GM or not is asked again at the click: the GM role may have gone since the prompt.
-            return remove(table, self.invoker_id, is_gm(interaction, table.settings), self.name)
-
-        gone = await bot_of(interaction).store.apply(
-            interaction.channel_id or 0,
-            interaction.guild_id,
-            self.invoker_id,
+        # GM or not is asked again at the click, in its transaction: the GM role may have
+        # gone since the prompt (interaction_check made the clicker the invoker).
+        gone = await apply_as(
+            interaction,
             "character remove",
-            step,
+            lambda table, gm: remove(table, self.invoker_id, gm, self.name),
         )
         self.stop()
         await interaction.response.edit_message(embed=removed_embed(gone), view=None)
@@ -130,11 +125,6 @@ class Characters(commands.Cog):
     def __init__(self, confirm_seconds: float = CONFIRM_SECONDS) -> None:
         self.confirm_seconds = confirm_seconds  # tests shorten it on the running cog
 
-    async def _apply(self, interaction: discord.Interaction, action: str, step: Any) -> Any:
-        return await bot_of(interaction).store.apply(
-            interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, step
-        )
-
     @character.command(name="create", description="Make a character in this channel")
     @app_commands.describe(
         name="The character's name (letters, numbers, spaces; up to 32)",
@@ -163,7 +153,6 @@ class Characters(commands.Cog):
     ) -> None:
         if owner is not None and owner.bot:
             raise RulesError("Bots can't own characters")
-        table = await read_table(interaction)
         options = SheetOptions(
             level=level,
             fortitude=fortitude,
@@ -178,15 +167,14 @@ class Characters(commands.Cog):
             kin_hd=kin_hd,
             fatigue_level=fatigue_level,
         )
-        step = functools.partial(
-            create,
-            actor_id=interaction.user.id,
-            is_gm=is_gm(interaction, table.settings),
-            name=name,
-            owner_id=(owner or interaction.user).id,
-            options=options,
-        )
-        made = await self._apply(interaction, "character create", step)
+        actor_id, owner_id = interaction.user.id, (owner or interaction.user).id
+
+        def step(table: Table, gm: bool) -> tuple[Table, Character]:
+            return create(
+                table, actor_id=actor_id, is_gm=gm, name=name, owner_id=owner_id, options=options
+            )
+
+        made = await apply_as(interaction, "character create", step)
         await interaction.response.send_message(
             embed=sheet_embed(made, title=f"Created {made.name}")
         )
@@ -224,7 +212,6 @@ class Characters(commands.Cog):
     ) -> None:
         if owner is not None and owner.bot:
             raise RulesError("Bots can't own characters")
-        table = await read_table(interaction)
         options = SheetOptions(
             level=level,
             fortitude=fortitude,
@@ -240,16 +227,15 @@ class Characters(commands.Cog):
             fatigue_level=fatigue_level,
             clear=clear,
         )
-        gm = is_gm(interaction, table.settings)
         owner_id = None if owner is None else owner.id
 
-        def step(before: Table) -> tuple[Table, tuple[Character, bool]]:
+        def step(before: Table, gm: bool) -> tuple[Table, tuple[Character, bool]]:
             after, character = change(
                 before, interaction.user.id, gm, name, options, new_name, owner_id
             )
             return after, (character, after != before)  # the store writes only when it differs
 
-        character, changed = await self._apply(interaction, "character set", step)
+        character, changed = await apply_as(interaction, "character set", step)
         title = (
             f"Changed {character.name}"
             if changed

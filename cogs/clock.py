@@ -13,7 +13,7 @@ from bot import partyops
 from bot.partyops import PartyReport
 from bot.render.fatigue import clock_embed, report_embed
 from bot.table import Table
-from cogs._shared import bot_of, read_table, require_gm
+from cogs._shared import apply_as, gm_only, read_table
 from cogs.fatigue import Minutes
 
 Rounds = app_commands.Range[int, 1, partyops.ROUNDS_MAX]
@@ -25,15 +25,12 @@ async def _move(
     title: str,
     move: Callable[[Table], tuple[Table, PartyReport]],
 ) -> None:
-    await require_gm(interaction)
 
     def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
         new, report = move(table)
         return new, (report, new.settings.round_seconds)
 
-    report, round_seconds = await bot_of(interaction).store.apply(
-        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, run
-    )
+    report, round_seconds = await apply_as(interaction, action, gm_only(run))
     embed = report_embed(title, report, round_seconds, quiet=True)
     await interaction.response.send_message(embed=embed)
 

@@ -18,10 +18,9 @@ from discord.ext import commands
 from bot import partyops
 from bot.partyops import CharacterChange
 from bot.render.fatigue import change_embed, character_embed
-from bot.table import Table, check_can_change
+from bot.table import Forbidden, Table, check_can_change
 from cogs._buttons import TableButton, buttons_view
-from cogs._shared import bot_of, caller_is_gm, character_autocomplete, pick_character, read_table
-from rules.errors import RulesError
+from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 
 FP_MAX_AT_ONCE = 1000  # more FP in one go is surely a typo
 Amount = app_commands.Range[int, 1, FP_MAX_AT_ONCE]
@@ -45,19 +44,16 @@ async def change_character(
     with `gm_only`, the GM alone, and that text tells anyone else), then reply with the work
     (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name."""
     user_id = interaction.user.id
-    gm = await caller_is_gm(interaction)
-    if gm_only is not None and not gm:
-        raise RulesError(gm_only)
 
-    def run(table: Table) -> tuple[Table, tuple[CharacterChange, int]]:
+    def run(table: Table, gm: bool) -> tuple[Table, tuple[CharacterChange, int]]:
+        if gm_only is not None and not gm:
+            raise Forbidden(gm_only)
         character = pick_character(table, name, user_id)
         check_can_change(user_id, gm, character)
         new, done = change(table, character.name)
         return new, (done, new.clock)
 
-    done, clock = await bot_of(interaction).store.apply(
-        interaction.channel_id or 0, interaction.guild_id, user_id, action, run
-    )
+    done, clock = await apply_as(interaction, action, run)
     embed = change_embed(title(done.name), done, clock)
     if spend_more:
         view = buttons_view(SpendOne(done.name, SPEND_MORE))

@@ -20,7 +20,7 @@ from bot.render.history import history_embed, undone_embed
 from bot.store import Event, Store
 from bot.store.undo import undo_last
 from cogs._buttons import TableButton
-from cogs._shared import bot_of, read_table
+from cogs._shared import bot_of
 from rules.errors import RulesError
 
 PAGE_SIZE = 10
@@ -109,13 +109,13 @@ class History(commands.Cog):
     )
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
         undone = await undo_last(
             bot_of(interaction).store,
             interaction.channel_id or 0,
             interaction.guild_id,
             interaction.user.id,
-            is_gm(interaction, table.settings),
+            # asked of the settings undo_last's own transaction loads
+            lambda settings: is_gm(interaction, settings),
         )
         await interaction.response.send_message(embed=undone_embed(undone, datetime.now(UTC)))
 

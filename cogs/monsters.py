@@ -12,11 +12,10 @@ from discord.ext import commands
 from bot import bestiary
 from bot.bestiary import BuildOptions
 from bot.names import NAME_LIMIT
-from bot.permissions import is_gm
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from bot.table import HP_MAX
 from cogs._buttons import TableButton, buttons_view
-from cogs._shared import bot_of, read_table
+from cogs._shared import apply_as, read_table
 from rules.defense import AGILITY_RANGE, ARMOR_LEVELS, FACINGS, ORDERS, RANKS
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
@@ -119,16 +118,9 @@ class Monsters(commands.Cog):
 
     @staticmethod
     async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
-        """One `store.apply`: the step refuses a non-GM inside it, so a refusal writes nothing."""
-        table = await read_table(interaction)
-        gm = is_gm(interaction, table.settings)
-        return await bot_of(interaction).store.apply(
-            interaction.channel_id or 0,
-            interaction.guild_id,
-            interaction.user.id,
-            action,
-            functools.partial(step, is_gm=gm),
-        )
+        """One transaction: the step gets `is_gm` by the settings it loaded and refuses a
+        non-GM inside it, so a refusal writes nothing."""
+        return await apply_as(interaction, action, lambda table, gm: step(table, is_gm=gm))
 
     @monster.command(name="build", description="A monster's stat block from its Rank and armor")
     @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)

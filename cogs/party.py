@@ -11,13 +11,11 @@ from discord.ext import commands
 
 from bot import partyops
 from bot.partyops import PartyReport
-from bot.permissions import is_gm
 from bot.render.fatigue import page_count, party_embed, report_embed
-from bot.store import Store
-from bot.table import Forbidden, Table
+from bot.table import Table
 from bot.tree import answer_error
 from cogs._buttons import TableButton, buttons_view
-from cogs._shared import GM_ONLY, bot_of, read_table, require_gm
+from cogs._shared import apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
 
 log = logging.getLogger(__name__)
@@ -30,9 +28,8 @@ RESET_NAMES = 10  # names the reset prompt lists before "and N more"
 class ResetConfirm(discord.ui.View):
     """Confirm or cancel `/party reset`; only the GM who asked may click."""
 
-    def __init__(self, store: Store, origin: discord.Interaction) -> None:
+    def __init__(self, origin: discord.Interaction) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
-        self.store = store
         self.origin = origin  # its token edits the message when the buttons time out
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -46,19 +43,11 @@ class ResetConfirm(discord.ui.View):
     @discord.ui.button(label="Reset everyone", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
         def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
-            # Asked again at the click: the GM role may have been taken away since the prompt.
-            if not is_gm(interaction, table.settings):
-                raise Forbidden(GM_ONLY)
             new, report = partyops.party_reset(table)
             return new, (report, new.settings.round_seconds)
 
-        report, round_seconds = await self.store.apply(
-            interaction.channel_id or 0,
-            interaction.guild_id,
-            interaction.user.id,
-            "party reset",
-            run,
-        )
+        # Asked again at the click: the GM role may have been taken away since the prompt.
+        report, round_seconds = await apply_as(interaction, "party reset", gm_only(run))
         self.stop()  # only now: after an error the GM may still cancel
         embed = report_embed("Party reset: everyone is fresh", report, round_seconds, reset=True)
         await interaction.response.edit_message(embed=embed, view=None)
@@ -139,26 +128,19 @@ class Party(commands.Cog):
     @party.command(name="spend", description="GM: everyone here takes an action costing FP")
     @app_commands.describe(amount="FP the action costs each character (default 1)")
     async def spend(self, interaction: discord.Interaction, amount: Amount = 1) -> None:
-        await require_gm(interaction)
 
         def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
             new, report = partyops.party_spend(table, amount)
             return new, (report, new.settings.round_seconds)
 
-        report, round_seconds = await bot_of(interaction).store.apply(
-            interaction.channel_id or 0,
-            interaction.guild_id,
-            interaction.user.id,
-            "party spend",
-            run,
-        )
+        report, round_seconds = await apply_as(interaction, "party spend", gm_only(run))
         embed = report_embed(f"The party spends {amount} FP each", report, round_seconds)
         await interaction.response.send_message(embed=embed)
 
     @party.command(name="reset", description="GM: everyone's fatigue back to fresh (asks first)")
     async def reset(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await require_gm(interaction, table)
+        require_gm(interaction, table)  # refuse now, not at the click (which asks again)
         partyops.require_characters(table)
         shown = [c.name for c in table.characters[:RESET_NAMES]]
         if len(table.characters) > RESET_NAMES:  # a few names say "this party"; 40 are a wall
@@ -169,7 +151,7 @@ class Party(commands.Cog):
             description=f"FP, Temporary FP, caps and VP damage go back to 0 for: {names}",
             colour=discord.Colour.red(),
         )
-        view = ResetConfirm(bot_of(interaction).store, interaction)
+        view = ResetConfirm(interaction)
         await interaction.response.send_message(embed=embed, view=view)
 
 

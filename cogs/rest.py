@@ -14,11 +14,13 @@ from bot import partyops
 from bot.partyops import PartyReport
 from bot.render.fatigue import report_embed
 from bot.table import Table
-from cogs._shared import bot_of, caller_is_gm, character_autocomplete
+from cogs._shared import apply_as, character_autocomplete, gm_only
 from cogs.fatigue import Minutes, change_character
-from rules.errors import RulesError
 
 CHARACTER_HELP = "Rest only this character (default: the whole party, GM only)"
+PARTY_REST_IS_GMS = (
+    "Only the GM can rest the whole party; to rest your own character, add `character:`"
+)
 _DOING = {
     "break": "takes a Break",
     "short": "takes a Short Rest",
@@ -40,18 +42,12 @@ async def _rest(
             lambda name: f"{name} {_DOING[kind]}",
         )
         return
-    if not await caller_is_gm(interaction):
-        raise RulesError(
-            "Only the GM can rest the whole party; to rest your own character, add `character:`"
-        )
 
     def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
         new, report = partyops.party_rest(table, kind, minutes)
         return new, (report, new.settings.round_seconds)
 
-    report, round_seconds = await bot_of(interaction).store.apply(
-        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, run
-    )
+    report, round_seconds = await apply_as(interaction, action, gm_only(run, PARTY_REST_IS_GMS))
     embed = report_embed(f"The party {_DOING[kind]}", report, round_seconds)
     await interaction.response.send_message(embed=embed)
 

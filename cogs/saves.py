@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.permissions import is_gm
 from bot.render.saves import party_embed, save_embed
 from bot.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
 from bot.table import LEVEL_MAX, Forbidden, Table
@@ -27,7 +28,7 @@ from cogs._buttons import (
     optional_int,
     optional_text,
 )
-from cogs._shared import bot_of, caller_is_gm, character_autocomplete, read_table, require_gm
+from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
 from rules.dice import DieSource, open_ended
 from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
 
@@ -163,7 +164,7 @@ class SaveAgain(
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        if interaction.user.id != self.roller_id and not await caller_is_gm(interaction, table):
+        if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(ROLLER_OR_GM)
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
         await saves_cog(interaction).reply_one(interaction, inputs, self.options, self.roller_id)
@@ -237,7 +238,7 @@ class Saves(commands.Cog):
     ) -> None:
         """The GM's party save, from the command or its "Roll again" button."""
         table = await read_table(interaction)
-        await require_gm(interaction, table)
+        require_gm(interaction, table)
         everyone = party_inputs(kind, against, table, mod=mod, per=per)
         results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]
         embed = party_embed(kind, everyone[0].difficulty, results, mod=mod, per=per)

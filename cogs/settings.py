@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Literal
 
 import discord
@@ -11,7 +10,8 @@ from discord.ext import commands
 
 from bot.render.settings import settings_embed
 from bot.sheet import SettingsOptions, change_settings
-from cogs._shared import bot_of, read_table, require_gm
+from bot.table import ChannelSettings, Table
+from cogs._shared import apply_as, gm_only, read_table
 from rules.errors import RulesError
 
 
@@ -50,8 +50,6 @@ class Settings(commands.Cog):
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
     ) -> None:
-        table = await read_table(interaction)
-        await require_gm(interaction, table)
         options = SettingsOptions(
             ties=ties,
             round_seconds=round_seconds,
@@ -62,15 +60,14 @@ class Settings(commands.Cog):
             gm_role_id=None if gm_role is None else gm_role.id,
             clear_gm_role=clear_gm_role,
         )
-        if gm_role is not None and gm_role.is_default():
-            raise RulesError("@everyone can't be the GM role: pick a role only GMs have")
-        before, after = await bot_of(interaction).store.apply(
-            interaction.channel_id or 0,
-            interaction.guild_id,
-            interaction.user.id,
-            "settings set",
-            functools.partial(change_settings, options=options),
-        )
+        everyone = gm_role is not None and gm_role.is_default()
+
+        def step(table: Table) -> tuple[Table, tuple[ChannelSettings, ChannelSettings]]:
+            if everyone:  # after the GM check, so a non-GM hears only that they aren't one
+                raise RulesError("@everyone can't be the GM role: pick a role only GMs have")
+            return change_settings(table, options)
+
+        before, after = await apply_as(interaction, "settings set", gm_only(step))
         await interaction.response.send_message(embed=settings_embed(after, changed=before))
 
 

@@ -9,7 +9,7 @@ settings change is not blocked by the clock moving since; characters and monster
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +17,7 @@ from bot.store import codec
 from bot.store.backend import Tx
 from bot.store.codec import Snapshot
 from bot.store.store import Event, Store, event_from_row
-from bot.table import Forbidden, Table
+from bot.table import ChannelSettings, Forbidden, Table
 from rules.errors import RulesError
 
 UNDO_ACTION = "undo"
@@ -26,6 +26,7 @@ CHANNEL_WORDS = {"clock": "the game clock", "guild_id": "the channel's server"}
 _NAMED_MAX = 3  # things named in a refusal before "…"
 
 Item = tuple[str, str]  # ("channel", "clock" | "settings.ties" | …) or (part, key)
+GmTest = Callable[[ChannelSettings], bool]  # is the actor a GM by these channel settings?
 
 
 @dataclass(frozen=True)
@@ -220,20 +221,27 @@ async def _event(tx: Tx, event_id: int) -> Event:
 
 
 async def undo_last(
-    store: Store, channel_id: int, guild_id: int | None, actor_id: int, is_gm: bool
+    store: Store,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    is_gm: bool | GmTest,
 ) -> Undone:
     """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
     (a player): restore, log an "undo" event, mark the target, all in one transaction that
-    holds the channel's lock, as `Store.apply` does.
+    holds the channel's lock, as `Store.apply` does. `is_gm` may be a test of the channel's
+    settings: it is then asked of the settings this transaction loads (a GM role cleared just
+    before can't count).
     Raises RulesError (nothing written) when there is nothing to undo or it can't be undone."""
     async with store._backend.writing(channel_id) as tx:
-        target = await _latest(tx, channel_id, None if is_gm else actor_id)
-        if target is None:
-            latest = None if is_gm else await _latest(tx, channel_id, None)
-            raise RulesError(nothing_to_undo(is_gm, latest))
         current = await store._load(tx, channel_id, guild_id)
+        gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
+        target = await _latest(tx, channel_id, None if gm else actor_id)
+        if target is None:
+            latest = None if gm else await _latest(tx, channel_id, None)
+            raise RulesError(nothing_to_undo(gm, latest))
         later = await _later(tx, channel_id, target.id)
-        undone = plan_undo(current, target, later, actor_id, is_gm)
+        undone = plan_undo(current, target, later, actor_id, gm)
         undo_id = await store._save(tx, current, undone, actor_id, UNDO_ACTION)
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo_id)
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo_id, target.id)

@@ -239,6 +239,33 @@ async def test_a_player_cannot_undo_someone_elses_change(db: Database) -> None:
         assert await db.dump() == before
 
 
+async def test_a_gm_test_is_asked_of_the_settings_the_undo_loads(db: Database) -> None:
+    """Given a test of the channel's settings instead of a bool, undo_last asks it of the
+    table its own transaction loads (the seed's GM role is 77)."""
+    asked: list[ChannelSettings] = []
+
+    def has_role(role_id: int) -> Callable[[ChannelSettings], bool]:
+        def test(settings: ChannelSettings) -> bool:
+            asked.append(settings)
+            return settings.gm_role_id == role_id
+
+        return test
+
+    async with Store.open(db.url) as store:
+        s0 = await seed(store)
+        await store.apply(
+            CH, GUILD, PER, "fatigue spend", only(lambda t: partyops.spend(t, "Bo", 4))
+        )
+        before = await db.dump()
+        with pytest.raises(RulesError, match=r"only undo your own.*fatigue spend by <@22>"):
+            await undo_last(store, CH, GUILD, PIP, has_role(78))  # not a GM by these settings
+        assert await db.dump() == before
+        undone = await undo_last(store, CH, GUILD, PIP, has_role(77))  # a GM: anyone's change
+        assert undone.target.actor_id == PER
+        assert_same(await store.read(CH, GUILD), s0)
+    assert asked == [s0.settings, s0.settings]
+
+
 def touch(character: str, fp: int) -> Step:
     def step(table: Table) -> tuple[Table, None]:
         old = table.get(character)
