@@ -205,6 +205,11 @@ def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     return Transition(new, events)
 
 
+def _fp_change(old: int, new: int) -> str:
+    # "FP 0 → 0" reads like a mistake in a reply; say it stayed.
+    return f"FP {old} → {new}" if old != new else f"FP stays {new}"
+
+
 def grant_temp(
     state: FatigueState,
     fl: Fraction,
@@ -232,7 +237,7 @@ def grant_temp(
         expires = ends if expires is None else max(expires, ends)
     new = _with(state, fp=fp, temp=state.temp + pooled, temp_expires=expires)
 
-    text = f"Temporary FP +{amount}: FP {state.fp} → {fp}"
+    text = f"Temporary FP +{amount}: {_fp_change(state.fp, fp)}"
     if new.temp and new.temp_expires is not None:
         text += f", pool {new.temp} until {game_time(new.temp_expires)}"
     events = (FatigueEvent("temp_granted", text, amount=amount), *band_event(state.fp, fp, fl))
@@ -340,7 +345,8 @@ def rest(
         events.extend(converted)
         if state.fp - steps - extra < floor:
             held = held_note(holding_cap(new.exhausted_cap, new.shattered_cap), floor)
-    text = f"{_REST_NAMES.get(kind, 'Rested')} ({length} min): FP {state.fp} → {new.fp}{held}"
+    rested = _REST_NAMES.get(kind, "Rested")
+    text = f"{rested} ({length} min): {_fp_change(state.fp, new.fp)}{held}"
     events.append(FatigueEvent("recovered", text, amount=state.fp - new.fp))
     events.extend(band_event(state.fp, new.fp, fl))
     return Transition(new, tuple(events), minutes=length)

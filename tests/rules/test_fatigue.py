@@ -652,3 +652,14 @@ def test_advance_in_pieces_equals_one_step(seed: int) -> None:
     for start, end in itertools.pairwise(cuts):
         stepped = advance(stepped, fl, start, end, table).state
     assert stepped == advance(state, fl, cuts[0], cuts[-1], table).state
+
+
+def test_event_texts_say_fp_stayed_rather_than_showing_a_no_op_arrow() -> None:
+    fl = Fraction(7)
+    rates = FatigueSettings()
+    rested = rest(FatigueState(), fl, "long", rates)
+    assert rested.events[0].text == "Took a Long Rest (480 min): FP stays 0"
+    granted = grant_temp(FatigueState(), fl, 3, 0, rates)
+    assert granted.events[0].text.startswith("Temporary FP +3: FP stays 0, pool 3 until")
+    tired = rest(FatigueState(fp=30), fl, "break", rates)
+    assert tired.events[0].text.startswith("Took a Break (10 min): FP 30 → 20")
