@@ -74,6 +74,21 @@ async def _running_env(database_url: str) -> AsyncIterator[Env]:
         finally:
             await e.stop()
         discord_.assert_clean()
+        assert_nothing_could_ping(discord_)
+
+
+def assert_nothing_could_ping(discord_: LocalDiscord) -> None:
+    """Every message the bot sent or edited forbade pings, whatever its text mentions."""
+    loud = [
+        f"message {m.id}: allowed_mentions {m.allowed_mentions!r}, content {m.content[:60]!r}"
+        for m in discord_.server.messages.values()
+        if m.allowed_mentions is None
+        or m.allowed_mentions.get("parse")
+        or m.allowed_mentions.get("users")
+        or m.allowed_mentions.get("roles")
+        or m.allowed_mentions.get("replied_user")
+    ]
+    assert not loud, "replies that could ping:\n" + "\n".join(loud)
 
 
 @pytest.fixture

@@ -25,10 +25,12 @@ class MessageRecord:
     components: list[dict[str, Any]] = field(default_factory=list)
     flags: int = 0
     edits: int = 0
+    # As last sent; None means Discord's default, which pings everyone the content mentions.
+    allowed_mentions: dict[str, Any] | None = None
 
     def apply(self, body: dict[str, Any]) -> None:
         """Take the fields a create or edit body sets; the rest keep their value."""
-        for key in ("content", "embeds", "components"):
+        for key in ("content", "embeds", "components", "allowed_mentions"):
             if body.get(key) is not None:
                 setattr(self, key, body[key])
         if body.get("flags") is not None:
