@@ -12,6 +12,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY rules ./rules
+COPY table ./table
 # With the PostgreSQL driver: -e DATABASE_URL=postgresql://… works without a rebuild.
 RUN pip install ".[postgres]" \
     && useradd --create-home --uid 10001 tablekeeper \

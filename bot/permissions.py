@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.table import ChannelSettings
+from table.model import ChannelSettings
 
 
 def is_gm(interaction: discord.Interaction, settings: ChannelSettings) -> bool:

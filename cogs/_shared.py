@@ -13,8 +13,8 @@ import discord
 from discord import app_commands
 
 from bot.permissions import is_gm
-from bot.table import Character, Forbidden, Table
 from rules.errors import RulesError
+from table.model import Character, Forbidden, Table
 
 if TYPE_CHECKING:
     from bot.client import Tablekeeper

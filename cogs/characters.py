@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.names import NAME_LIMIT
 from bot.permissions import is_gm
 from bot.render.characters import (
     cancelled_embed,
@@ -18,12 +17,13 @@ from bot.render.characters import (
     roster_embed,
     sheet_embed,
 )
-from bot.sheet import SheetOptions, change, create, remove
-from bot.table import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from bot.tree import answer_error
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
+from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
+from table.names import NAME_LIMIT
+from table.sheet import SheetOptions, change, create, remove
 
 log = logging.getLogger(__name__)
 

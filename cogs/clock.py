@@ -9,12 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import partyops
-from bot.partyops import PartyReport
 from bot.render.fatigue import clock_embed, report_embed
-from bot.table import Table
 from cogs._shared import apply_as, gm_only, read_table
 from cogs.fatigue import Minutes
+from table import partyops
+from table.model import Table
+from table.partyops import PartyReport
 
 Rounds = app_commands.Range[int, 1, partyops.ROUNDS_MAX]
 

@@ -15,12 +15,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import partyops
-from bot.partyops import CharacterChange
 from bot.render.fatigue import change_embed, character_embed
-from bot.table import Forbidden, Table, check_can_change
 from cogs._buttons import TableButton, buttons_view
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
+from table import partyops
+from table.model import Forbidden, Table, check_can_change
+from table.partyops import CharacterChange
 
 FP_MAX_AT_ONCE = 1000  # more FP in one go is surely a typo
 Amount = app_commands.Range[int, 1, FP_MAX_AT_ONCE]

@@ -9,14 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import bestiary
-from bot.bestiary import BuildOptions
-from bot.names import NAME_LIMIT
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
-from bot.table import HP_MAX
 from cogs._buttons import TableButton, buttons_view
 from cogs._shared import apply_as, read_table
 from rules.defense import AGILITY_RANGE, ARMOR_LEVELS, FACINGS, ORDERS, RANKS
+from table import bestiary
+from table.bestiary import BuildOptions
+from table.model import HP_MAX
+from table.names import NAME_LIMIT
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
 Rank = app_commands.Range[int, RANKS.start, RANKS.stop - 1]

@@ -9,14 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import partyops
-from bot.partyops import PartyReport
 from bot.render.fatigue import page_count, party_embed, report_embed
-from bot.table import Table
 from bot.tree import answer_error
 from cogs._buttons import TableButton, buttons_view
 from cogs._shared import apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
+from table import partyops
+from table.model import Table
+from table.partyops import PartyReport
 
 log = logging.getLogger(__name__)
 

@@ -10,12 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import partyops
-from bot.partyops import PartyReport
 from bot.render.fatigue import report_embed
-from bot.table import Table
 from cogs._shared import apply_as, character_autocomplete, gm_only
 from cogs.fatigue import Minutes, change_character
+from table import partyops
+from table.model import Table
+from table.partyops import PartyReport
 
 CHARACTER_HELP = "Rest only this character (default: the whole party, GM only)"
 PARTY_REST_IS_GMS = (

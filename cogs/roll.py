@@ -8,10 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
 from bot.render.roll import dice_embed, open_ended_embed
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
+from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
 
 
 class Roll(commands.Cog):

@@ -17,8 +17,6 @@ from discord.ext import commands
 
 from bot.permissions import is_gm
 from bot.render.saves import party_embed, save_embed
-from bot.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
-from bot.table import LEVEL_MAX, Forbidden, Table
 from cogs._buttons import (
     ID_CODE,
     TableButton,
@@ -31,6 +29,8 @@ from cogs._buttons import (
 from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
 from rules.dice import DieSource, open_ended
 from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
+from table.model import LEVEL_MAX, Forbidden, Table
+from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
 
 # Discord checks these ranges before the bot sees the command; the rules check them again.
 Level = app_commands.Range[int, 1, LEVEL_MAX]

@@ -9,10 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.settings import settings_embed
-from bot.sheet import SettingsOptions, change_settings
-from bot.table import ChannelSettings, Table
 from cogs._shared import apply_as, gm_only, read_table
 from rules.errors import RulesError
+from table.model import ChannelSettings, Table
+from table.sheet import SettingsOptions, change_settings
 
 
 class Settings(commands.Cog):

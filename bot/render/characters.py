@@ -8,11 +8,11 @@ from fractions import Fraction
 import discord
 
 from bot.render.common import MINUS, NEUTRAL, band_colour, plain, signed
-from bot.sheet import format_classes
-from bot.table import Character, Table
 from rules.fatigue import band_name, band_ranges, max_fp
 from rules.gametime import game_time
 from rules.saves import sr_bonus
+from table.model import Character, Table
+from table.sheet import format_classes
 
 DESCRIPTION_MAX = 4096
 TITLE_MAX = 256

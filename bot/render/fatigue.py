@@ -1,5 +1,5 @@
 """Fatigue replies: one character's fatigue, a change with its working, the party board and the
-game clock. Pure functions from `bot.partyops` results and `bot.table` values to embeds."""
+game clock. Pure functions from `table.partyops` results and `table.model` values to embeds."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import discord
 
-from bot.partyops import CharacterChange, PartyReport
 from bot.render.common import band_colour
-from bot.table import Character, Table
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
 from rules.gametime import game_time
+from table.model import Character, Table
+from table.partyops import CharacterChange, PartyReport
 
 BAND_EMOJI: dict[str, str] = dict(zip(BANDS, ("🟢", "🟡", "🟠", "🔴", "🟣"), strict=True))
 NO_BAND_EMOJI = "⚪"  # a character without a Fatigue Level

@@ -14,13 +14,13 @@ from discord.utils import escape_markdown
 from bot.render.characters import fl_text
 from bot.render.common import NEUTRAL, plain
 from bot.render.fatigue import fit_lines
-from bot.sheet import format_classes
 from bot.store import Event
 from bot.store.codec import Snapshot, character_from_dict
 from bot.store.undo import Undone
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
+from table.sheet import format_classes
 
 TITLE = "📜 This channel's history"
 EMPTY = "Nothing has changed in this channel yet."

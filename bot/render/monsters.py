@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.bestiary import MonsterHit, spot_squares
 from bot.render.common import FAILURE, MIXED, NEUTRAL, plain
-from bot.table import Monster
 from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, format_modifier
+from table.bestiary import MonsterHit, spot_squares
+from table.model import Monster
 
 BUILD_FOOTER = "Not saved: /monster create keeps a monster in this channel."
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.common import NEUTRAL
-from bot.table import ChannelSettings
+from table.model import ChannelSettings
 
 # (field, label, unit) in the order they are shown; the field is also the `/settings set` option.
 ROWS: tuple[tuple[str, str, str], ...] = (

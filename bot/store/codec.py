@@ -10,8 +10,8 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from bot.table import ChannelSettings, Character, Monster, Table
 from rules.fatigue import FatigueState
+from table.model import ChannelSettings, Character, Monster, Table
 
 CHANNEL_SETTINGS = tuple(f.name for f in dataclasses.fields(ChannelSettings))
 FATIGUE_FIELDS = tuple(f.name for f in dataclasses.fields(FatigueState))

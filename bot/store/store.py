@@ -19,7 +19,7 @@ from bot.store.errors import StoreError
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
 from bot.store.sqlite import SqliteBackend
-from bot.table import Table
+from table.model import Table
 
 R = TypeVar("R")
 T = TypeVar("T")

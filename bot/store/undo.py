@@ -17,8 +17,8 @@ from bot.store import codec
 from bot.store.backend import Tx
 from bot.store.codec import Snapshot
 from bot.store.store import Event, Store, event_from_row
-from bot.table import ChannelSettings, Forbidden, Table
 from rules.errors import RulesError
+from table.model import ChannelSettings, Forbidden, Table
 
 UNDO_ACTION = "undo"
 CHANNEL = "channel"

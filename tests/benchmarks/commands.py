@@ -17,8 +17,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from bot.table import Character, Table
 from rules.fatigue import FatigueState
+from table.model import Character, Table
 from tests.benchmarks._figures import (
     duration,
     machine,

@@ -1,7 +1,7 @@
 """`python -m tests.benchmarks.store`: `bot.store.Store` on a real SQLite file, against bare SQL.
 
 Each round runs every case once, in a shuffled order, on one database file in a temp dir:
-- `apply()` of a fatigue spend (`bot.partyops.spend`) on one character, one after another;
+- `apply()` of a fatigue spend (`table.partyops.spend`) on one character, one after another;
   from 20 concurrent coroutines on one channel; and from 20 coroutines on 20 channels;
 - `read()` of a channel with 1, 10 and 50 characters.
 The baseline is a second aiosqlite connection to the same file doing the bare minimum: for a
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.partyops import spend
 from bot.store import Store
-from bot.table import Character, Table, name_key
+from table.model import Character, Table, name_key
+from table.partyops import spend
 from tests.benchmarks._figures import duration, machine, orders, paired_ratio, summarize, table
 
 GUILD = 900

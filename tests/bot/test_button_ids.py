@@ -9,9 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.names import NAME_LIMIT
-from bot.savecalc import DifficultyOptions, SaveOptions
-from bot.table import LEVEL_MAX, NAME_MAX
 from cogs._buttons import CUSTOM_ID_MAX, TableButton, id_code, id_from_code
 from cogs.fatigue import SpendOne
 from cogs.monsters import HitAgain
@@ -19,6 +16,9 @@ from cogs.party import PAGES_MAX, PartyPage
 from cogs.saves import PartySaveAgain, SaveAgain
 from rules.defense import FACINGS
 from rules.saves import DC_MAX, MODIFIER_LIMIT, SaveKind
+from table.model import LEVEL_MAX, NAME_MAX
+from table.names import NAME_LIMIT
+from table.savecalc import DifficultyOptions, SaveOptions
 
 SNOWFLAKES = st.integers(0, 2**64 - 1)
 MODIFIERS = st.integers(-MODIFIER_LIMIT, MODIFIER_LIMIT)

@@ -1,6 +1,6 @@
-"""Every error text the bot raises for a user (RulesError and its kin in bot/ and cogs/) ends
-the same way: without a full stop, as most of them always did. Read from the source, so a new
-message written the other way fails here rather than in a reply."""
+"""Every error text the bot raises for a user (RulesError and its kin in bot/, table/ and
+cogs/) ends the same way: without a full stop, as most of them always did. Read from the source,
+so a new message written the other way fails here rather than in a reply."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ PASSED_ON = {"RECOVER_IS_GMS"}
 
 
 def _modules() -> list[Path]:
-    return sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")])
+    return sorted(p for d in ("bot", "cogs", "table") for p in (ROOT / d).rglob("*.py"))
 
 
 def _constants(trees: dict[Path, ast.Module]) -> dict[str, list[str]]:

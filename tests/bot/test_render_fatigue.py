@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import partyops
 from bot.render import fatigue as render
 from bot.render.common import band_colour
-from bot.table import ChannelSettings, Character, Table
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
+from table import partyops
+from table.model import ChannelSettings, Character, Table
 
 OGRE_FL = Fraction(41, 2)  # bands of 20, Maximum FP 100
 

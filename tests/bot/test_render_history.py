@@ -20,8 +20,8 @@ from bot.render.history import (
 from bot.store import Event
 from bot.store.codec import character_to_dict, diff
 from bot.store.undo import Undone
-from bot.table import ChannelSettings, Character, Monster, Table
 from rules.fatigue import FatigueState
+from table.model import ChannelSettings, Character, Monster, Table
 
 NOW = datetime(2025, 5, 1, 14, 30, tzinfo=UTC)
 AT = datetime(2025, 5, 1, 14, 2, tzinfo=UTC)

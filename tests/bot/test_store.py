@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from bot.store import Event, Store, StoreError, codec, restore, sqlite_path
 from bot.store.codec import diff
 from bot.store.migrate import load_migrations, split_statements
-from bot.table import ChannelSettings, Character, Monster, Table
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
+from table.model import ChannelSettings, Character, Monster, Table
 from tests.bot.conftest import Database
 
 BIG = 10**18 + 7  # snowflake-sized ids must survive SQLite's INTEGER and PostgreSQL's BIGINT

@@ -12,7 +12,7 @@ import pytest
 from bot.store import Store
 from bot.store.migrate import load_migrations
 from bot.store.postgres import numbered
-from bot.table import Table
+from table.model import Table
 
 SNOWFLAKE = 1_234_567_890_123_456_789  # past 2^60: INTEGER (2^31) would overflow
 

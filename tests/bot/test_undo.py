@@ -16,14 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import bestiary, partyops, sheet
-from bot.bestiary import BuildOptions
-from bot.sheet import SettingsOptions, SheetOptions
 from bot.store import Event, Store
 from bot.store.undo import UNDO_ACTION, Undone, plan_undo, touched, undo_last
-from bot.table import ChannelSettings, Character, Forbidden, Monster, Table
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
+from table import bestiary, partyops, sheet
+from table.bestiary import BuildOptions
+from table.model import ChannelSettings, Character, Forbidden, Monster, Table
+from table.sheet import SettingsOptions, SheetOptions
 from tests.bot.conftest import Database
 
 CH, GUILD = 1001, 5005

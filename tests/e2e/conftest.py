@@ -14,7 +14,7 @@ import pytest
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
 from bot.store import Store
-from bot.table import Table
+from table.model import Table
 from tests.localdiscord.client import LocalDiscord
 from tests.localdiscord.fixtures import running
 from tests.localdiscord.world import Channel

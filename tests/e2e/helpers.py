@@ -9,8 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 from bot.store import Event
-from bot.table import Character, Table
 from rules.fatigue import FatigueState
+from table.model import Character, Table
 from tests.localdiscord.reply import Reply
 
 FL = Fraction(20)  # bands of 20: Fresh 0–20 … Exhausted from 61, Shattered from 81; Maximum FP 100

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.table import Character
 from bot.tree import UNEXPECTED
+from table.model import Character
 from tests.e2e.helpers import Scripted, fields, hero, seed, snapshot
 from tests.localdiscord.reply import Reply
 

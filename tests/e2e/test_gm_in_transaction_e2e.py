@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from bot import bestiary
-from bot.bestiary import BuildOptions
 from bot.store.backend import Tx
-from bot.table import Monster, Table
+from table import bestiary
+from table.bestiary import BuildOptions
+from table.model import Monster, Table
 from tests.e2e.helpers import hero, seed, snapshot
 
 Change = Callable[[Table], tuple[Table, None]]

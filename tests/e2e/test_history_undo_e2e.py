@@ -6,8 +6,8 @@ import dataclasses
 import re
 from typing import Any
 
-from bot.table import Character, Table
 from rules.fatigue import FatigueState
+from table.model import Character, Table
 from tests.e2e.helpers import FL, seed, snapshot
 from tests.localdiscord.reply import Reply
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.table import Character
+from table.model import Character
 from tests.e2e.helpers import Scripted, fields, seed, snapshot
 
 pytestmark = pytest.mark.asyncio

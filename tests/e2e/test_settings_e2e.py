@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.table import ChannelSettings
+from table.model import ChannelSettings
 from tests.e2e.helpers import snapshot
 
 

@@ -1,4 +1,4 @@
-"""bot.partyops: fatigue on a whole table, one character or everyone, and the channel clock."""
+"""table.partyops: fatigue on a whole table, one character or everyone, and the channel clock."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import partyops
-from bot.table import ChannelSettings, Character, Table
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
+from table import partyops
+from table.model import ChannelSettings, Character, Table
 
 OWNER = 111
 OGRE_FL = Fraction(41, 2)  # the worked example: bands of 20, Maximum FP 100

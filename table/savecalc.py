@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.table import NO_CHARACTERS, Character, Table
 from rules import saves
 from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
 from rules.saves import Difficulty, SaveKind, SaveResult
+
+from table.model import NO_CHARACTERS, Character, Table
 
 _LISTED_NAMES = 5  # names shown when the caller has several characters
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import d20
-
 from rules.dice import DieSource
 from rules.errors import RulesError
 

@@ -1,4 +1,4 @@
-"""bot.dice_expr: dice expressions through d20, with our random source and a size cap."""
+"""table.dice_expr: dice expressions through d20, with our random source and a size cap."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.dice_expr import DICE_MAX, EXPRESSION_MAX, WORKING_MAX, roll_expression
 from rules.errors import RulesError
+from table.dice_expr import DICE_MAX, EXPRESSION_MAX, WORKING_MAX, roll_expression
 
 
 class Scripted:

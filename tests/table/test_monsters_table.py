@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import bestiary
-from bot.bestiary import BuildOptions, MonsterHit
-from bot.names import clean_name
 from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
 from bot.store.codec import diff, monster_from_dict, monster_row, monster_to_dict, restore
-from bot.table import Forbidden, Monster, Table
 from rules.errors import RulesError
+from table import bestiary
+from table.bestiary import BuildOptions, MonsterHit
+from table.model import Forbidden, Monster, Table
+from table.names import clean_name
 
 # Rank 3 Heavy (rules-text/monster-defense.txt): Defense 13, Evasion modifier −4.
 HEAVY3 = {"rank": 3, "armor": "heavy"}

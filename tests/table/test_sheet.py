@@ -1,4 +1,4 @@
-"""Character sheets and settings from command options (bot.sheet), and their replies."""
+"""Character sheets and settings from command options (table.sheet), and their replies."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import sheet
-from bot.names import clean_name
 from bot.render.characters import fl_text, roster_embed, sheet_embed
 from bot.render.settings import settings_embed
-from bot.sheet import SettingsOptions, SheetOptions
-from bot.table import ChannelSettings, Character, Forbidden, Table
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
+from table import sheet
+from table.model import ChannelSettings, Character, Forbidden, Table
+from table.names import clean_name
+from table.sheet import SettingsOptions, SheetOptions
 
 GM, PIPPA, PERRIN = 100, 200, 300
 # rules-text/fatigue.txt's worked example: a Fighter 5 / Thief 6 multiclass Ogre (kin d8,

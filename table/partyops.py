@@ -2,7 +2,7 @@
 
 Each function applies `rules.fatigue` to one character or to everyone, and reports what
 happened per character so a reply can show the work. Cogs hand these to `Store.apply`; who may
-do what is checked by the cog (with `bot.table.check_can_change`) before or inside that call.
+do what is checked by the cog (with `table.model.check_can_change`) before or inside that call.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from bot.table import NO_CHARACTERS, Character, Table
 from rules.errors import RulesError
 from rules.fatigue import (
     FatigueEvent,
@@ -24,6 +23,8 @@ from rules.fatigue import (
     rest,
     rest_minutes,
 )
+
+from table.model import NO_CHARACTERS, Character, Table
 
 ROUNDS_MAX = 10_000  # more rounds than this at once is surely a typo: say minutes instead
 MINUTES_MAX = 7 * 24 * 60  # a week of game time, the longest the rules take at once

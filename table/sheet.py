@@ -1,6 +1,6 @@
 """Character sheets and channel settings from command options: parse, validate, apply.
 
-Pure glue between the cogs and `bot.table`: every function here takes plain values (ids, the
+Pure glue between the cogs and `table.model`: every function here takes plain values (ids, the
 options a command was given) and returns new values or raises `RulesError` with text for the
 user. The `Table -> (Table, result)` functions are what the cogs hand to `Store.apply`.
 """
@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
-from bot.names import clean_name
-from bot.table import FL_MAX, ChannelSettings, Character, Forbidden, Table, check_can_change
 from rules.errors import RulesError
 from rules.fatigue import FatigueState, toughness_from_con
+
+from table.model import FL_MAX, ChannelSettings, Character, Forbidden, Table, check_can_change
+from table.names import clean_name
 
 CLASSES_MAX = 5  # more classes than this is surely a typo
 CLASS_LEVEL_MAX = 100

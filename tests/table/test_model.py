@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.table import (
+from rules.errors import RulesError
+from rules.fatigue import FatigueSettings, FatigueState
+from table.model import (
     ChannelSettings,
     Character,
     Forbidden,
@@ -19,8 +21,6 @@ from bot.table import (
     check_can_change,
     name_key,
 )
-from rules.errors import RulesError
-from rules.fatigue import FatigueSettings, FatigueState
 
 
 def ogre(**changes: object) -> Character:

@@ -1,4 +1,4 @@
-"""bot.savecalc: a character's stored numbers fill in what the options leave out."""
+"""table.savecalc: a character's stored numbers fill in what the options leave out."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.savecalc import DifficultyOptions, SaveOptions, party_inputs, save_inputs
-from bot.table import ChannelSettings, Character, Table
 from rules.dice import OpenEndedRoll
 from rules.errors import NoSaveError, RulesError
 from rules.saves import SaveKind
+from table.model import ChannelSettings, Character, Table
+from table.savecalc import DifficultyOptions, SaveOptions, party_inputs, save_inputs
 
 ME, YOU = 1001, 1002
 VS7 = DifficultyOptions(vs=7)  # Attack Level 7 → Difficulty 85 (Save Rolls Table)

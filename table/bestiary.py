@@ -1,6 +1,6 @@
 """The channel's bestiary from command options: parse, build, and the changes `/monster` makes.
 
-Pure glue between the `/monster` cog and `bot.table`: the numbers all come from
+Pure glue between the `/monster` cog and `table.model`: the numbers all come from
 `rules.defense`; the `Table -> (Table, result)` functions here are what the cog hands to
 `Store.apply`, so each change is one transaction and one event.
 """
@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from bot.names import clean_name
-from bot.table import Forbidden, Monster, Table
 from rules.defense import FACINGS, SPOTS, HitResult, MonsterBlock, build_monster, relative_spot
 from rules.defense import hit as rules_hit
 from rules.errors import RulesError
+
+from table.model import Forbidden, Monster, Table
+from table.names import clean_name
 
 MONSTERS_MAX = 25  # not a rule: one list embed and one autocomplete page hold them all
 ENCHANTMENTS_HELP = (
