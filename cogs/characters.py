@@ -18,6 +18,7 @@ from bot.render.characters import (
     sheet_embed,
 )
 from bot.tree import answer_error
+from cogs._reply import reply, update
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
@@ -76,9 +77,7 @@ class ConfirmRemove(discord.ui.View):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id == self.invoker_id:
             return True
-        await interaction.response.send_message(
-            f"Only <@{self.invoker_id}> can answer this.", ephemeral=True
-        )
+        await reply(interaction, f"Only <@{self.invoker_id}> can answer this.", ephemeral=True)
         return False
 
     @discord.ui.button(label="Remove", style=discord.ButtonStyle.danger)
@@ -91,12 +90,12 @@ class ConfirmRemove(discord.ui.View):
             lambda table, gm: remove(table, self.invoker_id, gm, self.name),
         )
         self.stop()
-        await interaction.response.edit_message(embed=removed_embed(gone), view=None)
+        await update(interaction, embed=removed_embed(gone), view=None)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
         self.stop()
-        await interaction.response.edit_message(embed=cancelled_embed(self.name), view=None)
+        await update(interaction, embed=cancelled_embed(self.name), view=None)
 
     async def on_timeout(self) -> None:
         for item in self.children:
@@ -175,9 +174,7 @@ class Characters(commands.Cog):
             )
 
         made = await apply_as(interaction, "character create", step)
-        await interaction.response.send_message(
-            embed=sheet_embed(made, title=f"Created {made.name}")
-        )
+        await reply(interaction, embed=sheet_embed(made, title=f"Created {made.name}"))
 
     @character.command(name="set", description="Change a character: only the options you give")
     @app_commands.describe(
@@ -241,7 +238,7 @@ class Characters(commands.Cog):
             if changed
             else f"Nothing changed: {character.name} was already so"
         )
-        await interaction.response.send_message(embed=sheet_embed(character, title=title))
+        await reply(interaction, embed=sheet_embed(character, title=title))
 
     @character.command(name="show", description="Show a character's sheet: saves, fatigue, bands")
     @app_commands.describe(
@@ -254,12 +251,12 @@ class Characters(commands.Cog):
     ) -> None:
         table = await read_table(interaction)
         character = pick_character(table, name, interaction.user.id)
-        await interaction.response.send_message(embed=sheet_embed(character), ephemeral=not public)
+        await reply(interaction, embed=sheet_embed(character), ephemeral=not public)
 
     @character.command(name="list", description="Every character in this channel")
     async def list_(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await interaction.response.send_message(embed=roster_embed(table), ephemeral=True)
+        await reply(interaction, embed=roster_embed(table), ephemeral=True)
 
     @character.command(name="remove", description="Remove a character (asks to confirm)")
     @app_commands.describe(name="Which character")
@@ -270,9 +267,7 @@ class Characters(commands.Cog):
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
         view = ConfirmRemove(interaction.user.id, character.name, self.confirm_seconds)
-        await interaction.response.send_message(
-            embed=confirm_remove_embed(character), view=view, ephemeral=True
-        )
+        await reply(interaction, embed=confirm_remove_embed(character), view=view, ephemeral=True)
         view.prompt = interaction
 
 

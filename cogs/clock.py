@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.fatigue import clock_embed, report_embed
+from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, read_table
 from cogs.fatigue import Minutes
 from table import partyops
@@ -32,7 +33,7 @@ async def _move(
 
     report, round_seconds = await apply_as(interaction, action, gm_only(run))
     embed = report_embed(title, report, round_seconds, quiet=True)
-    await interaction.response.send_message(embed=embed)
+    await reply(interaction, embed=embed)
 
 
 class Clock(commands.Cog):
@@ -43,7 +44,7 @@ class Clock(commands.Cog):
     @clock.command(name="show", description="The game clock and whose Temporary FP is running")
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await interaction.response.send_message(embed=clock_embed(table))
+        await reply(interaction, embed=clock_embed(table))
 
     @clock.command(name="round", description="GM: advance the clock by rounds")
     @app_commands.describe(count="How many rounds pass (default 1)")

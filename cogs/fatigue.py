@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.render.fatigue import change_embed, character_embed
 from cogs._buttons import TableButton, buttons_view
+from cogs._reply import reply
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
@@ -57,9 +58,9 @@ async def change_character(
     embed = change_embed(title(done.name), done, clock)
     if spend_more:
         view = buttons_view(SpendOne(done.name, SPEND_MORE))
-        await interaction.response.send_message(embed=embed, view=view)
+        await reply(interaction, embed=embed, view=view)
     else:
-        await interaction.response.send_message(embed=embed)
+        await reply(interaction, embed=embed)
 
 
 async def spend_fp(interaction: discord.Interaction, amount: int, name: str | None) -> None:
@@ -149,9 +150,7 @@ class Fatigue(commands.Cog):
         table = await read_table(interaction)
         found = pick_character(table, character, interaction.user.id)
         view = buttons_view(SpendOne(found.name, SPEND_ONE))
-        await interaction.response.send_message(
-            embed=character_embed(found, table.clock), view=view
-        )
+        await reply(interaction, embed=character_embed(found, table.clock), view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

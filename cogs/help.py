@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.common import NEUTRAL
+from cogs._reply import reply
 from rules.errors import RulesError
 
 # One example per command, by its full name. A command without one is still listed.
@@ -154,7 +155,7 @@ class Help(commands.Cog):
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
         found = self._entries()
         embed = overview_embed(found) if command is None else detail_embed(found, command)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await reply(interaction, embed=embed, ephemeral=True)
 
     @help.autocomplete("command")
     async def _command_autocomplete(

@@ -20,6 +20,7 @@ from bot.render.history import history_embed, undone_embed
 from bot.store import Event, Store
 from bot.store.undo import undo_last
 from cogs._buttons import TableButton
+from cogs._reply import reply, update
 from cogs._shared import bot_of
 from rules.errors import RulesError
 
@@ -73,7 +74,7 @@ class HistoryButton(TableButton, template=r"tk:history:(?P<channel>\d+):(?P<befo
         if interaction.channel_id != self.channel_id:
             raise RulesError(OTHER_CHANNEL)
         page = await load_page(bot_of(interaction).store, self.channel_id, self.before)
-        await interaction.response.edit_message(**page_message(self.channel_id, page))
+        await update(interaction, **page_message(self.channel_id, page))
 
 
 def page_view(channel_id: int, page: Page) -> discord.ui.View | None:
@@ -102,7 +103,7 @@ class History(commands.Cog):
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
         channel_id = interaction.channel_id or 0
         page = await load_page(bot_of(interaction).store, channel_id, 0)
-        await interaction.response.send_message(**page_message(channel_id, page), ephemeral=private)
+        await reply(interaction, **page_message(channel_id, page), ephemeral=private)
 
     @app_commands.command(
         name="undo", description="Undo the channel's last change (players: their own last change)"
@@ -117,7 +118,7 @@ class History(commands.Cog):
             # asked of the settings undo_last's own transaction loads
             lambda settings: is_gm(interaction, settings),
         )
-        await interaction.response.send_message(embed=undone_embed(undone, datetime.now(UTC)))
+        await reply(interaction, embed=undone_embed(undone, datetime.now(UTC)))
 
 
 async def setup(bot: commands.Bot) -> None:

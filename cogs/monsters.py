@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
+from cogs._reply import reply
 from cogs._shared import apply_as, read_table
 from rules.defense import AGILITY_RANGE, ARMOR_LEVELS, FACINGS, ORDERS, RANKS
 from table import bestiary
@@ -106,7 +107,7 @@ async def hit_and_reply(
     step = functools.partial(bestiary.hit, name=name, damage=damage, from_square=from_square)
     result = await Monsters._change(interaction, "monster hit", step)
     view = buttons_view(HitAgain(result.monster.name, damage, from_square))
-    await interaction.response.send_message(embed=hit_embed(result), view=view)
+    await reply(interaction, embed=hit_embed(result), view=view)
 
 
 class Monsters(commands.Cog):
@@ -145,9 +146,7 @@ class Monsters(commands.Cog):
         )
         block = bestiary.build(options)
         title = f"Rank {block.rank} {block.armor.title()} monster"
-        await interaction.response.send_message(
-            embed=block_embed(block, title=title), ephemeral=not public
-        )
+        await reply(interaction, embed=block_embed(block, title=title), ephemeral=not public)
 
     @monster.command(name="create", description="GM: keep a monster in this channel")
     @app_commands.describe(
@@ -177,9 +176,7 @@ class Monsters(commands.Cog):
         )
         step = functools.partial(bestiary.create, name=name, options=options, hp_max=hp)
         made = await self._change(interaction, "monster create", step)
-        await interaction.response.send_message(
-            embed=monster_embed(made, title=f"Created {made.name}")
-        )
+        await reply(interaction, embed=monster_embed(made, title=f"Created {made.name}"))
 
     @monster.command(name="show", description="A monster's stat block, HP and facing")
     @app_commands.describe(name="Which monster", public=PUBLIC)
@@ -188,15 +185,13 @@ class Monsters(commands.Cog):
         self, interaction: discord.Interaction, name: Name, public: bool = False
     ) -> None:
         monster = (await read_table(interaction)).get_monster(name)
-        await interaction.response.send_message(embed=monster_embed(monster), ephemeral=not public)
+        await reply(interaction, embed=monster_embed(monster), ephemeral=not public)
 
     @monster.command(name="list", description="This channel's monsters")
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
         table = await read_table(interaction)
-        await interaction.response.send_message(
-            embed=roster_embed(table.monsters), ephemeral=not public
-        )
+        await reply(interaction, embed=roster_embed(table.monsters), ephemeral=not public)
 
     @monster.command(name="remove", description="GM: remove a monster from this channel")
     @app_commands.describe(name="Which monster")
@@ -204,7 +199,7 @@ class Monsters(commands.Cog):
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
         step = functools.partial(bestiary.remove, name=name)
         gone = await self._change(interaction, "monster remove", step)
-        await interaction.response.send_message(embed=removed_embed(gone))
+        await reply(interaction, embed=removed_embed(gone))
 
     @monster.command(name="face", description="GM: turn a monster (moves its unarmored spots)")
     @app_commands.describe(name="Which monster", facing="The compass direction it now faces")
@@ -213,8 +208,9 @@ class Monsters(commands.Cog):
     async def face(self, interaction: discord.Interaction, name: Name, facing: str) -> None:
         step = functools.partial(bestiary.face, name=name, facing=facing)
         turned = await self._change(interaction, "monster face", step)
-        await interaction.response.send_message(
-            embed=monster_embed(turned, title=f"{turned.name} now faces {turned.facing}")
+        await reply(
+            interaction,
+            embed=monster_embed(turned, title=f"{turned.name} now faces {turned.facing}"),
         )
 
     @monster.command(name="hit", description="GM: a hit on a monster: damage after its Defense")

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.render.fatigue import page_count, party_embed, report_embed
 from bot.tree import answer_error
 from cogs._buttons import TableButton, buttons_view
+from cogs._reply import reply, update
 from cogs._shared import apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
 from table import partyops
@@ -35,8 +36,10 @@ class ResetConfirm(discord.ui.View):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id == self.origin.user.id:
             return True
-        await interaction.response.send_message(
-            "Only the GM who asked for this reset can confirm or cancel it.", ephemeral=True
+        await reply(
+            interaction,
+            "Only the GM who asked for this reset can confirm or cancel it.",
+            ephemeral=True,
         )
         return False
 
@@ -50,13 +53,13 @@ class ResetConfirm(discord.ui.View):
         report, round_seconds = await apply_as(interaction, "party reset", gm_only(run))
         self.stop()  # only now: after an error the GM may still cancel
         embed = report_embed("Party reset: everyone is fresh", report, round_seconds, reset=True)
-        await interaction.response.edit_message(embed=embed, view=None)
+        await update(interaction, embed=embed, view=None)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
         self.stop()
         embed = discord.Embed(title="Party reset cancelled", description="Nothing was changed.")
-        await interaction.response.edit_message(embed=embed, view=None)
+        await update(interaction, embed=embed, view=None)
 
     async def on_timeout(self) -> None:
         for item in self.children:
@@ -93,7 +96,7 @@ class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
         pages = page_count(table)
         page = min(max(self.page, 1), pages)  # the party may have shrunk since
         embed = party_embed(table, page)
-        await interaction.response.edit_message(embed=embed, view=page_view(page, pages))
+        await update(interaction, embed=embed, view=page_view(page, pages))
 
 
 def page_view(page: int, pages: int) -> discord.ui.View | None:
@@ -121,9 +124,9 @@ class Party(commands.Cog):
         embed = party_embed(table, page)
         view = page_view(page, page_count(table))
         if view is None:
-            await interaction.response.send_message(embed=embed)
+            await reply(interaction, embed=embed)
         else:
-            await interaction.response.send_message(embed=embed, view=view)
+            await reply(interaction, embed=embed, view=view)
 
     @party.command(name="spend", description="GM: everyone here takes an action costing FP")
     @app_commands.describe(amount="FP the action costs each character (default 1)")
@@ -135,7 +138,7 @@ class Party(commands.Cog):
 
         report, round_seconds = await apply_as(interaction, "party spend", gm_only(run))
         embed = report_embed(f"The party spends {amount} FP each", report, round_seconds)
-        await interaction.response.send_message(embed=embed)
+        await reply(interaction, embed=embed)
 
     @party.command(name="reset", description="GM: everyone's fatigue back to fresh (asks first)")
     async def reset(self, interaction: discord.Interaction) -> None:
@@ -152,7 +155,7 @@ class Party(commands.Cog):
             colour=discord.Colour.red(),
         )
         view = ResetConfirm(interaction)
-        await interaction.response.send_message(embed=embed, view=view)
+        await reply(interaction, embed=embed, view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.fatigue import report_embed
+from cogs._reply import reply
 from cogs._shared import apply_as, character_autocomplete, gm_only
 from cogs.fatigue import Minutes, change_character
 from table import partyops
@@ -49,7 +50,7 @@ async def _rest(
 
     report, round_seconds = await apply_as(interaction, action, gm_only(run, PARTY_REST_IS_GMS))
     embed = report_embed(f"The party {_DOING[kind]}", report, round_seconds)
-    await interaction.response.send_message(embed=embed)
+    await reply(interaction, embed=embed)
 
 
 class Rest(commands.Cog):

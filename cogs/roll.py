@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.roll import dice_embed, open_ended_embed
+from cogs._reply import reply
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
@@ -38,7 +39,7 @@ class Roll(commands.Cog):
         else:
             rolled = roll_expression(dice, self.rng)
             embed = dice_embed(rolled.expression, rolled.working, rolled.total)
-        await interaction.response.send_message(embed=embed)
+        await reply(interaction, embed=embed)
 
 
 async def setup(bot: commands.Bot) -> None:

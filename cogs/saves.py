@@ -26,6 +26,7 @@ from cogs._buttons import (
     optional_int,
     optional_text,
 )
+from cogs._reply import reply
 from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
 from rules.dice import DieSource, open_ended
 from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
@@ -226,7 +227,7 @@ class Saves(commands.Cog):
         """Roll, and reply with the working and a button to roll the same save again."""
         result = inputs.resolve(open_ended(self.rng))
         view = buttons_view(SaveAgain(inputs.kind, again, roller_id))
-        await interaction.response.send_message(embed=save_embed(result, inputs.name), view=view)
+        await reply(interaction, embed=save_embed(result, inputs.name), view=view)
 
     async def roll_party(
         self,
@@ -243,7 +244,7 @@ class Saves(commands.Cog):
         results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]
         embed = party_embed(kind, everyone[0].difficulty, results, mod=mod, per=per)
         view = buttons_view(PartySaveAgain(kind, against, mod, per))
-        await interaction.response.send_message(embed=embed, view=view)
+        await reply(interaction, embed=embed, view=view)
 
     @save.command(name="tsr", description="Toughness Save Roll: poison, disease, fatigue")
     @app_commands.describe(**_AGAINST, **_ONE, stat="Fortitude (default: your character's)")

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.settings import settings_embed
+from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, read_table
 from rules.errors import RulesError
 from table.model import ChannelSettings, Table
@@ -23,9 +24,7 @@ class Settings(commands.Cog):
     @settings.command(name="show", description="Show this channel's settings")
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await interaction.response.send_message(
-            embed=settings_embed(table.settings), ephemeral=True
-        )
+        await reply(interaction, embed=settings_embed(table.settings), ephemeral=True)
 
     @settings.command(name="set", description="GM: change settings; only the options you give")
     @app_commands.describe(
@@ -68,7 +67,7 @@ class Settings(commands.Cog):
             return change_settings(table, options)
 
         before, after = await apply_as(interaction, "settings set", gm_only(step))
-        await interaction.response.send_message(embed=settings_embed(after, changed=before))
+        await reply(interaction, embed=settings_embed(after, changed=before))
 
 
 async def setup(bot: commands.Bot) -> None:
