@@ -1,7 +1,7 @@
 """`/fatigue spend|recover|temp|show`: one character's Fatigue Points.
 
 Players change their own characters, the GM anyone's. Removing FP directly (`recover`) is the
-GM's alone, as RULES.md §3 has it; players lose FP by resting (`/rest ... character:`).
+GM's alone (docs/rules.md#37-recovery-and-rests); players rest it off (`/rest ... character:`).
 `/fatigue show` and `/fatigue spend` replies carry a button that spends 1 FP more on the same
 character (`SpendOne`): the same change, checks and transaction as `/fatigue spend amount:1`.
 """

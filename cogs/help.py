@@ -53,6 +53,8 @@ EXAMPLES: dict[str, str] = {
     "help": "/help command:character create",
 }
 
+# Where every rule, table and number is explained (a file in the bot's source).
+RULES_REFERENCE = "The rules, table by table: docs/rules.md in Tablekeeper's source"
 EMBED_MAX = 6000  # Discord's limit on all the text of one embed
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -112,7 +114,7 @@ def overview_embed(all_entries: Sequence[HelpEntry]) -> discord.Embed:
                 embed.add_field(name="More", value=_clip(rest, FIELD_MAX), inline=False)
                 break
             embed.add_field(name=f"/{top}", value=_clip("\n".join(lines), FIELD_MAX), inline=False)
-        embed.set_footer(text="Details and an example: /help command:<name>")
+        embed.set_footer(text=f"Details and an example: /help command:<name> · {RULES_REFERENCE}")
         if len(embed) <= EMBED_MAX:
             return embed
     return embed  # still too long without examples: Discord would refuse; fields are clipped

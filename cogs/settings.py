@@ -1,4 +1,4 @@
-"""`/settings show|set`: the channel's table settings (RULES.md marks them *setting*)."""
+"""`/settings show|set`: the channel's table settings (docs/rules.md#02-conventions)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fatigue Points (RULES.md §3, rules-text/fatigue.txt): an immutable state and pure transitions.
+"""Fatigue Points (docs/rules.md#3-fatigue): an immutable state and pure transitions.
 
 Every transition takes the character's Fatigue Level `fl` (see `fatigue_level`) and returns a
 `Transition(state, events, minutes)`. Time is game time on the channel clock, in seconds:
@@ -77,7 +77,7 @@ _MAX_MINUTES = 7 * 24 * 60  # a week of game time: longer is surely a typo
 
 @dataclass(frozen=True)
 class FatigueSettings:
-    """The channel's fatigue settings (RULES.md marks them *setting*); passed in, never stored."""
+    """The channel's settings (docs/rules.md#37-recovery-and-rests); passed in, never stored."""
 
     round_seconds: int = 60
     rest_rate: int = 1  # FP removed per minute of rest

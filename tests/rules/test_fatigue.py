@@ -1,4 +1,4 @@
-"""Fatigue (RULES.md §3, rules-text/fatigue.txt): level, bands, and the state's transitions."""
+"""Fatigue (docs/rules.md#3-fatigue): level, bands, and the state's transitions."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def kinds(t: Transition, kind: str) -> list:
 
 # --- Constitution → Toughness -------------------------------------------------------------
 
-# Every row of RULES.md's table, written out value by value.
+# Every row of docs/rules.md#31-fatigue-level's table, written out value by value.
 CON_TABLE = {0: -5, 1: -3, 2: -2, 3: -2, 4: -1, 5: -1, 6: -1}
 CON_TABLE |= dict.fromkeys(range(7, 15), 0)
 CON_TABLE |= {15: 1, 16: 2, 17: 3, 18: 4, 19: 5, 20: 5, 21: 6, 22: 6, 23: 6, 24: 7, 25: 7}
