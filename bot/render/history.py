@@ -58,6 +58,8 @@ _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "wisdom": ("Wisdom", plain),
     "kin_tsr": ("kin TSR", plain),
     "kin_wsr": ("kin WSR", plain),
+    "special_tsr": ("TSR special modifier", plain),
+    "special_wsr": ("WSR special modifier", plain),
     "classes": ("classes", _classes),
     "combine": ("classes combine", str),
     "toughness": ("Toughness", plain),
