@@ -5,6 +5,7 @@ events, on SQLite and PostgreSQL alike."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import aiosqlite
 
@@ -64,8 +65,8 @@ def old_monster(hp: int) -> dict[str, object]:
     return {"name": "Troll", "build": OLD_BUILD, "hp_max": 30, "hp": hp, "facing": "N"}
 
 
-def event_sql(action: str, before: dict[str, object], after: dict[str, object]) -> str:
-    def text(snapshot: dict[str, object]) -> str:
+def event_sql(action: str, before: Mapping[str, object], after: Mapping[str, object]) -> str:
+    def text(snapshot: Mapping[str, object]) -> str:
         return json.dumps(snapshot).replace("'", "''")
 
     return (

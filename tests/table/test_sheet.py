@@ -403,7 +403,7 @@ def test_the_sheet_shows_special_modifiers_as_their_own_piece_of_each_save() -> 
 @given(value=st.integers(-1000, 1000), which=st.sampled_from(["special_tsr", "special_wsr"]))
 def test_special_modifiers_are_kept_within_100_either_way(value: int, which: str) -> None:
     grok = made()
-    options = SheetOptions(**{which: value})
+    options = SheetOptions(**{which: value})  # type: ignore[arg-type]
     if -100 <= value <= 100:
         _, new = sheet.change(table_with(grok), PIPPA, False, "grok", options)
         assert getattr(new, which) == value
