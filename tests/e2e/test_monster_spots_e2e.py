@@ -3,6 +3,7 @@ with extra armor, plain balance notes), through the real client and a local Disc
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,3 +146,21 @@ async def test_impervious_with_extra_armor_keeps_the_armors_full_evasion_penalty
 async def test_balance_notes_say_what_2_x_trait_means(env: Any, armor: str, meaning: str) -> None:
     reply = await env.discord.slash("monster build", user=env.discord.player, rank=2, armor=armor)
     assert f"Balance: to harm it, foes will likely need {meaning}" in fields(reply)["Notes"]
+
+
+async def test_the_readme_build_example_does_what_it_says(env: Any) -> None:
+    line = (
+        "/monster build rank:3 armor:heavy trade:2 agility:2 spots:back, left easy_spots:left "
+        "armor_enchantments:1 2 weapon_enchantments:3 order:boss"
+    )
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"`{line}`" in readme
+    shown = fields(await env.discord.type(line, user=env.discord.player))
+    # Heavy Rank 3: Defense 13, modifier −4; trade +2 → 15, −6; Evasion 10 + 2 − 6 = 6.
+    assert (shown["Defense"], shown["Evasion"]) == ("15", "6 (Agility 2, modifier −6)")
+    assert shown["Partial armor: unarmored spots"].splitlines()[:2] == [
+        f"back — {HARD_TO_HIT} — hidden from the players",
+        "left — hidden from the players",
+    ]
+    assert shown["Enchantments"] == "Armor: Rank 1, Rank 2 · Weapons: Rank 3"
+    assert shown["Material drop"] == "13 Materials (Boss 10, +3 for enchantments)"
