@@ -71,10 +71,10 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
     )
     shown = await d.slash("monster reveal", user=d.gm, name="troll", spot="Back")
     assert not shown.ephemeral and shown.embed["title"] == "Troll: its back spot is revealed"
-    spots = fields(shown)["Partial armor: unarmored spots"].splitlines()
-    assert spots[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 hidden unarmored spot"]
+    revealed = fields(shown)["Partial armor: unarmored spots"].splitlines()
+    assert revealed[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 hidden unarmored spot"]
     looked = await d.slash("monster show", user=d.player2, name="Troll")
-    assert fields(looked)["Partial armor: unarmored spots"] == "\n".join(spots)
+    assert fields(looked)["Partial armor: unarmored spots"] == "\n".join(revealed)
     assert (await env.table()).get_monster("troll").block.spot("back").revealed
     assert (await env.table()).get_monster("troll").hp == 40 - 14 - 14
 
