@@ -407,6 +407,18 @@ async def test_bestiary_mistakes_change_nothing(env: Any) -> None:
         env, "monster create", d.gm, name="Bad", rank=1, armor="light", armor_enchantments="4"
     )
     assert "above the monster's Rank 1" in text
+    text = await refused(
+        env,
+        "monster create",
+        d.gm,
+        name="Lich",
+        rank=5,
+        armor="light",
+        armor_enchantments="1 2 3 4",
+        weapon_enchantments="5",
+    )
+    assert "at most 3 armor enchantments (4 given)" in text
+    assert (await env.table()).find_monster("Lich") is None
     text = await refused(env, "monster create", d.gm, name="@everyone", rank=1, armor="light")
     assert "can't contain '@'" in text
 
