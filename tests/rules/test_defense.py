@@ -685,3 +685,35 @@ def test_a_hit_matches_damage_taken_for_any_monster(seed: int) -> None:
     assert result.unarmored_spot == (result.spot in block.spot_names)
     assert result.taken == damage_taken(block.defense, damage, unarmored_spot=result.unarmored_spot)
     assert result.taken >= 1
+
+
+@given(
+    spots=st.lists(
+        st.tuples(st.sampled_from(SPOTS), st.booleans(), st.booleans()),
+        max_size=8,
+        unique_by=lambda spot: spot[0],
+    ),
+    facing=st.sampled_from(FACINGS),
+    damage=st.integers(1, 80),
+)
+def test_revealing_spots_one_by_one_never_changes_a_hit(
+    spots: list[tuple[str, bool, bool]], facing: str, damage: int
+) -> None:
+    """Hidden or revealed, a spot meets half Defense; each reveal takes one from the count."""
+    block = build_monster(
+        3, "heavy", spots=[UnarmoredSpot(n, hard, shown) for n, hard, shown in spots]
+    )
+    assert block.hidden_spots == sum(1 for _, _, shown in spots if not shown)
+    before = {square: hit(block, damage, facing, square) for square in FACINGS}
+    for spot in [s for s in block.spots if s.hidden]:
+        count = block.hidden_spots
+        block = block.revealing(spot.name)
+        assert block.hidden_spots == count - 1
+        for square, result in before.items():
+            after = hit(block, damage, facing, square)
+            assert (after.taken, after.unarmored_spot, after.hard_to_hit) == (
+                result.taken,
+                result.unarmored_spot,
+                result.hard_to_hit,
+            )
+    assert block.hidden_spots == 0
