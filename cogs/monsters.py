@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any, Self
 
@@ -78,6 +79,12 @@ BUILD_DESCRIPTIONS = {
     "order": "Normal, heavy, miniboss or boss: sets the Material drop",
 }
 PUBLIC = "Show it to the whole channel (default: only you see it)"
+
+
+def build_options(given: dict[str, Any]) -> BuildOptions:
+    """The build options from `/monster build|create`'s parameters (their `locals()`): each
+    command names its options exactly as BuildOptions names its fields."""
+    return BuildOptions(**{f.name: given[f.name] for f in dataclasses.fields(BuildOptions)})
 
 
 async def spots_autocomplete(
@@ -177,20 +184,7 @@ class Monsters(commands.Cog):
         order: str = "normal",
         public: bool = False,
     ) -> None:
-        options = BuildOptions(
-            rank,
-            armor,
-            trade=trade,
-            agility=agility,
-            extra_defense=extra_defense,
-            extra_evasion=extra_evasion,
-            spots=spots,
-            easy_spots=easy_spots,
-            revealed_spots=revealed_spots,
-            armor_enchantments=armor_enchantments,
-            weapon_enchantments=weapon_enchantments,
-            order=order,
-        )
+        options = build_options(locals())
         block = bestiary.build(options)
         title = f"Rank {block.rank} {block.armor.title()} monster"
         # Unsaved and private: whoever built it sees its hidden spots; in public, a count.
@@ -225,20 +219,7 @@ class Monsters(commands.Cog):
         weapon_enchantments: Text | None = None,
         order: str = "normal",
     ) -> None:
-        options = BuildOptions(
-            rank,
-            armor,
-            trade=trade,
-            agility=agility,
-            extra_defense=extra_defense,
-            extra_evasion=extra_evasion,
-            spots=spots,
-            easy_spots=easy_spots,
-            revealed_spots=revealed_spots,
-            armor_enchantments=armor_enchantments,
-            weapon_enchantments=weapon_enchantments,
-            order=order,
-        )
+        options = build_options(locals())
         step = functools.partial(bestiary.create, name=name, options=options, hp_max=hp)
         made = await self._change(interaction, "monster create", step)
         await reply(interaction, embed=monster_embed(made, title=f"Created {made.name}"))
