@@ -400,8 +400,15 @@ async def test_plan_undo_keeps_a_later_clock_move_when_settings_are_undone(db: D
     assert (undone.settings.round_seconds, undone.clock) == (6, 999)
     assert (undone.round_start, undone.round_first) == (0, 0)
     assert undone.round_number == 999 // 6 + 1
-    rounds_now = {"round_start": current.round_start, "round_first": current.round_first}
-    assert dataclasses.replace(undone, settings=current.settings, **rounds_now) == current
+    assert (
+        dataclasses.replace(
+            undone,
+            settings=current.settings,
+            round_start=current.round_start,
+            round_first=current.round_first,
+        )
+        == current
+    )
     with pytest.raises(RulesError, match="undo can't itself"):
         plan_undo(current, dataclasses.replace(clock_event, undoes=1), [], GM, True)
 
