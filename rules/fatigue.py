@@ -301,7 +301,7 @@ def _convert(
         if resting:  # a reply says why it dropped before its expiry
             text = f"{steps} Temporary FP converted while resting ({new.temp} left)"
         else:
-            text = f"Temporary FP −{steps} as it fades ({new.temp} left)"
+            text = f"Temporary FP −{steps} ({new.temp} left)"
         events.append(FatigueEvent("temp_decay", text, amount=steps))
         if new.temp == 0:
             events.append(FatigueEvent("temp_expired", "Temporary FP gone"))
