@@ -66,8 +66,8 @@ async def test_still_exhausted_after_a_break_a_spend_caps_again(env: Any) -> Non
 
 async def test_still_shattered_after_a_short_rest_a_spend_caps_again(env: Any) -> None:
     d = env.discord
-    state = {"fp": 90, "exhausted_cap": True, "shattered_cap": True}
-    await seed(env, hero("Aria", d.player, **state), rest_rate=0)
+    aria = hero("Aria", d.player, fp=90, exhausted_cap=True, shattered_cap=True)
+    await seed(env, aria, rest_rate=0)
     await d.slash("rest short", user=d.player, character="Aria")
     reply = await d.slash("fatigue spend", user=d.player, amount=1, character="Aria")
     assert "Still Shattered, capped again: FP can't drop below 81 until a Short Rest" in reply.text
@@ -107,7 +107,8 @@ async def test_a_new_round_length_keeps_round_531(env: Any) -> None:
     d = env.discord
     await seed(env, clock=530 * 60)
     assert "round 531 (60 s rounds)" in (await d.slash("clock show", user=d.player)).text
-    await d.slash("settings set", user=d.gm, round_seconds=6)
+    changed = await d.slash("settings set", user=d.gm, round_seconds=6)
+    assert "The clock stays at Day 1, 08:50 · round 531 (6 s rounds)" in changed.text
     shown = await d.slash("clock show", user=d.player)
     assert shown.embed["title"] == "🕰️ Day 1, 08:50"
     assert "round 531 (6 s rounds)" in shown.text
