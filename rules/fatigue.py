@@ -261,10 +261,11 @@ def grant_temp(
 
     FP is lowered first, down to the floor; the rest joins the one Temporary pool, whose expiry
     becomes the later of the old and now + duration. A grant spent wholly on FP leaves the
-    pool (and its expiry) alone.
+    pool (and its expiry) alone. A character who rested alone ahead of the clock gets it at
+    its own time, the end of that rest: the rest is over, so its minutes can't convert it.
     """
     amount = check_int(amount, "Temporary FP", 1)
-    now = check_int(now, "Game time (seconds)", 0)
+    now = max(check_int(now, "Game time (seconds)", 0), state.settled)
     if minutes is None:
         minutes = settings.temp_minutes
     minutes = check_int(minutes, "Temporary FP duration (minutes)", 1, _MAX_MINUTES)

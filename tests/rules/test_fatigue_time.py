@@ -93,6 +93,14 @@ def test_a_second_rest_alone_follows_the_first() -> None:
     ]
 
 
+def test_temporary_fp_granted_to_a_character_ahead_starts_at_its_own_time() -> None:
+    ahead = rest(FatigueState(), TWENTY, "break", DEFAULTS, now=0, alone=True).state
+    t = grant_temp(ahead, TWENTY, 5, now=0, settings=DEFAULTS, minutes=1)
+    assert t.state.temp_expires == 660  # after its Break ends at 600, not at the clock's 0
+    assert advance(t.state, TWENTY, 0, 660, DEFAULTS).state.temp == 5
+    assert advance(t.state, TWENTY, 0, 720, DEFAULTS).state.temp == 4
+
+
 def test_a_rest_that_converts_nothing_says_nothing_about_temporary_fp() -> None:
     assert texts(rest(FatigueState(fp=5), TWENTY, "break", DEFAULTS), "temp_decay") == []
     long = rest(FatigueState(fp=5, temp=4, temp_expires=60), TWENTY, "long", DEFAULTS)
