@@ -338,7 +338,7 @@ def advance(
         rounds = _rounds(state.temp_expires, settings.round_seconds, since, end)
         steps = min(state.temp, rounds)
     if steps == 0:
-        return Transition(replace(state, settled=settled))
+        return Transition(state if settled == state.settled else replace(state, settled=settled))
     new, events = _convert(state, fl, steps, state.floor(fl))
     if new.fp != state.fp:
         text = f"FP {state.fp} → {new.fp} as Temporary FP fades"
