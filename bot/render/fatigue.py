@@ -290,4 +290,11 @@ def clock_embed(table: Table) -> discord.Embed:
     ]
     if running:
         embed.add_field(name="Temporary FP", value=fit_lines(running, 1024), inline=False)
+    ahead = [
+        f"{emoji(c.fatigue.fp, c.fl)} **{c.name}** {text}"
+        for c in table.characters
+        if (text := rested_text(c.fatigue, table.clock))
+    ]
+    if ahead:  # the clock passing up to then changes nothing of theirs
+        embed.add_field(name="Ahead of the clock", value=fit_lines(ahead, 1024), inline=False)
     return embed

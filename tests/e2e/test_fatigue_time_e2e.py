@@ -44,6 +44,8 @@ async def test_a_party_break_after_a_characters_own_rest_counts_only_new_minutes
     await d.slash("rest minutes", user=d.player, minutes=4, character="Aria")
     board = await d.slash("party show", user=d.player)
     assert "rested alone until Day 1, 00:04" in board.text
+    clock = await d.slash("clock show", user=d.player)
+    assert "Ahead of the clock" in clock.text and "**Aria** rested alone until" in clock.text
     reply = await d.slash("rest break", user=d.gm)
     assert "6 counted: rested alone until Day 1, 00:04" in reply.text
     table = await env.table()
