@@ -47,7 +47,7 @@ def character_from_dict(data: dict[str, Any]) -> Character:
     fields["classes"] = tuple((size, level) for size, level in data["classes"])
     override = data["fl_override"]
     fields["fl_override"] = None if override is None else Fraction(override)
-    # Events logged before V4 have no `settled`: FatigueState's default (not ahead of the clock).
+    # Events logged before the fatigue_time migration have no `settled`: the default, 0.
     return Character(**fields, fatigue=FatigueState(**data["fatigue"]))
 
 
@@ -101,7 +101,7 @@ def restore(table: Table, snapshot: Snapshot) -> Table:
             guild_id=channel["guild_id"],
             clock=channel["clock"],
             settings=ChannelSettings(**channel["settings"]),
-            # events logged before V4 have no round fields: keep the table's
+            # events logged before the fatigue_time migration have no round fields: keep these
             **{name: channel.get(name, getattr(table, name)) for name in ROUND_FIELDS},
         )
     characters = {c.key: c for c in table.characters}

@@ -1,4 +1,4 @@
--- As sqlite/V4__fatigue_time.sql. Every span of game time counts once per character (RULES.md
+-- As sqlite/V5__fatigue_time.sql. Every span of game time counts once per character (RULES.md
 -- §3): `settled` is the game time a character has rested through alone, ahead of the channel
 -- clock (0: not ahead). A character stored before this version was settled up to its clock.
 ALTER TABLE characters ADD COLUMN settled BIGINT NOT NULL DEFAULT 0 CHECK (settled >= 0);
