@@ -293,3 +293,26 @@ def test_rounds_keep_counting_from_where_the_length_changed() -> None:
     assert round_number(530 * 60, 6, since=530 * 60, first=530) == 531
     assert round_number(530 * 60 + 6, 6, since=530 * 60, first=530) == 532
     assert round_number(0, 6, since=600, first=10) == 1  # before the change (an undo): never 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_new_round_length_keeps_the_round_and_counts_on_from_it(seed: int) -> None:
+    """RULES.md §3 "Game time": anchored where the length changes, the round number is the same
+    there, goes up by one per round of the new length, and never runs backwards."""
+    rng = random.Random(seed)
+    clock, length, since, first = 0, rng.choice([6, 60]), 0, 0
+    for _ in range(20):
+        if rng.random() < 0.3:
+            new = rng.choice([1, 6, 10, 30, 60, 3600])
+            here = round_number(clock, length, since, first)
+            since, first, length = clock, here - 1, new
+            assert round_number(clock, length, since, first) == here
+        else:
+            before = round_number(clock, length, since, first)
+            rounds = rng.randint(0, 40)
+            clock += rounds * length + rng.randint(0, length - 1) * (rounds == 0)
+            after = round_number(clock, length, since, first)
+            assert after >= before
+            if rounds:
+                assert after == before + rounds
