@@ -28,6 +28,7 @@ EXAMPLES: dict[str, str] = {
     "fatigue spend": "/fatigue spend amount:3",
     "fatigue recover": "/fatigue recover amount:5 character:Bórin",
     "fatigue temp": "/fatigue temp amount:4 minutes:10",
+    "fatigue clear_vp": "/fatigue clear_vp character:Bórin",
     "fatigue show": "/fatigue show character:Bórin",
     "party show": "/party show",
     "party spend": "/party spend amount:2",
