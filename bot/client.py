@@ -10,6 +10,7 @@ from collections.abc import Iterable
 import discord
 from discord.ext import commands
 
+from bot.contexts import SERVER_INSTALL, SERVER_ONLY
 from bot.settings import Settings
 from bot.store import Store
 from bot.tree import TablekeeperTree
@@ -44,6 +45,10 @@ class Tablekeeper(commands.AutoShardedBot):
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=TablekeeperTree,
+            # What a command that declares nothing gets: a server, installed on the server
+            # (`bot.contexts.anywhere` opens a stateless command to DMs and user installs).
+            allowed_contexts=SERVER_ONLY,
+            allowed_installs=SERVER_INSTALL,
         )
         self.settings = settings
         self.store = store

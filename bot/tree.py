@@ -8,6 +8,7 @@ import math
 import discord
 from discord import app_commands
 
+from bot.contexts import IN_A_SERVER, NotInServer, needs_server
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ def describe_error(error: BaseException) -> str | None:
         case app_commands.CommandOnCooldown():
             return f"Slow down: try again in {math.ceil(error.retry_after)} s."
         case app_commands.NoPrivateMessage():
-            return "This command only works in a server channel."
+            return IN_A_SERVER
         case app_commands.MissingPermissions():
             return f"You need the {_names(error.missing_permissions)} permission for that."
         case app_commands.BotMissingPermissions():
@@ -76,6 +77,21 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
 
 
 class TablekeeperTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """A command that needs a server (by its declared contexts, `bot.contexts`) refuses an
+        interaction without one, whatever the client was told: nothing runs, nothing is written.
+        While autocompleting, it offers no choices."""
+        command = interaction.command
+        if not isinstance(command, app_commands.Command) or interaction.guild_id is not None:
+            return True
+        if not needs_server(command):
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await self.on_error(interaction, NotInServer())
+        return False
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:

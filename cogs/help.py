@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import anywhere, needs_server
 from bot.render.common import NEUTRAL
 from cogs._reply import reply
 from rules.errors import RulesError
@@ -41,6 +42,7 @@ EXAMPLES: dict[str, str] = {
     "clock round": "/clock round count:3",
     "clock pass": "/clock pass minutes:10",
     "monster build": "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2",
+    "monster-build": "/monster-build rank:2 armor:light spots:back",
     "monster create": "/monster create name:Troll rank:3 armor:medium hp:40 spots:back",
     "monster show": "/monster show name:Troll",
     "monster list": "/monster list",
@@ -57,6 +59,11 @@ EXAMPLES: dict[str, str] = {
 
 # Where every rule, table and number is explained (a file in the bot's source).
 RULES_REFERENCE = "The rules, table by table: docs/rules.md in Tablekeeper's source"
+ANYWHERE = (
+    "Anywhere: a server, a DM with Tablekeeper, or a group DM when you have added Tablekeeper "
+    "to your account"
+)
+IN_SERVER = "In a server channel: it uses that channel's table"
 EMBED_MAX = 6000  # Discord's limit on all the text of one embed
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -70,6 +77,7 @@ class HelpEntry:
     description: str
     options: tuple[tuple[str, str, bool], ...]  # (name, description, required)
     example: str | None
+    anywhere: bool = False  # runs in DMs and group DMs too (`bot.contexts.anywhere`)
 
     @property
     def top(self) -> str:
@@ -88,7 +96,9 @@ def entries(tree_commands: Iterable[app_commands.Command | app_commands.Group]) 
                 (p.display_name, str(p.description), p.required) for p in leaf.parameters
             )
             name = leaf.qualified_name
-            found.append(HelpEntry(name, str(leaf.description), options, EXAMPLES.get(name)))
+            example = EXAMPLES.get(name)
+            everywhere = not needs_server(leaf)
+            found.append(HelpEntry(name, str(leaf.description), options, example, everywhere))
     return sorted(found, key=lambda e: e.name)
 
 
@@ -143,6 +153,7 @@ def detail_embed(all_entries: Sequence[HelpEntry], name: str) -> discord.Embed:
         embed.add_field(name="Options", value=_clip("\n".join(lines), FIELD_MAX), inline=False)
     if entry.example:
         embed.add_field(name="Example", value=f"`{entry.example}`", inline=False)
+    embed.add_field(name="Where", value=ANYWHERE if entry.anywhere else IN_SERVER, inline=False)
     return embed
 
 
@@ -154,6 +165,7 @@ class Help(commands.Cog):
         chat = self.bot.tree.get_commands(type=discord.AppCommandType.chat_input)
         return entries(c for c in chat if isinstance(c, app_commands.Command | app_commands.Group))
 
+    @anywhere
     @app_commands.command(name="help", description="What each command does, with an example")
     @app_commands.describe(command="One command for details, e.g. character create")
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:

@@ -1,4 +1,4 @@
-"""`/monster build|create|show|list|remove|face|reveal|hit`: monster defenses and the bestiary."""
+"""`/monster build|create|show|list|remove|face|reveal|hit`, and `/monster-build` anywhere."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import anywhere
 from bot.permissions import is_gm
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
@@ -161,13 +162,15 @@ class Monsters(commands.Cog):
         non-GM inside it, so a refusal writes nothing."""
         return await apply_as(interaction, action, lambda table, gm: step(table, is_gm=gm))
 
-    @monster.command(name="build", description="A monster's stat block from its Rank and armor")
+    # One callback, two commands: `/monster build` beside the channel's bestiary, and the
+    # top-level `/monster-build` that runs anywhere (a DM, a user install): Discord applies
+    # contexts to a whole top-level command, and the rest of /monster needs a server.
     @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
     @app_commands.autocomplete(
         spots=spots_autocomplete, easy_spots=spots_autocomplete, revealed_spots=spots_autocomplete
     )
-    async def build(
+    async def _build(
         self,
         interaction: discord.Interaction,
         rank: Rank,
@@ -190,6 +193,10 @@ class Monsters(commands.Cog):
         # Unsaved and private: whoever built it sees its hidden spots; in public, a count.
         embed = block_embed(block, title=title, show_hidden=not public)
         await reply(interaction, embed=embed, ephemeral=not public)
+
+    BUILD = "A monster's stat block from its Rank and armor"
+    build = monster.command(name="build", description=BUILD)(_build)
+    build_anywhere = anywhere(app_commands.command(name="monster-build", description=BUILD)(_build))
 
     @monster.command(name="create", description="GM: keep a monster in this channel")
     @app_commands.describe(

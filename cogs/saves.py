@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import anywhere
 from bot.permissions import is_gm
 from bot.render.saves import party_embed, save_embed
 from cogs._buttons import (
@@ -29,6 +30,7 @@ from cogs._buttons import (
 from cogs._reply import reply
 from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
 from rules.dice import DieSource, open_ended
+from rules.errors import RulesError
 from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
 from table.model import LEVEL_MAX, Forbidden, Table
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
@@ -111,6 +113,22 @@ def saves_cog(interaction: discord.Interaction) -> Saves:
     return cast(Saves, cog)
 
 
+IN_A_DM = (
+    "Stored characters live in a server channel: use `character:` there. Here, give the "
+    "numbers yourself, e.g. `/save wsr level:5 stat:10 vs:7`"
+)
+
+
+async def table_for_save(interaction: discord.Interaction, options: SaveOptions) -> Table:
+    """The channel's table; outside a server (a DM, a group DM) there is none, so the numbers
+    given are the whole roll and nothing is read."""
+    if interaction.guild_id is not None:
+        return await read_table(interaction)
+    if options.character or options.level is None:
+        raise RulesError(IN_A_DM)
+    return Table(interaction.channel_id or 0, None)
+
+
 class SaveAgain(
     TableButton,
     template=(
@@ -164,7 +182,7 @@ class SaveAgain(
         return cls(SaveKind(match["kind"]), options, id_from_code(match["roller"]))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await table_for_save(interaction, self.options)
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(ROLLER_OR_GM)
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
@@ -198,11 +216,11 @@ class PartySaveAgain(
 
 
 class Saves(commands.Cog):
-    save = app_commands.Group(
-        name="save",
-        description="Roll a Save Roll with all its working",
-        guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    # Anywhere, a DM included, with the numbers given; stored characters and `/save party`
+    # need a server channel (the party's own `guild_only` is the bot's check alone: Discord
+    # applies contexts to the whole /save command).
+    save = anywhere(
+        app_commands.Group(name="save", description="Roll a Save Roll with all its working")
     )
 
     def __init__(self, rng: DieSource | None = None) -> None:
@@ -212,7 +230,7 @@ class Saves(commands.Cog):
     async def _one(
         self, interaction: discord.Interaction, kind: SaveKind, options: SaveOptions
     ) -> None:
-        table = await read_table(interaction)
+        table = await table_for_save(interaction, options)
         inputs = save_inputs(kind, options, table, interaction.user.id)
         again = again_options(options, inputs)
         await self.reply_one(interaction, inputs, again, interaction.user.id)
@@ -291,6 +309,7 @@ class Saves(commands.Cog):
         await self._one(interaction, SaveKind.WSR, options)
 
     @save.command(name="party", description="GM: the same save for every character here")
+    @app_commands.guild_only()
     @app_commands.describe(kind="Toughness (TSR) or Willpower (WSR)", **_AGAINST)
     @app_commands.choices(
         kind=[

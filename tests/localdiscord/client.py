@@ -17,10 +17,14 @@ from tests.localdiscord.commands import (
 )
 from tests.localdiscord.default_world import World, build_world
 from tests.localdiscord.payloads import Resolver, interaction_payload
+from tests.localdiscord.private import PrivateChannel, bot_dm, group_dm, private_payload
 from tests.localdiscord.records import EPHEMERAL, LOADING, InteractionRecord, MessageRecord
 from tests.localdiscord.reply import Reply, fill_modal, walk
 from tests.localdiscord.server import LocalServer
 from tests.localdiscord.world import Channel, User
+
+
+Place = Channel | PrivateChannel  # where an interaction comes from
 
 
 class DiscordViolation(AssertionError):
@@ -40,6 +44,7 @@ class LocalDiscord:
         self.guild, self.other_guild = w.guild, w.other_guild
         self.table, self.ooc, self.gm_notes = w.table, w.ooc, w.gm_notes
         self.side_table, self.other_table = w.side_table, w.other_table
+        self.private: dict[int, PrivateChannel] = {}  # DMs and group DMs opened so far
 
     async def __aenter__(self) -> LocalDiscord:
         await self.server.start()
@@ -65,10 +70,34 @@ class LocalDiscord:
     def requests(self) -> list[str]:
         return self.server.requests
 
-    def commands(self, channel: Channel | None = None) -> list[dict[str, Any]]:
-        """Registered slash commands visible in a channel: its guild's, then global ones."""
+    def commands(self, channel: Place | None = None) -> list[dict[str, Any]]:
+        """Registered slash commands visible in a channel: its guild's, then global ones;
+        outside a server, the global ones whose `contexts` include that kind of channel (what
+        Discord's client offers there)."""
+        if isinstance(channel, PrivateChannel):
+            found = self.server.commands.get(None, [])
+            return [c for c in found if channel.context in (c.get("contexts") or ())]
         guild = self.world.guild_of(channel or self.table)
         return self.server.commands.get(guild.id, []) + self.server.commands.get(None, [])
+
+    def synced(self, name: str) -> dict[str, Any]:
+        """A global command as the bot last registered it (`contexts`, `integration_types`…)."""
+        return next(c for c in self.server.commands.get(None, []) if c["name"] == name)
+
+    def dm(self, user: User) -> PrivateChannel:
+        """The bot's DM with `user` (one per user, as Discord keeps it)."""
+        found = next(
+            (c for c in self.private.values() if c.type == 1 and c.recipients == (user,)), None
+        )
+        return found or self._open(bot_dm(user))
+
+    def group_dm(self, *users: User) -> PrivateChannel:
+        """A new group DM of `users`, where a user-installed app can run."""
+        return self._open(group_dm(*users))
+
+    def _open(self, channel: PrivateChannel) -> PrivateChannel:
+        self.private[channel.id] = channel
+        return channel
 
     def take_violations(self) -> list[str]:
         """The violations so far, cleared: for tests that provoke one on purpose."""
@@ -97,16 +126,20 @@ class LocalDiscord:
         command: str,
         *,
         user: User,
-        channel: Channel | None = None,
+        channel: Place | None = None,
         options: dict[str, Any] | None = None,
+        offered: bool = True,
         **kwargs: Any,
     ) -> Reply:
-        """Run `/command` with options (keyword names may use _ for -), wait for its answer."""
+        """Run `/command` with options (keyword names may use _ for -), wait for its answer.
+        `offered=False` sends it even where Discord's client would not offer it (a command
+        registered for servers only, from a DM): what only a forged or stale client does."""
         channel = channel or self.table
-        data = self._command_data(command, channel, {**(options or {}), **kwargs}, None)
+        values = {**(options or {}), **kwargs}
+        data = self._command_data(command, channel, values, None, offered)
         return await self._final(await self._send(2, data, user, channel))
 
-    async def type(self, line: str, *, user: User, channel: Channel | None = None) -> Reply:
+    async def type(self, line: str, *, user: User, channel: Place | None = None) -> Reply:
         """Run a typed command line such as '/save wsr level:5 vs:7'."""
         path, options = parse_command_line(line, self.commands(channel))
         return await self.slash(path, user=user, channel=channel, options=options)
@@ -118,7 +151,7 @@ class LocalDiscord:
         typed: str,
         *,
         user: User,
-        channel: Channel | None = None,
+        channel: Place | None = None,
         **others: Any,
     ) -> list[dict[str, Any]]:
         """The choices the bot offers while `typed` is in `option`."""
@@ -146,12 +179,12 @@ class LocalDiscord:
         }
         if values is not None:
             data["values"] = values
-        channel = self.world.find_channel(message.channel_id) or self.table
+        channel = self._place(message.channel_id)
         rec = await self._send(3, data, user, channel, message.payload())
         return await self._final(rec, watch=message)
 
     async def submit_modal(
-        self, reply: Reply, values: dict[str, str], *, user: User, channel: Channel | None = None
+        self, reply: Reply, values: dict[str, str], *, user: User, channel: Place | None = None
     ) -> Reply:
         """Fill in the modal the bot answered with and submit it."""
         if reply.modal is None:
@@ -167,16 +200,28 @@ class LocalDiscord:
 
     # -- internals ---------------------------------------------------------------------
 
+    def _place(self, channel_id: int) -> Place:
+        return self.world.find_channel(channel_id) or self.private.get(channel_id) or self.table
+
     def _command_data(
         self,
         command: str,
-        channel: Channel,
+        channel: Place,
         values: dict[str, Any],
         focused: tuple[str, str] | None,
+        offered: bool = True,
     ) -> dict[str, Any]:
-        top, chain, leaf = find_command(self.commands(channel), command)
+        if isinstance(channel, PrivateChannel):
+            visible = self.commands(channel) if offered else self.server.commands.get(None, [])
+            try:
+                top, chain, leaf = find_command(visible, command)
+            except CommandLineError as error:
+                raise CommandLineError(f"{error} (in {channel.where})") from None
+            resolver = Resolver(self.world, self.table)  # no members to resolve outside a server
+        else:
+            top, chain, leaf = find_command(self.commands(channel), command)
+            resolver = Resolver(self.world, channel)
         where = "/" + " ".join([top["name"], *(c["name"] for c in chain)])
-        resolver = Resolver(self.world, channel)
         opts = []
         for name, value in values.items():
             d = option_def(leaf, name, where)
@@ -205,10 +250,14 @@ class LocalDiscord:
         kind: int,
         data: dict[str, Any],
         user: User,
-        channel: Channel,
+        channel: Place,
         message: dict[str, Any] | None = None,
     ) -> InteractionRecord:
-        payload = interaction_payload(self.world, kind, user, channel, data, message)
+        if isinstance(channel, PrivateChannel):
+            app = self.world.application_id
+            payload = private_payload(app, kind, user, channel, data, message)
+        else:
+            payload = interaction_payload(self.world, kind, user, channel, data, message)
         rec = InteractionRecord(int(payload["id"]), payload["token"], kind, payload)
         self.server.interactions[rec.id] = rec
         await self.server.gateway.dispatch("INTERACTION_CREATE", payload)

@@ -1,0 +1,61 @@
+"""Where a command may run: one declaration, read both by Discord and by the bot.
+
+Every command keeps state in its channel (a party, a clock, a bestiary, settings) unless it is
+declared `@anywhere`: those are installable on a user's account too and run in any server, the
+bot's DM and group DMs. The declaration is discord.py's own `allowed_contexts` and
+`allowed_installs` (synced as `contexts` and `integration_types`); the tree's defaults say
+"a server, installed on the server" for all the rest. Discord applies contexts to top-level
+commands only, so a subcommand that needs a server inside a group that runs anywhere (`/save
+party`) says so with `@app_commands.guild_only()` for the bot's own check alone.
+
+The bot refuses a command that needs a server when an interaction for it arrives without one,
+whatever the client was told at registration (`needs_server`, asked by the tree).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from discord import app_commands
+
+IN_A_SERVER = (
+    "Use this in a server channel: each channel there keeps its own party, clock and bestiary."
+)
+
+# The tree's defaults: what a command that declares nothing gets (`contexts` [0],
+# `integration_types` [0]).
+SERVER_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+SERVER_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
+
+AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
+C = TypeVar("C", bound=AnyCommand)
+
+
+def anywhere(command: C) -> C:
+    """Declare a stateless command (or a whole group) usable everywhere: installed on a server
+    or on a user's account, in a server, the bot's DM or a group DM. Put it above the
+    `@…command(…)` decorator, or wrap a Group."""
+    command.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
+    command.allowed_contexts = app_commands.AppCommandContext(
+        guild=True, dm_channel=True, private_channel=True
+    )
+    return command
+
+
+def needs_server(command: AnyCommand) -> bool:
+    """True unless the command's declared contexts (its own, else its nearest group's, else the
+    tree's default: a server) allow a DM or a group DM."""
+    node: AnyCommand | None = command
+    while node is not None:
+        contexts = node.allowed_contexts
+        if contexts is not None and not contexts._is_unset():
+            return not (contexts.dm_channel or contexts.private_channel)
+        node = node.parent
+    return not (SERVER_ONLY.dm_channel or SERVER_ONLY.private_channel)
+
+
+class NotInServer(app_commands.NoPrivateMessage):
+    """A command or button that needs a server, used outside one."""
+
+    def __init__(self) -> None:
+        super().__init__(IN_A_SERVER)
