@@ -10,7 +10,7 @@ import difflib
 import itertools
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -124,6 +124,30 @@ class ChannelSettings:
             short_minutes=self.short_minutes,
             long_minutes=self.long_minutes,
         )
+
+
+SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ChannelSettings))
+# The settings a server set for all its channels, as sorted (name, value) pairs; a setting the
+# server did not set is absent (its channels use their own value, else the default).
+ServerLayer = tuple[tuple[str, Any], ...]
+SOURCES = ("channel", "server", "default")  # where a channel's setting comes from
+
+
+def server_layer(values: Mapping[str, Any]) -> ServerLayer:
+    """The server's settings from name → value (None: not set), checked by the same limits
+    as a channel's (`ChannelSettings`): one source for every limit."""
+    unknown = set(values) - set(SETTING_NAMES)
+    if unknown:
+        raise RulesError(f"No setting named {sorted(unknown)[0]!r}")
+    given = {name: value for name, value in values.items() if value is not None}
+    ChannelSettings(**given)  # raises the same RulesError a channel would get
+    default = ChannelSettings()  # a server setting the default sets nothing
+    return tuple(sorted((n, v) for n, v in given.items() if v != getattr(default, n)))
+
+
+def layered(own: Mapping[str, Any], server: ServerLayer) -> ChannelSettings:
+    """A channel's settings: its own values, else the server's, else the defaults."""
+    return replace(ChannelSettings(**dict(server)), **own)
 
 
 @dataclass(frozen=True)
@@ -288,8 +312,17 @@ class Table:
     # time `round_start` (0 and 0 until the GM first changes `round_seconds`).
     round_start: int = 0
     round_first: int = 0
+    # The settings this channel set itself (the rest come from the server, else the defaults);
+    # a setting whose value differs from what it would inherit is counted as set here anyway.
+    own: frozenset[str] = frozenset()
+    server: ServerLayer = ()  # the server's settings (`server_layer`)
 
     def __post_init__(self) -> None:
+        inherited = layered({}, self.server)  # checks the server's values
+        differ = {n for n in SETTING_NAMES if getattr(self.settings, n) != getattr(inherited, n)}
+        if not set(self.own) <= set(SETTING_NAMES):
+            raise RulesError(f"Unknown settings: {sorted(set(self.own) - set(SETTING_NAMES))}")
+        object.__setattr__(self, "own", frozenset(self.own) | differ)
         _check_id(self.channel_id, "Channel")
         if self.guild_id is not None:
             _check_id(self.guild_id, "Server")
@@ -313,13 +346,41 @@ class Table:
         length = self.settings.round_seconds
         return round_number(self.clock, length, self.round_start, self.round_first)
 
-    def with_settings(self, settings: ChannelSettings) -> Table:
-        """New settings; a new round length keeps the round the clock is in
-        (docs/rules.md#38-the-game-clock): rounds of the new length count on from this moment."""
+    def with_settings(
+        self,
+        settings: ChannelSettings,
+        *,
+        own: frozenset[str] | None = None,
+        server: ServerLayer | None = None,
+    ) -> Table:
+        """New settings (and which of them the channel set itself, and the server's); a new
+        round length keeps the round the clock is in (docs/rules.md#38-the-game-clock): rounds
+        of the new length count on from this moment."""
+        layers = {
+            "own": self.own if own is None else own,
+            "server": self.server if server is None else server,
+        }
         if settings.round_seconds == self.settings.round_seconds:
-            return replace(self, settings=settings)
+            return replace(self, settings=settings, **layers)
         first = self.round_number - 1
-        return replace(self, settings=settings, round_start=self.clock, round_first=first)
+        return replace(
+            self, settings=settings, round_start=self.clock, round_first=first, **layers
+        )
+
+    def own_settings(self) -> dict[str, Any]:
+        """The values this channel set itself."""
+        return {name: getattr(self.settings, name) for name in sorted(self.own)}
+
+    def relayered(self, own: Mapping[str, Any], server: ServerLayer | None = None) -> Table:
+        """The channel with exactly these settings of its own (and these of the server's)."""
+        server = self.server if server is None else server
+        return self.with_settings(layered(own, server), own=frozenset(own), server=server)
+
+    def source(self, name: str) -> str:
+        """Where the channel's `name` setting comes from: "channel", "server" or "default"."""
+        if name in self.own:
+            return "channel"
+        return "server" if name in dict(self.server) else "default"
 
     def find(self, name: str) -> Character | None:
         key = name_key(name)

@@ -16,7 +16,17 @@ from typing import Any, Literal
 from rules.errors import RulesError
 from rules.fatigue import FatigueState, toughness_from_con
 
-from table.model import FL_MAX, ChannelSettings, Character, Forbidden, Table, check_can_change
+from table.model import (
+    FL_MAX,
+    SETTING_NAMES,
+    ChannelSettings,
+    Character,
+    Forbidden,
+    Table,
+    check_can_change,
+    layered,
+    server_layer,
+)
 from table.names import clean_name
 
 CLASSES_MAX = 5  # more classes than this is surely a typo
@@ -257,9 +267,12 @@ def remove(table: Table, actor_id: int, is_gm: bool, name: str) -> tuple[Table, 
 # --- settings -----------------------------------------------------------------------------
 
 
+RESET_ALL = "all"
+
+
 @dataclass(frozen=True)
 class SettingsOptions:
-    """What `/settings set` was given; None means "not given"."""
+    """What `/settings set` or `/settings server` was given; None means "not given"."""
 
     ties: str | None = None
     round_seconds: int | None = None
@@ -269,27 +282,53 @@ class SettingsOptions:
     long_minutes: int | None = None
     gm_role_id: int | None = None
     clear_gm_role: bool = False
+    reset: str | None = None  # a setting's name (or "all") to forget at this scope
 
     def given(self) -> bool:
         values = [getattr(self, f.name) for f in dataclasses.fields(self)]
         return any(v is not None and v is not False for v in values)
 
+    def applied_to(self, values: dict[str, Any]) -> dict[str, Any]:
+        """One scope's own settings (name → value) with these options applied: `reset` and
+        `clear_gm_role` forget a value (the next scope's applies), the rest set one."""
+        if not self.given():
+            raise RulesError("Say what to change: give at least one setting")
+        if self.gm_role_id is not None and self.clear_gm_role:
+            raise RulesError("Set a GM role or clear it, not both")
+        forget = set(SETTING_NAMES) if self.reset == RESET_ALL else {self.reset}
+        if self.reset is not None and not forget <= set(SETTING_NAMES):
+            raise RulesError(f"There is no setting {self.reset!r} to reset")
+        given = {n: getattr(self, n) for n in SETTING_NAMES if getattr(self, n) is not None}
+        if forget & set(given):
+            raise RulesError("Set a setting or reset it, not both")
+        if self.clear_gm_role:
+            forget.add("gm_role_id")
+        kept = {n: v for n, v in values.items() if n not in forget}
+        return kept | given
+
 
 def change_settings(
     table: Table, options: SettingsOptions
 ) -> tuple[Table, tuple[ChannelSettings, ChannelSettings]]:
-    """The channel's settings with the given options changed, checked by `ChannelSettings`;
-    the result is (old settings, new settings) for the reply."""
-    if not options.given():
-        raise RulesError("Say what to change: give at least one setting")
-    if options.gm_role_id is not None and options.clear_gm_role:
-        raise RulesError("Set a GM role or clear it, not both")
-    fields = {
-        f.name: getattr(options, f.name)
-        for f in dataclasses.fields(ChannelSettings)
-        if getattr(options, f.name, None) is not None
-    }
-    if options.clear_gm_role:
-        fields["gm_role_id"] = None
-    settings = replace(table.settings, **fields)
-    return table.with_settings(settings), (table.settings, settings)
+    """The channel's own settings with the given options changed, checked by `ChannelSettings`;
+    what it doesn't set itself comes from the server, else the defaults. The result is (old
+    settings, new settings) for the reply."""
+    own = options.applied_to(table.own_settings())
+    # A value the channel already reads (from the server or the defaults) changes nothing.
+    own = {n: v for n, v in own.items() if n in table.own or v != getattr(table.settings, n)}
+    new = table.relayered(own)
+    return new, (table.settings, new.settings)
+
+
+def change_server_settings(
+    table: Table, options: SettingsOptions
+) -> tuple[Table, tuple[ChannelSettings, ChannelSettings]]:
+    """The server's settings with the given options changed, by the same limits as a
+    channel's; this channel (the one the change is made from) reads them at once, and every
+    channel of the server that set nothing of its own does on its next read. The result is the
+    server's settings before and after, the defaults filling what it doesn't set."""
+    if table.guild_id is None:
+        raise RulesError("Server settings need a server")
+    server = server_layer(options.applied_to(dict(table.server)))
+    new = table.relayered(table.own_settings(), server)
+    return new, (layered({}, table.server), layered({}, server))

@@ -11,14 +11,24 @@ from fractions import Fraction
 from typing import Any
 
 from rules.fatigue import FatigueState
-from table.model import ChannelSettings, Character, Monster, Table
+from table.model import (
+    SETTING_NAMES,
+    ChannelSettings,
+    Character,
+    Monster,
+    ServerLayer,
+    Table,
+    layered,
+    server_layer,
+)
 
 CHANNEL_SETTINGS = tuple(f.name for f in dataclasses.fields(ChannelSettings))
 FATIGUE_FIELDS = tuple(f.name for f in dataclasses.fields(FatigueState))
 CHARACTER_FIELDS = tuple(f.name for f in dataclasses.fields(Character) if f.name != "fatigue")
 MONSTER_FIELDS = tuple(f.name for f in dataclasses.fields(Monster))
 
-ROUND_FIELDS = ("round_start", "round_first")  # where today's round length starts counting
+ROUND_FIELDS = ("round_start", "round_first")
+SERVER = "server"  # the part of a snapshot for the server's settings  # where today's round length starts counting
 
 # {"channel"?: {...}, "characters": {key: {...} | None}, "monsters"?: {key: {...} | None}}
 Snapshot = dict[str, Any]
@@ -28,9 +38,26 @@ def channel_to_dict(table: Table) -> dict[str, Any]:
     return {
         "guild_id": table.guild_id,
         "clock": table.clock,
-        "settings": dataclasses.asdict(table.settings),
+        "settings": dataclasses.asdict(table.settings),  # as the channel reads them
+        "own": sorted(table.own),  # ... of which the channel set these itself
         **{name: getattr(table, name) for name in ROUND_FIELDS},
     }
+
+
+def server_to_dict(table: Table) -> dict[str, Any]:
+    """The server's settings, every name present (None: the server doesn't set it)."""
+    server = dict(table.server)
+    return {"guild_id": table.guild_id, "settings": {n: server.get(n) for n in SETTING_NAMES}}
+
+
+def _own_in(channel: dict[str, Any]) -> dict[str, Any]:
+    """A logged channel's own settings; one logged before server settings existed set
+    whatever differs from the defaults (the same rule its migration applied to the rows)."""
+    settings = channel["settings"]
+    if "own" in channel:
+        return {name: settings[name] for name in channel["own"]}
+    defaults = dataclasses.asdict(ChannelSettings())
+    return {n: v for n, v in settings.items() if v != defaults[n]}
 
 
 def character_to_dict(character: Character) -> dict[str, Any]:
@@ -68,6 +95,8 @@ def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
     new: Snapshot = {"characters": {}}
     if channel_to_dict(before) != channel_to_dict(after):
         old["channel"], new["channel"] = channel_to_dict(before), channel_to_dict(after)
+    if before.server != after.server:  # only where a change to the server was made
+        old[SERVER], new[SERVER] = server_to_dict(before), server_to_dict(after)
     was = {c.key: c for c in before.characters}
     now = {c.key: c for c in after.characters}
     for key in sorted(was.keys() | now.keys()):
@@ -94,15 +123,24 @@ def _maybe(character: Character | None) -> dict[str, Any] | None:
 
 def restore(table: Table, snapshot: Snapshot) -> Table:
     """Put a snapshot (an event's `before` or `after`) back onto `table`: the basis of /undo."""
+    server = table.server
+    if SERVER in snapshot:
+        server = server_layer(snapshot[SERVER]["settings"])
+    own = table.own_settings()
     if "channel" in snapshot:
         channel = snapshot["channel"]
+        own = _own_in(channel)
         table = dataclasses.replace(
             table,
             guild_id=channel["guild_id"],
             clock=channel["clock"],
-            settings=ChannelSettings(**channel["settings"]),
             # events logged before the fatigue_time migration have no round fields: keep these
             **{name: channel.get(name, getattr(table, name)) for name in ROUND_FIELDS},
+        )
+    if "channel" in snapshot or SERVER in snapshot:
+        # Settings put back as layers, the round fields as logged (not moved again).
+        table = dataclasses.replace(
+            table, settings=layered(own, server), own=frozenset(own), server=server
         )
     characters = {c.key: c for c in table.characters}
     for key, data in snapshot["characters"].items():
@@ -123,7 +161,16 @@ def restore(table: Table, snapshot: Snapshot) -> Table:
 
 # --- SQL rows -------------------------------------------------------------------------------
 
-CHANNEL_COLUMNS = ("channel_id", "guild_id", "clock", *CHANNEL_SETTINGS, *ROUND_FIELDS)
+CHANNEL_COLUMNS = (
+    "channel_id",
+    "guild_id",
+    "clock",
+    *CHANNEL_SETTINGS,
+    *ROUND_FIELDS,
+    "own_settings",
+)
+SERVER_COLUMNS = ("guild_id", *SETTING_NAMES)  # the guild_settings table
+SERVER_PREFIX = "server_"  # the guild_settings columns as a channel read returns them
 CHARACTER_COLUMNS = ("channel_id", "key", *CHARACTER_FIELDS, *FATIGUE_FIELDS)
 MONSTER_COLUMNS = ("channel_id", "key", *MONSTER_FIELDS)
 
@@ -135,9 +182,15 @@ def channel_row(table: Table) -> tuple[Any, ...]:
         table.channel_id,
         table.guild_id,
         table.clock,
-        *(settings[n] for n in CHANNEL_SETTINGS),
+        *(settings[n] for n in CHANNEL_SETTINGS),  # the ones it doesn't set: as it reads them
         *rounds,
+        " ".join(sorted(table.own)),
     )
+
+
+def server_row(table: Table) -> tuple[Any, ...]:
+    server = dict(table.server)
+    return (table.guild_id, *(server.get(n) for n in SETTING_NAMES))
 
 
 def character_row(channel_id: int, character: Character) -> tuple[Any, ...]:
@@ -176,15 +229,33 @@ def table_from_rows(
         data["classes"] = json.loads(row["classes"])
         data["fatigue"] = {name: row[name] for name in FATIGUE_FIELDS}
         chars.append(character_from_dict(data))
-    if channel is None:
-        return Table(channel_id, guild_id, characters=tuple(chars), monsters=beasts)
-    settings = ChannelSettings(**{name: channel[name] for name in CHANNEL_SETTINGS})
+    server = _server_from(channel)
+    if channel is None or channel.get("channel_id") is None:
+        return Table(
+            channel_id,
+            guild_id,
+            settings=layered({}, server),
+            characters=tuple(chars),
+            monsters=beasts,
+            server=server,
+        )
+    own = {name: channel[name] for name in (channel["own_settings"] or "").split()}
     return Table(
         channel_id,
         channel["guild_id"] if channel["guild_id"] is not None else guild_id,
         channel["clock"],
-        settings,
+        layered(own, server),
         tuple(chars),
         beasts,
         **{name: channel[name] for name in ROUND_FIELDS},
+        own=frozenset(own),
+        server=server,
     )
+
+
+def _server_from(row: dict[str, Any] | None) -> ServerLayer:
+    """The server's settings from the `server_…` columns a channel read joins in."""
+    if row is None:
+        return ()
+    values = {n: row.get(SERVER_PREFIX + n) for n in SETTING_NAMES}
+    return tuple(sorted((n, v) for n, v in values.items() if v is not None))

@@ -74,6 +74,17 @@ async def open_backend(url: str) -> Backend:
     raise StoreError(f"Database URLs look like {URL_FORMS}, not {scheme!r}…")
 
 
+# A channel read: its row (if any) and its server's settings (if any), as `server_<name>`.
+# The parameters are the channel id and the guild id (NULL outside a server: no settings).
+_CHANNEL_AND_SERVER = (
+    "SELECT c.*, "
+    + ", ".join(f"g.{n} AS {codec.SERVER_PREFIX}{n}" for n in codec.SETTING_NAMES)
+    + " FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id) AS k"
+    " LEFT JOIN channels AS c ON c.channel_id = k.channel_id"
+    " LEFT JOIN guild_settings AS g ON g.guild_id = COALESCE(k.guild_id, c.guild_id)"
+)
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -119,7 +130,8 @@ class Store:
             return await self._load(tx, channel_id, guild_id)
 
     async def _load(self, tx: Tx, channel_id: int, guild_id: int | None) -> Table:
-        channel = await tx.fetchone("SELECT * FROM channels WHERE channel_id = ?", channel_id)
+        # The channel's row and its server's settings in one round trip (either may be absent).
+        channel = await tx.fetchone(_CHANNEL_AND_SERVER, channel_id, guild_id)
         characters = await tx.fetchall(
             "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", channel_id
         )
@@ -186,6 +198,8 @@ class Store:
             await self._upsert(
                 tx, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
             )
+        if codec.SERVER in new:
+            await self._save_server(tx, after, new[codec.SERVER]["settings"].keys())
         await self._save_keyed(
             tx,
             "characters",
@@ -218,6 +232,21 @@ class Store:
         assert row is not None  # RETURNING gives the one row inserted
         event_id: int = row["id"]
         return event_id
+
+    async def _save_server(self, tx: Tx, after: Table, names: Iterable[str]) -> None:
+        """The server's settings: only the columns named are updated, so a change made from
+        another channel at the same moment to another setting is kept."""
+        if after.guild_id is None:
+            raise StoreError("Server settings need a server")
+        row = dict(zip(codec.SERVER_COLUMNS, codec.server_row(after), strict=True))
+        columns = ["guild_id", *(n for n in codec.SERVER_COLUMNS if n in set(names))]
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
+        await tx.execute(
+            f"INSERT INTO guild_settings ({', '.join(columns)})"
+            f" VALUES ({', '.join('?' * len(columns))})"
+            f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
+            *(row[c] for c in columns),
+        )
 
     async def _save_keyed(
         self,
