@@ -117,6 +117,7 @@ class History(commands.Cog):
             interaction.user.id,
             # asked of the settings undo_last's own transaction loads
             lambda settings: is_gm(interaction, settings),
+            manages_server=interaction.permissions.manage_guild,
         )
         await reply(interaction, embed=undone_embed(undone, datetime.now(UTC)))
 

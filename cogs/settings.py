@@ -1,44 +1,57 @@
-"""`/settings show|set`: the channel's table settings (docs/rules.md#02-conventions)."""
+"""`/settings show|set|server`: the table settings (docs/rules.md#02-conventions) of a channel,
+and of a whole server: a channel reads its own value, else its server's, else the default."""
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.render.fatigue import clock_line
-from bot.render.settings import settings_embed
+from bot.render.settings import RESET_CHOICES, settings_embed
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, read_table
 from rules.errors import RulesError
-from table.model import ChannelSettings, Table
-from table.sheet import SettingsOptions, change_settings
+from table.model import SETTING_NAMES, ChannelSettings, Forbidden, Table
+from table.sheet import SettingsOptions, change_server_settings, change_settings
+
+MANAGE_SERVER = "Only members with Manage Server can change the server's settings"
+DESCRIBE = {
+    "ties": "Does a Save Roll that ties the Difficulty fail (the text) or succeed?",
+    "round_seconds": "Game seconds in a round (default 60)",
+    "rest_rate": "FP removed per minute of rest (default 1)",
+    "break_minutes": "Minutes in Take a Break (default 10)",
+    "short_minutes": "Minutes in a Short Rest (default 60)",
+    "long_minutes": "Minutes in a Long Rest (default 480)",
+    "gm_role": "Members with this role are GMs (besides Manage Channels)",
+    "clear_gm_role": "Forget this GM role (at a channel: the server's applies, if any)",
+    "reset": "Forget a value set at this scope (a channel then reads the server's, else default)",
+}
+Scope = Literal["set", "server"]
+Change = Callable[[Table, SettingsOptions], tuple[Table, tuple[ChannelSettings, ChannelSettings]]]
 
 
 class Settings(commands.Cog):
     settings = app_commands.Group(
-        name="settings", description="The table's rules settings for this channel", guild_only=True
+        name="settings",
+        description="The table's rules settings: this channel's, or the server's",
+        guild_only=True,
     )
 
-    @settings.command(name="show", description="Show this channel's settings")
+    @settings.command(name="show", description="This channel's settings, and where each comes from")
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await reply(interaction, embed=settings_embed(table.settings), ephemeral=True)
+        sources = {name: table.source(name) for name in SETTING_NAMES}
+        embed = settings_embed(table.settings, sources=sources)
+        await reply(interaction, embed=embed, ephemeral=True)
 
-    @settings.command(name="set", description="GM: change settings; only the options you give")
-    @app_commands.describe(
-        ties="Does a Save Roll that ties the Difficulty fail (the text) or succeed?",
-        round_seconds="Game seconds in a round (default 60)",
-        rest_rate="FP removed per minute of rest (default 1)",
-        break_minutes="Minutes in Take a Break (default 10)",
-        short_minutes="Minutes in a Short Rest (default 60)",
-        long_minutes="Minutes in a Long Rest (default 480)",
-        gm_role="Members with this role are GMs here (besides Manage Channels)",
-        clear_gm_role="Forget the GM role: only Manage Channels makes a GM",
-    )
-    async def set_(
+    # One callback, two commands: the same options and limits, a channel or the whole server.
+    @app_commands.describe(**DESCRIBE)
+    @app_commands.choices(reset=RESET_CHOICES)
+    async def _change(
         self,
         interaction: discord.Interaction,
         ties: Literal["fail", "succeed"] | None = None,
@@ -49,6 +62,7 @@ class Settings(commands.Cog):
         long_minutes: int | None = None,
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
+        reset: str | None = None,
     ) -> None:
         options = SettingsOptions(
             ties=ties,
@@ -59,18 +73,47 @@ class Settings(commands.Cog):
             long_minutes=long_minutes,
             gm_role_id=None if gm_role is None else gm_role.id,
             clear_gm_role=clear_gm_role,
+            reset=reset,
         )
         everyone = gm_role is not None and gm_role.is_default()
+        command = interaction.command
+        scope: Scope = "server" if command is not None and command.name == "server" else "set"
+        await self.change(interaction, scope, options, everyone)
+
+    set_ = settings.command(name="set", description="GM: change this channel's settings")(_change)
+    server = settings.command(
+        name="server", description="Manage Server: change the settings of every channel here"
+    )(_change)
+
+    async def change(
+        self,
+        interaction: discord.Interaction,
+        scope: Scope,
+        options: SettingsOptions,
+        everyone: bool,
+    ) -> None:
+        """One transaction: who may change it is decided inside it, then the limits."""
+        manages_server = interaction.permissions.manage_guild
+        changer: Change = change_settings if scope == "set" else change_server_settings
 
         def step(table: Table) -> tuple[Table, tuple[ChannelSettings, ChannelSettings, str]]:
-            if everyone:  # after the GM check, so a non-GM hears only that they aren't one
+            if everyone:  # after the permission check: a refused member hears only that
                 raise RulesError("@everyone can't be the GM role: pick a role only GMs have")
-            new, (old, changed) = change_settings(table, options)
-            line = clock_line(new.clock, changed.round_seconds, new.round_number)
+            new, (old, changed) = changer(table, options)
+            line = clock_line(new.clock, new.settings.round_seconds, new.round_number)
             return new, (old, changed, line)
 
-        before, after, clock = await apply_as(interaction, "settings set", gm_only(step))
-        await reply(interaction, embed=settings_embed(after, changed=before, clock=clock))
+        def server_step(table: Table, gm: bool) -> tuple[Table, Any]:
+            if not manages_server:  # the member's Manage Server, never the channel's GM role
+                raise Forbidden(MANAGE_SERVER)
+            return step(table)
+
+        action = f"settings {scope}"
+        checked = gm_only(step) if scope == "set" else server_step
+        before, after, clock = await apply_as(interaction, action, checked)
+        scope_name = "channel" if scope == "set" else "server"
+        embed = settings_embed(after, changed=before, clock=clock, scope=scope_name)
+        await reply(interaction, embed=embed)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -356,15 +356,18 @@ class Table:
         """New settings (and which of them the channel set itself, and the server's); a new
         round length keeps the round the clock is in (docs/rules.md#38-the-game-clock): rounds
         of the new length count on from this moment."""
-        layers = {
-            "own": self.own if own is None else own,
-            "server": self.server if server is None else server,
-        }
+        own = self.own if own is None else own
+        server = self.server if server is None else server
         if settings.round_seconds == self.settings.round_seconds:
-            return replace(self, settings=settings, **layers)
+            return replace(self, settings=settings, own=own, server=server)
         first = self.round_number - 1
         return replace(
-            self, settings=settings, round_start=self.clock, round_first=first, **layers
+            self,
+            settings=settings,
+            round_start=self.clock,
+            round_first=first,
+            own=own,
+            server=server,
         )
 
     def own_settings(self) -> dict[str, Any]:

@@ -200,6 +200,13 @@ def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[
     """One text per thing a change touched: the channel's fields, each character, each monster;
     `undo` when the change is an undo (what it puts back was "brought back", not created)."""
     parts = channel_changes(before.get("channel") or {}, after.get("channel") or {})
+    server = _fields(
+        (before.get("server") or {}).get("settings") or {},
+        (after.get("server") or {}).get("settings") or {},
+        _SETTINGS,
+    )
+    if server:  # a value the server doesn't set reads "none": its channels' own, else default
+        parts.append(f"server settings: {', '.join(server)}")
     for part, show in (("characters", character_change), ("monsters", monster_change)):
         old, new = before.get(part) or {}, after.get(part) or {}
         parts += [show(old.get(key), new.get(key), undo) for key in sorted(old.keys() | new.keys())]

@@ -27,8 +27,8 @@ FATIGUE_FIELDS = tuple(f.name for f in dataclasses.fields(FatigueState))
 CHARACTER_FIELDS = tuple(f.name for f in dataclasses.fields(Character) if f.name != "fatigue")
 MONSTER_FIELDS = tuple(f.name for f in dataclasses.fields(Monster))
 
-ROUND_FIELDS = ("round_start", "round_first")
-SERVER = "server"  # the part of a snapshot for the server's settings  # where today's round length starts counting
+ROUND_FIELDS = ("round_start", "round_first")  # where today's round length starts counting
+SERVER = "server"  # the part of a snapshot for the server's settings
 
 # {"channel"?: {...}, "characters": {key: {...} | None}, "monsters"?: {key: {...} | None}}
 Snapshot = dict[str, Any]

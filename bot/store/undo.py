@@ -15,14 +15,18 @@ from typing import Any
 
 from bot.store import codec
 from bot.store.backend import Tx
-from bot.store.codec import Snapshot
+from bot.store.codec import SERVER, Snapshot
 from bot.store.store import Event, Store, event_from_row
 from rules.errors import RulesError
 from table.model import ChannelSettings, Forbidden, Table
 
 UNDO_ACTION = "undo"
 CHANNEL = "channel"
-CHANNEL_WORDS = {"clock": "the game clock", "guild_id": "the channel's server"}
+CHANNEL_WORDS = {
+    "clock": "the game clock",
+    "guild_id": "the channel's server",
+    "own": "the settings",
+}
 _NAMED_MAX = 3  # things named in a refusal before "…"
 
 Item = tuple[str, str]  # ("channel", "clock" | "settings.ties" | …) or (part, key)
@@ -82,6 +86,8 @@ def touched(event: Event) -> frozenset[Item]:
 
 def _name(event: Event, item: Item) -> str:
     part, key = item
+    if part == SERVER:
+        return "the server's settings"
     if part == CHANNEL:
         if key.startswith("settings."):
             return "the settings"
@@ -160,13 +166,24 @@ def narrowed(target: Event, current: Table) -> tuple[Snapshot, Snapshot]:
 
 
 def plan_undo(
-    current: Table, target: Event, later: Sequence[Event], actor_id: int, is_gm: bool
+    current: Table,
+    target: Event,
+    later: Sequence[Event],
+    actor_id: int,
+    is_gm: bool,
+    manages_server: bool = False,
 ) -> Table:
-    """The channel with `target` undone, or a RulesError saying why it can't be."""
+    """The channel with `target` undone, or a RulesError saying why it can't be. A change to
+    the server's settings is undone only by a member who may change them (Manage Server)."""
     if target.undoes is not None:
         raise RulesError("An undo can't itself be undone")
     if target.undone_by is not None:
         raise RulesError("That change is undone already")
+    if not manages_server and (SERVER in target.before or SERVER in target.after):
+        raise Forbidden(
+            f"Only members with Manage Server can undo {describe(target)}: it changed the "
+            "server's settings"
+        )
     if not is_gm:
         check_player_may_undo(target, actor_id)
     check_nothing_depends(target, later)
@@ -226,6 +243,7 @@ async def undo_last(
     guild_id: int | None,
     actor_id: int,
     is_gm: bool | GmTest,
+    manages_server: bool = False,
 ) -> Undone:
     """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
     (a player): restore, log an "undo" event, mark the target, all in one transaction that
@@ -241,7 +259,7 @@ async def undo_last(
             latest = None if gm else await _latest(tx, channel_id, None)
             raise RulesError(nothing_to_undo(gm, latest))
         later = await _later(tx, channel_id, target.id)
-        undone = plan_undo(current, target, later, actor_id, gm)
+        undone = plan_undo(current, target, later, actor_id, gm, manages_server)
         undo_id = await store._save(tx, current, undone, actor_id, UNDO_ACTION)
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo_id)
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo_id, target.id)

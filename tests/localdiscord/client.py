@@ -23,7 +23,6 @@ from tests.localdiscord.reply import Reply, fill_modal, walk
 from tests.localdiscord.server import LocalServer
 from tests.localdiscord.world import Channel, User
 
-
 Place = Channel | PrivateChannel  # where an interaction comes from
 
 
