@@ -5,7 +5,9 @@ from __future__ import annotations
 import importlib.util
 import logging
 import pkgutil
+import time
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 import discord
 from discord.ext import commands
@@ -52,6 +54,10 @@ class Tablekeeper(commands.AutoShardedBot):
         )
         self.settings = settings
         self.store = store
+        # When this process started, for /about: a steady clock for the uptime, the wall clock
+        # to show the moment.
+        self.started_monotonic = time.monotonic()
+        self.started_at = datetime.now(UTC)
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
 
     async def setup_hook(self) -> None:

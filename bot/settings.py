@@ -29,6 +29,10 @@ class Settings:
     api_base: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    # The links /about shows; None: no public page (it says where to look instead).
+    source_url: str | None = None
+    rules_url: str | None = None  # default: docs/rules.md under SOURCE_URL, if that is GitHub
+    support_url: str | None = None
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -50,6 +54,10 @@ class Settings:
             raise SettingsError("DEV_GUILD_ID must be a server id (a positive number)")
         if self.log_level not in _LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+        for name in ("source_url", "rules_url", "support_url"):
+            url = getattr(self, name)
+            if url is not None and (not url.startswith(("https://", "http://")) or " " in url):
+                raise SettingsError(f"{name.upper()} must be an https:// link, not {url!r}")
 
     def __repr__(self) -> str:
         shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}
@@ -84,6 +92,9 @@ class Settings:
             api_base=get("DISCORD_API_BASE"),
             dev_guild_id=_int_or_none("DEV_GUILD_ID", get("DEV_GUILD_ID")),
             log_level=(get("LOG_LEVEL") or cls.log_level).upper(),
+            source_url=get("SOURCE_URL"),
+            rules_url=get("RULES_URL"),
+            support_url=get("SUPPORT_URL"),
         )
 
 

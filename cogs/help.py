@@ -52,9 +52,11 @@ EXAMPLES: dict[str, str] = {
     "monster hit": "/monster hit name:Troll damage:18 from:W",
     "settings show": "/settings show",
     "settings set": "/settings set ties:succeed round_seconds:6",
+    "settings server": "/settings server rest_rate:2 long_minutes:240",
     "history": "/history",
     "undo": "/undo",
     "help": "/help command:character create",
+    "about": "/about",
 }
 
 # Where every rule, table and number is explained (a file in the bot's source).

@@ -6,6 +6,8 @@ different server settings at once both keep their change."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -20,16 +22,19 @@ from tests.bot.test_migrate_v3 import CH, GM, GUILD, make_v3_database
 OTHER_CH, SIDE_CH, FAR_CH, FAR_GUILD = 11, 12, 13, 21
 
 
-def server(**options: object) -> object:
+Step = Callable[[Table], tuple[Table, None]]
+
+
+def server(**options: Any) -> Step:
     def step(table: Table) -> tuple[Table, None]:
-        return change_server_settings(table, SettingsOptions(**options))[0], None  # type: ignore[arg-type]
+        return change_server_settings(table, SettingsOptions(**options))[0], None
 
     return step
 
 
-def channel(**options: object) -> object:
+def channel(**options: Any) -> Step:
     def step(table: Table) -> tuple[Table, None]:
-        return change_settings(table, SettingsOptions(**options))[0], None  # type: ignore[arg-type]
+        return change_settings(table, SettingsOptions(**options))[0], None
 
     return step
 

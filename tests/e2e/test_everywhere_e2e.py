@@ -15,7 +15,7 @@ from tests.localdiscord.commands import CommandLineError
 
 pytestmark = pytest.mark.asyncio
 
-ANYWHERE = {"roll", "save", "monster-build", "help"}
+ANYWHERE = {"roll", "save", "monster-build", "help", "about"}
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 GUILD_INSTALL, USER_INSTALL = 0, 1
 
