@@ -370,6 +370,16 @@ class Table:
             server=server,
         )
 
+    def counted_at(self, length: int) -> Table:
+        """This table, whose rounds were last counted at `length` seconds each (as its row was
+        last written). If its round length changed since without a write here (the server's
+        changed), the round it was in is kept and rounds of the new length count on from now,
+        as `with_settings` does for a change made here: its clock can't have moved since."""
+        if length == self.settings.round_seconds:
+            return self
+        first = round_number(self.clock, length, self.round_start, self.round_first) - 1
+        return replace(self, round_start=self.clock, round_first=first)
+
     def own_settings(self) -> dict[str, Any]:
         """The values this channel set itself."""
         return {name: getattr(self.settings, name) for name in sorted(self.own)}

@@ -240,7 +240,7 @@ def table_from_rows(
             server=server,
         )
     own = {name: channel[name] for name in (channel["own_settings"] or "").split()}
-    return Table(
+    table = Table(
         channel_id,
         channel["guild_id"] if channel["guild_id"] is not None else guild_id,
         channel["clock"],
@@ -251,6 +251,7 @@ def table_from_rows(
         own=frozenset(own),
         server=server,
     )
+    return table.counted_at(channel["round_seconds"])  # the length its row was written at
 
 
 def _server_from(row: dict[str, Any] | None) -> ServerLayer:

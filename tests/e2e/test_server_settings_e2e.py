@@ -11,7 +11,7 @@ import pytest
 
 from cogs.settings import MANAGE_SERVER
 from table.model import ChannelSettings
-from tests.e2e.helpers import snapshot
+from tests.e2e.helpers import seed, snapshot
 
 pytestmark = pytest.mark.asyncio
 
@@ -91,3 +91,17 @@ async def test_history_and_undo_cover_it(env: Any) -> None:
     undone = await d.slash("undo", user=d.owner)
     assert not undone.ephemeral
     assert (await env.table(d.ooc)).settings.break_minutes == 10
+
+
+async def test_a_server_round_length_keeps_each_channels_round(env: Any) -> None:
+    """The round each channel is in stays when the server's round length changes, as it does
+    for a channel's own change; later rounds take the new length."""
+    d = env.discord
+    await seed(env, clock=600)  # round 11 of 60 s in #table
+    assert (await env.table()).round_number == 11
+    await d.slash("settings server", user=d.owner, channel=d.ooc, round_seconds=6)
+    table = await env.table()
+    assert (table.settings.round_seconds, table.round_number, table.clock) == (6, 11, 600)
+    await d.slash("clock round", user=d.gm, count=2)
+    table = await env.table()
+    assert (table.round_number, table.clock) == (13, 612)
