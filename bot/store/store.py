@@ -199,7 +199,8 @@ class Store:
                 tx, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
             )
         if codec.SERVER in new:
-            await self._save_server(tx, after, new[codec.SERVER]["settings"].keys())
+            was, now = old[codec.SERVER]["settings"], new[codec.SERVER]["settings"]
+            await self._save_server(tx, after, [n for n in now if now[n] != was[n]])
         await self._save_keyed(
             tx,
             "characters",

@@ -114,3 +114,21 @@ async def test_a_stateful_command_from_outside_a_server_is_refused(
     assert "server channel" in reply.text
     assert await snapshot(env) == before
     assert await env.store.history(channel.id) == []
+
+
+async def test_in_a_group_dm_only_the_roller_rolls_again(env: Any) -> None:
+    d = env.discord
+    group = d.group_dm(d.player, d.player2)
+    reply = await d.type("/save tsr level:2 dc:50", user=d.player, channel=group)
+    other = await d.click(reply, "Roll again", user=d.player2)
+    assert other.ephemeral and not other.embeds
+    mine = await d.click(reply, "Roll again", user=d.player)
+    assert mine.embed["title"].startswith("Toughness Save Roll")
+
+
+async def test_autocomplete_of_a_server_command_outside_a_server_offers_nothing(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bórin", d.player))
+    dm = d.dm(d.player)
+    assert await d.autocomplete("save wsr", "character", "B", user=d.player, channel=dm) == []
+    assert await d.autocomplete("save wsr", "character", "B", user=d.player) != []
