@@ -4,7 +4,7 @@ and of a whole server: a channel reads its own value, else its server's, else th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -32,6 +32,7 @@ DESCRIBE = {
 }
 Scope = Literal["set", "server"]
 Change = Callable[[Table, SettingsOptions], tuple[Table, tuple[ChannelSettings, ChannelSettings]]]
+Changed = tuple[ChannelSettings, ChannelSettings, str | None]  # before, after, the clock line
 
 
 class Settings(commands.Cog):
@@ -96,14 +97,16 @@ class Settings(commands.Cog):
         manages_server = interaction.permissions.manage_guild
         changer: Change = change_settings if scope == "set" else change_server_settings
 
-        def step(table: Table) -> tuple[Table, tuple[ChannelSettings, ChannelSettings, str]]:
+        def step(table: Table) -> tuple[Table, Changed]:
             if everyone:  # after the permission check: a refused member hears only that
                 raise RulesError("@everyone can't be the GM role: pick a role only GMs have")
             new, (old, changed) = changer(table, options)
-            line = clock_line(new.clock, new.settings.round_seconds, new.round_number)
+            line = None  # the clock line, when this channel's round length changed
+            if new.settings.round_seconds != table.settings.round_seconds:
+                line = clock_line(new.clock, new.settings.round_seconds, new.round_number)
             return new, (old, changed, line)
 
-        def server_step(table: Table, gm: bool) -> tuple[Table, Any]:
+        def server_step(table: Table, gm: bool) -> tuple[Table, Changed]:
             if not manages_server:  # the member's Manage Server, never the channel's GM role
                 raise Forbidden(MANAGE_SERVER)
             return step(table)
