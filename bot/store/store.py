@@ -7,7 +7,7 @@ what differs between the two lives behind `bot.store.backend.Backend`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -62,14 +62,16 @@ def event_from_row(row: Mapping[str, Any]) -> Event:
     )
 
 
-async def open_backend(url: str) -> Backend:
-    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`)."""
+async def open_backend(url: str, sqlite_synchronous: str = "full") -> Backend:
+    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`).
+    `sqlite_synchronous` ("full" or "normal") is SQLite's durability; PostgreSQL's commit is
+    always durable (its default synchronous_commit)."""
     if is_postgres_url(url):
         from bot.store.postgres import PostgresBackend
 
         return await PostgresBackend.open(url)
     if url.startswith(SQLITE_PREFIX):
-        return await SqliteBackend.open(url)
+        return await SqliteBackend.open(url, sqlite_synchronous)
     scheme = url.split(":", 1)[0] if ":" in url else url  # never echo a password
     raise StoreError(f"Database URLs look like {URL_FORMS}, not {scheme!r}…")
 
@@ -86,12 +88,14 @@ class Store:
         self._now = now
 
     @classmethod
-    def open(cls, url: str, *, now: Callable[[], datetime] = _utcnow) -> _Opening:
-        return _Opening(cls, url, now)
+    def open(
+        cls, url: str, *, now: Callable[[], datetime] = _utcnow, sqlite_synchronous: str = "full"
+    ) -> _Opening:
+        return _Opening(lambda: cls._open(url, now, sqlite_synchronous))
 
     @classmethod
-    async def _open(cls, url: str, now: Callable[[], datetime]) -> Store:
-        return cls(await open_backend(url), now)
+    async def _open(cls, url: str, now: Callable[[], datetime], synchronous: str) -> Store:
+        return cls(await open_backend(url, synchronous), now)
 
     @property
     def dialect(self) -> str:
@@ -261,15 +265,15 @@ class Store:
 class _Opening:
     """What `Store.open` returns: await it for a Store, or use it with `async with`."""
 
-    def __init__(self, cls: type[Store], url: str, now: Callable[[], datetime]) -> None:
-        self._cls, self._url, self._now = cls, url, now
+    def __init__(self, opening: Callable[[], Coroutine[Any, Any, Store]]) -> None:
+        self._opening = opening
         self._store: Store | None = None
 
     def __await__(self) -> Generator[Any, None, Store]:
-        return self._cls._open(self._url, self._now).__await__()
+        return self._opening().__await__()
 
     async def __aenter__(self) -> Store:
-        self._store = await self._cls._open(self._url, self._now)
+        self._store = await self._opening()
         return self._store
 
     async def __aexit__(
