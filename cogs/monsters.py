@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
-from cogs._reply import reply
+from cogs._reply import private_unless, reply
 from cogs._shared import apply_as, read_table
 from rules.defense import AGILITY_RANGE, ARMOR_LEVELS, FACINGS, ORDERS, RANKS
 from table import bestiary
@@ -123,7 +123,11 @@ class Monsters(commands.Cog):
         non-GM inside it, so a refusal writes nothing."""
         return await apply_as(interaction, action, lambda table, gm: step(table, is_gm=gm))
 
-    @monster.command(name="build", description="A monster's stat block from its Rank and armor")
+    @monster.command(
+        name="build",
+        description="A monster's stat block from its Rank and armor",
+        extras=private_unless("public"),
+    )
     @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
     @app_commands.autocomplete(spots=spots_autocomplete)
@@ -146,7 +150,7 @@ class Monsters(commands.Cog):
         )
         block = bestiary.build(options)
         title = f"Rank {block.rank} {block.armor.title()} monster"
-        await reply(interaction, embed=block_embed(block, title=title), ephemeral=not public)
+        await reply(interaction, embed=block_embed(block, title=title))
 
     @monster.command(name="create", description="GM: keep a monster in this channel")
     @app_commands.describe(
@@ -178,20 +182,26 @@ class Monsters(commands.Cog):
         made = await self._change(interaction, "monster create", step)
         await reply(interaction, embed=monster_embed(made, title=f"Created {made.name}"))
 
-    @monster.command(name="show", description="A monster's stat block, HP and facing")
+    @monster.command(
+        name="show",
+        description="A monster's stat block, HP and facing",
+        extras=private_unless("public"),
+    )
     @app_commands.describe(name="Which monster", public=PUBLIC)
     @app_commands.autocomplete(name=monster_autocomplete)
     async def show(
         self, interaction: discord.Interaction, name: Name, public: bool = False
     ) -> None:
         monster = (await read_table(interaction)).get_monster(name)
-        await reply(interaction, embed=monster_embed(monster), ephemeral=not public)
+        await reply(interaction, embed=monster_embed(monster))
 
-    @monster.command(name="list", description="This channel's monsters")
+    @monster.command(
+        name="list", description="This channel's monsters", extras=private_unless("public")
+    )
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
         table = await read_table(interaction)
-        await reply(interaction, embed=roster_embed(table.monsters), ephemeral=not public)
+        await reply(interaction, embed=roster_embed(table.monsters))
 
     @monster.command(name="remove", description="GM: remove a monster from this channel")
     @app_commands.describe(name="Which monster")
