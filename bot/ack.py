@@ -163,7 +163,11 @@ async def _first(interaction: discord.Interaction, ack: Ack, state: str, call: C
     try:
         await call()
     except LOST as error:
-        if not await has_response(interaction):
+        if await has_response(interaction):
+            log.info(
+                "Interaction %s: Discord took the answer, the response was lost", interaction.id
+            )
+        else:
             log.warning("Lost the answer to interaction %s (%r): sent again", interaction.id, error)
             await call()
     ack.state = state

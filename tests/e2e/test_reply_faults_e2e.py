@@ -1,0 +1,117 @@
+"""When Discord fails to take an answer: rate limits are waited out, server errors retried, a
+lost response is neither lost nor sent twice, and a change that was saved is never reported
+as "nothing was changed" (through the real client; the local Discord injects the faults)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.tree import SAVED, UNEXPECTED
+from tests.e2e.conftest import Env
+from tests.e2e.helpers import hero, seed
+from tests.e2e.test_ack_e2e import acknowledged_in, store_held
+
+CALLBACK = "POST /interactions/*/callback"
+WEBHOOK = "* /webhooks/*"  # follow-ups and edits of the deferred answer
+
+
+async def spend_count(env: Env) -> int:
+    events = await env.store.history(env.discord.table.id, limit=100)
+    return sum(e.action == "fatigue spend" for e in events)
+
+
+async def test_a_rate_limited_answer_waits_the_retry_after_and_arrives(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    fault = d.server.faults.rate_limit(CALLBACK, retry_after=0.4)
+    reply = await d.slash("fatigue spend", user=d.player)
+    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    ((limited_at, _),) = fault.hits
+    rec = d.server.interactions[reply.interaction_id]
+    assert rec.answered_at is not None and rec.answered_at - limited_at >= 0.4
+    assert await spend_count(env) == 1
+
+
+async def test_a_server_error_on_the_answer_is_retried(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    fault = d.server.faults.server_error(CALLBACK, status=503)
+    reply = await d.slash("fatigue spend", user=d.player)
+    assert fault.hits
+    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    assert acknowledged_in(env, reply) < 3.0
+    assert await spend_count(env) == 1
+
+
+async def test_a_rate_limited_follow_up_is_retried(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    fault = d.server.faults.rate_limit(WEBHOOK, retry_after=0.3)
+    async with store_held(env, 1.6):  # deferred: the answer is a webhook call
+        reply = await d.slash("fatigue spend", user=d.player)
+    assert fault.hits
+    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    assert await spend_count(env) == 1
+
+
+async def test_a_lost_response_to_the_answer_is_not_answered_twice(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    fault = d.server.faults.drop_response(CALLBACK)
+    reply = await d.slash("fatigue spend", user=d.player)  # no 40060: answered once
+    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    assert not reply.followups
+    assert fault.hits
+    assert await spend_count(env) == 1
+
+
+async def test_a_lost_request_is_sent_again_instead_of_denying_the_change(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    fault = d.server.faults.drop_request(CALLBACK)
+    reply = await d.slash("fatigue spend", user=d.player)
+    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    assert "nothing was changed" not in reply.text
+    assert fault.hits
+    assert await spend_count(env) == 1
+
+
+async def test_a_lost_response_to_a_deferred_answer_is_sent_again(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    fault = d.server.faults.drop_response(WEBHOOK)
+    async with store_held(env, 1.6):
+        reply = await d.slash("fatigue spend", user=d.player)
+    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    assert not reply.followups  # no error message after it
+    assert fault.hits
+    assert await spend_count(env) == 1
+
+
+async def test_a_saved_change_whose_reply_is_refused_says_it_was_saved(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    d.server.faults.fail(CALLBACK, status=400)  # Discord turns the answer away
+    with caplog.at_level(logging.WARNING, logger="bot.tree"):
+        reply = await d.slash("fatigue spend", user=d.player)
+    assert reply.ephemeral
+    assert reply.text == SAVED.format(what="fatigue spend")
+    assert "nothing was changed" not in reply.text
+    assert (await env.table()).get("Aria").fatigue.fp == 1
+    assert await spend_count(env) == 1
+    assert any("Saved fatigue spend" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_failure_before_anything_was_saved_says_nothing_changed(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    # A read-only command: its answer is refused, so nothing was saved, and it says so.
+    d.server.faults.fail(CALLBACK, status=400)
+    reply = await d.slash("party show", user=d.player)
+    assert reply.ephemeral
+    assert reply.text == UNEXPECTED
+    assert await spend_count(env) == 0
