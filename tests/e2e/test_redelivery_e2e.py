@@ -17,11 +17,13 @@ CALLBACK = "POST /interactions/*/callback"
 
 async def asked_for_its_answer(env: Env, reply: Reply, before: int) -> None:
     """Until the bot has asked Discord whether the interaction has an answer (what it does
-    with a second delivery of a change it finds applied) more often than `before` times."""
+    with a second delivery of a change it finds applied) more often than `before` times, or
+    has answered it a second time."""
     token = env.discord.server.interactions[reply.interaction_id].token
     wanted = f"/{token}/messages/@original"
     for _ in range(200):
-        if sum(r.startswith("GET") and r.endswith(wanted) for r in env.discord.requests) > before:
+        asked = sum(r.startswith("GET") and r.endswith(wanted) for r in env.discord.requests)
+        if asked > before or env.discord.violations:
             await asyncio.sleep(0.05)  # and whatever it does next
             return
         await asyncio.sleep(0.025)

@@ -4,6 +4,7 @@ as "nothing was changed" (through the real client; the local Discord injects the
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -60,8 +61,10 @@ async def test_a_lost_response_to_the_answer_is_not_answered_twice(env: Env) -> 
     d = env.discord
     await seed(env, hero("Aria", d.player))
     fault = d.server.faults.drop_response(CALLBACK)
-    reply = await d.slash("fatigue spend", user=d.player)  # no 40060: answered once
+    reply = await d.slash("fatigue spend", user=d.player)
     assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    await asyncio.sleep(0.3)  # time for a second answer, were one coming
+    d.assert_clean()  # no second callback (Discord would say 40060)
     assert not reply.followups
     assert fault.hits
     assert await spend_count(env) == 1
