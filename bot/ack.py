@@ -52,6 +52,7 @@ class Ack:
     saved: str | None = None  # the change committed for this interaction, described
     timer: asyncio.TimerHandle | None = None
     done: Callable[[], None] | None = None  # tells Acks it is answered
+    again: bool = False  # this process saw the same interaction arrive before
 
 
 def ack_of(interaction: discord.Interaction) -> Ack:
@@ -198,6 +199,17 @@ async def has_response(interaction: discord.Interaction) -> bool:
     return True
 
 
+def finished(interaction: discord.Interaction) -> None:
+    """Its handling is over, answered or not: the watchdog has nothing left to acknowledge
+    (a deferral now would only leave "thinking…" standing, or be a second answer)."""
+    _settle(ack_of(interaction))
+
+
+async def delivered_before(interaction: discord.Interaction) -> bool:
+    """A second delivery of an interaction this process already answered: Discord has it."""
+    return ack_of(interaction).again and await has_response(interaction)
+
+
 def _settle(ack: Ack) -> None:
     if ack.timer is not None:
         ack.timer.cancel()
@@ -233,7 +245,10 @@ class Acks:
         ):
             return  # autocomplete answers with choices, which can't be deferred
         if interaction.id in self.recent:
-            return  # a second delivery: the store refuses its change, the handler answers it
+            # A second delivery: it must not be acknowledged again. The command looks first
+            # (`delivered_before`), and the store refuses to apply its change twice.
+            ack_of(interaction).again = True
+            return
         self.recent[interaction.id] = None
         if len(self.recent) > RECENT:
             self.recent.popitem(last=False)

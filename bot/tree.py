@@ -14,7 +14,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.ack import has_response, saved, send
+from bot.ack import delivered_before, finished, has_response, saved, send
 from bot.store.errors import AlreadyApplied
 from rules.errors import RulesError
 
@@ -67,10 +67,24 @@ def describe_error(error: BaseException) -> str | None:
     return None
 
 
+class AnsweredAlready(app_commands.CheckFailure):
+    """A second delivery of an interaction whose answer Discord has: nothing more to do."""
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
     """The one answer to a failed command or component (`where` names it in the log): a polite
     reply for an expected error; anything else is logged and answered; and either way, if a
     change was saved before it failed, the reply says so."""
+    try:
+        await _answer_error(interaction, error, where)
+    finally:
+        finished(interaction)
+
+
+async def _answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    if isinstance(error, AnsweredAlready):
+        log.info("Interaction %s delivered again after it was answered: ignored", interaction.id)
+        return
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, AlreadyApplied):
         await answer_again(interaction, original)
@@ -110,6 +124,11 @@ async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) 
 
 
 class TablekeeperTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if await delivered_before(interaction):  # no HTTP call unless it arrived twice
+            raise AnsweredAlready()
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.ack import WATCHDOG
 from bot.tree import ALREADY_DONE
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed, snapshot
@@ -41,6 +42,7 @@ async def applied_once(env: Env, *, restart: bool = False) -> None:
         await env.restart()  # a new process remembers nothing: only the database knows
     await redeliver(d, d.server.interactions[reply.interaction_id])
     await asked_for_its_answer(env, reply, 0)
+    await asyncio.sleep(WATCHDOG + 0.3)  # the watchdog must not acknowledge it a second time
     assert await snapshot(env) == before
     assert (await env.table()).get("Aria").fatigue.fp == 3
     assert d.server.messages.keys() == messages.keys()  # nothing said twice
@@ -57,6 +59,22 @@ async def test_a_change_delivered_again_after_a_restart_is_applied_once(env: Env
 
 async def test_a_change_delivered_twice_is_applied_once_on_postgres(pg_env: Env) -> None:
     await applied_once(pg_env)
+
+
+async def test_a_look_or_a_click_delivered_twice_is_answered_once(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    first = await d.slash("fatigue spend", user=d.player)
+    roll = await d.slash("roll", user=d.player, dice="2d6")
+    click = await d.click(first, "Spend 1 more", user=d.player)
+    messages = dict(d.server.messages)
+    for reply in (roll, click):
+        await redeliver(d, d.server.interactions[reply.interaction_id])
+        await asked_for_its_answer(env, reply, 0)
+    await asyncio.sleep(WATCHDOG + 0.3)
+    assert d.server.messages.keys() == messages.keys()
+    assert (await env.table()).get("Aria").fatigue.fp == 2
+    d.assert_clean()
 
 
 async def test_a_second_delivery_of_an_unanswered_change_says_already_done(env: Env) -> None:
