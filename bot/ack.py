@@ -53,6 +53,7 @@ class Ack:
     timer: asyncio.TimerHandle | None = None
     done: Callable[[], None] | None = None  # tells Acks it is answered
     again: bool = False  # this process saw the same interaction arrive before
+    first: asyncio.Event | None = None  # in a burst: set once acknowledged, work waits for it
 
 
 def ack_of(interaction: discord.Interaction) -> Ack:
@@ -207,9 +208,15 @@ def finished(interaction: discord.Interaction) -> None:
     _settle(ack_of(interaction))
 
 
-async def delivered_before(interaction: discord.Interaction) -> bool:
-    """A second delivery of an interaction this process already answered: Discord has it."""
-    return ack_of(interaction).again and await has_response(interaction)
+async def before_work(interaction: discord.Interaction) -> bool:
+    """Called before a command or button does its work. In a burst, wait for the interaction's
+    acknowledgement first: acknowledgements then go out ahead of the work, which has 15
+    minutes, not 3 seconds. True for a second delivery this process already answered (Discord
+    has the answer): nothing more to do."""
+    ack = ack_of(interaction)
+    if ack.first is not None:
+        await ack.first.wait()  # set by the deferral, sent or failed
+    return ack.again and await has_response(interaction)
 
 
 def _settle(ack: Ack) -> None:
@@ -258,6 +265,7 @@ class Acks:
         self.pending.add(interaction.id)
         ack.done = lambda: self.pending.discard(interaction.id)
         if len(self.pending) > self.busy:
+            ack.first = asyncio.Event()
             self._spawn(interaction)
         else:
             loop = asyncio.get_running_loop()
@@ -283,6 +291,8 @@ class Acks:
             log.warning("Could not defer interaction %s: %r", interaction.id, error)
         finally:
             self.pending.discard(interaction.id)
+            if ack.first is not None:
+                ack.first.set()
         log.debug("Deferred interaction %s in %.3f s", interaction.id, time.monotonic() - start)
 
     def close(self) -> None:

@@ -14,7 +14,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.ack import delivered_before, finished, has_response, saved, send
+from bot.ack import before_work, finished, has_response, saved, send
 from bot.store.errors import AlreadyApplied
 from rules.errors import RulesError
 
@@ -125,7 +125,7 @@ async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) 
 
 class TablekeeperTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if await delivered_before(interaction):  # no HTTP call unless it arrived twice
+        if await before_work(interaction):  # no HTTP call unless it arrived twice
             raise AnsweredAlready()
         return True
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.ack import delivered_before
+from bot.ack import before_work
 from bot.tree import AnsweredAlready, answer_error
 
 CUSTOM_ID_MAX = 100  # Discord's limit, in characters
@@ -69,7 +69,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            if await delivered_before(interaction):
+            if await before_work(interaction):
                 raise AnsweredAlready()
             await self.clicked(interaction)
         except Exception as error:
