@@ -175,3 +175,24 @@ def test_command_line() -> None:
     assert parse_args(["sync", "--dev-guild"]).dev_guild is True
     with pytest.raises(SystemExit):
         parse_args(["sync", "--guild", "42", "--dev-guild"])
+
+
+def test_the_durability_setting_reaches_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    import bot.__main__ as entry
+
+    asked: dict[str, object] = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_open(url: str, **options: object) -> object:
+        asked.update(options, url=url)
+        raise Stop
+
+    monkeypatch.setattr(entry.Store, "open", fake_open)
+    settings = Settings(token=TOKEN, database_url="sqlite:///x.db", sqlite_synchronous="normal")
+    with pytest.raises(Stop):
+        asyncio.run(entry.run(settings))
+    assert asked == {"url": "sqlite:///x.db", "sqlite_synchronous": "normal"}

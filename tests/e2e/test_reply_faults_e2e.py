@@ -57,6 +57,17 @@ async def test_a_rate_limited_follow_up_is_retried(env: Env) -> None:
     assert await spend_count(env) == 1
 
 
+async def test_a_server_error_on_the_deferred_answer_is_retried(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    fault = d.server.faults.server_error(WEBHOOK, status=502)
+    async with store_held(env, 1.6):
+        reply = await d.slash("fatigue spend", user=d.player)
+    assert fault.hits
+    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    assert await spend_count(env) == 1
+
+
 async def test_a_lost_response_to_the_answer_is_not_answered_twice(env: Env) -> None:
     d = env.discord
     await seed(env, hero("Aria", d.player))
