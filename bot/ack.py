@@ -124,6 +124,7 @@ async def send(
             # then say it as it should be said.
             with contextlib.suppress(discord.NotFound):
                 await interaction.delete_original_response()
+            ack.state = "answered"  # what follows are follow-ups
         if kwargs.get("view", 0) is None:
             del kwargs["view"]  # a follow-up takes a view or none, not None
         # A follow-up is not idempotent: a lost response is not sent again (it may have landed).

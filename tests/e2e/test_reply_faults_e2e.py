@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 import pytest
 
@@ -13,6 +14,7 @@ from bot.tree import SAVED, UNEXPECTED
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed
 from tests.e2e.test_ack_e2e import acknowledged_in, store_held
+from tests.localdiscord.faults import Fault, Faults
 
 CALLBACK = "POST /interactions/*/callback"
 WEBHOOK = "* /webhooks/*"  # follow-ups and edits of the deferred answer
@@ -46,25 +48,24 @@ async def test_a_server_error_on_the_answer_is_retried(env: Env) -> None:
     assert await spend_count(env) == 1
 
 
-async def test_a_rate_limited_follow_up_is_retried(env: Env) -> None:
+FAULTS: dict[str, Callable[[Faults], Fault]] = {
+    "429": lambda faults: faults.rate_limit(WEBHOOK, retry_after=0.3),
+    "502": lambda faults: faults.server_error(WEBHOOK, status=502),
+    "lost response": lambda faults: faults.drop_response(WEBHOOK),
+    "lost request": lambda faults: faults.drop_request(WEBHOOK),
+}
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+async def test_a_fault_on_the_deferred_answer_is_retried(env: Env, kind: str) -> None:
     d = env.discord
     await seed(env, hero("Aria", d.player))
-    fault = d.server.faults.rate_limit(WEBHOOK, retry_after=0.3)
+    fault = FAULTS[kind](d.server.faults)
     async with store_held(env, 1.6):  # deferred: the answer is a webhook call
         reply = await d.slash("fatigue spend", user=d.player)
     assert fault.hits
     assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
-    assert await spend_count(env) == 1
-
-
-async def test_a_server_error_on_the_deferred_answer_is_retried(env: Env) -> None:
-    d = env.discord
-    await seed(env, hero("Aria", d.player))
-    fault = d.server.faults.server_error(WEBHOOK, status=502)
-    async with store_held(env, 1.6):
-        reply = await d.slash("fatigue spend", user=d.player)
-    assert fault.hits
-    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
+    assert not reply.followups  # no error message after it
     assert await spend_count(env) == 1
 
 
@@ -88,18 +89,6 @@ async def test_a_lost_request_is_sent_again_instead_of_denying_the_change(env: E
     reply = await d.slash("fatigue spend", user=d.player)
     assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
     assert "nothing was changed" not in reply.text
-    assert fault.hits
-    assert await spend_count(env) == 1
-
-
-async def test_a_lost_response_to_a_deferred_answer_is_sent_again(env: Env) -> None:
-    d = env.discord
-    await seed(env, hero("Aria", d.player))
-    fault = d.server.faults.drop_response(WEBHOOK)
-    async with store_held(env, 1.6):
-        reply = await d.slash("fatigue spend", user=d.player)
-    assert "Aria spends 1 FP" in reply.text and not reply.ephemeral
-    assert not reply.followups  # no error message after it
     assert fault.hits
     assert await spend_count(env) == 1
 
