@@ -134,6 +134,8 @@ class Character:
     wisdom: int = 0
     kin_tsr: int = 0
     kin_wsr: int = 0
+    special_tsr: int = 0  # the character's own special modifiers (a ring, a blessing), used
+    special_wsr: int = 0  # by every save it makes, alone or in a party save
     classes: tuple[tuple[int, int], ...] = ()  # (HD size, level) per class
     combine: str = "single"
     toughness: int = 0
@@ -156,6 +158,8 @@ class Character:
             ("Wisdom", self.wisdom),
             ("Kin TSR bonus", self.kin_tsr),
             ("Kin WSR bonus", self.kin_wsr),
+            ("TSR special modifier", self.special_tsr),
+            ("WSR special modifier", self.special_wsr),
         ):
             _check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
         if self.combine not in COMBINES:

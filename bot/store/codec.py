@@ -39,7 +39,8 @@ def character_to_dict(character: Character) -> dict[str, Any]:
 
 
 def character_from_dict(data: dict[str, Any]) -> Character:
-    fields = {name: data[name] for name in CHARACTER_FIELDS}
+    # A field added later (the special modifiers) is missing from older events: its default.
+    fields = {name: data[name] for name in CHARACTER_FIELDS if name in data}
     fields["classes"] = tuple((size, level) for size, level in data["classes"])
     override = data["fl_override"]
     fields["fl_override"] = None if override is None else Fraction(override)
