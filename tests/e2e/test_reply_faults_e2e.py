@@ -93,17 +93,20 @@ async def test_a_lost_request_is_sent_again_instead_of_denying_the_change(env: E
     assert await spend_count(env) == 1
 
 
+@pytest.mark.parametrize("deferred", [False, True], ids=["answer", "deferred answer"])
 async def test_a_saved_change_whose_reply_is_refused_says_it_was_saved(
-    env: Env, caplog: pytest.LogCaptureFixture
+    env: Env, caplog: pytest.LogCaptureFixture, deferred: bool
 ) -> None:
     d = env.discord
     await seed(env, hero("Aria", d.player))
-    d.server.faults.fail(CALLBACK, status=400)  # Discord turns the answer away
+    # Discord turns the answer away: the callback, or the edit that fills a deferral
+    d.server.faults.fail("PATCH /webhooks/*" if deferred else CALLBACK, status=400)
     with caplog.at_level(logging.WARNING, logger="bot.tree"):
-        reply = await d.slash("fatigue spend", user=d.player)
+        async with store_held(env, 1.6 if deferred else 0):
+            reply = await d.slash("fatigue spend", user=d.player)
     assert reply.ephemeral
     assert reply.text == SAVED.format(what="fatigue spend")
-    assert "nothing was changed" not in reply.text
+    assert not reply.embeds  # the public "thinking…" message went: only the user hears of it
     assert (await env.table()).get("Aria").fatigue.fp == 1
     assert await spend_count(env) == 1
     assert any("Saved fatigue spend" in r.getMessage() for r in caplog.records)
