@@ -106,3 +106,25 @@ async def test_a_slow_page_turn_edits_the_clicked_message(env: Env) -> None:
     assert older.callback_type == 6
     assert older.message_id == page.message_id  # edited in place, no new message
     assert older.embed != page.embed
+
+
+async def test_a_burst_waiting_on_the_store_is_acknowledged_in_time(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player), hero("Bo", d.player2))
+    commands = [
+        d.slash(command, user=user, **options)
+        for _ in range(8)
+        for command, user, options in (
+            ("fatigue spend", d.player, {}),
+            ("fatigue spend", d.player2, {"amount": 2}),
+            ("party show", d.gm, {}),
+            ("character list", d.player, {}),
+        )
+    ]
+    async with store_held(env, DEADLINE + 0.5):  # nobody can answer before the deadline
+        replies = await asyncio.gather(*commands)
+    assert all(r.callback_type == 5 for r in replies)  # each acknowledged, none late
+    assert all(acknowledged_in(env, r) < DEADLINE for r in replies)
+    assert [r.ephemeral for r in replies] == [False, False, False, True] * 8
+    assert (await env.table()).get("Aria").fatigue.fp == 8
+    assert (await env.table()).get("Bo").fatigue.fp == 16
