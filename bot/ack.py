@@ -36,6 +36,7 @@ BUSY = 8  # more unanswered interactions than this in flight: defer each new one
 RECENT = 4096  # interaction ids remembered, to spot a second delivery in this process
 LOST = (aiohttp.ClientConnectionError, asyncio.TimeoutError)  # no answer: was it received?
 EDIT_TRIES = 3  # an edit is idempotent: a lost response is simply sent again
+BURST_WAIT = 2.0  # seconds work waits at most for the burst's deferrals to go out
 _KEY = "tablekeeper.ack"
 EPHEMERAL = "ephemeral"  # app command `extras` key: True, "<option>" or "!<option>"
 
@@ -53,7 +54,7 @@ class Ack:
     timer: asyncio.TimerHandle | None = None
     done: Callable[[], None] | None = None  # tells Acks it is answered
     again: bool = False  # this process saw the same interaction arrive before
-    first: asyncio.Event | None = None  # in a burst: set once acknowledged, work waits for it
+    burst: asyncio.Event | None = None  # arrived in a burst: set when no deferral is pending
 
 
 def ack_of(interaction: discord.Interaction) -> Ack:
@@ -210,13 +211,14 @@ def finished(interaction: discord.Interaction) -> None:
 
 
 async def before_work(interaction: discord.Interaction) -> bool:
-    """Called before a command or button does its work. In a burst, wait for the interaction's
-    acknowledgement first: acknowledgements then go out ahead of the work, which has 15
-    minutes, not 3 seconds. True for a second delivery this process already answered (Discord
-    has the answer): nothing more to do."""
+    """Called before a command or button does its work. In a burst, work waits until every
+    deferral under way has gone out: acknowledgements have 3 seconds, the work has 15 minutes.
+    True for a second delivery this process already answered (Discord has the answer):
+    nothing more to do."""
     ack = ack_of(interaction)
-    if ack.first is not None:
-        await ack.first.wait()  # set by the deferral, sent or failed
+    if ack.burst is not None and not ack.burst.is_set():
+        with contextlib.suppress(TimeoutError):  # a deferral that hangs holds nobody for long
+            await asyncio.wait_for(ack.burst.wait(), BURST_WAIT)
     return ack.again and await has_response(interaction)
 
 
@@ -242,6 +244,9 @@ class Acks:
         self.recent: OrderedDict[int, None] = OrderedDict()
         self.deferred = 0  # how many the watchdog acknowledged (for logs and tests)
         self.closed = False
+        self.deferring = 0  # deferrals under way
+        self.quiet = asyncio.Event()  # set when none is
+        self.quiet.set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     def seen(self, interaction_id: int) -> bool:
@@ -266,7 +271,7 @@ class Acks:
         self.pending.add(interaction.id)
         ack.done = lambda: self.pending.discard(interaction.id)
         if len(self.pending) > self.busy:
-            ack.first = asyncio.Event()
+            ack.burst = self.quiet
             self._spawn(interaction)
         else:
             loop = asyncio.get_running_loop()
@@ -275,6 +280,8 @@ class Acks:
     def _spawn(self, interaction: discord.Interaction) -> None:
         if self.closed:
             return
+        self.deferring += 1
+        self.quiet.clear()
         task = asyncio.get_running_loop().create_task(self._defer(interaction))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -292,8 +299,9 @@ class Acks:
             log.warning("Could not defer interaction %s: %r", interaction.id, error)
         finally:
             self.pending.discard(interaction.id)
-            if ack.first is not None:
-                ack.first.set()
+            self.deferring -= 1
+            if not self.deferring:
+                self.quiet.set()
         log.debug("Deferred interaction %s in %.3f s", interaction.id, time.monotonic() - start)
 
     def close(self) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed
@@ -112,10 +113,10 @@ async def test_a_burst_waiting_on_the_store_is_acknowledged_in_time(env: Env) ->
     d = env.discord
     await seed(env, hero("Aria", d.player), hero("Bo", d.player2))
     commands = [
-        d.slash(command, user=user, **options)
+        d.slash(command, user=user, options=options)
         for _ in range(8)
         for command, user, options in (
-            ("fatigue spend", d.player, {}),
+            ("fatigue spend", d.player, dict[str, Any]()),
             ("fatigue spend", d.player2, {"amount": 2}),
             ("party show", d.gm, {}),
             ("character list", d.player, {}),
