@@ -42,7 +42,7 @@ CHANNELS = 50
 BURST = 1000
 WARM_UP = 100  # connections opened, caches filled: the bursts measure a running bot
 DEADLINE = 3.0
-SETTINGS = ("DISCORD_TOKEN", "DISCORD_API_BASE", "DATABASE_URL", "LOG_LEVEL")
+SETTINGS = ("DISCORD_TOKEN", "DISCORD_API_BASE", "DATABASE_URL", "LOG_LEVEL", "SQLITE_SYNCHRONOUS")
 
 
 def p99(samples: list[float]) -> float:
@@ -87,16 +87,17 @@ async def start_bot(discord_: LocalDiscord, database_url: str, folder: Path) -> 
         "DATABASE_URL": database_url,
         "LOG_LEVEL": "WARNING",
     }
-    err = (folder / "bot.err").open("wb")
-    sync = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "sync", env=env, cwd=folder, stdout=err, stderr=err
-    )
+    with (folder / "bot.err").open("wb") as err:  # the child keeps its own handle
+        sync = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "sync", env=env, cwd=folder, stdout=err, stderr=err
+        )
     if await sync.wait() != 0:
         raise SystemExit(f"python -m bot sync failed:\n{(folder / 'bot.err').read_text()}")
     discord_.server.gateway.identified.clear()
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, cwd=folder, stdout=err, stderr=err
-    )
+    with (folder / "bot.err").open("ab") as err:
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", env=env, cwd=folder, stdout=err, stderr=err
+        )
     await discord_.wait_ready(commands=False, timeout=60)
     await asyncio.sleep(1)  # GUILD_CREATE parsed, caches warm
     return bot
