@@ -242,16 +242,12 @@ class Acks:
         self.busy = busy
         self.pending: set[int] = set()  # arrived, not yet acknowledged
         self.recent: OrderedDict[int, None] = OrderedDict()
-        self.deferred = 0  # how many the watchdog acknowledged (for logs and tests)
+        self.deferred = 0  # how many the watchdog acknowledged, logged when the bot closes
         self.closed = False
         self.deferring = 0  # deferrals under way
         self.quiet = asyncio.Event()  # set when none is
         self.quiet.set()
         self._tasks: set[asyncio.Task[None]] = set()
-
-    def seen(self, interaction_id: int) -> bool:
-        """Whether this interaction arrived before in this process (a second delivery)."""
-        return interaction_id in self.recent
 
     def arrived(self, interaction: discord.Interaction) -> None:
         if interaction.type not in (
@@ -261,7 +257,7 @@ class Acks:
             return  # autocomplete answers with choices, which can't be deferred
         if interaction.id in self.recent:
             # A second delivery: it must not be acknowledged again. The command looks first
-            # (`delivered_before`), and the store refuses to apply its change twice.
+            # (`before_work`), and the store refuses to apply its change twice.
             ack_of(interaction).again = True
             return
         self.recent[interaction.id] = None
@@ -305,6 +301,7 @@ class Acks:
         log.debug("Deferred interaction %s in %.3f s", interaction.id, time.monotonic() - start)
 
     def close(self) -> None:
+        log.info("Deferred %d interactions that could not be answered at once", self.deferred)
         self.closed = True
         for task in self._tasks:
             task.cancel()
