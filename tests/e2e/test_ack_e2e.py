@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+from bot.ack import WATCHDOG
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed
 from tests.localdiscord.reply import Reply
@@ -129,3 +130,15 @@ async def test_a_burst_waiting_on_the_store_is_acknowledged_in_time(env: Env) ->
     assert [r.ephemeral for r in replies] == [False, False, False, True] * 8
     assert (await env.table()).get("Aria").fatigue.fp == 8
     assert (await env.table()).get("Bo").fatigue.fp == 16
+
+
+async def test_a_quick_answer_is_one_http_call(env: Env) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    for command in ("fatigue spend", "character list", "roll"):
+        reply = await d.slash(command, user=d.player)
+        await asyncio.sleep(WATCHDOG + 0.2)  # the watchdog, had it been left armed, fires
+        rec = d.server.interactions[reply.interaction_id]
+        calls = [r for r in d.requests if str(rec.id) in r or rec.token in r]
+        assert calls == [f"POST /interactions/{rec.id}/{rec.token}/callback"], command
+        assert reply.callback_type == 4 and not reply.deferred
