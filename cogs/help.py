@@ -28,6 +28,7 @@ EXAMPLES: dict[str, str] = {
     "fatigue spend": "/fatigue spend amount:3",
     "fatigue recover": "/fatigue recover amount:5 character:Bórin",
     "fatigue temp": "/fatigue temp amount:4 minutes:10",
+    "fatigue clear_vp": "/fatigue clear_vp character:Bórin",
     "fatigue show": "/fatigue show character:Bórin",
     "party show": "/party show",
     "party spend": "/party spend amount:2",
@@ -54,6 +55,8 @@ EXAMPLES: dict[str, str] = {
     "help": "/help command:character create",
 }
 
+# Where every rule, table and number is explained (a file in the bot's source).
+RULES_REFERENCE = "The rules, table by table: docs/rules.md in Tablekeeper's source"
 EMBED_MAX = 6000  # Discord's limit on all the text of one embed
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -113,7 +116,7 @@ def overview_embed(all_entries: Sequence[HelpEntry]) -> discord.Embed:
                 embed.add_field(name="More", value=_clip(rest, FIELD_MAX), inline=False)
                 break
             embed.add_field(name=f"/{top}", value=_clip("\n".join(lines), FIELD_MAX), inline=False)
-        embed.set_footer(text="Details and an example: /help command:<name>")
+        embed.set_footer(text=f"Details and an example: /help command:<name> · {RULES_REFERENCE}")
         if len(embed) <= EMBED_MAX:
             return embed
     return embed  # still too long without examples: Discord would refuse; fields are clipped

@@ -200,7 +200,7 @@ def build_monster(
     weapon_enchantments: Iterable[int] = (),
     order: str = "normal",
 ) -> MonsterBlock:
-    """A monster's defenses from its Rank, armor level and the GM's tweaks (see RULES.md §4).
+    """A monster's defenses (docs/rules.md#4-monster-defense-and-armor) from Rank, armor, tweaks.
 
     The trade is checked against the table values; extra armor is added after it.
     """

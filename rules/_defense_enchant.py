@@ -1,4 +1,4 @@
-"""Enchantments on a monster's armor or weapons (RULES.md §4).
+"""Enchantments on a monster's armor or weapons (docs/rules.md#410-enchantments).
 
 The text caps *Armor* Enchantments at 3 ("as if they were wearing Armor"); weapon enchantments
 have no cap of their own. Every enchantment is of Rank 0 up to the monster's Rank. Having more

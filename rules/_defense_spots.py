@@ -1,4 +1,4 @@
-"""Partial armor (RULES.md §4): unarmored spots, each Hard to Hit or not, hidden or revealed.
+"""Partial armor (docs/rules.md#47-partial-armor): spots, Hard to Hit or not, hidden or revealed.
 
 The text: "Unarmored spots are typically Hard to Hit, and/or must be revealed in some way", so a
 spot is Hard to Hit and hidden unless the GM says otherwise.

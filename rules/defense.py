@@ -1,4 +1,4 @@
-"""Monster Defense & Armor (RULES.md §4): the table, building a monster, and hits on it.
+"""Monster defenses (docs/rules.md#4-monster-defense-and-armor): the table, builds and hits.
 
 The table lives in `_defense_table`, facing in `_defense_facing`, building in `_defense_build`;
 this module is the public face and adds damage.

@@ -292,4 +292,4 @@ def change_settings(
     if options.clear_gm_role:
         fields["gm_role_id"] = None
     settings = replace(table.settings, **fields)
-    return replace(table, settings=settings), (table.settings, settings)
+    return table.with_settings(settings), (table.settings, settings)

@@ -78,7 +78,10 @@ def _fatigue_state(character: Character, fl: Fraction) -> str:
     if caps:
         lines.append(f"Cap: {' and '.join(caps)} (FP can't drop below {state.floor(fl)})")
     if state.vp_damage:
-        lines.append(f"VP damage from fatigue: {state.vp_damage}")
+        lines.append(
+            f"VP damage from fatigue: {state.vp_damage} (apply it to Vitality; the GM clears "
+            "the tally with `/fatigue clear_vp`)"
+        )
     return "\n".join(lines)
 
 

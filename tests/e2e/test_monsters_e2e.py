@@ -11,7 +11,7 @@ from tests.e2e.helpers import refused
 from tests.localdiscord.commands import CommandLineError
 from tests.localdiscord.reply import Reply
 
-# rules-text/monster-defense.txt, typed in: Defense by Rank (rows) and armor level (columns),
+# docs/rules.md#41-defense-table, typed in: Defense by Rank (rows) and armor level (columns),
 # then each level's Evasion modifier (None: Impervious sets Evasion to 0).
 ARMORS = ("unarmored", "civilian", "light", "medium", "heavy", "extreme", "impervious")
 DEFENSE = {

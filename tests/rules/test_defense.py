@@ -1,6 +1,6 @@
 """Monster Defense & Armor: the table, trades, extra armor, Evasion, spots, enchantments, hits.
 
-Expected numbers are typed here from rules-text/monster-defense.txt and RULES.md §4, never
+Expected numbers are typed here from docs/rules.md#4-monster-defense-and-armor, never
 read back from the module under test.
 """
 

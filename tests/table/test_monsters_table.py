@@ -17,7 +17,7 @@ from table.bestiary import BuildOptions, MonsterHit
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name
 
-# Rank 3 Heavy (rules-text/monster-defense.txt): Defense 13, Evasion modifier −4.
+# Rank 3 Heavy (docs/rules.md#41-defense-table): Defense 13, Evasion modifier −4.
 HEAVY3 = {"rank": 3, "armor": "heavy"}
 SQUARES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 

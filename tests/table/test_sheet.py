@@ -21,7 +21,7 @@ from table.names import clean_name
 from table.sheet import SettingsOptions, SheetOptions
 
 GM, PIPPA, PERRIN = 100, 200, 300
-# rules-text/fatigue.txt's worked example: a Fighter 5 / Thief 6 multiclass Ogre (kin d8,
+# docs/rules.md#31-fatigue-level's worked example: a Fighter 5 / Thief 6 multiclass Ogre (kin d8,
 # Base HD 4+1) with Constitution 17: FL 8 + 3 + 5.5 + 4 = 20.5.
 OGRE = SheetOptions(classes="d10/5 d6/6", combine="multi", constitution=17, base_hd="4+1", kin_hd=8)
 
