@@ -64,9 +64,11 @@ async def test_a_deferral_is_private_exactly_when_the_reply_is(env: Env) -> None
         ("history", {}, False),
         ("party show", {}, False),
     ]
-    for command, options, private in cases:
-        async with store_held(env, 1.6):
-            reply = await d.slash(command, user=d.player, options=options)
+    async with store_held(env, 1.6):  # all at once: fewer than a burst, so by the watchdog
+        replies = await asyncio.gather(
+            *(d.slash(command, user=d.player, options=options) for command, options, _ in cases)
+        )
+    for (command, options, private), reply in zip(cases, replies, strict=True):
         assert reply.callback_type == 5, command
         assert reply.ephemeral is private, (command, options)
         assert reply.embeds, command
@@ -135,10 +137,10 @@ async def test_a_burst_waiting_on_the_store_is_acknowledged_in_time(env: Env) ->
 async def test_a_quick_answer_is_one_http_call(env: Env) -> None:
     d = env.discord
     await seed(env, hero("Aria", d.player))
-    for command in ("fatigue spend", "character list", "roll"):
-        reply = await d.slash(command, user=d.player)
-        await asyncio.sleep(WATCHDOG + 0.2)  # the watchdog, had it been left armed, fires
+    replies = [await d.slash(c, user=d.player) for c in ("fatigue spend", "character list", "roll")]
+    await asyncio.sleep(WATCHDOG + 0.2)  # the watchdog, had it been left armed, fires
+    for reply in replies:
         rec = d.server.interactions[reply.interaction_id]
         calls = [r for r in d.requests if str(rec.id) in r or rec.token in r]
-        assert calls == [f"POST /interactions/{rec.id}/{rec.token}/callback"], command
+        assert calls == [f"POST /interactions/{rec.id}/{rec.token}/callback"], reply.text
         assert reply.callback_type == 4 and not reply.deferred
