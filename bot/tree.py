@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 UNEXPECTED = "Something went wrong on our side; nothing was changed."
 OUT_OF_DATE = "This command has changed since Discord last heard of it; try again in a minute."
 SAVED = "Your change was saved ({what}), but I couldn't show the reply: `/history` lists it."
+# Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
+ANSWERED_ELSEWHERE, EXPIRED = 40060, 10062
 ALREADY_DONE = (
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
 )
@@ -112,6 +114,14 @@ async def _answer_error(interaction: discord.Interaction, error: BaseException, 
         text = UNEXPECTED
     elif isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
+    if isinstance(original, discord.HTTPException) and original.code in (
+        ANSWERED_ELSEWHERE,
+        EXPIRED,
+    ):
+        # Answered already (another delivery, another process) or past its time: a message
+        # now would fail too, or stand beside the answer the user already has.
+        log.warning("Interaction %s can't be answered (%s): %s", interaction.id, original, text)
+        return
     await send_error(interaction, text)
 
 

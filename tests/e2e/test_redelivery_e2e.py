@@ -11,6 +11,8 @@ from bot.tree import ALREADY_DONE
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed, snapshot
 from tests.localdiscord.faults import redeliver
+from tests.localdiscord.payloads import interaction_payload
+from tests.localdiscord.records import InteractionRecord
 from tests.localdiscord.reply import Reply
 
 CALLBACK = "POST /interactions/*/callback"
@@ -97,3 +99,22 @@ async def test_a_second_delivery_of_an_unanswered_change_says_already_done(env: 
     assert answer.ephemeral
     assert answer.text == ALREADY_DONE.format(what="fatigue spend")
     assert (await env.table()).get("Aria").fatigue.fp == 1
+
+
+async def test_an_interaction_another_process_answered_gets_no_second_message(env: Env) -> None:
+    d = env.discord
+    # Another bot process answered this /roll first; this one, handed it too, is refused (40060)
+    data = d._command_data("roll", d.table, {}, None)
+    payload = interaction_payload(d.world, 2, d.player, d.table, data)
+    rec = InteractionRecord(int(payload["id"]), payload["token"], 2, payload, callback_type=4)
+    d.server.interactions[rec.id] = rec
+    await d.server.gateway.dispatch("INTERACTION_CREATE", payload)
+    for _ in range(200):
+        if d.violations:
+            break
+        await asyncio.sleep(0.025)
+    await asyncio.sleep(0.3)  # time for anything more it would send
+    assert d.take_violations() == [
+        f"interaction {rec.id} answered twice (40060 already acknowledged)"
+    ]
+    assert not [r for r in d.requests if rec.token in r][1:]  # no error message after it
