@@ -8,10 +8,12 @@ import pkgutil
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.ack import Acks
 from bot.contexts import SERVER_INSTALL, SERVER_ONLY
 from bot.settings import Settings
 from bot.store import Store
@@ -59,6 +61,18 @@ class Tablekeeper(commands.AutoShardedBot):
         self.started_monotonic = time.monotonic()
         self.started_at = datetime.now(UTC)
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
+        self.acks = Acks()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Called as each interaction arrives, before its command or component runs: the
+        # watchdog that keeps it within Discord's 3 seconds starts here.
+        if event_name == "interaction":
+            self.acks.arrived(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def close(self) -> None:
+        self.acks.close()
+        await super().close()
 
     async def setup_hook(self) -> None:
         for name in self.cogs_to_load:

@@ -15,6 +15,8 @@ from dotenv import dotenv_values
 
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# FULL: a change Discord saw acknowledged survives a power cut; NORMAL: only a killed process.
+SQLITE_SYNCHRONOUS = ("full", "normal")
 
 
 class SettingsError(Exception):
@@ -33,6 +35,7 @@ class Settings:
     source_url: str | None = None
     rules_url: str | None = None  # default: docs/rules.md under SOURCE_URL, if that is GitHub
     support_url: str | None = None
+    sqlite_synchronous: str = "full"
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -58,6 +61,11 @@ class Settings:
             url = getattr(self, name)
             if url is not None and (not url.startswith(("https://", "http://")) or " " in url):
                 raise SettingsError(f"{name.upper()} must be an https:// link, not {url!r}")
+        if self.sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise SettingsError(
+                "SQLITE_SYNCHRONOUS must be full (survives a power cut) or normal (faster; "
+                f"survives a crash of the bot, not of the machine), not {self.sqlite_synchronous!r}"
+            )
 
     def __repr__(self) -> str:
         shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}
@@ -95,6 +103,7 @@ class Settings:
             source_url=get("SOURCE_URL"),
             rules_url=get("RULES_URL"),
             support_url=get("SUPPORT_URL"),
+            sqlite_synchronous=(get("SQLITE_SYNCHRONOUS") or cls.sqlite_synchronous).lower(),
         )
 
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.contexts import anywhere
 from bot.render.about import About, about_embed
-from cogs._reply import reply
+from cogs._reply import PRIVATE, reply
 from cogs._shared import bot_of
 
 
@@ -29,7 +29,9 @@ def shard_of(guild_id: int | None, shard_count: int) -> int:
 
 class AboutCog(commands.Cog, name="About"):
     @anywhere
-    @app_commands.command(name="about", description="Version, uptime, database, shard and links")
+    @app_commands.command(
+        name="about", description="Version, uptime, database, shard and links", extras=PRIVATE
+    )
     async def about(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
         count = bot.shard_count or 1
@@ -48,7 +50,7 @@ class AboutCog(commands.Cog, name="About"):
             rules_url=settings.rules_url,
             support_url=settings.support_url,
         )
-        await reply(interaction, embed=about_embed(about), ephemeral=True)
+        await reply(interaction, embed=about_embed(about))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.render.fatigue import clock_line
 from bot.render.settings import RESET_CHOICES, settings_embed
-from cogs._reply import reply
+from cogs._reply import PRIVATE, reply
 from cogs._shared import apply_as, gm_only, read_table
 from rules.errors import RulesError
 from table.model import SETTING_NAMES, ChannelSettings, Forbidden, Table
@@ -42,12 +42,15 @@ class Settings(commands.Cog):
         guild_only=True,
     )
 
-    @settings.command(name="show", description="This channel's settings, and where each comes from")
+    @settings.command(
+        name="show",
+        description="This channel's settings, and where each comes from",
+        extras=PRIVATE,
+    )
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
         sources = {name: table.source(name) for name in SETTING_NAMES}
-        embed = settings_embed(table.settings, sources=sources)
-        await reply(interaction, embed=embed, ephemeral=True)
+        await reply(interaction, embed=settings_embed(table.settings, sources=sources))
 
     # One callback, two commands: the same options and limits, a channel or the whole server.
     @app_commands.describe(**DESCRIBE)

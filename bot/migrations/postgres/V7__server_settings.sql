@@ -1,4 +1,4 @@
--- As sqlite/V6__server_settings.sql. Server-wide settings (/settings server): NULL means the
+-- As sqlite/V7__server_settings.sql. Server-wide settings (/settings server): NULL means the
 -- server doesn't set it (its channels use their own value, else the default).
 CREATE TABLE guild_settings (
     guild_id      BIGINT PRIMARY KEY,
