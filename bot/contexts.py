@@ -35,11 +35,9 @@ def anywhere(command: C) -> C:
     """Declare a stateless command (or a whole group) usable everywhere: installed on a server
     or on a user's account, in a server, the bot's DM or a group DM. Put it above the
     `@…command(…)` decorator, or wrap a Group."""
-    command.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
-    command.allowed_contexts = app_commands.AppCommandContext(
-        guild=True, dm_channel=True, private_channel=True
-    )
-    return command
+    installs = app_commands.allowed_installs(guilds=True, users=True)
+    contexts = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    return contexts(installs(command))
 
 
 def needs_server(command: AnyCommand) -> bool:
