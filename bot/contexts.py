@@ -22,6 +22,11 @@ IN_A_SERVER = (
     "Use this in a server channel: each channel there keeps its own party, clock and bestiary."
 )
 
+NOT_INSTALLED = (
+    "Use this in a server channel where Tablekeeper is installed: this server hasn't added it "
+    "(it is only on your account), so it keeps no party, clock or bestiary here."
+)
+
 # The tree's defaults: what a command that declares nothing gets (`contexts` [0],
 # `integration_types` [0]).
 SERVER_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
@@ -57,3 +62,11 @@ class NotInServer(app_commands.NoPrivateMessage):
 
     def __init__(self) -> None:
         super().__init__(IN_A_SERVER)
+
+
+class NotInstalledHere(app_commands.CheckFailure):
+    """A command that needs a server, in a server that didn't install the bot (only the user
+    added it to their account): it would keep a table nobody there asked for."""
+
+    def __init__(self) -> None:
+        super().__init__(NOT_INSTALLED)

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.ack import before_work, finished, has_response, saved, send
-from bot.contexts import IN_A_SERVER, NotInServer, needs_server
+from bot.contexts import IN_A_SERVER, NotInServer, NotInstalledHere, needs_server
 from bot.store.errors import AlreadyApplied
 from rules.errors import RulesError
 
@@ -57,6 +57,8 @@ def describe_error(error: BaseException) -> str | None:
             return f"Slow down: try again in {math.ceil(error.retry_after)} s."
         case app_commands.NoPrivateMessage():
             return IN_A_SERVER
+        case NotInstalledHere():
+            return str(error)
         case app_commands.MissingPermissions():
             return f"You need the {_names(error.missing_permissions)} permission for that."
         case app_commands.BotMissingPermissions():
@@ -138,19 +140,20 @@ class TablekeeperTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Before any work: a second delivery already answered stops here; a command that
         needs a server (by its declared contexts, `bot.contexts`) refuses an interaction without
-        one, whatever the client was told: nothing runs, nothing is written. While
-        autocompleting, it offers no choices."""
+        one, or one in a server that didn't install the bot (a user's own install), whatever
+        the client was told: nothing runs, nothing is written. While autocompleting, it offers
+        no choices."""
         if await before_work(interaction):  # no HTTP call unless it arrived twice
             raise AnsweredAlready()
         command = interaction.command
-        if not isinstance(command, app_commands.Command) or interaction.guild_id is not None:
+        if not isinstance(command, app_commands.Command) or not needs_server(command):
             return True
-        if not needs_server(command):
+        if interaction.is_guild_integration():  # in a server, through the server's install
             return True
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
             return False
-        raise NotInServer()
+        raise NotInServer() if interaction.guild_id is None else NotInstalledHere()
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /

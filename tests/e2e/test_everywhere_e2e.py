@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.contexts import IN_A_SERVER
+from bot.contexts import IN_A_SERVER, NOT_INSTALLED
 from cogs.saves import IN_A_DM
 from tests.e2e.helpers import hero, seed, snapshot
 from tests.localdiscord.commands import CommandLineError
@@ -132,3 +132,20 @@ async def test_autocomplete_of_a_server_command_outside_a_server_offers_nothing(
     dm = d.dm(d.player)
     assert await d.autocomplete("save wsr", "character", "B", user=d.player, channel=dm) == []
     assert await d.autocomplete("save wsr", "character", "B", user=d.player) != []
+
+
+async def test_through_a_users_own_install_in_a_server(env: Any) -> None:
+    """In a server that didn't install the bot, the user's own install runs what works
+    anywhere; a command that keeps a table there is not offered, and refused if sent."""
+    d = env.discord
+    rolled = await d.slash("roll", user=d.player, user_install=True, dice="1d6")
+    assert rolled.embed["title"].startswith("1d6: ")
+    with pytest.raises(CommandLineError, match="not installable on a user's account"):
+        await d.slash("fatigue spend", user=d.player, user_install=True, amount=1)
+    before = await snapshot(env)
+    refused = await d.slash(
+        "character create", user=d.player, user_install=True, offered=False, name="Ghost"
+    )
+    assert refused.ephemeral and refused.text == NOT_INSTALLED
+    assert "server channel" in refused.text
+    assert await snapshot(env) == before

@@ -17,7 +17,13 @@ from tests.localdiscord.commands import (
 )
 from tests.localdiscord.default_world import World, build_world
 from tests.localdiscord.payloads import Resolver, interaction_payload
-from tests.localdiscord.private import PrivateChannel, bot_dm, group_dm, private_payload
+from tests.localdiscord.private import (
+    USER_INSTALL,
+    PrivateChannel,
+    bot_dm,
+    group_dm,
+    private_payload,
+)
 from tests.localdiscord.records import EPHEMERAL, LOADING, InteractionRecord, MessageRecord
 from tests.localdiscord.reply import Reply, fill_modal, walk
 from tests.localdiscord.server import LocalServer
@@ -128,15 +134,23 @@ class LocalDiscord:
         channel: Place | None = None,
         options: dict[str, Any] | None = None,
         offered: bool = True,
+        user_install: bool = False,
         **kwargs: Any,
     ) -> Reply:
         """Run `/command` with options (keyword names may use _ for -), wait for its answer.
         `offered=False` sends it even where Discord's client would not offer it (a command
-        registered for servers only, from a DM): what only a forged or stale client does."""
+        registered for servers only, from a DM): what only a forged or stale client does.
+        `user_install=True`: in a server, through the app the user added to their account
+        rather than the server's install (Discord then offers only user-installable commands)."""
         channel = channel or self.table
         values = {**(options or {}), **kwargs}
         data = self._command_data(command, channel, values, None, offered)
-        return await self._final(await self._send(2, data, user, channel))
+        if user_install and offered:
+            top = next(c for c in self.commands(channel) if c["id"] == data["id"])
+            if USER_INSTALL not in (top.get("integration_types") or ()):
+                raise CommandLineError(f"/{top['name']} is not installable on a user's account")
+        rec = await self._send(2, data, user, channel, user_install=user_install)
+        return await self._final(rec)
 
     async def type(self, line: str, *, user: User, channel: Place | None = None) -> Reply:
         """Run a typed command line such as '/save wsr level:5 vs:7'."""
@@ -251,12 +265,16 @@ class LocalDiscord:
         user: User,
         channel: Place,
         message: dict[str, Any] | None = None,
+        *,
+        user_install: bool = False,
     ) -> InteractionRecord:
         if isinstance(channel, PrivateChannel):
             app = self.world.application_id
             payload = private_payload(app, kind, user, channel, data, message)
         else:
             payload = interaction_payload(self.world, kind, user, channel, data, message)
+            if user_install:  # the user's own install authorizes it, not the server's
+                payload["authorizing_integration_owners"] = {str(USER_INSTALL): str(user.id)}
         rec = InteractionRecord(int(payload["id"]), payload["token"], kind, payload)
         self.server.interactions[rec.id] = rec
         await self.server.gateway.dispatch("INTERACTION_CREATE", payload)
