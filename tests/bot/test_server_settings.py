@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot.store import Store
+from bot.store import Store, codec
 from bot.store.undo import undo_last
 from rules.errors import RulesError
-from table.model import ChannelSettings, Table
+from table.model import SETTING_NAMES, ChannelSettings, Table
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 from tests.bot.conftest import Database
 from tests.bot.test_migrate_v3 import CH, GM, GUILD, make_v3_database
@@ -100,3 +100,12 @@ async def test_migration_keeps_what_older_channels_set(db: Database) -> None:
         old = await store.read(CH, GUILD)
         assert old.own == {"ties"}  # the value it had set; the default rest rate was not "set"
         assert (old.settings.ties, old.settings.rest_rate) == ("succeed", 4)
+
+
+async def test_guild_settings_has_a_column_per_setting(db: Database) -> None:
+    """A setting added to ChannelSettings needs its column in guild_settings (a migration)."""
+    async with Store.open(db.url) as store:
+        await store.apply(CH, GUILD, GM, "settings server", server(rest_rate=2))
+    rows = (await db.dump())["guild_settings"]
+    assert len(rows) == 1
+    assert len(rows[0]) == len(codec.SERVER_COLUMNS) == len(SETTING_NAMES) + 1
