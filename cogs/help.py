@@ -66,6 +66,10 @@ ANYWHERE = (
     "to your account"
 )
 IN_SERVER = "In a server channel: it uses that channel's table"
+ELSEWHERE = (
+    "Characters, fatigue, rests, the clock, monsters kept in a bestiary, settings, /history and "
+    "/undo work in a server channel where Tablekeeper is installed."
+)
 EMBED_MAX = 6000  # Discord's limit on all the text of one embed
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -174,7 +178,14 @@ class Help(commands.Cog):
     @app_commands.describe(command="One command for details, e.g. character create")
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
         found = self._entries()
-        embed = overview_embed(found) if command is None else detail_embed(found, command)
+        if command is not None:
+            embed = detail_embed(found, command)
+        elif interaction.guild_id is None:  # a DM: what works here, and where the rest does
+            embed = overview_embed([e for e in found if e.anywhere])
+            embed.title = "Tablekeeper commands that work here"
+            embed.description = ELSEWHERE
+        else:
+            embed = overview_embed(found)
         await reply(interaction, embed=embed)
 
     @help.autocomplete("command")

@@ -149,3 +149,22 @@ async def test_through_a_users_own_install_in_a_server(env: Any) -> None:
     assert refused.ephemeral and refused.text == NOT_INSTALLED
     assert "server channel" in refused.text
     assert await snapshot(env) == before
+
+
+async def test_help_in_a_dm_lists_what_works_there(env: Any) -> None:
+    d = env.discord
+    reply = await d.slash("help", user=d.player, channel=d.dm(d.player))
+    listed = {f["name"].lstrip("/") for f in reply.embed["fields"]}
+    assert listed == ANYWHERE
+    assert "server channel" in reply.embed["description"]
+    in_guild = await d.slash("help", user=d.player)
+    assert {"fatigue", "settings", "monster"} <= {
+        f["name"].lstrip("/") for f in in_guild.embed["fields"]
+    }
+    dm = d.dm(d.player)
+    detail = await d.slash("help", user=d.player, channel=dm, options={"command": "fatigue spend"})
+    assert detail.embed["fields"][-1] == {
+        "name": "Where",
+        "value": "In a server channel: it uses that channel's table",
+        "inline": False,
+    }
