@@ -127,6 +127,7 @@ class ChannelSettings:
 
 
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ChannelSettings))
+DEFAULT_SETTINGS = ChannelSettings()
 # The settings a server set for all its channels, as sorted (name, value) pairs; a setting the
 # server did not set is absent (its channels use their own value, else the default).
 ServerLayer = tuple[tuple[str, Any], ...]
@@ -141,8 +142,8 @@ def server_layer(values: Mapping[str, Any]) -> ServerLayer:
         raise RulesError(f"No setting named {sorted(unknown)[0]!r}")
     given = {name: value for name, value in values.items() if value is not None}
     ChannelSettings(**given)  # raises the same RulesError a channel would get
-    default = ChannelSettings()  # a server setting the default sets nothing
-    return tuple(sorted((n, v) for n, v in given.items() if v != getattr(default, n)))
+    # A server setting the default sets nothing.
+    return tuple(sorted((n, v) for n, v in given.items() if v != getattr(DEFAULT_SETTINGS, n)))
 
 
 def layered(own: Mapping[str, Any], server: ServerLayer) -> ChannelSettings:
@@ -318,7 +319,8 @@ class Table:
     server: ServerLayer = ()  # the server's settings (`server_layer`)
 
     def __post_init__(self) -> None:
-        inherited = layered({}, self.server)  # checks the server's values
+        # What the channel would read without values of its own (this checks the server's).
+        inherited = layered({}, self.server) if self.server else DEFAULT_SETTINGS
         differ = {n for n in SETTING_NAMES if getattr(self.settings, n) != getattr(inherited, n)}
         if not set(self.own) <= set(SETTING_NAMES):
             raise RulesError(f"Unknown settings: {sorted(set(self.own) - set(SETTING_NAMES))}")
