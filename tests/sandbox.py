@@ -30,7 +30,7 @@ from bot.__main__ import sync_commands
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
 from bot.store import Store
-from tests.localdiscord.client import DiscordViolation, LocalDiscord
+from tests.localdiscord.client import DiscordViolation, LocalDiscord, Place
 from tests.localdiscord.commands import (
     GROUP,
     SUBCOMMAND,
@@ -39,17 +39,20 @@ from tests.localdiscord.commands import (
     find_command,
 )
 from tests.localdiscord.fixtures import running
+from tests.localdiscord.private import PrivateChannel
 from tests.localdiscord.render_text import render_reply
 from tests.localdiscord.reply import Reply
 from tests.localdiscord.world import Channel, User
 
 CAST = ("gm", "player", "player2", "owner", "named_gm", "outsider")
 CHANNELS = ("table", "ooc", "gm-notes", "side-table", "other-table")
+PRIVATE = ("dm", "group-dm")  # the bot's DM with whoever types; a group DM of the cast
 META_HELP = """\
 Type a slash command as in Discord: /save wsr level:5 vs:7 or /character create name:Old Tom
 Sandbox commands:
   :as NAME        who is typing: gm, player, player2 (also owner, named_gm, outsider)
-  :channel NAME   where: table, ooc, gm-notes, side-table, other-table (another server)
+  :channel NAME   where: table, ooc, gm-notes, side-table, other-table (another server),
+                  dm (the bot's DM), group-dm (a group DM, through a user install)
   :click LABEL    press a button on the latest reply that has buttons
   :help [/CMD]    this help, or one command's options
   :quit           leave (Ctrl-D works too)"""
@@ -67,6 +70,7 @@ class Session:
     who: str = "player"
     where: str = "table"
     clickable: Reply | None = None
+    group: PrivateChannel | None = None  # the group DM, opened when first visited
 
     @property
     def user(self) -> User:
@@ -74,9 +78,18 @@ class Session:
         return user
 
     @property
-    def channel(self) -> Channel:
+    def channel(self) -> Place:
+        if self.where == "dm":
+            return self.discord.dm(self.user)
+        if self.where == "group-dm":
+            return self.group or self._open_group()
         channel: Channel = getattr(self.discord, self.where.replace("-", "_"))
         return channel
+
+    def _open_group(self) -> PrivateChannel:
+        d = self.discord
+        self.group = d.group_dm(d.player, d.player2, d.gm)
+        return self.group
 
     @property
     def names(self) -> dict[int, str]:
@@ -119,8 +132,8 @@ async def _meta(session: Session, line: str) -> str:
         return f"Now typing as {session.user.username} ({rest})."
     if word == "channel":
         name = rest.lstrip("#")
-        if name not in CHANNELS:
-            raise CommandLineError(f"Which channel? One of: {', '.join(CHANNELS)}")
+        if name not in CHANNELS + PRIVATE:
+            raise CommandLineError(f"Which channel? One of: {', '.join(CHANNELS + PRIVATE)}")
         session.where = name
         return f"Now in #{name}."
     if word == "click":

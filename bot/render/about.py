@@ -59,7 +59,7 @@ def about_embed(about: About) -> discord.Embed:
     )
     embed.add_field(name="Database", value=DATABASES.get(about.database, about.database))
     latency = "" if not math.isfinite(about.latency) else f", {about.latency * 1000:.0f} ms"
-    shard = f"{about.shard_id} of {about.shard_count} (ids 0–{about.shard_count - 1}){latency}"
+    shard = f"{about.shard_id} (of {about.shard_count}, counted from 0){latency}"
     embed.add_field(name="Shard", value=shard)
     links = [
         f"**Source**: {about.source_url or NO_SOURCE}",

@@ -11,7 +11,7 @@ from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, format_modifier
 from table.bestiary import MonsterHit, spot_squares
 from table.model import Monster
 
-BUILD_FOOTER = "Not saved: /monster create keeps a monster in this channel."
+BUILD_FOOTER = "Not saved: /monster create keeps a monster in a server channel's bestiary."
 
 
 def armor_text(block: MonsterBlock) -> str:

@@ -26,7 +26,7 @@ async def test_about_everywhere(env: Any, where: str) -> None:
     assert shown["Uptime"].endswith(f"(since <t:{int(env.bot.started_at.timestamp())}:f>)")
     count = env.bot.shard_count or 1
     guild_id = d.guild.id if where == "table" else None
-    assert shown["Shard"].startswith(f"{shard_of(guild_id, count)} of {count}")
+    assert shown["Shard"].startswith(f"{shard_of(guild_id, count)} (of {count}, counted from 0)")
     assert f"**Source**: {NO_SOURCE}" in shown["Links"]
     assert "**Rules reference**: `docs/rules.md` in Tablekeeper's source" in shown["Links"]
     assert f"**Support**: {NO_SUPPORT}" in shown["Links"]
