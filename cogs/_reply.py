@@ -26,3 +26,18 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
         await interaction.edit_original_response(**kwargs)
     else:
         await interaction.response.edit_message(**kwargs)
+
+
+async def reply_message(
+    interaction: discord.Interaction, content: str | None = None, **kwargs: Any
+) -> discord.Message:
+    """`reply`, returning the message sent: for answers that store something keyed by it."""
+    if interaction.response.is_done():
+        sent: discord.Message = await interaction.followup.send(
+            content or discord.utils.MISSING, wait=True, **kwargs
+        )
+        return sent
+    callback = await interaction.response.send_message(content, **kwargs)
+    if isinstance(callback.resource, discord.InteractionMessage):
+        return callback.resource
+    return await interaction.original_response()

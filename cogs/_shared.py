@@ -29,9 +29,15 @@ def bot_of(interaction: discord.Interaction) -> Tablekeeper:
     return interaction.client  # type: ignore[return-value]
 
 
+async def table_channel_id(interaction: discord.Interaction) -> int:
+    """The channel whose table this interaction plays at."""
+    return interaction.channel_id or 0
+
+
 async def read_table(interaction: discord.Interaction) -> Table:
     """A snapshot for looking (show, list, rolls, prompts); never decide a write from it."""
-    return await bot_of(interaction).store.read(interaction.channel_id or 0, interaction.guild_id)
+    channel_id = await table_channel_id(interaction)
+    return await bot_of(interaction).store.read(channel_id, interaction.guild_id)
 
 
 async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R]) -> R:
@@ -41,8 +47,9 @@ async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R])
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))
 
+    channel_id = await table_channel_id(interaction)
     return await bot_of(interaction).store.apply(
-        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, step
+        channel_id, interaction.guild_id, interaction.user.id, action, step
     )
 
 

@@ -16,10 +16,10 @@ from rules.errors import RulesError
 
 # One example per command, by its full name. A command without one is still listed.
 EXAMPLES: dict[str, str] = {
-    "save tsr": "/save tsr vs:7",
+    "save tsr": "/save tsr vs:7 label:Poison",
     "save wsr": "/save wsr level:5 stat:10 dc:80 per:5",
-    "save party": "/save party kind:wsr spell:123",
-    "roll": "/roll dice:4d6kh3",
+    "save party": "/save party kind:wsr spell:123 secret:True",
+    "roll": "/roll mod:25 label:Sneak attack secret:True",
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
     "character set": "/character set name:Bórin fortitude:10 base_hd:4+1",
     "character show": "/character show name:Bórin",

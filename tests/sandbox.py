@@ -101,6 +101,7 @@ async def handle(session: Session, line: str) -> str:
     if line.startswith(":"):
         return await _meta(session, line)
     reply = await session.discord.type(line, user=session.user, channel=session.channel)
+    reply = await session.discord.settle(reply)  # with any follow-up (a secret roll's result)
     _remember(session, reply)
     return render_reply(reply, session.names)
 
@@ -129,6 +130,7 @@ async def _meta(session: Session, line: str) -> str:
         if not rest:
             raise CommandLineError("Click what? :click LABEL")
         reply = await session.discord.click(session.clickable, rest, user=session.user)
+        reply = await session.discord.settle(reply)
         _remember(session, reply)
         return render_reply(reply, session.names)
     raise CommandLineError(f"Unknown sandbox command :{word}. Try :help")

@@ -1,0 +1,16 @@
+-- At the table: secret rolls, kept by the channel message that announces them, so the GM's
+-- peek and Reveal work after a restart.
+
+CREATE TABLE secret_rolls (
+    message_id  INTEGER PRIMARY KEY,  -- the channel message that says a secret roll was made
+    channel_id  INTEGER NOT NULL,     -- where that message is (a thread's own id)
+    guild_id    INTEGER,
+    table_id    INTEGER NOT NULL,     -- whose table (and GM) it belongs to
+    roller_id   INTEGER NOT NULL,
+    roller_name TEXT    NOT NULL,     -- as shown when it was rolled
+    label       TEXT,                 -- the roll's label, if any
+    what        TEXT    NOT NULL,     -- the kind of roll in words, e.g. 'WSR (Willpower save)'
+    result      TEXT    NOT NULL,     -- JSON: the full result's embeds
+    revealed_by INTEGER,              -- the GM who revealed it, once revealed
+    created_at  TEXT    NOT NULL      -- wall time, ISO 8601 UTC
+);
