@@ -17,7 +17,7 @@ from rules.errors import RulesError
 # One example per command, by its full name. A command without one is still listed.
 EXAMPLES: dict[str, str] = {
     "save tsr": "/save tsr vs:7 label:Poison",
-    "save wsr": "/save wsr level:5 stat:10 dc:80 per:5",
+    "save wsr": "/save wsr level:5 stat:10 dc:80 per:5 secret:True",
     "save party": "/save party kind:wsr spell:123 secret:True",
     "roll": "/roll mod:25 label:Sneak attack secret:True",
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
@@ -46,6 +46,12 @@ EXAMPLES: dict[str, str] = {
     "monster remove": "/monster remove name:Troll",
     "monster face": "/monster face name:Troll facing:E",
     "monster hit": "/monster hit name:Troll damage:18 from:W",
+    "init add": "/init add name:Troll score:18",
+    "init remove": "/init remove name:Troll",
+    "init start": "/init start",
+    "init next": "/init next",
+    "init show": "/init show",
+    "init end": "/init end",
     "settings show": "/settings show",
     "settings set": "/settings set ties:succeed round_seconds:6",
     "history": "/history",

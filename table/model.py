@@ -20,6 +20,9 @@ from rules.fatigue import FatigueSettings, FatigueState, fatigue_level
 from rules.saves import MODIFIER_LIMIT
 from rules.text import plain
 
+from table.combat import Initiative
+from table.names import name_key as name_key  # re-exported: where names were always compared
+
 NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
 LEVEL_MAX = 100
 FL_MAX = 1000
@@ -47,11 +50,6 @@ def _check_int(value: object, what: str, low: int, high: int | None = None) -> i
 
 def _check_id(value: object, what: str) -> int:
     return _check_int(value, what, 1, 2**63 - 1)  # a Discord snowflake fits SQLite's INTEGER
-
-
-def name_key(name: str) -> str:
-    """How names are compared: spaces squeezed, casefolded, so 'Bórin' and ' BÓRIN' are one."""
-    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
 
 
 def _unaccented(key: str) -> str:
@@ -279,6 +277,7 @@ class Table:
     settings: ChannelSettings = field(default_factory=ChannelSettings)
     characters: tuple[Character, ...] = ()
     monsters: tuple[Monster, ...] = ()
+    initiative: Initiative = field(default_factory=Initiative)  # the turn order, if any
 
     def __post_init__(self) -> None:
         _check_id(self.channel_id, "Channel")

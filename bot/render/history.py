@@ -14,6 +14,7 @@ from discord.utils import escape_markdown
 from bot.render.characters import fl_text
 from bot.render.common import NEUTRAL, plain
 from bot.render.fatigue import fit_lines
+from bot.render.initiative import initiative_change
 from bot.store import Event
 from bot.store.codec import Snapshot, character_from_dict
 from bot.store.undo import Undone
@@ -173,6 +174,14 @@ def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[
     for part, show in (("characters", character_change), ("monsters", monster_change)):
         old, new = before.get(part) or {}, after.get(part) or {}
         parts += [show(old.get(key), new.get(key), undo) for key in sorted(old.keys() | new.keys())]
+    if "initiative" in before or "initiative" in after:
+        order = "order"
+        parts.append(
+            initiative_change(
+                (before.get("initiative") or {}).get(order),
+                (after.get("initiative") or {}).get(order),
+            )
+        )
     return parts
 
 

@@ -82,6 +82,8 @@ def touched(event: Event) -> frozenset[Item]:
 
 def _name(event: Event, item: Item) -> str:
     part, key = item
+    if part == codec.INITIATIVE:
+        return "the initiative"
     if part == CHANNEL:
         if key.startswith("settings."):
             return "the settings"

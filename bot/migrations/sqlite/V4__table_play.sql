@@ -14,3 +14,11 @@ CREATE TABLE secret_rolls (
     revealed_by INTEGER,              -- the GM who revealed it, once revealed
     created_at  TEXT    NOT NULL      -- wall time, ISO 8601 UTC
 );
+
+-- A channel's turn order (/init), when it has one: JSON of table.combat.Initiative.to_dict(),
+-- logged in the events like characters and monsters, so /undo and /history cover it.
+
+CREATE TABLE initiatives (
+    channel_id INTEGER PRIMARY KEY REFERENCES channels (channel_id) ON DELETE CASCADE,
+    state      TEXT    NOT NULL
+);
