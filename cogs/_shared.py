@@ -30,7 +30,14 @@ def bot_of(interaction: discord.Interaction) -> Tablekeeper:
 
 
 async def table_channel_id(interaction: discord.Interaction) -> int:
-    """The channel whose table this interaction plays at."""
+    """The channel whose table this interaction plays at: a thread plays at its parent
+    channel's table (Discord sends the thread's `parent_id` with the interaction: no request
+    for it), unless that channel lets its threads keep their own (`/settings set threads:own`)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        parent = await bot_of(interaction).store.read(channel.parent_id, interaction.guild_id)
+        if parent.settings.threads == "shared":
+            return channel.parent_id
     return interaction.channel_id or 0
 
 

@@ -53,7 +53,7 @@ EXAMPLES: dict[str, str] = {
     "init show": "/init show",
     "init end": "/init end",
     "settings show": "/settings show",
-    "settings set": "/settings set ties:succeed round_seconds:6",
+    "settings set": "/settings set ties:succeed round_seconds:6 threads:own",
     "history": "/history",
     "undo": "/undo",
     "help": "/help command:character create",

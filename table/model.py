@@ -101,10 +101,14 @@ class ChannelSettings:
     short_minutes: int = 60
     long_minutes: int = 480
     gm_role_id: int | None = None
+    # Threads of this channel play at its table ("shared") or each keeps one of its own.
+    threads: Literal["shared", "own"] = "shared"
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
             raise RulesError("Ties must either fail or succeed")
+        if self.threads not in ("shared", "own"):
+            raise RulesError("Threads either share this channel's table or keep their own")
         self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
         if self.gm_role_id is not None:
             _check_id(self.gm_role_id, "GM role")

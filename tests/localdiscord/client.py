@@ -40,6 +40,7 @@ class LocalDiscord:
         self.guild, self.other_guild = w.guild, w.other_guild
         self.table, self.ooc, self.gm_notes = w.table, w.ooc, w.gm_notes
         self.side_table, self.other_table = w.side_table, w.other_table
+        self.scene = w.scene  # a thread of #table
 
     async def __aenter__(self) -> LocalDiscord:
         await self.server.start()

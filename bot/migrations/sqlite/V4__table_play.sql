@@ -22,3 +22,8 @@ CREATE TABLE initiatives (
     channel_id INTEGER PRIMARY KEY REFERENCES channels (channel_id) ON DELETE CASCADE,
     state      TEXT    NOT NULL
 );
+
+-- Whether a channel's threads play at its table (the default) or each keeps its own.
+
+ALTER TABLE channels ADD COLUMN threads TEXT NOT NULL DEFAULT 'shared'
+    CHECK (threads IN ('shared', 'own'));
