@@ -125,7 +125,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         order, clock = await apply_as(interaction, "init start", gm_only(step, GM_INIT))
         current = order.current
         title = f"⚔️ Round 1 · {current.name if current else '?'}'s turn"
-        await reply(interaction, embed=order_embed(order, clock, title))
+        await reply(interaction, embed=order_embed(order, clock, title, with_status=False))
 
     @init.command(name="next", description="GM: pass the turn; after the last, a new round")
     async def next_(self, interaction: discord.Interaction) -> None:
@@ -136,7 +136,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         report, order, clock, round_seconds = await apply_as(
             interaction, "init next", gm_only(step, GM_INIT)
         )
-        embed = order_embed(order, clock, turn_title(report))
+        embed = order_embed(order, clock, turn_title(report), with_status=False)
         embed.description = f"{turn_text(report)}\n\n{embed.description}"
         embeds = [embed]
         if report.new_round is not None:

@@ -43,18 +43,22 @@ def status(initiative: Initiative) -> str:
     return f"Round {initiative.round} · {_name(current)}'s turn"
 
 
-def order_embed(initiative: Initiative, clock: int, title: str = TITLE) -> discord.Embed:
-    """`/init show` and the other replies: the round, whose turn, and the order."""
+def order_embed(
+    initiative: Initiative, clock: int, title: str = TITLE, *, with_status: bool = True
+) -> discord.Embed:
+    """`/init show` and the other replies: the round and whose turn (unless the title says
+    it already), then the order."""
     if not initiative.combatants:
         return discord.Embed(title=title[:256], description=EMPTY, colour=NEUTRAL)
-    lines = [status(initiative), "", *order_lines(initiative)]
+    lines = [status(initiative), "", *order_lines(initiative)] if with_status else []
+    lines = lines or order_lines(initiative)
     embed = discord.Embed(title=title[:256], description=fit_lines(lines), colour=NEUTRAL)
     return embed.set_footer(text=f"🕰️ {game_time(clock)}")
 
 
 def turn_title(report: TurnReport) -> str:
-    head = f"Round {report.round} begins · " if report.new_round is not None else ""
-    return f"{TURN} {head}{report.now.name}'s turn"
+    begins = " begins" if report.new_round is not None else ""
+    return f"{TURN} Round {report.round}{begins} · {report.now.name}'s turn"
 
 
 def turn_text(report: TurnReport) -> str:
