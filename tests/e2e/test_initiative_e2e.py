@@ -13,6 +13,7 @@ from cogs.initiative import GM_INIT
 from rules.defense import FACINGS
 from table.initiative import NOBODY, NOT_RUNNING, PLAYERS_ADD_OWN
 from tests.e2e.helpers import hero, refused, seed, snapshot
+from tests.localdiscord.commands import CommandLineError
 from tests.localdiscord.reply import Reply
 
 pytestmark = pytest.mark.asyncio
@@ -106,6 +107,9 @@ async def test_who_may_do_what(env: Any) -> None:
 
 async def test_bad_input_changes_nothing(env: Any) -> None:
     d = env.discord
+    for score in (1001, -1001):  # Discord itself refuses it: the command declares the range
+        with pytest.raises(CommandLineError, match="between -1000 and 1000"):
+            await d.slash("init add", user=d.gm, name="Orc", score=score)
     assert NOBODY in await refused(env, "init start", d.gm)
     assert NOT_RUNNING in await refused(env, "init next", d.gm)
     assert "no initiative to end" in await refused(env, "init end", d.gm)

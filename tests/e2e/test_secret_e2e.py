@@ -100,6 +100,8 @@ async def test_peek_and_reveal_work_after_a_restart(env: Any) -> None:
     peek = await d.click(rolled, PEEK, user=d.gm)
     assert fields(peek)["Total"] == "**70**"
     await env.restart()  # the peek's Reveal too
+    # The roll's 15-minute token has long expired: only the channel route can edit it now.
+    d.server.interactions[rolled.interaction_id].token = "expired"
     await d.click(peek, reveal_label(peek), user=d.gm)
     channel = d.latest(rolled)
     assert "**70**" in channel.text and "Fear" in channel.text
