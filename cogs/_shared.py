@@ -98,9 +98,14 @@ async def character_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """The channel's characters, the caller's own first, filtered by what was typed."""
     table = await read_table(interaction)
+    found = own_first(table, interaction.user.id, current)
+    return [app_commands.Choice(name=c.name, value=c.name) for c in found[:25]]
+
+
+def own_first(table: Table, user_id: int, current: str) -> list[Character]:
+    """The characters whose name holds what was typed, the user's own first."""
     typed = current.casefold()
-    names = sorted(
+    return sorted(
         (c for c in table.characters if typed in c.key),
-        key=lambda c: (c.owner_id != interaction.user.id, c.key),
+        key=lambda c: (c.owner_id != user_id, c.key),
     )
-    return [app_commands.Choice(name=c.name, value=c.name) for c in names[:25]]

@@ -20,7 +20,7 @@ from bot.render.initiative import order_embed, turn_text, turn_title
 from bot.render.monsters import monster_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
-from cogs._shared import apply_as, gm_only, read_table
+from cogs._shared import apply_as, gm_only, own_first, read_table
 from rules.defense import FACINGS
 from table import bestiary, initiative
 from table.combat import SCORE_LIMIT, Combatant, Initiative
@@ -37,12 +37,9 @@ async def add_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """The caller's characters first, then the others and the bestiary's monsters."""
     table = await read_table(interaction)
-    typed = current.casefold()
-    characters = sorted(
-        (c for c in table.characters if typed in c.key),
-        key=lambda c: (c.owner_id != interaction.user.id, c.key),
-    )
-    names = [c.name for c in characters] + [m.name for m in table.monsters if typed in m.key]
+    characters = own_first(table, interaction.user.id, current)
+    monsters = [m for m in table.monsters if current.casefold() in m.key]
+    names = [c.name for c in characters] + [m.name for m in monsters]
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 

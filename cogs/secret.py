@@ -19,7 +19,6 @@ from bot.render.secret import (
     notice_embed,
     private_text,
     result_embeds,
-    revealed_embed,
 )
 from bot.store.secrets import SecretRoll, find_secret, keep_secret, mark_revealed
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
@@ -136,7 +135,7 @@ class SecretReveal(TableButton, template=r"tk:secret:reveal:(?P<message>" + ID_C
         if not await _gm_of(interaction, roll):
             raise Forbidden(ONLY_GM_REVEALS)
         if roll.revealed_by is None:
-            head = revealed_embed(roll.roller_name, roll.what, roll.label)
+            head = notice_embed(roll.roller_name, roll.what, roll.label, revealed=True)
             channel = bot_of(interaction).get_partial_messageable(
                 roll.channel_id, guild_id=roll.guild_id
             )

@@ -13,24 +13,23 @@ from bot.render.common import NEUTRAL
 
 SECRET = discord.Colour(0x2C2F33)  # dark: behind the screen
 TITLE_MAX = 256
+HIDDEN = "Only the GM and the player who rolled can see the result."
+REVEALED = "Revealed by the GM."
 
 
-def notice_embed(roller: str, what: str, label: str | None = None) -> discord.Embed:
-    """`🔒 Pippa made a secret WSR (Willpower save)`: the roller and the kind of roll in words."""
-    title = f"🔒 {roller} made a secret {what}"
-    embed = discord.Embed(title=title[:TITLE_MAX], colour=SECRET)
+def notice_embed(
+    roller: str, what: str, label: str | None = None, *, revealed: bool = False
+) -> discord.Embed:
+    """`🔒 Pippa made a secret WSR (Willpower save)`: the roller and the kind of roll in words;
+    once `revealed`, the head of the message that the result's embeds follow."""
+    if revealed:
+        title, footer, colour = f"🔓 {roller}'s secret {what}, revealed", REVEALED, NEUTRAL
+    else:
+        title, footer, colour = f"🔒 {roller} made a secret {what}", HIDDEN, SECRET
+    embed = discord.Embed(title=title[:TITLE_MAX], colour=colour)
     if label:
         embed.description = f"🏷️ {escape_markdown(label)}"
-    return embed.set_footer(text="Only the GM and the player who rolled can see the result.")
-
-
-def revealed_embed(roller: str, what: str, label: str | None = None) -> discord.Embed:
-    """The notice's head once the GM reveals the roll; the result's embeds follow it."""
-    title = f"🔓 {roller}'s secret {what}, revealed"
-    embed = discord.Embed(title=title[:TITLE_MAX], colour=NEUTRAL)
-    if label:
-        embed.description = f"🏷️ {escape_markdown(label)}"
-    return embed.set_footer(text="Revealed by the GM.")
+    return embed.set_footer(text=footer)
 
 
 def private_text(roller_name: str, what: str, *, yours: bool) -> str:
