@@ -33,18 +33,25 @@ async def table_channel_id(interaction: discord.Interaction) -> int:
     """The channel whose table this interaction plays at: a thread plays at its parent
     channel's table (Discord sends the thread's `parent_id` with the interaction: no request
     for it), unless that channel lets its threads keep their own (`/settings set threads:own`)."""
+    return (await _parent_table(interaction) or (interaction.channel_id or 0, None))[0]
+
+
+async def _parent_table(interaction: discord.Interaction) -> tuple[int, Table] | None:
+    """(the parent's id, its table) when this is a thread that plays at its channel's table."""
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent_id:
         parent = await bot_of(interaction).store.read(channel.parent_id, interaction.guild_id)
         if parent.settings.threads == "shared":
-            return channel.parent_id
-    return interaction.channel_id or 0
+            return channel.parent_id, parent
+    return None
 
 
 async def read_table(interaction: discord.Interaction) -> Table:
     """A snapshot for looking (show, list, rolls, prompts); never decide a write from it."""
-    channel_id = await table_channel_id(interaction)
-    return await bot_of(interaction).store.read(channel_id, interaction.guild_id)
+    shared = await _parent_table(interaction)
+    if shared is not None:
+        return shared[1]
+    return await bot_of(interaction).store.read(interaction.channel_id or 0, interaction.guild_id)
 
 
 async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R]) -> R:
