@@ -169,3 +169,18 @@ async def test_names_are_suggested(env: Any) -> None:
     assert [c["name"] for c in offered] == ["Aria", "Borin", "Troll"]  # own first, then monsters
     leaving = await d.autocomplete("init remove", "name", "bo", user=d.gm)
     assert [c["name"] for c in leaving] == ["Goblin boss", "Borin"]
+
+
+async def test_a_player_may_undo_adding_their_own_character(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    await d.slash("init start", user=d.gm)
+    await d.slash("init remove", user=d.gm, name="Aria")
+    await d.slash("init add", user=d.player, name="Aria", score=20)  # back in, at the top
+    undone = await d.slash("undo", user=d.player)
+    assert "init add" in undone.text
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == [">Troll", "Goblin boss", "Borin"]  # still the Troll's turn
+    # Their first add is older than others' changes to the order: those come first.
+    again = await refused(env, "undo", d.player)
+    assert "also touched the initiative" in again
