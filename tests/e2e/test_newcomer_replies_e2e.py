@@ -66,3 +66,16 @@ async def test_a_gm_who_lost_the_role_cannot_confirm_a_monster_removal(env: Any)
     late = await d.click(prompt, "Remove", user=d.named_gm)
     assert late.ephemeral and "Only the GM" in late.text
     assert await snapshot(env) == before
+
+
+async def test_labels_name_the_roll_in_the_reply(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    save = await d.type("/save tsr dc:60 label:Poison", user=d.player)
+    assert save.embed["author"]["name"] == "🏷️ Poison" and not save.ephemeral
+    dice = await d.type("/roll dice:2d6 label:Sneak attack", user=d.player)
+    assert dice.embed["author"]["name"] == "🏷️ Sneak attack"
+    party = await d.type("/save party kind:wsr vs:3 label:Dragon fear", user=d.gm)
+    assert party.embed["author"]["name"] == "🏷️ Dragon fear"
+    plain = await d.type("/roll", user=d.player)
+    assert "author" not in plain.embed
