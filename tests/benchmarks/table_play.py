@@ -16,15 +16,7 @@ from pathlib import Path
 
 from table import initiative
 from table.model import Table
-from tests.benchmarks._figures import (
-    duration,
-    machine,
-    orders,
-    paired_ratio,
-    ratio,
-    summarize,
-    table,
-)
+from tests.benchmarks._figures import machine, orders, round_trip_table
 from tests.benchmarks.commands import party
 from tests.e2e.conftest import Env
 from tests.localdiscord.client import LocalDiscord
@@ -100,12 +92,7 @@ def main() -> None:
     print(f"Table play through the bot on a local Discord, {args.rounds} interleaved rounds")
     print(f"{COMBATANTS} in the initiative; ÷ {CHEAPEST}: median of per-round ratios")
     print(machine())
-    rows = []
-    for name in NAMES:
-        s = summarize(samples[name])
-        ratio_ = ratio(paired_ratio(samples[name], samples[CHEAPEST]))
-        rows.append([name, duration(s.median), duration(s.p95), ratio_, str(s.samples)])
-    print(table(["command", "median", "p95", f"÷ {CHEAPEST}", "n"], rows))
+    print(round_trip_table(samples, CHEAPEST))
     print(f"check: the initiative is in round {round_} after {args.rounds + 1} turns passed")
 
 
