@@ -29,5 +29,5 @@ async def confirm_monster_removal(
         step=lambda table, gm: remove(table, is_gm=gm),
         done=removed_embed,
     )
-    await reply(interaction, embed=confirm_remove_embed(monster), view=view, ephemeral=True)
+    await reply(interaction, embed=confirm_remove_embed(monster), view=view)  # declared private
     view.prompt = interaction

@@ -14,6 +14,7 @@ from bot.store.secrets import find_secret
 from cogs.secret import ELSEWHERE, ONLY_GM_AND_ROLLER, ONLY_GM_REVEALS, PEEK
 from table.model import Character
 from tests.e2e.helpers import Scripted, fields, seed, snapshot
+from tests.e2e.test_ack_e2e import store_held
 from tests.localdiscord.reply import Reply
 
 pytestmark = pytest.mark.asyncio
@@ -144,3 +145,17 @@ async def test_clicks_from_another_channel_or_server_are_refused(env: Any) -> No
     assert numbers(d.latest(rolled).text) == []  # still secret
     kept = await find_secret(env.store, rolled.message_id or 0)
     assert kept is not None and kept.revealed_by is None
+
+
+async def test_a_slow_secret_save_is_deferred_and_still_secret(env: Any) -> None:
+    d = env.discord
+    dice(env, "Saves", 61)
+    async with store_held(env, 1.6):  # the watchdog defers it: "thinking…" in the channel
+        rolled = await d.slash("save tsr", user=d.player, level=2, dc=70, secret=True)
+    rolled = await d.settle(rolled)
+    assert rolled.callback_type == 5 and not rolled.ephemeral
+    assert "TSR (Toughness save)" in rolled.text and numbers(rolled.text) == []
+    (mine,) = rolled.followups
+    assert mine.ephemeral and "**71**" in mine.text
+    peek = await d.click(rolled, PEEK, user=d.gm)  # kept by the message the deferral became
+    assert "**71**" in peek.text
