@@ -28,11 +28,14 @@ DESCRIBE = {
     "long_minutes": "Minutes in a Long Rest (default 480)",
     "gm_role": "Members with this role are GMs (besides Manage Channels)",
     "clear_gm_role": "Forget this GM role (at a channel: the server's applies, if any)",
+    "threads": "Do a channel's threads play at its table (shared) or keep their own?",
     "reset": "Forget a value set at this scope (a channel then reads the server's, else default)",
 }
 Scope = Literal["set", "server"]
 Change = Callable[[Table, SettingsOptions], tuple[Table, tuple[ChannelSettings, ChannelSettings]]]
 Changed = tuple[ChannelSettings, ChannelSettings, str | None]  # before, after, the clock line
+
+IN_THREAD = "Whether threads share the table is set in their channel, not in a thread"
 
 
 class Settings(commands.Cog):
@@ -66,8 +69,17 @@ class Settings(commands.Cog):
         long_minutes: int | None = None,
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
+        threads: Literal["shared", "own"] | None = None,
         reset: str | None = None,
     ) -> None:
+        command = interaction.command
+        scope: Scope = "server" if command is not None and command.name == "server" else "set"
+        if (
+            scope == "set"
+            and threads is not None
+            and isinstance(interaction.channel, discord.Thread)
+        ):
+            raise RulesError(IN_THREAD)
         options = SettingsOptions(
             ties=ties,
             round_seconds=round_seconds,
@@ -77,11 +89,10 @@ class Settings(commands.Cog):
             long_minutes=long_minutes,
             gm_role_id=None if gm_role is None else gm_role.id,
             clear_gm_role=clear_gm_role,
+            threads=threads,
             reset=reset,
         )
         everyone = gm_role is not None and gm_role.is_default()
-        command = interaction.command
-        scope: Scope = "server" if command is not None and command.name == "server" else "set"
         await self.change(interaction, scope, options, everyone)
 
     set_ = settings.command(name="set", description="GM: change this channel's settings")(_change)

@@ -283,6 +283,7 @@ class SettingsOptions:
     gm_role_id: int | None = None
     clear_gm_role: bool = False
     reset: str | None = None  # a setting's name (or "all") to forget at this scope
+    threads: str | None = None
 
     def given(self) -> bool:
         values = [getattr(self, f.name) for f in dataclasses.fields(self)]

@@ -78,11 +78,13 @@ async def open_backend(url: str, sqlite_synchronous: str = "full") -> Backend:
 
 # A channel read: its row (if any) and its server's settings (if any), as `server_<name>`.
 # The parameters are the channel id and the guild id (NULL outside a server: no settings).
+# Its turn order (a row of its own while it has one) comes along as `initiative_state`.
 _CHANNEL_AND_SERVER = (
-    "SELECT c.*, "
+    "SELECT c.*, i.state AS initiative_state, "
     + ", ".join(f"g.{n} AS {codec.SERVER_PREFIX}{n}" for n in codec.SETTING_NAMES)
     + " FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id) AS k"
     " LEFT JOIN channels AS c ON c.channel_id = k.channel_id"
+    " LEFT JOIN initiatives AS i ON i.channel_id = k.channel_id"
     " LEFT JOIN guild_settings AS g ON g.guild_id = COALESCE(k.guild_id, c.guild_id)"
 )
 
@@ -134,7 +136,8 @@ class Store:
             return await self._load(tx, channel_id, guild_id)
 
     async def _load(self, tx: Tx, channel_id: int, guild_id: int | None) -> Table:
-        # The channel's row and its server's settings in one round trip (either may be absent).
+        # The channel's row, its turn order and its server's settings in one round trip (any
+        # may be absent; the query always returns its one row).
         channel = await tx.fetchone(_CHANNEL_AND_SERVER, channel_id, guild_id)
         characters = await tx.fetchall(
             "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", channel_id
@@ -142,7 +145,8 @@ class Store:
         monsters = await tx.fetchall(
             "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
         )
-        return codec.table_from_rows(channel_id, guild_id, channel, characters, monsters)
+        order = None if channel is None else channel["initiative_state"]
+        return codec.table_from_rows(channel_id, guild_id, channel, characters, monsters, order)
 
     async def history(
         self,
@@ -249,6 +253,8 @@ class Store:
             {m.key: m for m in after.monsters},
             codec.monster_row,
         )
+        if codec.INITIATIVE in new:
+            await self._save_initiative(tx, after)
         row = await tx.fetchone(
             "INSERT INTO events"
             " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id)"
@@ -280,6 +286,20 @@ class Store:
             f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
             *(row[c] for c in columns),
         )
+
+    async def _save_initiative(self, tx: Tx, after: Table) -> None:
+        """The channel's turn order: one row while it has one, none after `/init end`."""
+        state = codec.initiative_to_dict(after.initiative)
+        if state is None:
+            await tx.execute("DELETE FROM initiatives WHERE channel_id = ?", after.channel_id)
+        else:
+            await self._upsert(
+                tx,
+                "initiatives",
+                ("channel_id", "state"),
+                ("channel_id",),
+                (after.channel_id, json.dumps(state, ensure_ascii=False, sort_keys=True)),
+            )
 
     async def _save_keyed(
         self,
