@@ -19,12 +19,12 @@ from typing import Any, TypeVar
 from discord import app_commands
 
 IN_A_SERVER = (
-    "Use this in a server channel: each channel there keeps its own party, clock and bestiary."
+    "Use this in a server channel: each channel there keeps its own party, clock and bestiary"
 )
 
 NOT_INSTALLED = (
     "Use this in a server channel where Tablekeeper is installed: this server hasn't added it "
-    "(it is only on your account), so it keeps no party, clock or bestiary here."
+    "(it is only on your account), so it keeps no party, clock or bestiary here"
 )
 
 # The tree's defaults: what a command that declares nothing gets (`contexts` [0],

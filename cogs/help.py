@@ -72,9 +72,9 @@ ANYWHERE = (
     "to your account"
 )
 IN_SERVER = "In a server channel: it uses that channel's table"
-ELSEWHERE = (
+SERVER_COMMANDS = (
     "Characters, fatigue, rests, the clock, monsters kept in a bestiary, settings, /history and "
-    "/undo work in a server channel where Tablekeeper is installed."
+    "/undo work in a server channel where Tablekeeper is installed"
 )
 EMBED_MAX = 6000  # Discord's limit on all the text of one embed
 FIELD_MAX = 1024
@@ -189,7 +189,7 @@ class Help(commands.Cog):
         elif interaction.guild_id is None:  # a DM: what works here, and where the rest does
             embed = overview_embed([e for e in found if e.anywhere])
             embed.title = "Tablekeeper commands that work here"
-            embed.description = ELSEWHERE
+            embed.description = SERVER_COMMANDS
         else:
             embed = overview_embed(found)
         await reply(interaction, embed=embed)
