@@ -109,3 +109,16 @@ async def test_guild_settings_has_a_column_per_setting(db: Database) -> None:
     rows = (await db.dump())["guild_settings"]
     assert len(rows) == 1
     assert len(rows[0]) == len(codec.SERVER_COLUMNS) == len(SETTING_NAMES) + 1
+
+
+async def test_undo_refuses_when_the_server_changed_since_elsewhere(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        await store.apply(CH, GUILD, GM, "settings server", server(rest_rate=3))
+        await store.apply(OTHER_CH, GUILD, GM, "settings server", server(break_minutes=5))
+        with pytest.raises(RulesError, match="the server's settings.* changed since"):
+            await undo_last(store, CH, GUILD, GM, True, manages_server=True)
+        settings = (await store.read(SIDE_CH, GUILD)).settings
+        assert (settings.rest_rate, settings.break_minutes) == (3, 5)
+        await undo_last(store, OTHER_CH, GUILD, GM, True, manages_server=True)
+        await undo_last(store, CH, GUILD, GM, True, manages_server=True)
+        assert (await store.read(SIDE_CH, GUILD)).settings == ChannelSettings()
