@@ -115,7 +115,7 @@ async def test_undo_refuses_when_the_server_changed_since_elsewhere(db: Database
     async with Store.open(db.url) as store:
         await store.apply(CH, GUILD, GM, "settings server", server(rest_rate=3))
         await store.apply(OTHER_CH, GUILD, GM, "settings server", server(break_minutes=5))
-        with pytest.raises(RulesError, match="the server's settings.* changed since"):
+        with pytest.raises(RulesError, match=r"the server's settings.* changed since"):
             await undo_last(store, CH, GUILD, GM, True, manages_server=True)
         settings = (await store.read(SIDE_CH, GUILD)).settings
         assert (settings.rest_rate, settings.break_minutes) == (3, 5)
