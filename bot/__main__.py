@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.client import Tablekeeper
+from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
 from bot.store import Store
 
@@ -62,10 +63,11 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
 
 
 def _close_on_sigterm(bot: Tablekeeper) -> None:
-    """Hosts stop a worker with SIGTERM: close the gateway and the store instead of dying."""
+    """Hosts stop a worker with SIGTERM: stop taking interactions, finish those in flight, close
+    the gateway and then the store (as `run` leaves its `async with`) instead of dying."""
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         asyncio.get_running_loop().add_signal_handler(
-            signal.SIGTERM, lambda: asyncio.ensure_future(bot.close())
+            signal.SIGTERM, lambda: asyncio.ensure_future(bot.shutdown())
         )
 
 
@@ -76,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(error, file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=settings.log_level_number, root=True)
+    setup_logging(settings.log_level_number, settings.log_format)
 
     guild_id: int | None = None
     if args.command == "sync":

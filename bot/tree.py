@@ -8,6 +8,8 @@ import math
 import discord
 from discord import app_commands
 
+from bot.metrics import note_acknowledged
+from bot.metrics import of as metrics_of
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -23,6 +25,7 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+            note_acknowledged(interaction)
     except discord.HTTPException as error:
         # e.g. the 3-second window or the 15-minute token expired: nothing left to answer
         log.warning("Could not send an error reply (%s): %s", error.status, text)
@@ -62,6 +65,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     """For buttons and other components, which never reach the tree's `on_error`: the same
     polite reply for an expected error; anything else is logged (with `where`) and answered."""
     text = describe_error(error)
+    if (metrics := metrics_of(interaction)) is not None:
+        metrics.failed(interaction, error, expected=text is not None)
     if text is None:
         log.error(
             "Unexpected error in %s (user %s, channel %s, guild %s)",
@@ -80,6 +85,8 @@ class TablekeeperTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
         text = describe_error(error)
+        if (metrics := metrics_of(interaction)) is not None:
+            metrics.failed(interaction, error, expected=text is not None)
         if text is None:
             command = interaction.command.qualified_name if interaction.command else None
             log.error(

@@ -9,6 +9,8 @@ from typing import Any
 
 import discord
 
+from bot.metrics import note_acknowledged
+
 
 async def reply(
     interaction: discord.Interaction, content: str | None = None, **kwargs: Any
@@ -18,6 +20,7 @@ async def reply(
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
     else:
         await interaction.response.send_message(content, **kwargs)
+        note_acknowledged(interaction)
 
 
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
@@ -26,3 +29,4 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
         await interaction.edit_original_response(**kwargs)
     else:
         await interaction.response.edit_message(**kwargs)
+        note_acknowledged(interaction)

@@ -113,6 +113,11 @@ class Store:
 
     # --- reading ---------------------------------------------------------------------------
 
+    async def ping(self) -> None:
+        """One round trip to the database: the health check's "does it answer?"."""
+        async with self._backend.reading() as tx:
+            await tx.fetchone("SELECT 1 AS one")
+
     async def read(self, channel_id: int, guild_id: int | None = None) -> Table:
         """A snapshot of the channel; an unknown channel reads as the defaults (nothing written)."""
         async with self._backend.reading() as tx:

@@ -17,7 +17,10 @@ from tests.localdiscord.client import LocalDiscord
 pytestmark = pytest.mark.asyncio
 
 REPO = Path(__file__).resolve().parents[2]
-SETTINGS = ("DISCORD_TOKEN", "DISCORD_API_BASE", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL")
+SETTINGS = (
+    *("DISCORD_TOKEN", "DISCORD_API_BASE", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"),
+    *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT"),
+)
 STARTUP = 30.0  # seconds; a cold interpreter importing discord.py is slow on a busy CI box
 CLEAN_CLOSE = 1000  # the websocket close code of a client that said goodbye
 
