@@ -103,11 +103,7 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, dotenv: bool = True) -> Settings:
         """Read the settings; `environ` defaults to os.environ and wins over `./.env`."""
-        values: dict[str, str] = {}
-        if dotenv:
-            found = dotenv_values(Path.cwd() / ".env")
-            values.update({k: v for k, v in found.items() if v is not None})
-        values.update(os.environ if environ is None else environ)
+        values = _values(environ, dotenv)
 
         def get(name: str) -> str | None:
             value = values.get(name, "").strip()
@@ -129,6 +125,20 @@ class Settings:
             shard_ids=_id_list("SHARD_IDS", get("SHARD_IDS")),
             health_port=_int_or_none("HEALTH_PORT", get("HEALTH_PORT")),
         )
+
+
+def _values(environ: Mapping[str, str] | None, dotenv: bool) -> dict[str, str]:
+    values: dict[str, str] = {}
+    if dotenv:
+        found = dotenv_values(Path.cwd() / ".env")
+        values.update({k: v for k, v in found.items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    return values
+
+
+def one_setting(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """One setting, from the environment or `.env`, for the admin's tools that need no token."""
+    return _values(environ, dotenv=True).get(name, "").strip() or None
 
 
 def redacted_url(url: str) -> str:
