@@ -65,8 +65,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     """For buttons and other components, which never reach the tree's `on_error`: the same
     polite reply for an expected error; anything else is logged (with `where`) and answered."""
     text = describe_error(error)
-    if (metrics := metrics_of(interaction)) is not None:
-        metrics.failed(interaction, error, expected=text is not None)
+    expected = text is not None
     if text is None:
         log.error(
             "Unexpected error in %s (user %s, channel %s, guild %s)",
@@ -78,6 +77,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         )
         text = UNEXPECTED
     await send_error(interaction, text)
+    if (metrics := metrics_of(interaction)) is not None:
+        metrics.failed(interaction, error, expected=expected)
 
 
 class TablekeeperTree(app_commands.CommandTree):
@@ -85,8 +86,7 @@ class TablekeeperTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
         text = describe_error(error)
-        if (metrics := metrics_of(interaction)) is not None:
-            metrics.failed(interaction, error, expected=text is not None)
+        expected = text is not None
         if text is None:
             command = interaction.command.qualified_name if interaction.command else None
             log.error(
@@ -103,3 +103,5 @@ class TablekeeperTree(app_commands.CommandTree):
         ):
             log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
         await send_error(interaction, text)
+        if (metrics := metrics_of(interaction)) is not None:
+            metrics.failed(interaction, error, expected=expected)

@@ -111,6 +111,7 @@ async def test_sync_then_run_answers_and_stops_cleanly_on_sigterm(tmp_path: Path
         assert discord_.token not in text
         assert "Traceback" not in text
     assert "Unclosed" not in run_err  # aiohttp's complaint when a session is left open
+    assert "\x1b[" not in run_err and "[INFO    ]" in run_err  # plain text: not a terminal
 
     # The change is on disk, written by the other process: read it with plain sqlite3.
     with sqlite3.connect(db) as connection:
