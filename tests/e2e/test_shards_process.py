@@ -1,0 +1,149 @@
+"""Two `python -m bot` processes on one PostgreSQL, shards 0 and 1 of 2 (SHARD_COUNT=2,
+SHARD_IDS=0 / SHARD_IDS=1), against a sharded local Discord: each guild is served by the one
+process that runs its shard, and a burst over both shards changes every table exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import asyncpg
+
+from tests.e2e.test_operations_process import free_port
+from tests.e2e.test_process import bot_process, finish, output, process_env
+from tests.localdiscord.client import LocalDiscord
+from tests.localdiscord.default_world import World, build_world
+from tests.localdiscord.shards import add_guild_on_shard, shard_of
+from tests.localdiscord.world import Guild
+
+SHARDS = 2
+STARTUP = 45.0
+
+
+def world_over_shards(per_shard: int = 2) -> World:
+    world = build_world()
+    for shard in range(SHARDS):
+        for n in range(per_shard):
+            add_guild_on_shard(world, f"Shard {shard} table {n}", shard, SHARDS)
+    return world
+
+
+def tables(world: World) -> list[Guild]:
+    return [g for g in world.guilds if g.name.startswith("Shard ")]
+
+
+async def wait_for_shards(d: LocalDiscord, wanted: list[int], logs: list[Path]) -> None:
+    deadline = time.monotonic() + STARTUP
+    while sorted(d.server.gateway.identified_shards) != wanted:
+        if time.monotonic() > deadline:
+            errors = "\n".join(output(log)[1][-2000:] for log in logs)
+            raise AssertionError(f"shards {d.server.gateway.identified_shards}:\n{errors}")
+        await asyncio.sleep(0.1)
+
+
+async def served(port: int) -> float:
+    """How many interactions a process has finished, by its /metrics."""
+    url = f"http://127.0.0.1:{port}/metrics"
+    async with aiohttp.ClientSession() as http, http.get(url) as response:
+        text = await response.text()
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("tablekeeper_interactions_total{")
+    )
+
+
+@contextlib.asynccontextmanager
+async def two_processes(
+    d: LocalDiscord, database_url: str, tmp_path: Path
+) -> AsyncIterator[list[int]]:
+    """Sync once, then run shard 0 and shard 1 in processes of their own; yields the health
+    ports; SIGTERM to both at the end."""
+    env = process_env(DISCORD_TOKEN=d.token, DISCORD_API_BASE=d.api_base, DATABASE_URL=database_url)
+    sync_log = tmp_path / "sync"
+    assert await finish(await bot_process("sync", env=env, cwd=tmp_path, log=sync_log)) == 0, (
+        output(sync_log)
+    )
+    ports = [free_port() for _ in range(SHARDS)]
+    logs = [tmp_path / f"shard{shard}" for shard in range(SHARDS)]
+    processes = []
+    try:
+        for shard in range(SHARDS):
+            shard_env = env | {
+                "SHARD_COUNT": str(SHARDS),
+                "SHARD_IDS": str(shard),
+                "HEALTH_PORT": str(ports[shard]),
+            }
+            processes.append(await bot_process(env=shard_env, cwd=tmp_path, log=logs[shard]))
+        await wait_for_shards(d, list(range(SHARDS)), logs)
+        yield ports
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        codes = [await finish(p) for p in processes]
+        assert codes == [0] * SHARDS, [output(log)[1][-2000:] for log in logs]
+    finally:
+        for process in processes:
+            await finish(process, timeout=1)
+    for log in logs:
+        assert "Traceback" not in output(log)[1], output(log)[1]
+
+
+async def fp_by_channel(database_url: str) -> dict[int, int]:
+    conn = await asyncpg.connect(database_url)
+    try:
+        rows = await conn.fetch("SELECT channel_id, fp FROM characters")
+        events = await conn.fetch(
+            "SELECT channel_id, count(*) AS n FROM events WHERE action = 'fatigue spend'"
+            " GROUP BY channel_id"
+        )
+    finally:
+        await conn.close()
+    spent = {r["channel_id"]: r["n"] for r in events}
+    for row in rows:  # one event per change: every FP spent has its event
+        assert spent.get(row["channel_id"], 0) == row["fp"]
+    return {r["channel_id"]: r["fp"] for r in rows}
+
+
+async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, postgres_url: str) -> None:
+    world = world_over_shards()
+    async with (
+        LocalDiscord(world, shard_count=SHARDS, timeout=15.0) as d,
+        two_processes(d, postgres_url, tmp_path) as ports,
+    ):
+        gateway = d.server.gateway
+        assert sorted(s.shard for s in gateway.sessions) == [0, 1]  # one session per shard
+        for guild in tables(world):
+            created = await d.slash(
+                "character create",
+                user=d.player,
+                channel=guild.channels[0],
+                name="Aria",
+                fatigue_level=40,
+            )
+            assert "Created Aria" in created.text
+
+        rounds = 5
+        burst = [
+            d.slash("fatigue spend", user=user, channel=guild.channels[0], character="Aria")
+            for _ in range(rounds)
+            for guild in tables(world)
+            for user in (d.gm, d.player)
+        ]
+        replies = await asyncio.gather(*burst)
+        assert all(not reply.ephemeral for reply in replies), [r.text for r in replies]
+
+        # Each process answered exactly the interactions of its own shard's guilds.
+        per_guild = 1 + rounds * 2
+        for shard, port in enumerate(ports):
+            mine = [g for g in tables(world) if shard_of(g.id, SHARDS) == shard]
+            assert await served(port) == per_guild * len(mine)
+        d.assert_clean()  # nothing answered twice, late or not at all
+
+    assert await fp_by_channel(postgres_url) == {
+        g.channels[0].id: rounds * 2 for g in tables(world)
+    }
