@@ -133,6 +133,17 @@ class Store:
         )
         return codec.table_from_rows(channel_id, guild_id, channel, characters, monsters)
 
+    async def read_with_history(
+        self, channel_id: int, guild_id: int | None = None
+    ) -> tuple[Table, list[Event]]:
+        """The channel and its whole event log, oldest first, from one snapshot (/export)."""
+        async with self._backend.reading() as tx:
+            table = await self._load(tx, channel_id, guild_id)
+            rows = await tx.fetchall(
+                "SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id
+            )
+        return table, [event_from_row(row) for row in rows]
+
     async def history(
         self,
         channel_id: int,
