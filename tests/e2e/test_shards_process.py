@@ -1,6 +1,7 @@
-"""Two `python -m bot` processes on one PostgreSQL, shards 0 and 1 of 2 (SHARD_COUNT=2,
-SHARD_IDS=0 / SHARD_IDS=1), against a sharded local Discord: each guild is served by the one
-process that runs its shard, and a burst over both shards changes every table exactly."""
+"""Two `python -m bot` processes on one PostgreSQL (and, on one machine, one SQLite file),
+shards 0 and 1 of 2 (SHARD_COUNT=2, SHARD_IDS=0 / SHARD_IDS=1), against a sharded local
+Discord: each guild is served by the one process that runs its shard, and a burst over both
+shards changes every table exactly."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
-import asyncpg
+import pytest
 
+from bot.store import Store
 from tests.e2e.test_operations_process import free_port
 from tests.e2e.test_process import bot_process, finish, output, process_env
 from tests.localdiscord.client import LocalDiscord
@@ -93,27 +95,31 @@ async def two_processes(
         assert "Traceback" not in output(log)[1], output(log)[1]
 
 
-async def fp_by_channel(database_url: str) -> dict[int, int]:
-    conn = await asyncpg.connect(database_url)
-    try:
-        rows = await conn.fetch("SELECT channel_id, fp FROM characters")
-        events = await conn.fetch(
-            "SELECT channel_id, count(*) AS n FROM events WHERE action = 'fatigue spend'"
-            " GROUP BY channel_id"
-        )
-    finally:
-        await conn.close()
-    spent = {r["channel_id"]: r["n"] for r in events}
-    for row in rows:  # one event per change: every FP spent has its event
-        assert spent.get(row["channel_id"], 0) == row["fp"]
-    return {r["channel_id"]: r["fp"] for r in rows}
+async def fp_by_channel(database_url: str, channels: list[int]) -> dict[int, int]:
+    """Aria's FP in each channel, checking that every FP spent has its one event."""
+    found = {}
+    async with Store.open(database_url) as store:
+        for channel in channels:
+            fp = (await store.read(channel)).get("Aria").fatigue.fp
+            events = await store.history(channel, limit=100)
+            assert sum(e.action == "fatigue spend" for e in events) == fp
+            found[channel] = fp
+    return found
 
 
-async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, postgres_url: str) -> None:
+@pytest.fixture(params=["postgres", "sqlite"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One PostgreSQL database, or one SQLite file on this machine, shared by both processes."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shared.db'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, database_url: str) -> None:
     world = world_over_shards()
     async with (
         LocalDiscord(world, shard_count=SHARDS, timeout=15.0) as d,
-        two_processes(d, postgres_url, tmp_path) as ports,
+        two_processes(d, database_url, tmp_path) as ports,
     ):
         gateway = d.server.gateway
         assert sorted(s.shard for s in gateway.sessions) == [0, 1]  # one session per shard
@@ -144,6 +150,5 @@ async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, postgres_
             assert await served(port) == per_guild * len(mine)
         d.assert_clean()  # nothing answered twice, late or not at all
 
-    assert await fp_by_channel(postgres_url) == {
-        g.channels[0].id: rounds * 2 for g in tables(world)
-    }
+    channels = [g.channels[0].id for g in tables(world)]
+    assert await fp_by_channel(database_url, channels) == dict.fromkeys(channels, rounds * 2)
