@@ -103,3 +103,24 @@ def test_a_host_installing_the_repository_gets_every_driver(name: str) -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert any(d.startswith(name + ">=") for d in project["dependencies"])
     assert "pip install ." in dockerfile()  # the image installs the same, no extra needed
+
+
+def test_readme_documents_every_setting_and_the_scale_out_steps() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    for name in re.findall(r"^([A-Z_]+)=", example, flags=re.MULTILINE):
+        assert f"| `{name}` |" in readme, name
+    scale = readme.split("## Scale out", 1)[1].split("\n## ", 1)[0]
+    for needed in (
+        "DATABASE_URL=postgresql://",
+        "python -m bot copy-db sqlite:///",
+        "SHARD_COUNT=2 SHARD_IDS=0",
+        "SHARD_COUNT=2 SHARD_IDS=1",
+        "(server_id >> 22) % SHARD_COUNT",
+        "python -m bot sync",
+        "HEALTH_PORT",
+        "docker compose up",
+        "one SQLite file",
+    ):
+        assert needed in scale, needed
+    assert "python -m bot backup" in readme
