@@ -17,7 +17,7 @@ import discord
 from bot.client import Tablekeeper
 from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
-from bot.store import Store
+from bot.store import Store, StoreError
 
 log = logging.getLogger("bot")
 
@@ -105,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(run(settings, sync=args.command == "sync", guild_id=guild_id))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
+        return 1
+    except StoreError as error:  # unreachable database, wrong password, missing driver
+        print(error, file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         log.info("Stopped")

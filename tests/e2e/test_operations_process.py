@@ -152,3 +152,16 @@ async def test_health_metrics_json_logs_and_a_graceful_sigterm(tmp_path: Path) -
     messages = [r["message"] for r in records]
     assert any("finishing 1 interactions in flight" in m for m in messages), messages
     assert d.token not in out + err and "\x1b[" not in err
+
+
+async def test_an_unreachable_database_is_one_line_and_exit_code_1(tmp_path: Path) -> None:
+    log = tmp_path / "bot"
+    url = "postgresql://tk:s3cret@127.0.0.1:1/tablekeeper"
+    env = process_env(DISCORD_TOKEN="x.y.z", DATABASE_URL=url)
+    process = await bot_process(env=env, cwd=tmp_path, log=log)
+    assert await finish(process) == 1
+    out, err = output(log)
+    lines = [line for line in err.splitlines() if "PostgreSQL" in line]
+    assert len(lines) == 1 and lines[0].startswith("Could not open the PostgreSQL database:")
+    assert err.rstrip().endswith(lines[0])
+    assert "Traceback" not in err and "s3cret" not in out + err
