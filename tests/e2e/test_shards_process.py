@@ -61,33 +61,32 @@ async def served(port: int) -> float:
 
 
 @contextlib.asynccontextmanager
-async def two_processes(
-    d: LocalDiscord, database_url: str, tmp_path: Path
+async def shard_processes(
+    d: LocalDiscord, database_url: str, tmp_path: Path, shard_ids: list[str | None]
 ) -> AsyncIterator[list[int]]:
-    """Sync once, then run shard 0 and shard 1 in processes of their own; yields the health
-    ports; SIGTERM to both at the end."""
+    """Sync once, then one `python -m bot` per entry of `shard_ids` (its SHARD_IDS, or None
+    for every shard), all with SHARD_COUNT=2; yields their health ports; SIGTERM at the end."""
     env = process_env(DISCORD_TOKEN=d.token, DISCORD_API_BASE=d.api_base, DATABASE_URL=database_url)
     sync_log = tmp_path / "sync"
-    assert await finish(await bot_process("sync", env=env, cwd=tmp_path, log=sync_log)) == 0, (
-        output(sync_log)
-    )
-    ports = [free_port() for _ in range(SHARDS)]
-    logs = [tmp_path / f"shard{shard}" for shard in range(SHARDS)]
+    if not d.server.commands:
+        code = await finish(await bot_process("sync", env=env, cwd=tmp_path, log=sync_log))
+        assert code == 0, output(sync_log)
+    ports = [free_port() for _ in shard_ids]
+    logs = [tmp_path / f"bot{n}-{ids}" for n, ids in enumerate(shard_ids)]
     processes = []
+    d.server.gateway.identified_shards.clear()
     try:
-        for shard in range(SHARDS):
-            shard_env = env | {
-                "SHARD_COUNT": str(SHARDS),
-                "SHARD_IDS": str(shard),
-                "HEALTH_PORT": str(ports[shard]),
-            }
-            processes.append(await bot_process(env=shard_env, cwd=tmp_path, log=logs[shard]))
+        for ids, port, log in zip(shard_ids, ports, logs, strict=True):
+            own = {"SHARD_COUNT": str(SHARDS), "HEALTH_PORT": str(port)}
+            if ids is not None:
+                own["SHARD_IDS"] = ids
+            processes.append(await bot_process(env=env | own, cwd=tmp_path, log=log))
         await wait_for_shards(d, list(range(SHARDS)), logs)
         yield ports
         for process in processes:
             process.send_signal(signal.SIGTERM)
         codes = [await finish(p) for p in processes]
-        assert codes == [0] * SHARDS, [output(log)[1][-2000:] for log in logs]
+        assert codes == [0] * len(processes), [output(log)[1][-2000:] for log in logs]
     finally:
         for process in processes:
             await finish(process, timeout=1)
@@ -119,7 +118,7 @@ async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, database_
     world = world_over_shards()
     async with (
         LocalDiscord(world, shard_count=SHARDS, timeout=15.0) as d,
-        two_processes(d, database_url, tmp_path) as ports,
+        shard_processes(d, database_url, tmp_path, ["0", "1"]) as ports,
     ):
         gateway = d.server.gateway
         assert sorted(s.shard for s in gateway.sessions) == [0, 1]  # one session per shard
