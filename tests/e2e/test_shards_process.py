@@ -151,3 +151,91 @@ async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, database_
 
     channels = [g.channels[0].id for g in tables(world)]
     assert await fp_by_channel(database_url, channels) == dict.fromkeys(channels, rounds * 2)
+
+
+async def test_a_killed_process_loses_nothing_acknowledged_while_the_other_answers(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """SIGKILL the shard-0 process in the middle of a burst over both shards: shard 1 keeps
+    answering, every acknowledged change is in the database (with its one event), and the
+    restarted process serves shard 0 again."""
+    world = world_over_shards()
+    async with LocalDiscord(world, shard_count=SHARDS, timeout=4.0) as d:
+        # The killed process's interactions go unanswered, as they would on Discord; the test
+        # waits for each answer 4 s and checks Discord's 3 s deadline itself, on the answered.
+        d.server.deadline = 600.0
+        env = process_env(
+            DISCORD_TOKEN=d.token, DISCORD_API_BASE=d.api_base, DATABASE_URL=postgres_url
+        )
+        sync_log = tmp_path / "sync"
+        assert await finish(await bot_process("sync", env=env, cwd=tmp_path, log=sync_log)) == 0
+        logs = [tmp_path / f"shard{shard}" for shard in range(SHARDS)]
+
+        async def start(shard: int, log: Path) -> asyncio.subprocess.Process:
+            own = {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)}
+            return await bot_process(env=env | own, cwd=tmp_path, log=log)
+
+        processes = [await start(shard, logs[shard]) for shard in range(SHARDS)]
+        try:
+            await wait_for_shards(d, [0, 1], logs)
+            guilds = tables(world)
+            for guild in guilds:
+                await d.slash(
+                    "character create",
+                    user=d.player,
+                    channel=guild.channels[0],
+                    name="Aria",
+                    fatigue_level=100,
+                )
+            sent = dict.fromkeys((g.id for g in guilds), 0)
+            acked = dict.fromkeys((g.id for g in guilds), 0)
+
+            async def spend(guild: Guild) -> None:
+                sent[guild.id] += 1
+                try:
+                    reply = await d.slash("fatigue spend", user=d.player, channel=guild.channels[0])
+                except TimeoutError:
+                    return  # never acknowledged: may or may not have been applied
+                assert not reply.ephemeral, reply.text
+                acked[guild.id] += 1
+
+            tasks = []
+            for n in range(12):
+                if n == 6:
+                    processes[0].kill()  # SIGKILL: no goodbye, no cleanup
+                    await processes[0].wait()
+                tasks += [asyncio.ensure_future(spend(g)) for g in guilds]
+                await asyncio.sleep(0.05)
+            await asyncio.gather(*tasks)
+
+            on = {g.id: shard_of(g.id, SHARDS) for g in guilds}
+            assert all(acked[g] == sent[g] for g in on if on[g] == 1)  # shard 1 kept answering
+            assert any(acked[g] < sent[g] for g in on if on[g] == 0)  # shard 0 did go down
+
+            processes[0] = await start(0, tmp_path / "shard0-restarted")
+            await wait_for_shards(d, [0, 0, 1], logs)
+            before = sum(acked.values())
+            for guild in guilds:  # the restarted process serves shard 0 again
+                await spend(guild)
+            assert sum(acked.values()) == before + len(guilds)
+            late = [
+                r
+                for r in d.server.interactions.values()
+                if r.answered_at is not None and r.answered_at - r.sent_at > 3.0
+            ]
+            assert late == []
+        finally:
+            for process in processes:
+                if process.returncode is None:
+                    process.send_signal(signal.SIGTERM)
+                await finish(process)
+
+    async with Store.open(postgres_url) as store:
+        for guild in guilds:
+            channel = guild.channels[0].id
+            fp = (await store.read(channel)).get("Aria").fatigue.fp
+            events = await store.history(channel, limit=100)
+            assert sum(e.action == "fatigue spend" for e in events) == fp  # one event a change
+            assert acked[guild.id] <= fp <= sent[guild.id]  # nothing acknowledged was lost
+            if on[guild.id] == 1:
+                assert fp == acked[guild.id]
