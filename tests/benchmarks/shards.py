@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.store import Store
 from tests.benchmarks._figures import duration, machine, ratio, summarize, table
-from tests.e2e.test_shards_process import shard_processes, tables, world_over_shards
+from tests.e2e.test_shards_process import seat_aria, shard_processes, tables, world_over_shards
 from tests.localdiscord.client import LocalDiscord
 from tests.localdiscord.world import Guild
 from tests.pg import postgres_server
@@ -49,14 +49,7 @@ async def measure(
 ) -> tuple[float, list[float]]:
     guilds = tables(d.world)
     async with shard_processes(d, url, tmp, shard_ids):
-        for guild in guilds:
-            await d.slash(
-                "character create",
-                user=d.player,
-                channel=guild.channels[0],
-                name="Aria",
-                fatigue_level=1000,
-            )
+        await seat_aria(d, guilds, fatigue_level=1000)
         await burst(d, guilds, len(guilds), concurrency)  # warm up: every table once
         start = time.perf_counter()
         samples = await burst(d, guilds, total, concurrency)

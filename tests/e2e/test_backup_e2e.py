@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from bot.tools import ToolError
 from bot.tools.backup import backup
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed
-from tests.e2e.test_process import process_env
+from tests.e2e.test_process import process_env, run_tool
 from tests.localdiscord.world import User
 
 
@@ -57,20 +56,11 @@ async def test_the_command_line_and_its_refusals(env: Env, tmp_path: Path) -> No
     d = env.discord
     await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
     target = tmp_path / "nightly.db"
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "backup",
-        str(target),
-        env=process_env(DATABASE_URL=env.database_url),
-        cwd=tmp_path,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+    code, out, err = await run_tool(
+        "backup", str(target), env=process_env(DATABASE_URL=env.database_url), cwd=tmp_path
     )
-    out, err = await process.communicate()
-    assert (process.returncode, err) == (0, b"")
-    assert out.decode().startswith("Backed up ") and "(1 changes in its history)" in out.decode()
+    assert (code, err) == (0, "")
+    assert out.startswith("Backed up ") and "(1 changes in its history)" in out
     with sqlite3.connect(target) as db:
         assert db.execute("SELECT name FROM characters").fetchall() == [("Aria",)]
 

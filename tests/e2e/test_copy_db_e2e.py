@@ -3,7 +3,6 @@ shows the same boards and history and undoes the same change; and every refusal 
 
 from __future__ import annotations
 
-import asyncio
 import io
 import os
 import sqlite3
@@ -17,7 +16,7 @@ from bot.store.migrate import load_migrations, migrate
 from bot.tools import ToolError
 from bot.tools.copydb import copy_db
 from tests.e2e.conftest import Env
-from tests.e2e.test_process import process_env
+from tests.e2e.test_process import process_env, run_tool
 from tests.localdiscord.client import LocalDiscord
 from tests.pg import Unavailable, throwaway_server
 
@@ -44,20 +43,7 @@ async def play(d: LocalDiscord) -> None:
 
 
 async def run_copy(source: str, target: str, cwd: Path) -> tuple[int, str, str]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "copy-db",
-        source,
-        target,
-        env=process_env(),
-        cwd=cwd,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await process.communicate()
-    return process.returncode or 0, out.decode(), err.decode()
+    return await run_tool("copy-db", source, target, env=process_env(), cwd=cwd)
 
 
 async def test_sqlite_to_postgres_and_back_keeps_boards_history_and_undo(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import socket
 import sqlite3
 from collections.abc import AsyncIterator
 
@@ -12,12 +11,7 @@ import pytest
 
 from bot.health import HealthServer
 from tests.e2e.conftest import Env
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.e2e.test_operations_process import free_port
 
 
 @contextlib.asynccontextmanager

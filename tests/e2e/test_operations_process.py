@@ -9,7 +9,6 @@ import json
 import signal
 import socket
 import sqlite3
-import sys
 import time
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from tests.e2e.test_process import (
     finish,
     output,
     process_env,
+    run_tool,
     until_identified,
 )
 from tests.localdiscord.client import LocalDiscord
@@ -61,21 +61,6 @@ def metric(text: str, name: str) -> float:
     return 0.0
 
 
-async def health_command(port: int, cwd: Path) -> tuple[int, str, str]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "health",
-        env=process_env(HEALTH_PORT=str(port)),
-        cwd=cwd,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await process.communicate()
-    return process.returncode or 0, out.decode(), err.decode()
-
-
 async def test_health_metrics_json_logs_and_a_graceful_sigterm(tmp_path: Path) -> None:
     db, port = tmp_path / "tablekeeper.db", free_port()
     base = f"http://127.0.0.1:{port}"
@@ -94,7 +79,8 @@ async def test_health_metrics_json_logs_and_a_graceful_sigterm(tmp_path: Path) -
         try:
             await until_identified(d, run, log)
             assert await until_healthy(base) == "ok\n"
-            code, out, _ = await health_command(port, tmp_path)
+            health = process_env(HEALTH_PORT=str(port))
+            code, out, _ = await run_tool("health", env=health, cwd=tmp_path)
             assert (code, out) == (0, "healthy: ok\n")
 
             await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)

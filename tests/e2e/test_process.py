@@ -43,6 +43,22 @@ async def bot_process(
         )
 
 
+async def run_tool(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """`python -m bot ARGS` for a tool that ends by itself: exit code, stdout, stderr."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        env=env,
+        cwd=cwd,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), STARTUP)
+    return process.returncode or 0, out.decode(), err.decode()
+
+
 def output(log: Path) -> tuple[str, str]:
     out = log.with_suffix(".out").read_text(encoding="utf-8", errors="replace")
     return out, log.with_suffix(".err").read_text(encoding="utf-8", errors="replace")

@@ -48,6 +48,28 @@ async def wait_for_shards(d: LocalDiscord, wanted: list[int], logs: list[Path]) 
         await asyncio.sleep(0.1)
 
 
+async def seat_aria(d: LocalDiscord, guilds: list[Guild], fatigue_level: int) -> None:
+    """A character called Aria at each guild's #table, created through the bots."""
+    for guild in guilds:
+        created = await d.slash(
+            "character create",
+            user=d.player,
+            channel=guild.channels[0],
+            name="Aria",
+            fatigue_level=fatigue_level,
+        )
+        assert "Created Aria" in created.text, created.text
+
+
+async def sync_once(d: LocalDiscord, env: dict[str, str], tmp_path: Path) -> None:
+    """`python -m bot sync`, unless this local Discord already has the commands."""
+    if not d.server.commands:
+        log = tmp_path / "sync"
+        assert await finish(await bot_process("sync", env=env, cwd=tmp_path, log=log)) == 0, output(
+            log
+        )
+
+
 async def served(port: int) -> float:
     """How many interactions a process has finished, by its /metrics."""
     url = f"http://127.0.0.1:{port}/metrics"
@@ -67,10 +89,7 @@ async def shard_processes(
     """Sync once, then one `python -m bot` per entry of `shard_ids` (its SHARD_IDS, or None
     for every shard), all with SHARD_COUNT=2; yields their health ports; SIGTERM at the end."""
     env = process_env(DISCORD_TOKEN=d.token, DISCORD_API_BASE=d.api_base, DATABASE_URL=database_url)
-    sync_log = tmp_path / "sync"
-    if not d.server.commands:
-        code = await finish(await bot_process("sync", env=env, cwd=tmp_path, log=sync_log))
-        assert code == 0, output(sync_log)
+    await sync_once(d, env, tmp_path)
     ports = [free_port() for _ in shard_ids]
     logs = [tmp_path / f"bot{n}-{ids}" for n, ids in enumerate(shard_ids)]
     processes = []
@@ -122,15 +141,7 @@ async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, database_
     ):
         gateway = d.server.gateway
         assert sorted(s.shard for s in gateway.sessions) == [0, 1]  # one session per shard
-        for guild in tables(world):
-            created = await d.slash(
-                "character create",
-                user=d.player,
-                channel=guild.channels[0],
-                name="Aria",
-                fatigue_level=40,
-            )
-            assert "Created Aria" in created.text
+        await seat_aria(d, tables(world), fatigue_level=40)
 
         rounds = 5
         burst = [
@@ -167,8 +178,7 @@ async def test_a_killed_process_loses_nothing_acknowledged_while_the_other_answe
         env = process_env(
             DISCORD_TOKEN=d.token, DISCORD_API_BASE=d.api_base, DATABASE_URL=postgres_url
         )
-        sync_log = tmp_path / "sync"
-        assert await finish(await bot_process("sync", env=env, cwd=tmp_path, log=sync_log)) == 0
+        await sync_once(d, env, tmp_path)
         logs = [tmp_path / f"shard{shard}" for shard in range(SHARDS)]
 
         async def start(shard: int, log: Path) -> asyncio.subprocess.Process:
@@ -179,14 +189,7 @@ async def test_a_killed_process_loses_nothing_acknowledged_while_the_other_answe
         try:
             await wait_for_shards(d, [0, 1], logs)
             guilds = tables(world)
-            for guild in guilds:
-                await d.slash(
-                    "character create",
-                    user=d.player,
-                    channel=guild.channels[0],
-                    name="Aria",
-                    fatigue_level=100,
-                )
+            await seat_aria(d, guilds, fatigue_level=100)
             sent = dict.fromkeys((g.id for g in guilds), 0)
             acked = dict.fromkeys((g.id for g in guilds), 0)
 
@@ -259,17 +262,14 @@ async def test_a_pair_both_claiming_shard_0_applies_each_interaction_once(
         env = process_env(
             DISCORD_TOKEN=d.token, DISCORD_API_BASE=d.api_base, DATABASE_URL=postgres_url
         )
-        sync_log = tmp_path / "sync"
-        assert await finish(await bot_process("sync", env=env, cwd=tmp_path, log=sync_log)) == 0
+        await sync_once(d, env, tmp_path)
         own = {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": "0"}
         logs = [tmp_path / "first", tmp_path / "second"]
         processes = [await bot_process(env=env | own, cwd=tmp_path, log=log) for log in logs]
         try:
             await wait_for_shards(d, [0, 0], logs)
+            await seat_aria(d, [guild], fatigue_level=100)
             channel = guild.channels[0]
-            await d.slash(
-                "character create", user=d.player, channel=channel, name="Aria", fatigue_level=100
-            )
             replies = await asyncio.gather(
                 *(d.slash("fatigue spend", user=d.player, channel=channel) for _ in range(spends))
             )
