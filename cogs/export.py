@@ -16,7 +16,7 @@ from rules.errors import RulesError
 
 NOTHING = (
     "Nothing to export here yet: this channel has no characters, monsters, changed settings"
-    " or history."
+    " or history"
 )
 
 

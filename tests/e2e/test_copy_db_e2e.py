@@ -127,7 +127,7 @@ async def test_refusals_are_one_clear_line_and_write_nothing(tmp_path: Path) -> 
     assert "is not a Tablekeeper database" in await refusal(f"sqlite:///{other}", target)
     assert "holds other tables (notes)" in await refusal(good, f"sqlite:///{other}")
 
-    text = tmp_path / "notes.txt"
+    text = tmp_path / "notes.log"
     text.write_text("just some notes\n" * 100, encoding="utf-8")
     assert "is not a SQLite database" in await refusal(f"sqlite:///{text}", target)
     assert "no such file" in await refusal(f"sqlite:///{tmp_path / 'missing.db'}", target)

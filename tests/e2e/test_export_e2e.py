@@ -80,5 +80,5 @@ async def test_an_empty_channel_says_so(env: Env) -> None:
     assert reply.ephemeral and reply.files == ()
     assert reply.text == (
         "Nothing to export here yet: this channel has no characters, monsters, changed settings"
-        " or history."
+        " or history"
     )
