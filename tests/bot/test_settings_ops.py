@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
+from bot.__main__ import main
+from bot.client import Tablekeeper
 from bot.settings import Settings, SettingsError
+from bot.store import Store
 
 TOKEN = "MTIzNDU2Nzg5.fake.t0ken-value"
 
@@ -61,3 +65,24 @@ def test_bad_values_stop_with_one_clear_line(values: dict[str, str], says: str) 
     with pytest.raises(SettingsError, match=re.escape(says)) as caught:
         load(**values)
     assert "\n" not in str(caught.value)
+
+
+def test_main_refuses_a_bad_shard_with_one_line_and_exit_code_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    for name, value in {"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "2", "SHARD_IDS": "2"}.items():
+        monkeypatch.setenv(name, value)
+    assert main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "SHARD_IDS must be between 0 and 1 (SHARD_COUNT=2), not 2\n"
+
+
+async def test_the_bot_runs_the_shards_it_is_given(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    async with Store.open(url) as store:
+        some = Tablekeeper(load(SHARD_COUNT="4", SHARD_IDS="3,1", DATABASE_URL=url), store, cogs=())
+        every = Tablekeeper(load(DATABASE_URL=url), store, cogs=())
+        assert (some.shard_count, some.shard_ids) == (4, [3, 1])
+        assert (every.shard_count, every.shard_ids) == (None, None)  # Discord's suggestion
