@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ack import Acks
 from bot.health import HealthServer
 from bot.metrics import Metrics
 from bot.settings import Settings
@@ -68,6 +69,15 @@ class Tablekeeper(commands.AutoShardedBot):
         self.metrics = Metrics(lambda: self)
         self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
         self._health: HealthServer | None = None
+        self.acks = Acks()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Called as each interaction arrives, before its command or component runs: the
+        # watchdog that keeps it within Discord's 3 seconds starts here.
+        if event_name == "interaction":
+            self.metrics.received(args[0])
+            self.acks.arrived(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     async def setup_hook(self) -> None:
         for name in self.cogs_to_load:
@@ -86,9 +96,6 @@ class Tablekeeper(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         user = self.user
         log.info("Ready as %s (id %s) in %d servers", user, user and user.id, len(self.guilds))
-
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        self.metrics.received(interaction)
 
     async def on_app_command_completion(
         self,
@@ -117,6 +124,7 @@ class Tablekeeper(commands.AutoShardedBot):
         await self.close()
 
     async def close(self) -> None:
+        self.acks.close()
         if self._health is not None:
             await self._health.stop()
             self._health = None

@@ -75,7 +75,7 @@ class Metrics:
         self.registry = CollectorRegistry()
         self.interactions = Counter(
             "tablekeeper_interactions",
-            "Interactions handled, by command and outcome (ok, refused, error)",
+            "Interactions handled, by command and outcome (ok, refused, duplicate, error)",
             ["command", "outcome"],
             registry=self.registry,
         )
@@ -116,15 +116,13 @@ class Metrics:
         if start is not None:
             self.latency.labels(label).observe(time.monotonic() - start)
 
-    def failed(
-        self, interaction: discord.Interaction, error: BaseException, expected: bool
-    ) -> None:
-        """An interaction ended in an error: `expected` ones were refused politely."""
+    def failed(self, interaction: discord.Interaction, error: BaseException, outcome: str) -> None:
+        """An interaction ended in an error; `outcome` says which kind (see bot.tree.outcome)."""
         if isinstance(error, discord.app_commands.CommandInvokeError):
             error = error.original
         if is_database_error(error):
             self.database_errors.inc()
-        self.finished(interaction, "refused" if expected else "error")
+        self.finished(interaction, outcome)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -16,6 +16,8 @@ from dotenv import dotenv_values
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _LOG_FORMATS = ("text", "json")
+# FULL: a change Discord saw acknowledged survives a power cut; NORMAL: only a killed process.
+SQLITE_SYNCHRONOUS = ("full", "normal")
 
 
 class SettingsError(Exception):
@@ -36,6 +38,7 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     health_port: int | None = None  # GET /healthz and /metrics on 0.0.0.0:PORT
+    sqlite_synchronous: str = "full"
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -60,6 +63,11 @@ class Settings:
         if self.log_format not in _LOG_FORMATS:
             raise SettingsError(f"LOG_FORMAT must be one of {', '.join(_LOG_FORMATS)}")
         self._check_shards()
+        if self.sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise SettingsError(
+                "SQLITE_SYNCHRONOUS must be full (survives a power cut) or normal (faster; "
+                f"survives a crash of the bot, not of the machine), not {self.sqlite_synchronous!r}"
+            )
         if self.health_port is not None and not 1 <= self.health_port <= 65535:
             raise SettingsError("HEALTH_PORT must be a port number from 1 to 65535")
 
@@ -124,6 +132,7 @@ class Settings:
             shard_count=_int_or_none("SHARD_COUNT", get("SHARD_COUNT")),
             shard_ids=_id_list("SHARD_IDS", get("SHARD_IDS")),
             health_port=_int_or_none("HEALTH_PORT", get("HEALTH_PORT")),
+            sqlite_synchronous=(get("SQLITE_SYNCHRONOUS") or cls.sqlite_synchronous).lower(),
         )
 
 
