@@ -22,11 +22,13 @@ async def test_a_thinking_answer_from_the_twin_is_filled_in(env: Env) -> None:
     rec.original_id = thinking.id  # the twin process deferred it a moment ago
     d.server.interactions[rec.id] = rec
     await d.server.gateway.dispatch("INTERACTION_CREATE", payload)
-    for _ in range(200):
-        if rec.original_filled:
-            break
-        await asyncio.sleep(0.025)
-    assert rec.original_filled
+
+    async def filled() -> None:
+        while not rec.original_filled:
+            rec.changed.clear()
+            await rec.changed.wait()
+
+    await asyncio.wait_for(filled(), 5)
     assert not thinking.flags & LOADING
     assert (thinking.embeds[0].get("title") or "").startswith("d100")
     assert "+25" in (thinking.embeds[0].get("description") or "")
