@@ -15,7 +15,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.ack import before_work, finished, has_response, saved, send
+from bot.ack import ANSWERED_ELSEWHERE, before_work, finished, has_response, saved, send
 from bot.metrics import of as metrics_of
 from bot.store.errors import AlreadyApplied
 from rules.errors import RulesError
@@ -26,7 +26,7 @@ UNEXPECTED = "Something went wrong on our side; nothing was changed."
 OUT_OF_DATE = "This command has changed since Discord last heard of it; try again in a minute."
 SAVED = "Your change was saved ({what}), but I couldn't show the reply: `/history` lists it."
 # Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
-ANSWERED_ELSEWHERE, EXPIRED = 40060, 10062
+EXPIRED = 10062  # with bot.ack.ANSWERED_ELSEWHERE (40060)
 ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first answer: 1 s
 ALREADY_DONE = (
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
