@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.store.migrate import load_migrations, migrate
@@ -67,6 +68,16 @@ async def test_sqlite_to_postgres_and_back_keeps_boards_history_and_undo(
         assert out.startswith(f"Copied 2 channels, {events} events, 3 characters, ")
         assert ", 1 monsters" in out  # and every other table, even if empty
         assert out.endswith(f" from {sqlite_a} to {postgres_url}\n")
+
+        # Ids kept, interaction ids too: a late second delivery is still refused after the move.
+        with sqlite3.connect(tmp_path / "a.db") as db:
+            ids = db.execute("SELECT id, interaction_id FROM events ORDER BY id").fetchall()
+        target = await asyncpg.connect(postgres_url)
+        try:
+            rows = await target.fetch("SELECT id, interaction_id FROM events ORDER BY id")
+        finally:
+            await target.close()
+        assert [tuple(row) for row in rows] == ids and all(i for _, i in ids)
 
         b = Env(d, postgres_url)
         await b.start(sync=False)
