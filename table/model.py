@@ -24,6 +24,8 @@ NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
 LEVEL_MAX = 100
 FL_MAX = 1000
 HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
+# How many of its latest changes a channel keeps for /history and /undo (not a rule either).
+HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 100_000
 COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
 _LISTED_NAMES = 5  # how many names an unknown-name error suggests
 # One wording wherever a command needs characters and the channel has none.
@@ -103,6 +105,7 @@ class ChannelSettings:
     short_minutes: int = 60
     long_minutes: int = 480
     gm_role_id: int | None = None
+    history_keep: int = HISTORY_KEEP_DEFAULT
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
@@ -110,6 +113,7 @@ class ChannelSettings:
         self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
         if self.gm_role_id is not None:
             _check_id(self.gm_role_id, "GM role")
+        _check_int(self.history_keep, "History kept", HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
 
     @property
     def ties_succeed(self) -> bool:

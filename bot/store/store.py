@@ -6,16 +6,16 @@ what differs between the two lives behind `bot.store.backend.Backend`.
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Callable, Generator, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from bot.store import codec
-from bot.store.backend import Backend, Tx
+from bot.store import codec, retention
+from bot.store.backend import Backend, Row, Tx
 from bot.store.errors import StoreError
+from bot.store.events import Event, event_from_row
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
 from bot.store.sqlite import SqliteBackend
@@ -24,42 +24,10 @@ from table.model import Table
 R = TypeVar("R")
 T = TypeVar("T")
 HISTORY_MAX = 100
+CHARACTERS, MONSTERS = "characters", "monsters"
+Parts = frozenset[str]  # what a command loads besides the channel row
+EVERYTHING: Parts = frozenset({CHARACTERS, MONSTERS})
 URL_FORMS = "sqlite:///path/to/file.db or postgresql://user:password@host:5432/database"
-
-
-@dataclass(frozen=True)
-class Event:
-    """One change to a channel, newest first from `Store.history`."""
-
-    id: int
-    actor_id: int
-    action: str
-    created_at: datetime  # wall time, UTC
-    before: dict[str, Any]  # codec.Snapshot: what changed, as it was
-    after: dict[str, Any]  # ... and as it became; codec.restore(table, before) undoes it
-    channel_id: int = 0
-    clock: int = 0  # the game clock after the change
-    undone_by: int | None = None  # the id of the undo event that reverted this one
-    undoes: int | None = None  # on an undo event: the id of the event it reverted
-
-
-def event_from_row(row: Mapping[str, Any]) -> Event:
-    """An `events` row as an Event (SQLite keeps times and JSON as text, PostgreSQL not)."""
-    created_at = row["created_at"]
-    if isinstance(created_at, str):
-        created_at = datetime.fromisoformat(created_at)
-    return Event(
-        id=row["id"],
-        actor_id=row["actor_id"],
-        action=row["action"],
-        created_at=created_at,
-        before=json.loads(row["before"]),
-        after=json.loads(row["after"]),
-        channel_id=row["channel_id"],
-        clock=row["clock"],
-        undone_by=row["undone_by"],
-        undoes=row["undoes"],
-    )
 
 
 async def open_backend(url: str) -> Backend:
@@ -113,20 +81,35 @@ class Store:
 
     # --- reading ---------------------------------------------------------------------------
 
-    async def read(self, channel_id: int, guild_id: int | None = None) -> Table:
-        """A snapshot of the channel; an unknown channel reads as the defaults (nothing written)."""
-        async with self._backend.reading() as tx:
-            return await self._load(tx, channel_id, guild_id)
+    async def read(
+        self, channel_id: int, guild_id: int | None = None, parts: Parts = EVERYTHING
+    ) -> Table:
+        """A snapshot of the channel; an unknown channel reads as the defaults (nothing written).
+        `parts` names what to load besides the channel row: a Table read without "monsters"
+        simply has none (commands that never touch monsters skip reading them)."""
 
-    async def _load(self, tx: Tx, channel_id: int, guild_id: int | None) -> Table:
+        async def body(tx: Tx) -> Table:
+            return (await self._load(tx, channel_id, guild_id, parts))[0]
+
+        return await self._backend.read(body)
+
+    async def _load(
+        self, tx: Tx, channel_id: int, guild_id: int | None, parts: Parts = EVERYTHING
+    ) -> tuple[Table, bool]:
+        """The channel's Table, and whether its row is stored yet."""
         channel = await tx.fetchone("SELECT * FROM channels WHERE channel_id = ?", channel_id)
-        characters = await tx.fetchall(
-            "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", channel_id
-        )
-        monsters = await tx.fetchall(
-            "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
-        )
-        return codec.table_from_rows(channel_id, guild_id, channel, characters, monsters)
+        characters = monsters = None
+        if channel is not None:  # no row: nothing of the channel's is stored
+            if CHARACTERS in parts:
+                characters = await tx.fetchall(
+                    "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", channel_id
+                )
+            if MONSTERS in parts:
+                monsters = await tx.fetchall(
+                    "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
+                )
+        table = codec.table_from_rows(channel_id, guild_id, channel, characters or [], monsters)
+        return table, channel is not None
 
     async def history(
         self,
@@ -148,12 +131,12 @@ class Store:
             args.append(after_id)
         # Counting up from after_id picks the changes nearest it; they are sorted back below.
         order = "DESC" if after_id is None else "ASC"
-        async with self._backend.reading() as tx:
-            rows = await tx.fetchall(
-                f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY id {order} LIMIT ?",
-                *args,
-                limit,
-            )
+        sql = f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY id {order} LIMIT ?"
+
+        async def body(tx: Tx) -> list[Row]:
+            return await tx.fetchall(sql, *args, limit)
+
+        rows = await self._backend.read(body)
         return sorted(map(event_from_row, rows), key=lambda event: event.id, reverse=True)
 
     # --- changing --------------------------------------------------------------------------
@@ -165,24 +148,31 @@ class Store:
         actor_id: int,
         action: str,
         fn: Callable[[Table], tuple[Table, R]],
+        parts: Parts = EVERYTHING,
     ) -> R:
         """Load the channel, run the pure `fn`, save what changed and log it, all in one
         transaction that holds the channel's lock. If `fn` (or anything) raises, nothing is
-        written and the error propagates. An unchanged Table writes nothing, not even an event."""
-        async with self._backend.writing(channel_id) as tx:
-            before = await self._load(tx, channel_id, guild_id)
+        written and the error propagates. An unchanged Table writes nothing, not even an event.
+        `parts` as for `read`: `fn` sees (and may change) only those."""
+
+        async def body(tx: Tx) -> R:
+            before, stored = await self._load(tx, channel_id, guild_id, parts)
             after, result = fn(before)
             if not isinstance(after, Table) or after.channel_id != channel_id:
                 raise StoreError(f"{action}: must return the same channel's Table")
             if after != before:
-                await self._save(tx, before, after, actor_id, action)
-        return result
+                await self._save(tx, before, after, actor_id, action, stored)
+            return result
 
-    async def _save(self, tx: Tx, before: Table, after: Table, actor_id: int, action: str) -> int:
-        """Write what changed and log it; returns the new event's id."""
+        return await self._backend.write(channel_id, body)
+
+    async def _save(
+        self, tx: Tx, before: Table, after: Table, actor_id: int, action: str, stored: bool
+    ) -> Event:
+        """Write what changed and log it (`stored`: the channel's row exists already); returns
+        the new event, as `history` would read it."""
         old, new = codec.diff(before, after)
-        exists = await tx.fetchone("SELECT 1 FROM channels WHERE channel_id = ?", after.channel_id)
-        if "channel" in new or exists is None:  # events and characters need the channel row
+        if "channel" in new or not stored:  # events and characters need the channel row
             await self._upsert(
                 tx, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
             )
@@ -204,20 +194,7 @@ class Store:
             {m.key: m for m in after.monsters},
             codec.monster_row,
         )
-        row = await tx.fetchone(
-            "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            after.channel_id,
-            actor_id,
-            action,
-            self._now(),
-            after.clock,
-            json.dumps(old, ensure_ascii=False, sort_keys=True),
-            json.dumps(new, ensure_ascii=False, sort_keys=True),
-        )
-        assert row is not None  # RETURNING gives the one row inserted
-        event_id: int = row["id"]
-        return event_id
+        return await retention.log(tx, after, actor_id, action, self._now(), old, new)
 
     async def _save_keyed(
         self,
@@ -249,13 +226,17 @@ class Store:
         keys: tuple[str, ...],
         row: tuple[Any, ...],
     ) -> None:
-        # Table and column names come from codec's constants, never from input; values are bound.
-        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
-        await tx.execute(
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-            f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}",
-            *row,
-        )
+        await tx.execute(_upsert_sql(table, columns, keys), *row)
+
+
+@functools.lru_cache(maxsize=32)
+def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:
+    # Table and column names come from codec's constants, never from input; values are bound.
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}"
+    )
 
 
 class _Opening:
