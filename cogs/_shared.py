@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.permissions import is_gm
+from bot.store.store import CHARACTERS, MONSTERS, Parts
 from rules.errors import RulesError
 from table.model import Character, Forbidden, Table
 
@@ -22,6 +23,12 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 GmStep = Callable[[Table, bool], tuple[Table, R]]  # (table, caller is GM) -> (new table, result)
 
+# What a command reads besides the channel row: most need the party, the bestiary's commands
+# their monsters, the settings nothing more.
+PARTY: Parts = frozenset({CHARACTERS})
+BESTIARY: Parts = frozenset({MONSTERS})
+CHANNEL_ONLY: Parts = frozenset()
+
 GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)"
 
 
@@ -29,20 +36,25 @@ def bot_of(interaction: discord.Interaction) -> Tablekeeper:
     return interaction.client  # type: ignore[return-value]
 
 
-async def read_table(interaction: discord.Interaction) -> Table:
-    """A snapshot for looking (show, list, rolls, prompts); never decide a write from it."""
-    return await bot_of(interaction).store.read(interaction.channel_id or 0, interaction.guild_id)
+async def read_table(interaction: discord.Interaction, parts: Parts = PARTY) -> Table:
+    """A snapshot for looking (show, list, rolls, prompts); never decide a write from it.
+    `parts`: what besides the channel row the command needs (the party by default)."""
+    store = bot_of(interaction).store
+    return await store.read(interaction.channel_id or 0, interaction.guild_id, parts)
 
 
-async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R]) -> R:
+async def apply_as(
+    interaction: discord.Interaction, action: str, fn: GmStep[R], parts: Parts = PARTY
+) -> R:
     """One transaction: `fn` gets the table and whether the caller is GM by THAT table's
-    settings. A refusal raised in `fn` rolls it back and the error handler shows it."""
+    settings. A refusal raised in `fn` rolls it back and the error handler shows it.
+    `parts` as for `read_table`: `fn` sees, and may change, only those."""
 
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))
 
     return await bot_of(interaction).store.apply(
-        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, step
+        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, step, parts
     )
 
 

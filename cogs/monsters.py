@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
-from cogs._shared import apply_as, read_table
+from cogs._shared import BESTIARY, apply_as, read_table
 from rules.defense import AGILITY_RANGE, ARMOR_LEVELS, FACINGS, ORDERS, RANKS
 from table import bestiary
 from table.bestiary import BuildOptions
@@ -73,7 +73,7 @@ async def spots_autocomplete(
 async def monster_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    table = await read_table(interaction)
+    table = await read_table(interaction, BESTIARY)
     typed = current.casefold()
     found = [m for m in table.monsters if typed in m.key]
     return [app_commands.Choice(name=m.name, value=m.name) for m in found[:25]]
@@ -121,7 +121,9 @@ class Monsters(commands.Cog):
     async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
         """One transaction: the step gets `is_gm` by the settings it loaded and refuses a
         non-GM inside it, so a refusal writes nothing."""
-        return await apply_as(interaction, action, lambda table, gm: step(table, is_gm=gm))
+        return await apply_as(
+            interaction, action, lambda table, gm: step(table, is_gm=gm), BESTIARY
+        )
 
     @monster.command(name="build", description="A monster's stat block from its Rank and armor")
     @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)
@@ -184,13 +186,13 @@ class Monsters(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, name: Name, public: bool = False
     ) -> None:
-        monster = (await read_table(interaction)).get_monster(name)
+        monster = (await read_table(interaction, BESTIARY)).get_monster(name)
         await reply(interaction, embed=monster_embed(monster), ephemeral=not public)
 
     @monster.command(name="list", description="This channel's monsters")
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, BESTIARY)
         await reply(interaction, embed=roster_embed(table.monsters), ephemeral=not public)
 
     @monster.command(name="remove", description="GM: remove a monster from this channel")

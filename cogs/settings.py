@@ -10,9 +10,15 @@ from discord.ext import commands
 
 from bot.render.settings import settings_embed
 from cogs._reply import reply
-from cogs._shared import apply_as, gm_only, read_table
+from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
 from rules.errors import RulesError
-from table.model import ChannelSettings, Table
+from table.model import (
+    HISTORY_KEEP_DEFAULT,
+    HISTORY_KEEP_MAX,
+    HISTORY_KEEP_MIN,
+    ChannelSettings,
+    Table,
+)
 from table.sheet import SettingsOptions, change_settings
 
 
@@ -23,7 +29,7 @@ class Settings(commands.Cog):
 
     @settings.command(name="show", description="Show this channel's settings")
     async def show(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, parts=CHANNEL_ONLY)
         await reply(interaction, embed=settings_embed(table.settings), ephemeral=True)
 
     @settings.command(name="set", description="GM: change settings; only the options you give")
@@ -36,6 +42,9 @@ class Settings(commands.Cog):
         long_minutes="Minutes in a Long Rest (default 480)",
         gm_role="Members with this role are GMs here (besides Manage Channels)",
         clear_gm_role="Forget the GM role: only Manage Channels makes a GM",
+        history_keep=(
+            f"How many latest changes /history and /undo keep (default {HISTORY_KEEP_DEFAULT:,})"
+        ),
     )
     async def set_(
         self,
@@ -48,6 +57,7 @@ class Settings(commands.Cog):
         long_minutes: int | None = None,
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
+        history_keep: app_commands.Range[int, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX] | None = None,
     ) -> None:
         options = SettingsOptions(
             ties=ties,
@@ -58,6 +68,7 @@ class Settings(commands.Cog):
             long_minutes=long_minutes,
             gm_role_id=None if gm_role is None else gm_role.id,
             clear_gm_role=clear_gm_role,
+            history_keep=history_keep,
         )
         everyone = gm_role is not None and gm_role.is_default()
 
@@ -66,7 +77,9 @@ class Settings(commands.Cog):
                 raise RulesError("@everyone can't be the GM role: pick a role only GMs have")
             return change_settings(table, options)
 
-        before, after = await apply_as(interaction, "settings set", gm_only(step))
+        before, after = await apply_as(
+            interaction, "settings set", gm_only(step), parts=CHANNEL_ONLY
+        )
         await reply(interaction, embed=settings_embed(after, changed=before))
 
 

@@ -7,6 +7,7 @@ such a function can only return a new Table, never half-change the old one.
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -16,7 +17,8 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
-from rules.fatigue import FatigueSettings, FatigueState, fatigue_level
+from rules.fatigue import FatigueSettings, FatigueState
+from rules.fatigue import fatigue_level as _fatigue_level
 from rules.saves import MODIFIER_LIMIT
 from rules.text import plain
 
@@ -30,6 +32,24 @@ COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fati
 _LISTED_NAMES = 5  # how many names an unknown-name error suggests
 # One wording wherever a command needs characters and the channel has none.
 NO_CHARACTERS = "There are no characters in this channel yet: make one with `/character create`"
+
+
+# A Fatigue Level is worked out once per set of inputs, not on every load of every character
+# (exact Fractions are slow); errors are never cached.
+_cached_fatigue_level = functools.lru_cache(maxsize=4096)(_fatigue_level)
+
+
+def fatigue_level(
+    classes: tuple[tuple[int, int], ...],
+    combine: str,
+    toughness: int,
+    base_hd: str | None,
+    kin_hd_size: int | None,
+) -> Fraction:
+    try:
+        return _cached_fatigue_level(classes, combine, toughness, base_hd, kin_hd_size)
+    except TypeError:  # an unhashable input: let the rules say what is wrong with it
+        return _fatigue_level(classes, combine, toughness, base_hd, kin_hd_size)
 
 
 class Forbidden(RulesError):
@@ -184,10 +204,10 @@ class Character:
         # d10 class lets the rules check toughness, Base HD and kin HD all the same.
         fatigue_level(
             self.classes or ((10, 1),),
-            combine=self.combine if self.classes else "single",
-            toughness=self.toughness,
-            base_hd=self.base_hd,
-            kin_hd_size=self.kin_hd_size,
+            self.combine if self.classes else "single",
+            self.toughness,
+            self.base_hd,
+            self.kin_hd_size,
         )
 
     @property
@@ -199,11 +219,7 @@ class Character:
         if not self.classes:
             return None
         return fatigue_level(
-            self.classes,
-            combine=self.combine,
-            toughness=self.toughness,
-            base_hd=self.base_hd,
-            kin_hd_size=self.kin_hd_size,
+            self.classes, self.combine, self.toughness, self.base_hd, self.kin_hd_size
         )
 
     @property

@@ -40,6 +40,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "short_minutes": ("Short Rest", lambda v: f"{v} min"),
     "long_minutes": ("Long Rest", lambda v: f"{v} min"),
     "gm_role_id": ("GM role", lambda v: f"<@&{v}>"),
+    "history_keep": ("history kept", lambda v: f"{v:,} changes"),
 }
 
 

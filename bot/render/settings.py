@@ -15,6 +15,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("break_minutes", "Take a Break", " min"),
     ("short_minutes", "Short Rest", " min"),
     ("long_minutes", "Long Rest", " min"),
+    ("history_keep", "History kept", " latest changes"),
 )
 
 
@@ -28,7 +29,7 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
     value = getattr(settings, field)
     if field == "ties":
         return "succeed" if value == "succeed" else "fail (the text: a tie fails)"
-    return f"{value}{unit}"
+    return f"{value:,}{unit}"
 
 
 def settings_embed(

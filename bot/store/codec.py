@@ -22,11 +22,16 @@ MONSTER_FIELDS = tuple(f.name for f in dataclasses.fields(Monster))
 Snapshot = dict[str, Any]
 
 
+def _settings(settings: ChannelSettings) -> dict[str, Any]:
+    # Flat fields: a plain getattr per field (dataclasses.asdict deep-copies, and is slow).
+    return {name: getattr(settings, name) for name in CHANNEL_SETTINGS}
+
+
 def channel_to_dict(table: Table) -> dict[str, Any]:
     return {
         "guild_id": table.guild_id,
         "clock": table.clock,
-        "settings": dataclasses.asdict(table.settings),
+        "settings": _settings(table.settings),
     }
 
 
@@ -34,7 +39,7 @@ def character_to_dict(character: Character) -> dict[str, Any]:
     data = {name: getattr(character, name) for name in CHARACTER_FIELDS}
     data["classes"] = [list(pair) for pair in character.classes]
     data["fl_override"] = None if character.fl_override is None else str(character.fl_override)
-    data["fatigue"] = dataclasses.asdict(character.fatigue)
+    data["fatigue"] = {name: getattr(character.fatigue, name) for name in FATIGUE_FIELDS}
     return data
 
 
@@ -122,7 +127,7 @@ MONSTER_COLUMNS = ("channel_id", "key", *MONSTER_FIELDS)
 
 
 def channel_row(table: Table) -> tuple[Any, ...]:
-    settings = dataclasses.asdict(table.settings)
+    settings = _settings(table.settings)
     return (table.channel_id, table.guild_id, table.clock, *(settings[n] for n in CHANNEL_SETTINGS))
 
 
