@@ -6,15 +6,15 @@ discord.py bot with the same client settings, answering `/echo` with a fixed tex
 same process, on its own local Discord, interleaved with Tablekeeper: its figures are the cost of
 discord.py and the transport alone, and each ratio divides by the echo bot's of the same run.
 
-Sections (each can be skipped; `--quick` shrinks them all, `--large` grows them):
-1. latency: each command's median and p99, and ratio to `/echo`, in shuffled rounds.
-2. throughput at saturation: `/fatigue spend` from `--inflight` concurrent users, spread over
-   100 channels and on one channel, on SQLite (synchronous NORMAL and FULL) and PostgreSQL.
-3. latency at half the spread saturation rate, Poisson arrivals: p50 and p99.
-4. growth: the table's commands with 10 → 100,000 characters stored; `/undo` (the player's own
+Sections (`--sections` picks some; `--quick` shrinks them all, `--large` grows them):
+1. rss (first, on a fresh process): RSS of the whole process (both bots and both local
+   Discords) at start, idle with Tablekeeper up, and after a command in each of 10,000 channels.
+2. latency: each command's median and p99, and ratio to `/echo`, in shuffled rounds.
+3. load: throughput at saturation, `/fatigue spend` from `--inflight` concurrent users, spread
+   over 100 channels and on one channel, on SQLite (synchronous NORMAL and FULL) and PostgreSQL;
+4. (also load) latency at half the spread saturation rate, Poisson arrivals: p50 and p99.
+5. growth: the table's commands with 10 → 100,000 characters stored; `/undo` (the player's own
    last change, under every later one; the GM's latest) and `/history` with 10 → 50,000 events.
-5. RSS of the whole process (both bots and both local Discords): idle, and after a command in
-   each of 10,000 channels.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tests.benchmarks import _seed
-from tests.benchmarks._bots import Pair, extra_channels, forget, pair, rss_mb, use
+from tests.benchmarks._bots import Pair, checked, extra_channels, forget, pair, rss_mb, use
 from tests.benchmarks._figures import duration, machine, orders, percentile, table
 from tests.e2e.conftest import Env
 from tests.localdiscord.world import Channel, User
@@ -83,6 +83,7 @@ async def latency(p: Pair, env: Env, rounds: int, seed: int) -> list[list[str]]:
         if reply.ephemeral:
             raise SystemExit(f"{label} answered with an error: {reply.text}")
     await p.echo_once()
+    checked(p, False)
     samples: dict[str, list[float]] = {label: [] for label in [*parsed, ECHO]}
     for order in orders(list(samples), rounds, seed):
         for label in order:
@@ -92,8 +93,8 @@ async def latency(p: Pair, env: Env, rounds: int, seed: int) -> list[list[str]]:
             else:
                 await p.tk_once(*parsed[label])
             samples[label].append(time.perf_counter() - start)
-    forget(p.tk)
-    forget(p.echo)
+        forget(p.tk)  # the local Discord looks through its records on every send: keep it
+        forget(p.echo)  # as light for one bot as for the other
     base = statistics.median(samples[ECHO])
     rows = []
     for label, values in samples.items():
@@ -163,6 +164,8 @@ async def load(
     tk_spread, tk_one, echo_spread = senders(p, spread)
     use(p.tk)
     await saturate(tk_spread, min(count, 100), inflight)  # warm up
+    await p.echo_once()
+    checked(p, False)
     rates = {}
     for name, send, discord_ in (
         ("spread", tk_spread, p.tk),
@@ -216,7 +219,9 @@ async def growth(p: Pair, tmp: Path, sizes: Sizes) -> list[list[str]]:
         path = tmp / f"chars-{n}.db"
         await _seed.seed_characters(path, p.tk, n)
         async with p.tablekeeper(f"sqlite:///{path}"):
-            await p.tk_once(spend, p.tk.player)
+            for warm in (spend, show):
+                await p.tk_once(warm, p.tk.player)
+            checked(p, False)
             s = await timed(lambda: p.tk_once(spend, p.tk.player), samples * 4)
             v = await timed(lambda: p.tk_once(show, p.tk.player), samples * 4)
         rows.append([f"{n:,} characters", duration(s), duration(v), "", "", ""])
@@ -227,6 +232,8 @@ async def growth(p: Pair, tmp: Path, sizes: Sizes) -> list[list[str]]:
         async with p.tablekeeper(f"sqlite:///{path}"):
             opened = time.perf_counter() - opened
             await _seed.keep_all_history(path, p.tk.table.id)
+            await p.tk_once(history, p.tk.player)
+            checked(p, False)
             h = await timed(lambda: p.tk_once(history, p.tk.player), samples)
             mine = await timed(lambda: p.tk_once(undo, p.tk.player), samples)
             gms = await timed(lambda: p.tk_once(undo, p.tk.gm), samples)
@@ -247,6 +254,7 @@ async def memory(p: Pair, tmp: Path, channels: int, inflight: int) -> list[str]:
         await raw.characters(c.id, [_seed.aria(p.tk.player.id)])
     await _seed.finish(raw)
     async with p.tablekeeper(f"sqlite:///{path}"):
+        checked(p, False)
         idle = rss_mb()
         spend = p.parse("/fatigue spend")
 
@@ -286,9 +294,9 @@ async def run_load(p: Pair, tmp: Path, args: argparse.Namespace, sizes: Sizes) -
                 )
                 through.append(t)
                 half.append(h)
-    print(f"\n2. Throughput at saturation: {sizes.load} × {SPEND}, {args.inflight} in flight")
+    print(f"\n3. Throughput at saturation: {sizes.load} × {SPEND}, {args.inflight} in flight")
     print(table(["database", "100 channels", "1 channel", "1 ÷ 100", "echo"], through))
-    print(f"\n3. At half the saturation rate (spread), Poisson arrivals, {sizes.arrivals} commands")
+    print(f"\n4. At half the saturation rate (spread), Poisson arrivals, {sizes.arrivals} commands")
     print(table(["database", "rate", "p50", "p99"], half))
 
 
@@ -297,24 +305,24 @@ async def run(args: argparse.Namespace, sizes: Sizes) -> None:
         tmp = Path(tmp_name)
         async with pair() as p:
             idle_rss = rss_mb()
+            if "rss" in args.sections:
+                row = await memory(p, tmp, sizes.channels, args.inflight)
+                print("\n1. Memory (RSS of the whole process: both bots, both local Discords)")
+                heads = ["at start", "idle, 1 table", "after", "channels"]
+                print(table(heads, [[f"{idle_rss:.0f} MB", *row]]))
             if "latency" in args.sections:
                 async with p.tablekeeper(f"sqlite:///{tmp / 'main.db'}") as env:
                     await _seed.seed_table(env.store, p.tk)
                     rows = await latency(p, env, sizes.rounds, args.seed)
-                print(f"\n1. Latency per command, SQLite, {sizes.rounds} shuffled rounds")
+                print(f"\n2. Latency per command, SQLite, {sizes.rounds} shuffled rounds")
                 print(table(["command", "median", "p99", "÷ echo"], rows))
             if "load" in args.sections:
                 await run_load(p, tmp, args, sizes)
             if "growth" in args.sections:
-                print("\n4. Growth (SQLite; medians)")
+                print("\n5. Growth (SQLite; medians)")
                 rows = await growth(p, tmp, sizes)
                 heads = ["stored", SPEND, "/party show", "/history", "/undo (player)", "/undo (GM)"]
                 print(table(heads, rows))
-            if "rss" in args.sections:
-                row = await memory(p, tmp, sizes.channels, args.inflight)
-                print("\n5. Memory (RSS of the whole process: both bots, both local Discords)")
-                heads = ["at start", "idle, 1 table", "after", "channels"]
-                print(table(heads, [[f"{idle_rss:.0f} MB", *row]]))
 
 
 def main() -> None:
