@@ -173,6 +173,7 @@ class Character:
         if len(name) > NAME_MAX:
             raise RulesError(f"A character's name must be {NAME_MAX} characters or fewer")
         object.__setattr__(self, "name", name)
+        object.__setattr__(self, "_key", name_key(name))  # not a field: compared via the name
         _check_id(self.owner_id, "Owner")
         _check_int(self.level, "Level", 1, LEVEL_MAX)
         for what, value in (
@@ -212,7 +213,8 @@ class Character:
 
     @property
     def key(self) -> str:
-        return name_key(self.name)
+        key: str = self._key  # type: ignore[attr-defined]  # set once, in __post_init__
+        return key
 
     def computed_fl(self) -> Fraction | None:
         """The Fatigue Level from the inputs (ignoring the override); None without classes."""

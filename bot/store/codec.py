@@ -6,6 +6,7 @@ Fractions are kept exactly as text ("41/2"); classes as [[hd_size, level], ...].
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from fractions import Fraction
 from typing import Any
@@ -158,23 +159,38 @@ def table_from_rows(
     monsters: list[dict[str, Any]] | None = None,
 ) -> Table:
     """Rows (as column → value dicts) back into a Table; no channel row means the defaults."""
-    beasts = tuple(
-        monster_from_dict({**row, "build": json.loads(row["build"])}) for row in monsters or ()
-    )
-    chars = []
-    for row in characters:
-        data = {name: row[name] for name in CHARACTER_FIELDS}
-        data["classes"] = json.loads(row["classes"])
-        data["fatigue"] = {name: row[name] for name in FATIGUE_FIELDS}
-        chars.append(character_from_dict(data))
+    beasts = tuple(_monster(tuple(row[name] for name in MONSTER_FIELDS)) for row in monsters or ())
+    chars = tuple(_character(tuple(row[name] for name in _CHARACTER_ROW)) for row in characters)
     if channel is None:
-        return Table(channel_id, guild_id, characters=tuple(chars), monsters=beasts)
+        return Table(channel_id, guild_id, characters=chars, monsters=beasts)
     settings = ChannelSettings(**{name: channel[name] for name in CHANNEL_SETTINGS})
     return Table(
         channel_id,
         channel["guild_id"] if channel["guild_id"] is not None else guild_id,
         channel["clock"],
         settings,
-        tuple(chars),
+        chars,
         beasts,
     )
+
+
+# Rows decode to immutable values, so equal rows can share one: a character or monster is
+# checked (its Fatigue Level worked out, its stat block built) once per stored version, not on
+# every load. Bounded; a miss only costs the decoding.
+_CHARACTER_ROW = (*CHARACTER_FIELDS, *FATIGUE_FIELDS)
+_DECODED_MAX = 4096
+
+
+@functools.lru_cache(maxsize=_DECODED_MAX)
+def _character(values: tuple[Any, ...]) -> Character:
+    row = dict(zip(_CHARACTER_ROW, values, strict=True))
+    data = {name: row[name] for name in CHARACTER_FIELDS}
+    data["classes"] = json.loads(row["classes"])
+    data["fatigue"] = {name: row[name] for name in FATIGUE_FIELDS}
+    return character_from_dict(data)
+
+
+@functools.lru_cache(maxsize=_DECODED_MAX)
+def _monster(values: tuple[Any, ...]) -> Monster:
+    data = dict(zip(MONSTER_FIELDS, values, strict=True))
+    return monster_from_dict({**data, "build": json.loads(data["build"])})
