@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.permissions import is_gm
-from bot.store.store import CHARACTERS, MONSTERS, Parts
+from bot.store.store import CHARACTERS, EVERYTHING, MONSTERS, Parts
 from rules.errors import RulesError
 from table.model import Character, Forbidden, Table
 
@@ -36,15 +36,16 @@ def bot_of(interaction: discord.Interaction) -> Tablekeeper:
     return interaction.client  # type: ignore[return-value]
 
 
-async def read_table(interaction: discord.Interaction, parts: Parts = PARTY) -> Table:
+async def read_table(interaction: discord.Interaction, parts: Parts = EVERYTHING) -> Table:
     """A snapshot for looking (show, list, rolls, prompts); never decide a write from it.
-    `parts`: what besides the channel row the command needs (the party by default)."""
+    `parts`: what besides the channel row the command needs (PARTY, BESTIARY, CHANNEL_ONLY;
+    everything unless told), so a command never pays to read what it doesn't show."""
     store = bot_of(interaction).store
     return await store.read(interaction.channel_id or 0, interaction.guild_id, parts)
 
 
 async def apply_as(
-    interaction: discord.Interaction, action: str, fn: GmStep[R], parts: Parts = PARTY
+    interaction: discord.Interaction, action: str, fn: GmStep[R], parts: Parts = EVERYTHING
 ) -> R:
     """One transaction: `fn` gets the table and whether the caller is GM by THAT table's
     settings. A refusal raised in `fn` rolls it back and the error handler shows it.
@@ -95,7 +96,7 @@ async def character_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The channel's characters, the caller's own first, filtered by what was typed."""
-    table = await read_table(interaction)
+    table = await read_table(interaction, PARTY)
     typed = current.casefold()
     names = sorted(
         (c for c in table.characters if typed in c.key),

@@ -19,7 +19,7 @@ from bot.render.characters import (
 )
 from bot.tree import answer_error
 from cogs._reply import reply, update
-from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
+from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
@@ -90,6 +90,7 @@ class ConfirmRemove(discord.ui.View):
             interaction,
             "character remove",
             lambda table, gm: remove(table, self.invoker_id, gm, self.name),
+            PARTY,
         )
         self.stop()
         await update(interaction, embed=removed_embed(gone), view=None)
@@ -179,7 +180,7 @@ class Characters(commands.Cog):
                 table, actor_id=actor_id, is_gm=gm, name=name, owner_id=owner_id, options=options
             )
 
-        made = await apply_as(interaction, "character create", step)
+        made = await apply_as(interaction, "character create", step, PARTY)
         await reply(interaction, embed=sheet_embed(made, title=f"Created {made.name}"))
 
     @character.command(name="set", description="Change a character: only the options you give")
@@ -242,7 +243,7 @@ class Characters(commands.Cog):
             )
             return after, (character, after != before)  # the store writes only when it differs
 
-        character, changed = await apply_as(interaction, "character set", step)
+        character, changed = await apply_as(interaction, "character set", step, PARTY)
         title = (
             f"Changed {character.name}"
             if changed
@@ -259,20 +260,20 @@ class Characters(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, name: Name | None = None, public: bool = False
     ) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         character = pick_character(table, name, interaction.user.id)
         await reply(interaction, embed=sheet_embed(character), ephemeral=not public)
 
     @character.command(name="list", description="Every character in this channel")
     async def list_(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         await reply(interaction, embed=roster_embed(table), ephemeral=True)
 
     @character.command(name="remove", description="Remove a character (asks to confirm)")
     @app_commands.describe(name="Which character")
     @app_commands.autocomplete(name=character_autocomplete)
     async def remove_(self, interaction: discord.Interaction, name: Name) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         gm = is_gm(interaction, table.settings)
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click

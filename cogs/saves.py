@@ -27,7 +27,7 @@ from cogs._buttons import (
     optional_text,
 )
 from cogs._reply import reply
-from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
+from cogs._shared import PARTY, bot_of, character_autocomplete, read_table, require_gm
 from rules.dice import DieSource, open_ended
 from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
 from table.model import LEVEL_MAX, Forbidden, Table
@@ -164,7 +164,7 @@ class SaveAgain(
         return cls(SaveKind(match["kind"]), options, id_from_code(match["roller"]))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(ROLLER_OR_GM)
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
@@ -212,7 +212,7 @@ class Saves(commands.Cog):
     async def _one(
         self, interaction: discord.Interaction, kind: SaveKind, options: SaveOptions
     ) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         inputs = save_inputs(kind, options, table, interaction.user.id)
         again = again_options(options, inputs)
         await self.reply_one(interaction, inputs, again, interaction.user.id)
@@ -238,7 +238,7 @@ class Saves(commands.Cog):
         per: int | None,
     ) -> None:
         """The GM's party save, from the command or its "Roll again" button."""
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         require_gm(interaction, table)
         everyone = party_inputs(kind, against, table, mod=mod, per=per)
         results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]
