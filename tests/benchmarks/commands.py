@@ -212,9 +212,10 @@ async def timed(send: Callable[[], Awaitable[object]], samples: int) -> float:
 async def growth(p: Pair, tmp: Path, sizes: Sizes) -> list[list[str]]:
     rows = []
     samples = sizes.samples
-    spend, show, history, undo = (
-        p.parse(line) for line in ("/fatigue spend", "/party show", "/history", "/undo")
-    )
+    async with p.tablekeeper(f"sqlite:///{tmp / 'commands.db'}"):  # registers the commands
+        spend, show, history, undo = (
+            p.parse(line) for line in ("/fatigue spend", "/party show", "/history", "/undo")
+        )
     for n in sizes.chars:
         path = tmp / f"chars-{n}.db"
         await _seed.seed_characters(path, p.tk, n)
@@ -224,7 +225,9 @@ async def growth(p: Pair, tmp: Path, sizes: Sizes) -> list[list[str]]:
             checked(p, False)
             s = await timed(lambda: p.tk_once(spend, p.tk.player), samples * 4)
             v = await timed(lambda: p.tk_once(show, p.tk.player), samples * 4)
-        rows.append([f"{n:,} characters", duration(s), duration(v), "", "", ""])
+        rows.append(
+            [f"{n:,} characters", duration(s), duration(v), "", "", "", f"{rss_mb():.0f} MB"]
+        )
     for n in sizes.events:
         path = tmp / f"events-{n}.db"
         await _seed.seed_events(path, p.tk, samples + 2, n)
@@ -240,7 +243,8 @@ async def growth(p: Pair, tmp: Path, sizes: Sizes) -> list[list[str]]:
             check = await p.tk_once(undo, p.tk.player)
             if check.ephemeral:
                 raise SystemExit(f"/undo at {n} events answered with an error: {check.text}")
-        rows.append([f"{n:,} events", "", "", duration(h), duration(mine), duration(gms)])
+        rss = f"{rss_mb():.0f} MB"
+        rows.append([f"{n:,} events", "", "", duration(h), duration(mine), duration(gms), rss])
         print(f"  ({n:,} events: the bot started in {duration(opened)}, migrations included)")
     return rows
 
@@ -322,6 +326,7 @@ async def run(args: argparse.Namespace, sizes: Sizes) -> None:
                 print("\n5. Growth (SQLite; medians)")
                 rows = await growth(p, tmp, sizes)
                 heads = ["stored", SPEND, "/party show", "/history", "/undo (player)", "/undo (GM)"]
+                heads.append("RSS after")
                 print(table(heads, rows))
 
 
