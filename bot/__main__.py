@@ -49,7 +49,8 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         from bot.api_base import use_api_base  # only a test (or a proxy) points elsewhere
 
         use_api_base(settings.api_base)
-    async with Store.open(settings.database_url) as store, Tablekeeper(settings, store) as bot:
+    opening = Store.open(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    async with opening as store, Tablekeeper(settings, store) as bot:
         if not sync:
             _close_on_sigterm(bot)
             await bot.start(settings.token)

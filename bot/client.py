@@ -6,10 +6,12 @@ import importlib.util
 import logging
 import pkgutil
 from collections.abc import Iterable
+from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.ack import Acks
 from bot.settings import Settings
 from bot.store import Store
 from bot.tree import TablekeeperTree
@@ -48,6 +50,18 @@ class Tablekeeper(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
+        self.acks = Acks()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Called as each interaction arrives, before its command or component runs: the
+        # watchdog that keeps it within Discord's 3 seconds starts here.
+        if event_name == "interaction":
+            self.acks.arrived(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def close(self) -> None:
+        self.acks.close()
+        await super().close()
 
     async def setup_hook(self) -> None:
         for name in self.cogs_to_load:

@@ -15,6 +15,8 @@ from dotenv import dotenv_values
 
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# FULL: a change Discord saw acknowledged survives a power cut; NORMAL: only a killed process.
+SQLITE_SYNCHRONOUS = ("full", "normal")
 
 
 class SettingsError(Exception):
@@ -29,6 +31,7 @@ class Settings:
     api_base: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    sqlite_synchronous: str = "full"
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -50,6 +53,11 @@ class Settings:
             raise SettingsError("DEV_GUILD_ID must be a server id (a positive number)")
         if self.log_level not in _LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+        if self.sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise SettingsError(
+                "SQLITE_SYNCHRONOUS must be full (survives a power cut) or normal (faster; "
+                f"survives a crash of the bot, not of the machine), not {self.sqlite_synchronous!r}"
+            )
 
     def __repr__(self) -> str:
         shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}
@@ -84,6 +92,7 @@ class Settings:
             api_base=get("DISCORD_API_BASE"),
             dev_guild_id=_int_or_none("DEV_GUILD_ID", get("DEV_GUILD_ID")),
             log_level=(get("LOG_LEVEL") or cls.log_level).upper(),
+            sqlite_synchronous=(get("SQLITE_SYNCHRONOUS") or cls.sqlite_synchronous).lower(),
         )
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 from discord import app_commands
 
+from bot.ack import mark_saved
 from bot.permissions import is_gm
 from bot.store.store import CHARACTERS, EVERYTHING, MONSTERS, Parts
 from rules.errors import RulesError
@@ -48,15 +49,26 @@ async def apply_as(
     interaction: discord.Interaction, action: str, fn: GmStep[R], parts: Parts = EVERYTHING
 ) -> R:
     """One transaction: `fn` gets the table and whether the caller is GM by THAT table's
-    settings. A refusal raised in `fn` rolls it back and the error handler shows it.
-    `parts` as for `read_table`: `fn` sees, and may change, only those."""
+    settings. A refusal raised in `fn` rolls it back and the error handler shows it. The change
+    is logged with the interaction's id, so a second delivery of it writes nothing (the store
+    raises AlreadyApplied); once committed, the interaction remembers it (the error handler
+    must not say "nothing was changed" if the reply then fails). `parts` as for `read_table`:
+    `fn` sees, and may change, only those."""
 
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))
 
-    return await bot_of(interaction).store.apply(
-        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, step, parts
+    result = await bot_of(interaction).store.apply(
+        interaction.channel_id or 0,
+        interaction.guild_id,
+        interaction.user.id,
+        action,
+        step,
+        parts,
+        interaction_id=interaction.id,
     )
+    mark_saved(interaction, action)
+    return result
 
 
 def gm_only(fn: Callable[[Table], tuple[Table, R]], refusal: str = GM_ONLY) -> GmStep[R]:

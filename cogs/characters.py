@@ -18,7 +18,7 @@ from bot.render.characters import (
     sheet_embed,
 )
 from bot.tree import answer_error
-from cogs._reply import reply, update
+from cogs._reply import PRIVATE, private_unless, reply, update
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
@@ -251,7 +251,11 @@ class Characters(commands.Cog):
         )
         await reply(interaction, embed=sheet_embed(character, title=title))
 
-    @character.command(name="show", description="Show a character's sheet: saves, fatigue, bands")
+    @character.command(
+        name="show",
+        description="Show a character's sheet: saves, fatigue, bands",
+        extras=private_unless("public"),
+    )
     @app_commands.describe(
         name="Which character (default: yours here)",
         public="Show it to the whole channel (default: only you)",
@@ -262,14 +266,16 @@ class Characters(commands.Cog):
     ) -> None:
         table = await read_table(interaction, PARTY)
         character = pick_character(table, name, interaction.user.id)
-        await reply(interaction, embed=sheet_embed(character), ephemeral=not public)
+        await reply(interaction, embed=sheet_embed(character))
 
-    @character.command(name="list", description="Every character in this channel")
+    @character.command(name="list", description="Every character in this channel", extras=PRIVATE)
     async def list_(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)
-        await reply(interaction, embed=roster_embed(table), ephemeral=True)
+        await reply(interaction, embed=roster_embed(table))
 
-    @character.command(name="remove", description="Remove a character (asks to confirm)")
+    @character.command(
+        name="remove", description="Remove a character (asks to confirm)", extras=PRIVATE
+    )
     @app_commands.describe(name="Which character")
     @app_commands.autocomplete(name=character_autocomplete)
     async def remove_(self, interaction: discord.Interaction, name: Name) -> None:
@@ -278,7 +284,7 @@ class Characters(commands.Cog):
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
         view = ConfirmRemove(interaction.user.id, character.name, self.confirm_seconds)
-        await reply(interaction, embed=confirm_remove_embed(character), view=view, ephemeral=True)
+        await reply(interaction, embed=confirm_remove_embed(character), view=view)
         view.prompt = interaction
 
 

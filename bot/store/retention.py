@@ -50,13 +50,15 @@ async def log(
     now: datetime,
     old: Snapshot,
     new: Snapshot,
+    interaction_id: int | None = None,
 ) -> Event:
-    """Log one change (the table as it became, and exactly what changed); returns the event."""
+    """Log one change (the table as it became, and exactly what changed, and the Discord
+    interaction that made it, if any); returns the event."""
     channel_id = after.channel_id
     row = await tx.fetchone(
         "INSERT INTO events"
-        " (channel_id, actor_id, action, created_at, clock, before, after, seq)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE("
+        " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id, seq)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, COALESCE("
         "  (SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0) + 1)"
         " RETURNING id, seq",
         channel_id,
@@ -66,6 +68,7 @@ async def log(
         after.clock,
         json.dumps(old, ensure_ascii=False, sort_keys=True),
         json.dumps(new, ensure_ascii=False, sort_keys=True),
+        interaction_id,
         channel_id,
     )
     assert row is not None  # RETURNING gives the one row inserted

@@ -24,6 +24,9 @@ from bot.store.migrate import Migration, load_migrations, migrate
 
 PREFIX = "sqlite:///"
 R = TypeVar("R")
+# In WAL mode, FULL syncs the log at every commit: a commit that returned survives a power cut.
+# NORMAL syncs only at checkpoints: safe against a killed process, not against the machine dying.
+SYNCHRONOUS = ("full", "normal")
 
 
 def sqlite_path(url: str) -> str:
@@ -84,7 +87,9 @@ class SqliteBackend:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, url: str) -> SqliteBackend:
+    async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
+        if synchronous not in SYNCHRONOUS:
+            raise StoreError(f"SQLite synchronous is full or normal, not {synchronous!r}")
         path = sqlite_path(url)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -92,7 +97,7 @@ class SqliteBackend:
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA busy_timeout = 5000")
             backend = cls(db)

@@ -7,14 +7,14 @@ what differs between the two lives behind `bot.store.backend.Backend`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from bot.store import codec, retention
 from bot.store.backend import Backend, Row, Tx
-from bot.store.errors import StoreError
+from bot.store.errors import AlreadyApplied, StoreError
 from bot.store.events import Event, event_from_row
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
@@ -30,14 +30,16 @@ EVERYTHING: Parts = frozenset({CHARACTERS, MONSTERS})
 URL_FORMS = "sqlite:///path/to/file.db or postgresql://user:password@host:5432/database"
 
 
-async def open_backend(url: str) -> Backend:
-    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`)."""
+async def open_backend(url: str, sqlite_synchronous: str = "full") -> Backend:
+    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`).
+    `sqlite_synchronous` ("full" or "normal") is SQLite's durability; PostgreSQL's commit is
+    always durable (its default synchronous_commit)."""
     if is_postgres_url(url):
         from bot.store.postgres import PostgresBackend
 
         return await PostgresBackend.open(url)
     if url.startswith(SQLITE_PREFIX):
-        return await SqliteBackend.open(url)
+        return await SqliteBackend.open(url, sqlite_synchronous)
     scheme = url.split(":", 1)[0] if ":" in url else url  # never echo a password
     raise StoreError(f"Database URLs look like {URL_FORMS}, not {scheme!r}…")
 
@@ -54,12 +56,14 @@ class Store:
         self._now = now
 
     @classmethod
-    def open(cls, url: str, *, now: Callable[[], datetime] = _utcnow) -> _Opening:
-        return _Opening(cls, url, now)
+    def open(
+        cls, url: str, *, now: Callable[[], datetime] = _utcnow, sqlite_synchronous: str = "full"
+    ) -> _Opening:
+        return _Opening(lambda: cls._open(url, now, sqlite_synchronous))
 
     @classmethod
-    async def _open(cls, url: str, now: Callable[[], datetime]) -> Store:
-        return cls(await open_backend(url), now)
+    async def _open(cls, url: str, now: Callable[[], datetime], synchronous: str) -> Store:
+        return cls(await open_backend(url, synchronous), now)
 
     @property
     def dialect(self) -> str:
@@ -149,25 +153,50 @@ class Store:
         action: str,
         fn: Callable[[Table], tuple[Table, R]],
         parts: Parts = EVERYTHING,
+        *,
+        interaction_id: int | None = None,
     ) -> R:
         """Load the channel, run the pure `fn`, save what changed and log it, all in one
         transaction that holds the channel's lock. If `fn` (or anything) raises, nothing is
         written and the error propagates. An unchanged Table writes nothing, not even an event.
-        `parts` as for `read`: `fn` sees (and may change) only those."""
+        `parts` as for `read`: `fn` sees (and may change) only those. With `interaction_id`,
+        the change is applied at most once: if an event already carries that id, nothing runs
+        or is written and AlreadyApplied is raised."""
 
         async def body(tx: Tx) -> R:
+            await self.check_not_applied(tx, interaction_id)
             before, stored = await self._load(tx, channel_id, guild_id, parts)
             after, result = fn(before)
             if not isinstance(after, Table) or after.channel_id != channel_id:
                 raise StoreError(f"{action}: must return the same channel's Table")
             if after != before:
-                await self._save(tx, before, after, actor_id, action, stored)
+                await self._save(tx, before, after, actor_id, action, stored, interaction_id)
             return result
 
         return await self._backend.write(channel_id, body)
 
+    @staticmethod
+    async def check_not_applied(tx: Tx, interaction_id: int | None) -> None:
+        """Raise AlreadyApplied if a change of this interaction is logged. Inside the writing
+        transaction, which holds the channel's lock: a concurrent second delivery waits for the
+        first to commit and then finds it (the unique index backs this up)."""
+        if interaction_id is None:
+            return
+        row = await tx.fetchone(
+            "SELECT id, action FROM events WHERE interaction_id = ?", interaction_id
+        )
+        if row is not None:
+            raise AlreadyApplied(interaction_id, row["id"], row["action"])
+
     async def _save(
-        self, tx: Tx, before: Table, after: Table, actor_id: int, action: str, stored: bool
+        self,
+        tx: Tx,
+        before: Table,
+        after: Table,
+        actor_id: int,
+        action: str,
+        stored: bool,
+        interaction_id: int | None = None,
     ) -> Event:
         """Write what changed and log it (`stored`: the channel's row exists already); returns
         the new event, as `history` would read it."""
@@ -194,7 +223,9 @@ class Store:
             {m.key: m for m in after.monsters},
             codec.monster_row,
         )
-        return await retention.log(tx, after, actor_id, action, self._now(), old, new)
+        return await retention.log(
+            tx, after, actor_id, action, self._now(), old, new, interaction_id
+        )
 
     async def _save_keyed(
         self,
@@ -242,15 +273,15 @@ def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> 
 class _Opening:
     """What `Store.open` returns: await it for a Store, or use it with `async with`."""
 
-    def __init__(self, cls: type[Store], url: str, now: Callable[[], datetime]) -> None:
-        self._cls, self._url, self._now = cls, url, now
+    def __init__(self, opening: Callable[[], Coroutine[Any, Any, Store]]) -> None:
+        self._opening = opening
         self._store: Store | None = None
 
     def __await__(self) -> Generator[Any, None, Store]:
-        return self._cls._open(self._url, self._now).__await__()
+        return self._opening().__await__()
 
     async def __aenter__(self) -> Store:
-        self._store = await self._cls._open(self._url, self._now)
+        self._store = await self._opening()
         return self._store
 
     async def __aexit__(

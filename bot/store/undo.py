@@ -244,15 +244,19 @@ async def undo_last(
     guild_id: int | None,
     actor_id: int,
     is_gm: bool | GmTest,
+    *,
+    interaction_id: int | None = None,
 ) -> Undone:
     """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
     (a player): restore, log an "undo" event, mark the target, all in one transaction that
     holds the channel's lock, as `Store.apply` does. `is_gm` may be a test of the channel's
     settings: it is then asked of the settings this transaction loads (a GM role cleared just
     before can't count). Undo stops at the channel's retention edge (`history_keep`).
-    Raises RulesError (nothing written) when there is nothing to undo or it can't be undone."""
+    Raises RulesError (nothing written) when there is nothing to undo or it can't be undone, and
+    AlreadyApplied when this `interaction_id` undid something already (a second delivery)."""
 
     async def body(tx: Tx) -> Undone:
+        await store.check_not_applied(tx, interaction_id)
         current, stored = await store._load(tx, channel_id, guild_id)
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
         keep = current.settings.history_keep
@@ -266,7 +270,7 @@ async def undo_last(
         if not retention.kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm)
-        undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored)
+        undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
         return Undone(target, replace(undo, undoes=target.id), undone)

@@ -15,7 +15,14 @@ from bot.settings import Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5.fake.t0ken-value"
-ENV_NAMES = {"DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DEV_GUILD_ID", "LOG_LEVEL"}
+ENV_NAMES = {
+    "DISCORD_TOKEN",
+    "DATABASE_URL",
+    "DISCORD_API_BASE",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "SQLITE_SYNCHRONOUS",
+}
 
 
 def test_reads_every_setting() -> None:
@@ -26,6 +33,7 @@ def test_reads_every_setting() -> None:
             "DISCORD_API_BASE": "http://127.0.0.1:8123/api/v10",
             "DEV_GUILD_ID": "123456789012345678",
             "LOG_LEVEL": "debug",
+            "SQLITE_SYNCHRONOUS": "Normal",
         },
         dotenv=False,
     )
@@ -35,6 +43,7 @@ def test_reads_every_setting() -> None:
         api_base="http://127.0.0.1:8123/api/v10",
         dev_guild_id=123456789012345678,
         log_level="DEBUG",
+        sqlite_synchronous="normal",
     )
     assert settings.log_level_number == logging.DEBUG
 
@@ -47,6 +56,7 @@ def test_defaults_and_empty_values_mean_unset() -> None:
     assert settings.api_base is None
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
+    assert settings.sqlite_synchronous == "full"  # an acknowledged change survives power loss
 
 
 @pytest.mark.parametrize("environ", [{}, {"DISCORD_TOKEN": ""}, {"DISCORD_TOKEN": "   "}])
@@ -67,6 +77,7 @@ def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
         ("DATABASE_URL", "mysql://x/y", "DATABASE_URL must look like sqlite:///"),
         ("DATABASE_URL", "tablekeeper.db", "or postgresql://user:password@host"),
         ("DISCORD_API_BASE", "localhost:8000", "DISCORD_API_BASE must be an http"),
+        ("SQLITE_SYNCHRONOUS", "off", "SQLITE_SYNCHRONOUS must be full (survives a power cut)"),
     ],
 )
 def test_malformed_settings_name_the_variable(name: str, value: str, says: str) -> None:
@@ -164,3 +175,24 @@ def test_command_line() -> None:
     assert parse_args(["sync", "--dev-guild"]).dev_guild is True
     with pytest.raises(SystemExit):
         parse_args(["sync", "--guild", "42", "--dev-guild"])
+
+
+def test_the_durability_setting_reaches_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    import bot.__main__ as entry
+
+    asked: dict[str, object] = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_open(url: str, **options: object) -> object:
+        asked.update(options, url=url)
+        raise Stop
+
+    monkeypatch.setattr(entry.Store, "open", fake_open)
+    settings = Settings(token=TOKEN, database_url="sqlite:///x.db", sqlite_synchronous="normal")
+    with pytest.raises(Stop):
+        asyncio.run(entry.run(settings))
+    assert asked == {"url": "sqlite:///x.db", "sqlite_synchronous": "normal"}

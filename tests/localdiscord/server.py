@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from tests.localdiscord.default_world import World
+from tests.localdiscord.faults import Faults
 from tests.localdiscord.gateway import Gateway
 from tests.localdiscord.http_json import BODY, discord_error, json_response
 from tests.localdiscord.records import InteractionRecord, MessageRecord
@@ -45,6 +46,7 @@ class LocalServer:
         # Check each JSON body against the OpenAPI description. Benchmarks turn it off once
         # their warm-up replies passed: the check is the test's cost, not the bot's.
         self.check_schemas = True
+        self.faults = Faults()  # 429s, 5xx and lost connections a test asks for
         self._runner: web.AppRunner | None = None
 
     @property
@@ -60,7 +62,9 @@ class LocalServer:
         self.violation_added.set()
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 2**20)
+        app = web.Application(
+            middlewares=[self._middleware, self.faults.middleware], client_max_size=64 * 2**20
+        )
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get(API + "/users/@me", self._me)
         app.router.add_get(API + "/oauth2/applications/@me", self._application)

@@ -1,5 +1,5 @@
 -- History kept within a bound, and /undo without reading every later change
--- (as sqlite/V6__retention.sql).
+-- (as sqlite/V7__retention.sql).
 
 ALTER TABLE channels ADD COLUMN history_keep INTEGER NOT NULL DEFAULT 1000;
 
