@@ -5,6 +5,11 @@ An event's snapshots hold exactly what it changed. Undoing puts its `before` bac
 neither undone nor itself an undo touched the same thing, and what it changed still reads as
 its `after`. The channel row counts field by field (the clock, each setting), so undoing a
 settings change is not blocked by the clock moving since; characters and monsters count whole.
+
+Nothing here reads the log beyond what it needs: the target is one indexed lookup (a player's
+own latest by `events_undoable_by_actor`), and "a later change to the same character or monster"
+another (`event_keys`), so an undo costs the same under 10 later events or 50,000. Undo stops at
+the channel's retention edge (`history_keep`, `bot.store.retention`) and says so.
 """
 
 from __future__ import annotations
