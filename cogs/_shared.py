@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.ack import mark_saved
 from bot.permissions import is_gm
-from bot.store.store import CHARACTERS, EVERYTHING, MONSTERS, Parts
+from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from rules.errors import RulesError
 from table.model import Character, Forbidden, Table
 
@@ -25,9 +25,10 @@ R = TypeVar("R")
 GmStep = Callable[[Table, bool], tuple[Table, R]]  # (table, caller is GM) -> (new table, result)
 
 # What a command reads besides the channel row: most need the party, the bestiary's commands
-# their monsters, the settings nothing more.
-PARTY: Parts = frozenset({CHARACTERS})
-BESTIARY: Parts = frozenset({MONSTERS})
+# their monsters, the settings nothing more. The turn order goes with both (it lists characters
+# and monsters), so a change to either sees it.
+PARTY: Parts = frozenset({CHARACTERS, INITIATIVE})
+BESTIARY: Parts = frozenset({MONSTERS, INITIATIVE})
 CHANNEL_ONLY: Parts = frozenset()
 
 GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)"
@@ -37,10 +38,34 @@ def bot_of(interaction: discord.Interaction) -> Tablekeeper:
     return interaction.client  # type: ignore[return-value]
 
 
+async def table_channel_id(interaction: discord.Interaction) -> int:
+    """The channel whose table this interaction plays at: a thread plays at its parent
+    channel's table (Discord sends the thread's `parent_id` with the interaction: no request
+    for it), unless that channel lets its threads keep their own (`/settings set threads:own`)."""
+    shared = await _parent_table(interaction, CHANNEL_ONLY)  # its settings say
+    return (shared or (interaction.channel_id or 0, None))[0]
+
+
+async def _parent_table(
+    interaction: discord.Interaction, parts: Parts = EVERYTHING
+) -> tuple[int, Table] | None:
+    """(the parent's id, its table) when this is a thread that plays at its channel's table."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        store = bot_of(interaction).store
+        parent = await store.read(channel.parent_id, interaction.guild_id, parts)
+        if parent.settings.threads == "shared":
+            return channel.parent_id, parent
+    return None
+
+
 async def read_table(interaction: discord.Interaction, parts: Parts = EVERYTHING) -> Table:
     """A snapshot for looking (show, list, rolls, prompts); never decide a write from it.
     `parts`: what besides the channel row the command needs (PARTY, BESTIARY, CHANNEL_ONLY;
     everything unless told), so a command never pays to read what it doesn't show."""
+    shared = await _parent_table(interaction, parts)
+    if shared is not None:
+        return shared[1]
     store = bot_of(interaction).store
     return await store.read(interaction.channel_id or 0, interaction.guild_id, parts)
 
@@ -58,8 +83,9 @@ async def apply_as(
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))
 
+    channel_id = await table_channel_id(interaction)
     result = await bot_of(interaction).store.apply(
-        interaction.channel_id or 0,
+        channel_id,
         interaction.guild_id,
         interaction.user.id,
         action,
@@ -109,9 +135,14 @@ async def character_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """The channel's characters, the caller's own first, filtered by what was typed."""
     table = await read_table(interaction, PARTY)
+    found = own_first(table, interaction.user.id, current)
+    return [app_commands.Choice(name=c.name, value=c.name) for c in found[:25]]
+
+
+def own_first(table: Table, user_id: int, current: str) -> list[Character]:
+    """The characters whose name holds what was typed, the user's own first."""
     typed = current.casefold()
-    names = sorted(
+    return sorted(
         (c for c in table.characters if typed in c.key),
-        key=lambda c: (c.owner_id != interaction.user.id, c.key),
+        key=lambda c: (c.owner_id != user_id, c.key),
     )
-    return [app_commands.Choice(name=c.name, value=c.name) for c in names[:25]]

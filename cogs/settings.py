@@ -22,6 +22,8 @@ from table.model import (
 )
 from table.sheet import SettingsOptions, change_settings
 
+IN_THREAD = "Whether threads share the table is set in their channel, not in a thread"
+
 
 class Settings(commands.Cog):
     settings = app_commands.Group(
@@ -46,6 +48,7 @@ class Settings(commands.Cog):
         history_keep=(
             f"How many latest changes /history and /undo keep (default {HISTORY_KEEP_DEFAULT:,})"
         ),
+        threads="Do this channel's threads play at its table (shared) or keep their own?",
     )
     async def set_(
         self,
@@ -59,7 +62,10 @@ class Settings(commands.Cog):
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
         history_keep: app_commands.Range[int, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX] | None = None,
+        threads: Literal["shared", "own"] | None = None,
     ) -> None:
+        if threads is not None and isinstance(interaction.channel, discord.Thread):
+            raise RulesError(IN_THREAD)
         options = SettingsOptions(
             ties=ties,
             round_seconds=round_seconds,
@@ -70,6 +76,7 @@ class Settings(commands.Cog):
             gm_role_id=None if gm_role is None else gm_role.id,
             clear_gm_role=clear_gm_role,
             history_keep=history_keep,
+            threads=threads,
         )
         everyone = gm_role is not None and gm_role.is_default()
 

@@ -270,6 +270,7 @@ class SettingsOptions:
     gm_role_id: int | None = None
     clear_gm_role: bool = False
     history_keep: int | None = None
+    threads: str | None = None
 
     def given(self) -> bool:
         values = [getattr(self, f.name) for f in dataclasses.fields(self)]

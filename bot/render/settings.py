@@ -16,6 +16,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("short_minutes", "Short Rest", " min"),
     ("long_minutes", "Long Rest", " min"),
     ("history_keep", "History kept", " latest changes"),
+    ("threads", "Threads", ""),
 )
 
 
@@ -29,7 +30,11 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
     value = getattr(settings, field)
     if field == "ties":
         return "succeed" if value == "succeed" else "fail (the text: a tie fails)"
-    return f"{value:,}{unit}"
+    if field == "threads":
+        return "each keeps its own table" if value == "own" else "play at this channel's table"
+    if isinstance(value, int):
+        return f"{value:,}{unit}"
+    return f"{value}{unit}"
 
 
 def settings_embed(

@@ -2,9 +2,10 @@
 
 Each event is numbered within its channel (`seq`: 1, 2, …), so "is this change among the last N
 the channel keeps?" is a comparison, not a count. It also records the characters and monsters
-it touched (`event_keys`), so `/undo` finds a later change to the same one by an index lookup
-instead of decoding every later event. Every PRUNE_EVERY-th event of a channel deletes what lies
-past the edge, so no single command pays for pruning more than once in a while.
+(and the turn order) it touched (`event_keys`), so `/undo` finds a later change to the same one
+by an index lookup instead of decoding every later event. Every PRUNE_EVERY-th event of a
+channel deletes what lies past the edge, so no single command pays for pruning more than once
+in a while.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from datetime import datetime
 from typing import Any
 
 from bot.store.backend import Tx
-from bot.store.codec import Snapshot
+from bot.store.codec import INITIATIVE, Snapshot
 from bot.store.events import Event
 from table.model import Table
 
 PRUNE_EVERY = 50  # a channel's events between two prunings
-KEYED_PARTS = ("characters", "monsters")  # what event_keys records (by name key)
+# What event_keys records: characters and monsters by name key, the turn order as one item.
+KEYED_PARTS = ("characters", "monsters", INITIATIVE)
 
 
 def kept(event: Event, newest: int, keep: int) -> bool:

@@ -7,6 +7,7 @@ what differs between the two lives behind `bot.store.backend.Backend`.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
@@ -24,9 +25,9 @@ from table.model import Table
 R = TypeVar("R")
 T = TypeVar("T")
 HISTORY_MAX = 100
-CHARACTERS, MONSTERS = "characters", "monsters"
+CHARACTERS, MONSTERS, INITIATIVE = "characters", "monsters", "initiative"
 Parts = frozenset[str]  # what a command loads besides the channel row
-EVERYTHING: Parts = frozenset({CHARACTERS, MONSTERS})
+EVERYTHING: Parts = frozenset({CHARACTERS, MONSTERS, INITIATIVE})
 URL_FORMS = "sqlite:///path/to/file.db or postgresql://user:password@host:5432/database"
 
 
@@ -102,7 +103,7 @@ class Store:
     ) -> tuple[Table, bool]:
         """The channel's Table, and whether its row is stored yet."""
         channel = await tx.fetchone("SELECT * FROM channels WHERE channel_id = ?", channel_id)
-        characters = monsters = None
+        characters = monsters = order = None
         if channel is not None:  # no row: nothing of the channel's is stored
             if CHARACTERS in parts:
                 characters = await tx.fetchall(
@@ -112,7 +113,18 @@ class Store:
                 monsters = await tx.fetchall(
                     "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
                 )
-        table = codec.table_from_rows(channel_id, guild_id, channel, characters or [], monsters)
+            if INITIATIVE in parts:
+                order = await tx.fetchone(
+                    "SELECT state FROM initiatives WHERE channel_id = ?", channel_id
+                )
+        table = codec.table_from_rows(
+            channel_id,
+            guild_id,
+            channel,
+            characters or [],
+            monsters,
+            None if order is None else order["state"],
+        )
         return table, channel is not None
 
     async def history(
@@ -223,9 +235,25 @@ class Store:
             {m.key: m for m in after.monsters},
             codec.monster_row,
         )
+        if codec.INITIATIVE in new:
+            await self._save_initiative(tx, after)
         return await retention.log(
             tx, after, actor_id, action, self._now(), old, new, interaction_id
         )
+
+    async def _save_initiative(self, tx: Tx, after: Table) -> None:
+        """The channel's turn order: one row while it has one, none after `/init end`."""
+        state = codec.initiative_to_dict(after.initiative)
+        if state is None:
+            await tx.execute("DELETE FROM initiatives WHERE channel_id = ?", after.channel_id)
+        else:
+            await self._upsert(
+                tx,
+                "initiatives",
+                ("channel_id", "state"),
+                ("channel_id",),
+                (after.channel_id, json.dumps(state, ensure_ascii=False, sort_keys=True)),
+            )
 
     async def _save_keyed(
         self,

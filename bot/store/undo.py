@@ -87,6 +87,8 @@ def touched(event: Event) -> frozenset[Item]:
 
 def _name(event: Event, item: Item) -> str:
     part, key = item
+    if part == codec.INITIATIVE:
+        return "the initiative"
     if part == CHANNEL:
         if key.startswith("settings."):
             return "the settings"
@@ -113,11 +115,32 @@ def describe(event: Event) -> str:
     return f"{event.action} by <@{event.actor_id}> at {_at(event)}"
 
 
+def _own_in_initiative(target: Event, actor_id: int) -> bool:
+    """Whether the change to the turn order only added or took out the actor's own characters
+    (a player's `/init add`): the others, the round and whose turn it is stay the same."""
+
+    def rest(side: Snapshot) -> tuple[Any, ...]:
+        order = (side.get(codec.INITIATIVE) or {}).get(codec.ORDER) or {}
+        everyone = order.get("combatants") or []
+        turn = order.get("turn", 0)
+        current = everyone[turn]["name"] if order.get("round") and turn < len(everyone) else None
+        others = [
+            c
+            for c in everyone
+            if not (c.get("kind") == "character" and c.get("owner_id") == actor_id)
+        ]
+        return order.get("round", 0), current, others
+
+    return rest(target.before) == rest(target.after)
+
+
 def check_player_may_undo(target: Event, actor_id: int) -> None:
     """A player undoes only their own change, and only one that touched only their characters."""
     if target.actor_id != actor_id:
         raise Forbidden("You can only undo your own changes; ask the GM")
     others = {item for item in touched(target) if item[0] != "characters"}
+    if _own_in_initiative(target, actor_id):
+        others.discard((codec.INITIATIVE, codec.ORDER))
     if others:
         raise Forbidden(
             f"Only the GM can undo your {target.action} at {_at(target)}: it also changed "
@@ -224,10 +247,10 @@ async def _latest(tx: Tx, channel_id: int, actor_id: int | None) -> Event | None
 
 
 async def _later(tx: Tx, target: Event) -> list[Event]:
-    """The first later change that still stands and touched a character or monster `target`
-    touched (or none): all `check_nothing_depends` needs, found through `event_keys`.
-    Channel fields need no lookup: a player's target never touches them (GM-only), and a GM's
-    target is the latest change that stands, with nothing standing after it."""
+    """The first later change that still stands and touched a character, monster or the turn
+    order that `target` touched (or none): all `check_nothing_depends` needs, found through
+    `event_keys`. Channel fields need no lookup: a player's target never touches them (GM-only),
+    and a GM's target is the latest change that stands, with nothing standing after it."""
     keys = retention.touched_keys(target.before, target.after)
     if not keys:
         return []

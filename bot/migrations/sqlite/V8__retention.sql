@@ -15,11 +15,11 @@ WHERE events.id = numbered.id;
 CREATE INDEX events_undoable_by_actor ON events (channel_id, actor_id, id)
     WHERE undone_by IS NULL AND undoes IS NULL;
 
--- The characters and monsters each event touched, by name key: "a later change to the same
+-- The characters and monsters (by name key) and the turn order each event touched: "a later change to the same
 -- one" is a lookup. Rows go with their event when it is pruned.
 CREATE TABLE event_keys (
     channel_id INTEGER NOT NULL,
-    part       TEXT    NOT NULL CHECK (part IN ('characters', 'monsters')),
+    part       TEXT    NOT NULL,  -- 'characters', 'monsters' or 'initiative'
     key        TEXT    NOT NULL,
     event_id   INTEGER NOT NULL,
     PRIMARY KEY (channel_id, part, key, event_id)
@@ -28,7 +28,8 @@ CREATE TABLE event_keys (
 INSERT OR IGNORE INTO event_keys (channel_id, part, key, event_id)
 SELECT events.channel_id, parts.part, entry.key, events.id
 FROM events,
-    (SELECT 'characters' AS part UNION ALL SELECT 'monsters') AS parts,
+    (SELECT 'characters' AS part UNION ALL SELECT 'monsters' UNION ALL SELECT 'initiative')
+        AS parts,
     (SELECT 'before' AS side UNION ALL SELECT 'after') AS sides,
     json_each(CASE sides.side WHEN 'before' THEN events.before ELSE events.after END,
               '$.' || parts.part) AS entry;

@@ -1,5 +1,5 @@
 -- History kept within a bound, and /undo without reading every later change
--- (as sqlite/V7__retention.sql).
+-- (as sqlite/V8__retention.sql).
 
 ALTER TABLE channels ADD COLUMN history_keep INTEGER NOT NULL DEFAULT 1000;
 
@@ -15,7 +15,7 @@ CREATE INDEX events_undoable_by_actor ON events (channel_id, actor_id, id)
 
 CREATE TABLE event_keys (
     channel_id BIGINT NOT NULL,
-    part       TEXT   NOT NULL CHECK (part IN ('characters', 'monsters')),
+    part       TEXT   NOT NULL,  -- 'characters', 'monsters' or 'initiative'
     key        TEXT   NOT NULL,
     event_id   BIGINT NOT NULL,
     PRIMARY KEY (channel_id, part, key, event_id)
@@ -24,7 +24,7 @@ CREATE TABLE event_keys (
 INSERT INTO event_keys (channel_id, part, key, event_id)
 SELECT DISTINCT events.channel_id, parts.part, entry.key, events.id
 FROM events
-CROSS JOIN (VALUES ('characters'), ('monsters')) AS parts (part)
+CROSS JOIN (VALUES ('characters'), ('monsters'), ('initiative')) AS parts (part)
 CROSS JOIN LATERAL (
     SELECT jsonb_object_keys(side -> parts.part) AS key
     FROM (VALUES (events.before), (events.after)) AS sides (side)
