@@ -5,12 +5,14 @@ one hop per statement (BEGIN and COMMIT included): most of its time. Here a tran
 is handed to that thread as one callable: its `Tx` calls sqlite3 directly, so its awaits never
 suspend, and `_drive` runs the coroutine to its end there. One hop per transaction, and the
 thread's queue runs them one at a time, so they never interleave (BEGIN IMMEDIATE guards
-against other processes)."""
+against other processes). Changes that arrive while others commit are committed with the next
+batch, in one transaction of savepoints: one sync of the log for many under synchronous=FULL."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections import deque
 from collections.abc import Coroutine
 from datetime import datetime
 from pathlib import Path
@@ -67,6 +69,15 @@ class SqliteTx:
         self._conn.execute(sql, _bind(args))
 
 
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.cancelled():  # the caller gave up; the change is committed (or not) all the same
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)
+
+
 def _drive(coro: Coroutine[Any, Any, R]) -> R:
     """Run a coroutine that never suspends (a body over a SqliteTx) to its end."""
     try:
@@ -85,6 +96,7 @@ class SqliteBackend:
         # Migrations and closing still take several hops: they hold this; transactions need
         # not (each is one hop, and the thread runs one at a time).
         self._lock = asyncio.Lock()
+        self._pending: deque[tuple[Body[Any], asyncio.Future[Any]]] = deque()  # changes to commit
 
     @classmethod
     async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
@@ -111,8 +123,44 @@ class SqliteBackend:
         return await self._transaction("BEGIN", body)
 
     async def write(self, channel_id: int, body: Body[R]) -> R:
-        # The whole file is locked for writing, which covers the channel.
-        return await self._transaction("BEGIN IMMEDIATE", body)
+        # The whole file is locked for writing, which covers the channel. Changes that queue
+        # while one commits go together (group commit): see `_commit_pending`.
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[R] = loop.create_future()
+        self._pending.append((body, future))
+        await self._db._execute(self._commit_pending, loop)
+        return await future
+
+    def _commit_pending(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the connection's thread: every change queued so far, in order, in ONE transaction,
+        each in a savepoint of its own, so one that raises takes back only itself. One COMMIT
+        (one sync of the log under synchronous=FULL) for them all; each caller hears its result
+        only after it, and if the COMMIT fails, they all hear that nothing was kept. A change
+        already taken by an earlier batch leaves nothing to do here."""
+        batch = []
+        while self._pending:
+            batch.append(self._pending.popleft())
+        if not batch:
+            return
+        conn = self._db._conn
+        outcomes: list[tuple[Any, BaseException | None]] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for body, _ in batch:
+                conn.execute("SAVEPOINT change")
+                try:
+                    outcomes.append((_drive(body(SqliteTx(conn))), None))  # type: ignore[arg-type]
+                except Exception as error:  # this change only: the others go on
+                    conn.execute("ROLLBACK TO change")
+                    outcomes.append((None, error))
+                conn.execute("RELEASE change")
+            conn.execute("COMMIT")
+        except BaseException as fault:  # nothing of the batch was kept
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [(None, fault)] * len(batch)
+        for (_, future), (result, failure) in zip(batch, outcomes, strict=True):
+            loop.call_soon_threadsafe(_settle, future, result, failure)
 
     async def _transaction(self, begin: str, body: Body[R]) -> R:
         # aiosqlite's way to run a callable on the connection's thread (it has no public one).

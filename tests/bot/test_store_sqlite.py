@@ -4,6 +4,7 @@ here on a real file, with what happens when a body misbehaves."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from bot.store import Store, StoreError
 from bot.store.backend import Tx
+from rules.errors import RulesError
 from table import partyops
 from table.model import Character, Table
 
@@ -91,3 +93,29 @@ async def test_a_cancelled_caller_leaves_a_whole_transaction(tmp_path: Path) -> 
         events = await store.history(CH, 10)
         # Either it committed whole (the change and its event) or not at all.
         assert (table.get("Hero").fatigue.fp, len(events)) in ((0, 1), (5, 2))
+
+
+async def test_changes_queued_together_commit_together_and_fail_alone(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        gate = threading.Event()
+        busy = asyncio.create_task(store._backend._db._execute(gate.wait))  # type: ignore[attr-defined]
+
+        async def broken(tx: Tx) -> None:
+            await tx.execute("DELETE FROM characters WHERE channel_id = ?", CH)
+            raise RulesError("this change fails after writing")
+
+        spends = [store.apply(CH, GUILD, GM, "fatigue spend", spend(1)) for _ in range(3)]
+        queued = asyncio.gather(
+            *spends[:2], store._backend.write(CH, broken), spends[2], return_exceptions=True
+        )
+        await asyncio.sleep(0.05)  # all four wait behind the busy thread: one batch
+        gate.set()
+        results = await queued
+        await busy
+        assert isinstance(results[2], RulesError)
+        spent = [r for i, r in enumerate(results) if i != 2]
+        assert [getattr(r, "after").fp for r in spent] == [1, 2, 3]  # in the order they came
+        table = await store.read(CH, GUILD)
+        assert table.get("Hero").fatigue.fp == 3  # the broken change's delete was taken back
+        assert len(await store.history(CH, 100)) == 4
