@@ -86,6 +86,14 @@ class Store:
 
     # --- reading ---------------------------------------------------------------------------
 
+    async def ping(self) -> None:
+        """One round trip to the database: the health check's "does it answer?"."""
+
+        async def body(tx: Tx) -> None:
+            await tx.fetchone("SELECT 1 AS one")
+
+        await self._backend.read(body)
+
     async def read(
         self, channel_id: int, guild_id: int | None = None, parts: Parts = EVERYTHING
     ) -> Table:
@@ -126,6 +134,21 @@ class Store:
             None if order is None else order["state"],
         )
         return table, channel is not None
+
+    async def read_with_history(
+        self, channel_id: int, guild_id: int | None = None
+    ) -> tuple[Table, list[Event]]:
+        """The channel and its whole event log, oldest first, from one snapshot (/export)."""
+
+        async def body(tx: Tx) -> tuple[Table, list[Row]]:
+            table, _ = await self._load(tx, channel_id, guild_id)
+            rows = await tx.fetchall(
+                "SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id
+            )
+            return table, rows
+
+        table, rows = await self._backend.read(body)
+        return table, [event_from_row(row) for row in rows]
 
     async def history(
         self,
