@@ -42,7 +42,7 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
         await d.slash("monster show", user=d.gm, name="Troll", public=True),
         await d.slash("monster face", user=d.gm, name="Troll", facing="N"),
     ):
-        spots = fields(reply)["Partial armor: unarmored spots"]
+        spots = fields(reply)["Partial armor"]
         assert spots.splitlines()[0] == "2 hidden unarmored spots", spots
         assert "back" not in spots and "left" not in spots
     # The GM's private look shows where they are and which are Hard to Hit.
@@ -72,7 +72,7 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
     shown = await d.slash("monster reveal", user=d.gm, name="troll", spot="Back")
     assert not shown.ephemeral and shown.embed["title"] == "Troll: its back spot is revealed"
     revealed = fields(shown)["Partial armor: unarmored spots"].splitlines()
-    assert revealed[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 hidden unarmored spot"]
+    assert revealed[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 more, hidden"]
     looked = await d.slash("monster show", user=d.player2, name="Troll")
     assert fields(looked)["Partial armor: unarmored spots"] == "\n".join(revealed)
     assert (await env.table()).get_monster("troll").block.spot("back").revealed
@@ -164,3 +164,25 @@ async def test_the_readme_build_example_does_what_it_says(env: Any) -> None:
     ]
     assert shown["Enchantments"] == "Armor: Rank 1, Rank 2 · Weapons: Rank 3"
     assert shown["Material drop"] == "13 Materials (Boss 10, +3 for enchantments)"
+
+
+async def test_a_public_block_names_unarmored_spots_once(env: Any) -> None:
+    """A phone shows the field's name over its value: 'unarmored spots' must not read twice."""
+    d = env.discord
+    await make_troll(env)
+    for reply in (
+        await d.slash("monster show", user=d.player, name="Troll"),
+        await d.slash(
+            "monster build", user=d.player, rank=3, armor="heavy", spots="back", public=True
+        ),
+    ):
+        spots = [f for f in reply.embed["fields"] if f["name"].startswith("Partial armor")]
+        assert len(spots) == 1
+        name, value = spots[0]["name"], spots[0]["value"]
+        assert f"{name}\n{value}".count("unarmored spot") == 1, (name, value)
+        assert value.splitlines()[0] in ("1 hidden unarmored spot", "2 hidden unarmored spots")
+    # With one spot revealed, the other is counted without repeating the field's name.
+    await d.slash("monster reveal", user=d.gm, name="Troll", spot="back")
+    shown = await d.slash("monster show", user=d.player, name="Troll")
+    lines = fields(shown)["Partial armor: unarmored spots"].splitlines()
+    assert lines[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 more, hidden"]

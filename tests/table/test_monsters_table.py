@@ -366,8 +366,8 @@ def test_monster_and_roster_embeds() -> None:
     assert fields["HP"] == "−2 / 30 — **defeated**" and fields["Facing"] == "E"
     assert "back (square W)" in fields["Partial armor: unarmored spots"]
     public = {str(f.name): str(f.value) for f in monster_embed(monster).fields}
-    assert public["Partial armor: unarmored spots"].splitlines()[0] == "1 hidden unarmored spot"
-    assert "back" not in public["Partial armor: unarmored spots"]
+    assert public["Partial armor"].splitlines()[0] == "1 hidden unarmored spot"
+    assert "back" not in public["Partial armor"]
     roster = roster_embed([monster, Monster("Ant", {"rank": 0, "armor": "light"})])
     assert roster.description is not None and len(roster.description.splitlines()) == 2
     assert "None yet" in (roster_embed([]).description or "")
