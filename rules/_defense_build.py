@@ -90,13 +90,13 @@ class MonsterBlock:
         """How many unarmored spots are still to be revealed."""
         return sum(1 for spot in self.spots if spot.hidden)
 
-    def spot(self, name: object) -> UnarmoredSpot:
-        """The unarmored spot of this name, or an error naming the ones it has."""
-        return find_spot(self.spots, name)
+    def spot(self, name: object, whose: str = "It") -> UnarmoredSpot:
+        """The unarmored spot of this name, or an error naming `whose` spots and the ones it has."""
+        return find_spot(self.spots, name, whose)
 
-    def revealing(self, name: object) -> MonsterBlock:
+    def revealing(self, name: object, whose: str = "It") -> MonsterBlock:
         """This block with the named spot revealed; an error if it is already revealed."""
-        spot = self.spot(name)
+        spot = self.spot(name, whose)
         if spot.revealed:
             raise RulesError(f"The {spot.name} spot is already revealed")
         data = self.to_dict()

@@ -200,7 +200,7 @@ def reveal(table: Table, *, is_gm: bool, name: str, spot: str) -> tuple[Table, M
     """The GM reveals one of a monster's hidden unarmored spots to the players."""
     _require_gm(is_gm)
     monster = table.get_monster(name)
-    shown = replace(monster, build=monster.block.revealing(spot).to_dict())
+    shown = replace(monster, build=monster.block.revealing(spot, monster.name).to_dict())
     return table.with_monster(shown), shown
 
 

@@ -82,7 +82,7 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
     text = await refused(env, "monster reveal", d.gm, name="Troll", spot="back")
     assert "already revealed" in text
     text = await refused(env, "monster reveal", d.gm, name="Troll", spot="front")
-    assert "no unarmored spot at its front (its unarmored spots: back, left)" in text
+    assert "Troll has no unarmored spot at its front (its unarmored spots: back, left)" in text
     assert "Unknown spot 'tail'" in await refused(
         env, "monster reveal", d.gm, name="Troll", spot="tail"
     )
@@ -186,3 +186,10 @@ async def test_a_public_block_names_unarmored_spots_once(env: Any) -> None:
     shown = await d.slash("monster show", user=d.player, name="Troll")
     lines = fields(shown)["Partial armor: unarmored spots"].splitlines()
     assert lines[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 more, hidden"]
+
+
+async def test_revealing_a_spot_a_monster_lacks_names_the_monster(env: Any) -> None:
+    d = env.discord
+    await d.slash("monster create", user=d.gm, name="Slime", rank=1, armor="unarmored")
+    text = await refused(env, "monster reveal", d.gm, name="Slime", spot="back")
+    assert text == "Slime has no unarmored spots"
