@@ -72,7 +72,8 @@ _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
     "exhausted_cap": ("Exhausted cap", lambda v: "on" if v else "off"),
     "shattered_cap": ("Shattered cap", lambda v: "on" if v else "off"),
     "vp_damage": ("VP damage", str),
-    "settled": ("rested alone until", lambda v: game_time(v) if v else "the clock"),
+    # A character settled past the clock rested alone ahead of it; None is back with the clock.
+    "settled": ("ahead of the clock", lambda v: f"until {game_time(v)}" if v else "no"),
 }
 _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "hp_max": ("max HP", str),
