@@ -399,6 +399,7 @@ def rest(
     clear_exhausted = kind in ("break", "short", "long")
     clear_shattered = kind in ("short", "long")
     events: list[FatigueEvent] = []
+    still = None  # a cap this rest leaves holding, already named by the cleared cap's event
     if clear_exhausted and state.exhausted_cap:
         still = BANDS[SHATTERED] if state.shattered_cap and not clear_shattered else None
         events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still))
@@ -422,8 +423,9 @@ def rest(
         extra = settings.rest_rate * counted
         new, converted = _convert(uncapped, fl, steps, floor, extra, resting=True)
         events.extend(converted)
-        if state.fp - steps - extra < floor:
-            held = held_note(holding_cap(new.exhausted_cap, new.shattered_cap), floor)
+        holding = holding_cap(new.exhausted_cap, new.shattered_cap)
+        if state.fp - steps - extra < floor and holding != still:
+            held = held_note(holding, floor)
     rested = _REST_NAMES.get(kind, "Rested")
     if alone:
         when = f"{length} min alone, {game_time(start)} → {game_time(settled)}"

@@ -367,6 +367,18 @@ def test_rests_clear_the_right_caps() -> None:
     assert plain.minutes == 30
 
 
+def test_a_break_held_by_the_shattered_cap_says_so_once() -> None:
+    capped = FatigueState(fp=82, exhausted_cap=True, shattered_cap=True)
+    brk = rest(capped, OGRE_FL, "break", DEFAULTS)
+    assert brk.state == FatigueState(fp=81, shattered_cap=True)
+    texts = [e.text for e in brk.events]
+    held = "the Shattered cap holds FP at 81 until a Short Rest"
+    assert sum(text.count(held) for text in texts) == 1, texts
+    # Without the Break's own note, a plain rest cut short by a cap still says why.
+    plain = rest(capped, OGRE_FL, "minutes", DEFAULTS, minutes=5)
+    assert any(held in text for text in (e.text for e in plain.events))
+
+
 def test_rest_rate_and_conversion_add_up() -> None:
     fast = FatigueSettings(rest_rate=2)
     state = FatigueState(fp=50, temp=3, temp_expires=10_000)
