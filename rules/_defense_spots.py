@@ -90,8 +90,12 @@ def pick_spots(spots: tuple[UnarmoredSpot, ...], names: Iterable[object], what: 
     have = {spot.name for spot in spots}
     for name in names:
         wanted = spot_name(name)
+        if not have:
+            raise RulesError(
+                f"'{wanted}' is given as {what}, but no unarmored spots are given: add `spots:`"
+            )
         if wanted not in have:
-            listed = ", ".join(sorted(have, key=SPOTS.index)) or "none"
+            listed = ", ".join(sorted(have, key=SPOTS.index))
             raise RulesError(
                 f"'{wanted}' is given as {what} but isn't one of the unarmored spots ({listed})"
             )

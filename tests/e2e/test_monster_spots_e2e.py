@@ -114,7 +114,9 @@ async def test_spot_options_are_checked_against_the_spots(env: Any) -> None:
     )
     assert "'front' is given as revealed but isn't one of the unarmored spots (back)" in text
     text = await refused(env, "monster build", d.player, rank=1, armor="light", easy_spots="back")
-    assert "not Hard to Hit but isn't one of the unarmored spots (none)" in text
+    assert (
+        text == "'back' is given as not Hard to Hit, but no unarmored spots are given: add `spots:`"
+    )
 
 
 async def test_impervious_with_extra_armor_keeps_the_armors_full_evasion_penalty(env: Any) -> None:

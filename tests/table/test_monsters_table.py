@@ -229,7 +229,7 @@ def test_build_options_mark_spots_easy_or_revealed() -> None:
     with pytest.raises(RulesError, match="'right' is given as revealed but isn't one of"):
         bestiary.build(BuildOptions(2, "heavy", spots="back", revealed_spots="right"))
     with pytest.raises(
-        RulesError, match="not Hard to Hit but isn't one of the unarmored spots \\(none\\)"
+        RulesError, match="not Hard to Hit, but no unarmored spots are given: add `spots:`"
     ):
         bestiary.build(BuildOptions(2, "heavy", easy_spots="back"))
 
