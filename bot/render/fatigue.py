@@ -170,7 +170,8 @@ def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Emb
         description=fit_lines(lines),
         colour=band_colour(band_after),
     )
-    embed.add_field(name="FP", value=f"{before.fp} → **{after.fp}** / {max_fp(fl)}")
+    moved = "" if before.fp == after.fp else f"{before.fp} → "  # "FP 0 → 0" says nothing
+    embed.add_field(name="FP", value=f"{moved}**{after.fp}** / {max_fp(fl)}")
     shift = band_after if band_before == band_after else f"{band_before} → {band_after}"
     embed.add_field(name="Band", value=shift)
     if before.temp or after.temp:
