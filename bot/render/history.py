@@ -34,7 +34,7 @@ CHANGE_ICON, UNDO_ICON = "🕒", "↩️"
 
 _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "ties": ("ties", str),
-    "round_seconds": ("round", lambda v: f"{v} s"),
+    "round_seconds": ("round length", lambda v: f"{v} s"),
     "rest_rate": ("rest rate", lambda v: f"{v} FP/min"),
     "break_minutes": ("Break", lambda v: f"{v} min"),
     "short_minutes": ("Short Rest", lambda v: f"{v} min"),
