@@ -238,7 +238,10 @@ def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     new = _with(state, fp=fp)
     note = held_note(holding_cap(state.exhausted_cap, state.shattered_cap), floor)
     held = note if state.fp - amount < floor else ""
-    text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
+    if fp == state.fp:  # at 0 or at the floor: "Recovered 0 FP (0 → 0)" reads like a mistake
+        text = f"Recovered nothing: FP stays {fp}{held}"
+    else:
+        text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
     events = [FatigueEvent("recovered", text, amount=state.fp - fp), *band_event(state.fp, fp, fl)]
     new, capped = _recap(state, new, fl)
     return Transition(new, (*events, *capped))

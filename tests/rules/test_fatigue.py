@@ -687,3 +687,10 @@ def test_event_texts_say_fp_stayed_rather_than_showing_a_no_op_arrow() -> None:
     assert granted.events[0].text.startswith("Temporary FP +3: FP stays 0, pool 3 until")
     tired = rest(FatigueState(fp=30), fl, "break", rates)
     assert tired.events[0].text.startswith("Took a Break (10 min): FP 30 → 20")
+    fresh = recover(FatigueState(), fl, 5)
+    assert fresh.events[0].text == "Recovered nothing: FP stays 0"
+    held = recover(FatigueState(fp=22, exhausted_cap=True), fl, 5)
+    assert held.events[0].text == (
+        "Recovered nothing: FP stays 22; the Exhausted cap holds FP at 22 until a Break"
+    )
+    assert recover(FatigueState(fp=9), fl, 5).events[0].text == "Recovered 5 FP (9 → 4)"
