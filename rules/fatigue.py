@@ -432,7 +432,7 @@ def rest(
     rested = _REST_NAMES.get(kind, "Rested")
     if alone:
         when = f"{length} min alone, {game_time(start)} → {game_time(settled)}"
-    elif counted < length:
+    elif counted < length and kind != "long":  # a Long Rest ends at 0 FP whatever counted
         when = f"{length} min, {counted} counted: rested alone until {game_time(state.settled)}"
     else:
         when = f"{length} min"
