@@ -2,33 +2,25 @@
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.permissions import is_gm
 from bot.render.characters import (
-    cancelled_embed,
     confirm_remove_embed,
     removed_embed,
     roster_embed,
     sheet_embed,
 )
-from bot.tree import answer_error
-from cogs._reply import PRIVATE, private_unless, reply, update
+from cogs._confirm import CONFIRM_SECONDS, ConfirmRemove
+from cogs._reply import PRIVATE, private_unless, reply
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from table.names import NAME_LIMIT
 from table.sheet import SheetOptions, change, create, remove
-
-log = logging.getLogger(__name__)
-
-CONFIRM_SECONDS = 60.0  # how long the Remove button waits
 
 Level = app_commands.Range[int, 1, LEVEL_MAX]
 Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
@@ -65,57 +57,6 @@ SHEET_DESCRIPTIONS = {
     "kin_hd": "Kin HD size, used when larger than the class's",
     "fatigue_level": "Fatigue Level given directly, e.g. 20.5 (instead of the inputs)",
 }
-
-
-class ConfirmRemove(discord.ui.View):
-    """Confirm/Cancel for one removal; only the person who asked may press, for a minute."""
-
-    def __init__(self, invoker_id: int, name: str, timeout: float) -> None:
-        super().__init__(timeout=timeout)
-        self.invoker_id = invoker_id
-        self.name = name
-        self.prompt: discord.Interaction | None = None  # to edit the prompt on timeout
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id == self.invoker_id:
-            return True
-        await reply(interaction, f"Only <@{self.invoker_id}> can answer this.", ephemeral=True)
-        return False
-
-    @discord.ui.button(label="Remove", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        # GM or not is asked again at the click, in its transaction: the GM role may have
-        # gone since the prompt (interaction_check made the clicker the invoker).
-        gone = await apply_as(
-            interaction,
-            "character remove",
-            lambda table, gm: remove(table, self.invoker_id, gm, self.name),
-        )
-        self.stop()
-        await update(interaction, embed=removed_embed(gone), view=None)
-
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await update(interaction, embed=cancelled_embed(self.name), view=None)
-
-    async def on_timeout(self) -> None:
-        for item in self.children:
-            if isinstance(item, discord.ui.Button):
-                item.disabled = True
-        if self.prompt is not None:
-            try:
-                await self.prompt.edit_original_response(
-                    embed=cancelled_embed(self.name, timed_out=True), view=self
-                )
-            except discord.HTTPException as error:  # the prompt was dismissed: nothing to edit
-                log.info("Could not disable the remove prompt (%s)", error.status)
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        # Views don't reach the tree's handler; give the same replies it would.
-        await answer_error(interaction, error, "the remove button")
 
 
 class Characters(commands.Cog):
@@ -282,7 +223,15 @@ class Characters(commands.Cog):
         gm = is_gm(interaction, table.settings)
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
-        view = ConfirmRemove(interaction.user.id, character.name, self.confirm_seconds)
+        invoker, name = interaction.user.id, character.name
+        view = ConfirmRemove(
+            invoker,
+            name,
+            self.confirm_seconds,
+            action="character remove",
+            step=lambda table, gm: remove(table, invoker, gm, name),
+            done=removed_embed,
+        )
         await reply(interaction, embed=confirm_remove_embed(character), view=view)
         view.prompt = interaction
 

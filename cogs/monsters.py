@@ -11,9 +11,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.permissions import is_gm
-from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
+from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
-from cogs._reply import private_unless, reply
+from cogs._confirm import CONFIRM_SECONDS
+from cogs._monster_remove import confirm_monster_removal
+from cogs._reply import PRIVATE, private_unless, reply
 from cogs._shared import apply_as, read_table
 from rules.defense import (
     AGILITY_RANGE,
@@ -158,6 +160,8 @@ class Monsters(commands.Cog):
         guild_only=True,
     )
 
+    confirm_seconds = CONFIRM_SECONDS  # tests shorten it on the running cog
+
     @staticmethod
     async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
         """One transaction: the step gets `is_gm` by the settings it loaded and refuses a
@@ -256,13 +260,13 @@ class Monsters(commands.Cog):
         table = await read_table(interaction)
         await reply(interaction, embed=roster_embed(table.monsters))
 
-    @monster.command(name="remove", description="GM: remove a monster from this channel")
+    @monster.command(
+        name="remove", description="GM: remove a monster (asks to confirm)", extras=PRIVATE
+    )
     @app_commands.describe(name="Which monster")
     @app_commands.autocomplete(name=monster_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
-        step = functools.partial(bestiary.remove, name=name)
-        gone = await self._change(interaction, "monster remove", step)
-        await reply(interaction, embed=removed_embed(gone))
+        await confirm_monster_removal(interaction, name, self.confirm_seconds)
 
     @monster.command(name="face", description="GM: turn a monster (moves its unarmored spots)")
     @app_commands.describe(name="Which monster", facing="The compass direction it now faces")
