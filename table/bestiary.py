@@ -100,6 +100,8 @@ def parse_enchantments(text: str | None) -> tuple[int, ...]:
         return ()
     ranks: list[int] = []
     for token in _ENCHANTMENT_SEPARATORS.split(text.strip()):
+        if not token:  # a stray comma at either end, as `spots:` allows
+            continue
         if not re.fullmatch(r"[+-]?\d{1,6}", token):
             raise RulesError(f"'{token[:20]}' isn't an enchantment Rank. {ENCHANTMENTS_HELP}")
         ranks.append(int(token))

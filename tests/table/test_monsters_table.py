@@ -112,7 +112,16 @@ def test_parse_spots(text: str | None, spots: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "ranks"), [("1 2 2", (1, 2, 2)), ("1,2", (1, 2)), (" 0 ", (0,)), ("none", ())]
+    ("text", "ranks"),
+    [
+        ("1 2 2", (1, 2, 2)),
+        ("1,2", (1, 2)),
+        (" 0 ", (0,)),
+        ("none", ()),
+        ("1, 2,", (1, 2)),  # a trailing comma, as spots: allow it
+        (", 1", (1,)),
+        (", ,", ()),
+    ],
 )
 def test_parse_enchantments(text: str, ranks: tuple[int, ...]) -> None:
     assert bestiary.parse_enchantments(text) == ranks
