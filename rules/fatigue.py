@@ -405,9 +405,9 @@ def rest(
     still = None  # a cap this rest leaves holding, already named by the cleared cap's event
     if clear_exhausted and state.exhausted_cap:
         still = BANDS[SHATTERED] if state.shattered_cap and not clear_shattered else None
-        events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still))
+        events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still, kind == "long"))
     if clear_shattered and state.shattered_cap:
-        events.append(cap_cleared_event(BANDS[SHATTERED], fl))
+        events.append(cap_cleared_event(BANDS[SHATTERED], fl, to_zero=kind == "long"))
     uncapped = _with(
         state,
         exhausted_cap=state.exhausted_cap and not clear_exhausted,

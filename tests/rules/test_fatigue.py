@@ -361,6 +361,9 @@ def test_rests_clear_the_right_caps() -> None:
     long = rest(pooled, OGRE_FL, "long", DEFAULTS)
     assert long.state == FatigueState()
     assert long.minutes == 480
+    # FP ends at 0: "FP can drop below 61 again" would only add words to the party's line.
+    cleared = [e.text for e in kinds(long, "cap_cleared")]
+    assert cleared == ["Exhausted cap cleared", "Shattered cap cleared"]
 
     plain = rest(capped, OGRE_FL, "minutes", DEFAULTS, minutes=30)  # clears no cap
     assert plain.state == FatigueState(fp=81, exhausted_cap=True, shattered_cap=True, vp_damage=2)
