@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import discord
 
-from bot.render.common import band_colour
+from bot.render.common import band_colour, points
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
 from rules.gametime import game_time, round_number
@@ -145,7 +145,7 @@ def character_embed(character: Character, clock: int) -> discord.Embed:
     embed.add_field(name="Fatigue Level", value=fl_text(fl))
     embed.add_field(name="Maximum FP", value=str(max_fp(fl)))
     ranges = " · ".join(
-        f"{BAND_EMOJI[name]} {name} {low}–{high}" for name, low, high in band_ranges(fl)
+        f"{BAND_EMOJI[name]} {name} {points(low, high)}" for name, low, high in band_ranges(fl)
     )
     embed.add_field(name="Bands", value=ranges, inline=False)
     embed.set_footer(text=f"Game clock: {game_time(clock)}")
