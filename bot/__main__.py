@@ -1,5 +1,6 @@
 """`python -m bot` runs the bot; `python -m bot sync [--guild ID | --dev-guild]` registers its
-slash commands with Discord and exits."""
+slash commands with Discord and exits. The admin's tools, which need no token: `health` (the
+container's health check), `copy-db SOURCE TARGET` and `backup PATH` (see bot/tools/)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.client import Tablekeeper
+from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
-from bot.store import Store
+from bot.store import Store, StoreError
 
 log = logging.getLogger("bot")
 
@@ -26,11 +28,19 @@ BAD_TOKEN = (
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run Tablekeeper.")
-    commands = parser.add_subparsers(dest="command", metavar="{sync}")
+    commands = parser.add_subparsers(dest="command", metavar="{sync,health,copy-db,backup}")
     sync = commands.add_parser("sync", help="register the slash commands with Discord, then exit")
     where = sync.add_mutually_exclusive_group()
     where.add_argument("--guild", type=int, metavar="ID", help="only in this server (instant)")
     where.add_argument("--dev-guild", action="store_true", help="only in DEV_GUILD_ID's server")
+    health = commands.add_parser("health", help="exit 0 if the running bot's /healthz says ok")
+    health.add_argument("--port", type=int, help="default: HEALTH_PORT")
+    copy = commands.add_parser("copy-db", help="copy every table from one database to another")
+    copy.add_argument("source", metavar="SOURCE_URL", help="sqlite:///… or postgresql://…")
+    copy.add_argument("target", metavar="TARGET_URL", help="an empty database, same forms")
+    backup = commands.add_parser("backup", help="an online copy of the live SQLite database")
+    backup.add_argument("path", metavar="PATH", help="the new file to write")
+    backup.add_argument("--database", metavar="URL", help="default: DATABASE_URL")
     return parser.parse_args(argv)
 
 
@@ -63,21 +73,26 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
 
 
 def _close_on_sigterm(bot: Tablekeeper) -> None:
-    """Hosts stop a worker with SIGTERM: close the gateway and the store instead of dying."""
+    """Hosts stop a worker with SIGTERM: stop taking interactions, finish those in flight, close
+    the gateway and then the store (as `run` leaves its `async with`) instead of dying."""
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         asyncio.get_running_loop().add_signal_handler(
-            signal.SIGTERM, lambda: asyncio.ensure_future(bot.close())
+            signal.SIGTERM, lambda: asyncio.ensure_future(bot.shutdown())
         )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.command in ("health", "copy-db", "backup"):
+        from bot.tools import run_tool  # the admin's tools: no token, no Discord
+
+        return run_tool(args)
     try:
         settings = Settings.from_env()
     except SettingsError as error:
         print(error, file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=settings.log_level_number, root=True)
+    setup_logging(settings.log_level_number, settings.log_format)
 
     guild_id: int | None = None
     if args.command == "sync":
@@ -91,6 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(run(settings, sync=args.command == "sync", guild_id=guild_id))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
+        return 1
+    except StoreError as error:  # unreachable database, wrong password, missing driver
+        print(error, file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         log.info("Stopped")
