@@ -135,7 +135,9 @@ async def test_impervious_with_extra_armor_keeps_the_armors_full_evasion_penalty
     # Impervious Rank 4: Defense 42, + half of 6; Evasion set to 0, then the full −2 applies.
     assert shown["Defense"] == "45"
     assert shown["Evasion"] == "−2 (set to 0 by Impervious, extra armor −2)"
-    assert "the extra armor's full penalty still applies: Evasion −2" in shown["Notes"]
+    # One note says it (the Evasion field already shows the sum): "−2" isn't repeated there.
+    assert shown["Notes"].count("−2") == 1, shown["Notes"]
+    assert "Evasion penalty −2 (in full, even on Impervious)" in shown["Notes"]
 
 
 @pytest.mark.parametrize(
