@@ -41,7 +41,10 @@ class Clock(commands.Cog):
         name="clock", description="The channel's game clock: rounds and minutes", guild_only=True
     )
 
-    @clock.command(name="show", description="The game clock and whose Temporary FP is running")
+    @clock.command(
+        name="show",
+        description="The game clock, running Temporary FP, and who rested alone ahead of it",
+    )
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)
         await reply(interaction, embed=clock_embed(table))

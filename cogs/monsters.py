@@ -146,6 +146,9 @@ async def hit_and_reply(
     """`/monster hit` and its "Hit again" button: one transaction, then a new reply."""
     step = functools.partial(bestiary.hit, name=name, damage=damage, from_square=from_square)
     result = await Monsters._change(interaction, "monster hit", step)
+    if result.monster.down:  # another hit would only say it is defeated
+        await reply(interaction, embed=hit_embed(result))
+        return
     view = buttons_view(HitAgain(result.monster.name, damage, from_square))
     await reply(interaction, embed=hit_embed(result), view=view)
 
