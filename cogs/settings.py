@@ -13,9 +13,17 @@ from discord.ext import commands
 from bot.render.fatigue import clock_line
 from bot.render.settings import RESET_CHOICES, settings_embed
 from cogs._reply import PRIVATE, reply
-from cogs._shared import apply_as, gm_only, read_table
+from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
 from rules.errors import RulesError
-from table.model import SETTING_NAMES, ChannelSettings, Forbidden, Table
+from table.model import (
+    HISTORY_KEEP_DEFAULT,
+    HISTORY_KEEP_MAX,
+    HISTORY_KEEP_MIN,
+    SETTING_NAMES,
+    ChannelSettings,
+    Forbidden,
+    Table,
+)
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 
 MANAGE_SERVER = "Only members with Manage Server can change the server's settings"
@@ -28,6 +36,9 @@ DESCRIBE = {
     "long_minutes": "Minutes in a Long Rest (default 480)",
     "gm_role": "Members with this role are GMs (besides Manage Channels)",
     "clear_gm_role": "Forget this GM role (at a channel: the server's applies, if any)",
+    "history_keep": (
+        f"How many latest changes /history and /undo keep (default {HISTORY_KEEP_DEFAULT:,})"
+    ),
     "threads": "Do a channel's threads play at its table (shared) or keep their own?",
     "reset": "Forget a value set at this scope (a channel then reads the server's, else default)",
 }
@@ -51,7 +62,7 @@ class Settings(commands.Cog):
         extras=PRIVATE,
     )
     async def show(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, CHANNEL_ONLY)
         sources = {name: table.source(name) for name in SETTING_NAMES}
         await reply(interaction, embed=settings_embed(table.settings, sources=sources))
 
@@ -69,6 +80,7 @@ class Settings(commands.Cog):
         long_minutes: int | None = None,
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
+        history_keep: app_commands.Range[int, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX] | None = None,
         threads: Literal["shared", "own"] | None = None,
         reset: str | None = None,
     ) -> None:
@@ -89,6 +101,7 @@ class Settings(commands.Cog):
             long_minutes=long_minutes,
             gm_role_id=None if gm_role is None else gm_role.id,
             clear_gm_role=clear_gm_role,
+            history_keep=history_keep,
             threads=threads,
             reset=reset,
         )
@@ -127,7 +140,7 @@ class Settings(commands.Cog):
 
         action = f"settings {scope}"
         checked = gm_only(step) if scope == "set" else server_step
-        before, after, clock = await apply_as(interaction, action, checked)
+        before, after, clock = await apply_as(interaction, action, checked, parts=CHANNEL_ONLY)
         scope_name = "channel" if scope == "set" else "server"
         embed = settings_embed(after, changed=before, clock=clock, scope=scope_name)
         await reply(interaction, embed=embed)

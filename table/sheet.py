@@ -282,8 +282,9 @@ class SettingsOptions:
     long_minutes: int | None = None
     gm_role_id: int | None = None
     clear_gm_role: bool = False
-    reset: str | None = None  # a setting's name (or "all") to forget at this scope
+    history_keep: int | None = None
     threads: str | None = None
+    reset: str | None = None  # a setting's name (or "all") to forget at this scope
 
     def given(self) -> bool:
         values = [getattr(self, f.name) for f in dataclasses.fields(self)]

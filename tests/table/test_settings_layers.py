@@ -10,7 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RulesError
-from table.model import DEFAULT_SETTINGS, SETTING_NAMES, Table, layered, server_layer
+from table.model import (
+    DEFAULT_SETTINGS,
+    HISTORY_KEEP_MAX,
+    HISTORY_KEEP_MIN,
+    SETTING_NAMES,
+    Table,
+    layered,
+    server_layer,
+)
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 
 VALUES: dict[str, st.SearchStrategy[Any]] = {
@@ -22,6 +30,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "long_minutes": st.integers(1, 24 * 60),
     "gm_role_id": st.integers(1, 2**63 - 1),
     "threads": st.sampled_from(["shared", "own"]),
+    "history_keep": st.integers(HISTORY_KEEP_MIN, HISTORY_KEEP_MAX),
 }
 
 

@@ -1,16 +1,16 @@
--- Server-wide settings (/settings server): what a server sets for all its channels. NULL: the
--- server doesn't set it (its channels use their own value, else the default). The limits are
--- checked by the bot, the same as a channel's.
+-- As sqlite/V9__server_settings.sql. Server-wide settings (/settings server): NULL means the
+-- server doesn't set it (its channels use their own value, else the default).
 CREATE TABLE guild_settings (
-    guild_id      INTEGER PRIMARY KEY,
+    guild_id      BIGINT PRIMARY KEY,
     ties          TEXT CHECK (ties IN ('fail', 'succeed')),
     round_seconds INTEGER,
     rest_rate     INTEGER,
     break_minutes INTEGER,
     short_minutes INTEGER,
     long_minutes  INTEGER,
-    gm_role_id    INTEGER,
-    threads       TEXT CHECK (threads IN ('shared', 'own'))
+    gm_role_id    BIGINT,
+    threads       TEXT CHECK (threads IN ('shared', 'own')),
+    history_keep  INTEGER
 );
 
 -- The settings a channel set itself, by name, space-separated; its other settings columns
@@ -27,5 +27,6 @@ UPDATE channels SET own_settings = TRIM(
     || CASE WHEN short_minutes <> 60 THEN 'short_minutes ' ELSE '' END
     || CASE WHEN long_minutes <> 480 THEN 'long_minutes ' ELSE '' END
     || CASE WHEN gm_role_id IS NOT NULL THEN 'gm_role_id ' ELSE '' END
-    || CASE WHEN threads <> 'shared' THEN 'threads' ELSE '' END
+    || CASE WHEN threads <> 'shared' THEN 'threads ' ELSE '' END
+    || CASE WHEN history_keep <> 1000 THEN 'history_keep' ELSE '' END
 );
