@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.contexts import IN_A_SERVER, is_stateful
+from bot.options import BadOptions, check_options
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -37,14 +40,14 @@ def describe_error(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     match error:
-        case RulesError():
+        case RulesError() | BadOptions():
             return str(error)
         case app_commands.TransformerError():
             return f"I couldn't understand {str(error.value)[:50]!r} for that option."
         case app_commands.CommandOnCooldown():
             return f"Slow down: try again in {math.ceil(error.retry_after)} s."
         case app_commands.NoPrivateMessage():
-            return "This command only works in a server channel."
+            return IN_A_SERVER
         case app_commands.MissingPermissions():
             return f"You need the {_names(error.missing_permissions)} permission for that."
         case app_commands.BotMissingPermissions():
@@ -75,7 +78,45 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     await send_error(interaction, text)
 
 
+AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
+
+
 class TablekeeperTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Before discord.py reads a single option: the options must fit what the command
+        declares (a forged payload must not reach a cog), and a stateful command needs a
+        server. A refusal is answered by `on_error`; while autocompleting, with no choices."""
+        data: Any = interaction.data
+        if not isinstance(data, dict) or data.get("type", 1) != 1:
+            return True  # not a slash command: discord.py's own lookup refuses it
+        command = self._declared(data)
+        if command is None:
+            return True  # unknown: discord.py raises CommandNotFound, answered as out of date
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        try:
+            check_options(command.to_dict(self), data, autocomplete=autocomplete)
+            if interaction.guild_id is None and is_stateful(_leaf(command, data)):
+                raise app_commands.NoPrivateMessage(IN_A_SERVER)
+        except (BadOptions, app_commands.NoPrivateMessage) as error:
+            if autocomplete:
+                await interaction.response.autocomplete([])
+            else:  # answered here: discord.py's own error path would re-read the bad data
+                await self.on_error(interaction, error)
+            return False
+        return True
+
+    def _declared(self, data: dict[str, Any]) -> AnyCommand | None:
+        name = data.get("name")
+        if not isinstance(name, str):
+            return None
+        guild_id = data.get("guild_id")
+        if isinstance(guild_id, str) and guild_id.isdigit():
+            found = self.get_command(name, guild=discord.Object(int(guild_id)))
+            if found is not None and not isinstance(found, app_commands.ContextMenu):
+                return found
+        found = self.get_command(name)
+        return None if isinstance(found, app_commands.ContextMenu) else found
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
@@ -95,4 +136,23 @@ class TablekeeperTree(app_commands.CommandTree):
             error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound
         ):
             log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
+        elif isinstance(error, BadOptions):  # a forged payload, or a very stale client
+            data: Any = interaction.data or {}
+            log.warning(
+                "Refused the options of %r from user %s: %s",
+                str(data.get("name"))[:40],
+                interaction.user.id,
+                error,
+            )
         await send_error(interaction, text)
+
+
+def _leaf(command: AnyCommand, data: dict[str, Any]) -> AnyCommand:
+    """The subcommand `data` names (already checked against the declaration)."""
+    options = data.get("options") or []
+    while isinstance(command, app_commands.Group) and options:
+        found = command.get_command(options[0]["name"])
+        if found is None:
+            break
+        command, options = found, options[0].get("options") or []
+    return command

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 from discord import app_commands
 
+from bot.contexts import NotInServer
 from bot.permissions import is_gm
 from rules.errors import RulesError
 from table.model import Character, Forbidden, Table
@@ -31,12 +32,16 @@ def bot_of(interaction: discord.Interaction) -> Tablekeeper:
 
 async def read_table(interaction: discord.Interaction) -> Table:
     """A snapshot for looking (show, list, rolls, prompts); never decide a write from it."""
+    if interaction.guild_id is None:  # the tree refuses stateful commands; buttons land here
+        raise NotInServer()
     return await bot_of(interaction).store.read(interaction.channel_id or 0, interaction.guild_id)
 
 
 async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R]) -> R:
     """One transaction: `fn` gets the table and whether the caller is GM by THAT table's
     settings. A refusal raised in `fn` rolls it back and the error handler shows it."""
+    if interaction.guild_id is None:  # a channel's rows always belong to a server
+        raise NotInServer()
 
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import stateless
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
@@ -123,6 +124,7 @@ class Monsters(commands.Cog):
         non-GM inside it, so a refusal writes nothing."""
         return await apply_as(interaction, action, lambda table, gm: step(table, is_gm=gm))
 
+    @stateless
     @monster.command(name="build", description="A monster's stat block from its Rank and armor")
     @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)

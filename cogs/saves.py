@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import stateless
 from bot.permissions import is_gm
 from bot.render.saves import party_embed, save_embed
 from cogs._buttons import (
@@ -29,6 +30,7 @@ from cogs._buttons import (
 from cogs._reply import reply
 from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
 from rules.dice import DieSource, open_ended
+from rules.errors import RulesError
 from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
 from table.model import LEVEL_MAX, Forbidden, Table
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
@@ -55,6 +57,10 @@ _ONE = {
 }
 
 
+IN_A_DM = (
+    "Characters live in server channels: use this in a server channel, or give `level:` "
+    "(and `stat:`, `kin:`) for a plain roll here"
+)
 AGAIN = "Roll again"
 ROLLER_OR_GM = "Only the player who rolled this save, or the GM, can roll it again"
 _AGAINST_OPTIONS = {"v": "vs", "d": "dc", "s": "spell"}
@@ -102,6 +108,16 @@ def again_inputs(kind: SaveKind, options: SaveOptions, table: Table, roller_id: 
         per=options.per,
         ties_succeed=table.settings.ties_succeed,
     )
+
+
+async def save_table(interaction: discord.Interaction, options: SaveOptions) -> Table:
+    """The channel's table; outside a server, where a plain roll with numbers still works,
+    an empty table with the default settings (no character lives in a DM)."""
+    if interaction.guild_id is not None:
+        return await read_table(interaction)
+    if options.character is not None or options.level is None:
+        raise RulesError(IN_A_DM)
+    return Table(interaction.channel_id or 1, None)
 
 
 def saves_cog(interaction: discord.Interaction) -> Saves:
@@ -164,7 +180,7 @@ class SaveAgain(
         return cls(SaveKind(match["kind"]), options, id_from_code(match["roller"]))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await save_table(interaction, self.options)
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(ROLLER_OR_GM)
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
@@ -212,7 +228,7 @@ class Saves(commands.Cog):
     async def _one(
         self, interaction: discord.Interaction, kind: SaveKind, options: SaveOptions
     ) -> None:
-        table = await read_table(interaction)
+        table = await save_table(interaction, options)
         inputs = save_inputs(kind, options, table, interaction.user.id)
         again = again_options(options, inputs)
         await self.reply_one(interaction, inputs, again, interaction.user.id)
@@ -246,6 +262,7 @@ class Saves(commands.Cog):
         view = buttons_view(PartySaveAgain(kind, against, mod, per))
         await reply(interaction, embed=embed, view=view)
 
+    @stateless  # with numbers; a character needs its channel (`_one` says so in a DM)
     @save.command(name="tsr", description="Toughness Save Roll: poison, disease, fatigue")
     @app_commands.describe(**_AGAINST, **_ONE, stat="Fortitude (default: your character's)")
     @app_commands.autocomplete(character=character_autocomplete)
@@ -268,6 +285,7 @@ class Saves(commands.Cog):
         )
         await self._one(interaction, SaveKind.TSR, options)
 
+    @stateless
     @save.command(name="wsr", description="Willpower Save Roll: fear, illusions, mind control")
     @app_commands.describe(**_AGAINST, **_ONE, stat="Wisdom (default: your character's)")
     @app_commands.autocomplete(character=character_autocomplete)
