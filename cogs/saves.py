@@ -31,17 +31,25 @@ from cogs._reply import reply
 from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
-from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
+from rules.saves import (
+    CASTING_LIMIT,
+    DC_MAX,
+    DC_MIN,
+    LEVEL_LIMIT,
+    MODIFIER_LIMIT,
+    PER_MAX,
+    SaveKind,
+)
 from table.model import LEVEL_MAX, Forbidden, Table
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
 
 # Discord checks these ranges before the bot sees the command; the rules check them again.
 Level = app_commands.Range[int, 1, LEVEL_MAX]
-AttackLevel = app_commands.Range[int, 1, 1000]
+AttackLevel = app_commands.Range[int, 1, LEVEL_LIMIT]
 Dc = app_commands.Range[int, DC_MIN, DC_MAX]
-Casting = app_commands.Range[int, -1000, 1000]  # an open-ended casting roll can go negative
+Casting = app_commands.Range[int, -CASTING_LIMIT, CASTING_LIMIT]  # open-ended: may be < 0
 Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
-Per = app_commands.Range[int, 1, 1000]
+Per = app_commands.Range[int, 1, PER_MAX]
 
 _AGAINST = {
     "vs": "Attack Level of the effect (sets the Difficulty)",

@@ -18,7 +18,7 @@ from tests.localdiscord.reply import Reply
 from tests.localdiscord.world import TIMESTAMP, Channel, User, new_id, user_payload
 
 APPLICATION_COMMAND, COMPONENT = 2, 3
-IN_DM = "dm"  # as `channel`: the bot's DM with the user
+IN_DM: Literal["dm"] = "dm"  # as `channel`: the bot's DM with the user
 THREAD = 11  # PUBLIC_THREAD
 DM = 1
 
