@@ -6,10 +6,12 @@ import importlib.util
 import logging
 import pkgutil
 from collections.abc import Iterable
+from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.clicks import KnownClicks, answer_unknown_click
 from bot.settings import Settings
 from bot.store import Store
 from bot.tree import TablekeeperTree
@@ -48,6 +50,20 @@ class Tablekeeper(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
+        self.known_clicks = KnownClicks()
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.known_clicks.add(*items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self.known_clicks.remove(*items)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # Every button is a dynamic item: a custom_id none of them takes would go unanswered.
+        if not self.known_clicks.knows(interaction):
+            await answer_unknown_click(interaction)
 
     async def setup_hook(self) -> None:
         for name in self.cogs_to_load:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -17,7 +17,15 @@ from bot.render.characters import (
     roster_embed,
     sheet_embed,
 )
-from bot.tree import answer_error
+from cogs._buttons import buttons_view
+from cogs._confirm import (
+    ANSWER,
+    CONFIRM_SECONDS,
+    ConfirmButton,
+    PromptTimers,
+    expiry_code,
+    grey_out_when_expired,
+)
 from cogs._reply import reply, update
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
@@ -28,7 +36,7 @@ from table.sheet import SheetOptions, change, create, remove
 
 log = logging.getLogger(__name__)
 
-CONFIRM_SECONDS = 60.0  # how long the Remove button waits
+DANGER = discord.ButtonStyle.danger
 
 Level = app_commands.Range[int, 1, LEVEL_MAX]
 Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
@@ -65,55 +73,43 @@ SHEET_DESCRIPTIONS = {
 }
 
 
-class ConfirmRemove(discord.ui.View):
-    """Confirm/Cancel for one removal; only the person who asked may press, for a minute."""
+class RemoveAnswer(ConfirmButton, template=r"tk:rm:" + ANSWER + r":(?P<name>.*)"):
+    """Remove or Cancel on a `/character remove` prompt; the name comes last (any text)."""
 
-    def __init__(self, invoker_id: int, name: str, timeout: float) -> None:
-        super().__init__(timeout=timeout)
-        self.invoker_id = invoker_id
+    def __init__(self, yes: bool, asker_id: int, until: str, name: str, **kwargs: Any) -> None:
         self.name = name
-        self.prompt: discord.Interaction | None = None  # to edit the prompt on timeout
+        label, style = ("Remove", DANGER) if yes else ("Cancel", discord.ButtonStyle.secondary)
+        super().__init__(
+            "tk:rm", yes, asker_id, until, label, suffix=f":{name}", style=style, **kwargs
+        )
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id == self.invoker_id:
-            return True
-        await reply(interaction, f"Only <@{self.invoker_id}> can answer this.", ephemeral=True)
-        return False
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls(*cls.parse(match), match["name"])
 
-    @discord.ui.button(label="Remove", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
+    async def confirmed(self, interaction: discord.Interaction) -> None:
         # GM or not is asked again at the click, in its transaction: the GM role may have
-        # gone since the prompt (interaction_check made the clicker the invoker).
+        # gone since the prompt (only the asker gets this far).
         gone = await apply_as(
             interaction,
             "character remove",
-            lambda table, gm: remove(table, self.invoker_id, gm, self.name),
+            lambda table, gm: remove(table, self.asker_id, gm, self.name),
         )
-        self.stop()
         await update(interaction, embed=removed_embed(gone), view=None)
 
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await update(interaction, embed=cancelled_embed(self.name), view=None)
+    def cancelled(self) -> discord.Embed:
+        return cancelled_embed(self.name)
 
-    async def on_timeout(self) -> None:
-        for item in self.children:
-            if isinstance(item, discord.ui.Button):
-                item.disabled = True
-        if self.prompt is not None:
-            try:
-                await self.prompt.edit_original_response(
-                    embed=cancelled_embed(self.name, timed_out=True), view=self
-                )
-            except discord.HTTPException as error:  # the prompt was dismissed: nothing to edit
-                log.info("Could not disable the remove prompt (%s)", error.status)
+    def expired(self) -> discord.Embed:
+        return cancelled_embed(self.name, timed_out=True)
 
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        # Views don't reach the tree's handler; give the same replies it would.
-        await answer_error(interaction, error, "the remove button")
+
+def remove_buttons(asker_id: int, until: str, name: str, disabled: bool = False) -> discord.ui.View:
+    return buttons_view(
+        *(RemoveAnswer(yes, asker_id, until, name, disabled=disabled) for yes in (True, False))
+    )
 
 
 class Characters(commands.Cog):
@@ -123,6 +119,10 @@ class Characters(commands.Cog):
 
     def __init__(self, confirm_seconds: float = CONFIRM_SECONDS) -> None:
         self.confirm_seconds = confirm_seconds  # tests shorten it on the running cog
+        self.timers = PromptTimers()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel_all()
 
     @character.command(name="create", description="Make a character in this channel")
     @app_commands.describe(
@@ -266,10 +266,24 @@ class Characters(commands.Cog):
         gm = is_gm(interaction, table.settings)
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
-        view = ConfirmRemove(interaction.user.id, character.name, self.confirm_seconds)
+        asker, name, until = interaction.user.id, character.name, expiry_code(self.confirm_seconds)
+        view = remove_buttons(asker, until, name)
         await reply(interaction, embed=confirm_remove_embed(character), view=view, ephemeral=True)
-        view.prompt = interaction
+        expired = cancelled_embed(name, timed_out=True)
+        self.timers.start(
+            grey_out_when_expired(
+                interaction,
+                self.confirm_seconds,
+                expired,
+                lambda: remove_buttons(asker, until, name, disabled=True),
+            )
+        )
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(RemoveAnswer)  # before any click, and after every restart
     await bot.add_cog(Characters())
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(RemoveAnswer)

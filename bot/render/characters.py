@@ -153,7 +153,10 @@ def removed_embed(character: Character) -> discord.Embed:
 
 
 def cancelled_embed(character_name: str, timed_out: bool = False) -> discord.Embed:
-    why = "No answer within a minute" if timed_out else "Cancelled"
-    return discord.Embed(
-        title=f"Kept {character_name}"[:TITLE_MAX], description=f"{why}: nothing was removed."
-    )
+    text = "Cancelled: nothing was removed."
+    if timed_out:
+        text = (
+            "No answer within a minute: nothing was removed. "
+            "To remove it, run `/character remove` again."
+        )
+    return discord.Embed(title=f"Kept {character_name}"[:TITLE_MAX], description=text)

@@ -1,0 +1,88 @@
+"""Every click is answered: confirm prompts survive a restart, an expired one says so and how to
+ask again, and a custom_id no button of ours has gets a polite answer."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import pytest
+
+from rules.fatigue import FatigueState
+from tests.e2e.helpers import hero, seed, snapshot
+from tests.localdiscord import forge
+
+
+async def test_a_remove_prompt_still_works_after_a_restart(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player))
+    prompt = await d.slash("character remove", user=d.player, name="Bree")
+    await env.restart()
+    done = await d.click(prompt, "Remove", user=d.player)
+    assert "Removed Bree" in done.text and done.buttons() == []
+    assert (await env.table()).find("Bree") is None
+
+
+async def test_a_reset_prompt_still_works_after_a_restart(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=30))
+    prompt = await d.slash("party reset", user=d.gm)
+    await env.restart()
+    done = await d.click(prompt, "Reset everyone", user=d.gm)
+    assert "everyone is fresh" in done.text
+    assert (await env.table()).get("Bree").fatigue == FatigueState()
+
+
+async def test_an_expired_remove_prompt_says_so_after_a_restart(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player))
+    env.bot.get_cog("Characters").confirm_seconds = 0.3
+    prompt = await d.slash("character remove", user=d.player, name="Bree")
+    await env.restart()  # no timer greys it out now: only the custom_id knows its age
+    await asyncio.sleep(0.4)
+    before = await snapshot(env)
+    late = await d.click(prompt, "Remove", user=d.player)
+    assert "No answer within a minute" in late.text
+    assert "run `/character remove` again" in late.text
+    assert late.buttons() == []
+    assert await snapshot(env) == before
+
+
+async def test_an_expired_reset_prompt_says_so(env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=30))
+    monkeypatch.setattr(sys.modules["cogs.party"], "CONFIRM_SECONDS", 0.3)
+    prompt = await d.slash("party reset", user=d.gm)
+    custom_id = prompt.buttons()[0]["custom_id"]
+    await env.restart()
+    await asyncio.sleep(0.4)
+    before = await snapshot(env)
+    late = await forge.click_id(d, custom_id, prompt, user=d.gm)
+    assert "timed out" in late.text and "run `/party reset` again" in late.text
+    assert await snapshot(env) == before
+
+
+async def test_someone_else_cannot_answer_a_prompt_after_a_restart(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player))
+    prompt = await d.slash("party reset", user=d.gm)
+    await env.restart()
+    before = await snapshot(env)
+    other = await d.click(prompt, "Reset everyone", user=d.player)
+    assert other.ephemeral and "Only the GM who asked" in other.text
+    assert await snapshot(env) == before
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    ["nonsense", "tk:save:wsr:x", "tk:rm:y:zz", "tk:fp:spend2:Aria", "", "x" * 100],
+)
+async def test_a_button_we_do_not_know_gets_a_polite_answer(env: Any, custom_id: str) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    shown = await d.slash("fatigue show", user=d.player)
+    before = await snapshot(env)
+    reply = await forge.click_id(d, custom_id, shown, user=d.player)
+    assert reply.ephemeral and "no longer does anything" in reply.content
+    assert await snapshot(env) == before
