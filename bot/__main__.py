@@ -9,15 +9,23 @@ import contextlib
 import logging
 import signal
 import sys
+import time
 from collections.abc import Sequence
 
+import aiohttp
 import discord
+import discord.http
 
 from bot.client import Tablekeeper
 from bot.settings import Settings, SettingsError
-from bot.store import Store
+from bot.store import Store, StoreError
 
 log = logging.getLogger("bot")
+
+
+class DiscordUnreachable(Exception):
+    """Discord's API could not be reached for the whole start-up retry window."""
+
 
 BAD_TOKEN = (
     "Discord rejected DISCORD_TOKEN: copy it again from the Developer Portal (Bot → Reset Token)"
@@ -49,16 +57,53 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         from bot.api_base import use_api_base  # only a test (or a proxy) points elsewhere
 
         use_api_base(settings.api_base)
-    async with Store.open(settings.database_url) as store, Tablekeeper(settings, store) as bot:
+    retry_for = settings.startup_retry_seconds
+    async with (
+        Store.open(settings.database_url, retry_for=retry_for) as store,
+        Tablekeeper(settings, store) as bot,
+    ):
+        await log_in(bot, settings)  # runs setup_hook, so the cogs are loaded
         if not sync:
             _close_on_sigterm(bot)
-            await bot.start(settings.token)
+            await bot.connect()
             return
-        await bot.login(settings.token)  # runs setup_hook, so the cogs are loaded
         names = await sync_commands(bot, guild_id)
         where = "globally" if guild_id is None else f"in server {guild_id}"
         listed = ", ".join(f"/{name}" for name in names) or "nothing"
         print(f"Registered {len(names)} commands {where}: {listed}")
+
+
+async def log_in(bot: Tablekeeper, settings: Settings) -> None:
+    """Log in over REST, trying a Discord that can't be reached again with backoff (one log
+    line per attempt) for STARTUP_RETRY_SECONDS; a wrong token is not retried."""
+    where = discord.http.Route.BASE
+    deadline = time.monotonic() + settings.startup_retry_seconds
+    delay, attempt = 1.0, 1
+    while True:
+        try:
+            await bot.login(settings.token)
+            return
+        except (aiohttp.ClientError, OSError, TimeoutError, discord.DiscordServerError) as error:
+            # Closing the session closes its connector too: the next attempt makes both anew.
+            await bot.http.close()
+            bot.http.connector = discord.utils.MISSING
+            reason = " ".join(str(error).split()) or type(error).__name__
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise DiscordUnreachable(
+                    f"Discord can't be reached at {where} ({reason}): gave up after "
+                    f"{attempt} attempts in {settings.startup_retry_seconds:g} s"
+                ) from None
+            wait = min(delay, left)
+            log.warning(
+                "Discord can't be reached at %s (%s): attempt %d, trying again in %.1f s",
+                where,
+                reason,
+                attempt,
+                wait,
+            )
+            await asyncio.sleep(wait)
+            delay, attempt = min(delay * 2, 30.0), attempt + 1
 
 
 def _close_on_sigterm(bot: Tablekeeper) -> None:
@@ -90,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(run(settings, sync=args.command == "sync", guild_id=guild_id))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
+        return 1
+    except (StoreError, DiscordUnreachable) as error:  # one line, no traceback
+        print(error, file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         log.info("Stopped")

@@ -6,7 +6,6 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -14,6 +13,7 @@ import aiosqlite
 from bot.store.backend import Row
 from bot.store.errors import StoreError
 from bot.store.migrate import Migration, load_migrations, migrate
+from bot.store.preflight import check_sqlite_file
 
 PREFIX = "sqlite:///"
 
@@ -61,8 +61,8 @@ class SqliteBackend:
     @classmethod
     async def open(cls, url: str) -> SqliteBackend:
         path = sqlite_path(url)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # Refuse a missing folder, a bad or read-only file, a newer schema: before writing.
+        await asyncio.to_thread(check_sqlite_file, path, load_migrations(cls.dialect)[-1].version)
         # isolation_level=None: no implicit transactions; we BEGIN and COMMIT ourselves.
         db = await aiosqlite.connect(path, isolation_level=None)
         try:

@@ -62,12 +62,13 @@ def event_from_row(row: Mapping[str, Any]) -> Event:
     )
 
 
-async def open_backend(url: str) -> Backend:
-    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`)."""
+async def open_backend(url: str, retry_for: float = 0.0) -> Backend:
+    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`,
+    whose server is retried for `retry_for` seconds: it may still be starting)."""
     if is_postgres_url(url):
         from bot.store.postgres import PostgresBackend
 
-        return await PostgresBackend.open(url)
+        return await PostgresBackend.open(url, retry_for)
     if url.startswith(SQLITE_PREFIX):
         return await SqliteBackend.open(url)
     scheme = url.split(":", 1)[0] if ":" in url else url  # never echo a password
@@ -86,12 +87,15 @@ class Store:
         self._now = now
 
     @classmethod
-    def open(cls, url: str, *, now: Callable[[], datetime] = _utcnow) -> _Opening:
-        return _Opening(cls, url, now)
+    def open(
+        cls, url: str, *, now: Callable[[], datetime] = _utcnow, retry_for: float = 0.0
+    ) -> _Opening:
+        """`retry_for`: seconds to keep trying a database server that can't be reached yet."""
+        return _Opening(cls, url, now, retry_for)
 
     @classmethod
-    async def _open(cls, url: str, now: Callable[[], datetime]) -> Store:
-        return cls(await open_backend(url), now)
+    async def _open(cls, url: str, now: Callable[[], datetime], retry_for: float) -> Store:
+        return cls(await open_backend(url, retry_for), now)
 
     @property
     def dialect(self) -> str:
@@ -261,15 +265,17 @@ class Store:
 class _Opening:
     """What `Store.open` returns: await it for a Store, or use it with `async with`."""
 
-    def __init__(self, cls: type[Store], url: str, now: Callable[[], datetime]) -> None:
-        self._cls, self._url, self._now = cls, url, now
+    def __init__(
+        self, cls: type[Store], url: str, now: Callable[[], datetime], retry_for: float
+    ) -> None:
+        self._cls, self._url, self._now, self._retry_for = cls, url, now, retry_for
         self._store: Store | None = None
 
     def __await__(self) -> Generator[Any, None, Store]:
-        return self._cls._open(self._url, self._now).__await__()
+        return self._cls._open(self._url, self._now, self._retry_for).__await__()
 
     async def __aenter__(self) -> Store:
-        self._store = await self._cls._open(self._url, self._now)
+        self._store = await self._cls._open(self._url, self._now, self._retry_for)
         return self._store
 
     async def __aexit__(

@@ -15,7 +15,14 @@ from bot.settings import Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5.fake.t0ken-value"
-ENV_NAMES = {"DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DEV_GUILD_ID", "LOG_LEVEL"}
+ENV_NAMES = {
+    "DISCORD_TOKEN",
+    "DATABASE_URL",
+    "DISCORD_API_BASE",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "STARTUP_RETRY_SECONDS",
+}
 
 
 def test_reads_every_setting() -> None:
@@ -64,6 +71,9 @@ def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
         ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a number"),
         ("DEV_GUILD_ID", "-5", "DEV_GUILD_ID must be a server id"),
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+        ("STARTUP_RETRY_SECONDS", "soon", "STARTUP_RETRY_SECONDS must be a number of seconds"),
+        ("STARTUP_RETRY_SECONDS", "nan", "STARTUP_RETRY_SECONDS must be a number of seconds"),
+        ("STARTUP_RETRY_SECONDS", "-1", "STARTUP_RETRY_SECONDS must be between 0 and 3600"),
         ("DATABASE_URL", "mysql://x/y", "DATABASE_URL must look like sqlite:///"),
         ("DATABASE_URL", "tablekeeper.db", "or postgresql://user:password@host"),
         ("DISCORD_API_BASE", "localhost:8000", "DISCORD_API_BASE must be an http"),
