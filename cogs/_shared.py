@@ -88,6 +88,8 @@ async def character_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The channel's characters, the caller's own first, filtered by what was typed."""
+    if interaction.guild_id is None:  # `/save` runs in DMs too, where no character lives
+        return []
     table = await read_table(interaction)
     typed = current.casefold()
     names = sorted(

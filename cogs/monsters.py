@@ -74,6 +74,8 @@ async def spots_autocomplete(
 async def monster_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
+    if interaction.guild_id is None:  # no bestiary outside a server
+        return []
     table = await read_table(interaction)
     typed = current.casefold()
     found = [m for m in table.monsters if typed in m.key]

@@ -283,7 +283,8 @@ async def test_every_autocomplete_with_any_focused_value(env: Any) -> None:
                 data = forge.command_data(
                     d, path, [*others, focused], resolved=helper.resolver.resolved
                 )
-                sent.append(forge.send(d, data, user=d.gm, kind=4))
+                for channel in (d.table, forge.IN_DM):
+                    sent.append(forge.send(d, data, user=d.gm, channel=channel, kind=4))
     assert len(sent) > 50
     for start in range(0, len(sent), AT_ONCE):
         for reply in await asyncio.gather(*sent[start : start + AT_ONCE]):
