@@ -1,7 +1,9 @@
-"""`/fatigue spend|recover|temp|show`: one character's Fatigue Points.
+"""`/fatigue spend|recover|temp|clear_vp|show`: one character's Fatigue Points.
 
 Players change their own characters, the GM anyone's. Removing FP directly (`recover`) is the
-GM's alone, as RULES.md §3 has it; players lose FP by resting (`/rest ... character:`).
+GM's alone (docs/rules.md#37-recovery-and-rests); players rest it off (`/rest ... character:`).
+VP damage is a tally the GM applies on the sheet: only the GM's `clear_vp` (or `/party reset`)
+clears it (docs/rules.md#33-gaining-fp-and-vp-damage).
 `/fatigue show` and `/fatigue spend` replies carry a button that spends 1 FP more on the same
 character (`SpendOne`): the same change, checks and transaction as `/fatigue spend amount:1`.
 """
@@ -28,6 +30,7 @@ Amount = app_commands.Range[int, 1, FP_AT_ONCE_MAX]
 Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
 CHARACTER_HELP = "Whose fatigue (default: your character here)"
 RECOVER_IS_GMS = "Only the GM can remove FP directly; rest it off with `/rest` and `character:`"
+CLEAR_VP_IS_GMS = "Only the GM can clear VP damage, once it is applied to the character sheet"
 OneChange = Callable[[Table, str], tuple[Table, CharacterChange]]
 SPEND_ONE, SPEND_MORE = "Spend 1 FP", "Spend 1 more"
 
@@ -141,6 +144,24 @@ class Fatigue(commands.Cog):
             "fatigue temp",
             lambda table, name: partyops.give_temp(table, name, amount, minutes),
             lambda name: f"{name} gains {amount} Temporary FP",
+        )
+
+    @fatigue.command(
+        name="clear_vp",
+        description="GM: clear the VP damage tally once applied to the sheet (no rest clears it)",
+    )
+    @app_commands.describe(character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def clear_vp(
+        self, interaction: discord.Interaction, character: str | None = None
+    ) -> None:
+        await change_character(
+            interaction,
+            character,
+            "fatigue clear_vp",
+            partyops.clear_vp_damage,
+            lambda name: f"{name}'s VP damage tally is cleared",
+            gm_only=CLEAR_VP_IS_GMS,
         )
 
     @fatigue.command(name="show", description="A character's FP, band, caps and Temporary FP")

@@ -22,13 +22,14 @@ EXAMPLES: dict[str, str] = {
     "save party": "/save party kind:wsr spell:123",
     "roll": "/roll dice:4d6kh3",
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
-    "character set": "/character set name:Bórin fortitude:10 base_hd:4+1",
+    "character set": "/character set name:Bórin fortitude:10 special_wsr:5 base_hd:4+1",
     "character show": "/character show name:Bórin",
     "character list": "/character list",
     "character remove": "/character remove name:Bórin",
     "fatigue spend": "/fatigue spend amount:3",
     "fatigue recover": "/fatigue recover amount:5 character:Bórin",
     "fatigue temp": "/fatigue temp amount:4 minutes:10",
+    "fatigue clear_vp": "/fatigue clear_vp character:Bórin",
     "fatigue show": "/fatigue show character:Bórin",
     "party show": "/party show",
     "party spend": "/party spend amount:2",
@@ -40,12 +41,13 @@ EXAMPLES: dict[str, str] = {
     "clock show": "/clock show",
     "clock round": "/clock round count:3",
     "clock pass": "/clock pass minutes:10",
-    "monster build": "/monster build rank:3 armor:heavy trade:2 spots:back",
-    "monster create": "/monster create name:Troll rank:3 armor:medium hp:40",
+    "monster build": "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2",
+    "monster create": "/monster create name:Troll rank:3 armor:medium hp:40 spots:back",
     "monster show": "/monster show name:Troll",
     "monster list": "/monster list",
     "monster remove": "/monster remove name:Troll",
     "monster face": "/monster face name:Troll facing:E",
+    "monster reveal": "/monster reveal name:Troll spot:back",
     "monster hit": "/monster hit name:Troll damage:18 from:W",
     "settings show": "/settings show",
     "settings set": "/settings set ties:succeed round_seconds:6",
@@ -54,6 +56,8 @@ EXAMPLES: dict[str, str] = {
     "help": "/help command:character create",
 }
 
+# Where every rule, table and number is explained (a file in the bot's source).
+RULES_REFERENCE = "The rules, table by table: docs/rules.md in Tablekeeper's source"
 EMBED_MAX = 6000  # Discord's limit on all the text of one embed
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -113,7 +117,7 @@ def overview_embed(all_entries: Sequence[HelpEntry]) -> discord.Embed:
                 embed.add_field(name="More", value=_clip(rest, FIELD_MAX), inline=False)
                 break
             embed.add_field(name=f"/{top}", value=_clip("\n".join(lines), FIELD_MAX), inline=False)
-        embed.set_footer(text="Details and an example: /help command:<name>")
+        embed.set_footer(text=f"Details and an example: /help command:<name> · {RULES_REFERENCE}")
         if len(embed) <= EMBED_MAX:
             return embed
     return embed  # still too long without examples: Discord would refuse; fields are clipped

@@ -1,7 +1,8 @@
-"""`/monster build|create|show|list|remove|face|hit`: monster defenses and the channel bestiary."""
+"""`/monster build|create|show|list|remove|face|reveal|hit`: monster defenses and the bestiary."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any, Self
 
@@ -10,11 +11,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contexts import stateless
+from bot.permissions import is_gm
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import apply_as, read_table
-from rules.defense import AGILITY_RANGE, ARMOR_LEVELS, FACINGS, ORDERS, RANKS
+from rules.defense import (
+    AGILITY_RANGE,
+    ARMOR_LEVELS,
+    FACINGS,
+    MAX_ARMOR_ENCHANTMENTS,
+    ORDERS,
+    RANKS,
+)
 from table import bestiary
 from table.bestiary import BuildOptions
 from table.model import HP_MAX
@@ -31,6 +40,9 @@ Damage = app_commands.Range[int, 1, 100_000]
 NewName = app_commands.Range[str, 1, NAME_LIMIT]
 Name = app_commands.Range[str, 1, 100]  # a lookup: an unknown name gets a helpful error
 Text = app_commands.Range[str, 1, 100]
+# Room for MAX_ARMOR_ENCHANTMENTS Ranks however they are separated ("1, 2, 2"); the rules count.
+ArmorEnchantments = app_commands.Range[str, 1, 8 * MAX_ARMOR_ENCHANTMENTS]
+Spot = app_commands.Range[str, 1, 20]
 
 ARMOR_CHOICES = [app_commands.Choice(name=a.title(), value=a) for a in ARMOR_LEVELS]
 ORDER_CHOICES = [
@@ -58,17 +70,43 @@ BUILD_DESCRIPTIONS = {
     "agility": "Agility: shows Evasion as 10 + Agility + modifier",
     "extra_defense": "Extra worn armor's Defense (half counts unless Unarmored)",
     "extra_evasion": "Extra worn armor's Evasion penalty, e.g. -2",
-    "spots": "Unarmored spots from its facing, e.g. back, back-left",
-    "enchantments": "Enchantment Ranks, e.g. 1 2 2 (at most 3, each ≤ its Rank)",
+    "spots": "Unarmored spots from its facing, e.g. back, back-left (hidden, Hard to Hit)",
+    "easy_spots": "Of those spots, the ones that are not Hard to Hit",
+    "revealed_spots": "Of those spots, the ones the players already know (default: none)",
+    "armor_enchantments": (
+        f"Armor Enchantment Ranks, e.g. 1 2 (at most {MAX_ARMOR_ENCHANTMENTS}, each ≤ its Rank)"
+    ),
+    "weapon_enchantments": "Weapon Enchantment Ranks, e.g. 2 2 (each ≤ its Rank)",
     "order": "Normal, heavy, miniboss or boss: sets the Material drop",
 }
 PUBLIC = "Show it to the whole channel (default: only you see it)"
+
+
+def build_options(given: dict[str, Any]) -> BuildOptions:
+    """The build options from `/monster build|create`'s parameters (their `locals()`): each
+    command names its options exactly as BuildOptions names its fields."""
+    return BuildOptions(**{f.name: given[f.name] for f in dataclasses.fields(BuildOptions)})
 
 
 async def spots_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=s, value=s) for s in bestiary.spot_suggestions(current)[:25]]
+
+
+async def hidden_spot_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The named monster's hidden spots, offered to the GM only: a player's autocomplete must
+    not give away where they are."""
+    table = await read_table(interaction)
+    if not is_gm(interaction, table.settings):
+        return []
+    name = getattr(interaction.namespace, "name", None)
+    monster = table.find_monster(name) if isinstance(name, str) else None
+    hidden = [] if monster is None else [s.name for s in monster.block.spots if s.hidden]
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=s, value=s) for s in hidden if typed in s]
 
 
 async def monster_autocomplete(
@@ -130,7 +168,9 @@ class Monsters(commands.Cog):
     @monster.command(name="build", description="A monster's stat block from its Rank and armor")
     @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
-    @app_commands.autocomplete(spots=spots_autocomplete)
+    @app_commands.autocomplete(
+        spots=spots_autocomplete, easy_spots=spots_autocomplete, revealed_spots=spots_autocomplete
+    )
     async def build(
         self,
         interaction: discord.Interaction,
@@ -141,16 +181,19 @@ class Monsters(commands.Cog):
         extra_defense: ExtraDefense = 0,
         extra_evasion: ExtraEvasion = 0,
         spots: Text | None = None,
-        enchantments: Text | None = None,
+        easy_spots: Text | None = None,
+        revealed_spots: Text | None = None,
+        armor_enchantments: ArmorEnchantments | None = None,
+        weapon_enchantments: Text | None = None,
         order: str = "normal",
         public: bool = False,
     ) -> None:
-        options = BuildOptions(
-            rank, armor, trade, agility, extra_defense, extra_evasion, spots, enchantments, order
-        )
+        options = build_options(locals())
         block = bestiary.build(options)
         title = f"Rank {block.rank} {block.armor.title()} monster"
-        await reply(interaction, embed=block_embed(block, title=title), ephemeral=not public)
+        # Unsaved and private: whoever built it sees its hidden spots; in public, a count.
+        embed = block_embed(block, title=title, show_hidden=not public)
+        await reply(interaction, embed=embed, ephemeral=not public)
 
     @monster.command(name="create", description="GM: keep a monster in this channel")
     @app_commands.describe(
@@ -159,7 +202,9 @@ class Monsters(commands.Cog):
         **BUILD_DESCRIPTIONS,
     )
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
-    @app_commands.autocomplete(spots=spots_autocomplete)
+    @app_commands.autocomplete(
+        spots=spots_autocomplete, easy_spots=spots_autocomplete, revealed_spots=spots_autocomplete
+    )
     async def create(
         self,
         interaction: discord.Interaction,
@@ -172,12 +217,13 @@ class Monsters(commands.Cog):
         extra_defense: ExtraDefense = 0,
         extra_evasion: ExtraEvasion = 0,
         spots: Text | None = None,
-        enchantments: Text | None = None,
+        easy_spots: Text | None = None,
+        revealed_spots: Text | None = None,
+        armor_enchantments: ArmorEnchantments | None = None,
+        weapon_enchantments: Text | None = None,
         order: str = "normal",
     ) -> None:
-        options = BuildOptions(
-            rank, armor, trade, agility, extra_defense, extra_evasion, spots, enchantments, order
-        )
+        options = build_options(locals())
         step = functools.partial(bestiary.create, name=name, options=options, hp_max=hp)
         made = await self._change(interaction, "monster create", step)
         await reply(interaction, embed=monster_embed(made, title=f"Created {made.name}"))
@@ -188,8 +234,12 @@ class Monsters(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, name: Name, public: bool = False
     ) -> None:
-        monster = (await read_table(interaction)).get_monster(name)
-        await reply(interaction, embed=monster_embed(monster), ephemeral=not public)
+        table = await read_table(interaction)
+        monster = table.get_monster(name)
+        # Hidden spots in full only in a reply the GM alone sees.
+        private_to_gm = not public and is_gm(interaction, table.settings)
+        embed = monster_embed(monster, show_hidden=private_to_gm)
+        await reply(interaction, embed=embed, ephemeral=not public)
 
     @monster.command(name="list", description="This channel's monsters")
     @app_commands.describe(public=PUBLIC)
@@ -216,6 +266,15 @@ class Monsters(commands.Cog):
             interaction,
             embed=monster_embed(turned, title=f"{turned.name} now faces {turned.facing}"),
         )
+
+    @monster.command(name="reveal", description="GM: show the players one hidden unarmored spot")
+    @app_commands.describe(name="Which monster", spot="Which of its hidden spots, e.g. back")
+    @app_commands.autocomplete(name=monster_autocomplete, spot=hidden_spot_autocomplete)
+    async def reveal(self, interaction: discord.Interaction, name: Name, spot: Spot) -> None:
+        step = functools.partial(bestiary.reveal, name=name, spot=spot)
+        shown = await self._change(interaction, "monster reveal", step)
+        title = f"{shown.name}: its {shown.block.spot(spot).name} spot is revealed"
+        await reply(interaction, embed=monster_embed(shown, title=title))
 
     @monster.command(name="hit", description="GM: a hit on a monster: damage after its Defense")
     @app_commands.describe(

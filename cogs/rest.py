@@ -1,7 +1,9 @@
 """`/rest break|short|long|minutes`: the whole party (GM) or one character (its owner or GM).
 
 A party rest moves the channel clock on by the rest's length; one character resting alone
-leaves the clock where it is (the rest of the table carries on).
+leaves the clock where it is (the rest of the table carries on) and is settled through its
+rest's end: the clock later passing over that span changes nothing of theirs
+(docs/rules.md#36-every-span-of-game-time-counts-once).
 """
 
 from __future__ import annotations
@@ -72,7 +74,10 @@ class Rest(commands.Cog):
     async def short(self, interaction: discord.Interaction, character: str | None = None) -> None:
         await _rest(interaction, "short", character)
 
-    @rest.command(name="long", description="Long Rest: FP and Temporary FP to 0, caps cleared")
+    @rest.command(
+        name="long",
+        description="Long Rest: FP and Temporary FP to 0, caps cleared; VP damage stays",
+    )
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def long(self, interaction: discord.Interaction, character: str | None = None) -> None:

@@ -1,4 +1,4 @@
-"""`/settings show|set`: the channel's table settings (RULES.md marks them *setting*)."""
+"""`/settings show|set`: the channel's table settings (docs/rules.md#02-conventions)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.render.fatigue import clock_line
 from bot.render.settings import settings_embed
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, read_table
@@ -61,13 +62,15 @@ class Settings(commands.Cog):
         )
         everyone = gm_role is not None and gm_role.is_default()
 
-        def step(table: Table) -> tuple[Table, tuple[ChannelSettings, ChannelSettings]]:
+        def step(table: Table) -> tuple[Table, tuple[ChannelSettings, ChannelSettings, str]]:
             if everyone:  # after the GM check, so a non-GM hears only that they aren't one
                 raise RulesError("@everyone can't be the GM role: pick a role only GMs have")
-            return change_settings(table, options)
+            new, (old, changed) = change_settings(table, options)
+            line = clock_line(new.clock, changed.round_seconds, new.round_number)
+            return new, (old, changed, line)
 
-        before, after = await apply_as(interaction, "settings set", gm_only(step))
-        await reply(interaction, embed=settings_embed(after, changed=before))
+        before, after, clock = await apply_as(interaction, "settings set", gm_only(step))
+        await reply(interaction, embed=settings_embed(after, changed=before, clock=clock))
 
 
 async def setup(bot: commands.Bot) -> None:

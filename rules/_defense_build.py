@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from rules._defense_facing import HARD_TO_HIT, SPOTS, spot_name
+from rules._defense_enchant import check_enchantments, enchantment_warning
+from rules._defense_spots import UnarmoredSpot, check_spots, find_spot
 from rules._defense_table import (
     check_int,
     check_rank,
@@ -17,12 +18,19 @@ from rules.text import plain
 
 # Material drop base by order of monster (source: Reclaim the Wild orders of monsters).
 ORDERS: dict[str, int] = {"normal": 2, "heavy": 3, "miniboss": 5, "boss": 10}
-MAX_ENCHANTMENTS = 3
 # Not a rule: a bound that keeps typos (Agility 1000) out of a stat block.
 AGILITY_RANGE = range(-10, 41)
+# The text: "Extreme armor will likely require their foes to use attacks that deal (2 x Trait)
+# damage to harm them": an attack whose damage is twice the attacker's Trait.
 BALANCE_NOTES: dict[str, str] = {
-    "extreme": "Balance: foes will likely need (2 × Trait) attacks to harm it",
-    "impervious": "Balance: foes will likely need (3 × Trait) attacks to harm it",
+    "extreme": (
+        "Balance: to harm it, foes will likely need attacks that deal twice their Trait "
+        "in damage (2 × Trait)"
+    ),
+    "impervious": (
+        "Balance: to harm it, foes will likely need attacks that deal three times their Trait "
+        "in damage (3 × Trait)"
+    ),
 }
 _INPUTS = (
     "rank",
@@ -32,9 +40,13 @@ _INPUTS = (
     "extra_defense",
     "extra_evasion",
     "spots",
-    "enchantments",
+    "armor_enchantments",
+    "weapon_enchantments",
     "order",
 )
+# Before armor and weapon enchantments were told apart there was one list, capped at 3 as
+# Armor Enchantments are: stored monsters and logged events read it as armor enchantments.
+_LEGACY_ENCHANTMENTS = "enchantments"
 
 
 @dataclass(frozen=True)
@@ -42,7 +54,8 @@ class MonsterBlock:
     """A monster's finished defenses. Every field is a plain JSON-friendly value.
 
     `evasion_modifier` is None on Impervious (Evasion set to 0). `evasion` is 10 + Agility +
-    modifier when an Agility was given, 0 on Impervious, otherwise None (show the modifier).
+    modifier when an Agility was given; on Impervious 0 plus any extra armor's penalty (that
+    penalty still applies); otherwise None (show the modifier).
     """
 
     rank: int
@@ -55,17 +68,52 @@ class MonsterBlock:
     extra_defense: int
     extra_evasion: int
     extra_defense_applied: int
-    spots: tuple[str, ...]
-    enchantments: tuple[int, ...]
+    spots: tuple[UnarmoredSpot, ...]
+    armor_enchantments: tuple[int, ...]
+    weapon_enchantments: tuple[int, ...]
     order: str
     material_drop: int
     warnings: tuple[str, ...]
     notes: tuple[str, ...]
 
     @property
+    def enchantments(self) -> tuple[int, ...]:
+        """Every enchantment's Rank, armor first: each adds one Material to the drop."""
+        return self.armor_enchantments + self.weapon_enchantments
+
+    @property
+    def spot_names(self) -> tuple[str, ...]:
+        return tuple(spot.name for spot in self.spots)
+
+    @property
+    def hidden_spots(self) -> int:
+        """How many unarmored spots are still to be revealed."""
+        return sum(1 for spot in self.spots if spot.hidden)
+
+    def spot(self, name: object) -> UnarmoredSpot:
+        """The unarmored spot of this name, or an error naming the ones it has."""
+        return find_spot(self.spots, name)
+
+    def revealing(self, name: object) -> MonsterBlock:
+        """This block with the named spot revealed; an error if it is already revealed."""
+        spot = self.spot(name)
+        if spot.revealed:
+            raise RulesError(f"The {spot.name} spot is already revealed")
+        data = self.to_dict()
+        data["spots"] = [
+            {**s.to_dict(), "revealed": True} if s.name == spot.name else s.to_dict()
+            for s in self.spots
+        ]
+        return MonsterBlock.from_dict(data)
+
+    @property
     def evasion_text(self) -> str:
-        """'Evasion 12 (−2)', 'Evasion modifier −2', or 'Evasion set to 0'."""
+        """'Evasion 12 (−2)', 'Evasion modifier −2', 'Evasion set to 0', or on Impervious with
+        extra armor 'Evasion −2 (set to 0, extra armor −2)'."""
         if self.evasion_modifier is None:
+            if self.extra_evasion:
+                extra = format_modifier(self.extra_evasion)
+                return f"Evasion {plain(self.evasion or 0)} (set to 0, extra armor {extra})"
             return format_modifier(None)
         modifier = format_modifier(self.evasion_modifier)
         if self.evasion is None:
@@ -74,14 +122,15 @@ class MonsterBlock:
 
     @property
     def spot_lines(self) -> tuple[str, ...]:
-        """One line per unarmored spot, with its Hard to Hit reminder."""
-        return tuple(f"{spot} ({HARD_TO_HIT})" for spot in self.spots)
+        """One line per unarmored spot, with its Hard to Hit reminder where it has one."""
+        return tuple(spot.line for spot in self.spots)
 
     def to_dict(self) -> dict[str, object]:
         """The build inputs as JSON-friendly values; `from_dict` rebuilds the same block."""
         data = {name: getattr(self, name) for name in _INPUTS}
-        data["spots"] = list(self.spots)
-        data["enchantments"] = list(self.enchantments)
+        data["spots"] = [spot.to_dict() for spot in self.spots]
+        data["armor_enchantments"] = list(self.armor_enchantments)
+        data["weapon_enchantments"] = list(self.weapon_enchantments)
         return data
 
     @classmethod
@@ -89,6 +138,11 @@ class MonsterBlock:
         """Rebuild (and re-check) a block from `to_dict` output; missing keys take defaults."""
         if not isinstance(data, Mapping):
             raise RulesError("A stored monster must be a mapping of its build inputs")
+        if _LEGACY_ENCHANTMENTS in data:
+            data = dict(data)
+            if "armor_enchantments" in data:
+                raise RulesError("A stored monster has both old and new enchantment lists")
+            data["armor_enchantments"] = data.pop(_LEGACY_ENCHANTMENTS)
         unknown = sorted(set(data) - set(_INPUTS))
         if unknown:
             raise RulesError(f"Unknown monster field '{unknown[0]}': use {', '.join(_INPUTS)}")
@@ -126,42 +180,6 @@ def _check_trade(trade: int, defense: int, modifier: int | None, armor: str) -> 
         )
 
 
-def _as_tuple(values: object, what: str) -> tuple[object, ...]:
-    """A tuple from a list/tuple; a lone string counts as one item."""
-    if isinstance(values, str):
-        return (values,)
-    if isinstance(values, Iterable):
-        return tuple(values)
-    raise RulesError(f"{what} must be a list")
-
-
-def _check_spots(spots: object) -> tuple[str, ...]:
-    names = [spot_name(spot) for spot in _as_tuple(spots, "Spots")]
-    for name in names:
-        if names.count(name) > 1:
-            raise RulesError(f"Spot '{name}' is listed twice: each spot counts once")
-    return tuple(sorted(names, key=SPOTS.index))  # clockwise from the front
-
-
-def _check_enchantments(enchantments: object, rank: int) -> tuple[int, ...]:
-    ranks = tuple(
-        check_int(e, "An enchantment's Rank") for e in _as_tuple(enchantments, "Enchantments")
-    )
-    if len(ranks) > MAX_ENCHANTMENTS:
-        raise RulesError(
-            f"A monster may have at most {MAX_ENCHANTMENTS} enchantments ({len(ranks)} given)"
-        )
-    for enchantment in ranks:
-        if enchantment < 0:
-            raise RulesError(f"Enchantment Rank must be 0 or more (got {plain(enchantment)})")
-        if enchantment > rank:
-            raise RulesError(
-                f"Enchantment Rank {enchantment} is above the monster's Rank {rank}: "
-                f"enchantments may be Rank 0 to {rank}"
-            )
-    return ranks
-
-
 def _check_order(order: object) -> str:
     name = order.strip().lower().replace("-", "").replace(" ", "") if isinstance(order, str) else ""
     if name not in ORDERS:
@@ -177,11 +195,12 @@ def build_monster(
     agility: int | None = None,
     extra_defense: int = 0,
     extra_evasion: int = 0,
-    spots: Iterable[str] = (),
-    enchantments: Iterable[int] = (),
+    spots: Iterable[str | UnarmoredSpot | Mapping[str, object]] = (),
+    armor_enchantments: Iterable[int] = (),
+    weapon_enchantments: Iterable[int] = (),
     order: str = "normal",
 ) -> MonsterBlock:
-    """A monster's defenses from its Rank, armor level and the GM's tweaks (see RULES.md §4).
+    """A monster's defenses (docs/rules.md#4-monster-defense-and-armor) from Rank, armor, tweaks.
 
     The trade is checked against the table values; extra armor is added after it.
     """
@@ -202,8 +221,9 @@ def build_monster(
         agility = check_int(agility, "Agility")
         if agility not in AGILITY_RANGE:
             raise RulesError(f"Agility must be {AGILITY_RANGE.start} to {AGILITY_RANGE.stop - 1}")
-    spot_names = _check_spots(spots)
-    enchantment_ranks = _check_enchantments(enchantments, rank)
+    checked_spots = check_spots(spots)
+    on_armor = check_enchantments(armor_enchantments, rank, "armor")
+    on_weapons = check_enchantments(weapon_enchantments, rank, "weapon")
     order = _check_order(order)
 
     notes: list[str] = []
@@ -212,28 +232,26 @@ def build_monster(
     applied = extra_defense if armor == "unarmored" else extra_defense // 2
     if extra_defense or extra_evasion:
         how = "in full on an Unarmored monster" if armor == "unarmored" else "half, rounded down"
-        penalty = (
-            ""
-            if base.evasion_modifier is None
-            else f", Evasion penalty {format_modifier(extra_evasion)}"
-        )
+        penalty = f", Evasion penalty {format_modifier(extra_evasion)}" if extra_evasion else ""
         notes.append(f"Extra armor: +{applied} Defense of its {extra_defense} ({how}){penalty}")
     defense = base.defense + trade + applied
     if base.evasion_modifier is None:
+        # "Set to 0" replaces the table's modifier only: the extra armor's full penalty applies.
         modifier: int | None = None
-        evasion: int | None = 0
+        evasion: int | None = extra_evasion
         if extra_evasion:
-            notes.append("Evasion stays 0 on Impervious: the extra armor's penalty doesn't apply")
+            notes.append(
+                f"Impervious sets Evasion to 0, and the extra armor's full penalty still "
+                f"applies: Evasion {plain(extra_evasion)}"
+            )
     else:
         modifier = base.evasion_modifier - trade + extra_evasion
         evasion = None if agility is None else 10 + agility + modifier
     if armor in BALANCE_NOTES:
         notes.append(BALANCE_NOTES[armor])
-    if len(enchantment_ranks) > rank:
-        warnings.append(
-            f"{len(enchantment_ranks)} enchantments on a Rank {rank} monster: "
-            f"recommended at most {rank}"
-        )
+    warning = enchantment_warning(len(on_armor) + len(on_weapons), rank)
+    if warning is not None:
+        warnings.append(warning)
     return MonsterBlock(
         rank=rank,
         armor=armor,
@@ -245,10 +263,11 @@ def build_monster(
         extra_defense=extra_defense,
         extra_evasion=extra_evasion,
         extra_defense_applied=applied,
-        spots=spot_names,
-        enchantments=enchantment_ranks,
+        spots=checked_spots,
+        armor_enchantments=on_armor,
+        weapon_enchantments=on_weapons,
         order=order,
-        material_drop=ORDERS[order] + len(enchantment_ranks),
+        material_drop=ORDERS[order] + len(on_armor) + len(on_weapons),
         warnings=tuple(warnings),
         notes=tuple(notes),
     )

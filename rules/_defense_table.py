@@ -19,7 +19,7 @@ ARMOR_LEVELS: tuple[str, ...] = (
 RANKS = range(0, 6)
 IMPERVIOUS_EVASION_TEXT = "Evasion set to 0"
 
-# Rows are Ranks 0-5, columns follow ARMOR_LEVELS (rules-text/monster-defense.txt).
+# Rows are Ranks 0-5, columns follow ARMOR_LEVELS (docs/rules.md#41-defense-table).
 _DEFENSE: tuple[tuple[int, ...], ...] = (
     (0, 0, 2, 4, 6, 8, 10),
     (0, 2, 4, 6, 8, 12, 18),

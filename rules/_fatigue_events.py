@@ -21,6 +21,7 @@ EVENT_KINDS: tuple[str, ...] = (
     "temp_granted",
     "temp_decay",  # Temporary FP converted after expiry or during rest
     "temp_expired",  # the Temporary pool ran out (not by absorbing a gain)
+    "vp_cleared",  # the GM cleared the VP damage tally
 )
 
 CAP_ENDS = {"Exhausted": "a Break", "Shattered": "a Short Rest"}
@@ -46,9 +47,11 @@ def band_event(old_fp: int, new_fp: int, fl: Fraction) -> tuple[FatigueEvent, ..
     return (FatigueEvent("band", text, band_from=old, band_to=new),)
 
 
-def cap_set_event(cap: str, fl: Fraction) -> FatigueEvent:
+def cap_set_event(cap: str, fl: Fraction, again: bool = False) -> FatigueEvent:
+    """`again`: FP was in that band already (a rest had cleared the cap), so it is set again."""
     floor = band_lower(BANDS.index(cap), fl)
-    text = f"Entered {cap}: FP can't drop below {floor} until {CAP_ENDS[cap]}"
+    how = f"Still {cap}, capped again" if again else f"Entered {cap}"
+    text = f"{how}: FP can't drop below {floor} until {CAP_ENDS[cap]}"
     return FatigueEvent("cap_set", text, amount=floor, cap=cap)
 
 

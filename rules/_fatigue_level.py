@@ -1,4 +1,4 @@
-"""Fatigue Level and Fatigue Bands (RULES.md §3): arithmetic on a character's numbers.
+"""Fatigue Level and Fatigue Bands (docs/rules.md#3-fatigue): arithmetic on a character's numbers.
 
 Public names are re-exported by `rules.fatigue`; import them from there.
 """
@@ -64,7 +64,7 @@ def check_fl(fl: object) -> Fraction:
 
 
 def toughness_from_con(con: int) -> int:
-    """Toughness for a Constitution of 0..25 (RULES.md §3 table)."""
+    """Toughness for a Constitution of 0..25 (docs/rules.md#31-fatigue-level)."""
     check_int(con, "Constitution", 0, 25)
     return next(toughness for highest, toughness in _CON_ROWS if con <= highest)
 

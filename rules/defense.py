@@ -1,4 +1,4 @@
-"""Monster Defense & Armor (RULES.md §4): the table, building a monster, and hits on it.
+"""Monster defenses (docs/rules.md#4-monster-defense-and-armor): the table, builds and hits.
 
 The table lives in `_defense_table`, facing in `_defense_facing`, building in `_defense_build`;
 this module is the public face and adds damage.
@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from rules._defense_build import (
     AGILITY_RANGE,
     BALANCE_NOTES,
-    MAX_ENCHANTMENTS,
     ORDERS,
     MonsterBlock,
     build_monster,
 )
+from rules._defense_enchant import MAX_ARMOR_ENCHANTMENTS, allowed_ranks
 from rules._defense_facing import FACINGS, HARD_TO_HIT, SPOTS, compass, relative_spot
+from rules._defense_spots import UnarmoredSpot, check_spots, pick_spots
 from rules._defense_table import (
     ARMOR_LEVELS,
     IMPERVIOUS_EVASION_TEXT,
@@ -35,31 +36,40 @@ __all__ = [
     "FACINGS",
     "HARD_TO_HIT",
     "IMPERVIOUS_EVASION_TEXT",
-    "MAX_ENCHANTMENTS",
+    "MAX_ARMOR_ENCHANTMENTS",
     "ORDERS",
     "RANKS",
     "SPOTS",
     "ArmorStats",
     "HitResult",
     "MonsterBlock",
+    "UnarmoredSpot",
+    "allowed_ranks",
     "build_monster",
+    "check_spots",
     "damage_taken",
     "format_modifier",
     "hit",
     "monster_defense",
+    "pick_spots",
     "relative_spot",
 ]
 
 
 @dataclass(frozen=True)
 class HitResult:
-    """One hit on a monster: what the attack dealt, the Defense it met, and what got through."""
+    """One hit on a monster: what the attack dealt, the Defense it met, and what got through.
+
+    `hidden_spot` and `hard_to_hit` describe the unarmored spot it struck, if it struck one: a
+    GM may hit a spot the players have not found yet."""
 
     damage: int
     defense_applied: int
     spot: str | None
     unarmored_spot: bool
     taken: int
+    hidden_spot: bool = False
+    hard_to_hit: bool = False
 
 
 def _defense_against(defense: int, unarmored_spot: bool) -> int:
@@ -87,7 +97,8 @@ def hit(
     spot = None if from_square is None else relative_spot(facing, from_square)
     if from_square is None:
         compass(facing, "facing")  # still reject a bad facing
-    unarmored = spot is not None and spot in block.spots
+    struck = next((s for s in block.spots if s.name == spot), None)
+    unarmored = struck is not None
     taken = damage_taken(block.defense, damage, unarmored_spot=unarmored)
     return HitResult(
         damage=damage,
@@ -95,4 +106,6 @@ def hit(
         spot=spot,
         unarmored_spot=unarmored,
         taken=taken,
+        hidden_spot=struck is not None and struck.hidden,
+        hard_to_hit=struck is not None and struck.hard_to_hit,
     )

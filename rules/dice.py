@@ -1,4 +1,4 @@
-"""The open-ended d100 roll (RULES.md §1) and its exact distribution.
+"""The open-ended d100 roll (docs/rules.md#1-the-open-ended-roll) and its exact distribution.
 
 A roll keeps every die so a reply can show the chain. Randomness is injected: pass a
 `random.Random` or anything with `randint(a, b)`; the module-level generator is never used.
@@ -18,7 +18,7 @@ from rules.text import MINUS, plain
 FACES = 100
 HIGH_FACES = range(96, 101)  # first die here: roll again and add; any die here: keep rolling
 LOW_FACES = range(1, 6)  # first die here: roll again and subtract
-MAX_EXTRA_DICE = 100  # safety cap on a chain (RULES.md §1)
+MAX_EXTRA_DICE = 100  # safety cap on a chain (docs/rules.md#12-the-100-die-cap)
 MAX_TOTAL = HIGH_FACES[-1] + FACES * MAX_EXTRA_DICE  # 100 followed by 100 hundreds
 MIN_TOTAL = LOW_FACES[0] - FACES * MAX_EXTRA_DICE  # 01 followed by 100 hundreds subtracted
 

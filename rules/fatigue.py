@@ -1,4 +1,4 @@
-"""Fatigue Points (RULES.md §3, rules-text/fatigue.txt): an immutable state and pure transitions.
+"""Fatigue Points (docs/rules.md#3-fatigue): an immutable state and pure transitions.
 
 Every transition takes the character's Fatigue Level `fl` (see `fatigue_level`) and returns a
 `Transition(state, events, minutes)`. Time is game time on the channel clock, in seconds:
@@ -7,10 +7,15 @@ Every transition takes the character's Fatigue Level `fl` (see `fatigue_level`) 
   that count end at E + k·round_seconds for k ≥ 1, and a round counts when start < its end ≤ end.
   So nothing happens at E itself, the first point goes one full round later, and advancing in
   pieces (0→a, a→b) gives the same result as one step (0→b).
-* `rest(...)` already covers the rest's own minutes (it converts 1 Temporary FP a minute
-  whatever the duration), and says how long it took in `Transition.minutes`. The caller moves
-  the clock on by that many minutes WITHOUT calling `advance` over the same span, or the
-  Temporary FP would fade twice.
+* `rest(...)` covers the rest's own minutes (it converts 1 Temporary FP a minute whatever the
+  duration), and says how long it took in `Transition.minutes`. A party rest moves the clock on
+  by that many minutes WITHOUT calling `advance` over the same span.
+
+Every span of game time counts once per character. `FatigueState.settled` is the game time a
+character has been settled through AHEAD of the channel clock, by resting alone while the clock
+stood still (0 when it is not ahead: the clock itself says how far everyone is settled). Time
+the clock then passes up to `settled` does nothing to that character, in `advance` and in a
+party `rest`; once the clock reaches it, it goes back to 0.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ __all__ = [
     "band_name",
     "band_ranges",
     "band_width",
+    "clear_vp",
     "fatigue_level",
     "gain",
     "grant_temp",
@@ -78,7 +84,7 @@ FP_AT_ONCE_MAX = 1000  # FP gained, recovered or granted in one go: more is sure
 
 @dataclass(frozen=True)
 class FatigueSettings:
-    """The channel's fatigue settings (RULES.md marks them *setting*); passed in, never stored."""
+    """The channel's settings (docs/rules.md#37-recovery-and-rests); passed in, never stored."""
 
     round_seconds: int = 60
     rest_rate: int = 1  # FP removed per minute of rest
@@ -105,12 +111,14 @@ class FatigueState:
     temp_expires: int | None = None  # game seconds when the Temporary FP ends; None with no pool
     exhausted_cap: bool = False
     shattered_cap: bool = False
-    vp_damage: int = 0
+    vp_damage: int = 0  # a tally for the GM to apply on the sheet; only `clear_vp` clears it
+    settled: int = 0  # game seconds rested through ahead of the clock (see the module docstring)
 
     def __post_init__(self) -> None:
         check_int(self.fp, "FP", 0)
         check_int(self.temp, "Temporary FP", 0)
         check_int(self.vp_damage, "VP damage", 0)
+        check_int(self.settled, "Settled game time", 0)
         if self.temp > 0 and self.temp_expires is None:
             raise RulesError("Temporary FP needs an expiry time")
         if self.temp == 0 and self.temp_expires is not None:
@@ -151,26 +159,45 @@ def _with(state: FatigueState, **changes: Any) -> FatigueState:
     return replace(state, **changes)
 
 
+def _recap(
+    before: FatigueState, after: FatigueState, fl: Fraction
+) -> tuple[FatigueState, list[FatigueEvent]]:
+    """Becoming Exhausted or Shattered (docs/rules.md#34-caps): a change that leaves FP in that band
+    while no cap of that band is in force sets it, so a character still Exhausted after a Break
+    is capped again by the next change. Only actions call this (gain, recover, grant_temp): time
+    passing (`advance`, `rest`) only converts and recovers, and must give the same result however
+    the GM cuts it into pieces; a cap set halfway through a span would stop it."""
+    band = band_index(after.fp, fl)
+    events: list[FatigueEvent] = []
+    again = band == band_index(before.fp, fl)
+    if band == EXHAUSTED and not after.exhausted_cap:
+        after = replace(after, exhausted_cap=True)
+        events.append(cap_set_event(BANDS[EXHAUSTED], fl, again))
+    if band == SHATTERED and not after.shattered_cap:
+        after = replace(after, shattered_cap=True)
+        events.append(cap_set_event(BANDS[SHATTERED], fl, again))
+    return after, events
+
+
 def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     """An action costing `amount` FP: Temporary FP absorbs first, the rest raises FP.
 
-    Rising into Exhausted (or past it) sets the Exhausted cap; into Shattered, the Shattered cap.
-    Leaving FP above Maximum after raising it costs 1 VP.
+    Rising into Exhausted (or past it) sets the Exhausted cap; into Shattered, the Shattered cap;
+    ending in a band whose cap a rest cleared sets it again. Leaving FP above Maximum after
+    raising it costs 1 VP.
     """
     amount = check_int(amount, "FP gained", 1, FP_AT_ONCE_MAX)
     absorbed = min(state.temp, amount)
     fp = state.fp + amount - absorbed
     old_band, new_band = band_index(state.fp, fl), band_index(fp, fl)
-    exhausted = state.exhausted_cap or old_band < EXHAUSTED <= new_band
-    shattered = state.shattered_cap or old_band < SHATTERED <= new_band
+    crossed_exhausted = not state.exhausted_cap and old_band < EXHAUSTED < new_band
     top = max_fp(fl)
     hurt = fp > state.fp and fp > top
     new = _with(
         state,
         fp=fp,
         temp=state.temp - absorbed,
-        exhausted_cap=exhausted,
-        shattered_cap=shattered,
+        exhausted_cap=state.exhausted_cap or crossed_exhausted,
         vp_damage=state.vp_damage + int(hurt),
     )
 
@@ -183,14 +210,25 @@ def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
         text = f"FP {state.fp} → {fp} (+{fp - state.fp})"
         events.append(FatigueEvent("gained", text, amount=fp - state.fp))
     events.extend(band_event(state.fp, fp, fl))
-    if exhausted and not state.exhausted_cap:
+    if crossed_exhausted:  # through Exhausted into Shattered in one go
         events.append(cap_set_event(BANDS[EXHAUSTED], fl))
-    if shattered and not state.shattered_cap:
-        events.append(cap_set_event(BANDS[SHATTERED], fl))
+    new, capped = _recap(state, new, fl)
+    events.extend(capped)
     if hurt:
         text = f"Over Maximum FP ({fp}/{top}): 1 VP damage"
         events.append(FatigueEvent("vp_damage", text, amount=1))
     return Transition(new, tuple(events))
+
+
+def clear_vp(state: FatigueState) -> Transition:
+    """The GM has applied the VP damage tally to the sheet (or waives it): it goes back to 0.
+    No rest does this (docs/rules.md#33-gaining-fp-and-vp-damage)."""
+    if not state.vp_damage:
+        raise RulesError("There is no VP damage to clear")
+    text = f"VP damage tally cleared ({state.vp_damage} → 0)"
+    return Transition(
+        replace(state, vp_damage=0), (FatigueEvent("vp_cleared", text, amount=state.vp_damage),)
+    )
 
 
 def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
@@ -202,8 +240,9 @@ def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     note = held_note(holding_cap(state.exhausted_cap, state.shattered_cap), floor)
     held = note if state.fp - amount < floor else ""
     text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
-    events = (FatigueEvent("recovered", text, amount=state.fp - fp), *band_event(state.fp, fp, fl))
-    return Transition(new, events)
+    events = [FatigueEvent("recovered", text, amount=state.fp - fp), *band_event(state.fp, fp, fl)]
+    new, capped = _recap(state, new, fl)
+    return Transition(new, (*events, *capped))
 
 
 def _fp_change(old: int, new: int) -> str:
@@ -223,10 +262,11 @@ def grant_temp(
 
     FP is lowered first, down to the floor; the rest joins the one Temporary pool, whose expiry
     becomes the later of the old and now + duration. A grant spent wholly on FP leaves the
-    pool (and its expiry) alone.
+    pool (and its expiry) alone. A character who rested alone ahead of the clock gets it at
+    its own time, the end of that rest: the rest is over, so its minutes can't convert it.
     """
     amount = check_int(amount, "Temporary FP", 1, FP_AT_ONCE_MAX)
-    now = check_int(now, "Game time (seconds)", 0)
+    now = max(check_int(now, "Game time (seconds)", 0), state.settled)
     if minutes is None:
         minutes = settings.temp_minutes
     minutes = check_int(minutes, "Temporary FP duration (minutes)", 1, _MAX_MINUTES)
@@ -241,12 +281,18 @@ def grant_temp(
     text = f"Temporary FP +{amount}: {_fp_change(state.fp, fp)}"
     if new.temp and new.temp_expires is not None:
         text += f", pool {new.temp} until {game_time(new.temp_expires)}"
-    events = (FatigueEvent("temp_granted", text, amount=amount), *band_event(state.fp, fp, fl))
-    return Transition(new, events)
+    events = [FatigueEvent("temp_granted", text, amount=amount), *band_event(state.fp, fp, fl)]
+    new, capped = _recap(state, new, fl)
+    return Transition(new, (*events, *capped))
 
 
 def _convert(
-    state: FatigueState, fl: Fraction, steps: int, floor: int, extra: int = 0
+    state: FatigueState,
+    fl: Fraction,
+    steps: int,
+    floor: int,
+    extra: int = 0,
+    resting: bool = False,
 ) -> tuple[FatigueState, list[FatigueEvent]]:
     """Convert `steps` Temporary FP (each −1 Temporary, −1 FP), then remove `extra` FP; FP
     stops at `floor` but Temporary FP still drops. Order does not matter: both only lower FP."""
@@ -254,7 +300,10 @@ def _convert(
     new = _with(state, fp=fp, temp=state.temp - steps)
     events: list[FatigueEvent] = []
     if steps:
-        text = f"Temporary FP −{steps} ({new.temp} left)"
+        if resting:  # a reply says why it dropped before its expiry
+            text = f"{steps} Temporary FP converted while resting ({new.temp} left)"
+        else:
+            text = f"Temporary FP −{steps} ({new.temp} left)"
         events.append(FatigueEvent("temp_decay", text, amount=steps))
         if new.temp == 0:
             events.append(FatigueEvent("temp_expired", "Temporary FP gone"))
@@ -268,25 +317,35 @@ def _rounds(expires: int, round_seconds: int, start: int, end: int) -> int:
     return max(0, last - first + 1)
 
 
+def _ahead(settled: int, clock: int) -> int:
+    """`settled` once the clock stands at `clock`: kept while still ahead, else 0."""
+    return settled if settled > clock else 0
+
+
 def advance(
     state: FatigueState, fl: Fraction, start: int, end: int, settings: FatigueSettings
 ) -> Transition:
-    """The channel clock moves from `start` to `end` game seconds (see the module docstring)."""
+    """The channel clock moves from `start` to `end` game seconds (see the module docstring).
+    Only the part after `state.settled` counts: a character who rested alone through part of the
+    span had that part already."""
     start = check_int(start, "Start time (seconds)", 0)
     end = check_int(end, "End time (seconds)", 0)
     if end < start:
         raise RulesError("The game clock can't run backwards")
-    if state.temp_expires is None:
-        return Transition(state)
-    steps = min(state.temp, _rounds(state.temp_expires, settings.round_seconds, start, end))
+    settled = _ahead(state.settled, end)
+    steps = 0
+    if state.temp_expires is not None:
+        since = max(start, state.settled)
+        rounds = _rounds(state.temp_expires, settings.round_seconds, since, end)
+        steps = min(state.temp, rounds)
     if steps == 0:
-        return Transition(state)
+        return Transition(state if settled == state.settled else replace(state, settled=settled))
     new, events = _convert(state, fl, steps, state.floor(fl))
     if new.fp != state.fp:
         text = f"FP {state.fp} → {new.fp} as Temporary FP fades"
         events.append(FatigueEvent("recovered", text, amount=state.fp - new.fp))
     events.extend(band_event(state.fp, new.fp, fl))
-    return Transition(new, tuple(events))
+    return Transition(replace(new, settled=settled), tuple(events))
 
 
 def rest_minutes(kind: str, settings: FatigueSettings, minutes: int | None = None) -> int:
@@ -308,17 +367,36 @@ def rest_minutes(kind: str, settings: FatigueSettings, minutes: int | None = Non
     return lengths[kind]
 
 
+def _rest_span(state: FatigueState, length: int, now: int, alone: bool) -> tuple[int, int, int]:
+    """(start, minutes that count, settled after) of a rest of `length` minutes at clock `now`.
+
+    Alone, the character rests on from its own time (after any earlier rest of its own) and is
+    settled through the rest's end. With the party, the rest runs from `now` and only the minutes
+    ending after `settled` count: those before it were rested through already."""
+    if alone:
+        start = max(now, state.settled)
+        return start, length, start + 60 * length
+    skipped = min(length, max(0, (state.settled - now) // 60))
+    return now, length - skipped, _ahead(state.settled, now + 60 * length)
+
+
 def rest(
     state: FatigueState,
     fl: Fraction,
     kind: str,
     settings: FatigueSettings,
     minutes: int | None = None,
+    *,
+    now: int = 0,
+    alone: bool = False,
 ) -> Transition:
-    """Rest: clear caps first (break: Exhausted; short and long: both; minutes: none), then each
-    minute convert 1 Temporary FP and remove `rest_rate` FP. A Long Rest ends with FP and
-    Temporary FP at 0. `Transition.minutes` is the rest's length."""
+    """Rest at clock `now`: clear caps first (break: Exhausted; short and long: both; minutes:
+    none), then each minute that counts (see `_rest_span`) convert 1 Temporary FP and remove
+    `rest_rate` FP. A Long Rest ends with FP and Temporary FP at 0. `alone`: only this character
+    rests and the clock stands still. `Transition.minutes` is the rest's length."""
     length = rest_minutes(kind, settings, minutes)
+    now = check_int(now, "Game time (seconds)", 0)
+    start, counted, settled = _rest_span(state, length, now, alone)
     clear_exhausted = kind in ("break", "short", "long")
     clear_shattered = kind in ("short", "long")
     events: list[FatigueEvent] = []
@@ -331,6 +409,7 @@ def rest(
         state,
         exhausted_cap=state.exhausted_cap and not clear_exhausted,
         shattered_cap=state.shattered_cap and not clear_shattered,
+        settled=settled,
     )
 
     floor = uncapped.floor(fl)
@@ -338,16 +417,22 @@ def rest(
     if kind == "long":
         new = _with(uncapped, fp=0, temp=0)
         if state.temp:
-            events.append(FatigueEvent("temp_expired", "Temporary FP gone"))
+            events.append(FatigueEvent("temp_expired", "Temporary FP gone while resting"))
     else:
-        steps = min(state.temp, length)
-        extra = settings.rest_rate * length
-        new, converted = _convert(uncapped, fl, steps, floor, extra)
+        steps = min(state.temp, counted)
+        extra = settings.rest_rate * counted
+        new, converted = _convert(uncapped, fl, steps, floor, extra, resting=True)
         events.extend(converted)
         if state.fp - steps - extra < floor:
             held = held_note(holding_cap(new.exhausted_cap, new.shattered_cap), floor)
     rested = _REST_NAMES.get(kind, "Rested")
-    text = f"{rested} ({length} min): {_fp_change(state.fp, new.fp)}{held}"
+    if alone:
+        when = f"{length} min alone, {game_time(start)} → {game_time(settled)}"
+    elif counted < length:
+        when = f"{length} min, {counted} counted: rested alone until {game_time(state.settled)}"
+    else:
+        when = f"{length} min"
+    text = f"{rested} ({when}): {_fp_change(state.fp, new.fp)}{held}"
     events.append(FatigueEvent("recovered", text, amount=state.fp - new.fp))
     events.extend(band_event(state.fp, new.fp, fl))
     return Transition(new, tuple(events), minutes=length)

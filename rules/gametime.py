@@ -10,3 +10,10 @@ def game_time(seconds: int) -> str:
     minutes, secs = divmod(rest, 60)
     text = f"Day {day + 1}, {hours:02}:{minutes:02}"
     return f"{text}:{secs:02}" if secs else text
+
+
+def round_number(seconds: int, round_seconds: int, since: int = 0, first: int = 0) -> int:
+    """The round the clock is in, counted from 1: `first` rounds had gone by at game time `since`
+    (when the round length last changed), and rounds of `round_seconds` run on from there. So a
+    new length keeps the round number the clock is in and changes only later rounds."""
+    return max(1, first + (seconds - since) // round_seconds + 1)

@@ -1,4 +1,4 @@
-"""Save Rolls (RULES.md §2): SR Bonus and Difficulty, difficulty sources, odds and resolution."""
+"""Save Rolls (docs/rules.md#2-save-rolls): SR Bonus and Difficulty, sources, odds, resolution."""
 
 from __future__ import annotations
 

@@ -10,7 +10,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rules.defense import FACINGS, SPOTS, HitResult, MonsterBlock, build_monster, relative_spot
+from rules.defense import (
+    FACINGS,
+    MAX_ARMOR_ENCHANTMENTS,
+    SPOTS,
+    HitResult,
+    MonsterBlock,
+    UnarmoredSpot,
+    build_monster,
+    check_spots,
+    pick_spots,
+    relative_spot,
+)
 from rules.defense import hit as rules_hit
 from rules.errors import RulesError
 
@@ -19,8 +30,8 @@ from table.names import clean_name
 
 MONSTERS_MAX = 25  # not a rule: one list embed and one autocomplete page hold them all
 ENCHANTMENTS_HELP = (
-    "Enchantments look like `1 2 2`: one Rank per enchantment, at most 3, "
-    "each no higher than the monster's Rank"
+    "Enchantments look like `1 2 2`: one Rank per enchantment, each no higher than the "
+    f"monster's Rank (at most {MAX_ARMOR_ENCHANTMENTS} on its armor)"
 )
 GM_ONLY = "Only the GM can change this channel's monsters (Manage Channels, or the GM role)"
 _SPOT_SEPARATORS = re.compile(r"[,;/]")
@@ -39,18 +50,24 @@ class BuildOptions:
     extra_defense: int = 0
     extra_evasion: int = 0
     spots: str | None = None
-    enchantments: str | None = None
+    armor_enchantments: str | None = None
+    weapon_enchantments: str | None = None
     order: str = "normal"
+    easy_spots: str | None = None  # spots that are not Hard to Hit
+    revealed_spots: str | None = None  # spots the players already know of
 
 
 @dataclass(frozen=True)
 class MonsterHit:
-    """A hit as `/monster hit` reports it: the monster after, its HP before, the rules' result."""
+    """A hit as `/monster hit` reports it: the monster after, its HP before, the rules' result.
+
+    A hit on a monster already defeated (HP 0 or below) changes nothing."""
 
     monster: Monster
     hp_before: int | None
     result: HitResult
     from_square: str | None
+    already_defeated: bool = False
 
 
 def _spot_words(piece: str) -> list[str]:
@@ -89,6 +106,19 @@ def parse_enchantments(text: str | None) -> tuple[int, ...]:
     return tuple(ranks)
 
 
+def _spots(options: BuildOptions) -> tuple[UnarmoredSpot, ...]:
+    """The spots, each Hard to Hit unless listed in `easy_spots`, hidden unless listed in
+    `revealed_spots` (both must name spots from `spots`)."""
+    names = parse_spots(options.spots)
+    checked = check_spots(names)
+    easy = pick_spots(checked, parse_spots(options.easy_spots), "not Hard to Hit")
+    revealed = pick_spots(checked, parse_spots(options.revealed_spots), "revealed")
+    return tuple(
+        UnarmoredSpot(s.name, hard_to_hit=s.name not in easy, revealed=s.name in revealed)
+        for s in checked
+    )
+
+
 def build(options: BuildOptions) -> MonsterBlock:
     """The stat block for these options, from the rules."""
     return build_monster(
@@ -98,8 +128,9 @@ def build(options: BuildOptions) -> MonsterBlock:
         agility=options.agility,
         extra_defense=options.extra_defense,
         extra_evasion=options.extra_evasion,
-        spots=parse_spots(options.spots),
-        enchantments=parse_enchantments(options.enchantments),
+        spots=_spots(options),
+        armor_enchantments=parse_enchantments(options.armor_enchantments),
+        weapon_enchantments=parse_enchantments(options.weapon_enchantments),
         order=options.order,
     )
 
@@ -122,7 +153,7 @@ def spot_suggestions(typed: str) -> list[str]:
 def spot_squares(block: MonsterBlock, facing: str) -> dict[str, str]:
     """Each unarmored spot's compass square for a monster facing `facing`."""
     squares = {relative_spot(facing, square): square for square in FACINGS}
-    return {spot: squares[spot] for spot in block.spots}
+    return {spot: squares[spot] for spot in block.spot_names}
 
 
 def _require_gm(is_gm: bool) -> None:
@@ -165,12 +196,25 @@ def face(table: Table, *, is_gm: bool, name: str, facing: str) -> tuple[Table, M
     return table.with_monster(turned), turned
 
 
+def reveal(table: Table, *, is_gm: bool, name: str, spot: str) -> tuple[Table, Monster]:
+    """The GM reveals one of a monster's hidden unarmored spots to the players."""
+    _require_gm(is_gm)
+    monster = table.get_monster(name)
+    shown = replace(monster, build=monster.block.revealing(spot).to_dict())
+    return table.with_monster(shown), shown
+
+
 def hit(
     table: Table, *, is_gm: bool, name: str, damage: int, from_square: str | None = None
 ) -> tuple[Table, MonsterHit]:
-    """Damage after Defense (half on an unarmored spot, at least 1), taken off tracked HP."""
+    """Damage after Defense (half on an unarmored spot, at least 1), taken off tracked HP.
+
+    A hidden spot can be hit all the same (the GM knows where it is). A monster already
+    defeated stays as it is: the table is unchanged, so nothing is written or logged."""
     _require_gm(is_gm)
     monster = table.get_monster(name)
     result = rules_hit(monster.block, damage, monster.facing, from_square)
-    hurt = monster if monster.hp is None else replace(monster, hp=monster.hp - result.taken)
+    if monster.hp is None or monster.down:
+        return table, MonsterHit(monster, monster.hp, result, from_square, monster.down)
+    hurt = replace(monster, hp=monster.hp - result.taken)
     return table.with_monster(hurt), MonsterHit(hurt, monster.hp, result, from_square)

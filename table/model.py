@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
 from rules.fatigue import FatigueSettings, FatigueState, fatigue_level
+from rules.gametime import round_number
 from rules.saves import MODIFIER_LIMIT
 from rules.text import plain
 
@@ -136,6 +137,8 @@ class Character:
     wisdom: int = 0
     kin_tsr: int = 0
     kin_wsr: int = 0
+    special_tsr: int = 0  # the character's own special modifiers (a ring, a blessing), used
+    special_wsr: int = 0  # by every save it makes, alone or in a party save
     classes: tuple[tuple[int, int], ...] = ()  # (HD size, level) per class
     combine: str = "single"
     toughness: int = 0
@@ -158,6 +161,8 @@ class Character:
             ("Wisdom", self.wisdom),
             ("Kin TSR bonus", self.kin_tsr),
             ("Kin WSR bonus", self.kin_wsr),
+            ("TSR special modifier", self.special_tsr),
+            ("WSR special modifier", self.special_wsr),
         ):
             _check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
         if self.combine not in COMBINES:
@@ -281,12 +286,18 @@ class Table:
     settings: ChannelSettings = field(default_factory=ChannelSettings)
     characters: tuple[Character, ...] = ()
     monsters: tuple[Monster, ...] = ()
+    # Where the rounds of today's length start counting: `round_first` rounds had gone by at game
+    # time `round_start` (0 and 0 until the GM first changes `round_seconds`).
+    round_start: int = 0
+    round_first: int = 0
 
     def __post_init__(self) -> None:
         _check_id(self.channel_id, "Channel")
         if self.guild_id is not None:
             _check_id(self.guild_id, "Server")
         _check_int(self.clock, "Game time (seconds)", 0, 2**62)
+        _check_int(self.round_start, "Round start (seconds)", 0, 2**62)
+        _check_int(self.round_first, "Rounds gone by", 0, 2**62)
         characters = tuple(sorted(self.characters, key=lambda c: c.key))
         for first, second in itertools.pairwise(characters):
             if first.key == second.key:
@@ -297,6 +308,20 @@ class Table:
             if earlier.key == later.key:
                 raise RulesError(f"There is already a monster named '{later.name}' here")
         object.__setattr__(self, "monsters", monsters)
+
+    @property
+    def round_number(self) -> int:
+        """The round the clock is in, counted from 1 (see `rules.gametime.round_number`)."""
+        length = self.settings.round_seconds
+        return round_number(self.clock, length, self.round_start, self.round_first)
+
+    def with_settings(self, settings: ChannelSettings) -> Table:
+        """New settings; a new round length keeps the round the clock is in
+        (docs/rules.md#38-the-game-clock): rounds of the new length count on from this moment."""
+        if settings.round_seconds == self.settings.round_seconds:
+            return replace(self, settings=settings)
+        first = self.round_number - 1
+        return replace(self, settings=settings, round_start=self.clock, round_first=first)
 
     def find(self, name: str) -> Character | None:
         key = name_key(name)

@@ -17,6 +17,7 @@ from rules.fatigue import (
     FatigueState,
     Transition,
     advance,
+    clear_vp,
     gain,
     grant_temp,
     recover,
@@ -51,6 +52,7 @@ class PartyReport:
     skipped: tuple[str, ...]  # names without a Fatigue Level (their fatigue is untouched)
     clock_before: int
     clock_after: int
+    round_after: int | None = None  # the round the clock is in afterwards, counted from 1
 
     @property
     def seconds(self) -> int:
@@ -84,7 +86,8 @@ def _change_all(
         characters.append(replace(character, fatigue=moved.state))
     end = table.clock if clock_after is None else clock_after
     new = replace(table, clock=end, characters=tuple(characters))
-    return new, PartyReport(tuple(changes), tuple(skipped), table.clock, end)
+    report = PartyReport(tuple(changes), tuple(skipped), table.clock, end, new.round_number)
+    return new, report
 
 
 def require_characters(table: Table) -> None:
@@ -118,12 +121,25 @@ def give_temp(
     )
 
 
+def clear_vp_damage(table: Table, name: str) -> tuple[Table, CharacterChange]:
+    """The GM clears `name`'s VP damage tally (applied to the sheet): no rest does."""
+    character = table.get(name)
+    if not character.fatigue.vp_damage:
+        raise RulesError(f"{character.name} has no VP damage to clear")
+    return _change_one(table, name, lambda state, fl: clear_vp(state))
+
+
 def rest_one(
     table: Table, name: str, kind: str, minutes: int | None = None
 ) -> tuple[Table, CharacterChange]:
-    """`name` rests alone: the rest applies to them, the channel clock stays where it is."""
+    """`name` rests alone: the clock stays where it is, and the character is settled through
+    the rest's end, so the clock later passing over that span does not count it again."""
     settings = table.settings.fatigue_settings()
-    return _change_one(table, name, lambda state, fl: rest(state, fl, kind, settings, minutes))
+    return _change_one(
+        table,
+        name,
+        lambda state, fl: rest(state, fl, kind, settings, minutes, now=table.clock, alone=True),
+    )
 
 
 # --- everyone ------------------------------------------------------------------------------
@@ -144,21 +160,22 @@ def party_reset(table: Table) -> tuple[Table, PartyReport]:
     fresh = FatigueState()
     changes = tuple(CharacterChange(c.name, c.fl, c.fatigue, fresh) for c in table.characters)
     characters = tuple(replace(c, fatigue=fresh) for c in table.characters)
-    report = PartyReport(changes, (), table.clock, table.clock)
+    report = PartyReport(changes, (), table.clock, table.clock, table.round_number)
     return replace(table, characters=characters), report
 
 
 def party_rest(table: Table, kind: str, minutes: int | None = None) -> tuple[Table, PartyReport]:
     """The whole party rests: each character rests and the clock moves on by the rest's length.
 
-    `rules.fatigue.rest` already fades Temporary FP over the rest's minutes, so time passing is
-    not applied a second time over the same span (see `rules.fatigue`'s docstring).
+    `rules.fatigue.rest` already converts Temporary FP over the rest's minutes, so time passing
+    is not applied a second time over the same span; a character who rested alone through part
+    of it rests only the rest of it (see `rules.fatigue`'s docstring).
     """
     settings = table.settings.fatigue_settings()
     length = rest_minutes(kind, settings, minutes)
     return _change_all(
         table,
-        lambda state, fl: rest(state, fl, kind, settings, minutes),
+        lambda state, fl: rest(state, fl, kind, settings, minutes, now=table.clock),
         clock_after=table.clock + 60 * length,
     )
 

@@ -1,7 +1,8 @@
 """From a table and a `/save` command's options to the inputs of `rules.saves.resolve`.
 
 Pure: no Discord, no dice. A character's stored level, stat and kin bonus fill in what the
-options leave out; what the options give always wins.
+options leave out; what the options give always wins. A character's special modifier is always
+its own stored one (a plain roll has none).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class SaveInputs:
     difficulty: Difficulty
     per: int | None
     ties_succeed: bool
+    special: int = 0  # the character's stored special modifier for this kind of save
 
     def resolve(self, roll: OpenEndedRoll) -> SaveResult:
         return saves.resolve(
@@ -81,6 +83,7 @@ class SaveInputs:
             level=self.level,
             stat=self.stat,
             kin=self.kin,
+            special=self.special,
             mod=self.mod,
             difficulty=self.difficulty,
             roll=roll,
@@ -96,6 +99,10 @@ def stored_stat(character: Character, kind: SaveKind) -> int:
 
 def stored_kin(character: Character, kind: SaveKind) -> int:
     return character.kin_tsr if kind is SaveKind.TSR else character.kin_wsr
+
+
+def stored_special(character: Character, kind: SaveKind) -> int:
+    return character.special_tsr if kind is SaveKind.TSR else character.special_wsr
 
 
 def _character_for(table: Table, options: SaveOptions, user_id: int) -> Character | None:
@@ -139,10 +146,12 @@ def save_inputs(kind: SaveKind, options: SaveOptions, table: Table, user_id: int
         level = options.level
         stat = options.stat if options.stat is not None else 0
         kin = options.kin if options.kin is not None else 0
+        special = 0
     else:
         level = options.level if options.level is not None else character.level
         stat = options.stat if options.stat is not None else stored_stat(character, kind)
         kin = options.kin if options.kin is not None else stored_kin(character, kind)
+        special = stored_special(character, kind)
     assert level is not None  # _character_for returns None only when level was given
     return SaveInputs(
         kind=kind,
@@ -154,6 +163,7 @@ def save_inputs(kind: SaveKind, options: SaveOptions, table: Table, user_id: int
         difficulty=difficulty,
         per=options.per,
         ties_succeed=table.settings.ties_succeed,
+        special=special,
     )
 
 
@@ -175,6 +185,7 @@ def party_inputs(
             difficulty=difficulty,
             per=per,
             ties_succeed=table.settings.ties_succeed,
+            special=stored_special(character, kind),
         )
         for character in table.characters
     )

@@ -106,6 +106,8 @@ class SheetOptions:
     wisdom: int | None = None
     kin_tsr: int | None = None
     kin_wsr: int | None = None
+    special_tsr: int | None = None
+    special_wsr: int | None = None
     classes: str | None = None
     combine: str | None = None
     toughness: int | None = None
@@ -127,7 +129,16 @@ class SheetOptions:
         if self.clear is not None and getattr(self, self.clear) is not None:
             raise RulesError(f"You both set and cleared {self.clear}: do one or the other")
         fields: dict[str, Any] = {}
-        for name in ("level", "fortitude", "wisdom", "kin_tsr", "kin_wsr", "toughness"):
+        for name in (
+            "level",
+            "fortitude",
+            "wisdom",
+            "kin_tsr",
+            "kin_wsr",
+            "special_tsr",
+            "special_wsr",
+            "toughness",
+        ):
             if getattr(self, name) is not None:
                 fields[name] = getattr(self, name)
         if self.constitution is not None:
@@ -284,4 +295,4 @@ def change_settings(
     if options.clear_gm_role:
         fields["gm_role_id"] = None
     settings = replace(table.settings, **fields)
-    return replace(table, settings=settings), (table.settings, settings)
+    return table.with_settings(settings), (table.settings, settings)

@@ -30,11 +30,13 @@ def fl_text(fl: Fraction) -> str:
     return f"{fl.numerator}/{fl.denominator} (≈{float(fl):.2f})".replace("-", MINUS)
 
 
-def save_bonus(character: Character, stat: int, kin: int) -> tuple[int, str]:
-    """(total, `Level 5 +25 · Fortitude +10 · Kin −5`) for one save."""
+def save_bonus(character: Character, stat: int, kin: int, special: int = 0) -> tuple[int, str]:
+    """(total, `Level 5 +25 · stat +10 · kin −5 · special +5`) for one save."""
     level = sr_bonus(character.level)
     text = f"Level {character.level} {signed(level)} · stat {signed(stat)} · kin {signed(kin)}"
-    return level + stat + kin, text
+    if special:
+        text += f" · special {signed(special)}"
+    return level + stat + kin + special, text
 
 
 def _fatigue_inputs(character: Character) -> str:
@@ -76,7 +78,10 @@ def _fatigue_state(character: Character, fl: Fraction) -> str:
     if caps:
         lines.append(f"Cap: {' and '.join(caps)} (FP can't drop below {state.floor(fl)})")
     if state.vp_damage:
-        lines.append(f"VP damage from fatigue: {state.vp_damage}")
+        lines.append(
+            f"VP damage from fatigue: {state.vp_damage} (apply it to Vitality; the GM clears "
+            "the tally with `/fatigue clear_vp`)"
+        )
     return "\n".join(lines)
 
 
@@ -92,14 +97,16 @@ def sheet_embed(character: Character, title: str | None = None) -> discord.Embed
     embed.add_field(
         name="Stats",
         value=f"Fortitude {signed(character.fortitude)} · Wisdom {signed(character.wisdom)}\n"
-        f"Kin TSR {signed(character.kin_tsr)} · Kin WSR {signed(character.kin_wsr)}",
+        f"Kin TSR {signed(character.kin_tsr)} · Kin WSR {signed(character.kin_wsr)}\n"
+        f"Special TSR {signed(character.special_tsr)} · "
+        f"Special WSR {signed(character.special_wsr)}",
         inline=False,
     )
-    for name, stat, kin in (
-        ("TSR bonus", character.fortitude, character.kin_tsr),
-        ("WSR bonus", character.wisdom, character.kin_wsr),
+    for name, stat, kin, special in (
+        ("TSR bonus", character.fortitude, character.kin_tsr, character.special_tsr),
+        ("WSR bonus", character.wisdom, character.kin_wsr, character.special_wsr),
     ):
-        total, pieces = save_bonus(character, stat, kin)
+        total, pieces = save_bonus(character, stat, kin, special)
         embed.add_field(name=name, value=f"**{signed(total)}** ({pieces})", inline=False)
     embed.add_field(name="Fatigue Level", value=_fl_line(character), inline=False)
     embed.add_field(name="Fatigue inputs", value=_fatigue_inputs(character), inline=False)

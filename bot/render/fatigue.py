@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 import discord
@@ -12,7 +13,7 @@ import discord
 from bot.render.common import band_colour
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
-from rules.gametime import game_time
+from rules.gametime import game_time, round_number
 from table.model import Character, Table
 from table.partyops import CharacterChange, PartyReport
 
@@ -38,9 +39,11 @@ def duration(seconds: int) -> str:
     return " ".join(p for p in parts if p)
 
 
-def clock_line(seconds: int, round_seconds: int) -> str:
-    """`Day 1, 08:15 · round 496 (60 s rounds)`: the round the clock is in, counted from 1."""
-    return f"{game_time(seconds)} · round {seconds // round_seconds + 1} ({round_seconds} s rounds)"
+def clock_line(seconds: int, round_seconds: int, round_no: int | None = None) -> str:
+    """`Day 1, 08:15 · round 496 (60 s rounds)`: the round the clock is in, counted from 1
+    (`round_no`, the table's own count, which a change of round length does not renumber)."""
+    shown = round_number(seconds, round_seconds) if round_no is None else round_no
+    return f"{game_time(seconds)} · round {shown} ({round_seconds} s rounds)"
 
 
 def fl_text(fl: Fraction) -> str:
@@ -80,6 +83,14 @@ def temp_text(state: FatigueState, clock: int) -> str | None:
     return f"{state.temp} Temporary FP ({timing})"
 
 
+def rested_text(state: FatigueState, clock: int) -> str | None:
+    """A character who rested alone ahead of the clock: the clock passing up to then won't
+    fade or convert their Temporary FP again."""
+    if state.settled <= clock:
+        return None
+    return f"rested alone until {game_time(state.settled)}"
+
+
 def cap_text(state: FatigueState, fl: Fraction) -> str | None:
     """The cap that holds FP up, and its floor; Shattered's is the higher one."""
     if state.shattered_cap:
@@ -92,9 +103,9 @@ def cap_text(state: FatigueState, fl: Fraction) -> str | None:
 def status_parts(state: FatigueState, fl: Fraction, clock: int) -> list[str]:
     """Everything about a fatigue state worth a line: FP, temp, cap, VP damage."""
     parts = [f"{bar(state.fp, max_fp(fl))} {fp_text(state, fl)}"]
-    extras = [temp_text(state, clock), cap_text(state, fl)]
+    extras = [temp_text(state, clock), cap_text(state, fl), rested_text(state, clock)]
     if state.vp_damage:
-        extras.append(f"{state.vp_damage} VP damage")
+        extras.append(f"{state.vp_damage} VP damage (to apply on the sheet)")
     parts += [e for e in extras if e]
     return parts
 
@@ -201,7 +212,7 @@ def party_embed(table: Table, page: int = 1) -> discord.Embed:
             name = f"{emoji(state.fp, fl)} {character.name} — {band_name(state.fp, fl)}"
             value = "\n".join(status_parts(state, fl, table.clock))
         embed.add_field(name=name, value=value, inline=False)
-    footer = clock_line(table.clock, fs.round_seconds)
+    footer = clock_line(table.clock, fs.round_seconds, table.round_number)
     if pages > 1:
         footer = f"Page {page}/{pages} · {footer}"
     embed.set_footer(text=footer)
@@ -210,7 +221,7 @@ def party_embed(table: Table, page: int = 1) -> discord.Embed:
 
 def _reset_text(change: CharacterChange) -> str:
     was = change.before
-    if was == FatigueState():
+    if replace(was, settled=0) == FatigueState():
         return "already fresh"
     parts = [f"FP {was.fp} → 0"] if was.fp else []  # "FP 0 → 0" says nothing
     if was.temp:
@@ -261,7 +272,7 @@ def report_embed(
         description=fit_lines(lines),
         colour=worst_colour([(c.after.fp, c.fl) for c in report.changes]),
     )
-    embed.set_footer(text=clock_line(report.clock_after, round_seconds))
+    embed.set_footer(text=clock_line(report.clock_after, round_seconds, report.round_after))
     return embed
 
 
@@ -269,7 +280,7 @@ def clock_embed(table: Table) -> discord.Embed:
     """`/clock show`: the game clock and who has Temporary FP running."""
     embed = discord.Embed(
         title=f"🕰️ {game_time(table.clock)}",
-        description=clock_line(table.clock, table.settings.round_seconds),
+        description=clock_line(table.clock, table.settings.round_seconds, table.round_number),
         colour=worst_colour([(c.fatigue.fp, c.fl) for c in table.characters]),
     )
     running = [
@@ -279,4 +290,11 @@ def clock_embed(table: Table) -> discord.Embed:
     ]
     if running:
         embed.add_field(name="Temporary FP", value=fit_lines(running, 1024), inline=False)
+    ahead = [
+        f"{emoji(c.fatigue.fp, c.fl)} **{c.name}** {text}"
+        for c in table.characters
+        if (text := rested_text(c.fatigue, table.clock))
+    ]
+    if ahead:  # the clock passing up to then changes nothing of theirs
+        embed.add_field(name="Ahead of the clock", value=fit_lines(ahead, 1024), inline=False)
     return embed

@@ -58,6 +58,8 @@ _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "wisdom": ("Wisdom", plain),
     "kin_tsr": ("kin TSR", plain),
     "kin_wsr": ("kin WSR", plain),
+    "special_tsr": ("TSR special modifier", plain),
+    "special_wsr": ("WSR special modifier", plain),
     "classes": ("classes", _classes),
     "combine": ("classes combine", str),
     "toughness": ("Toughness", plain),
@@ -70,6 +72,7 @@ _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
     "exhausted_cap": ("Exhausted cap", lambda v: "on" if v else "off"),
     "shattered_cap": ("Shattered cap", lambda v: "on" if v else "off"),
     "vp_damage": ("VP damage", str),
+    "settled": ("rested alone until", lambda v: game_time(v) if v else "the clock"),
 }
 _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "hp_max": ("max HP", str),
@@ -140,6 +143,33 @@ def character_change(
     return f"{_name(new)} {', '.join(parts) or 'changed'}"
 
 
+def _revealed(build: dict[str, Any]) -> dict[str, bool]:
+    """Spot name → revealed, from a logged build (older builds list bare names: hidden)."""
+    spots = build.get("spots") or []
+    return {
+        s["spot"] if isinstance(s, dict) else str(s): bool(
+            isinstance(s, dict) and s.get("revealed")
+        )
+        for s in spots
+    }
+
+
+def _spot_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """`back spot revealed` (or `hidden again`, as an undo shows it); any other change to the
+    build is `stat block rebuilt`."""
+    was, now = _revealed(old), _revealed(new)
+    rest_old = {k: v for k, v in old.items() if k != "spots"}
+    rest_new = {k: v for k, v in new.items() if k != "spots"}
+    if was.keys() != now.keys() or rest_old != rest_new:
+        return ["stat block rebuilt"]
+    parts = [
+        f"{name} spot {'revealed' if now[name] else 'hidden again'}"
+        for name in now
+        if now[name] != was[name]
+    ]
+    return parts or ["stat block rebuilt"]
+
+
 def monster_change(
     old: dict[str, Any] | None, new: dict[str, Any] | None, undo: bool = False
 ) -> str:
@@ -149,7 +179,7 @@ def monster_change(
         return f"monster {_name(new or old or {})} {appeared}"
     parts = _fields(old, new, _MONSTER)
     if old.get("build") != new.get("build"):
-        parts.append("stat block rebuilt")
+        parts += _spot_changes(old.get("build") or {}, new.get("build") or {})
     if old.get("name") != new.get("name"):
         parts.append(f"renamed from {_name(old)}")
     return f"monster {_name(new)} {', '.join(parts) or 'changed'}"

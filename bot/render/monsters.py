@@ -23,8 +23,12 @@ def armor_text(block: MonsterBlock) -> str:
 
 
 def evasion_text(block: MonsterBlock) -> str:
-    """'Set to 0 (Impervious)', 'modifier −2', or '12 (Agility 4, modifier −2)'."""
+    """'Set to 0 (Impervious)', 'modifier −2', '12 (Agility 4, modifier −2)', or on Impervious
+    with extra armor '−2 (set to 0 by Impervious, extra armor −2)'."""
     if block.evasion_modifier is None:
+        if block.extra_evasion:
+            extra = format_modifier(block.extra_evasion)
+            return f"{plain(block.evasion or 0)} (set to 0 by Impervious, extra armor {extra})"
         return "Set to 0 (Impervious)"
     modifier = format_modifier(block.evasion_modifier)
     if block.evasion is None:
@@ -36,7 +40,7 @@ def hp_text(monster: Monster) -> str:
     if monster.hp is None or monster.hp_max is None:
         return "not tracked"
     text = f"{plain(monster.hp)} / {monster.hp_max}"
-    return f"{text} — **down**" if monster.down else text
+    return f"{text} — **defeated**" if monster.down else text
 
 
 def drop_text(block: MonsterBlock) -> str:
@@ -47,17 +51,50 @@ def drop_text(block: MonsterBlock) -> str:
     return f"{block.material_drop} Materials ({how})"
 
 
-def _spot_lines(block: MonsterBlock, facing: str | None) -> list[str]:
-    if facing is None:
-        return [f"{spot} — {HARD_TO_HIT}" for spot in block.spots]
-    squares = spot_squares(block, facing)
-    return [f"{spot} (square {squares[spot]}) — {HARD_TO_HIT}" for spot in block.spots]
+def hidden_count(count: int) -> str:
+    """'1 hidden unarmored spot', '2 hidden unarmored spots'."""
+    return f"{count} hidden unarmored spot{'' if count == 1 else 's'}"
+
+
+def _spot_lines(block: MonsterBlock, facing: str | None, show_hidden: bool) -> list[str]:
+    """One line per spot a reader may see; hidden spots only as a count unless `show_hidden`."""
+    squares = {} if facing is None else spot_squares(block, facing)
+    lines = []
+    for spot in block.spots:
+        if spot.hidden and not show_hidden:
+            continue
+        line = spot.name if facing is None else f"{spot.name} (square {squares[spot.name]})"
+        if spot.hard_to_hit:
+            line += f" — {HARD_TO_HIT}"
+        if spot.hidden:
+            line += " — hidden from the players"
+        lines.append(line)
+    if block.hidden_spots and not show_hidden:
+        lines.append(hidden_count(block.hidden_spots))
+    return lines
+
+
+def _enchantment_text(block: MonsterBlock) -> str:
+    """'Armor: Rank 1, Rank 2 · Weapons: Rank 2'."""
+    parts = []
+    on = (("Armor", block.armor_enchantments), ("Weapons", block.weapon_enchantments))
+    for where, ranks in on:
+        if ranks:
+            parts.append(f"{where}: " + ", ".join(f"Rank {rank}" for rank in ranks))
+    return " · ".join(parts)
 
 
 def block_embed(
-    block: MonsterBlock, *, title: str, monster: Monster | None = None
+    block: MonsterBlock,
+    *,
+    title: str,
+    monster: Monster | None = None,
+    show_hidden: bool = False,
 ) -> discord.Embed:
-    """The stat block; with a bestiary monster, its HP, facing and where its spots are now."""
+    """The stat block; with a bestiary monster, its HP, facing and where its spots are now.
+
+    Hidden unarmored spots appear only as a count unless `show_hidden` (a reply only the GM,
+    or whoever built an unsaved block, sees)."""
     embed = discord.Embed(title=title[:256], colour=MIXED if block.warnings else NEUTRAL)
     embed.add_field(name="Defense", value=str(block.defense))
     embed.add_field(name="Evasion", value=evasion_text(block))
@@ -66,12 +103,11 @@ def block_embed(
         embed.add_field(name="HP", value=hp_text(monster))
         embed.add_field(name="Facing", value=monster.facing)
     if block.spots:
-        lines = _spot_lines(block, None if monster is None else monster.facing)
+        lines = _spot_lines(block, None if monster is None else monster.facing, show_hidden)
         lines.append("Hits there meet only half Defense.")
         embed.add_field(name="Partial armor: unarmored spots", value="\n".join(lines), inline=False)
     if block.enchantments:
-        ranks = ", ".join(f"Rank {rank}" for rank in block.enchantments)
-        embed.add_field(name="Enchantments", value=ranks, inline=False)
+        embed.add_field(name="Enchantments", value=_enchantment_text(block), inline=False)
     embed.add_field(name="Material drop", value=drop_text(block), inline=False)
     if block.notes:
         embed.add_field(name="Notes", value="\n".join(block.notes), inline=False)
@@ -84,8 +120,12 @@ def block_embed(
     return embed
 
 
-def monster_embed(monster: Monster, *, title: str | None = None) -> discord.Embed:
-    return block_embed(monster.block, title=title or monster.name, monster=monster)
+def monster_embed(
+    monster: Monster, *, title: str | None = None, show_hidden: bool = False
+) -> discord.Embed:
+    return block_embed(
+        monster.block, title=title or monster.name, monster=monster, show_hidden=show_hidden
+    )
 
 
 def roster_line(monster: Monster) -> str:
@@ -117,13 +157,20 @@ def removed_embed(monster: Monster) -> discord.Embed:
 def hit_embed(hit: MonsterHit) -> discord.Embed:
     """What the attack dealt, the Defense it met (half on an unarmored spot), and HP left."""
     result, monster = hit.result, hit.monster
+    if hit.already_defeated:
+        return discord.Embed(
+            title=f"{monster.name} is already defeated"[:256],
+            description=f"HP {hp_text(monster)}: a further hit changes nothing "
+            f"(it would have taken {result.taken}).",
+            colour=FAILURE,
+        )
     lines = []
-    if hit.hp_before is not None and hit.hp_before <= 0:  # still counted: overkill may matter
-        lines.append(f"**Already down** before this hit (HP {plain(hit.hp_before)})")
     if hit.from_square is not None:
         where = f"From square {hit.from_square}: its {result.spot}"
         if result.unarmored_spot:
-            where += f", an unarmored spot (half Defense; {HARD_TO_HIT})"
+            hidden = "a hidden unarmored spot" if result.hidden_spot else "an unarmored spot"
+            hard = f"; {HARD_TO_HIT}" if result.hard_to_hit else ""
+            where += f", {hidden} (half Defense{hard})"
         lines.append(where)
     floor = " (at least 1)" if result.damage <= result.defense_applied else ""
     lines.append(

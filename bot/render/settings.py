@@ -32,10 +32,11 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
 
 
 def settings_embed(
-    settings: ChannelSettings, changed: ChannelSettings | None = None
+    settings: ChannelSettings, changed: ChannelSettings | None = None, clock: str | None = None
 ) -> discord.Embed:
     """Every setting; with `changed` (the old settings), the ones that changed show old → new
-    and the title says so."""
+    and the title says so. `clock` (the clock line) is shown when the round length changed:
+    the round and the game time stay, only later rounds take the new length."""
     if changed is None:
         title = "Settings for this channel"
     elif changed == settings:  # `/settings set ties:fail` when ties already fail
@@ -58,4 +59,6 @@ def settings_embed(
     embed.description = "\n".join(lines)
     if changed is None:
         embed.set_footer(text="GMs change these with /settings set")
+    elif clock is not None and changed.round_seconds != settings.round_seconds:
+        embed.set_footer(text=f"The clock stays at {clock}; later rounds take the new length")
     return embed

@@ -18,6 +18,8 @@ FATIGUE_FIELDS = tuple(f.name for f in dataclasses.fields(FatigueState))
 CHARACTER_FIELDS = tuple(f.name for f in dataclasses.fields(Character) if f.name != "fatigue")
 MONSTER_FIELDS = tuple(f.name for f in dataclasses.fields(Monster))
 
+ROUND_FIELDS = ("round_start", "round_first")  # where today's round length starts counting
+
 # {"channel"?: {...}, "characters": {key: {...} | None}, "monsters"?: {key: {...} | None}}
 Snapshot = dict[str, Any]
 
@@ -27,6 +29,7 @@ def channel_to_dict(table: Table) -> dict[str, Any]:
         "guild_id": table.guild_id,
         "clock": table.clock,
         "settings": dataclasses.asdict(table.settings),
+        **{name: getattr(table, name) for name in ROUND_FIELDS},
     }
 
 
@@ -39,10 +42,12 @@ def character_to_dict(character: Character) -> dict[str, Any]:
 
 
 def character_from_dict(data: dict[str, Any]) -> Character:
-    fields = {name: data[name] for name in CHARACTER_FIELDS}
+    # A field added later (the special modifiers) is missing from older events: its default.
+    fields = {name: data[name] for name in CHARACTER_FIELDS if name in data}
     fields["classes"] = tuple((size, level) for size, level in data["classes"])
     override = data["fl_override"]
     fields["fl_override"] = None if override is None else Fraction(override)
+    # Events logged before the fatigue_time migration have no `settled`: the default, 0.
     return Character(**fields, fatigue=FatigueState(**data["fatigue"]))
 
 
@@ -96,6 +101,8 @@ def restore(table: Table, snapshot: Snapshot) -> Table:
             guild_id=channel["guild_id"],
             clock=channel["clock"],
             settings=ChannelSettings(**channel["settings"]),
+            # events logged before the fatigue_time migration have no round fields: keep these
+            **{name: channel.get(name, getattr(table, name)) for name in ROUND_FIELDS},
         )
     characters = {c.key: c for c in table.characters}
     for key, data in snapshot["characters"].items():
@@ -116,14 +123,21 @@ def restore(table: Table, snapshot: Snapshot) -> Table:
 
 # --- SQL rows -------------------------------------------------------------------------------
 
-CHANNEL_COLUMNS = ("channel_id", "guild_id", "clock", *CHANNEL_SETTINGS)
+CHANNEL_COLUMNS = ("channel_id", "guild_id", "clock", *CHANNEL_SETTINGS, *ROUND_FIELDS)
 CHARACTER_COLUMNS = ("channel_id", "key", *CHARACTER_FIELDS, *FATIGUE_FIELDS)
 MONSTER_COLUMNS = ("channel_id", "key", *MONSTER_FIELDS)
 
 
 def channel_row(table: Table) -> tuple[Any, ...]:
     settings = dataclasses.asdict(table.settings)
-    return (table.channel_id, table.guild_id, table.clock, *(settings[n] for n in CHANNEL_SETTINGS))
+    rounds = (getattr(table, name) for name in ROUND_FIELDS)
+    return (
+        table.channel_id,
+        table.guild_id,
+        table.clock,
+        *(settings[n] for n in CHANNEL_SETTINGS),
+        *rounds,
+    )
 
 
 def character_row(channel_id: int, character: Character) -> tuple[Any, ...]:
@@ -172,4 +186,5 @@ def table_from_rows(
         settings,
         tuple(chars),
         beasts,
+        **{name: channel[name] for name in ROUND_FIELDS},
     )

@@ -70,6 +70,14 @@ def test_duration(seconds: int, shown: str) -> None:
 def test_clock_line_counts_rounds_from_one() -> None:
     assert render.clock_line(0, 60) == "Day 1, 00:00 · round 1 (60 s rounds)"
     assert render.clock_line(125, 60) == "Day 1, 00:02:05 · round 3 (60 s rounds)"
+    # the table's own count, kept across a change of round length
+    assert render.clock_line(31_800, 6, 531) == "Day 1, 08:50 · round 531 (6 s rounds)"
+
+
+def test_a_character_ahead_of_the_clock_says_until_when_it_rested() -> None:
+    state = FatigueState(fp=5, settled=600)
+    assert "rested alone until Day 1, 00:10" in render.status_parts(state, Fraction(20), 60)
+    assert not any("rested" in p for p in render.status_parts(state, Fraction(20), 600))
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,11 @@ def test_every_kind_of_change_has_words() -> None:
         (base, table(dataclasses.replace(ARIA, level=3, owner_id=22), clock=600), "Aria player"),
         (base, table(tired(18, temp=4, temp_expires=1200), clock=600), "Temporary FP 0 → 4"),
         (base, table(tired(18, exhausted_cap=True), clock=600), "Exhausted cap off → on"),
+        (
+            base,
+            table(tired(18, settled=1200), clock=600),
+            "rested alone until the clock → Day 1, 00:20",
+        ),
         (base, dataclasses.replace(base, monsters=(ORC,)), "monster Orc created"),
     ]
     for before, after, words in cases:

@@ -392,11 +392,23 @@ async def test_plan_undo_keeps_a_later_clock_move_when_settings_are_undone(db: D
         )
         clock_event, settings_event, _ = await store.history(CH, limit=3)
         current = await store.read(CH, GUILD)
-    assert touched(settings_event) == {("channel", "settings.round_seconds")}
+    # a new round length also says where its rounds start counting (the round number is kept)
+    rounds = {("channel", "round_start"), ("channel", "round_first")}
+    assert touched(settings_event) - rounds == {("channel", "settings.round_seconds")}
     assert touched(clock_event) == {("channel", "clock")}
     undone = plan_undo(current, settings_event, [clock_event], GM, True)
     assert (undone.settings.round_seconds, undone.clock) == (6, 999)
-    assert dataclasses.replace(undone, settings=current.settings) == current
+    assert (undone.round_start, undone.round_first) == (0, 0)
+    assert undone.round_number == 999 // 6 + 1
+    assert (
+        dataclasses.replace(
+            undone,
+            settings=current.settings,
+            round_start=current.round_start,
+            round_first=current.round_first,
+        )
+        == current
+    )
     with pytest.raises(RulesError, match="undo can't itself"):
         plan_undo(current, dataclasses.replace(clock_event, undoes=1), [], GM, True)
 

@@ -11,7 +11,7 @@ import pytest
 from tests.e2e.helpers import fatigue_of, hero, refused, seed, snapshot
 from tests.localdiscord.commands import CommandLineError
 
-# rules-text/fatigue.txt's worked example, typed as a player would: FL 8 + 3 + 5.5 + 4 = 20.5.
+# docs/rules.md#31-fatigue-level's worked example, as a player types it: FL 8 + 3 + 5.5 + 4 = 20.5.
 OGRE = {
     "classes": "d10/5 d6/6",
     "combine": "multi",

@@ -26,6 +26,7 @@ async def test_help_lists_every_registered_command(env: Any) -> None:
     d = env.discord
     reply = await d.slash("help", user=d.player)
     assert reply.ephemeral
+    assert "docs/rules.md" in reply.text  # the footer points to the rules reference
     commands = registered(env)
     assert commands
     for command in commands:

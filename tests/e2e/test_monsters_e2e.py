@@ -11,7 +11,7 @@ from tests.e2e.helpers import refused
 from tests.localdiscord.commands import CommandLineError
 from tests.localdiscord.reply import Reply
 
-# rules-text/monster-defense.txt, typed in: Defense by Rank (rows) and armor level (columns),
+# docs/rules.md#41-defense-table, typed in: Defense by Rank (rows) and armor level (columns),
 # then each level's Evasion modifier (None: Impervious sets Evasion to 0).
 ARMORS = ("unarmored", "civilian", "light", "medium", "heavy", "extreme", "impervious")
 DEFENSE = {
@@ -136,8 +136,15 @@ async def test_build_refuses_impossible_trades(env: Any) -> None:
         (2, "unarmored", {"extra_defense": 5, "extra_evasion": -2}, "5", "modifier −2"),
         # a trade, then the extra armor on top
         (3, "medium", {"trade": 1, "extra_defense": 3, "extra_evasion": -1}, "12", "modifier −4"),
-        # Impervious: Evasion stays 0 whatever the extra armor's penalty
-        (2, "impervious", {"extra_defense": 4, "extra_evasion": -3}, "28", "Set to 0 (Impervious)"),
+        # Impervious: Evasion set to 0, and the extra armor's full penalty still applies
+        (
+            2,
+            "impervious",
+            {"extra_defense": 4, "extra_evasion": -3},
+            "28",
+            "−3 (set to 0 by Impervious, extra armor −3)",
+        ),
+        (5, "impervious", {"extra_defense": 9}, "54", "Set to 0 (Impervious)"),
     ],
 )
 async def test_build_with_extra_armor(
@@ -151,11 +158,22 @@ async def test_build_with_extra_armor(
 async def test_build_names_each_unarmored_spot_with_hard_to_hit(env: Any) -> None:
     reply = await build(env, rank=2, armor="heavy", spots="Back Left, back")
     lines = field(reply, "Partial armor").splitlines()
-    # clockwise from the front, each with its reminder
-    assert lines[:2] == [f"back — {HARD_TO_HIT}", f"back-left — {HARD_TO_HIT}"]
+    # clockwise from the front, each with its reminder; a private draft shows hidden ones
+    hidden = " — hidden from the players"
+    assert lines[:2] == [f"back — {HARD_TO_HIT}{hidden}", f"back-left — {HARD_TO_HIT}{hidden}"]
     assert "half Defense" in lines[2]
     reply = await build(env, rank=2, armor="heavy", spots="front right left")
     assert field(reply, "Partial armor").count(HARD_TO_HIT) == 2  # front-right, left
+    reply = await build(
+        env, rank=2, armor="heavy", spots="back, left", easy_spots="left", revealed_spots="left"
+    )
+    assert field(reply, "Partial armor").splitlines()[:2] == [
+        f"back — {HARD_TO_HIT}{hidden}",
+        "left",
+    ]
+    public = await build(env, rank=2, armor="heavy", spots="back, left", public=True)
+    assert field(public, "Partial armor").splitlines()[0] == "2 hidden unarmored spots"
+    assert "back" not in field(public, "Partial armor")
     text = await refused(env, "monster build", env.discord.gm, rank=2, armor="heavy", spots="tail")
     assert "Unknown spot 'tail'" in text and "back-left" in text
     text = await refused(
@@ -179,12 +197,29 @@ async def test_spots_autocomplete_completes_the_last_spot(env: Any) -> None:
 
 
 async def test_build_enchantments_and_material_drop(env: Any) -> None:
-    reply = await build(env, rank=2, armor="light", enchantments="1 2 2", order="heavy")
-    assert field(reply, "Enchantments") == "Rank 1, Rank 2, Rank 2"
+    reply = await build(
+        env,
+        rank=2,
+        armor="light",
+        armor_enchantments="1 2",
+        weapon_enchantments="2",
+        order="heavy",
+    )
+    assert field(reply, "Enchantments") == "Armor: Rank 1, Rank 2 · Weapons: Rank 2"
     assert field(reply, "Material drop") == "6 Materials (Heavy 3, +3 for enchantments)"
     assert "3 enchantments on a Rank 2 monster" in field(reply, "Warnings")  # allowed, warned
     assert reply.embed["color"] != (await build(env, rank=2, armor="light")).embed["color"]
-    reply = await build(env, rank=1, armor="light", enchantments="1", order="boss")
+    # Weapon enchantments have no cap of their own: three on the armor and four on weapons.
+    reply = await build(
+        env, rank=5, armor="heavy", armor_enchantments="5 5 5", weapon_enchantments="1 2 3 4"
+    )
+    assert field(reply, "Material drop") == "9 Materials (Normal 2, +7 for enchantments)"
+    assert "7 enchantments on a Rank 5 monster: the rules recommend at most 5" in field(
+        reply, "Warnings"
+    )
+    reply = await build(env, rank=0, armor="light", weapon_enchantments="0")
+    assert "1 enchantment on a Rank 0 monster: the rules recommend none" in field(reply, "Warnings")
+    reply = await build(env, rank=1, armor="light", armor_enchantments="1", order="boss")
     assert field(reply, "Material drop") == "11 Materials (Boss 10, +1 for enchantments)"
     assert maybe_field(reply, "Warnings") is None  # one enchantment on Rank 1 is within guidance
     for order, drop in (("normal", 2), ("miniboss", 5)):
@@ -193,17 +228,18 @@ async def test_build_enchantments_and_material_drop(env: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rank", "enchantments", "message"),
+    ("rank", "where", "enchantments", "message"),
     [
-        (2, "3", "Enchantment Rank 3 is above the monster's Rank 2"),
-        (5, "1 1 1 1", "at most 3 enchantments (4 given)"),
-        (2, "1 x", "'x' isn't an enchantment Rank"),
-        (2, "-1", "Enchantment Rank must be 0 or more"),
-        (0, "1", "above the monster's Rank 0"),
+        (2, "armor", "3", "above the monster's Rank 2: its enchantments may be Rank 0 to 2"),
+        (2, "weapon", "1 3", "Enchantment Rank 3 is above the monster's Rank 2"),
+        (5, "armor", "1 1 1 1", "at most 3 armor enchantments (4 given)"),
+        (2, "armor", "1 x", "'x' isn't an enchantment Rank"),
+        (2, "weapon", "-1", "Enchantment Rank must be 0 or more"),
+        (0, "weapon", "1", "a Rank 0 monster's enchantments can only be Rank 0"),
     ],
 )
 async def test_bad_enchantments_are_refused_privately(
-    env: Any, rank: int, enchantments: str, message: str
+    env: Any, rank: int, where: str, enchantments: str, message: str
 ) -> None:
     text = await refused(
         env,
@@ -211,9 +247,20 @@ async def test_bad_enchantments_are_refused_privately(
         env.discord.player,
         rank=rank,
         armor="light",
-        enchantments=enchantments,
+        **{f"{where}_enchantments": enchantments},
     )
-    assert message in text
+    assert message in text and "0 to 0" not in text
+
+
+async def test_discord_itself_bounds_the_armor_enchantments_text(env: Any) -> None:
+    with pytest.raises(CommandLineError, match="24"):
+        await env.discord.slash(
+            "monster build",
+            user=env.discord.gm,
+            rank=5,
+            armor="light",
+            armor_enchantments="1 " * 13,
+        )
 
 
 # --- the bestiary --------------------------------------------------------------------------
@@ -229,7 +276,8 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
         armor="heavy",
         hp=30,
         spots="back",
-        enchantments="2",
+        revealed_spots="back",
+        weapon_enchantments="2",
         order="miniboss",
     )
     assert not made.ephemeral and made.embed["title"] == "Created Cave Troll"
@@ -239,12 +287,13 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     assert field(made, "Material drop").startswith("6 Materials")
     troll = (await env.table()).get_monster("cave troll")
     assert (troll.hp, troll.hp_max, troll.facing) == (30, 30, "N")
-    assert troll.build["rank"] == 3 and troll.build["spots"] == ["back"]
+    assert troll.build["rank"] == 3
+    assert troll.build["spots"] == [{"spot": "back", "hard_to_hit": True, "revealed": True}]
 
     await d.slash("monster create", user=d.gm, name="Goblin", rank=0, armor="light")
     shown = await d.slash("monster show", user=d.player, name="CAVE TROLL")
     assert shown.ephemeral and shown.embed["title"] == "Cave Troll"
-    assert field(shown, "Defense") == "13" and field(shown, "Enchantments") == "Rank 2"
+    assert field(shown, "Defense") == "13" and field(shown, "Enchantments") == "Weapons: Rank 2"
     listed = await d.slash("monster list", user=d.player2, public=True)
     assert not listed.ephemeral
     lines = listed.embed["description"].splitlines()
@@ -263,16 +312,16 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     assert soft.embed["title"] == "Cave Troll takes 14"  # 20 − ⌊13/2⌋
     assert "its back, an unarmored spot" in soft.text and HARD_TO_HIT in soft.text
     assert "HP 23 → 9 / 30" in soft.text
-    down = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=22)
-    assert down.embed["title"] == "Cave Troll takes 9" and "HP 9 → 0 / 30 — **down**" in down.text
-    assert "Already down" not in down.text  # it went down with this hit
-    deeper = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=3)
-    assert "(at least 1)" in deeper.text and "HP 0 → −1 / 30 — **down**" in deeper.text
-    assert "**Already down** before this hit (HP 0)" in deeper.text
-    assert (await env.table()).get_monster("Cave Troll").hp == -1  # the hit still counts
-    again = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=3)
-    assert "**Already down** before this hit (HP −1)" in again.text
-    assert "HP −1 → −2 / 30" in again.text
+    down = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=25)
+    assert down.embed["title"] == "Cave Troll takes 12"
+    assert "HP 9 → −3 / 30 — **defeated**" in down.text  # the killing blow's overkill shows
+    for _ in range(2):  # a further hit says so, and counts nothing down
+        again = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=3)
+        assert again.embed["title"] == "Cave Troll is already defeated"
+        assert "HP −3 / 30 — **defeated**: a further hit changes nothing" in again.text
+    assert (await env.table()).get_monster("Cave Troll").hp == -3
+    shown = await d.slash("monster show", user=d.player, name="Cave Troll")
+    assert field(shown, "HP") == "−3 / 30 — **defeated**"
 
     gone = await d.slash("monster remove", user=d.gm, name="goblin")
     assert gone.embed["title"] == "Removed Goblin"
@@ -282,7 +331,7 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
         "monster create",
         "monster create",
         "monster face",
-        *["monster hit"] * 5,  # hits on a monster already down are logged too
+        *["monster hit"] * 3,  # hits on a monster already defeated change and log nothing
         "monster remove",
     ]
     assert all(e.actor_id == d.gm.id for e in history)
@@ -294,7 +343,13 @@ async def test_facing_and_attack_square_find_the_spot(env: Any) -> None:
     d = env.discord
     # Rank 3 Heavy: Defense 13, so a 20-damage hit takes 7, or 14 on the unarmored spot.
     await d.slash(
-        "monster create", user=d.gm, name="Wyrm", rank=3, armor="heavy", spots="back-left"
+        "monster create",
+        user=d.gm,
+        name="Wyrm",
+        rank=3,
+        armor="heavy",
+        spots="back-left",
+        revealed_spots="back-left",
     )
     for facing, spot_square in BACK_LEFT_SQUARE.items():
         turned = await d.slash("monster face", user=d.gm, name="Wyrm", facing=facing)
@@ -349,9 +404,21 @@ async def test_bestiary_mistakes_change_nothing(env: Any) -> None:
     assert "here: Ogre" in await refused(env, "monster face", d.gm, name="Orc", facing="N")
     assert "No monster" in await refused(env, "monster show", d.player, name="Orc")
     text = await refused(
-        env, "monster create", d.gm, name="Bad", rank=1, armor="light", enchantments="4"
+        env, "monster create", d.gm, name="Bad", rank=1, armor="light", armor_enchantments="4"
     )
     assert "above the monster's Rank 1" in text
+    text = await refused(
+        env,
+        "monster create",
+        d.gm,
+        name="Lich",
+        rank=5,
+        armor="light",
+        armor_enchantments="1 2 3 4",
+        weapon_enchantments="5",
+    )
+    assert "at most 3 armor enchantments (4 given)" in text
+    assert (await env.table()).find_monster("Lich") is None
     text = await refused(env, "monster create", d.gm, name="@everyone", rank=1, armor="light")
     assert "can't contain '@'" in text
 
@@ -380,7 +447,8 @@ async def test_monsters_survive_a_restart_and_can_be_restored(env: Any) -> None:
         extra_defense=3,
         extra_evasion=-1,
         spots="back, back-right",
-        enchantments="1 4",
+        armor_enchantments="1",
+        weapon_enchantments="4",
         order="boss",
     )
     await d.slash("monster face", user=d.gm, name="Hydra", facing="SW")
@@ -393,7 +461,7 @@ async def test_monsters_survive_a_restart_and_can_be_restored(env: Any) -> None:
 
     await env.restart()
     assert await env.table() == before
-    shown = await d.slash("monster show", user=d.player, name="Hydra")
+    shown = await d.slash("monster show", user=d.gm, name="Hydra")  # private to the GM
     assert field(shown, "Defense") == "23" and field(shown, "HP") == "21 / 50"
     assert field(shown, "Evasion") == "7 (Agility 2, modifier −5)"
     assert "back (square NE)" in field(shown, "Partial armor")

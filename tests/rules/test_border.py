@@ -1,4 +1,4 @@
-"""rules/ is a pure library: only the standard library, never discord (STYLE.md)."""
+"""rules/ is a pure library: only the standard library, never discord (README: How it is built)."""
 
 import ast
 import subprocess

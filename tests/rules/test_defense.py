@@ -1,6 +1,6 @@
 """Monster Defense & Armor: the table, trades, extra armor, Evasion, spots, enchantments, hits.
 
-Expected numbers are typed here from rules-text/monster-defense.txt and RULES.md §4, never
+Expected numbers are typed here from docs/rules.md#4-monster-defense-and-armor, never
 read back from the module under test.
 """
 
@@ -23,6 +23,7 @@ from rules.defense import (
     ArmorStats,
     HitResult,
     MonsterBlock,
+    UnarmoredSpot,
     build_monster,
     damage_taken,
     hit,
@@ -187,11 +188,29 @@ def test_extra_armor_on_an_unarmored_monster_counts_in_full() -> None:
     assert (block.defense, block.evasion_modifier) == (5, -2)
 
 
-def test_extra_armor_on_impervious_leaves_evasion_at_0_with_a_note() -> None:
+def test_extra_armor_on_impervious_keeps_its_full_evasion_penalty() -> None:
+    # "The Armor's full Evasion penalty still applies": set to 0, then the extra armor's −3.
     block = build_monster(1, "impervious", extra_defense=7, extra_evasion=-3, agility=4)
     assert block.defense == 18 + 3
-    assert (block.evasion_modifier, block.evasion) == (None, 0)
-    assert any("Evasion stays 0" in note for note in block.notes)
+    assert (block.evasion_modifier, block.evasion) == (None, -3)
+    assert block.evasion_text == "Evasion −3 (set to 0, extra armor −3)"
+    assert any("full penalty still applies" in note for note in block.notes)
+
+
+@given(
+    rank=st.integers(0, 5),
+    extra=st.integers(0, 40),
+    penalty=st.integers(-20, 0),
+    agility=st.one_of(st.none(), st.integers(-10, 40)),
+)
+def test_impervious_evasion_is_0_plus_the_extra_armors_penalty_whatever_the_agility(
+    rank: int, extra: int, penalty: int, agility: int | None
+) -> None:
+    block = build_monster(
+        rank, "impervious", extra_defense=extra, extra_evasion=penalty, agility=agility
+    )
+    assert block.evasion == 0 + penalty
+    assert block.defense == TABLE[rank][6] + extra // 2
 
 
 def test_extra_armor_stacks_with_a_trade() -> None:
@@ -250,12 +269,66 @@ def test_agility_outside_a_sane_range_is_refused(agility: object) -> None:
 # --- Spots ---------------------------------------------------------------------------------
 
 
-def test_spots_are_normalised_ordered_and_marked_hard_to_hit() -> None:
+def test_spots_are_normalised_ordered_and_hard_to_hit_and_hidden_by_default() -> None:
     block = build_monster(2, "heavy", spots=("Back Left", "front", "back_right"))
-    assert block.spots == ("front", "back-right", "back-left")
+    assert block.spot_names == ("front", "back-right", "back-left")
+    assert all(spot.hard_to_hit and spot.hidden for spot in block.spots)
+    assert block.hidden_spots == 3
     assert block.spot_lines == tuple(
         f"{spot} (Hard to Hit: −2 to hit)" for spot in ("front", "back-right", "back-left")
     )
+
+
+def test_a_spot_may_be_easy_to_hit_or_already_revealed() -> None:
+    block = build_monster(
+        2,
+        "heavy",
+        spots=(
+            UnarmoredSpot("back", hard_to_hit=False),
+            {"spot": "front", "revealed": True},
+            "left",
+        ),
+    )
+    assert block.spots == (
+        UnarmoredSpot("front", hard_to_hit=True, revealed=True),
+        UnarmoredSpot("back", hard_to_hit=False, revealed=False),
+        UnarmoredSpot("left", hard_to_hit=True, revealed=False),
+    )
+    assert block.spot_lines == (
+        "front (Hard to Hit: −2 to hit)",
+        "back",
+        "left (Hard to Hit: −2 to hit)",
+    )
+    assert block.hidden_spots == 2
+
+
+def test_revealing_a_spot_changes_only_that_spot() -> None:
+    block = build_monster(2, "heavy", spots=("back", "front"))
+    shown = block.revealing("Back")
+    assert shown.spot("back").revealed and shown.spot("front").hidden
+    assert shown.hidden_spots == 1 and block.hidden_spots == 2  # the old block is untouched
+    assert (shown.defense, shown.evasion_modifier) == (block.defense, block.evasion_modifier)
+    with pytest.raises(RulesError, match="already revealed"):
+        shown.revealing("back")
+    with pytest.raises(
+        RulesError, match=r"no unarmored spot at its left \(its unarmored spots: front, back\)"
+    ):
+        block.revealing("left")
+
+
+def test_a_hit_into_a_hidden_spot_still_meets_half_defense_and_says_it_was_hidden() -> None:
+    block = build_monster(2, "heavy", spots=("back", UnarmoredSpot("front", False, True)))
+    hidden = hit(block, 12, facing="N", from_square="S")
+    assert (hidden.taken, hidden.hidden_spot, hidden.hard_to_hit) == (12 - 5, True, True)
+    shown = hit(block, 12, facing="N", from_square="N")
+    assert (shown.taken, shown.hidden_spot, shown.hard_to_hit) == (12 - 5, False, False)
+
+
+def test_bad_spot_flags_are_refused() -> None:
+    with pytest.raises(RulesError, match="true or false"):
+        build_monster(2, "heavy", spots=({"spot": "back", "revealed": "yes"},))
+    with pytest.raises(RulesError, match="nothing unknown"):
+        build_monster(2, "heavy", spots=({"spot": "back", "glowing": True},))
 
 
 def test_an_unknown_spot_lists_the_choices() -> None:
@@ -274,35 +347,93 @@ def test_a_spot_listed_twice_is_refused() -> None:
 # --- Enchantments, drops and notes -------------------------------------------------------------
 
 
-def test_four_enchantments_are_refused() -> None:
-    with pytest.raises(RulesError, match="at most 3"):
-        build_monster(5, "heavy", enchantments=(1, 1, 1, 1))
+def test_a_fourth_armor_enchantment_is_refused() -> None:
+    with pytest.raises(RulesError, match="at most 3 armor enchantments \\(4 given\\)"):
+        build_monster(5, "heavy", armor_enchantments=(1, 1, 1, 1))
 
 
-def test_an_enchantment_above_the_monsters_rank_is_refused() -> None:
-    with pytest.raises(RulesError, match="above the monster's Rank 2"):
-        build_monster(2, "heavy", enchantments=(1, 3))
+def test_weapon_enchantments_have_no_cap_of_their_own() -> None:
+    block = build_monster(5, "heavy", armor_enchantments=(1, 1, 1), weapon_enchantments=(5,) * 6)
+    assert (block.armor_enchantments, block.weapon_enchantments) == ((1, 1, 1), (5,) * 6)
+    assert block.enchantments == (1, 1, 1, *(5,) * 6)
+    assert block.warnings == (
+        "9 enchantments on a Rank 5 monster: the rules recommend at most 5 "
+        "(armor and weapon enchantments together)",
+    )
 
 
-def test_a_negative_enchantment_rank_is_refused() -> None:
+@pytest.mark.parametrize("where", ["armor_enchantments", "weapon_enchantments"])
+def test_an_enchantment_above_the_monsters_rank_is_refused(where: str) -> None:
+    with pytest.raises(
+        RulesError, match="above the monster's Rank 2: its enchantments may be Rank 0 to 2"
+    ):
+        build_monster(2, "heavy", **{where: (1, 3)})  # type: ignore[arg-type]
+
+
+def test_a_rank_0_monsters_limit_reads_plainly() -> None:
+    with pytest.raises(RulesError) as error:
+        build_monster(0, "heavy", weapon_enchantments=(1,))
+    assert "a Rank 0 monster's enchantments can only be Rank 0" in str(error.value)
+    assert "0 to 0" not in str(error.value)
+
+
+@pytest.mark.parametrize("where", ["armor_enchantments", "weapon_enchantments"])
+def test_a_negative_enchantment_rank_is_refused(where: str) -> None:
     with pytest.raises(RulesError, match="0 or more"):
-        build_monster(2, "heavy", enchantments=(-1,))
+        build_monster(2, "heavy", **{where: (-1,)})  # type: ignore[arg-type]
 
 
 def test_more_enchantments_than_rank_are_allowed_with_a_warning() -> None:
-    block = build_monster(1, "light", enchantments=(1, 0, 1))
+    block = build_monster(1, "light", armor_enchantments=(1, 0), weapon_enchantments=(1,))
     assert block.enchantments == (1, 0, 1)
-    assert block.warnings == ("3 enchantments on a Rank 1 monster: recommended at most 1",)
+    assert block.warnings == (
+        "3 enchantments on a Rank 1 monster: the rules recommend at most 1 "
+        "(armor and weapon enchantments together)",
+    )
 
 
 def test_rank_many_enchantments_carry_no_warning() -> None:
-    assert build_monster(3, "light", enchantments=(3, 2, 1)).warnings == ()
+    assert (
+        build_monster(3, "light", armor_enchantments=(3, 2), weapon_enchantments=(1,)).warnings
+        == ()
+    )
 
 
-def test_a_rank_0_monster_may_take_a_rank_0_enchantment_with_a_warning() -> None:
-    block = build_monster(0, "light", enchantments=(0,))
+@pytest.mark.parametrize("where", ["armor_enchantments", "weapon_enchantments"])
+def test_a_rank_0_monster_is_warned_with_its_first_enchantment(where: str) -> None:
+    block = build_monster(0, "light", **{where: (0,)})  # type: ignore[arg-type]
     assert block.enchantments == (0,)
-    assert "recommended at most 0" in block.warnings[0]
+    assert block.warnings == (
+        "1 enchantment on a Rank 0 monster: the rules recommend none "
+        "(armor and weapon enchantments together)",
+    )
+
+
+@given(
+    rank=st.integers(0, 5),
+    armor=st.lists(st.integers(-2, 7), max_size=5),
+    weapon=st.lists(st.integers(-2, 7), max_size=8),
+)
+def test_enchantment_limits_for_any_lists(rank: int, armor: list[int], weapon: list[int]) -> None:
+    """Refused exactly when a Rank is outside 0..Rank or the armor has more than 3; otherwise
+    one Material each, and a warning exactly when there are more in all than the Rank."""
+    bad = len(armor) > 3 or any(not 0 <= r <= rank for r in armor + weapon)
+    if bad:
+        with pytest.raises(RulesError):
+            build_monster(rank, "light", armor_enchantments=armor, weapon_enchantments=weapon)
+        return
+    block = build_monster(rank, "light", armor_enchantments=armor, weapon_enchantments=weapon)
+    assert block.material_drop == 2 + len(armor) + len(weapon)
+    assert bool(block.warnings) == (len(armor) + len(weapon) > rank)
+
+
+def test_an_old_single_enchantment_list_reads_as_armor_enchantments() -> None:
+    block = MonsterBlock.from_dict(
+        {"rank": 2, "armor": "light", "enchantments": [1, 2], "spots": ["back"]}
+    )
+    assert (block.armor_enchantments, block.weapon_enchantments) == ((1, 2), ())
+    assert block.spots == (UnarmoredSpot("back", hard_to_hit=True, revealed=False),)
+    assert "enchantments" not in block.to_dict()
 
 
 @pytest.mark.parametrize(
@@ -312,7 +443,7 @@ def test_a_rank_0_monster_may_take_a_rank_0_enchantment_with_a_warning() -> None
 def test_material_drop_is_the_order_base_plus_one_per_enchantment(
     order: str, base: int, count: int
 ) -> None:
-    block = build_monster(3, "medium", enchantments=(2,) * count, order=order)
+    block = build_monster(3, "medium", armor_enchantments=(2,) * count, order=order)
     assert block.material_drop == base + count
     assert block.order == order.lower()
 
@@ -324,7 +455,10 @@ def test_an_unknown_order_lists_the_choices() -> None:
 
 @pytest.mark.parametrize(
     ("armor", "needle"),
-    [("extreme", "foes will likely need (2 × Trait) attacks"), ("impervious", "(3 × Trait)")],
+    [
+        ("extreme", "attacks that deal twice their Trait in damage (2 × Trait)"),
+        ("impervious", "attacks that deal three times their Trait in damage (3 × Trait)"),
+    ],
 )
 def test_balance_notes(armor: str, needle: str) -> None:
     assert any(needle in note for note in build_monster(2, armor).notes)
@@ -349,8 +483,12 @@ def random_build_inputs(rng: random.Random) -> dict[str, object]:
         "agility": rng.choice([None, rng.randint(-10, 40)]),
         "extra_defense": rng.randint(0, 10),
         "extra_evasion": -rng.randint(0, 4),
-        "spots": rng.sample(SPOTS, rng.randint(0, 3)),
-        "enchantments": [rng.randint(0, rank) for _ in range(rng.randint(0, 3))],
+        "spots": [
+            {"spot": spot, "hard_to_hit": rng.random() < 0.5, "revealed": rng.random() < 0.5}
+            for spot in rng.sample(SPOTS, rng.randint(0, 3))
+        ],
+        "armor_enchantments": [rng.randint(0, rank) for _ in range(rng.randint(0, 3))],
+        "weapon_enchantments": [rng.randint(0, rank) for _ in range(rng.randint(0, 4))],
         "order": rng.choice(["normal", "heavy", "miniboss", "boss"]),
     }
 
@@ -485,7 +623,13 @@ def test_negative_defense_is_refused() -> None:
 def test_a_hit_into_an_unarmored_spot_meets_half_defense() -> None:
     block = build_monster(2, "heavy", spots=("back",))  # Defense 10
     assert hit(block, 12, facing="N", from_square="S") == HitResult(
-        damage=12, defense_applied=5, spot="back", unarmored_spot=True, taken=7
+        damage=12,
+        defense_applied=5,
+        spot="back",
+        unarmored_spot=True,
+        taken=7,
+        hidden_spot=True,
+        hard_to_hit=True,
     )
 
 
@@ -538,6 +682,38 @@ def test_a_hit_matches_damage_taken_for_any_monster(seed: int) -> None:
     block = build_monster(**random_build_inputs(rng))  # type: ignore[arg-type]
     facing, square, damage = rng.choice(FACINGS), rng.choice(FACINGS), rng.randint(1, 80)
     result = hit(block, damage, facing=facing, from_square=square)
-    assert result.unarmored_spot == (result.spot in block.spots)
+    assert result.unarmored_spot == (result.spot in block.spot_names)
     assert result.taken == damage_taken(block.defense, damage, unarmored_spot=result.unarmored_spot)
     assert result.taken >= 1
+
+
+@given(
+    spots=st.lists(
+        st.tuples(st.sampled_from(SPOTS), st.booleans(), st.booleans()),
+        max_size=8,
+        unique_by=lambda spot: spot[0],
+    ),
+    facing=st.sampled_from(FACINGS),
+    damage=st.integers(1, 80),
+)
+def test_revealing_spots_one_by_one_never_changes_a_hit(
+    spots: list[tuple[str, bool, bool]], facing: str, damage: int
+) -> None:
+    """Hidden or revealed, a spot meets half Defense; each reveal takes one from the count."""
+    block = build_monster(
+        3, "heavy", spots=[UnarmoredSpot(n, hard, shown) for n, hard, shown in spots]
+    )
+    assert block.hidden_spots == sum(1 for _, _, shown in spots if not shown)
+    before = {square: hit(block, damage, facing, square) for square in FACINGS}
+    for spot in [s for s in block.spots if s.hidden]:
+        count = block.hidden_spots
+        block = block.revealing(spot.name)
+        assert block.hidden_spots == count - 1
+        for square, result in before.items():
+            after = hit(block, damage, facing, square)
+            assert (after.taken, after.unarmored_spot, after.hard_to_hit) == (
+                result.taken,
+                result.unarmored_spot,
+                result.hard_to_hit,
+            )
+    assert block.hidden_spots == 0

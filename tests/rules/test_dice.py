@@ -1,4 +1,4 @@
-"""Open-ended d100 rolls (RULES.md §1): scripted dice, properties and the exact distribution."""
+"""Open-ended rolls (docs/rules.md#1-the-open-ended-roll): scripted dice, properties, odds."""
 
 from __future__ import annotations
 

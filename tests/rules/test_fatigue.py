@@ -1,4 +1,4 @@
-"""Fatigue (RULES.md §3, rules-text/fatigue.txt): level, bands, and the state's transitions."""
+"""Fatigue (docs/rules.md#3-fatigue): level, bands, and the state's transitions."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def kinds(t: Transition, kind: str) -> list:
 
 # --- Constitution → Toughness -------------------------------------------------------------
 
-# Every row of RULES.md's table, written out value by value.
+# Every row of docs/rules.md#31-fatigue-level's table, written out value by value.
 CON_TABLE = {0: -5, 1: -3, 2: -2, 3: -2, 4: -1, 5: -1, 6: -1}
 CON_TABLE |= dict.fromkeys(range(7, 15), 0)
 CON_TABLE |= {15: 1, 16: 2, 17: 3, 18: 4, 19: 5, 20: 5, 21: 6, 22: 6, 23: 6, 24: 7, 25: 7}
@@ -409,13 +409,17 @@ def test_band_and_cap_events_fire_once() -> None:
     assert len(kinds(jump, "band")) == 1
 
 
-def test_still_exhausted_after_a_break_is_not_recapped() -> None:
+def test_still_exhausted_after_a_break_is_capped_again_by_a_spend() -> None:
+    # docs/rules.md#34-caps: a change leaving FP in Exhausted with no cap in force sets it
     state = FatigueState(fp=75, exhausted_cap=True)
     t = rest(state, OGRE_FL, "break", DEFAULTS)  # 65: still Exhausted, cap gone
     assert t.state == FatigueState(fp=65)
     t = gain(t.state, OGRE_FL, 1)
-    assert not t.state.exhausted_cap
-    assert kinds(t, "cap_set") == []
+    assert t.state.exhausted_cap
+    assert [e.text for e in kinds(t, "cap_set")] == [
+        "Still Exhausted, capped again: FP can't drop below 61 until a Break"
+    ]
+    assert recover(t.state, OGRE_FL, 20).state.fp == 61
 
 
 def test_a_raised_floor_never_raises_fp() -> None:
@@ -493,6 +497,11 @@ class Model:
         if self.temp == 0:
             self.expires = None
 
+    def recap(self) -> None:
+        """Any change but a rest that leaves FP in Exhausted / Shattered sets that band's cap."""
+        self.exhausted |= self.band(self.fp) == 3
+        self.shattered |= self.band(self.fp) == 4
+
     def gain(self, n: int) -> None:
         before = self.fp
         for _ in range(n):
@@ -504,10 +513,12 @@ class Model:
             self.shattered |= self.fp == 4 * self.width + 1
         self.vp += self.fp > before and self.fp > 5 * self.width
         self.tidy()
+        self.recap()
 
     def recover(self, n: int) -> None:
         for _ in range(n):
             self.lower()
+        self.recap()
 
     def grant(self, n: int, now: int, minutes: int) -> None:
         pooled = 0
@@ -519,9 +530,10 @@ class Model:
         if pooled:
             self.temp += pooled
             self.expires = max(self.expires or 0, now + 60 * minutes)
+        self.recap()
 
     def advance(self, start: int, end: int, round_seconds: int) -> None:
-        for second in range(start + 1, end + 1):
+        for second in range(start + 1, end + 1):  # time passing sets no cap
             e = self.expires
             if e is not None and second > e and (second - e) % round_seconds == 0:
                 self.temp -= 1

@@ -1,4 +1,4 @@
-"""Save Rolls (RULES.md §2 and rules-text/save-rolls.txt)."""
+"""Save Rolls (docs/rules.md#2-save-rolls)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from rules.saves import (
     success_probability,
 )
 
-# The Save Rolls Table as printed in save-rolls.txt:
+# The Save Rolls Table as printed (docs/rules.md#21-the-save-rolls-table):
 # (Defender Level, SR Bonus, Attack Level, SR Difficulty).
 SAVE_ROLLS_TABLE = [
     (1, 5, 1, 55),
@@ -50,7 +50,7 @@ SAVE_ROLLS_TABLE = [
     (20, 70, 20, 120),
 ]
 
-# The Spell Casting Table (RULES.md §2): (lowest total, highest total, Difficulty).
+# Spell Casting Table (docs/rules.md#24-spell-casting-table): (lowest total, highest, Difficulty).
 SPELL_CASTING_TABLE = [
     (51, 80, 50),
     (81, 95, 60),

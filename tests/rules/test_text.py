@@ -50,7 +50,7 @@ def _error(make: Callable[[], object]) -> str:
         (lambda: build_monster(3, "heavy", trade=-50), "down to \u22124 at most"),
         (lambda: build_monster(3, "light", trade=-2), "(trade \u22122)"),
         (lambda: build_monster(3, "impervious", trade=-1), "(trade \u22121)"),
-        (lambda: build_monster(2, "heavy", enchantments=(-1,)), "(got \u22121)"),
+        (lambda: build_monster(2, "heavy", armor_enchantments=(-1,)), "(got \u22121)"),
         (lambda: build_monster(2, "heavy", extra_defense=-3), "(got \u22123)"),
         (lambda: fatigue_level([(10, 5)], toughness=-6), "between \u22125 and 7"),
         (lambda: Difficulty.spell(-7), "A Spell Casting total of \u22127 is a spell failure"),

@@ -24,7 +24,7 @@ from table.model import (
 
 
 def ogre(**changes: object) -> Character:
-    """The worked example of rules-text/fatigue.txt: Fighter 5 / Thief 6 Ogre, Con 17."""
+    """The worked example of docs/rules.md#31-fatigue-level: Fighter 5 / Thief 6 Ogre, Con 17."""
     fields: dict[str, object] = {
         "name": "Grok",
         "owner_id": 7,

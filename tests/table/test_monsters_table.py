@@ -17,7 +17,7 @@ from table.bestiary import BuildOptions, MonsterHit
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name
 
-# Rank 3 Heavy (rules-text/monster-defense.txt): Defense 13, Evasion modifier −4.
+# Rank 3 Heavy (docs/rules.md#41-defense-table): Defense 13, Evasion modifier −4.
 HEAVY3 = {"rank": 3, "armor": "heavy"}
 SQUARES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
@@ -36,7 +36,11 @@ def test_a_monster_keeps_its_build_canonical_and_rebuilds_its_block() -> None:
     )
     assert monster.name == "Cave Troll" and monster.key == "cave troll"
     assert monster.build["armor"] == "heavy"
-    assert monster.build["spots"] == ["front", "back"]  # clockwise from the front
+    # clockwise from the front; Hard to Hit and hidden unless the GM says otherwise
+    assert monster.build["spots"] == [
+        {"spot": "front", "hard_to_hit": True, "revealed": False},
+        {"spot": "back", "hard_to_hit": True, "revealed": False},
+    ]
     assert monster.build["order"] == "normal" and monster.build["trade"] == 0
     assert monster.hp == 30 and monster.facing == "N" and not monster.down
     assert (monster.block.defense, monster.block.evasion_modifier) == (13, -4)
@@ -162,7 +166,9 @@ def test_names_are_cleaned_like_characters() -> None:
 
 
 def test_create_face_hit_remove() -> None:
-    options = BuildOptions(3, "heavy", spots="back", enchantments="1 2", order="boss")
+    options = BuildOptions(
+        3, "heavy", spots="back", armor_enchantments="1", weapon_enchantments="2", order="boss"
+    )
     table, made = bestiary.create(Table(1, None), is_gm=True, name="Troll", options=options)
     assert made.hp is None and made.block.material_drop == 12  # Boss 10 + 2 enchantments
     table, turned = bestiary.face(table, is_gm=True, name="troll", facing="E")
@@ -179,8 +185,53 @@ def test_hp_goes_down_by_what_gets_through() -> None:
     table, hit = bestiary.hit(table, is_gm=True, name="cave troll", damage=20)
     assert (hit.hp_before, hit.monster.hp, hit.result.taken) == (30, 23, 7)
     table, hit = bestiary.hit(table, is_gm=True, name="cave troll", damage=40)
-    assert hit.monster.hp == -4 and hit.monster.down
+    assert hit.monster.hp == -4 and hit.monster.down and not hit.already_defeated
     assert table.get_monster("cave troll").hp == -4
+
+
+def test_a_hit_on_a_defeated_monster_changes_nothing_and_says_so() -> None:
+    table = Table(1, None, monsters=(troll(hp=-4),))
+    after, hit = bestiary.hit(table, is_gm=True, name="cave troll", damage=40)
+    assert after == table  # the store writes and logs nothing
+    assert hit.already_defeated and hit.monster.hp == -4 and hit.result.taken == 27
+    embed = hit_embed(hit)
+    assert embed.title == "Cave Troll is already defeated"
+    assert "HP −4 / 30 — **defeated**: a further hit changes nothing" in (embed.description or "")
+
+
+def test_reveal_shows_one_spot_and_only_the_gm_may() -> None:
+    monster = troll(build={**HEAVY3, "spots": ["back", "front"]})
+    table = Table(1, None, monsters=(monster,))
+    with pytest.raises(Forbidden, match="Only the GM"):
+        bestiary.reveal(table, is_gm=False, name="cave troll", spot="back")
+    table, shown = bestiary.reveal(table, is_gm=True, name="cave troll", spot="Back")
+    assert shown.block.spot("back").revealed and shown.block.spot("front").hidden
+    assert table.get_monster("cave troll") == shown and shown.hp == monster.hp
+    with pytest.raises(RulesError, match="already revealed"):
+        bestiary.reveal(table, is_gm=True, name="cave troll", spot="back")
+    with pytest.raises(RulesError, match="no unarmored spot at its left"):
+        bestiary.reveal(table, is_gm=True, name="cave troll", spot="left")
+    with pytest.raises(RulesError, match="Unknown spot 'tail'"):
+        bestiary.reveal(table, is_gm=True, name="cave troll", spot="tail")
+
+
+def test_build_options_mark_spots_easy_or_revealed() -> None:
+    block = bestiary.build(
+        BuildOptions(
+            2, "heavy", spots="back, left, front", easy_spots="left", revealed_spots="front"
+        )
+    )
+    assert [(s.name, s.hard_to_hit, s.revealed) for s in block.spots] == [
+        ("front", True, True),
+        ("back", True, False),
+        ("left", False, False),
+    ]
+    with pytest.raises(RulesError, match="'right' is given as revealed but isn't one of"):
+        bestiary.build(BuildOptions(2, "heavy", spots="back", revealed_spots="right"))
+    with pytest.raises(
+        RulesError, match="not Hard to Hit but isn't one of the unarmored spots \\(none\\)"
+    ):
+        bestiary.build(BuildOptions(2, "heavy", easy_spots="back"))
 
 
 @pytest.mark.parametrize(
@@ -190,10 +241,11 @@ def test_hp_goes_down_by_what_gets_through() -> None:
         lambda t, gm: bestiary.remove(t, is_gm=gm, name="Cave Troll"),
         lambda t, gm: bestiary.face(t, is_gm=gm, name="Cave Troll", facing="S"),
         lambda t, gm: bestiary.hit(t, is_gm=gm, name="Cave Troll", damage=5),
+        lambda t, gm: bestiary.reveal(t, is_gm=gm, name="Cave Troll", spot="back"),
     ],
 )
 def test_only_the_gm_changes_monsters(step: object) -> None:
-    table = Table(1, None, monsters=(troll(),))
+    table = Table(1, None, monsters=(troll(build={**HEAVY3, "spots": ["back"]}),))
     with pytest.raises(Forbidden, match="Only the GM"):
         step(table, False)  # type: ignore[operator]
     changed, _ = step(table, True)  # type: ignore[operator]
@@ -227,7 +279,7 @@ def test_a_hit_takes_damage_after_defense_at_least_one(seed: int) -> None:
     applied = defense // 2 if hit.result.unarmored_spot else defense
     assert hit.result.taken == max(1, damage - applied)
     assert hit.result.unarmored_spot == (hit.result.spot in spots and square is not None)
-    if hp_max is None:
+    if hp_max is None or monster.down:
         assert table.get_monster("m") == monster
     else:
         assert table.get_monster("m").hp == hp_max - hit.result.taken
@@ -238,7 +290,14 @@ def test_a_hit_takes_damage_after_defense_at_least_one(seed: int) -> None:
 
 def test_monster_dicts_and_rows_round_trip() -> None:
     monster = troll(
-        build={**HEAVY3, "trade": 1, "spots": ["back"], "enchantments": [1, 3], "agility": 2},
+        build={
+            **HEAVY3,
+            "trade": 1,
+            "spots": ["back"],
+            "armor_enchantments": [1, 3],
+            "weapon_enchantments": [2],
+            "agility": 2,
+        },
         hp=-3,
         facing="SW",
     )
@@ -247,7 +306,15 @@ def test_monster_dicts_and_rows_round_trip() -> None:
     assert monster_from_dict(data) == monster
     row = monster_row(7, monster)
     assert row[:3] == (7, "cave troll", "Cave Troll") and row[-3:] == (30, -3, "SW")
-    assert '"enchantments":[1,3]' in row[3]
+    assert '"armor_enchantments":[1,3]' in row[3] and '"weapon_enchantments":[2]' in row[3]
+
+
+def test_an_old_stored_build_still_reads() -> None:
+    """Before V4-era builds: one 'enchantments' list (armor) and spots as plain names."""
+    old = {**HEAVY3, "spots": ["back"], "enchantments": [1, 2]}
+    monster = monster_from_dict({"name": "Old", "build": old, "hp_max": 9, "hp": 9, "facing": "N"})
+    assert monster.block.armor_enchantments == (1, 2) and monster.block.weapon_enchantments == ()
+    assert monster.block.spots[0].hidden and monster.block.spots[0].hard_to_hit
 
 
 def test_diff_mentions_monsters_only_when_one_changed() -> None:
@@ -270,24 +337,37 @@ def test_diff_mentions_monsters_only_when_one_changed() -> None:
 
 def test_block_embed_lists_everything_a_gm_needs() -> None:
     block = bestiary.build(
-        BuildOptions(2, "extreme", agility=1, spots="back", enchantments="1 2 2", order="heavy")
+        BuildOptions(
+            2,
+            "extreme",
+            agility=1,
+            spots="back",
+            armor_enchantments="1 2",
+            weapon_enchantments="2",
+            order="heavy",
+        )
     )
-    embed = block_embed(block, title="Rank 2 Extreme monster")
+    embed = block_embed(block, title="Rank 2 Extreme monster", show_hidden=True)
     fields = {str(f.name): str(f.value) for f in embed.fields}
     assert fields["Defense"] == "16" and fields["Evasion"] == "5 (Agility 1, modifier −6)"
-    assert fields["Partial armor: unarmored spots"].startswith("back — Hard to Hit: −2 to hit")
-    assert fields["Enchantments"] == "Rank 1, Rank 2, Rank 2"
+    assert fields["Partial armor: unarmored spots"].startswith(
+        "back — Hard to Hit: −2 to hit — hidden from the players"
+    )
+    assert fields["Enchantments"] == "Armor: Rank 1, Rank 2 · Weapons: Rank 2"
     assert fields["Material drop"] == "6 Materials (Heavy 3, +3 for enchantments)"
-    assert "(2 × Trait)" in fields["Notes"] and "recommended at most 2" in fields["Warnings"]
+    assert "(2 × Trait)" in fields["Notes"] and "recommend at most 2" in fields["Warnings"]
     assert embed.footer.text and "Not saved" in embed.footer.text
     assert "HP" not in fields and "Facing" not in fields
 
 
 def test_monster_and_roster_embeds() -> None:
     monster = troll(hp=-2, facing="E", build={**HEAVY3, "spots": ["back"]})
-    fields = {str(f.name): str(f.value) for f in monster_embed(monster).fields}
-    assert fields["HP"] == "−2 / 30 — **down**" and fields["Facing"] == "E"
+    fields = {str(f.name): str(f.value) for f in monster_embed(monster, show_hidden=True).fields}
+    assert fields["HP"] == "−2 / 30 — **defeated**" and fields["Facing"] == "E"
     assert "back (square W)" in fields["Partial armor: unarmored spots"]
+    public = {str(f.name): str(f.value) for f in monster_embed(monster).fields}
+    assert public["Partial armor: unarmored spots"].splitlines()[0] == "1 hidden unarmored spot"
+    assert "back" not in public["Partial armor: unarmored spots"]
     roster = roster_embed([monster, Monster("Ant", {"rank": 0, "armor": "light"})])
     assert roster.description is not None and len(roster.description.splitlines()) == 2
     assert "None yet" in (roster_embed([]).description or "")
@@ -308,6 +388,6 @@ def test_hit_embed_says_what_got_through() -> None:
     embed = hit_embed(hit)
     assert embed.title == "Cave Troll takes 1"
     assert embed.description is not None
-    assert "its back, an unarmored spot" in embed.description
+    assert "its back, a hidden unarmored spot (half Defense; Hard to Hit" in embed.description
     assert "Damage 5 − Defense 6 → **1 taken** (at least 1)" in embed.description
     assert "HP 30 → 29 / 30" in embed.description

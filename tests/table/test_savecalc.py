@@ -160,3 +160,45 @@ def test_party_without_characters_is_an_error() -> None:
 def test_party_needs_one_difficulty() -> None:
     with pytest.raises(RulesError, match="only one"):
         party_inputs(SaveKind.WSR, DifficultyOptions(vs=1, dc=2), table(ARIA))
+
+
+# Special modifiers all distinct from every other stored number.
+CARA = Character(
+    "Cara",
+    ME,
+    level=3,
+    fortitude=1,
+    wisdom=2,
+    kin_tsr=4,
+    kin_wsr=8,
+    special_tsr=16,
+    special_wsr=-32,
+)
+
+
+@pytest.mark.parametrize(("kind", "special"), [(SaveKind.TSR, 16), (SaveKind.WSR, -32)])
+def test_a_characters_special_modifier_is_its_own_piece_of_every_save(
+    kind: SaveKind, special: int
+) -> None:
+    inputs = save_inputs(kind, SaveOptions(VS7), table(CARA), ME)
+    assert inputs.special == special
+    result = inputs.resolve(OpenEndedRoll.from_dice([50]))
+    assert ("Special", special) in result.pieces
+    assert result.bonus == sum(value for _, value in result.pieces)
+    # typed stat and kin still leave the character's special modifier in place
+    typed = save_inputs(kind, SaveOptions(VS7, stat=0, kin=0), table(CARA), ME)
+    assert typed.special == special
+
+
+def test_a_plain_roll_has_no_special_modifier() -> None:
+    inputs = save_inputs(SaveKind.TSR, SaveOptions(VS7, level=4), table(), ME)
+    assert inputs.special == 0
+
+
+def test_a_party_save_uses_each_characters_special_modifier() -> None:
+    everyone = party_inputs(SaveKind.WSR, DifficultyOptions(dc=70), table(BORIN, CARA))
+    assert [(i.name, i.special) for i in everyone] == [("Borin", 0), ("Cara", -32)]
+    results = [i.resolve(OpenEndedRoll.from_dice([40])) for i in everyone]
+    # Cara: Level 3 +15, Wisdom +2, Kin +8, Special −32 = −7.
+    assert results[1].bonus == 15 + 2 + 8 - 32 and ("Special", -32) in results[1].pieces
+    assert all(("Special", 0) not in r.pieces for r in results)  # a zero piece isn't shown

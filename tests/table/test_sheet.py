@@ -21,7 +21,7 @@ from table.names import clean_name
 from table.sheet import SettingsOptions, SheetOptions
 
 GM, PIPPA, PERRIN = 100, 200, 300
-# rules-text/fatigue.txt's worked example: a Fighter 5 / Thief 6 multiclass Ogre (kin d8,
+# docs/rules.md#31-fatigue-level's worked example: a Fighter 5 / Thief 6 multiclass Ogre (kin d8,
 # Base HD 4+1) with Constitution 17: FL 8 + 3 + 5.5 + 4 = 20.5.
 OGRE = SheetOptions(classes="d10/5 d6/6", combine="multi", constitution=17, base_hd="4+1", kin_hd=8)
 
@@ -199,6 +199,8 @@ SETTABLE = {
     "wisdom": (-20, 20),
     "kin_tsr": (-20, 20),
     "kin_wsr": (-20, 20),
+    "special_tsr": (-100, 100),
+    "special_wsr": (-100, 100),
     "toughness": (-5, 7),
 }
 
@@ -385,3 +387,27 @@ def test_settings_reply_marks_what_changed() -> None:
     text = _embed_text(settings_embed(new, changed=old))
     assert "**Round length**: 60 s → **6 s**" in text
     assert "<@&777>" in text and "→" not in text.split("Rest rate")[1].split("\n")[0]
+
+
+def test_the_sheet_shows_special_modifiers_as_their_own_piece_of_each_save() -> None:
+    # Level 6: 30; TSR = 30 + Fortitude 10 + kin 5 + special 7 = 52; WSR = 30 − 5 + 0 − 4 = 21.
+    options = dataclasses.replace(
+        OGRE, level=6, fortitude=10, kin_tsr=5, wisdom=-5, special_tsr=7, special_wsr=-4
+    )
+    text = _embed_text(sheet_embed(made(options=options)))
+    assert "Special TSR +7 · Special WSR −4" in text
+    assert "**+52** (Level 6 +30 · stat +10 · kin +5 · special +7)" in text
+    assert "**+21** (Level 6 +30 · stat −5 · kin +0 · special −4)" in text
+
+
+@given(value=st.integers(-1000, 1000), which=st.sampled_from(["special_tsr", "special_wsr"]))
+def test_special_modifiers_are_kept_within_100_either_way(value: int, which: str) -> None:
+    grok = made()
+    options = SheetOptions(**{which: value})  # type: ignore[arg-type]
+    if -100 <= value <= 100:
+        _, new = sheet.change(table_with(grok), PIPPA, False, "grok", options)
+        assert getattr(new, which) == value
+        return
+    kind = "TSR" if which == "special_tsr" else "WSR"
+    with pytest.raises(RulesError, match=f"{kind} special modifier must be between −100 and 100"):
+        sheet.change(table_with(grok), PIPPA, False, "grok", options)

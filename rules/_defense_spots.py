@@ -1,0 +1,97 @@
+"""Partial armor (docs/rules.md#47-partial-armor): spots, Hard to Hit or not, hidden or revealed.
+
+The text: "Unarmored spots are typically Hard to Hit, and/or must be revealed in some way", so a
+spot is Hard to Hit and hidden unless the GM says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from rules._defense_facing import HARD_TO_HIT, SPOTS, spot_name
+from rules.errors import RulesError
+
+_KEYS = frozenset({"spot", "hard_to_hit", "revealed"})
+
+
+@dataclass(frozen=True)
+class UnarmoredSpot:
+    """One unarmored spot: where it is relative to the monster's facing, and how it is found."""
+
+    name: str
+    hard_to_hit: bool = True
+    revealed: bool = False
+
+    @property
+    def hidden(self) -> bool:
+        return not self.revealed
+
+    @property
+    def line(self) -> str:
+        """'back (Hard to Hit: −2 to hit)', or just 'back'."""
+        return f"{self.name} ({HARD_TO_HIT})" if self.hard_to_hit else self.name
+
+    def to_dict(self) -> dict[str, object]:
+        return {"spot": self.name, "hard_to_hit": self.hard_to_hit, "revealed": self.revealed}
+
+
+def _flag(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"A spot's {what} must be true or false")
+    return value
+
+
+def as_spot(value: object) -> UnarmoredSpot:
+    """A spot from its name (Hard to Hit, hidden), a mapping as `to_dict` writes it, or itself."""
+    if isinstance(value, UnarmoredSpot):
+        return UnarmoredSpot(spot_name(value.name), value.hard_to_hit, value.revealed)
+    if isinstance(value, Mapping):
+        unknown = sorted(set(value) - _KEYS)
+        if unknown or "spot" not in value:
+            raise RulesError("A stored spot needs its name ('spot') and nothing unknown")
+        return UnarmoredSpot(
+            spot_name(value["spot"]),
+            _flag(value.get("hard_to_hit", True), "Hard to Hit"),
+            _flag(value.get("revealed", False), "revealed"),
+        )
+    return UnarmoredSpot(spot_name(value))
+
+
+def check_spots(spots: object) -> tuple[UnarmoredSpot, ...]:
+    """Each spot once, clockwise from the front."""
+    if isinstance(spots, str | Mapping | UnarmoredSpot):
+        spots = (spots,)
+    if not isinstance(spots, Iterable):
+        raise RulesError("Spots must be a list")
+    checked = [as_spot(spot) for spot in spots]
+    names = [spot.name for spot in checked]
+    for name in names:
+        if names.count(name) > 1:
+            raise RulesError(f"Spot '{name}' is listed twice: each spot counts once")
+    return tuple(sorted(checked, key=lambda spot: SPOTS.index(spot.name)))
+
+
+def find_spot(spots: tuple[UnarmoredSpot, ...], name: object) -> UnarmoredSpot:
+    """The monster's spot of this name, or an error naming the spots it has."""
+    wanted = spot_name(name)
+    for spot in spots:
+        if spot.name == wanted:
+            return spot
+    have = ", ".join(spot.name for spot in spots) or "none"
+    raise RulesError(f"It has no unarmored spot at its {wanted} (its unarmored spots: {have})")
+
+
+def pick_spots(spots: tuple[UnarmoredSpot, ...], names: Iterable[object], what: str) -> set[str]:
+    """The names of `spots` that `names` picks out (for `easy` and `revealed`), each one of them."""
+    picked: set[str] = set()
+    have = {spot.name for spot in spots}
+    for name in names:
+        wanted = spot_name(name)
+        if wanted not in have:
+            listed = ", ".join(sorted(have, key=SPOTS.index)) or "none"
+            raise RulesError(
+                f"'{wanted}' is given as {what} but isn't one of the unarmored spots ({listed})"
+            )
+        picked.add(wanted)
+    return picked
