@@ -19,10 +19,14 @@ from cogs._shared import apply_as, read_table
 from rules.defense import (
     AGILITY_RANGE,
     ARMOR_LEVELS,
+    DAMAGE_MAX,
+    EXTRA_DEFENSE_MAX,
+    EXTRA_EVASION_MIN,
     FACINGS,
     MAX_ARMOR_ENCHANTMENTS,
     ORDERS,
     RANKS,
+    TRADE_LIMIT,
 )
 from table import bestiary
 from table.bestiary import BuildOptions
@@ -31,12 +35,12 @@ from table.names import NAME_LIMIT
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
 Rank = app_commands.Range[int, RANKS.start, RANKS.stop - 1]
-Trade = app_commands.Range[int, -50, 50]
+Trade = app_commands.Range[int, -TRADE_LIMIT, TRADE_LIMIT]
 Agility = app_commands.Range[int, AGILITY_RANGE.start, AGILITY_RANGE.stop - 1]
-ExtraDefense = app_commands.Range[int, 0, 100]
-ExtraEvasion = app_commands.Range[int, -50, 0]
+ExtraDefense = app_commands.Range[int, 0, EXTRA_DEFENSE_MAX]
+ExtraEvasion = app_commands.Range[int, EXTRA_EVASION_MIN, 0]
 Hp = app_commands.Range[int, 1, HP_MAX]
-Damage = app_commands.Range[int, 1, 100_000]
+Damage = app_commands.Range[int, 1, DAMAGE_MAX]
 NewName = app_commands.Range[str, 1, NAME_LIMIT]
 Name = app_commands.Range[str, 1, 100]  # a lookup: an unknown name gets a helpful error
 Text = app_commands.Range[str, 1, 100]
