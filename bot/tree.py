@@ -89,11 +89,13 @@ class TablekeeperTree(app_commands.CommandTree):
         data: Any = interaction.data
         if not isinstance(data, dict) or data.get("type", 1) != 1:
             return True  # not a slash command: discord.py's own lookup refuses it
-        command = self._declared(data)
-        if command is None:
-            return True  # unknown: discord.py raises CommandNotFound, answered as out of date
         autocomplete = interaction.type is discord.InteractionType.autocomplete
+        command = self._declared(data)
+        if command is None and isinstance(data.get("name"), str):
+            return True  # unknown: discord.py raises CommandNotFound, answered as out of date
         try:
+            if command is None:  # discord.py's own lookup would fail on it with a TypeError
+                raise BadOptions("That command arrived malformed; nothing was changed.")
             check_options(command.to_dict(self), data, autocomplete=autocomplete)
             if interaction.guild_id is None and is_stateful(_leaf(command, data)):
                 raise app_commands.NoPrivateMessage(IN_A_SERVER)

@@ -114,6 +114,14 @@ async def test_an_unknown_subcommand_is_refused(env: Any, caplog: pytest.LogCapt
     assert sqlite_rows(env.database_url) == before
 
 
+@pytest.mark.parametrize("name", [5, None, ["fatigue"]])
+async def test_a_command_name_that_is_not_text_is_refused(env: Any, name: Any) -> None:
+    d = env.discord
+    data = forge.command_data(d, "fatigue spend") | {"name": name}
+    reply = await forge.send(d, data, user=d.gm)
+    assert reply.ephemeral and "malformed" in reply.content
+
+
 async def test_a_forged_autocomplete_gets_no_choices(env: Any) -> None:
     d = env.discord
     data = forge.command_data(d, "fatigue spend")
