@@ -47,7 +47,21 @@ class KnownClicks:
         custom_id = data.get("custom_id")
         if not isinstance(custom_id, str):
             return False
+        if interaction.type is discord.InteractionType.component and (
+            interaction.message is None or not _carries(interaction.message.components, custom_id)
+        ):
+            return False  # discord.py only calls an item the clicked message carries
         return any(t.fullmatch(custom_id) for t in self._templates.values())
+
+
+def _carries(components: Any, custom_id: str) -> bool:
+    for component in components or ():
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        inner = [*getattr(component, "children", ()), getattr(component, "accessory", None)]
+        if _carries([c for c in inner if c is not None], custom_id):
+            return True
+    return False
 
 
 async def answer_unknown_click(interaction: discord.Interaction) -> None:

@@ -82,7 +82,47 @@ async def test_a_button_we_do_not_know_gets_a_polite_answer(env: Any, custom_id:
     d = env.discord
     await seed(env, hero("Aria", d.player))
     shown = await d.slash("fatigue show", user=d.player)
+    forge.plant_button(d, shown, custom_id)
     before = await snapshot(env)
     reply = await forge.click_id(d, custom_id, shown, user=d.player)
+    assert reply.ephemeral and "no longer does anything" in reply.content
+    assert await snapshot(env) == before
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "tk:save:tsr:v9999:-999:9999:zzzzzzzzzzzzz:999:-999:-999:",
+        "tk:save:wsr:s-9999:999::1:0:::Nobody",
+        "tk:psave:wsr:d0:0:",
+        "tk:fp:spend1:" + "A" * 87,
+        "tk:hit:999999:NE:Troll",
+        "tk:party:page:999",
+        "tk:history:" + "9" * 40 + ":" + "9" * 40,
+        "tk:rm:y:zzzzzzzzzzzzz:zzzzzzzzzz:Aria",
+        "tk:reset:y:0:0",
+    ],
+)
+async def test_a_button_with_extreme_values_is_answered(env: Any, custom_id: str) -> None:
+    """Ids that fit a button's template with values no message of ours ever carried."""
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    shown = await d.slash("fatigue show", user=d.player)
+    forge.plant_button(d, shown, custom_id)
+    before = await snapshot(env)
+    reply = await forge.click_id(d, custom_id, shown, user=d.player)
+    assert reply.callback_type in (4, 5, 6, 7)
+    assert "no longer does anything" not in reply.text  # the button's own code answered
+    assert await snapshot(env) == before
+
+
+async def test_a_click_on_a_button_the_message_does_not_carry_is_answered(env: Any) -> None:
+    """discord.py ignores a click whose custom_id its message doesn't carry, even one that fits
+    a template: the bot answers it itself."""
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    shown = await d.slash("fatigue show", user=d.player)
+    before = await snapshot(env)
+    reply = await forge.click_id(d, "tk:fp:spend1:Aria", shown, user=d.player)
     assert reply.ephemeral and "no longer does anything" in reply.content
     assert await snapshot(env) == before

@@ -85,6 +85,14 @@ async def click_id(
     )
 
 
+def plant_button(discord_: LocalDiscord, on: Reply, custom_id: str, label: str = "Old") -> None:
+    """Give the message of `on` a button with `custom_id`, as if an older version (or a
+    forger) had put it there: a click on it then reaches the bot like any other."""
+    message = discord_.server.messages[on.message_id or 0]
+    button = {"type": 2, "style": 2, "label": label, "custom_id": custom_id}
+    message.components = [*message.components, {"type": 1, "components": [button]}]
+
+
 def dm_payload(
     discord_: LocalDiscord,
     kind: int,
