@@ -123,6 +123,6 @@ async def test_a_click_on_a_button_the_message_does_not_carry_is_answered(env: A
     await seed(env, hero("Aria", d.player))
     shown = await d.slash("fatigue show", user=d.player)
     before = await snapshot(env)
-    reply = await forge.click_id(d, "tk:fp:spend1:Aria", shown, user=d.player)
+    reply = await forge.click_id(d, "tk:party:page:2", shown, user=d.player)
     assert reply.ephemeral and "no longer does anything" in reply.content
     assert await snapshot(env) == before
