@@ -79,7 +79,8 @@ async def click_id(
     """Click a button with `custom_id` on the message of `on`, whether or not it has one."""
     message = discord_.server.messages[on.message_id or 0]
     data = {"custom_id": custom_id, "component_type": 2}
-    target = channel or discord_.world.find_channel(message.channel_id) or IN_DM
+    found = discord_.world.find_channel(message.channel_id) or _THREADS.get(message.channel_id)
+    target = channel or found or IN_DM
     return await send(
         discord_, data, user=user, channel=target, kind=COMPONENT, message=message.payload()
     )
@@ -144,10 +145,12 @@ def open_thread(parent: Channel, name: str = "side-quest") -> Channel:
     thread = Channel(new_id(), parent.guild_id, name, type=THREAD)
     thread.overwrites = list(parent.overwrites)
     _PARENTS[thread.id] = parent.id
+    _THREADS[thread.id] = thread
     return thread
 
 
 _PARENTS: dict[int, int] = {}
+_THREADS: dict[int, Channel] = {}
 
 
 def thread_payload(thread: Channel) -> dict[str, Any]:
