@@ -57,11 +57,12 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         from bot.api_base import use_api_base  # only a test (or a proxy) points elsewhere
 
         use_api_base(settings.api_base)
-    retry_for = settings.startup_retry_seconds
-    async with (
-        Store.open(settings.database_url, retry_for=retry_for) as store,
-        Tablekeeper(settings, store) as bot,
-    ):
+    opening = Store.open(
+        settings.database_url,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        retry_for=settings.startup_retry_seconds,
+    )
+    async with opening as store, Tablekeeper(settings, store) as bot:
         await log_in(bot, settings)  # runs setup_hook, so the cogs are loaded
         if not sync:
             _close_on_sigterm(bot)

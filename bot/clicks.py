@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.ack import finished
 from bot.tree import send_error
 
 log = logging.getLogger(__name__)
@@ -68,4 +69,7 @@ async def answer_unknown_click(interaction: discord.Interaction) -> None:
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id"))[:100]
     log.info("Answered a click nobody handles: %r (user %s)", custom_id, interaction.user.id)
-    await send_error(interaction, UNKNOWN_CLICK)
+    try:
+        await send_error(interaction, UNKNOWN_CLICK)
+    finally:
+        finished(interaction)  # the watchdog has nothing left to acknowledge

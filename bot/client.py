@@ -11,6 +11,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.ack import Acks
 from bot.clicks import KnownClicks, answer_unknown_click
 from bot.settings import Settings
 from bot.store import Store
@@ -51,6 +52,7 @@ class Tablekeeper(commands.AutoShardedBot):
         self.store = store
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
         self.known_clicks = KnownClicks()
+        self.acks = Acks()
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -64,6 +66,17 @@ class Tablekeeper(commands.AutoShardedBot):
         # Every button is a dynamic item: a custom_id none of them takes would go unanswered.
         if not self.known_clicks.knows(interaction):
             await answer_unknown_click(interaction)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Called as each interaction arrives, before its command or component runs: the
+        # watchdog that keeps it within Discord's 3 seconds starts here.
+        if event_name == "interaction":
+            self.acks.arrived(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def close(self) -> None:
+        self.acks.close()
+        await super().close()
 
     async def setup_hook(self) -> None:
         for name in self.cogs_to_load:

@@ -22,7 +22,8 @@ C = TypeVar("C", bound="app_commands.Command[Any, ..., Any] | app_commands.Group
 def stateless(command: C) -> C:
     """Mark a command (or a whole group) as needing no channel state: it may run in a DM.
     Put it above the `@…command(…)` decorator."""
-    command.extras[STATELESS] = True
+    # A copy: commands may share one extras dict (`extras=PRIVATE`); only this one is marked.
+    command.extras = {**command.extras, STATELESS: True}
     return command
 
 

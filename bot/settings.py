@@ -17,6 +17,8 @@ from dotenv import dotenv_values
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 STARTUP_RETRY_MAX = 3600.0
+# FULL: a change Discord saw acknowledged survives a power cut; NORMAL: only a killed process.
+SQLITE_SYNCHRONOUS = ("full", "normal")
 
 
 class SettingsError(Exception):
@@ -32,6 +34,7 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     startup_retry_seconds: float = 60.0  # how long to keep trying Discord and PostgreSQL
+    sqlite_synchronous: str = "full"
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -57,6 +60,11 @@ class Settings:
             )
         if self.log_level not in _LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+        if self.sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise SettingsError(
+                "SQLITE_SYNCHRONOUS must be full (survives a power cut) or normal (faster; "
+                f"survives a crash of the bot, not of the machine), not {self.sqlite_synchronous!r}"
+            )
 
     def __repr__(self) -> str:
         shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}
@@ -94,6 +102,7 @@ class Settings:
             startup_retry_seconds=_seconds(
                 "STARTUP_RETRY_SECONDS", get("STARTUP_RETRY_SECONDS"), cls.startup_retry_seconds
             ),
+            sqlite_synchronous=(get("SQLITE_SYNCHRONOUS") or cls.sqlite_synchronous).lower(),
         )
 
 

@@ -1,4 +1,9 @@
-"""The one error handler: domain errors become polite ephemeral replies, the rest is logged."""
+"""The one error handler: domain errors become polite ephemeral replies, the rest is logged.
+
+It says what happened, never guesses: a failure before anything was saved says nothing was
+changed; a failure after a change was committed for the interaction (`bot.ack.mark_saved`), such
+as a reply Discord would not take, says the change was saved; a second delivery of an interaction
+already applied gets "already done", or nothing if Discord holds an answer to it already."""
 
 from __future__ import annotations
 
@@ -6,29 +11,35 @@ import logging
 import math
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
+from bot.ack import before_work, finished, has_response, saved, send
 from bot.contexts import IN_A_SERVER, is_stateful
 from bot.options import BadOptions, check_options
+from bot.store.errors import AlreadyApplied
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
 
 UNEXPECTED = "Something went wrong on our side; nothing was changed."
 OUT_OF_DATE = "This command has changed since Discord last heard of it; try again in a minute."
+SAVED = "Your change was saved ({what}), but I couldn't show the reply: `/history` lists it."
+# Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
+ANSWERED_ELSEWHERE, EXPIRED = 40060, 10062
+ALREADY_DONE = (
+    "Already done: this {what} was saved when Discord first sent it, and was not applied again."
+)
 
 
 async def send_error(interaction: discord.Interaction, text: str) -> None:
     """Reply privately, whether or not the interaction was already answered or deferred."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException as error:
+        await send(interaction, text, ephemeral=True)
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
         # e.g. the 3-second window or the 15-minute token expired: nothing left to answer
-        log.warning("Could not send an error reply (%s): %s", error.status, text)
+        log.warning("Could not send an error reply (%r): %s", error, text)
 
 
 def _names(permissions: list[str]) -> str:
@@ -61,21 +72,68 @@ def describe_error(error: BaseException) -> str | None:
     return None
 
 
+class AnsweredAlready(app_commands.CheckFailure):
+    """A second delivery of an interaction whose answer Discord has: nothing more to do."""
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
-    """For buttons and other components, which never reach the tree's `on_error`: the same
-    polite reply for an expected error; anything else is logged (with `where`) and answered."""
+    """The one answer to a failed command or component (`where` names it in the log): a polite
+    reply for an expected error; anything else is logged and answered; and either way, if a
+    change was saved before it failed, the reply says so."""
+    try:
+        await _answer_error(interaction, error, where)
+    finally:
+        finished(interaction)
+
+
+async def _answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    if isinstance(error, AnsweredAlready):
+        log.info("Interaction %s delivered again after it was answered: ignored", interaction.id)
+        return
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, AlreadyApplied):
+        await answer_again(interaction, original)
+        return
     text = describe_error(error)
-    if text is None:
+    what = saved(interaction)
+    context = (interaction.user.id, interaction.channel_id, interaction.guild_id)
+    if what is not None:
+        log.warning(
+            "Saved %s in %s but could not answer (user %s, channel %s, guild %s): %r",
+            what,
+            where,
+            *context,
+            original,
+            exc_info=text is None,
+        )
+        text = SAVED.format(what=what)
+    elif text is None:
         log.error(
             "Unexpected error in %s (user %s, channel %s, guild %s)",
             where,
-            interaction.user.id,
-            interaction.channel_id,
-            interaction.guild_id,
+            *context,
             exc_info=error,
         )
         text = UNEXPECTED
+    elif isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
+    if isinstance(original, discord.HTTPException) and original.code in (
+        ANSWERED_ELSEWHERE,
+        EXPIRED,
+    ):
+        # Answered already (another delivery, another process) or past its time: a message
+        # now would fail too, or stand beside the answer the user already has.
+        log.warning("Interaction %s can't be answered (%s): %s", interaction.id, original, text)
+        return
     await send_error(interaction, text)
+
+
+async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) -> None:
+    """A second delivery of an interaction whose change is saved: nothing more if Discord has
+    an answer to it (the first delivery's), else say it was done."""
+    log.info("Interaction %s delivered again: %s", interaction.id, error)
+    if not await has_response(interaction):
+        await send_error(interaction, ALREADY_DONE.format(what=error.action))
 
 
 AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
@@ -83,9 +141,15 @@ AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
 
 class TablekeeperTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if await before_work(interaction):  # no HTTP call unless it arrived twice
+            raise AnsweredAlready()
+        return await self._fits_declaration(interaction)
+
+    async def _fits_declaration(self, interaction: discord.Interaction) -> bool:
         """Before discord.py reads a single option: the options must fit what the command
         declares (a forged payload must not reach a cog), and a stateful command needs a
-        server. A refusal is answered by `on_error`; while autocompleting, with no choices."""
+        server. A refusal is answered here (discord.py's own error path would re-read the bad
+        data); while autocompleting, with no choices."""
         data: Any = interaction.data
         if not isinstance(data, dict) or data.get("type", 1) != 1:
             return True  # not a slash command: discord.py's own lookup refuses it
@@ -102,8 +166,14 @@ class TablekeeperTree(app_commands.CommandTree):
         except (BadOptions, app_commands.NoPrivateMessage) as error:
             if autocomplete:
                 await interaction.response.autocomplete([])
-            else:  # answered here: discord.py's own error path would re-read the bad data
-                await self.on_error(interaction, error)
+                return False
+            name = str(data.get("name"))[:40]
+            if isinstance(error, BadOptions):  # a forged payload, or a very stale client
+                log.warning(
+                    "Refused the options of %r from user %s: %s", name, interaction.user.id, error
+                )
+            interaction.command_failed = True
+            await answer_error(interaction, error, f"command {name!r}")
             return False
         return True
 
@@ -122,31 +192,8 @@ class TablekeeperTree(app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
-        text = describe_error(error)
-        if text is None:
-            command = interaction.command.qualified_name if interaction.command else None
-            log.error(
-                "Unexpected error in command %r (user %s, channel %s, guild %s)",
-                command,
-                interaction.user.id,
-                interaction.channel_id,
-                interaction.guild_id,
-                exc_info=error,
-            )
-            text = UNEXPECTED
-        elif isinstance(
-            error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound
-        ):
-            log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
-        elif isinstance(error, BadOptions):  # a forged payload, or a very stale client
-            data: Any = interaction.data or {}
-            log.warning(
-                "Refused the options of %r from user %s: %s",
-                str(data.get("name"))[:40],
-                interaction.user.id,
-                error,
-            )
-        await send_error(interaction, text)
+        command = interaction.command.qualified_name if interaction.command else None
+        await answer_error(interaction, error, f"command {command!r}")
 
 
 def _leaf(command: AnyCommand, data: dict[str, Any]) -> AnyCommand:

@@ -15,7 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.tree import answer_error
+from bot.ack import before_work
+from bot.tree import AnsweredAlready, answer_error
 
 CUSTOM_ID_MAX = 100  # Discord's limit, in characters
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -68,6 +69,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            if await before_work(interaction):
+                raise AnsweredAlready()
             await self.clicked(interaction)
         except Exception as error:
             await answer_error(interaction, error, f"button {self.custom_id!r}")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 from discord import app_commands
 
+from bot.ack import mark_saved
 from bot.contexts import NotInServer
 from bot.permissions import is_gm
 from rules.errors import RulesError
@@ -39,16 +40,26 @@ async def read_table(interaction: discord.Interaction) -> Table:
 
 async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R]) -> R:
     """One transaction: `fn` gets the table and whether the caller is GM by THAT table's
-    settings. A refusal raised in `fn` rolls it back and the error handler shows it."""
+    settings. A refusal raised in `fn` rolls it back and the error handler shows it. The change
+    is logged with the interaction's id, so a second delivery of it writes nothing (the store
+    raises AlreadyApplied); once committed, the interaction remembers it (the error handler
+    must not say "nothing was changed" if the reply then fails)."""
     if interaction.guild_id is None:  # a channel's rows always belong to a server
         raise NotInServer()
 
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))
 
-    return await bot_of(interaction).store.apply(
-        interaction.channel_id or 0, interaction.guild_id, interaction.user.id, action, step
+    result = await bot_of(interaction).store.apply(
+        interaction.channel_id or 0,
+        interaction.guild_id,
+        interaction.user.id,
+        action,
+        step,
+        interaction_id=interaction.id,
     )
+    mark_saved(interaction, action)
+    return result
 
 
 def gm_only(fn: Callable[[Table], tuple[Table, R]], refusal: str = GM_ONLY) -> GmStep[R]:

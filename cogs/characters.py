@@ -26,7 +26,7 @@ from cogs._confirm import (
     expiry_code,
     grey_out_when_expired,
 )
-from cogs._reply import reply, update
+from cogs._reply import PRIVATE, private_unless, reply, update
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
@@ -250,7 +250,11 @@ class Characters(commands.Cog):
         )
         await reply(interaction, embed=sheet_embed(character, title=title))
 
-    @character.command(name="show", description="Show a character's sheet: saves, fatigue, bands")
+    @character.command(
+        name="show",
+        description="Show a character's sheet: saves, fatigue, bands",
+        extras=private_unless("public"),
+    )
     @app_commands.describe(
         name="Which character (default: yours here)",
         public="Show it to the whole channel (default: only you)",
@@ -261,14 +265,16 @@ class Characters(commands.Cog):
     ) -> None:
         table = await read_table(interaction)
         character = pick_character(table, name, interaction.user.id)
-        await reply(interaction, embed=sheet_embed(character), ephemeral=not public)
+        await reply(interaction, embed=sheet_embed(character))
 
-    @character.command(name="list", description="Every character in this channel")
+    @character.command(name="list", description="Every character in this channel", extras=PRIVATE)
     async def list_(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await reply(interaction, embed=roster_embed(table), ephemeral=True)
+        await reply(interaction, embed=roster_embed(table))
 
-    @character.command(name="remove", description="Remove a character (asks to confirm)")
+    @character.command(
+        name="remove", description="Remove a character (asks to confirm)", extras=PRIVATE
+    )
     @app_commands.describe(name="Which character")
     @app_commands.autocomplete(name=character_autocomplete)
     async def remove_(self, interaction: discord.Interaction, name: Name) -> None:
@@ -278,7 +284,7 @@ class Characters(commands.Cog):
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
         asker, name, until = interaction.user.id, character.name, expiry_code(self.confirm_seconds)
         view = remove_buttons(asker, until, name)
-        await reply(interaction, embed=confirm_remove_embed(character), view=view, ephemeral=True)
+        await reply(interaction, embed=confirm_remove_embed(character), view=view)
         expired = cancelled_embed(name, timed_out=True)
         self.timers.start(
             grey_out_when_expired(

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.contexts import stateless
 from bot.render.common import NEUTRAL
-from cogs._reply import reply
+from cogs._reply import PRIVATE, reply
 from rules.errors import RulesError
 
 # One example per command, by its full name. A command without one is still listed.
@@ -156,12 +156,14 @@ class Help(commands.Cog):
         return entries(c for c in chat if isinstance(c, app_commands.Command | app_commands.Group))
 
     @stateless
-    @app_commands.command(name="help", description="What each command does, with an example")
+    @app_commands.command(
+        name="help", description="What each command does, with an example", extras=PRIVATE
+    )
     @app_commands.describe(command="One command for details, e.g. character create")
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
         found = self._entries()
         embed = overview_embed(found) if command is None else detail_embed(found, command)
-        await reply(interaction, embed=embed, ephemeral=True)
+        await reply(interaction, embed=embed)
 
     @help.autocomplete("command")
     async def _command_autocomplete(

@@ -15,12 +15,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ack import mark_saved
 from bot.permissions import is_gm
 from bot.render.history import history_embed, undone_embed
 from bot.store import Event, Store
 from bot.store.undo import undo_last
 from cogs._buttons import TableButton
-from cogs._reply import reply, update
+from cogs._reply import private_if, reply, update
 from cogs._shared import bot_of
 from rules.errors import RulesError
 
@@ -97,13 +98,17 @@ def page_message(channel_id: int, page: Page) -> dict[str, Any]:
 
 
 class History(commands.Cog):
-    @app_commands.command(name="history", description="This channel's recent changes, newest first")
+    @app_commands.command(
+        name="history",
+        description="This channel's recent changes, newest first",
+        extras=private_if("private"),
+    )
     @app_commands.guild_only()
     @app_commands.describe(private="Only you see it (default: the whole channel)")
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
         channel_id = interaction.channel_id or 0
         page = await load_page(bot_of(interaction).store, channel_id, 0)
-        await reply(interaction, **page_message(channel_id, page), ephemeral=private)
+        await reply(interaction, **page_message(channel_id, page))
 
     @app_commands.command(
         name="undo", description="Undo the channel's last change (players: their own last change)"
@@ -117,7 +122,9 @@ class History(commands.Cog):
             interaction.user.id,
             # asked of the settings undo_last's own transaction loads
             lambda settings: is_gm(interaction, settings),
+            interaction_id=interaction.id,
         )
+        mark_saved(interaction, f"undo of {undone.target.action}")
         await reply(interaction, embed=undone_embed(undone, datetime.now(UTC)))
 
 

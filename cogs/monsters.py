@@ -14,7 +14,7 @@ from bot.contexts import stateless
 from bot.permissions import is_gm
 from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
-from cogs._reply import reply
+from cogs._reply import private_unless, reply
 from cogs._shared import apply_as, read_table
 from rules.defense import (
     AGILITY_RANGE,
@@ -169,7 +169,11 @@ class Monsters(commands.Cog):
         return await apply_as(interaction, action, lambda table, gm: step(table, is_gm=gm))
 
     @stateless
-    @monster.command(name="build", description="A monster's stat block from its Rank and armor")
+    @monster.command(
+        name="build",
+        description="A monster's stat block from its Rank and armor",
+        extras=private_unless("public"),
+    )
     @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
     @app_commands.autocomplete(
@@ -197,7 +201,7 @@ class Monsters(commands.Cog):
         title = f"Rank {block.rank} {block.armor.title()} monster"
         # Unsaved and private: whoever built it sees its hidden spots; in public, a count.
         embed = block_embed(block, title=title, show_hidden=not public)
-        await reply(interaction, embed=embed, ephemeral=not public)
+        await reply(interaction, embed=embed)  # private unless public, as declared
 
     @monster.command(name="create", description="GM: keep a monster in this channel")
     @app_commands.describe(
@@ -232,7 +236,11 @@ class Monsters(commands.Cog):
         made = await self._change(interaction, "monster create", step)
         await reply(interaction, embed=monster_embed(made, title=f"Created {made.name}"))
 
-    @monster.command(name="show", description="A monster's stat block, HP and facing")
+    @monster.command(
+        name="show",
+        description="A monster's stat block, HP and facing",
+        extras=private_unless("public"),
+    )
     @app_commands.describe(name="Which monster", public=PUBLIC)
     @app_commands.autocomplete(name=monster_autocomplete)
     async def show(
@@ -243,13 +251,15 @@ class Monsters(commands.Cog):
         # Hidden spots in full only in a reply the GM alone sees.
         private_to_gm = not public and is_gm(interaction, table.settings)
         embed = monster_embed(monster, show_hidden=private_to_gm)
-        await reply(interaction, embed=embed, ephemeral=not public)
+        await reply(interaction, embed=embed)  # private unless public, as declared
 
-    @monster.command(name="list", description="This channel's monsters")
+    @monster.command(
+        name="list", description="This channel's monsters", extras=private_unless("public")
+    )
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
         table = await read_table(interaction)
-        await reply(interaction, embed=roster_embed(table.monsters), ephemeral=not public)
+        await reply(interaction, embed=roster_embed(table.monsters))
 
     @monster.command(name="remove", description="GM: remove a monster from this channel")
     @app_commands.describe(name="Which monster")

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.render.fatigue import clock_line
 from bot.render.settings import settings_embed
-from cogs._reply import reply
+from cogs._reply import PRIVATE, reply
 from cogs._shared import apply_as, gm_only, read_table
 from rules.errors import RulesError
 from table.model import ChannelSettings, Table
@@ -22,10 +22,10 @@ class Settings(commands.Cog):
         name="settings", description="The table's rules settings for this channel", guild_only=True
     )
 
-    @settings.command(name="show", description="Show this channel's settings")
+    @settings.command(name="show", description="Show this channel's settings", extras=PRIVATE)
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await reply(interaction, embed=settings_embed(table.settings), ephemeral=True)
+        await reply(interaction, embed=settings_embed(table.settings))
 
     @settings.command(name="set", description="GM: change settings; only the options you give")
     @app_commands.describe(

@@ -16,6 +16,9 @@ from bot.store.migrate import Migration, load_migrations, migrate
 from bot.store.preflight import check_sqlite_file
 
 PREFIX = "sqlite:///"
+# In WAL mode, FULL syncs the log at every commit: a commit that returned survives a power cut.
+# NORMAL syncs only at checkpoints: safe against a killed process, not against the machine dying.
+SYNCHRONOUS = ("full", "normal")
 
 
 def sqlite_path(url: str) -> str:
@@ -59,7 +62,9 @@ class SqliteBackend:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, url: str) -> SqliteBackend:
+    async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
+        if synchronous not in SYNCHRONOUS:
+            raise StoreError(f"SQLite synchronous is full or normal, not {synchronous!r}")
         path = sqlite_path(url)
         # Refuse a missing folder, a bad or read-only file, a newer schema: before writing.
         await asyncio.to_thread(check_sqlite_file, path, load_migrations(cls.dialect)[-1].version)
@@ -68,7 +73,7 @@ class SqliteBackend:
         try:
             db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA busy_timeout = 5000")
             backend = cls(db)

@@ -7,7 +7,7 @@ what differs between the two lives behind `bot.store.backend.Backend`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -15,7 +15,7 @@ from typing import Any, Self, TypeVar
 
 from bot.store import codec
 from bot.store.backend import Backend, Tx
-from bot.store.errors import StoreError
+from bot.store.errors import AlreadyApplied, StoreError
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
 from bot.store.sqlite import SqliteBackend
@@ -62,15 +62,19 @@ def event_from_row(row: Mapping[str, Any]) -> Event:
     )
 
 
-async def open_backend(url: str, retry_for: float = 0.0) -> Backend:
-    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`,
-    whose server is retried for `retry_for` seconds: it may still be starting)."""
+async def open_backend(
+    url: str, sqlite_synchronous: str = "full", retry_for: float = 0.0
+) -> Backend:
+    """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`).
+    `sqlite_synchronous` ("full" or "normal") is SQLite's durability; PostgreSQL's commit is
+    always durable (its default synchronous_commit). A PostgreSQL server that can't be reached
+    is tried again for `retry_for` seconds: it may still be starting."""
     if is_postgres_url(url):
         from bot.store.postgres import PostgresBackend
 
         return await PostgresBackend.open(url, retry_for)
     if url.startswith(SQLITE_PREFIX):
-        return await SqliteBackend.open(url)
+        return await SqliteBackend.open(url, sqlite_synchronous)
     scheme = url.split(":", 1)[0] if ":" in url else url  # never echo a password
     raise StoreError(f"Database URLs look like {URL_FORMS}, not {scheme!r}…")
 
@@ -88,14 +92,21 @@ class Store:
 
     @classmethod
     def open(
-        cls, url: str, *, now: Callable[[], datetime] = _utcnow, retry_for: float = 0.0
+        cls,
+        url: str,
+        *,
+        now: Callable[[], datetime] = _utcnow,
+        sqlite_synchronous: str = "full",
+        retry_for: float = 0.0,
     ) -> _Opening:
         """`retry_for`: seconds to keep trying a database server that can't be reached yet."""
-        return _Opening(cls, url, now, retry_for)
+        return _Opening(lambda: cls._open(url, now, sqlite_synchronous, retry_for))
 
     @classmethod
-    async def _open(cls, url: str, now: Callable[[], datetime], retry_for: float) -> Store:
-        return cls(await open_backend(url, retry_for), now)
+    async def _open(
+        cls, url: str, now: Callable[[], datetime], synchronous: str, retry_for: float
+    ) -> Store:
+        return cls(await open_backend(url, synchronous, retry_for), now)
 
     @property
     def dialect(self) -> str:
@@ -169,20 +180,46 @@ class Store:
         actor_id: int,
         action: str,
         fn: Callable[[Table], tuple[Table, R]],
+        *,
+        interaction_id: int | None = None,
     ) -> R:
         """Load the channel, run the pure `fn`, save what changed and log it, all in one
         transaction that holds the channel's lock. If `fn` (or anything) raises, nothing is
-        written and the error propagates. An unchanged Table writes nothing, not even an event."""
+        written and the error propagates. An unchanged Table writes nothing, not even an event.
+        With `interaction_id`, the change is applied at most once: if an event already carries
+        that id, nothing runs or is written and AlreadyApplied is raised."""
         async with self._backend.writing(channel_id) as tx:
+            await self.check_not_applied(tx, interaction_id)
             before = await self._load(tx, channel_id, guild_id)
             after, result = fn(before)
             if not isinstance(after, Table) or after.channel_id != channel_id:
                 raise StoreError(f"{action}: must return the same channel's Table")
             if after != before:
-                await self._save(tx, before, after, actor_id, action)
+                await self._save(tx, before, after, actor_id, action, interaction_id)
         return result
 
-    async def _save(self, tx: Tx, before: Table, after: Table, actor_id: int, action: str) -> int:
+    @staticmethod
+    async def check_not_applied(tx: Tx, interaction_id: int | None) -> None:
+        """Raise AlreadyApplied if a change of this interaction is logged. Inside the writing
+        transaction, which holds the channel's lock: a concurrent second delivery waits for the
+        first to commit and then finds it (the unique index backs this up)."""
+        if interaction_id is None:
+            return
+        row = await tx.fetchone(
+            "SELECT id, action FROM events WHERE interaction_id = ?", interaction_id
+        )
+        if row is not None:
+            raise AlreadyApplied(interaction_id, row["id"], row["action"])
+
+    async def _save(
+        self,
+        tx: Tx,
+        before: Table,
+        after: Table,
+        actor_id: int,
+        action: str,
+        interaction_id: int | None = None,
+    ) -> int:
         """Write what changed and log it; returns the new event's id."""
         old, new = codec.diff(before, after)
         exists = await tx.fetchone("SELECT 1 FROM channels WHERE channel_id = ?", after.channel_id)
@@ -209,8 +246,9 @@ class Store:
             codec.monster_row,
         )
         row = await tx.fetchone(
-            "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO events"
+            " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             after.channel_id,
             actor_id,
             action,
@@ -218,6 +256,7 @@ class Store:
             after.clock,
             json.dumps(old, ensure_ascii=False, sort_keys=True),
             json.dumps(new, ensure_ascii=False, sort_keys=True),
+            interaction_id,
         )
         assert row is not None  # RETURNING gives the one row inserted
         event_id: int = row["id"]
@@ -265,17 +304,15 @@ class Store:
 class _Opening:
     """What `Store.open` returns: await it for a Store, or use it with `async with`."""
 
-    def __init__(
-        self, cls: type[Store], url: str, now: Callable[[], datetime], retry_for: float
-    ) -> None:
-        self._cls, self._url, self._now, self._retry_for = cls, url, now, retry_for
+    def __init__(self, opening: Callable[[], Coroutine[Any, Any, Store]]) -> None:
+        self._opening = opening
         self._store: Store | None = None
 
     def __await__(self) -> Generator[Any, None, Store]:
-        return self._cls._open(self._url, self._now, self._retry_for).__await__()
+        return self._opening().__await__()
 
     async def __aenter__(self) -> Store:
-        self._store = await self._cls._open(self._url, self._now, self._retry_for)
+        self._store = await self._opening()
         return self._store
 
     async def __aexit__(

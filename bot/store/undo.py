@@ -226,14 +226,18 @@ async def undo_last(
     guild_id: int | None,
     actor_id: int,
     is_gm: bool | GmTest,
+    *,
+    interaction_id: int | None = None,
 ) -> Undone:
     """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
     (a player): restore, log an "undo" event, mark the target, all in one transaction that
     holds the channel's lock, as `Store.apply` does. `is_gm` may be a test of the channel's
     settings: it is then asked of the settings this transaction loads (a GM role cleared just
     before can't count).
-    Raises RulesError (nothing written) when there is nothing to undo or it can't be undone."""
+    Raises RulesError (nothing written) when there is nothing to undo or it can't be undone, and
+    AlreadyApplied when this `interaction_id` undid something already (a second delivery)."""
     async with store._backend.writing(channel_id) as tx:
+        await store.check_not_applied(tx, interaction_id)
         current = await store._load(tx, channel_id, guild_id)
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
         target = await _latest(tx, channel_id, None if gm else actor_id)
@@ -242,7 +246,7 @@ async def undo_last(
             raise RulesError(nothing_to_undo(gm, latest))
         later = await _later(tx, channel_id, target.id)
         undone = plan_undo(current, target, later, actor_id, gm)
-        undo_id = await store._save(tx, current, undone, actor_id, UNDO_ACTION)
+        undo_id = await store._save(tx, current, undone, actor_id, UNDO_ACTION, interaction_id)
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo_id)
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo_id, target.id)
         undo = await _event(tx, undo_id)

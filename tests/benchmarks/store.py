@@ -4,6 +4,9 @@ Each round runs every case once, in a shuffled order, on one database file in a 
 - `apply()` of a fatigue spend (`table.partyops.spend`) on one character, one after another;
   from 20 concurrent coroutines on one channel; and from 20 coroutines on 20 channels;
 - `read()` of a channel with 1, 10 and 50 characters.
+Then the cost of durability: the sequential spend on two more files, one with the default
+`synchronous=FULL` (a commit that returned survives a power cut) and one with NORMAL
+(`SQLITE_SYNCHRONOUS=normal`: survives a killed process only), interleaved, side by side.
 The baseline is a second aiosqlite connection to the same file doing the bare minimum: for a
 spend, `BEGIN IMMEDIATE; UPDATE characters SET fp = fp + 1 …; COMMIT`; for a read, `BEGIN`,
 the store's own three SELECTs, `COMMIT`. Like the store, it holds an asyncio.Lock around each
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import tempfile
 import time
@@ -135,7 +139,7 @@ async def measure(path: Path, rounds: int, seed_: int) -> None:
             await seed(store, channel_id, count)
         async with aiosqlite.connect(path, isolation_level=None) as db:
             # The same per-connection settings as the store's (WAL is already on the file).
-            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA synchronous = FULL")
             await db.execute("PRAGMA busy_timeout = 5000")
             await run_rounds(store, Bare(db), rounds, seed_)
 
@@ -226,6 +230,42 @@ def report(samples: dict[str, Samples], rounds: int) -> None:
     )
 
 
+async def durability(folder: Path, rounds: int, seed_: int) -> None:
+    """The sequential spend with SQLite's FULL against NORMAL sync, each on its own file."""
+    levels = ("full", "normal")
+    samples = {level: Samples() for level in levels}
+    async with contextlib.AsyncExitStack() as stack:
+        stores = {}
+        for level in levels:
+            path = f"sqlite:///{folder / f'{level}.db'}"
+            stores[level] = await stack.enter_async_context(
+                Store.open(path, sqlite_synchronous=level)
+            )
+            await seed(stores[level], SPEND_CHANNEL, 1)
+        for order in orders(list(levels), rounds, seed_):
+            for level in order:
+                store = stores[level]
+                op = lambda s=store: s.apply(  # noqa: E731
+                    SPEND_CHANNEL, GUILD, ACTOR, "fatigue spend", lambda t: spend(t, HERO, 1)
+                )
+                samples[level].add(*await batch([op] * SEQUENTIAL_OPS, 1))
+    full, normal = samples["full"], samples["normal"]
+    print()
+    print(f"Durability: one change (store spend, sequential), {rounds} interleaved rounds")
+    rows = [
+        [
+            f"synchronous={level.upper()}",
+            duration(summarize(samples[level].latencies).median),
+            duration(summarize(samples[level].latencies).p95),
+            f"{samples[level].ops / samples[level].elapsed:,.0f}",
+        ]
+        for level in levels
+    ]
+    print(table(["SQLite WAL", "median", "p95", "ops/s"], rows))
+    cost = paired_ratio(full.round_medians, normal.round_medians)
+    print(f"FULL ÷ NORMAL: {cost:.3g}× per commit (median of per-round ratios)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -235,6 +275,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
         asyncio.run(measure(Path(tmp) / "bench.db", args.rounds, args.seed))
+        asyncio.run(durability(Path(tmp), args.rounds, args.seed))
 
 
 if __name__ == "__main__":

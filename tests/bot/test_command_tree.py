@@ -204,3 +204,30 @@ def test_the_checks_themselves_flag_bad_values() -> None:
     assert _limits({"choices": many}) == ["26 choices (max 25)"]
     assert _limits({"min_value": 5, "max_value": 1}) == ["min_value 5 is above max_value 1"]
     assert _limits({"choices": many[:2], "min_value": 1, "max_value": 5}) == []
+
+
+async def _leaves(db: Path) -> list[Any]:
+    settings = Settings(token="unused.in.this.test", database_url=f"sqlite:///{db}")
+    async with Store.open(settings.database_url) as store:
+        bot = Tablekeeper(settings, store, cogs=COGS)
+        await bot.setup_hook()
+        return [c for c in bot.tree.walk_commands() if not hasattr(c, "walk_commands")]
+
+
+def test_private_replies_are_declared_so_a_deferral_matches_them(tmp_path: Path) -> None:
+    """A deferral is made before the reply exists, from the command's declaration
+    (`extras={"ephemeral": …}`): a `public`/`private` option must be the one it names."""
+    for command in asyncio.run(_leaves(tmp_path / "tree.db")):
+        choice = command.extras.get("ephemeral", False)
+        options = {p.name: p for p in command.parameters}
+        where = f"/{command.qualified_name}"
+        if "public" in options:
+            assert choice == "!public", f"{where}: declare extras=private_unless('public')"
+        elif "private" in options:
+            assert choice == "private", f"{where}: declare extras=private_if('private')"
+        elif isinstance(choice, str):
+            name = choice.lstrip("!")
+            assert name in options, f"{where}: its ephemeral choice names no option {name!r}"
+            assert options[name].type.name == "boolean", f"{where}: {name!r} is not a boolean"
+        else:
+            assert isinstance(choice, bool), where

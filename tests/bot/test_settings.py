@@ -22,6 +22,7 @@ ENV_NAMES = {
     "DEV_GUILD_ID",
     "LOG_LEVEL",
     "STARTUP_RETRY_SECONDS",
+    "SQLITE_SYNCHRONOUS",
 }
 
 
@@ -33,6 +34,7 @@ def test_reads_every_setting() -> None:
             "DISCORD_API_BASE": "http://127.0.0.1:8123/api/v10",
             "DEV_GUILD_ID": "123456789012345678",
             "LOG_LEVEL": "debug",
+            "SQLITE_SYNCHRONOUS": "Normal",
         },
         dotenv=False,
     )
@@ -42,6 +44,7 @@ def test_reads_every_setting() -> None:
         api_base="http://127.0.0.1:8123/api/v10",
         dev_guild_id=123456789012345678,
         log_level="DEBUG",
+        sqlite_synchronous="normal",
     )
     assert settings.log_level_number == logging.DEBUG
 
@@ -54,6 +57,7 @@ def test_defaults_and_empty_values_mean_unset() -> None:
     assert settings.api_base is None
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
+    assert settings.sqlite_synchronous == "full"  # an acknowledged change survives power loss
 
 
 @pytest.mark.parametrize("environ", [{}, {"DISCORD_TOKEN": ""}, {"DISCORD_TOKEN": "   "}])
@@ -77,6 +81,7 @@ def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
         ("DATABASE_URL", "mysql://x/y", "DATABASE_URL must look like sqlite:///"),
         ("DATABASE_URL", "tablekeeper.db", "or postgresql://user:password@host"),
         ("DISCORD_API_BASE", "localhost:8000", "DISCORD_API_BASE must be an http"),
+        ("SQLITE_SYNCHRONOUS", "off", "SQLITE_SYNCHRONOUS must be full (survives a power cut)"),
     ],
 )
 def test_malformed_settings_name_the_variable(name: str, value: str, says: str) -> None:
@@ -174,3 +179,29 @@ def test_command_line() -> None:
     assert parse_args(["sync", "--dev-guild"]).dev_guild is True
     with pytest.raises(SystemExit):
         parse_args(["sync", "--guild", "42", "--dev-guild"])
+
+
+def test_the_durability_setting_reaches_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    import bot.__main__ as entry
+
+    asked: dict[str, object] = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_open(url: str, **options: object) -> object:
+        asked.update(options, url=url)
+        raise Stop
+
+    monkeypatch.setattr(entry.Store, "open", fake_open)
+    settings = Settings(
+        token=TOKEN,
+        database_url="sqlite:///x.db",
+        sqlite_synchronous="normal",
+        startup_retry_seconds=7.5,
+    )
+    with pytest.raises(Stop):
+        asyncio.run(entry.run(settings))
+    assert asked == {"url": "sqlite:///x.db", "sqlite_synchronous": "normal", "retry_for": 7.5}

@@ -107,6 +107,7 @@ async def test_migrations_apply_once(db: Database, tmp_path: Path) -> None:
         (tmp_path / "sub").mkdir()  # a missing folder is refused, never created
         db = Database("sqlite", url(tmp_path / "sub" / "tk.db"), tmp_path / "sub" / "tk.db")
     versions = [m.version for m in load_migrations(db.dialect)]
+    assert versions == list(range(1, len(versions) + 1))
     other = "postgres" if db.dialect == "sqlite" else "sqlite"
     # both dialects mirror each other, version for version
     assert [(m.version, m.name) for m in load_migrations(db.dialect)] == [
@@ -176,9 +177,19 @@ async def test_wal_foreign_keys_and_busy_timeout(tmp_path: Path) -> None:
             ("journal_mode", "wal"),
             ("foreign_keys", 1),
             ("busy_timeout", 5000),
+            ("synchronous", 2),  # FULL by default: a commit that returned survives a power cut
         ):
             async with connection.execute(f"PRAGMA {pragma}") as cursor:
                 assert (await cursor.fetchone())[0] == expected
+
+
+async def test_synchronous_normal_when_asked_and_nothing_else(tmp_path: Path) -> None:
+    async with Store.open(url(tmp_path / "tk.db"), sqlite_synchronous="normal") as store:
+        connection = store._backend._db  # type: ignore[attr-defined]
+        async with connection.execute("PRAGMA synchronous") as cursor:
+            assert (await cursor.fetchone())[0] == 1
+    with pytest.raises(StoreError, match="synchronous"):
+        await Store.open(url(tmp_path / "tk.db"), sqlite_synchronous="off")
 
 
 async def test_open_can_be_awaited_and_memory_works() -> None:

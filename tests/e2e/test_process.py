@@ -25,6 +25,7 @@ SETTINGS = (
     "DEV_GUILD_ID",
     "LOG_LEVEL",
     "STARTUP_RETRY_SECONDS",
+    "SQLITE_SYNCHRONOUS",
 )
 STARTUP = 30.0  # seconds; a cold interpreter importing discord.py is slow on a busy CI box
 CLEAN_CLOSE = 1000  # the websocket close code of a client that said goodbye

@@ -241,8 +241,8 @@ class LocalDiscord:
     def _done(rec: InteractionRecord, watch: MessageRecord | None, edits: int) -> bool:
         if rec.callback_type in (4, 7, 8, 9):
             return True
-        if rec.callback_type == 5:
-            return rec.original_filled
+        if rec.callback_type == 5:  # a deleted "thinking…" message leaves the answer to a follow-up
+            return rec.original_filled or (rec.original_deleted and bool(rec.followup_ids))
         if rec.callback_type == 6:
             return bool(rec.followup_ids) or (watch is not None and watch.edits > edits)
         return False
@@ -273,7 +273,7 @@ class LocalDiscord:
         followups = tuple(self._from_message(base, i) for i in rec.followup_ids)
         if rec.original_id is not None and rec.original_id in self.server.messages:
             return self._from_message(base, rec.original_id, followups)
-        if rec.callback_type == 6 and followups:  # deferred update answered by a follow-up
+        if rec.callback_type in (5, 6) and followups:  # a deferral answered by a follow-up
             return followups[0]
         return base
 

@@ -71,6 +71,7 @@ class InteractionRecord:
     answered_at: float | None = None
     original_id: int | None = None  # the message @original names
     original_filled: bool = False  # a deferral's loading message got its content
+    original_deleted: bool = False  # the bot deleted it (then a follow-up carries the answer)
     followup_ids: list[int] = field(default_factory=list)
     noted_late: bool = False  # already reported as unanswered
     changed: asyncio.Event = field(default_factory=asyncio.Event)

@@ -155,8 +155,10 @@ class _Routes:
         found = self._target(request)
         if found is None:
             return discord_error(404, "Unknown Message", 10008)
-        del self.s.messages[found[1].id]
-        found[0].touch()
+        rec, message = found
+        del self.s.messages[message.id]
+        rec.original_deleted = rec.original_deleted or message.id == rec.original_id
+        rec.touch()
         return web.Response(status=204)
 
     async def channel_message(self, request: web.Request) -> web.Response:

@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from tests.localdiscord.default_world import World
+from tests.localdiscord.faults import Faults
 from tests.localdiscord.gateway import Gateway
 from tests.localdiscord.http_json import BODY, discord_error, json_response
 from tests.localdiscord.records import InteractionRecord, MessageRecord
@@ -42,6 +43,7 @@ class LocalServer:
         self.gateway = Gateway(self.token, self._ready, self._guilds, self.record)
         self.port = 0
         self.deadline = 3.0  # seconds Discord gives a bot to answer an interaction
+        self.faults = Faults()  # 429s, 5xx and lost connections a test asks for
         self._runner: web.AppRunner | None = None
 
     @property
@@ -57,7 +59,9 @@ class LocalServer:
         self.violation_added.set()
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 2**20)
+        app = web.Application(
+            middlewares=[self._middleware, self.faults.middleware], client_max_size=64 * 2**20
+        )
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get(API + "/users/@me", self._me)
         app.router.add_get(API + "/oauth2/applications/@me", self._application)

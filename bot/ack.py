@@ -1,0 +1,307 @@
+"""Acknowledge every interaction within Discord's 3 seconds, answer it once, and say truthfully
+what happened when the answer can't be shown.
+
+Discord turns away an answer that comes more than 3 s after the interaction was created ("The
+application did not respond"). The fast path stays one HTTP call, the answer itself. A watchdog,
+armed when the interaction arrives (`Acks.arrived`, called from the client's `dispatch`), defers
+it if no answer went out within `WATCHDOG` seconds, or at once when many interactions are
+waiting (a burst: the event loop may then be too busy for a timer to fire in time). A command
+defers with the ephemeral/public choice its reply will make (declared on the command, see
+`cogs._reply`), a component as a silent update; `send` and `edit` then follow up. A lock per
+interaction keeps the answer and the deferral from racing.
+
+What happened is kept on the interaction (`interaction.extras`): whether it was answered, and
+whether a change was saved for it (`mark_saved`), so the error handler never says "nothing was
+changed" after a commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+
+log = logging.getLogger(__name__)
+
+WATCHDOG = 1.2  # seconds after arrival: defer if nothing was sent by then
+BUSY = 8  # more unanswered interactions than this in flight: defer each new one at once
+RECENT = 4096  # interaction ids remembered, to spot a second delivery in this process
+LOST = (aiohttp.ClientConnectionError, asyncio.TimeoutError)  # no answer: was it received?
+EDIT_TRIES = 3  # an edit is idempotent: a lost response is simply sent again
+BURST_WAIT = 2.0  # seconds work waits at most for the burst's deferrals to go out
+_KEY = "tablekeeper.ack"
+EPHEMERAL = "ephemeral"  # app command `extras` key: True, "<option>" or "!<option>"
+
+Call = Callable[[], Awaitable[Any]]
+
+
+@dataclass
+class Ack:
+    """How one interaction has been acknowledged, and what was saved for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    state: str | None = None  # None, "answered", "thinking" (a deferred reply), "update"
+    ephemeral: bool = False  # a "thinking" deferral's choice
+    saved: str | None = None  # the change committed for this interaction, described
+    timer: asyncio.TimerHandle | None = None
+    done: Callable[[], None] | None = None  # tells Acks it is answered
+    again: bool = False  # this process saw the same interaction arrive before
+    burst: asyncio.Event | None = None  # arrived in a burst: set when no deferral is pending
+
+
+def ack_of(interaction: discord.Interaction) -> Ack:
+    ack = interaction.extras.get(_KEY)
+    if ack is None:
+        ack = interaction.extras[_KEY] = Ack()
+    return ack
+
+
+def answered(interaction: discord.Interaction) -> bool:
+    return ack_of(interaction).state is not None or interaction.response.is_done()
+
+
+def mark_saved(interaction: discord.Interaction, what: str) -> None:
+    """Record that a change (`what`, e.g. "fatigue spend") was committed for the interaction."""
+    ack_of(interaction).saved = what
+
+
+def saved(interaction: discord.Interaction) -> str | None:
+    return ack_of(interaction).saved
+
+
+def declared_ephemeral(interaction: discord.Interaction) -> bool:
+    """The ephemeral choice the command declares (`extras={"ephemeral": …}`): True, or the
+    name of a boolean option ("private"), or "!name" for its negation ("!public")."""
+    command = interaction.command
+    choice = command.extras.get(EPHEMERAL, False) if command is not None else False
+    if isinstance(choice, bool):
+        return choice
+    negate = choice.startswith("!")
+    value = bool(_option(interaction.data or {}, choice.lstrip("!")))
+    return value != negate
+
+
+def _option(data: Any, name: str) -> Any:
+    """An option's value, looking inside subcommands and groups."""
+    for option in data.get("options") or ():
+        if option.get("name") == name and "value" in option:
+            return option["value"]
+        if option.get("type") in (1, 2):
+            found = _option(option, name)
+            if found is not None:
+                return found
+    return None
+
+
+# --- answering ---------------------------------------------------------------------------------
+
+
+async def send(
+    interaction: discord.Interaction, content: str | None, *, ephemeral: bool, **kwargs: Any
+) -> None:
+    """A new message: the response if none was sent yet, else the deferral's follow-up."""
+    ack = ack_of(interaction)
+    async with ack.lock:
+        if not answered(interaction):
+            call = lambda: interaction.response.send_message(  # noqa: E731
+                content, ephemeral=ephemeral, **kwargs
+            )
+            await _first(interaction, ack, "answered", call)
+            return
+        if ack.state == "thinking":
+            if ack.ephemeral == ephemeral:  # fill the "thinking…" message: an idempotent edit
+                edit = dict(kwargs, content=content) if content is not None else kwargs
+                await _edit(lambda: interaction.edit_original_response(**edit))
+                return
+            # It was deferred the other way (an error after a public deferral): take it away,
+            # then say it as it should be said.
+            with contextlib.suppress(discord.NotFound):
+                await interaction.delete_original_response()
+            ack.state = "answered"  # what follows are follow-ups
+        if kwargs.get("view", 0) is None:
+            del kwargs["view"]  # a follow-up takes a view or none, not None
+        # A follow-up is not idempotent: a lost response is not sent again (it may have landed).
+        await interaction.followup.send(
+            content or discord.utils.MISSING, ephemeral=ephemeral, **kwargs
+        )
+
+
+async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message whose component was clicked."""
+    ack = ack_of(interaction)
+    async with ack.lock:
+        if not answered(interaction):
+            await _first(
+                interaction, ack, "answered", lambda: interaction.response.edit_message(**kwargs)
+            )
+        else:
+            await _edit(lambda: interaction.edit_original_response(**kwargs))
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge now, unless an answer went out already (the watchdog's move)."""
+    ack = ack_of(interaction)
+    async with ack.lock:
+        if answered(interaction):
+            return
+        if interaction.type is discord.InteractionType.application_command:
+            ephemeral = declared_ephemeral(interaction)
+            call = lambda: interaction.response.defer(  # noqa: E731
+                thinking=True, ephemeral=ephemeral
+            )
+            await _first(interaction, ack, "thinking", call)
+            ack.ephemeral = ephemeral
+        elif interaction.type is discord.InteractionType.component:
+            await _first(interaction, ack, "update", interaction.response.defer)
+
+
+async def _first(interaction: discord.Interaction, ack: Ack, state: str, call: Call) -> None:
+    """The interaction's one callback. If the connection fails before Discord's answer, ask
+    Discord whether it has the response: if so it stands, else send it once more."""
+    try:
+        await call()
+    except LOST as error:
+        if await has_response(interaction):
+            log.info(
+                "Interaction %s: Discord took the answer, the response was lost", interaction.id
+            )
+        else:
+            log.warning("Lost the answer to interaction %s (%r): sent again", interaction.id, error)
+            await call()
+    ack.state = state
+    _settle(ack)
+
+
+async def _edit(call: Call) -> None:
+    for attempt in range(EDIT_TRIES):
+        try:
+            await call()
+            return
+        except LOST as error:
+            if attempt == EDIT_TRIES - 1:
+                raise
+            log.warning("An edit's response was lost (%r); sending it again", error)
+            await asyncio.sleep(0.25 * 2**attempt)
+
+
+async def has_response(interaction: discord.Interaction) -> bool:
+    """Whether Discord already holds an answer to this interaction (its original message)."""
+    try:
+        await interaction.original_response()
+    except discord.NotFound:
+        return False
+    except (discord.HTTPException, *LOST) as error:
+        log.warning("Could not ask Discord for interaction %s's answer: %r", interaction.id, error)
+        return False
+    return True
+
+
+def finished(interaction: discord.Interaction) -> None:
+    """Its handling is over, answered or not: the watchdog has nothing left to acknowledge
+    (a deferral now would only leave "thinking…" standing, or be a second answer)."""
+    _settle(ack_of(interaction))
+
+
+async def before_work(interaction: discord.Interaction) -> bool:
+    """Called before a command or button does its work. In a burst, work waits until every
+    deferral under way has gone out: acknowledgements have 3 seconds, the work has 15 minutes.
+    True for a second delivery this process already answered (Discord has the answer):
+    nothing more to do."""
+    ack = ack_of(interaction)
+    if ack.burst is not None and not ack.burst.is_set():
+        with contextlib.suppress(TimeoutError):  # a deferral that hangs holds nobody for long
+            await asyncio.wait_for(ack.burst.wait(), BURST_WAIT)
+    return ack.again and await has_response(interaction)
+
+
+def _settle(ack: Ack) -> None:
+    if ack.timer is not None:
+        ack.timer.cancel()
+        ack.timer = None
+    if ack.done is not None:
+        ack.done()
+        ack.done = None
+
+
+# --- the watchdog ------------------------------------------------------------------------------
+
+
+class Acks:
+    """Arms a watchdog on every command and component interaction as it arrives."""
+
+    def __init__(self, watchdog: float = WATCHDOG, busy: int = BUSY) -> None:
+        self.watchdog = watchdog
+        self.busy = busy
+        self.pending: set[int] = set()  # arrived, not yet acknowledged
+        self.recent: OrderedDict[int, None] = OrderedDict()
+        self.deferred = 0  # how many the watchdog acknowledged, logged when the bot closes
+        self.closed = False
+        self.deferring = 0  # deferrals under way
+        self.quiet = asyncio.Event()  # set when none is
+        self.quiet.set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def arrived(self, interaction: discord.Interaction) -> None:
+        if interaction.type not in (
+            discord.InteractionType.application_command,
+            discord.InteractionType.component,
+        ):
+            return  # autocomplete answers with choices, which can't be deferred
+        if interaction.id in self.recent:
+            # A second delivery: it must not be acknowledged again. The command looks first
+            # (`before_work`), and the store refuses to apply its change twice.
+            ack_of(interaction).again = True
+            return
+        self.recent[interaction.id] = None
+        if len(self.recent) > RECENT:
+            self.recent.popitem(last=False)
+        ack = ack_of(interaction)
+        self.pending.add(interaction.id)
+        ack.done = lambda: self.pending.discard(interaction.id)
+        if len(self.pending) > self.busy:
+            ack.burst = self.quiet
+            self._spawn(interaction)
+        else:
+            loop = asyncio.get_running_loop()
+            ack.timer = loop.call_later(self.watchdog, self._spawn, interaction)
+
+    def _spawn(self, interaction: discord.Interaction) -> None:
+        if self.closed:
+            return
+        self.deferring += 1
+        self.quiet.clear()
+        task = asyncio.get_running_loop().create_task(self._defer(interaction))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _defer(self, interaction: discord.Interaction) -> None:
+        ack = ack_of(interaction)
+        ack.timer = None
+        start = time.monotonic()
+        try:
+            if not answered(interaction):
+                await defer(interaction)
+                if ack.state in ("thinking", "update"):
+                    self.deferred += 1
+        except (discord.HTTPException, *LOST) as error:
+            log.warning("Could not defer interaction %s: %r", interaction.id, error)
+        finally:
+            self.pending.discard(interaction.id)
+            self.deferring -= 1
+            if not self.deferring:
+                self.quiet.set()
+        log.debug("Deferred interaction %s in %.3f s", interaction.id, time.monotonic() - start)
+
+    def close(self) -> None:
+        log.info("Deferred %d interactions that could not be answered at once", self.deferred)
+        self.closed = True
+        for task in self._tasks:
+            task.cancel()
