@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.ack import EPHEMERAL, declared_ephemeral, edit, send
+from bot.ack import EPHEMERAL, ack_of, declared_ephemeral, edit, send
 
 PRIVATE: dict[str, Any] = {EPHEMERAL: True}
 
@@ -46,3 +46,14 @@ async def reply(
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Edit the message whose component was clicked."""
     await edit(interaction, **kwargs)
+
+
+async def reply_message(
+    interaction: discord.Interaction, content: str | None = None, **kwargs: Any
+) -> discord.Message:
+    """A public `reply`, returning its message: for answers that store something keyed by it
+    (a secret roll's notice). Later answers to the interaction are follow-ups, never edits of
+    it, whether it was the response or filled a deferral's "thinking…"."""
+    await send(interaction, content, ephemeral=False, **kwargs)
+    ack_of(interaction).state = "answered"
+    return await interaction.original_response()

@@ -31,10 +31,30 @@ def bot_of(interaction: discord.Interaction) -> Tablekeeper:
     return interaction.client  # type: ignore[return-value]
 
 
+async def table_channel_id(interaction: discord.Interaction) -> int:
+    """The channel whose table this interaction plays at: a thread plays at its parent
+    channel's table (Discord sends the thread's `parent_id` with the interaction: no request
+    for it), unless that channel lets its threads keep their own (`/settings set threads:own`)."""
+    return (await _parent_table(interaction) or (interaction.channel_id or 0, None))[0]
+
+
+async def _parent_table(interaction: discord.Interaction) -> tuple[int, Table] | None:
+    """(the parent's id, its table) when this is a thread that plays at its channel's table."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        parent = await bot_of(interaction).store.read(channel.parent_id, interaction.guild_id)
+        if parent.settings.threads == "shared":
+            return channel.parent_id, parent
+    return None
+
+
 async def read_table(interaction: discord.Interaction) -> Table:
     """A snapshot for looking (show, list, rolls, prompts); never decide a write from it."""
     if interaction.guild_id is None:  # the tree refuses stateful commands; buttons land here
         raise NotInServer()
+    shared = await _parent_table(interaction)
+    if shared is not None:
+        return shared[1]
     return await bot_of(interaction).store.read(interaction.channel_id or 0, interaction.guild_id)
 
 
@@ -50,8 +70,9 @@ async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R])
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))
 
+    channel_id = await table_channel_id(interaction)
     result = await bot_of(interaction).store.apply(
-        interaction.channel_id or 0,
+        channel_id,
         interaction.guild_id,
         interaction.user.id,
         action,
@@ -102,9 +123,14 @@ async def character_autocomplete(
     if interaction.guild_id is None:  # `/save` runs in DMs too, where no character lives
         return []
     table = await read_table(interaction)
+    found = own_first(table, interaction.user.id, current)
+    return [app_commands.Choice(name=c.name, value=c.name) for c in found[:25]]
+
+
+def own_first(table: Table, user_id: int, current: str) -> list[Character]:
+    """The characters whose name holds what was typed, the user's own first."""
     typed = current.casefold()
-    names = sorted(
+    return sorted(
         (c for c in table.characters if typed in c.key),
-        key=lambda c: (c.owner_id != interaction.user.id, c.key),
+        key=lambda c: (c.owner_id != user_id, c.key),
     )
-    return [app_commands.Choice(name=c.name, value=c.name) for c in names[:25]]

@@ -22,7 +22,7 @@ from bot.store import Event, Store
 from bot.store.undo import undo_last
 from cogs._buttons import TableButton
 from cogs._reply import private_if, reply, update
-from cogs._shared import bot_of
+from cogs._shared import bot_of, table_channel_id
 from rules.errors import RulesError
 
 PAGE_SIZE = 10
@@ -72,7 +72,7 @@ class HistoryButton(TableButton, template=r"tk:history:(?P<channel>\d+):(?P<befo
         return cls(int(match["channel"]), min(int(match["before"]), ID_MAX), label)
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        if interaction.channel_id != self.channel_id:
+        if await table_channel_id(interaction) != self.channel_id:
             raise RulesError(OTHER_CHANNEL)
         page = await load_page(bot_of(interaction).store, self.channel_id, self.before)
         await update(interaction, **page_message(self.channel_id, page))
@@ -106,7 +106,7 @@ class History(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(private="Only you see it (default: the whole channel)")
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
-        channel_id = interaction.channel_id or 0
+        channel_id = await table_channel_id(interaction)
         page = await load_page(bot_of(interaction).store, channel_id, 0)
         await reply(interaction, **page_message(channel_id, page))
 
@@ -117,7 +117,7 @@ class History(commands.Cog):
     async def undo(self, interaction: discord.Interaction) -> None:
         undone = await undo_last(
             bot_of(interaction).store,
-            interaction.channel_id or 0,
+            await table_channel_id(interaction),
             interaction.guild_id,
             interaction.user.id,
             # asked of the settings undo_last's own transaction loads

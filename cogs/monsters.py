@@ -12,9 +12,11 @@ from discord.ext import commands
 
 from bot.contexts import stateless
 from bot.permissions import is_gm
-from bot.render.monsters import block_embed, hit_embed, monster_embed, removed_embed, roster_embed
+from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
-from cogs._reply import private_unless, reply
+from cogs._confirm import CONFIRM_SECONDS, PromptTimers
+from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
+from cogs._reply import PRIVATE, private_unless, reply
 from cogs._shared import apply_as, read_table
 from rules.defense import (
     AGILITY_RANGE,
@@ -162,6 +164,14 @@ class Monsters(commands.Cog):
         guild_only=True,
     )
 
+    confirm_seconds = CONFIRM_SECONDS  # tests shorten it on the running cog
+
+    def __init__(self) -> None:
+        self.timers = PromptTimers()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel_all()
+
     @staticmethod
     async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
         """One transaction: the step gets `is_gm` by the settings it loaded and refuses a
@@ -261,13 +271,13 @@ class Monsters(commands.Cog):
         table = await read_table(interaction)
         await reply(interaction, embed=roster_embed(table.monsters))
 
-    @monster.command(name="remove", description="GM: remove a monster from this channel")
+    @monster.command(
+        name="remove", description="GM: remove a monster (asks to confirm)", extras=PRIVATE
+    )
     @app_commands.describe(name="Which monster")
     @app_commands.autocomplete(name=monster_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
-        step = functools.partial(bestiary.remove, name=name)
-        gone = await self._change(interaction, "monster remove", step)
-        await reply(interaction, embed=removed_embed(gone))
+        await confirm_monster_removal(interaction, name, self.confirm_seconds, self.timers)
 
     @monster.command(name="face", description="GM: turn a monster (moves its unarmored spots)")
     @app_commands.describe(name="Which monster", facing="The compass direction it now faces")
@@ -310,9 +320,9 @@ class Monsters(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(HitAgain)  # before any click, and after every restart
+    bot.add_dynamic_items(HitAgain, MonsterRemoveAnswer)  # before any click, after every restart
     await bot.add_cog(Monsters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(HitAgain)
+    bot.remove_dynamic_items(HitAgain, MonsterRemoveAnswer)

@@ -1,4 +1,5 @@
-"""`/roll`: an open-ended d100 (plus a modifier), or an ordinary dice expression via d20."""
+"""`/roll`: an open-ended d100 (plus a modifier), or an ordinary dice expression via d20;
+`label:` names it, `secret:` rolls it behind the screen (see `cogs.secret`)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contexts import stateless
+from bot.render.label import LABEL_MAX, labelled
 from bot.render.roll import dice_embed, open_ended_embed
 from cogs._reply import reply
+from cogs.secret import send_secret
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
+
+Label = app_commands.Range[str, 1, LABEL_MAX]
 
 
 class Roll(commands.Cog):
@@ -26,6 +31,8 @@ class Roll(commands.Cog):
     @app_commands.describe(
         mod="Added to the open-ended d100, e.g. 25",
         dice=f"Roll these dice instead, e.g. {EXAMPLES.replace('`', '')}",
+        label="What the roll is for, shown with it, e.g. Sneak attack",
+        secret="Only you and the GM see the result; the channel sees that you rolled",
     )
     @app_commands.guild_only()
     async def roll(
@@ -33,15 +40,23 @@ class Roll(commands.Cog):
         interaction: discord.Interaction,
         mod: app_commands.Range[int, -1000, 1000] = 0,
         dice: app_commands.Range[str, 1, EXPRESSION_MAX] | None = None,
+        label: Label | None = None,
+        secret: bool = False,
     ) -> None:
         if dice is None:
             embed = open_ended_embed(open_ended(self.rng), mod)
+            what = "d100 roll"
         elif mod:
             raise RulesError(f"Put the modifier inside `dice:` (e.g. `{dice.strip()}{mod:+d}`)")
         else:
             rolled = roll_expression(dice, self.rng)
             embed = dice_embed(rolled.expression, rolled.working, rolled.total)
-        await reply(interaction, embed=embed)
+            what = "dice roll"
+        embed = labelled(embed, label)
+        if secret:
+            await send_secret(interaction, what, [embed], label)
+        else:
+            await reply(interaction, embed=embed)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.contexts import stateless
 from bot.permissions import is_gm
+from bot.render.label import labelled
 from bot.render.saves import party_embed, save_embed
 from cogs._buttons import (
     ID_CODE,
@@ -29,6 +30,8 @@ from cogs._buttons import (
 )
 from cogs._reply import reply
 from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
+from cogs.roll import Label
+from cogs.secret import send_secret
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from rules.saves import (
@@ -57,6 +60,8 @@ _AGAINST = {
     "spell": "The caster's Spell Casting total, instead of vs or dc",
     "mod": "Situational modifier, e.g. -10",
     "per": "Count points of failure per this many points (an effect 'per 5')",
+    "label": "What the save is for, shown with it, e.g. Poison",
+    "secret": "Only you and the GM see the result; the channel sees that you rolled",
 }
 _ONE = {
     "level": "Defender's level (default: your character's)",
@@ -126,6 +131,11 @@ async def save_table(interaction: discord.Interaction, options: SaveOptions) -> 
     if options.character is not None or options.level is None:
         raise RulesError(IN_A_DM)
     return Table(interaction.channel_id or 1, None)
+
+
+def secret_what(kind: SaveKind) -> str:
+    """`WSR (Willpower save)`: the kind of save in words, with no number of the result."""
+    return f"{kind.value.upper()} ({kind.full_name.split()[0]} save)"
 
 
 def saves_cog(interaction: discord.Interaction) -> Saves:
@@ -234,12 +244,17 @@ class Saves(commands.Cog):
         self.rng: DieSource = rng or random.SystemRandom()
 
     async def _one(
-        self, interaction: discord.Interaction, kind: SaveKind, options: SaveOptions
+        self,
+        interaction: discord.Interaction,
+        kind: SaveKind,
+        options: SaveOptions,
+        label: str | None = None,
+        secret: bool = False,
     ) -> None:
         table = await save_table(interaction, options)
         inputs = save_inputs(kind, options, table, interaction.user.id)
         again = again_options(options, inputs)
-        await self.reply_one(interaction, inputs, again, interaction.user.id)
+        await self.reply_one(interaction, inputs, again, interaction.user.id, label, secret)
 
     async def reply_one(
         self,
@@ -247,11 +262,19 @@ class Saves(commands.Cog):
         inputs: SaveInputs,
         again: SaveOptions,
         roller_id: int,
+        label: str | None = None,
+        secret: bool = False,
     ) -> None:
-        """Roll, and reply with the working and a button to roll the same save again."""
+        """Roll, and reply with the working and a button to roll the same save again (a
+        secret save has none: rolling again would show it to the channel)."""
         result = inputs.resolve(open_ended(self.rng))
+        embed = labelled(save_embed(result, inputs.name), label)
+        if secret:
+            whose = f" for {inputs.name}" if inputs.name else ""
+            await send_secret(interaction, secret_what(inputs.kind) + whose, [embed], label)
+            return
         view = buttons_view(SaveAgain(inputs.kind, again, roller_id))
-        await reply(interaction, embed=save_embed(result, inputs.name), view=view)
+        await reply(interaction, embed=embed, view=view)
 
     async def roll_party(
         self,
@@ -260,6 +283,8 @@ class Saves(commands.Cog):
         against: DifficultyOptions,
         mod: int,
         per: int | None,
+        label: str | None = None,
+        secret: bool = False,
     ) -> None:
         """The GM's party save, from the command or its "Roll again" button."""
         table = await read_table(interaction)
@@ -267,6 +292,10 @@ class Saves(commands.Cog):
         everyone = party_inputs(kind, against, table, mod=mod, per=per)
         results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]
         embed = party_embed(kind, everyone[0].difficulty, results, mod=mod, per=per)
+        embed = labelled(embed, label)
+        if secret:
+            await send_secret(interaction, "party " + secret_what(kind), [embed], label)
+            return
         view = buttons_view(PartySaveAgain(kind, against, mod, per))
         await reply(interaction, embed=embed, view=view)
 
@@ -286,12 +315,14 @@ class Saves(commands.Cog):
         mod: Modifier = 0,
         per: Per | None = None,
         character: str | None = None,
+        label: Label | None = None,
+        secret: bool = False,
     ) -> None:
         against = DifficultyOptions(vs=vs, dc=dc, spell=spell)
         options = SaveOptions(
             against, level=level, stat=stat, kin=kin, mod=mod, per=per, character=character
         )
-        await self._one(interaction, SaveKind.TSR, options)
+        await self._one(interaction, SaveKind.TSR, options, label, secret)
 
     @stateless
     @save.command(name="wsr", description="Willpower Save Roll: fear, illusions, mind control")
@@ -309,12 +340,14 @@ class Saves(commands.Cog):
         mod: Modifier = 0,
         per: Per | None = None,
         character: str | None = None,
+        label: Label | None = None,
+        secret: bool = False,
     ) -> None:
         against = DifficultyOptions(vs=vs, dc=dc, spell=spell)
         options = SaveOptions(
             against, level=level, stat=stat, kin=kin, mod=mod, per=per, character=character
         )
-        await self._one(interaction, SaveKind.WSR, options)
+        await self._one(interaction, SaveKind.WSR, options, label, secret)
 
     @save.command(name="party", description="GM: the same save for every character here")
     @app_commands.describe(kind="Toughness (TSR) or Willpower (WSR)", **_AGAINST)
@@ -333,9 +366,11 @@ class Saves(commands.Cog):
         spell: Casting | None = None,
         mod: Modifier = 0,
         per: Per | None = None,
+        label: Label | None = None,
+        secret: bool = False,
     ) -> None:
         against = DifficultyOptions(vs=vs, dc=dc, spell=spell)
-        await self.roll_party(interaction, SaveKind(kind), against, mod, per)
+        await self.roll_party(interaction, SaveKind(kind), against, mod, per, label, secret)
 
 
 async def setup(bot: commands.Bot) -> None:

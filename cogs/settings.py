@@ -16,6 +16,8 @@ from rules.errors import RulesError
 from table.model import ChannelSettings, Table
 from table.sheet import SettingsOptions, change_settings
 
+IN_THREAD = "Whether threads share the table is set in their channel, not in a thread"
+
 
 class Settings(commands.Cog):
     settings = app_commands.Group(
@@ -37,6 +39,7 @@ class Settings(commands.Cog):
         long_minutes="Minutes in a Long Rest (default 480)",
         gm_role="Members with this role are GMs here (besides Manage Channels)",
         clear_gm_role="Forget the GM role: only Manage Channels makes a GM",
+        threads="Do this channel's threads play at its table (shared) or keep their own?",
     )
     async def set_(
         self,
@@ -49,7 +52,10 @@ class Settings(commands.Cog):
         long_minutes: int | None = None,
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
+        threads: Literal["shared", "own"] | None = None,
     ) -> None:
+        if threads is not None and isinstance(interaction.channel, discord.Thread):
+            raise RulesError(IN_THREAD)
         options = SettingsOptions(
             ties=ties,
             round_seconds=round_seconds,
@@ -59,6 +65,7 @@ class Settings(commands.Cog):
             long_minutes=long_minutes,
             gm_role_id=None if gm_role is None else gm_role.id,
             clear_gm_role=clear_gm_role,
+            threads=threads,
         )
         everyone = gm_role is not None and gm_role.is_default()
 

@@ -21,6 +21,9 @@ from rules.gametime import round_number
 from rules.saves import MODIFIER_LIMIT
 from rules.text import plain
 
+from table.combat import Initiative
+from table.names import name_key as name_key  # re-exported: where names were always compared
+
 NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
 LEVEL_MAX = 100
 FL_MAX = 1000
@@ -48,11 +51,6 @@ def _check_int(value: object, what: str, low: int, high: int | None = None) -> i
 
 def _check_id(value: object, what: str) -> int:
     return _check_int(value, what, 1, 2**63 - 1)  # a Discord snowflake fits SQLite's INTEGER
-
-
-def name_key(name: str) -> str:
-    """How names are compared: spaces squeezed, casefolded, so 'Bórin' and ' BÓRIN' are one."""
-    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
 
 
 def _unaccented(key: str) -> str:
@@ -106,10 +104,14 @@ class ChannelSettings:
     short_minutes: int = 60
     long_minutes: int = 480
     gm_role_id: int | None = None
+    # Threads of this channel play at its table ("shared") or each keeps one of its own.
+    threads: Literal["shared", "own"] = "shared"
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
             raise RulesError("Ties must either fail or succeed")
+        if self.threads not in ("shared", "own"):
+            raise RulesError("Threads either share this channel's table or keep their own")
         self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
         if self.gm_role_id is not None:
             _check_id(self.gm_role_id, "GM role")
@@ -290,6 +292,7 @@ class Table:
     # time `round_start` (0 and 0 until the GM first changes `round_seconds`).
     round_start: int = 0
     round_first: int = 0
+    initiative: Initiative = field(default_factory=Initiative)  # the turn order, if any
 
     def __post_init__(self) -> None:
         _check_id(self.channel_id, "Channel")

@@ -15,6 +15,11 @@ NAME_PUNCTUATION = "'-.,!?()&"
 MARKS_PER_LETTER = 3
 
 
+def name_key(name: str) -> str:
+    """How names are compared: spaces squeezed, casefolded, so 'Bórin' and ' BÓRIN' are one."""
+    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
 def clean_name(text: str, noun: str) -> str:
     """A name as shown: one line, spaces squeezed, 1–32 characters, nothing Discord formats.
     `noun` ("character", "monster") names what is being named in the errors."""

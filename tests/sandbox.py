@@ -44,12 +44,13 @@ from tests.localdiscord.reply import Reply
 from tests.localdiscord.world import Channel, User
 
 CAST = ("gm", "player", "player2", "owner", "named_gm", "outsider")
-CHANNELS = ("table", "ooc", "gm-notes", "side-table", "other-table")
+CHANNELS = ("table", "scene", "ooc", "gm-notes", "side-table", "other-table")
 META_HELP = """\
 Type a slash command as in Discord: /save wsr level:5 vs:7 or /character create name:Old Tom
 Sandbox commands:
   :as NAME        who is typing: gm, player, player2 (also owner, named_gm, outsider)
-  :channel NAME   where: table, ooc, gm-notes, side-table, other-table (another server)
+  :channel NAME   where: table, scene (a thread of #table), ooc, gm-notes, side-table,
+                  other-table (another server)
   :click LABEL    press a button on the latest reply that has buttons
   :help [/CMD]    this help, or one command's options
   :quit           leave (Ctrl-D works too)"""
@@ -85,7 +86,7 @@ class Session:
         found = {u.id: u.username for u in world.users()}
         for guild in world.guilds:
             found |= {r.id: r.name for r in guild.roles if r.id != guild.id}
-            found |= {c.id: c.name for c in guild.channels}
+            found |= {c.id: c.name for c in (*guild.channels, *guild.threads)}
         return found
 
     @property
@@ -101,6 +102,7 @@ async def handle(session: Session, line: str) -> str:
     if line.startswith(":"):
         return await _meta(session, line)
     reply = await session.discord.type(line, user=session.user, channel=session.channel)
+    reply = await session.discord.settle(reply)  # with any follow-up (a secret roll's result)
     _remember(session, reply)
     return render_reply(reply, session.names)
 
@@ -129,6 +131,7 @@ async def _meta(session: Session, line: str) -> str:
         if not rest:
             raise CommandLineError("Click what? :click LABEL")
         reply = await session.discord.click(session.clickable, rest, user=session.user)
+        reply = await session.discord.settle(reply)
         _remember(session, reply)
         return render_reply(reply, session.names)
     raise CommandLineError(f"Unknown sandbox command :{word}. Try :help")

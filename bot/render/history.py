@@ -14,6 +14,7 @@ from discord.utils import escape_markdown
 from bot.render.characters import fl_text
 from bot.render.common import NEUTRAL, plain
 from bot.render.fatigue import fit_lines
+from bot.render.initiative import initiative_change
 from bot.store import Event
 from bot.store.codec import Snapshot, character_from_dict
 from bot.store.undo import Undone
@@ -40,6 +41,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "short_minutes": ("Short Rest", lambda v: f"{v} min"),
     "long_minutes": ("Long Rest", lambda v: f"{v} min"),
     "gm_role_id": ("GM role", lambda v: f"<@&{v}>"),
+    "threads": ("threads", str),
 }
 
 
@@ -196,13 +198,35 @@ def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return parts
 
 
+def _rename(old: dict[str, Any], new: dict[str, Any], keys: list[str]) -> tuple[str, str] | None:
+    """(old key, new key) when a change took away exactly one name and brought exactly one:
+    a name is the key, so a rename logs as a removal and a creation."""
+    gone = [k for k in keys if old.get(k) is not None and new.get(k) is None]
+    came = [k for k in keys if old.get(k) is None and new.get(k) is not None]
+    return (gone[0], came[0]) if len(gone) == len(came) == 1 else None
+
+
 def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[str]:
     """One text per thing a change touched: the channel's fields, each character, each monster;
     `undo` when the change is an undo (what it puts back was "brought back", not created)."""
     parts = channel_changes(before.get("channel") or {}, after.get("channel") or {})
     for part, show in (("characters", character_change), ("monsters", monster_change)):
         old, new = before.get(part) or {}, after.get(part) or {}
-        parts += [show(old.get(key), new.get(key), undo) for key in sorted(old.keys() | new.keys())]
+        keys = sorted(old.keys() | new.keys())
+        renamed = _rename(old, new, keys)
+        if renamed is not None:  # one name gone and one come: a rename, shown as one
+            was, now = renamed
+            keys = [k for k in keys if k not in renamed]
+            parts.append(show(old[was], new[now], undo))
+        parts += [show(old.get(key), new.get(key), undo) for key in keys]
+    if "initiative" in before or "initiative" in after:
+        order = "order"
+        parts.append(
+            initiative_change(
+                (before.get("initiative") or {}).get(order),
+                (after.get("initiative") or {}).get(order),
+            )
+        )
     return parts
 
 

@@ -150,6 +150,15 @@ def roster_embed(monsters: Sequence[Monster]) -> discord.Embed:
     return embed
 
 
+def confirm_remove_embed(monster: Monster) -> discord.Embed:
+    hp = f"HP {hp_text(monster)} · " if monster.hp_max is not None else ""
+    return discord.Embed(
+        title=f"Remove {monster.name}?"[:256],
+        description=f"{hp}facing {monster.facing}. `/undo` brings it back.",
+        colour=discord.Colour(0x95A5A6),  # grey, as a character's removal
+    )
+
+
 def removed_embed(monster: Monster) -> discord.Embed:
     return discord.Embed(title=f"Removed {monster.name}"[:256], colour=NEUTRAL)
 

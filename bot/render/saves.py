@@ -14,6 +14,17 @@ TITLE_MAX = 256
 PASS, FAIL = "✅", "❌"
 
 
+CHANCE = "Chance before the roll"
+
+
+def chance_text(odds: float) -> str:
+    """`55% to succeed`, `63.45% to succeed`: the exact odds without trailing zeros."""
+    shown = percent(odds)
+    if shown[0].isdigit() and "." in shown:
+        shown = shown[:-1].rstrip("0").rstrip(".") + "%"
+    return f"{shown} to succeed"
+
+
 def outcome(result: SaveResult) -> str:
     return f"{PASS} Success" if result.success else f"{FAIL} Failure"
 
@@ -42,11 +53,11 @@ def save_embed(result: SaveResult, name: str | None = None) -> discord.Embed:
     embed.add_field(name="Total", value=f"**{plain(result.total)}**")
     embed.add_field(name="Difficulty", value=result.difficulty.label)
     embed.add_field(name="Margin", value=signed(result.margin))
+    embed.add_field(name=CHANCE, value=chance_text(result.odds))
     if result.per is not None:
         embed.add_field(
             name="Points of failure", value=f"{result.points_of_failure} (per {result.per})"
         )
-    embed.add_field(name="Odds", value=percent(result.odds))
     note = _ties_note(result)
     if note:
         embed.set_footer(text=note)
@@ -54,17 +65,18 @@ def save_embed(result: SaveResult, name: str | None = None) -> discord.Embed:
 
 
 def party_line(name: str, result: SaveResult) -> str:
-    """`✅ **Aria** 42 +40 = **82** vs 75 · +7 · 63.45%` (PoF added when counted)."""
-    mark = PASS if result.success else FAIL
-    parts = [
-        f"{mark} **{name}** {result.roll.describe()} {signed(result.bonus)} = "
-        f"**{plain(result.total)}** vs {result.difficulty.value}",
-        signed(result.margin),
-    ]
+    """Two short lines a phone shows whole: the outcome and margin first, then the working.
+    `✅ **Aria** succeeds · margin **+7**` / `╰ 42 +40 = 82 vs 75 · 63.45% to succeed`
+    (`· PoF **2**` on the first line when counted)."""
+    mark, verdict = (PASS, "succeeds") if result.success else (FAIL, "fails")
+    head = f"{mark} **{name}** {verdict} · margin **{signed(result.margin)}**"
     if result.points_of_failure:
-        parts.append(f"PoF {result.points_of_failure}")
-    parts.append(percent(result.odds))
-    return " · ".join(parts)
+        head += f" · PoF **{result.points_of_failure}**"
+    working = (
+        f"╰ {result.roll.describe()} {signed(result.bonus)} = {plain(result.total)} "
+        f"vs {result.difficulty.value} · {chance_text(result.odds)}"
+    )
+    return f"{head}\n{working}"
 
 
 def _fit_lines(head: str, lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:

@@ -15,6 +15,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("break_minutes", "Take a Break", " min"),
     ("short_minutes", "Short Rest", " min"),
     ("long_minutes", "Long Rest", " min"),
+    ("threads", "Threads", ""),
 )
 
 
@@ -28,6 +29,8 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
     value = getattr(settings, field)
     if field == "ties":
         return "succeed" if value == "succeed" else "fail (the text: a tie fails)"
+    if field == "threads":
+        return "each keeps its own table" if value == "own" else "play at this channel's table"
     return f"{value}{unit}"
 
 

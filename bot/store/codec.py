@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.fatigue import FatigueState
+from table.combat import Initiative
 from table.model import ChannelSettings, Character, Monster, Table
 
 CHANNEL_SETTINGS = tuple(f.name for f in dataclasses.fields(ChannelSettings))
@@ -20,7 +21,8 @@ MONSTER_FIELDS = tuple(f.name for f in dataclasses.fields(Monster))
 
 ROUND_FIELDS = ("round_start", "round_first")  # where today's round length starts counting
 
-# {"channel"?: {...}, "characters": {key: {...} | None}, "monsters"?: {key: {...} | None}}
+# {"channel"?: {...}, "characters": {key: {...} | None}, "monsters"?: {key: {...} | None},
+#  "initiative"?: {"order": {...} | None}}
 Snapshot = dict[str, Any]
 
 
@@ -81,7 +83,19 @@ def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
         if was_m.get(key) != now_m.get(key):
             old.setdefault("monsters", {})[key] = _maybe_monster(was_m.get(key))
             new.setdefault("monsters", {})[key] = _maybe_monster(now_m.get(key))
+    # The turn order appears only when it changed, as one thing ("order").
+    if before.initiative != after.initiative:
+        old[INITIATIVE] = {ORDER: initiative_to_dict(before.initiative)}
+        new[INITIATIVE] = {ORDER: initiative_to_dict(after.initiative)}
     return old, new
+
+
+INITIATIVE, ORDER = "initiative", "order"
+
+
+def initiative_to_dict(initiative: Initiative) -> dict[str, Any] | None:
+    """None for no turn order at all."""
+    return initiative.to_dict() if initiative != Initiative() else None
 
 
 def _maybe_monster(monster: Monster | None) -> dict[str, Any] | None:
@@ -116,6 +130,10 @@ def restore(table: Table, snapshot: Snapshot) -> Table:
         if data is not None:
             monster = monster_from_dict(data)
             monsters[monster.key] = monster
+    if INITIATIVE in snapshot:
+        table = dataclasses.replace(
+            table, initiative=Initiative.from_dict(snapshot[INITIATIVE][ORDER])
+        )
     return dataclasses.replace(
         table, characters=tuple(characters.values()), monsters=tuple(monsters.values())
     )
@@ -165,8 +183,11 @@ def table_from_rows(
     channel: dict[str, Any] | None,
     characters: list[dict[str, Any]],
     monsters: list[dict[str, Any]] | None = None,
+    initiative: str | None = None,
 ) -> Table:
-    """Rows (as column → value dicts) back into a Table; no channel row means the defaults."""
+    """Rows (as column → value dicts) back into a Table; no channel row means the defaults;
+    `initiative` is the JSON of the turn order, if the channel has one."""
+    order = Initiative.from_dict(json.loads(initiative)) if initiative else Initiative()
     beasts = tuple(
         monster_from_dict({**row, "build": json.loads(row["build"])}) for row in monsters or ()
     )
@@ -177,7 +198,9 @@ def table_from_rows(
         data["fatigue"] = {name: row[name] for name in FATIGUE_FIELDS}
         chars.append(character_from_dict(data))
     if channel is None:
-        return Table(channel_id, guild_id, characters=tuple(chars), monsters=beasts)
+        return Table(
+            channel_id, guild_id, characters=tuple(chars), monsters=beasts, initiative=order
+        )
     settings = ChannelSettings(**{name: channel[name] for name in CHANNEL_SETTINGS})
     return Table(
         channel_id,
@@ -186,5 +209,6 @@ def table_from_rows(
         settings,
         tuple(chars),
         beasts,
+        initiative=order,
         **{name: channel[name] for name in ROUND_FIELDS},
     )

@@ -141,7 +141,15 @@ class Store:
         monsters = await tx.fetchall(
             "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
         )
-        return codec.table_from_rows(channel_id, guild_id, channel, characters, monsters)
+        order = await tx.fetchone("SELECT state FROM initiatives WHERE channel_id = ?", channel_id)
+        return codec.table_from_rows(
+            channel_id,
+            guild_id,
+            channel,
+            characters,
+            monsters,
+            None if order is None else order["state"],
+        )
 
     async def history(
         self,
@@ -245,6 +253,8 @@ class Store:
             {m.key: m for m in after.monsters},
             codec.monster_row,
         )
+        if codec.INITIATIVE in new:
+            await self._save_initiative(tx, after)
         row = await tx.fetchone(
             "INSERT INTO events"
             " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id)"
@@ -261,6 +271,20 @@ class Store:
         assert row is not None  # RETURNING gives the one row inserted
         event_id: int = row["id"]
         return event_id
+
+    async def _save_initiative(self, tx: Tx, after: Table) -> None:
+        """The channel's turn order: one row while it has one, none after `/init end`."""
+        state = codec.initiative_to_dict(after.initiative)
+        if state is None:
+            await tx.execute("DELETE FROM initiatives WHERE channel_id = ?", after.channel_id)
+        else:
+            await self._upsert(
+                tx,
+                "initiatives",
+                ("channel_id", "state"),
+                ("channel_id",),
+                (after.channel_id, json.dumps(state, ensure_ascii=False, sort_keys=True)),
+            )
 
     async def _save_keyed(
         self,

@@ -82,6 +82,8 @@ def touched(event: Event) -> frozenset[Item]:
 
 def _name(event: Event, item: Item) -> str:
     part, key = item
+    if part == codec.INITIATIVE:
+        return "the initiative"
     if part == CHANNEL:
         if key.startswith("settings."):
             return "the settings"
@@ -108,11 +110,32 @@ def describe(event: Event) -> str:
     return f"{event.action} by <@{event.actor_id}> at {_at(event)}"
 
 
+def _own_in_initiative(target: Event, actor_id: int) -> bool:
+    """Whether the change to the turn order only added or took out the actor's own characters
+    (a player's `/init add`): the others, the round and whose turn it is stay the same."""
+
+    def rest(side: Snapshot) -> tuple[Any, ...]:
+        order = (side.get(codec.INITIATIVE) or {}).get(codec.ORDER) or {}
+        everyone = order.get("combatants") or []
+        turn = order.get("turn", 0)
+        current = everyone[turn]["name"] if order.get("round") and turn < len(everyone) else None
+        others = [
+            c
+            for c in everyone
+            if not (c.get("kind") == "character" and c.get("owner_id") == actor_id)
+        ]
+        return order.get("round", 0), current, others
+
+    return rest(target.before) == rest(target.after)
+
+
 def check_player_may_undo(target: Event, actor_id: int) -> None:
     """A player undoes only their own change, and only one that touched only their characters."""
     if target.actor_id != actor_id:
         raise Forbidden("You can only undo your own changes; ask the GM")
     others = {item for item in touched(target) if item[0] != "characters"}
+    if _own_in_initiative(target, actor_id):
+        others.discard((codec.INITIATIVE, codec.ORDER))
     if others:
         raise Forbidden(
             f"Only the GM can undo your {target.action} at {_at(target)}: it also changed "

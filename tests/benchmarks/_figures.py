@@ -81,3 +81,20 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def machine() -> str:
     return f"Python {sys.version.split()[0]} on {platform.machine()} ({platform.system()})"
+
+
+def round_trip_table(samples: dict[str, list[float]], cheapest: str) -> str:
+    """Median, p95, the per-round ratio to `cheapest` and the count, one row per command."""
+    rows = []
+    for name, taken in samples.items():
+        s = summarize(taken)
+        rows.append(
+            [
+                name,
+                duration(s.median),
+                duration(s.p95),
+                ratio(paired_ratio(taken, samples[cheapest])),
+                str(s.samples),
+            ]
+        )
+    return table(["command", "median", "p95", f"÷ {cheapest}", "n"], rows)

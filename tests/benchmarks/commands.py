@@ -19,15 +19,7 @@ from typing import Any
 
 from rules.fatigue import FatigueState
 from table.model import Character, Table
-from tests.benchmarks._figures import (
-    duration,
-    machine,
-    orders,
-    paired_ratio,
-    ratio,
-    summarize,
-    table,
-)
+from tests.benchmarks._figures import machine, orders, round_trip_table
 from tests.e2e.conftest import Env
 from tests.localdiscord.client import LocalDiscord
 from tests.localdiscord.commands import parse_command_line
@@ -117,19 +109,7 @@ def main() -> None:
     print(f"Round trips through the bot on a local Discord, {args.rounds} interleaved rounds")
     print(f"{PARTY} characters at the table; ÷ {CHEAPEST}: median of per-round ratios")
     print(machine())
-    rows = []
-    for line in LINES:
-        s = summarize(samples[line])
-        rows.append(
-            [
-                line,
-                duration(s.median),
-                duration(s.p95),
-                ratio(paired_ratio(samples[line], samples[CHEAPEST])),
-                str(s.samples),
-            ]
-        )
-    print(table(["command", "median", "p95", f"÷ {CHEAPEST}", "n"], rows))
+    print(round_trip_table(samples, CHEAPEST))
     print(f"check: Aria's FP is {fp} after {args.rounds + 1} spends of 1 (warm-up included)")
 
 

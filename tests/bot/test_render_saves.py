@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from bot.render import common
-from bot.render.saves import DESCRIPTION_MAX, party_embed, save_embed
+from bot.render.saves import DESCRIPTION_MAX, chance_text, party_embed, save_embed
 from rules.dice import OpenEndedRoll
 from rules.fatigue import BANDS
 from rules.saves import Difficulty, SaveKind, SaveResult, resolve
@@ -56,7 +56,7 @@ def test_a_success_shows_all_its_working() -> None:
     assert shown["Difficulty"] == "Attack Level 7 → 85"
     assert shown["Margin"] == "+189"
     assert "Points of failure" not in shown  # no "per" given
-    assert shown["Odds"].endswith("%")
+    assert shown["Chance before the roll"].endswith("% to succeed")
     assert embed.footer.text is None
 
 
@@ -82,9 +82,11 @@ def test_a_low_open_ended_roll_goes_negative() -> None:
 
 def test_odds_are_exact_percentages() -> None:
     # Needing 51+ on the open-ended d100: the 45 faces 51–95, and 96–100 (which only add).
-    assert fields(save_embed(save([10])))["Odds"] == "50.00%"
+    assert fields(save_embed(save([10])))["Chance before the roll"] == "50% to succeed"
     # When a tie succeeds, 50 also counts: 46 + 5 faces.
-    assert fields(save_embed(save([10], ties_succeed=True)))["Odds"] == "51.00%"
+    assert fields(save_embed(save([10], ties_succeed=True)))["Chance before the roll"] == (
+        "51% to succeed"
+    )
 
 
 def test_a_spell_difficulty_is_labelled() -> None:
@@ -105,7 +107,7 @@ def test_a_tie_says_how_the_table_counts_it(
     assert (embed.footer.text or "").startswith(footer)
 
 
-def test_party_one_line_each() -> None:
+def test_party_two_short_lines_each() -> None:
     results = [
         ("Aria", save([60], level=5, difficulty=Difficulty.number(70))),  # 85: pass
         ("Borin", save([20], level=2, difficulty=Difficulty.number(70), per=10)),  # 30: fail
@@ -115,9 +117,12 @@ def test_party_one_line_each() -> None:
     assert embed.colour == common.MIXED
     lines = (embed.description or "").splitlines()
     assert lines[0] == "vs **DC 70** · PoF per 10"
-    assert lines[1].startswith("✅ **Aria** 60 +25 = **85** vs 70 · +15 · ")
-    assert lines[2].startswith("❌ **Borin** 20 +10 = **30** vs 70 · −40 · PoF 4 · ")
-    assert all(line.endswith("%") for line in lines[1:])
+    # The outcome and margin stand out first; every number of the working follows.
+    assert lines[1] == "✅ **Aria** succeeds · margin **+15**"
+    assert lines[2].startswith("╰ 60 +25 = 85 vs 70 · ") and lines[2].endswith("% to succeed")
+    assert lines[3] == "❌ **Borin** fails · margin **−40** · PoF **4**"
+    assert lines[4].startswith("╰ 20 +10 = 30 vs 70 · ") and lines[4].endswith("% to succeed")
+    assert max(len(line) for line in lines[1:]) <= 50  # about a phone's line
 
 
 @pytest.mark.parametrize(("die", "colour"), [(99, common.SUCCESS), (10, common.FAILURE)])
@@ -145,7 +150,7 @@ def test_a_small_party_is_not_cut() -> None:
     results = [(f"N{i}", save([50])) for i in range(3)]
     text = party_embed(SaveKind.WSR, Difficulty.number(55), results).description or ""
     assert "more" not in text
-    assert len(text.splitlines()) == 4
+    assert len(text.splitlines()) == 1 + 2 * 3  # the head, then two lines a character
 
 
 # --- shared formats (bot.render.common) ------------------------------------------------------
@@ -173,3 +178,18 @@ def test_every_band_has_its_own_colour() -> None:
     assert len(set(colours)) == len(BANDS) == 5
     assert common.band_colour("Fresh").g > common.band_colour("Fresh").r  # green
     assert common.band_colour("Exhausted").r > common.band_colour("Exhausted").g  # red
+
+
+@pytest.mark.parametrize(
+    ("chance", "text"),
+    [
+        (0.55, "55% to succeed"),
+        (0.6345, "63.45% to succeed"),
+        (0.605, "60.5% to succeed"),
+        (0.0, "0% to succeed"),
+        (1.0, "100% to succeed"),
+        (1e-9, "<0.01% to succeed"),
+    ],
+)
+def test_chance_to_succeed(chance: float, text: str) -> None:
+    assert chance_text(chance) == text

@@ -113,6 +113,7 @@ async def test_migrations_apply_once(db: Database, tmp_path: Path) -> None:
     assert [(m.version, m.name) for m in load_migrations(db.dialect)] == [
         (m.version, m.name) for m in load_migrations(other)
     ]
+    assert versions == list(range(1, len(versions) + 1))  # without gaps
     for _ in range(3):
         async with Store.open(db.url) as store:
             assert store.dialect == db.dialect

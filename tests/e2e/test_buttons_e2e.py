@@ -158,9 +158,7 @@ async def test_roll_again_works_after_a_restart(env: Any) -> None:
     assert fields(again)["Roll"] == "99 → +12 = 111"
     assert fields(again)["Points of failure"] == "0 (per 5)"
     again_party = await d.click(party, "Roll again", user=d.gm)
-    assert (
-        again_party.embed["description"].splitlines()[1].startswith("❌ **Aria** 17 +40 = **57**")
-    )
+    assert again_party.embed["description"].splitlines()[2].startswith("╰ 17 +40 = 57 vs 60")
 
 
 async def test_a_bug_in_a_click_is_answered_and_logged(
@@ -199,9 +197,12 @@ async def test_party_roll_again_is_for_the_gm(env: Any) -> None:
     assert lines[0] == "vs **Attack Level 3 → 65** · Modifier +5 · PoF per 5"
     # Aria 20 + 40 + 5; Borin 21 + 11 + 5; Cato 22 + 5 + 5.
     assert [line.split(" vs ")[0] for line in lines[1:]] == [
-        "❌ **Aria** 20 +45 = **65**",
-        "❌ **Borin** 21 +16 = **37**",
-        "❌ **Cato** 22 +10 = **32**",
+        "❌ **Aria** fails · margin **+0**",
+        "╰ 20 +45 = 65",
+        "❌ **Borin** fails · margin **−28** · PoF **6**",
+        "╰ 21 +16 = 37",
+        "❌ **Cato** fails · margin **−33** · PoF **7**",
+        "╰ 22 +10 = 32",
     ]
 
 
@@ -246,7 +247,8 @@ async def test_only_the_gm_may_hit_again(env: Any) -> None:
     refused = await d.click(first, "Hit again", user=d.player)
     assert_refused(refused, "Only the GM can change this channel's monsters")
     assert await snapshot(env) == before
-    await d.slash("monster remove", user=d.gm, name="Cave Troll")
+    prompt = await d.slash("monster remove", user=d.gm, name="Cave Troll")
+    await d.click(prompt, "Remove", user=d.gm)
     before = await snapshot(env)
     gone = await d.click(first, "Hit again", user=d.gm)
     assert_refused(gone, "No monster named 'Cave Troll'")

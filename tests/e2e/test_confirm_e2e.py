@@ -11,6 +11,7 @@ import pytest
 
 from rules.fatigue import FatigueState
 from tests.e2e.helpers import hero, seed, snapshot
+from tests.e2e.rows import sqlite_rows
 from tests.localdiscord import forge
 
 
@@ -126,3 +127,33 @@ async def test_a_click_on_a_button_the_message_does_not_carry_is_answered(env: A
     reply = await forge.click_id(d, "tk:party:page:2", shown, user=d.player)
     assert reply.ephemeral and "no longer does anything" in reply.content
     assert await snapshot(env) == before
+
+
+async def test_a_monster_remove_prompt_works_after_a_restart_and_expires(env: Any) -> None:
+    d = env.discord
+    for name in ("Goblin", "Ogre"):
+        await d.slash("monster create", user=d.gm, name=name, rank=1, armor="light")
+    prompt = await d.slash("monster remove", user=d.gm, name="Goblin")
+    await env.restart()
+    gone = await d.click(prompt, "Remove", user=d.gm)
+    assert gone.embed["title"] == "Removed Goblin"
+    assert [m.name for m in (await env.table()).monsters] == ["Ogre"]
+
+    env.bot.get_cog("Monsters").confirm_seconds = 0.3
+    late_prompt = await d.slash("monster remove", user=d.gm, name="Ogre")
+    await env.restart()
+    await asyncio.sleep(0.4)
+    before = await snapshot(env)
+    late = await d.click(late_prompt, "Remove", user=d.gm)
+    assert "No answer within a minute" in late.text
+    assert "run `/monster remove` again" in late.text
+    assert await snapshot(env) == before
+
+
+async def test_a_secret_roll_from_a_dm_is_refused_with_nothing_written(env: Any) -> None:
+    d = env.discord
+    before = sqlite_rows(env.database_url)  # every table: a secret is kept apart from a table
+    data = forge.command_data(d, "roll", [forge.option("secret", 5, True)])
+    reply = await forge.send(d, data, user=d.player, channel=forge.IN_DM)
+    assert reply.ephemeral and "server channel" in reply.content
+    assert sqlite_rows(env.database_url) == before

@@ -216,24 +216,27 @@ async def test_a_forged_button_in_a_dm_changes_nothing(env: Any) -> None:
     assert sqlite_rows(env.database_url) == before
 
 
-async def test_a_thread_keeps_its_own_table_in_its_server(env: Any) -> None:
+async def test_a_forged_payload_from_a_thread_plays_at_its_channels_table(env: Any) -> None:
+    """A thread plays at its channel's table (unless told otherwise): the rows written from
+    it belong to that channel and its server, and its buttons work there too."""
     d = env.discord
-    thread = forge.open_thread(d.table)
     data = forge.command_data(
         d, "character create", [option("name", STRING, "Wren"), option("fatigue_level", NUMBER, 20)]
     )
-    made: Reply = await forge.send(d, data, user=d.player, channel=thread)
+    made: Reply = await forge.send(d, data, user=d.player, channel=d.scene)
     assert "Created Wren" in made.text
-    stored = await env.store.read(thread.id, thread.guild_id)
-    assert stored.get("Wren").owner_id == d.player.id
-    assert (await env.table()).find("Wren") is None  # the parent channel's table is apart
+    assert (await env.table()).get("Wren").owner_id == d.player.id
     shown = await forge.send(
-        d, forge.command_data(d, "fatigue show", []), user=d.player, channel=thread
+        d, forge.command_data(d, "fatigue show", []), user=d.player, channel=d.scene
     )
     assert shown.buttons(), shown
     spent = await forge.click_id(d, shown.buttons()[0]["custom_id"], shown, user=d.player)
     assert "Wren spends 1 FP" in spent.text
-    assert (await env.store.read(thread.id, thread.guild_id)).get("Wren").fatigue.fp == 1
+    assert (await env.table()).get("Wren").fatigue.fp == 1
     rows = sqlite_rows(env.database_url)
-    channel_rows = [r for r in rows["channels"] if r[0] == thread.id]
-    assert channel_rows and d.guild.id in channel_rows[0]
+    assert [r for r in rows["channels"] if r[0] == d.table.id and d.guild.id in r]
+    too_many = forge.command_data(d, "fatigue spend", [option("amount", INTEGER, 1001)])
+    before = sqlite_rows(env.database_url)
+    refused = await forge.send(d, too_many, user=d.player, channel=d.scene)
+    assert refused.ephemeral and "between 1 and 1000" in refused.content
+    assert sqlite_rows(env.database_url) == before

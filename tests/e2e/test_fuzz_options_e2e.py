@@ -252,7 +252,7 @@ async def test_every_option_at_and_past_its_limits(
 
 async def test_every_command_from_a_dm_and_a_thread(env: Any) -> None:
     d = env.discord
-    thread = forge.open_thread(d.table)
+    thread = d.scene  # a thread of #table
     cases = [c for c in Cases(d).all(d.commands()) if c.why == "the required options only"]
     before = sqlite_rows(env.database_url)
     for case in cases:  # a DM has no table: nothing is ever written from one

@@ -91,8 +91,7 @@ GM_COMMANDS: list[tuple[str, dict[str, Any]]] = [
     ("monster create", {"name": "Orc", "rank": 2, "armor": "heavy"}),
     ("monster face", {"name": "Imp", "facing": "S"}),
     ("monster hit", {"name": "Imp", "damage": 5}),
-    ("monster remove", {"name": "Imp"}),
-]
+]  # /monster remove asks first: its click is tested in test_newcomer_replies_e2e
 NAMES = [name for name, _ in GM_COMMANDS]
 
 

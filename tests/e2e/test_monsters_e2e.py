@@ -323,7 +323,9 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     shown = await d.slash("monster show", user=d.player, name="Cave Troll")
     assert field(shown, "HP") == "−3 / 30 — **defeated**"
 
-    gone = await d.slash("monster remove", user=d.gm, name="goblin")
+    prompt = await d.slash("monster remove", user=d.gm, name="goblin")
+    assert prompt.ephemeral and prompt.embed["title"] == "Remove Goblin?"
+    gone = await d.click(prompt, "Remove", user=d.gm)
     assert gone.embed["title"] == "Removed Goblin"
     assert [m.name for m in (await env.table()).monsters] == ["Cave Troll"]
     history = await env.store.history(d.table.id, limit=100)
@@ -479,7 +481,7 @@ async def test_monsters_survive_a_restart_and_can_be_restored(env: Any) -> None:
         lambda t: (restore(t, hit_event.before), None),
     )
     assert (await env.table()).get_monster("Hydra").hp == 50
-    await d.slash("monster remove", user=d.gm, name="Hydra")
+    await d.click(await d.slash("monster remove", user=d.gm, name="Hydra"), "Remove", user=d.gm)
     removal = (await env.store.history(d.table.id, limit=1))[0]
     await env.store.apply(
         d.table.id, d.table.guild_id, d.gm.id, "undo", lambda t: (restore(t, removal.before), None)

@@ -166,3 +166,42 @@ def test_render_reply_choices_and_followups() -> None:
     followup = Reply(1, 4, message_id=3, content="later")
     first = Reply(1, 4, message_id=2, content="first", followups=(followup,))
     assert render_reply(first) == "first\nlater"
+
+
+TABLE_PLAY = """\
+/character create name:Aria level:5 wisdom:10 kin_wsr:5 fatigue_level:7
+/roll secret:True label:Sneak attack
+:as gm
+:click See the roll (GM)
+:click Reveal to the channel
+/monster create name:Troll rank:3 armor:heavy spots:back
+/init add name:Troll score:18
+/init add name:Aria score:15
+/init start
+/init next
+:click E
+/init next
+"""
+
+
+def test_a_secret_roll_and_a_round_of_initiative() -> None:
+    done, _ = sandbox(TABLE_PLAY)
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    secret = after(out, "pippa (player) #table> /roll secret:True label:Sneak attack")
+    notice, mine = secret.split("(only you can see this)\n")
+    assert "Pippa made a secret d100 roll" in notice and "[See the roll (GM)]" in notice
+    assert "Your secret d100 roll" in mine and "== d100" in mine
+    peek = after(out, "gandra (gm) #table> :click See the roll (GM)")
+    assert peek.startswith("(only you can see this)") and "[Reveal to the channel]" in peek
+    revealed = after(out, "gandra (gm) #table> :click Reveal to the channel")
+    assert "revealed in the channel" in revealed
+
+    started = after(out, "gandra (gm) #table> /init start")
+    assert "Round 1 · Troll's turn" in started
+    troll_done = after(out, "gandra (gm) #table> /init next")
+    assert "Aria's turn" in troll_done and "[N] [NE] [E] [SE] [S] [SW] [W] [NW]" in troll_done
+    assert "Troll now faces E" in after(out, "gandra (gm) #table> :click E")
+    new_round = out.rsplit("gandra (gm) #table> /init next\n", 1)[1]
+    assert "Round 2 begins · Troll's turn" in new_round
+    assert "Day 1, 00:00 → **Day 1, 00:01** (+1 min)" in new_round

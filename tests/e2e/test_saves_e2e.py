@@ -42,7 +42,7 @@ async def test_wsr_fills_in_from_the_callers_character(env: Any) -> None:
     assert shown["Total"] == "**279**"
     assert shown["Difficulty"] == "Attack Level 7 → 85"
     assert shown["Margin"] == "+194"
-    assert shown["Odds"].endswith("%")
+    assert shown["Chance before the roll"].endswith("% to succeed")
 
 
 async def test_tsr_uses_fortitude_and_options_override(env: Any) -> None:
@@ -132,8 +132,10 @@ async def test_party_rolls_for_everyone(env: Any) -> None:
     lines = reply.embed["description"].splitlines()
     assert lines[0] == "vs **Attack Level 3 → 65** · PoF per 5"
     # Aria 50 + 40 = 90 > 65; Borin 30 + 11 = 41, short by 24 → 5 points of failure.
-    assert lines[1].startswith("✅ **Aria** 50 +40 = **90** vs 65 · +25 · ")
-    assert lines[2].startswith("❌ **Borin** 30 +11 = **41** vs 65 · −24 · PoF 5 · ")
+    assert lines[1:3] == ["✅ **Aria** succeeds · margin **+25**", lines[2]]
+    assert lines[2].startswith("╰ 50 +40 = 90 vs 65 · ")
+    assert lines[3] == "❌ **Borin** fails · margin **−24** · PoF **5**"
+    assert lines[4].startswith("╰ 30 +11 = 41 vs 65 · ")
 
 
 async def test_party_is_for_the_gm_only(env: Any) -> None:

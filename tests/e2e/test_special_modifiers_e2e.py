@@ -43,8 +43,9 @@ async def test_special_modifiers_are_kept_shown_and_used_by_every_save(env: Any)
     script(env, 40, 40)  # Aria then Bo, in name order
     party = await d.slash("save party", user=d.gm, kind="wsr", dc=60)
     lines = party.embed["description"].splitlines()
-    assert lines[1].startswith("✅ **Aria** 40 +28 = **68** vs 60")
-    assert lines[2].startswith("❌ **Bo** 40 +11 = **51** vs 60")  # no special: 10 + 1
+    # Two lines each: the outcome, then the working.
+    assert lines[2].startswith("╰ 40 +28 = 68 vs 60")
+    assert lines[4].startswith("╰ 40 +11 = 51 vs 60")  # no special: 10 + 1
 
 
 async def test_set_changes_a_special_modifier_with_history_and_undo(env: Any) -> None:

@@ -40,6 +40,7 @@ class LocalDiscord:
         self.guild, self.other_guild = w.guild, w.other_guild
         self.table, self.ooc, self.gm_notes = w.table, w.ooc, w.gm_notes
         self.side_table, self.other_table = w.side_table, w.other_table
+        self.scene = w.scene  # a thread of #table
 
     async def __aenter__(self) -> LocalDiscord:
         await self.server.start()
@@ -128,9 +129,16 @@ class LocalDiscord:
         return list(reply.choices)
 
     async def click(
-        self, reply: Reply, button: str, *, user: User, values: list[str] | None = None
+        self,
+        reply: Reply,
+        button: str,
+        *,
+        user: User,
+        values: list[str] | None = None,
+        channel: Channel | None = None,
     ) -> Reply:
-        """Click a button (by label or custom_id) or pick `values` in a select menu."""
+        """Click a button (by label or custom_id) or pick `values` in a select menu; `channel`
+        makes the click arrive as if from another channel (a forged or stale component)."""
         message = self._message(reply)
         found = [
             c for c in walk(message.components) if button in (c.get("label"), c.get("custom_id"))
@@ -146,7 +154,7 @@ class LocalDiscord:
         }
         if values is not None:
             data["values"] = values
-        channel = self.world.find_channel(message.channel_id) or self.table
+        channel = channel or self.world.find_channel(message.channel_id) or self.table
         rec = await self._send(3, data, user, channel, message.payload())
         return await self._final(rec, watch=message)
 
@@ -160,6 +168,17 @@ class LocalDiscord:
         data = {"custom_id": reply.modal["custom_id"], "components": components}
         rec = await self._send(5, data, user, channel or self.table)
         return await self._final(rec)
+
+    async def settle(self, reply: Reply, idle: float = 0.05) -> Reply:
+        """`latest(reply)` once the bot has sent nothing for `idle` seconds: for answers that
+        go on after the interaction is answered (a follow-up after the first reply)."""
+        deadline = time.monotonic() + self.timeout
+        seen = -1
+        while len(self.requests) != seen and time.monotonic() < deadline:
+            seen = len(self.requests)
+            await asyncio.sleep(idle)
+        self.assert_clean()
+        return self.latest(reply)
 
     def latest(self, reply: Reply) -> Reply:
         """The same interaction's answer as it stands now (after later edits or follow-ups)."""

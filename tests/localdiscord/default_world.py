@@ -35,6 +35,7 @@ class World:
     gm_notes: Channel  # hidden from @everyone, visible to both GM roles
     side_table: Channel  # Players get Manage Channels here through an overwrite
     other_table: Channel
+    scene: Channel  # a public thread of #table
 
     def users(self) -> list[User]:
         return [
@@ -51,7 +52,8 @@ class World:
         return next(g for g in self.guilds if g.id == channel.guild_id)
 
     def find_channel(self, channel_id: int) -> Channel | None:
-        return next((c for g in self.guilds for c in g.channels if c.id == channel_id), None)
+        every = (c for g in self.guilds for c in (*g.channels, *g.threads))
+        return next((c for c in every if c.id == channel_id), None)
 
     def find_user(self, key: int | str) -> User | None:
         """By id, mention (<@id>) or username."""
@@ -85,6 +87,7 @@ def build_world() -> World:
         ],
     )
     side_table = guild.add_channel("side-table", [Overwrite(players.id, 0, allow=MANAGE_CHANNELS)])
+    scene = guild.add_thread("scene", table)
     guild.add_member(bot, bot_role)
     guild.add_member(gm, gm_role)
     guild.add_member(named_gm, named_role)
@@ -115,4 +118,5 @@ def build_world() -> World:
         gm_notes=gm_notes,
         side_table=side_table,
         other_table=other_table,
+        scene=scene,
     )

@@ -1,5 +1,6 @@
 """What a real client never sends but the gateway may carry: forged option payloads, clicks on
-buttons no message has, and interactions from a DM or a thread.
+buttons a message doesn't carry, and interactions from a DM (a thread is in the world itself:
+`LocalDiscord.scene`, or `guild.add_thread`).
 
 Plain functions of a running `LocalDiscord`, kept apart from its everyday methods. Nothing here
 checks the options against the command's declaration: that is the bot's job.
@@ -15,11 +16,10 @@ from tests.localdiscord.commands import find_command, nest
 from tests.localdiscord.payloads import interaction_payload
 from tests.localdiscord.records import InteractionRecord
 from tests.localdiscord.reply import Reply
-from tests.localdiscord.world import TIMESTAMP, Channel, User, new_id, user_payload
+from tests.localdiscord.world import Channel, User, new_id, user_payload
 
 APPLICATION_COMMAND, COMPONENT = 2, 3
 IN_DM: Literal["dm"] = "dm"  # as `channel`: the bot's DM with the user
-THREAD = 11  # PUBLIC_THREAD
 DM = 1
 
 
@@ -61,10 +61,6 @@ async def send(
     else:
         channel = channel or discord_.table
         payload = interaction_payload(discord_.world, kind, user, channel, data, message)
-        if channel.type == THREAD:
-            payload["channel"] = thread_payload(channel) | {
-                "permissions": payload["channel"]["permissions"]
-            }
     return await _dispatch(discord_, payload)
 
 
@@ -79,8 +75,7 @@ async def click_id(
     """Click a button with `custom_id` on the message of `on`, whether or not it has one."""
     message = discord_.server.messages[on.message_id or 0]
     data = {"custom_id": custom_id, "component_type": 2}
-    found = discord_.world.find_channel(message.channel_id) or _THREADS.get(message.channel_id)
-    target = channel or found or IN_DM
+    target = channel or discord_.world.find_channel(message.channel_id) or IN_DM
     return await send(
         discord_, data, user=user, channel=target, kind=COMPONENT, message=message.payload()
     )
@@ -137,42 +132,6 @@ _DM_CHANNELS: dict[int, int] = {}
 def dm_channel_id(user: User) -> int:
     """One DM channel per user, as Discord keeps it."""
     return _DM_CHANNELS.setdefault(user.id, new_id())
-
-
-def open_thread(parent: Channel, name: str = "side-quest") -> Channel:
-    """A public thread under `parent`: a channel of its own that takes the parent's
-    permissions. Not added to the guild's channel list (GUILD_CREATE sends threads apart)."""
-    thread = Channel(new_id(), parent.guild_id, name, type=THREAD)
-    thread.overwrites = list(parent.overwrites)
-    _PARENTS[thread.id] = parent.id
-    _THREADS[thread.id] = thread
-    return thread
-
-
-_PARENTS: dict[int, int] = {}
-_THREADS: dict[int, Channel] = {}
-
-
-def thread_payload(thread: Channel) -> dict[str, Any]:
-    return {
-        "id": str(thread.id),
-        "guild_id": str(thread.guild_id),
-        "parent_id": str(_PARENTS[thread.id]),
-        "owner_id": str(new_id()),
-        "type": THREAD,
-        "name": thread.name,
-        "last_message_id": None,
-        "rate_limit_per_user": 0,
-        "message_count": 0,
-        "member_count": 1,
-        "flags": 0,
-        "thread_metadata": {
-            "archived": False,
-            "auto_archive_duration": 1440,
-            "archive_timestamp": TIMESTAMP,
-            "locked": False,
-        },
-    }
 
 
 async def _dispatch(discord_: LocalDiscord, payload: dict[str, Any]) -> Reply:

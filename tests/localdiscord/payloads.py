@@ -62,6 +62,19 @@ def interaction_payload(
         "context": 0,
         "attachment_size_limit": 10 * 2**20,
     }
+    if channel.parent_id is not None:  # Discord sends a thread's channel and metadata along
+        payload["channel"] |= {
+            "parent_id": str(channel.parent_id),
+            "owner_id": str(guild.owner_id),
+            "message_count": 0,
+            "member_count": 1,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": "2026-01-01T12:00:00.000000+00:00",
+                "locked": False,
+            },
+        }
     if message is not None:
         payload["message"] = message
     return payload

@@ -29,10 +29,11 @@ class Reply:
 
     @property
     def text(self) -> str:
-        """Everything readable: content, then each embed's title, description, fields, footer."""
+        """Everything readable: content, then each embed's author, title, description, fields
+        and footer."""
         parts: list[str | None] = [self.content]
         for e in self.embeds:
-            parts += [e.get("title"), e.get("description")]
+            parts += [(e.get("author") or {}).get("name"), e.get("title"), e.get("description")]
             parts += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]
             parts.append((e.get("footer") or {}).get("text"))
         return "\n".join(p for p in parts if p)

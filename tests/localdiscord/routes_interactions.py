@@ -28,6 +28,7 @@ def add_interaction_routes(server: LocalServer, app: web.Application, api: str) 
         app.router.add_patch(path, routes.edit_message)
         app.router.add_delete(path, routes.delete_message)
     app.router.add_post(api + "/channels/{channel}/messages", routes.channel_message)
+    app.router.add_patch(api + "/channels/{channel}/messages/{message}", routes.edit_in_channel)
 
 
 class _Routes:
@@ -167,4 +168,20 @@ class _Routes:
             return discord_error(404, "Unknown Channel", 10003)
         message = self._new_message(channel_id, None, 0)
         message.apply(request[BODY] or {})
+        return json_response(message.payload())
+
+    async def edit_in_channel(self, request: web.Request) -> web.Response:
+        """The bot edits its own message through the channel (no interaction token): any
+        message it authored there, but never an ephemeral one (those live only in a token)."""
+        message = self.s.messages.get(int(request.match_info["message"]))
+        channel_id = int(request.match_info["channel"])
+        if (
+            message is None
+            or message.channel_id != channel_id
+            or message.flags & EPHEMERAL
+            or message.author.id != self.s.world.bot.id
+        ):
+            return discord_error(404, "Unknown Message", 10008)
+        message.apply(request[BODY] or {})
+        message.edits += 1
         return json_response(message.payload())

@@ -31,6 +31,7 @@ EVERYONE_DEFAULT = (
     | USE_APPLICATION_COMMANDS
 )
 TIMESTAMP = "2026-01-01T12:00:00.000000+00:00"
+PUBLIC_THREAD = 11
 
 _ids = itertools.count(1_300_000_000_000_000_000)
 
@@ -72,9 +73,10 @@ class Channel:
     id: int
     guild_id: int
     name: str
-    type: int = 0  # GUILD_TEXT
+    type: int = 0  # GUILD_TEXT; 11 a public thread
     position: int = 0
     overwrites: list[Overwrite] = field(default_factory=list)
+    parent_id: int | None = None  # a thread's channel
 
     @property
     def mention(self) -> str:
@@ -96,6 +98,7 @@ class Guild:
     roles: list[Role] = field(default_factory=list)
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
+    threads: list[Channel] = field(default_factory=list)  # not in GUILD_CREATE: never cached
 
     def role(self, name: str) -> Role:
         return next(r for r in self.roles if r.name == name)
@@ -113,6 +116,12 @@ class Guild:
         channel.overwrites = list(overwrites or [])
         self.channels.append(channel)
         return channel
+
+    def add_thread(self, name: str, parent: Channel) -> Channel:
+        """A public thread of `parent`: its permissions are the parent's."""
+        thread = Channel(new_id(), self.id, name, type=PUBLIC_THREAD, parent_id=parent.id)
+        self.threads.append(thread)
+        return thread
 
     def add_member(self, user: User, *roles: Role) -> Member:
         member = Member(user, [r.id for r in roles])
@@ -140,6 +149,8 @@ def permissions(guild: Guild, member: Member, channel: Channel | None) -> int:
         return ALL_PERMISSIONS
     if channel is None:
         return base
+    if channel.parent_id is not None:  # a thread has its channel's permissions
+        channel = next(c for c in guild.channels if c.id == channel.parent_id)
     by_target = {(o.type, o.id): o for o in channel.overwrites}
     if everyone := by_target.get((0, guild.id)):
         base = (base & ~everyone.deny) | everyone.allow

@@ -1,0 +1,107 @@
+"""The turn order of a fight (`/init`): who is in it, by score, and whose turn it is.
+
+A pure value like the rest of the table; the changes `/init` makes are in `table.initiative`.
+Highest score acts first; equal scores keep the order they were added in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rules.errors import RulesError
+from rules.text import plain
+
+from table.names import name_key
+
+SCORE_LIMIT = 1000  # scores within ±1,000
+NAME_MAX = 40  # as long as a stored character's name (table.model.NAME_MAX)
+COMBATANTS_MAX = 25  # not a rule: the order fits one list and one autocomplete page
+Kind = Literal["character", "monster", "other"]
+KINDS: tuple[str, ...] = ("character", "monster", "other")
+
+
+def check_score(score: object) -> int:
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise RulesError("An initiative score must be a whole number")
+    if not -SCORE_LIMIT <= score <= SCORE_LIMIT:
+        raise RulesError(
+            f"An initiative score must be between {plain(-SCORE_LIMIT)} and {plain(SCORE_LIMIT)}"
+        )
+    return score
+
+
+@dataclass(frozen=True)
+class Combatant:
+    name: str
+    score: int
+    added: int  # the order it was added in: ties keep it
+    kind: Kind = "other"  # a stored character, a monster of the bestiary, or just a name
+    owner_id: int | None = None  # a character's player
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not 1 <= len(self.name) <= NAME_MAX:
+            raise RulesError(f"A name in the initiative must be 1 to {NAME_MAX} characters")
+        check_score(self.score)
+        if self.kind not in KINDS:
+            raise RulesError("A combatant is a character, a monster or another name")
+
+    @property
+    def key(self) -> str:
+        return name_key(self.name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "score": self.score,
+            "added": self.added,
+            "kind": self.kind,
+            "owner_id": self.owner_id,
+        }
+
+
+@dataclass(frozen=True)
+class Initiative:
+    """Combatants in turn order; `round` 0 until `/init start`, then whose `turn` it is (an
+    index into `combatants`)."""
+
+    combatants: tuple[Combatant, ...] = ()
+    round: int = 0
+    turn: int = 0
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.combatants, key=lambda c: (-c.score, c.added)))
+        keys = [c.key for c in ordered]
+        if len(set(keys)) != len(keys):
+            raise RulesError("A name can be in the initiative only once")
+        object.__setattr__(self, "combatants", ordered)
+        if self.round < 0 or not (0 <= self.turn < max(1, len(ordered))):
+            raise RulesError("The initiative's round and turn are out of range")
+        if self.round and not ordered:
+            raise RulesError("An initiative with nobody in it can't run")
+
+    @property
+    def running(self) -> bool:
+        return self.round > 0
+
+    @property
+    def current(self) -> Combatant | None:
+        return self.combatants[self.turn] if self.running else None
+
+    def find(self, name: str) -> Combatant | None:
+        key = name_key(name)
+        return next((c for c in self.combatants if c.key == key), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "combatants": [c.to_dict() for c in self.combatants],
+            "round": self.round,
+            "turn": self.turn,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Initiative:
+        if not data:
+            return cls()
+        combatants = tuple(Combatant(**c) for c in data["combatants"])
+        return cls(combatants, data["round"], data["turn"])

@@ -1,0 +1,140 @@
+"""`/init`: the changes to a channel's turn order, as pure `Table -> (Table, result)` steps.
+
+Passing the last combatant starts a new round, and the channel clock moves one round by the
+very step `/clock round` takes (`partyops.pass_rounds`), so Temporary FP fades the same way.
+Who may act is decided by the cog inside the transaction (`is_gm` is passed in).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.errors import RulesError
+
+from table import partyops
+from table.combat import COMBATANTS_MAX, Combatant, Initiative, check_score
+from table.model import Forbidden, Monster, Table
+from table.names import clean_name
+from table.partyops import PartyReport
+
+PLAYERS_ADD_OWN = (
+    "Players add only their own character to the initiative; the GM adds monsters and others"
+)
+NOBODY = "Nobody is in the initiative yet: add them with `/init add name:… score:…`"
+NOT_RUNNING = "No initiative is running: add names with `/init add`, then `/init start`"
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    """What `/init next` did: whose turn ended, whose begins, and a new round's clock move."""
+
+    ended: Combatant
+    now: Combatant
+    round: int
+    new_round: PartyReport | None  # the clock moving one round, when a round began
+    facing: Monster | None  # the monster whose turn ended, when it has unarmored spots
+
+
+def _order(table: Table) -> Initiative:
+    return table.initiative
+
+
+def _with(table: Table, initiative: Initiative) -> Table:
+    return replace(table, initiative=initiative)
+
+
+def add(
+    table: Table, *, actor_id: int, is_gm: bool, name: str, score: int
+) -> tuple[Table, Combatant]:
+    """A stored character, a monster of the bestiary or any name (the GM), at `score`. While
+    the initiative runs, whoever has the turn keeps it."""
+    check_score(score)
+    order = _order(table)
+    character = table.find(name)
+    monster = None if character is not None else table.find_monster(name)
+    if not is_gm and (character is None or character.owner_id != actor_id):
+        raise Forbidden(PLAYERS_ADD_OWN)
+    if character is not None:
+        new = Combatant(character.name, score, 0, "character", character.owner_id)
+    elif monster is not None:
+        new = Combatant(monster.name, score, 0, "monster")
+    else:
+        new = Combatant(clean_name(name, "combatant"), score, 0)
+    there = order.find(new.name)
+    if there is not None:
+        raise RulesError(
+            f"{there.name} is already in the initiative (score {there.score}): "
+            "`/init remove` it first to change the score"
+        )
+    if len(order.combatants) >= COMBATANTS_MAX:
+        raise RulesError(f"The initiative holds at most {COMBATANTS_MAX} names")
+    added = 1 + max((c.added for c in order.combatants), default=0)
+    new = replace(new, added=added)
+    current = order.current
+    grown = Initiative((*order.combatants, new), order.round)
+    if current is not None:
+        grown = replace(grown, turn=grown.combatants.index(current))
+    return _with(table, grown), new
+
+
+def remove(table: Table, name: str) -> tuple[Table, Combatant]:
+    """Take a name out of the order (not the one whose turn it is: pass it first)."""
+    order = _order(table)
+    gone = order.find(name)
+    if gone is None:
+        shown = " ".join(name.split())[:40]
+        names = ", ".join(c.name for c in order.combatants[:5]) or "nobody yet"
+        raise RulesError(f"No '{shown}' in the initiative; in it: {names}")
+    current = order.current
+    if current is not None and current.key == gone.key:
+        raise RulesError(
+            f"It is {gone.name}'s turn: pass it with `/init next` first, then remove them"
+        )
+    left = tuple(c for c in order.combatants if c.key != gone.key)
+    if not left:
+        return _with(table, Initiative()), gone
+    shrunk = Initiative(left, order.round)
+    if current is not None:
+        shrunk = replace(shrunk, turn=shrunk.combatants.index(current))
+    return _with(table, shrunk), gone
+
+
+def start(table: Table) -> tuple[Table, Initiative]:
+    """Round 1, the highest score's turn. The clock does not move."""
+    order = _order(table)
+    if not order.combatants:
+        raise RulesError(NOBODY)
+    if order.running:
+        raise RulesError(
+            f"The initiative is already running (round {order.round}): "
+            "`/init next` passes the turn, `/init end` ends it"
+        )
+    started = replace(order, round=1, turn=0)
+    return _with(table, started), started
+
+
+def next_turn(table: Table) -> tuple[Table, TurnReport]:
+    """The next combatant's turn; after the last, a new round, and the clock moves one round
+    (the same step as `/clock round`)."""
+    order = _order(table)
+    ended = order.current
+    if ended is None:
+        raise RulesError(NOT_RUNNING)
+    turn, round_ = order.turn + 1, order.round
+    report = None
+    if turn == len(order.combatants):
+        turn, round_ = 0, round_ + 1
+        table, report = partyops.pass_rounds(table, 1)
+    moved = replace(order, round=round_, turn=turn)
+    monster = table.find_monster(ended.name) if ended.kind == "monster" else None
+    facing = monster if monster is not None and monster.block.spots else None
+    result = TurnReport(ended, moved.combatants[turn], round_, report, facing)
+    return _with(table, moved), result
+
+
+def end(table: Table) -> tuple[Table, Initiative]:
+    """Everyone out of the order; the clock stays where it is. Returns the order as it was."""
+    order = _order(table)
+    if not order.combatants:
+        raise RulesError("There is no initiative to end here")
+    return _with(table, Initiative()), order

@@ -1,0 +1,186 @@
+"""`/init` through the real client and a local Discord: the order (highest first, ties in the
+order added), whose turn and the round, the clock moving exactly one round per new round by
+`/clock round`'s own step, the facing offered when a monster with unarmored spots ends its
+turn, who may do what, undo and history, bad input, and all of it across a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.initiative import GM_INIT
+from rules.defense import FACINGS
+from table.initiative import NOBODY, NOT_RUNNING, PLAYERS_ADD_OWN
+from tests.e2e.helpers import hero, refused, seed, snapshot
+from tests.localdiscord.commands import CommandLineError
+from tests.localdiscord.reply import Reply
+
+pytestmark = pytest.mark.asyncio
+
+
+def order(reply: Reply) -> list[str]:
+    """The names in the order shown, the one whose turn it is marked with `>`."""
+    lines = (reply.embed.get("description") or "").splitlines()
+    out = []
+    for line in lines:
+        if " · " not in line or line.startswith("Round"):
+            continue
+        name = " ".join(line.split(" · ")[0].split()[2:]).strip("*")  # after mark and icon
+        out.append((">" if line.startswith("▶️") else "") + name)
+    return out
+
+
+async def fight(env: Any) -> None:
+    """Aria (pippa's), Borin (perrin's), a Troll with a spot at its back, and a Goblin."""
+    d = env.discord
+    await seed(
+        env,
+        hero("Aria", d.player, fp=10, temp=5, temp_expires=0),
+        hero("Borin", d.player2),
+    )
+    await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="heavy", spots="back")
+    await d.slash("init add", user=d.gm, name="troll", score=18)
+    await d.slash("init add", user=d.player, name="Aria", score=15)
+    await d.slash("init add", user=d.gm, name="Goblin boss", score=15)  # ties: after Aria
+    await d.slash("init add", user=d.player2, name="Borin", score=-3)
+
+
+async def test_a_round_of_initiative_moves_the_clock_one_round(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == ["Troll", "Aria", "Goblin boss", "Borin"]
+    assert "Not started" in shown.text
+    clock = (await env.table()).clock
+
+    started = await d.slash("init start", user=d.gm)
+    assert "Round 1" in started.text and order(started)[0] == ">Troll"
+    assert (await env.table()).clock == clock  # starting moves no time
+
+    troll_done = await d.slash("init next", user=d.gm)
+    assert "Aria's turn" in troll_done.embed["title"]
+    assert [b["label"] for b in troll_done.buttons()] == list(FACINGS)
+    assert "N, NE, E" in troll_done.text
+    for _ in range(2):
+        passed = await d.slash("init next", user=d.gm)
+        assert not passed.buttons()  # a character or a plain name: no facing to choose
+    assert (await env.table()).clock == clock
+
+    new_round = await d.slash("init next", user=d.gm)  # Borin was last: round 2
+    assert "Round 2 begins" in new_round.embed["title"] and "Troll's turn" in new_round.text
+    assert "1 round passes" in new_round.text
+    table = await env.table()
+    assert table.clock == clock + table.settings.round_seconds  # exactly one round
+    aria = table.get("Aria").fatigue
+    assert (aria.fp, aria.temp) == (9, 4)  # expired Temporary FP faded once, as /clock round
+    shown = await d.slash("init show", user=d.player2)
+    assert "Round 2" in shown.text and order(shown)[0] == ">Troll"
+
+
+async def test_the_facing_choice_turns_the_monster_for_the_gm_only(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    await d.slash("init start", user=d.gm)
+    troll_done = await d.slash("init next", user=d.gm)
+    before = await snapshot(env)
+    player = await d.click(troll_done, "SE", user=d.player)
+    assert player.ephemeral and "Only the GM" in player.content
+    assert await snapshot(env) == before
+    turned = await d.click(troll_done, "SE", user=d.gm)
+    assert "Troll now faces SE" in turned.text
+    assert (await env.table()).get_monster("Troll").facing == "SE"
+
+
+async def test_who_may_do_what(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Troll", score=3)
+    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Borin", score=3)
+    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Ghost", score=3)
+    for command in ("init start", "init next", "init end"):
+        assert GM_INIT in await refused(env, command, d.player)
+    assert GM_INIT in await refused(env, "init remove", d.player, name="Aria")
+    dupe = await refused(env, "init add", d.gm, name="aria", score=2)
+    assert "already in the initiative" in dupe
+
+
+async def test_bad_input_changes_nothing(env: Any) -> None:
+    d = env.discord
+    for score in (1001, -1001):  # Discord itself refuses it: the command declares the range
+        with pytest.raises(CommandLineError, match="between -1000 and 1000"):
+            await d.slash("init add", user=d.gm, name="Orc", score=score)
+    assert NOBODY in await refused(env, "init start", d.gm)
+    assert NOT_RUNNING in await refused(env, "init next", d.gm)
+    assert "no initiative to end" in await refused(env, "init end", d.gm)
+    await fight(env)
+    assert NOT_RUNNING in await refused(env, "init next", d.gm)  # added, not started
+    unknown = await refused(env, "init remove", d.gm, name="Smaug")
+    assert "No 'Smaug' in the initiative" in unknown and "Troll" in unknown
+    await d.slash("init start", user=d.gm)
+    busy = await refused(env, "init remove", d.gm, name="Troll")
+    assert "Troll's turn" in busy
+    assert "already running" in await refused(env, "init start", d.gm)
+
+
+async def test_end_undo_and_history(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    await d.slash("init start", user=d.gm)
+    await d.slash("init next", user=d.gm)
+    left = await d.slash("init remove", user=d.gm, name="Goblin boss")
+    assert order(left) == ["Troll", ">Aria", "Borin"]
+    clock = (await env.table()).clock
+    ended = await d.slash("init end", user=d.gm)
+    assert "The fight is over after 1 round" in ended.text
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == [] and "Nobody is in the initiative" in shown.text
+    assert NOT_RUNNING in await refused(env, "init next", d.gm)
+    assert (await env.table()).clock == clock
+
+    undone = await d.slash("undo", user=d.gm)
+    assert "init end" in undone.text
+    back = await d.slash("init show", user=d.player)
+    assert order(back) == ["Troll", ">Aria", "Borin"] and "Round 1" in back.text
+    history = await d.slash("history", user=d.player)
+    for words in ("init add", "Aria joins (15)", "Goblin boss leaves", "started, round 1"):
+        assert words in history.text, words
+    assert "initiative ended" in history.text
+
+
+async def test_the_initiative_survives_a_restart(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    await d.slash("init start", user=d.gm)
+    troll_done = await d.slash("init next", user=d.gm)
+    await env.restart()
+    shown = await d.slash("init show", user=d.player)
+    assert "Round 1" in shown.text and order(shown)[1] == ">Aria"
+    turned = await d.click(troll_done, "W", user=d.gm)  # the facing buttons too
+    assert "Troll now faces W" in turned.text
+    passed = await d.slash("init next", user=d.gm)
+    assert "Goblin boss's turn" in passed.embed["title"]
+
+
+async def test_names_are_suggested(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    offered = await d.autocomplete("init add", "name", "", user=d.player)
+    assert [c["name"] for c in offered] == ["Aria", "Borin", "Troll"]  # own first, then monsters
+    leaving = await d.autocomplete("init remove", "name", "bo", user=d.gm)
+    assert [c["name"] for c in leaving] == ["Goblin boss", "Borin"]
+
+
+async def test_a_player_may_undo_adding_their_own_character(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    await d.slash("init start", user=d.gm)
+    await d.slash("init remove", user=d.gm, name="Aria")
+    await d.slash("init add", user=d.player, name="Aria", score=20)  # back in, at the top
+    undone = await d.slash("undo", user=d.player)
+    assert "init add" in undone.text
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == [">Troll", "Goblin boss", "Borin"]  # still the Troll's turn
+    # Their first add is older than others' changes to the order: those come first.
+    again = await refused(env, "undo", d.player)
+    assert "also touched the initiative" in again

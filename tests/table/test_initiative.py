@@ -1,0 +1,84 @@
+"""`table.initiative` and `table.combat`: the order, the turn, the round and the clock."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.errors import RulesError
+from table import initiative
+from table.combat import SCORE_LIMIT, Initiative
+from table.model import Character, Forbidden, Table
+
+GM, PLAYER = 1, 2
+
+
+def table() -> Table:
+    return Table(10, 20, characters=(Character("Aria", PLAYER),))
+
+
+def add(t: Table, name: str, score: int, actor: int = GM) -> Table:
+    return initiative.add(t, actor_id=actor, is_gm=actor == GM, name=name, score=score)[0]
+
+
+@given(st.lists(st.integers(-SCORE_LIMIT, SCORE_LIMIT), min_size=1, max_size=20))
+def test_highest_first_and_ties_in_the_order_added(scores: list[int]) -> None:
+    t = table()
+    for index, score in enumerate(scores):
+        t = add(t, f"N{index}", score)
+    names = [c.name for c in t.initiative.combatants]
+    expected = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    assert names == [f"N{i}" for i in expected]
+
+
+@pytest.mark.parametrize("score", [SCORE_LIMIT + 1, -SCORE_LIMIT - 1])
+def test_scores_stay_within_a_thousand(score: int) -> None:
+    with pytest.raises(RulesError, match="between"):
+        add(table(), "Orc", score)
+
+
+def test_players_add_only_their_own_character() -> None:
+    t = add(table(), "aria", 5, actor=PLAYER)
+    assert t.initiative.combatants[0].name == "Aria"  # the stored spelling
+    for name in ("Orc", "Bob"):
+        with pytest.raises(Forbidden):
+            add(t, name, 5, actor=PLAYER + 1)
+
+
+def test_whoever_has_the_turn_keeps_it_when_others_join_or_leave() -> None:
+    t = add(add(table(), "Orc", 5), "Aria", 3)
+    t, _ = initiative.start(t)
+    t, _ = initiative.next_turn(t)
+    assert t.initiative.current is not None and t.initiative.current.name == "Aria"
+    t = add(t, "Dragon", 20)  # before Aria in the order
+    assert t.initiative.current is not None and t.initiative.current.name == "Aria"
+    t, _ = initiative.remove(t, "Orc")
+    assert t.initiative.current is not None and t.initiative.current.name == "Aria"
+
+
+@given(st.integers(1, 6), st.integers(1, 30), st.randoms(use_true_random=False))
+def test_every_full_pass_is_one_round_on_the_clock(
+    size: int, turns: int, rng: random.Random
+) -> None:
+    t = replace(table(), clock=rng.randint(0, 10_000))
+    for index in range(size):
+        t = add(t, f"N{index}", rng.randint(-5, 5))
+    start_clock = t.clock
+    t, _ = initiative.start(t)
+    for _ in range(turns):
+        t, report = initiative.next_turn(t)
+        assert (report.new_round is not None) == (t.initiative.turn == 0)
+    rounds = turns // size
+    assert t.initiative.round == 1 + rounds
+    assert t.clock == start_clock + rounds * t.settings.round_seconds
+
+
+def test_round_trip_through_a_dict() -> None:
+    t = add(add(table(), "Orc", 5), "Aria", 5)
+    t, _ = initiative.start(t)
+    assert Initiative.from_dict(t.initiative.to_dict()) == t.initiative
+    assert Initiative.from_dict(None) == Initiative()
