@@ -14,11 +14,12 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Self, cast
 
 import discord
 
-from cogs._buttons import ID_CODE, TableButton, id_code, id_from_code
+from bot.render.characters import cancelled_embed
+from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, update
 
 log = logging.getLogger(__name__)
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 CONFIRM_SECONDS = 60.0  # how long a prompt waits for its answer
 UNTIL_CODE = r"[0-9a-z]{1,10}"  # wall time in ms, base 36
 ANSWER = rf"(?P<answer>[yn]):(?P<asker>{ID_CODE}):(?P<until>{UNTIL_CODE})"
+NAME = r":(?P<name>.*)"  # last: a name may hold any text
 
 
 def expiry_code(seconds: float, now: float | None = None) -> str:
@@ -64,6 +66,21 @@ class ConfirmButton(TableButton, template=r"(?!)"):
     def parse(match: Any) -> tuple[bool, int, str]:
         return match["answer"] == "y", id_from_code(match["asker"]), match["until"]
 
+    @classmethod
+    def make(cls, yes: bool, asker_id: int, until: str, *extra: Any, **kwargs: Any) -> Self:
+        """A subclass's button: its own arguments follow `until` (e.g. the name)."""
+        made: Self = cast(Any, cls)(yes, asker_id, until, *extra, **kwargs)
+        return made
+
+    @classmethod
+    def pair(
+        cls, asker_id: int, until: str, *extra: Any, disabled: bool = False
+    ) -> discord.ui.View:
+        """The prompt's two buttons: Yes, then No."""
+        return buttons_view(
+            *(cls.make(yes, asker_id, until, *extra, disabled=disabled) for yes in (True, False))
+        )
+
     async def clicked(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.asker_id:
             await reply(interaction, self.ONLY_ASKER.format(asker=self.asker_id), ephemeral=True)
@@ -82,6 +99,70 @@ class ConfirmButton(TableButton, template=r"(?!)"):
 
     def expired(self) -> discord.Embed:
         raise NotImplementedError
+
+
+class RemovalButton(ConfirmButton, template=r"(?!)"):
+    """Remove or Cancel on a prompt to remove something by name (the custom_id's last piece:
+    any text). Subclasses give a `template` (`PREFIX:` + ANSWER + NAME), PREFIX, COMMAND and
+    `confirmed`."""
+
+    PREFIX = ""
+    COMMAND = ""
+
+    def __init__(
+        self, yes: bool, asker_id: int, until: str, name: str, *, disabled: bool = False
+    ) -> None:
+        self.name = name
+        label, style = (
+            ("Remove", discord.ButtonStyle.danger)
+            if yes
+            else ("Cancel", discord.ButtonStyle.secondary)
+        )
+        super().__init__(
+            self.PREFIX,
+            yes,
+            asker_id,
+            until,
+            label,
+            suffix=f":{name}",
+            style=style,
+            disabled=disabled,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls.make(*cls.parse(match), match["name"])
+
+    def cancelled(self) -> discord.Embed:
+        return cancelled_embed(self.name)
+
+    def expired(self) -> discord.Embed:
+        return cancelled_embed(self.name, timed_out=True, command=self.COMMAND)
+
+
+async def ask(
+    interaction: discord.Interaction,
+    embed: discord.Embed,
+    kind: type[ConfirmButton],
+    *extra: Any,
+    seconds: float,
+    timers: PromptTimers,
+) -> None:
+    """Send a prompt with `kind`'s two buttons (`extra`: its own arguments), expiring in
+    `seconds`; `timers` greys them out then, if still unanswered."""
+    asker, until = interaction.user.id, expiry_code(seconds)
+    await reply(interaction, embed=embed, view=kind.pair(asker, until, *extra))
+    expired = kind.make(True, asker, until, *extra).expired()
+    timers.start(
+        grey_out_when_expired(
+            interaction,
+            seconds,
+            expired,
+            lambda: kind.pair(asker, until, *extra, disabled=True),
+        )
+    )
 
 
 class PromptTimers:

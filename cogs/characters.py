@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -11,21 +10,12 @@ from discord.ext import commands
 
 from bot.permissions import is_gm
 from bot.render.characters import (
-    cancelled_embed,
     confirm_remove_embed,
     removed_embed,
     roster_embed,
     sheet_embed,
 )
-from cogs._buttons import buttons_view
-from cogs._confirm import (
-    ANSWER,
-    CONFIRM_SECONDS,
-    ConfirmButton,
-    PromptTimers,
-    expiry_code,
-    grey_out_when_expired,
-)
+from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
 from cogs._reply import PRIVATE, private_unless, reply, update
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
@@ -75,21 +65,10 @@ SHEET_DESCRIPTIONS = {
 }
 
 
-class RemoveAnswer(ConfirmButton, template=r"tk:rm:" + ANSWER + r":(?P<name>.*)"):
-    """Remove or Cancel on a `/character remove` prompt; the name comes last (any text)."""
+class RemoveAnswer(RemovalButton, template=r"tk:rm:" + ANSWER + NAME):
+    """Remove or Cancel on a `/character remove` prompt."""
 
-    def __init__(self, yes: bool, asker_id: int, until: str, name: str, **kwargs: Any) -> None:
-        self.name = name
-        label, style = ("Remove", DANGER) if yes else ("Cancel", discord.ButtonStyle.secondary)
-        super().__init__(
-            "tk:rm", yes, asker_id, until, label, suffix=f":{name}", style=style, **kwargs
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(*cls.parse(match), match["name"])
+    PREFIX, COMMAND = "tk:rm", "/character remove"
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
         # GM or not is asked again at the click, in its transaction: the GM role may have
@@ -100,18 +79,6 @@ class RemoveAnswer(ConfirmButton, template=r"tk:rm:" + ANSWER + r":(?P<name>.*)"
             lambda table, gm: remove(table, self.asker_id, gm, self.name),
         )
         await update(interaction, embed=removed_embed(gone), view=None)
-
-    def cancelled(self) -> discord.Embed:
-        return cancelled_embed(self.name)
-
-    def expired(self) -> discord.Embed:
-        return cancelled_embed(self.name, timed_out=True)
-
-
-def remove_buttons(asker_id: int, until: str, name: str, disabled: bool = False) -> discord.ui.View:
-    return buttons_view(
-        *(RemoveAnswer(yes, asker_id, until, name, disabled=disabled) for yes in (True, False))
-    )
 
 
 class Characters(commands.Cog):
@@ -282,17 +249,14 @@ class Characters(commands.Cog):
         gm = is_gm(interaction, table.settings)
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
-        asker, name, until = interaction.user.id, character.name, expiry_code(self.confirm_seconds)
-        view = remove_buttons(asker, until, name)
-        await reply(interaction, embed=confirm_remove_embed(character), view=view)
-        expired = cancelled_embed(name, timed_out=True)
-        self.timers.start(
-            grey_out_when_expired(
-                interaction,
-                self.confirm_seconds,
-                expired,
-                lambda: remove_buttons(asker, until, name, disabled=True),
-            )
+        embed = confirm_remove_embed(character)
+        await ask(
+            interaction,
+            embed,
+            RemoveAnswer,
+            character.name,
+            seconds=self.confirm_seconds,
+            timers=self.timers,
         )
 
 

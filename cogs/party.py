@@ -11,14 +11,7 @@ from discord.ext import commands
 
 from bot.render.fatigue import page_count, party_embed, report_embed
 from cogs._buttons import TableButton, buttons_view
-from cogs._confirm import (
-    ANSWER,
-    CONFIRM_SECONDS,
-    ConfirmButton,
-    PromptTimers,
-    expiry_code,
-    grey_out_when_expired,
-)
+from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
 from cogs._reply import reply, update
 from cogs._shared import apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
@@ -70,10 +63,6 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
             description="No answer within a minute: nothing was changed. "
             "To reset everyone, run `/party reset` again.",
         )
-
-
-def reset_buttons(asker_id: int, until: str, disabled: bool = False) -> discord.ui.View:
-    return buttons_view(*(ResetAnswer(yes, asker_id, until, disabled) for yes in (True, False)))
 
 
 class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
@@ -158,15 +147,7 @@ class Party(commands.Cog):
             description=f"FP, Temporary FP, caps and VP damage go back to 0 for: {names}",
             colour=discord.Colour.red(),
         )
-        asker, seconds = interaction.user.id, CONFIRM_SECONDS
-        until = expiry_code(seconds)
-        await reply(interaction, embed=embed, view=reset_buttons(asker, until))
-        expired = ResetAnswer(True, asker, until).expired()
-        self.timers.start(
-            grey_out_when_expired(
-                interaction, seconds, expired, lambda: reset_buttons(asker, until, disabled=True)
-            )
-        )
+        await ask(interaction, embed, ResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
 
 
 async def setup(bot: commands.Bot) -> None:
