@@ -13,8 +13,8 @@ COPY bot ./bot
 COPY cogs ./cogs
 COPY rules ./rules
 COPY table ./table
-# With the PostgreSQL driver: -e DATABASE_URL=postgresql://… works without a rebuild.
-RUN pip install ".[postgres]" \
+# The PostgreSQL driver is a regular dependency: -e DATABASE_URL=postgresql://… just works.
+RUN pip install . \
     && useradd --create-home --uid 10001 tablekeeper \
     && mkdir -p /data \
     && chown tablekeeper /data
@@ -24,5 +24,13 @@ USER tablekeeper
 # (Set DATABASE_URL=postgresql://… to keep the tables in PostgreSQL instead.)
 VOLUME /data
 ENV DATABASE_URL=sqlite:////data/tablekeeper.db
+# /healthz (200 when connected and the database answers) and /metrics, for the health check
+# below and for Prometheus. docker-compose.yml runs this image as the scaled setup.
+ENV HEALTH_PORT=8080
+EXPOSE 8080
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-m", "bot", "health"]
+# SIGTERM (docker stop) lets interactions in flight finish and closes the database: give it 10 s.
+STOPSIGNAL SIGTERM
 
 CMD ["python", "-m", "bot"]

@@ -1,5 +1,6 @@
 """`python -m bot` runs the bot; `python -m bot sync [--guild ID | --dev-guild]` registers its
-slash commands with Discord and exits."""
+slash commands with Discord and exits. The admin's tools, which need no token: `health` (the
+container's health check), `copy-db SOURCE TARGET` and `backup PATH` (see bot/tools/)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,17 @@ import contextlib
 import logging
 import signal
 import sys
-import time
 from collections.abc import Sequence
 
-import aiohttp
 import discord
-import discord.http
 
 from bot.client import Tablekeeper
+from bot.connect import DiscordUnreachable
+from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
 from bot.store import Store, StoreError
 
 log = logging.getLogger("bot")
-
-
-class DiscordUnreachable(Exception):
-    """Discord's API could not be reached for the whole start-up retry window."""
 
 
 BAD_TOKEN = (
@@ -34,11 +30,19 @@ BAD_TOKEN = (
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run Tablekeeper.")
-    commands = parser.add_subparsers(dest="command", metavar="{sync}")
+    commands = parser.add_subparsers(dest="command", metavar="{sync,health,copy-db,backup}")
     sync = commands.add_parser("sync", help="register the slash commands with Discord, then exit")
     where = sync.add_mutually_exclusive_group()
     where.add_argument("--guild", type=int, metavar="ID", help="only in this server (instant)")
     where.add_argument("--dev-guild", action="store_true", help="only in DEV_GUILD_ID's server")
+    health = commands.add_parser("health", help="exit 0 if the running bot's /healthz says ok")
+    health.add_argument("--port", type=int, help="default: HEALTH_PORT")
+    copy = commands.add_parser("copy-db", help="copy every table from one database to another")
+    copy.add_argument("source", metavar="SOURCE_URL", help="sqlite:///… or postgresql://…")
+    copy.add_argument("target", metavar="TARGET_URL", help="an empty database, same forms")
+    backup = commands.add_parser("backup", help="an online copy of the live SQLite database")
+    backup.add_argument("path", metavar="PATH", help="the new file to write")
+    backup.add_argument("--database", metavar="URL", help="default: DATABASE_URL")
     return parser.parse_args(argv)
 
 
@@ -63,66 +67,38 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         retry_for=settings.startup_retry_seconds,
     )
     async with opening as store, Tablekeeper(settings, store) as bot:
-        await log_in(bot, settings)  # runs setup_hook, so the cogs are loaded
         if not sync:
             _close_on_sigterm(bot)
-            await bot.connect()
+            await bot.start(settings.token)
             return
+        await bot.login(settings.token)  # runs setup_hook, so the cogs are loaded
         names = await sync_commands(bot, guild_id)
         where = "globally" if guild_id is None else f"in server {guild_id}"
         listed = ", ".join(f"/{name}" for name in names) or "nothing"
         print(f"Registered {len(names)} commands {where}: {listed}")
 
 
-async def log_in(bot: Tablekeeper, settings: Settings) -> None:
-    """Log in over REST, trying a Discord that can't be reached again with backoff (one log
-    line per attempt) for STARTUP_RETRY_SECONDS; a wrong token is not retried."""
-    where = discord.http.Route.BASE
-    deadline = time.monotonic() + settings.startup_retry_seconds
-    delay, attempt = 1.0, 1
-    while True:
-        try:
-            await bot.login(settings.token)
-            return
-        except (aiohttp.ClientError, OSError, TimeoutError, discord.DiscordServerError) as error:
-            # Closing the session closes its connector too: the next attempt makes both anew.
-            await bot.http.close()
-            bot.http.connector = discord.utils.MISSING
-            reason = " ".join(str(error).split()) or type(error).__name__
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise DiscordUnreachable(
-                    f"Discord can't be reached at {where} ({reason}): gave up after "
-                    f"{attempt} attempts in {settings.startup_retry_seconds:g} s"
-                ) from None
-            wait = min(delay, left)
-            log.warning(
-                "Discord can't be reached at %s (%s): attempt %d, trying again in %.1f s",
-                where,
-                reason,
-                attempt,
-                wait,
-            )
-            await asyncio.sleep(wait)
-            delay, attempt = min(delay * 2, 30.0), attempt + 1
-
-
 def _close_on_sigterm(bot: Tablekeeper) -> None:
-    """Hosts stop a worker with SIGTERM: close the gateway and the store instead of dying."""
+    """Hosts stop a worker with SIGTERM: stop taking interactions, finish those in flight, close
+    the gateway and then the store (as `run` leaves its `async with`) instead of dying."""
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         asyncio.get_running_loop().add_signal_handler(
-            signal.SIGTERM, lambda: asyncio.ensure_future(bot.close())
+            signal.SIGTERM, lambda: asyncio.ensure_future(bot.shutdown())
         )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.command in ("health", "copy-db", "backup"):
+        from bot.tools import run_tool  # the admin's tools: no token, no Discord
+
+        return run_tool(args)
     try:
         settings = Settings.from_env()
     except SettingsError as error:
         print(error, file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=settings.log_level_number, root=True)
+    setup_logging(settings.log_level_number, settings.log_format)
 
     guild_id: int | None = None
     if args.command == "sync":

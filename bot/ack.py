@@ -29,6 +29,8 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.metrics import note_acknowledged
+
 log = logging.getLogger(__name__)
 
 WATCHDOG = 1.2  # seconds after arrival: defer if nothing was sent by then
@@ -39,6 +41,7 @@ EDIT_TRIES = 3  # an edit is idempotent: a lost response is simply sent again
 BURST_WAIT = 2.0  # seconds work waits at most for the burst's deferrals to go out
 _KEY = "tablekeeper.ack"
 EPHEMERAL = "ephemeral"  # app command `extras` key: True, "<option>" or "!<option>"
+ANSWERED_ELSEWHERE = 40060  # Discord: "Interaction has already been acknowledged"
 
 Call = Callable[[], Awaitable[Any]]
 
@@ -114,7 +117,13 @@ async def send(
             call = lambda: interaction.response.send_message(  # noqa: E731
                 content, ephemeral=ephemeral, **kwargs
             )
-            await _first(interaction, ack, "answered", call)
+            try:
+                await _first(interaction, ack, "answered", call)
+            except discord.HTTPException as error:
+                if error.code != ANSWERED_ELSEWHERE:
+                    raise
+                if not await _fill_elsewhere_answer(interaction, ack, content, kwargs):
+                    raise
             return
         if ack.state == "thinking":
             if ack.ephemeral == ephemeral:  # fill the "thinking…" message: an idempotent edit
@@ -139,11 +148,44 @@ async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
     ack = ack_of(interaction)
     async with ack.lock:
         if not answered(interaction):
-            await _first(
-                interaction, ack, "answered", lambda: interaction.response.edit_message(**kwargs)
-            )
+            try:
+                await _first(
+                    interaction,
+                    ack,
+                    "answered",
+                    lambda: interaction.response.edit_message(**kwargs),
+                )
+            except discord.HTTPException as error:
+                if error.code != ANSWERED_ELSEWHERE:
+                    raise
+                if not await _fill_elsewhere_answer(interaction, ack, None, kwargs):
+                    raise
         else:
             await _edit(lambda: interaction.edit_original_response(**kwargs))
+
+
+async def _fill_elsewhere_answer(
+    interaction: discord.Interaction, ack: Ack, content: str | None, kwargs: dict[str, Any]
+) -> bool:
+    """Another delivery of this interaction (to a second process on the same shard) was
+    acknowledged first. If that was a "thinking…" deferral, its process found the change
+    already applied and has nothing to say: the token is the same, so fill that answer in with
+    this one rather than leave it thinking. A full answer from the other side stands (False)."""
+    try:
+        original = await interaction.original_response()
+    except (discord.HTTPException, *LOST):
+        return False
+    if not original.flags.loading:
+        return False
+    log.info("Interaction %s was deferred elsewhere: filling in that answer", interaction.id)
+    ack.state = "answered"
+    changes = {k: v for k, v in kwargs.items() if k not in ("ephemeral", "file")}
+    if "file" in kwargs:
+        changes["attachments"] = [kwargs["file"]]
+    if content is not None:
+        changes["content"] = content
+    await _edit(lambda: interaction.edit_original_response(**changes))
+    return True
 
 
 async def defer(interaction: discord.Interaction) -> None:
@@ -177,6 +219,7 @@ async def _first(interaction: discord.Interaction, ack: Ack, state: str, call: C
             log.warning("Lost the answer to interaction %s (%r): sent again", interaction.id, error)
             await call()
     ack.state = state
+    note_acknowledged(interaction)  # for /metrics: the time to acknowledgement
     _settle(ack)
 
 

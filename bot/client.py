@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import logging
 import pkgutil
@@ -9,10 +10,14 @@ from collections.abc import Iterable
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.ack import Acks
 from bot.clicks import KnownClicks, answer_unknown_click
+from bot.connect import log_in_with_retry
+from bot.health import HealthServer
+from bot.metrics import Metrics
 from bot.settings import Settings
 from bot.store import Store
 from bot.tree import TablekeeperTree
@@ -31,6 +36,15 @@ def discover_cogs(package: str = "cogs") -> tuple[str, ...]:
 
 # Cogs are found rather than listed, so a new feature module is one new file.
 COGS: tuple[str, ...] = discover_cogs()
+# The tasks discord.py runs an interaction in: a command (or autocomplete), a view's or a
+# dynamic item's callback, a modal's submit. A view's timeout task is not an interaction.
+_INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-")
+GRACE = 8.0  # seconds to finish interactions in flight on SIGTERM: hosts kill after ~10 s
+
+
+def _answers_an_interaction(task: asyncio.Task[Any]) -> bool:
+    name = task.get_name()
+    return name.startswith(_INTERACTION_TASKS) and "-timeout-" not in name
 
 
 class Tablekeeper(commands.AutoShardedBot):
@@ -47,11 +61,17 @@ class Tablekeeper(commands.AutoShardedBot):
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=TablekeeperTree,
+            # Unset: every shard Discord suggests, here. Set: these, of this many in all.
+            shard_count=settings.shard_count,
+            shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),  # type: ignore[arg-type]  # the stubs say list; None is the default
         )
         self.settings = settings
         self.store = store
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
         self.known_clicks = KnownClicks()
+        self.metrics = Metrics(lambda: self)
+        self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
+        self._health: HealthServer | None = None
         self.acks = Acks()
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -71,12 +91,9 @@ class Tablekeeper(commands.AutoShardedBot):
         # Called as each interaction arrives, before its command or component runs: the
         # watchdog that keeps it within Discord's 3 seconds starts here.
         if event_name == "interaction":
+            self.metrics.received(args[0])
             self.acks.arrived(args[0])
         super().dispatch(event_name, *args, **kwargs)
-
-    async def close(self) -> None:
-        self.acks.close()
-        await super().close()
 
     async def setup_hook(self) -> None:
         for name in self.cogs_to_load:
@@ -85,6 +102,51 @@ class Tablekeeper(commands.AutoShardedBot):
         # Commands are registered with Discord only by `python -m bot sync`, never on start:
         # syncing every restart wastes the rate limit and can't be undone by a bad deploy.
 
+    async def login(self, token: str) -> None:
+        # A Discord that can't be reached at start-up is tried again (bot.connect).
+        retry_for = self.settings.startup_retry_seconds
+        await log_in_with_retry(lambda: super(Tablekeeper, self).login(token), self.http, retry_for)
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        if self.settings.health_port is not None and self._health is None:
+            self._health = HealthServer(self, self.settings.health_port)
+            await self._health.start()
+        log.info("Running shards: %s", self.settings.shards)
+        await super().start(token, reconnect=reconnect)
+
     async def on_ready(self) -> None:
         user = self.user
         log.info("Ready as %s (id %s) in %d servers", user, user and user.id, len(self.guilds))
+
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction,
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        self.metrics.finished(interaction, "ok")
+
+    async def shutdown(self, grace: float = GRACE) -> None:
+        """Stop taking interactions (close the gateway), let the ones in flight finish (their
+        replies go over REST, still open), then close. The caller closes the store after."""
+        if self.draining:
+            return
+        self.draining = True
+        for shard in self.shards.values():
+            await shard.disconnect()
+        current = asyncio.current_task()
+        pending = [
+            t for t in asyncio.all_tasks() if t is not current and _answers_an_interaction(t)
+        ]
+        log.info("Stopping: finishing %d interactions in flight", len(pending))
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=grace)
+            if late:
+                log.warning("Stopping with %d interactions unfinished after %g s", len(late), grace)
+        await self.close()
+
+    async def close(self) -> None:
+        self.acks.close()
+        if self._health is not None:
+            await self._health.stop()
+            self._health = None
+        await super().close()

@@ -17,6 +17,7 @@ from dotenv import dotenv_values
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 STARTUP_RETRY_MAX = 3600.0
+_LOG_FORMATS = ("text", "json")
 # FULL: a change Discord saw acknowledged survives a power cut; NORMAL: only a killed process.
 SQLITE_SYNCHRONOUS = ("full", "normal")
 
@@ -34,6 +35,12 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     startup_retry_seconds: float = 60.0  # how long to keep trying Discord and PostgreSQL
+    log_format: str = "text"  # "json": one JSON object per line
+    # Shards: None/None runs every shard Discord suggests in this one process. A count alone
+    # runs all of them here; with ids, only those (the rest run in other processes).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    health_port: int | None = None  # GET /healthz and /metrics on 0.0.0.0:PORT
     sqlite_synchronous: str = "full"
 
     def __post_init__(self) -> None:
@@ -60,11 +67,44 @@ class Settings:
             )
         if self.log_level not in _LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+        if self.log_format not in _LOG_FORMATS:
+            raise SettingsError(f"LOG_FORMAT must be one of {', '.join(_LOG_FORMATS)}")
+        self._check_shards()
         if self.sqlite_synchronous not in SQLITE_SYNCHRONOUS:
             raise SettingsError(
                 "SQLITE_SYNCHRONOUS must be full (survives a power cut) or normal (faster; "
                 f"survives a crash of the bot, not of the machine), not {self.sqlite_synchronous!r}"
             )
+        if self.health_port is not None and not 1 <= self.health_port <= 65535:
+            raise SettingsError("HEALTH_PORT must be a port number from 1 to 65535")
+
+    def _check_shards(self) -> None:
+        count, ids = self.shard_count, self.shard_ids
+        if count is not None and count < 1:
+            raise SettingsError("SHARD_COUNT must be the total number of shards, 1 or more")
+        if ids is None:
+            return
+        if count is None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT, the total over all processes")
+        if not ids:
+            raise SettingsError("SHARD_IDS must name at least one shard, e.g. SHARD_IDS=0,1")
+        if len(set(ids)) != len(ids):
+            raise SettingsError(f"SHARD_IDS names a shard twice: {_ids(ids)}")
+        outside = [i for i in ids if not 0 <= i < count]
+        if outside:
+            raise SettingsError(
+                f"SHARD_IDS must be between 0 and {count - 1} (SHARD_COUNT={count}),"
+                f" not {_ids(outside)}"
+            )
+
+    @property
+    def shards(self) -> str:
+        """This process's shards, for the log: "all", "all 4" or "0,1 of 4"."""
+        if self.shard_count is None:
+            return "all"
+        if self.shard_ids is None:
+            return f"all {self.shard_count}"
+        return f"{_ids(self.shard_ids)} of {self.shard_count}"
 
     def __repr__(self) -> str:
         shown = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}
@@ -78,11 +118,7 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, dotenv: bool = True) -> Settings:
         """Read the settings; `environ` defaults to os.environ and wins over `./.env`."""
-        values: dict[str, str] = {}
-        if dotenv:
-            found = dotenv_values(Path.cwd() / ".env")
-            values.update({k: v for k, v in found.items() if v is not None})
-        values.update(os.environ if environ is None else environ)
+        values = _values(environ, dotenv)
 
         def get(name: str) -> str | None:
             value = values.get(name, "").strip()
@@ -102,8 +138,26 @@ class Settings:
             startup_retry_seconds=_seconds(
                 "STARTUP_RETRY_SECONDS", get("STARTUP_RETRY_SECONDS"), cls.startup_retry_seconds
             ),
+            log_format=(get("LOG_FORMAT") or cls.log_format).lower(),
+            shard_count=_int_or_none("SHARD_COUNT", get("SHARD_COUNT")),
+            shard_ids=_id_list("SHARD_IDS", get("SHARD_IDS")),
+            health_port=_int_or_none("HEALTH_PORT", get("HEALTH_PORT")),
             sqlite_synchronous=(get("SQLITE_SYNCHRONOUS") or cls.sqlite_synchronous).lower(),
         )
+
+
+def _values(environ: Mapping[str, str] | None, dotenv: bool) -> dict[str, str]:
+    values: dict[str, str] = {}
+    if dotenv:
+        found = dotenv_values(Path.cwd() / ".env")
+        values.update({k: v for k, v in found.items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    return values
+
+
+def one_setting(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """One setting, from the environment or `.env`, for the admin's tools that need no token."""
+    return _values(environ, dotenv=True).get(name, "").strip() or None
 
 
 def redacted_url(url: str) -> str:
@@ -134,3 +188,17 @@ def _seconds(name: str, value: str | None, default: float) -> float:
     if not math.isfinite(seconds):
         raise SettingsError(f"{name} must be a number of seconds, not {value!r}")
     return seconds
+
+
+def _id_list(name: str, value: str | None) -> tuple[int, ...] | None:
+    """ "0,1, 2" -> (0, 1, 2); anything but comma-separated whole numbers is refused."""
+    if value is None:
+        return None
+    parts = [part.strip() for part in value.split(",")]
+    if not all(part.isdigit() for part in parts):
+        raise SettingsError(f"{name} must be shard numbers separated by commas, not {value!r}")
+    return tuple(int(part) for part in parts)
+
+
+def _ids(ids: tuple[int, ...] | list[int]) -> str:
+    return ",".join(map(str, ids))

@@ -7,6 +7,7 @@ already applied gets "already done", or nothing if Discord holds an answer to it
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 from typing import Any
@@ -15,8 +16,9 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.ack import before_work, finished, has_response, saved, send
+from bot.ack import ANSWERED_ELSEWHERE, before_work, finished, has_response, saved, send
 from bot.contexts import IN_A_SERVER, is_stateful
+from bot.metrics import of as metrics_of
 from bot.options import BadOptions, check_options
 from bot.store.errors import AlreadyApplied
 from rules.errors import RulesError
@@ -27,7 +29,8 @@ UNEXPECTED = "Something went wrong on our side; nothing was changed."
 OUT_OF_DATE = "This command has changed since Discord last heard of it; try again in a minute."
 SAVED = "Your change was saved ({what}), but I couldn't show the reply: `/history` lists it."
 # Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
-ANSWERED_ELSEWHERE, EXPIRED = 40060, 10062
+EXPIRED = 10062  # with bot.ack.ANSWERED_ELSEWHERE (40060)
+ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first answer: 1 s
 ALREADY_DONE = (
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
 )
@@ -84,6 +87,17 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         await _answer_error(interaction, error, where)
     finally:
         finished(interaction)
+        if (metrics := metrics_of(interaction)) is not None:
+            metrics.failed(interaction, error, outcome(error))
+
+
+def outcome(error: BaseException) -> str:
+    """For /metrics: `duplicate` (a second delivery), `refused` (an expected error, answered
+    politely) or `error` (a bug, or a failure of Discord or the database)."""
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, AnsweredAlready | AlreadyApplied):
+        return "duplicate"
+    return "refused" if describe_error(error) is not None else "error"
 
 
 async def _answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
@@ -132,6 +146,12 @@ async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) 
     """A second delivery of an interaction whose change is saved: nothing more if Discord has
     an answer to it (the first delivery's), else say it was done."""
     log.info("Interaction %s delivered again: %s", interaction.id, error)
+    # The delivery that applied it may be answering right now (in another process claiming the
+    # same shard): give its answer a moment to land before saying "already done" beside it.
+    for wait in ANSWER_AGAIN_WAITS:
+        if await has_response(interaction):
+            return
+        await asyncio.sleep(wait)
     if not await has_response(interaction):
         await send_error(interaction, ALREADY_DONE.format(what=error.action))
 

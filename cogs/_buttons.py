@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.ack import before_work
+from bot.metrics import of as metrics_of
 from bot.tree import AnsweredAlready, answer_error
 
 CUSTOM_ID_MAX = 100  # Discord's limit, in characters
@@ -74,6 +75,9 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
             await self.clicked(interaction)
         except Exception as error:
             await answer_error(interaction, error, f"button {self.custom_id!r}")
+        else:
+            if (metrics := metrics_of(interaction)) is not None:
+                metrics.finished(interaction, "ok")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError

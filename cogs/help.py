@@ -59,6 +59,7 @@ EXAMPLES: dict[str, str] = {
     "settings set": "/settings set ties:succeed round_seconds:6 threads:own",
     "history": "/history",
     "undo": "/undo",
+    "export": "/export",
     "help": "/help command:character create",
 }
 

@@ -79,9 +79,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def throwaway_server() -> Iterator[Server]:
-    """initdb + pg_ctl in a temp dir, trust auth on 127.0.0.1 and a socket in that dir; made
-    fast by giving up durability (fsync off), stopped and removed at the end."""
+def throwaway_server(password: str | None = None) -> Iterator[Server]:
+    """initdb + pg_ctl in a temp dir, trust auth on 127.0.0.1 and a socket in that dir (or,
+    with a `password`, scram-sha-256: a wrong one is refused); made fast by giving up
+    durability (fsync off), stopped and removed at the end."""
     bindir = _binaries()
     if bindir is None:
         raise Unavailable("no PostgreSQL binaries (initdb, pg_ctl) and no TEST_POSTGRES_URL")
@@ -96,7 +97,14 @@ def throwaway_server() -> Iterator[Server]:
         shutil.chown(tmp, "postgres")
     data, log = tmp / "data", tmp / "server.log"
     try:
-        initdb = ["-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]
+        auth = ["-A", "trust"]
+        if password is not None:
+            pwfile = tmp / "password"
+            pwfile.write_text(password + "\n", encoding="utf-8")
+            if as_user:
+                shutil.chown(pwfile, "postgres")
+            auth = ["-A", "scram-sha-256", f"--pwfile={pwfile}"]
+        initdb = ["-D", str(data), *auth, "-U", "postgres", "--no-sync", "-E", "UTF8"]
         subprocess.run(
             [*as_user, str(bindir / "initdb"), *initdb, "--locale=C"],
             check=True,
@@ -120,7 +128,8 @@ def throwaway_server() -> Iterator[Server]:
         shutil.rmtree(tmp, ignore_errors=True)
         raise RuntimeError(f"Could not start a throwaway PostgreSQL: {text}") from error
     try:
-        yield Server(f"postgresql://postgres@127.0.0.1:{port}/postgres")
+        user = "postgres" if password is None else f"postgres:{password}"
+        yield Server(f"postgresql://{user}@127.0.0.1:{port}/postgres")
     finally:
         subprocess.run(
             [*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],

@@ -128,6 +128,11 @@ class Store:
 
     # --- reading ---------------------------------------------------------------------------
 
+    async def ping(self) -> None:
+        """One round trip to the database: the health check's "does it answer?"."""
+        async with self._backend.reading() as tx:
+            await tx.fetchone("SELECT 1 AS one")
+
     async def read(self, channel_id: int, guild_id: int | None = None) -> Table:
         """A snapshot of the channel; an unknown channel reads as the defaults (nothing written)."""
         async with self._backend.reading() as tx:
@@ -150,6 +155,17 @@ class Store:
             monsters,
             None if order is None else order["state"],
         )
+
+    async def read_with_history(
+        self, channel_id: int, guild_id: int | None = None
+    ) -> tuple[Table, list[Event]]:
+        """The channel and its whole event log, oldest first, from one snapshot (/export)."""
+        async with self._backend.reading() as tx:
+            table = await self._load(tx, channel_id, guild_id)
+            rows = await tx.fetchall(
+                "SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id
+            )
+        return table, [event_from_row(row) for row in rows]
 
     async def history(
         self,

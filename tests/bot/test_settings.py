@@ -16,13 +16,9 @@ from bot.settings import Settings, SettingsError
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5.fake.t0ken-value"
 ENV_NAMES = {
-    "DISCORD_TOKEN",
-    "DATABASE_URL",
-    "DISCORD_API_BASE",
-    "DEV_GUILD_ID",
-    "LOG_LEVEL",
+    *("DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DEV_GUILD_ID", "LOG_LEVEL"),
+    *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT", "SQLITE_SYNCHRONOUS"),
     "STARTUP_RETRY_SECONDS",
-    "SQLITE_SYNCHRONOUS",
 }
 
 

@@ -19,13 +19,9 @@ pytestmark = pytest.mark.asyncio
 
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = (
-    "DISCORD_TOKEN",
-    "DISCORD_API_BASE",
-    "DATABASE_URL",
-    "DEV_GUILD_ID",
-    "LOG_LEVEL",
+    *("DISCORD_TOKEN", "DISCORD_API_BASE", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"),
+    *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT", "SQLITE_SYNCHRONOUS"),
     "STARTUP_RETRY_SECONDS",
-    "SQLITE_SYNCHRONOUS",
 )
 STARTUP = 30.0  # seconds; a cold interpreter importing discord.py is slow on a busy CI box
 CLEAN_CLOSE = 1000  # the websocket close code of a client that said goodbye
@@ -48,6 +44,22 @@ async def bot_process(
         return await asyncio.create_subprocess_exec(
             *prefix, sys.executable, "-m", "bot", *args, env=env, cwd=cwd, stdout=out, stderr=err
         )
+
+
+async def run_tool(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """`python -m bot ARGS` for a tool that ends by itself: exit code, stdout, stderr."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        env=env,
+        cwd=cwd,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), STARTUP)
+    return process.returncode or 0, out.decode(), err.decode()
 
 
 def output(log: Path) -> tuple[str, str]:
@@ -118,6 +130,7 @@ async def test_sync_then_run_answers_and_stops_cleanly_on_sigterm(tmp_path: Path
         assert discord_.token not in text
         assert "Traceback" not in text
     assert "Unclosed" not in run_err  # aiohttp's complaint when a session is left open
+    assert "\x1b[" not in run_err and "[INFO    ]" in run_err  # plain text: not a terminal
 
     # The change is on disk, written by the other process: read it with plain sqlite3.
     with sqlite3.connect(db) as connection:

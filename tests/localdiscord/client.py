@@ -30,9 +30,12 @@ class DiscordViolation(AssertionError):
 class LocalDiscord:
     """`async with LocalDiscord() as discord_:` a Discord on loopback for one test."""
 
-    def __init__(self, world: World | None = None, timeout: float = 5.0) -> None:
+    def __init__(
+        self, world: World | None = None, timeout: float = 5.0, shard_count: int = 1
+    ) -> None:
         self.world = world or build_world()
         self.server = LocalServer(self.world)
+        self.server.gateway.shard_count = shard_count  # what /gateway/bot reports
         self.timeout = timeout
         w = self.world
         self.gm, self.named_gm, self.owner = w.gm, w.named_gm, w.owner
@@ -313,4 +316,5 @@ class LocalDiscord:
             followups=followups,
             choices=base.choices,
             modal=base.modal,
+            files=tuple((a["filename"], m.files[a["filename"]]) for a in m.attachments),
         )

@@ -13,6 +13,8 @@ from aiohttp import web
 
 # A request's parsed JSON body (payload_json if multipart): any JSON value, or None if empty.
 BODY: web.RequestKey[Any] = web.RequestKey("body", object)
+# A multipart body's files[n] parts, n -> (filename, content), until joined to its attachments.
+UPLOADS: web.RequestKey[dict[int, tuple[str, bytes]]] = web.RequestKey("uploads", dict)
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.localdiscord.attachments import UPLOAD, stored_attachment
 from tests.localdiscord.world import TIMESTAMP, User, user_payload
 
 EPHEMERAL = 64
@@ -27,6 +28,8 @@ class MessageRecord:
     edits: int = 0
     # As last sent; None means Discord's default, which pings everyone the content mentions.
     allowed_mentions: dict[str, Any] | None = None
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)  # filename -> uploaded content
 
     def apply(self, body: dict[str, Any]) -> None:
         """Take the fields a create or edit body sets; the rest keep their value."""
@@ -35,6 +38,17 @@ class MessageRecord:
                 setattr(self, key, body[key])
         if body.get("flags") is not None:
             self.flags = (self.flags & (EPHEMERAL | LOADING)) | body["flags"]
+        if body.get("attachments") is not None:
+            self._attach(body["attachments"])
+
+    def _attach(self, entries: list[dict[str, Any]]) -> None:
+        """New uploads are stored; existing attachments named by id stay; the rest go."""
+        kept = {a["id"]: a for a in self.attachments}
+        self.attachments = [
+            stored_attachment(e, self.files) if UPLOAD in e else kept[str(e.get("id"))]
+            for e in entries
+            if UPLOAD in e or str(e.get("id")) in kept
+        ]
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -48,7 +62,7 @@ class MessageRecord:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": self.attachments,
             "embeds": self.embeds,
             "components": self.components,
             "pinned": False,

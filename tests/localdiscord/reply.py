@@ -22,6 +22,7 @@ class Reply:
     followups: tuple[Reply, ...] = ()
     choices: tuple[dict[str, Any], ...] = ()
     modal: dict[str, Any] | None = None
+    files: tuple[tuple[str, bytes], ...] = ()  # (filename, content) of each attachment
 
     @property
     def embed(self) -> dict[str, Any]:

@@ -14,10 +14,11 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.localdiscord.attachments import attach_uploads, check_uploads, read_multipart
 from tests.localdiscord.default_world import World
 from tests.localdiscord.faults import Faults
 from tests.localdiscord.gateway import Gateway
-from tests.localdiscord.http_json import BODY, discord_error, json_response
+from tests.localdiscord.http_json import BODY, UPLOADS, discord_error, json_response
 from tests.localdiscord.records import InteractionRecord, MessageRecord
 from tests.localdiscord.routes_interactions import add_interaction_routes
 from tests.localdiscord.validate import validate_request
@@ -81,8 +82,7 @@ class LocalServer:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        if self.gateway.ws is not None:
-            await self.gateway.ws.close()
+        await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -97,12 +97,14 @@ class LocalServer:
             self.record(f"{request.method} {path}: missing or wrong Authorization header")
             return discord_error(401, "401: Unauthorized")
         request[BODY] = body = await _read_body(request)
+        uploads = request.get(UPLOADS, {})
         if request.method in ("POST", "PUT", "PATCH"):
-            problems = validate_request(request.method, path, body)
+            problems = check_uploads(body, uploads) + validate_request(request.method, path, body)
             if problems:
                 for problem in problems:
                     self.record(problem)
                 return discord_error(400, "Invalid Form Body: " + "; ".join(problems), 50035)
+            attach_uploads(body, uploads)
         try:
             return await handler(request)
         except web.HTTPException as exc:
@@ -153,7 +155,10 @@ class LocalServer:
 
     async def _gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        shards = self.gateway.shard_count
+        return json_response(
+            {"url": self.gateway_url, "shards": shards, "session_start_limit": limit}
+        )
 
     def _check_app(self, request: web.Request) -> int | None:
         if request.match_info["app"] != str(self.world.application_id):
@@ -187,7 +192,6 @@ async def _read_body(request: web.Request) -> Any:
     if not request.can_read_body:
         return None
     if request.content_type == "multipart/form-data":
-        form = await request.post()  # files[n] parts are accepted and not kept
-        raw = form.get("payload_json")
-        return json.loads(raw) if isinstance(raw, str) else None
+        body, request[UPLOADS] = await read_multipart(request)
+        return body
     return json.loads(await request.text())

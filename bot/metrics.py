@@ -1,0 +1,140 @@
+"""What `GET /metrics` shows, through prometheus-client: interactions by command and outcome,
+how long they take, how soon they are acknowledged, database errors, and the gateway's shards.
+
+One `Metrics` per bot, with its own registry, so two bots in one process (the tests) don't mix.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+
+import discord
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from bot.store import StoreError
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+# Discord's deadline to acknowledge is 3 s: the buckets are finer below it.
+ACK_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
+_KEPT = 10_000  # receipt times remembered for acknowledgement; older ones are dropped
+
+
+def command_label(interaction: discord.Interaction) -> str:
+    """`fatigue spend` for a command; `button tk:fp` for a component (its custom_id's prefix,
+    never the ids and names after it, which would make a label per click)."""
+    if interaction.command is not None:
+        return interaction.command.qualified_name
+    data: dict[str, object] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id") or "")
+    kind = "modal" if interaction.type is discord.InteractionType.modal_submit else "button"
+    return f"{kind} {':'.join(custom_id.split(':')[:2])}".strip()
+
+
+def is_database_error(error: BaseException) -> bool:
+    if isinstance(error, sqlite3.Error | StoreError):
+        return True
+    try:
+        import asyncpg
+    except ImportError:
+        return False
+    return isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError)
+
+
+class _GatewayCollector(Collector):
+    """Read at each scrape: which shards are connected and their heartbeat latency."""
+
+    def __init__(self, bot: Callable[[], discord.AutoShardedClient | None]) -> None:
+        self._bot = bot
+
+    def collect(self) -> list[GaugeMetricFamily]:
+        connected = GaugeMetricFamily(
+            "tablekeeper_shards_connected", "Gateway shards this process has connected"
+        )
+        latency = GaugeMetricFamily(
+            "tablekeeper_gateway_latency_seconds",
+            "Heartbeat to acknowledgement on each shard's gateway connection",
+            labels=["shard"],
+        )
+        bot = self._bot()
+        shards = [] if bot is None else list(bot.shards.values())
+        connected.add_metric([], sum(not s.is_closed() for s in shards))
+        for shard in shards:
+            latency.add_metric([str(shard.id)], shard.latency)
+        return [connected, latency]
+
+    def describe(self) -> list[GaugeMetricFamily]:
+        return []
+
+
+class Metrics:
+    def __init__(self, bot: Callable[[], discord.AutoShardedClient | None] = lambda: None) -> None:
+        self.registry = CollectorRegistry()
+        self.interactions = Counter(
+            "tablekeeper_interactions",
+            "Interactions handled, by command and outcome (ok, refused, duplicate, error)",
+            ["command", "outcome"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "tablekeeper_interaction_seconds",
+            "From receiving an interaction to finishing it",
+            ["command"],
+            registry=self.registry,
+        )
+        self.ack = Histogram(
+            "tablekeeper_acknowledge_seconds",
+            "From receiving an interaction to its first response (Discord allows 3 s)",
+            buckets=ACK_BUCKETS,
+            registry=self.registry,
+        )
+        self.database_errors = Counter(
+            "tablekeeper_database_errors",
+            "Database errors met while answering or checking health",
+            registry=self.registry,
+        )
+        self.registry.register(_GatewayCollector(bot))
+        self._received: dict[int, float] = {}
+
+    def received(self, interaction: discord.Interaction) -> None:
+        if len(self._received) >= _KEPT:
+            self._received.pop(next(iter(self._received)))
+        self._received.setdefault(interaction.id, time.monotonic())
+
+    def acknowledged(self, interaction: discord.Interaction) -> None:
+        start = self._received.get(interaction.id)
+        if start is not None:
+            self.ack.observe(time.monotonic() - start)
+
+    def finished(self, interaction: discord.Interaction, outcome: str) -> None:
+        label = command_label(interaction)
+        self.interactions.labels(label, outcome).inc()
+        start = self._received.pop(interaction.id, None)
+        if start is not None:
+            self.latency.labels(label).observe(time.monotonic() - start)
+
+    def failed(self, interaction: discord.Interaction, error: BaseException, outcome: str) -> None:
+        """An interaction ended in an error; `outcome` says which kind (see bot.tree.outcome)."""
+        if isinstance(error, discord.app_commands.CommandInvokeError):
+            error = error.original
+        if is_database_error(error):
+            self.database_errors.inc()
+        self.finished(interaction, outcome)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+def of(interaction: discord.Interaction) -> Metrics | None:
+    """The bot's metrics, if the client is a Tablekeeper (cogs run only there; a bare test
+    client has none)."""
+    metrics = getattr(interaction.client, "metrics", None)
+    return metrics if isinstance(metrics, Metrics) else None
+
+
+def note_acknowledged(interaction: discord.Interaction) -> None:
+    if (metrics := of(interaction)) is not None:
+        metrics.acknowledged(interaction)

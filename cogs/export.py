@@ -1,0 +1,48 @@
+"""`/export`: the GM takes the channel's table and history away as a JSON file."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.export import export_bytes, export_document, is_empty
+from cogs._reply import reply
+from cogs._shared import bot_of, require_gm
+from rules.errors import RulesError
+
+NOTHING = (
+    "Nothing to export here yet: this channel has no characters, monsters, changed settings"
+    " or history"
+)
+
+
+class Export(commands.Cog):
+    @app_commands.command(
+        name="export", description="GM: this channel's table and history as a JSON file"
+    )
+    @app_commands.guild_only()
+    async def export(self, interaction: discord.Interaction) -> None:
+        channel_id = interaction.channel_id or 0
+        store = bot_of(interaction).store
+        table, events = await store.read_with_history(channel_id, interaction.guild_id)
+        require_gm(interaction, table)
+        if is_empty(table, events):
+            raise RulesError(NOTHING)
+        now = datetime.now(UTC)
+        data = export_bytes(export_document(table, events, now))
+        name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
+        summary = (
+            f"This channel's table: {len(table.characters)} characters,"
+            f" {len(table.monsters)} monsters, settings, clock and {len(events)} changes."
+        )
+        await reply(
+            interaction, summary, file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Export())

@@ -1,0 +1,84 @@
+"""/export: the GM gets the channel's table and whole history as a JSON attachment; players
+are refused; an empty channel gets a clear message and no file."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.store import restore
+from bot.store.codec import character_from_dict, monster_from_dict
+from bot.store.migrate import load_migrations
+from tests.e2e.conftest import Env
+from tests.e2e.helpers import snapshot
+
+
+def exported(files: tuple[tuple[str, bytes], ...]) -> dict[str, Any]:
+    ((name, data),) = files
+    assert name.startswith("tablekeeper-") and name.endswith(".json")
+    document = json.loads(data.decode("utf-8"))
+    assert isinstance(document, dict)
+    return document
+
+
+async def test_the_gm_exports_table_and_history(env: Env) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", level=3, fatigue_level=20)
+    await d.slash("character create", user=d.gm, name="Bórin", fatigue_level=15, owner=d.player2)
+    await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="medium", hp=40)
+    await d.slash("monster hit", user=d.gm, name="Troll", damage=18)
+    await d.slash("settings set", user=d.gm, ties="succeed")
+    await d.slash("clock pass", user=d.gm, minutes=10)
+    await d.slash("fatigue spend", user=d.player, character="Aria", amount=3)
+    await d.slash("fatigue spend", user=d.player, character="Aria", amount=2)
+    await d.slash("undo", user=d.player)
+
+    reply = await d.slash("export", user=d.gm)
+    assert reply.ephemeral
+    assert "2 characters, 1 monsters" in reply.text and "9 changes" in reply.text
+    doc = exported(reply.files)
+
+    table, events = await env.store.read_with_history(d.table.id, d.guild.id)
+    assert (doc["format"], doc["version"]) == ("tablekeeper-export", 1)
+    assert doc["schema_version"] == load_migrations()[-1].version
+    assert (doc["channel_id"], doc["guild_id"]) == (str(d.table.id), str(d.guild.id))
+    assert doc["clock"] == table.clock == 600
+    assert doc["settings"]["ties"] == "succeed"
+    owners = {c["name"]: c["owner_id"] for c in doc["characters"]}
+    assert owners == {"Aria": str(d.player.id), "Bórin": str(d.player2.id)}
+    for c in doc["characters"]:
+        c["owner_id"] = int(c["owner_id"])
+    assert tuple(character_from_dict(c) for c in doc["characters"]) == table.characters
+    assert tuple(monster_from_dict(m) for m in doc["monsters"]) == table.monsters
+    assert [e["id"] for e in doc["history"]] == [str(e.id) for e in events]  # oldest first
+    assert [e["action"] for e in doc["history"]][-3:] == ["fatigue spend", "fatigue spend", "undo"]
+    assert doc["history"][-2]["undone_by"] == doc["history"][-1]["id"]
+    assert doc["history"][-1]["undoes"] == doc["history"][-2]["id"]
+    assert doc["history"][0]["actor_id"] == str(d.player.id)
+
+    # The history is complete: replaying its "before" snapshots backwards from the table
+    # reaches the empty channel.
+    state = table
+    for event in reversed(events):
+        state = restore(state, event.before)
+    assert not state.characters and not state.monsters and state.clock == 0
+
+
+async def test_players_are_refused_and_get_no_file(env: Env) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
+    before = await snapshot(env)
+    reply = await d.slash("export", user=d.player)
+    assert reply.ephemeral and "Only the GM" in reply.text
+    assert reply.files == ()
+    assert await snapshot(env) == before
+
+
+async def test_an_empty_channel_says_so(env: Env) -> None:
+    d = env.discord
+    reply = await d.slash("export", user=d.gm, channel=d.ooc)
+    assert reply.ephemeral and reply.files == ()
+    assert reply.text == (
+        "Nothing to export here yet: this channel has no characters, monsters, changed settings"
+        " or history"
+    )

@@ -1,0 +1,67 @@
+"""/healthz's 503 reasons and the database-error metric, on a real bot served over HTTP."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+
+from bot.health import HealthServer
+from tests.e2e.conftest import Env
+from tests.e2e.test_operations_process import free_port
+
+
+@contextlib.asynccontextmanager
+async def served(env: Env) -> AsyncIterator[str]:
+    port = free_port()
+    server = HealthServer(env.bot, port, host="127.0.0.1")
+    await server.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await server.stop()
+
+
+async def get(url: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as http, http.get(url) as response:
+        return response.status, await response.text()
+
+
+async def test_healthz_says_why_it_is_unhealthy(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with served(env) as base:
+        await env.bot.wait_until_ready()
+        assert await get(base + "/healthz") == (200, "ok\n")
+
+        async def broken() -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(env.store, "ping", broken)
+        assert await get(base + "/healthz") == (503, "database not answering: OperationalError\n")
+        _, metrics = await get(base + "/metrics")
+        assert "tablekeeper_database_errors_total 1.0" in metrics
+        monkeypatch.undo()
+
+        await env.discord.server.gateway.drop()  # the socket gone; the bot resumes soon after
+        status, text = await get(base + "/healthz")
+        assert (status, text) == (503, "gateway not connected (shards 0 closed)\n")
+        await env.discord.drop_connection()  # wait for the RESUME this time
+        assert await get(base + "/healthz") == (200, "ok\n")
+
+
+async def test_a_database_error_in_a_command_is_counted(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = env.discord
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(env.store, "apply", broken)
+    reply = await d.slash("character create", user=d.player, name="Aria", level=1)
+    assert reply.ephemeral and "nothing was changed" in reply.text
+    text = env.bot.metrics.render().decode()
+    assert "tablekeeper_database_errors_total 1.0" in text
+    assert 'command="character create",outcome="error"} 1.0' in text
