@@ -1,5 +1,5 @@
-"""Confirm prompts (`/character remove`, `/party reset`) that survive a restart and say when
-they have expired.
+"""Confirm prompts (`/character remove`, `/monster remove`, `/party reset`) that survive a
+restart and say when they have expired.
 
 The buttons are `TableButton`s: their custom_id holds who asked and when the prompt expires
 (wall time, in milliseconds, base 36), so a click is answered whatever happened to the process
