@@ -111,7 +111,7 @@ def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, A
             raise BadOptions(wanted)
         if kind == INTEGER and not isinstance(value, int):
             raise BadOptions(wanted)
-        if not math.isfinite(value):
+        if isinstance(value, float) and not math.isfinite(value):  # an int is always finite
             raise BadOptions(wanted)
         low = option.get("min_value", -SAFE_INTEGER)
         high = option.get("max_value", SAFE_INTEGER)

@@ -89,7 +89,7 @@ def limits(option: dict[str, Any]) -> tuple[list[Any], list[Any]]:
     if kind in (INTEGER, NUMBER):
         low, high = option.get("min_value", -SAFE), option.get("max_value", SAFE)
         step = 1 if kind == INTEGER else 0.001
-        past = [low - step, high + step, low - 10**6, high + 10**6, 2**63, -(2**63) - 1, 10**30]
+        past = [low - step, high + step, low - 10**6, high + 10**6, 2**63, -(2**63) - 1, 10**400]
         if kind == NUMBER:
             past += [math.nan, math.inf, -math.inf, 1e308]
         return [low, high], past
