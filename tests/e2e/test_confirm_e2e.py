@@ -13,6 +13,7 @@ from rules.fatigue import FatigueState
 from tests.e2e.helpers import hero, seed, snapshot
 from tests.e2e.rows import sqlite_rows
 from tests.localdiscord import forge
+from tests.localdiscord.reply import Reply
 
 
 async def test_a_remove_prompt_still_works_after_a_restart(env: Any) -> None:
@@ -75,19 +76,27 @@ async def test_someone_else_cannot_answer_a_prompt_after_a_restart(env: Any) -> 
     assert await snapshot(env) == before
 
 
+async def click_unchanged(env: Any, custom_id: str, plant: bool = True) -> Reply:
+    """Click `custom_id` on a player's `/fatigue show` reply (planted there unless told not to):
+    whatever the answer, nothing in the channel may change."""
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    shown = await d.slash("fatigue show", user=d.player)
+    if plant:
+        forge.plant_button(d, shown, custom_id)
+    before = await snapshot(env)
+    reply = await forge.click_id(d, custom_id, shown, user=d.player)
+    assert await snapshot(env) == before
+    return reply
+
+
 @pytest.mark.parametrize(
     "custom_id",
     ["nonsense", "tk:save:wsr:x", "tk:rm:y:zz", "tk:fp:spend2:Aria", "", "x" * 100],
 )
 async def test_a_button_we_do_not_know_gets_a_polite_answer(env: Any, custom_id: str) -> None:
-    d = env.discord
-    await seed(env, hero("Aria", d.player))
-    shown = await d.slash("fatigue show", user=d.player)
-    forge.plant_button(d, shown, custom_id)
-    before = await snapshot(env)
-    reply = await forge.click_id(d, custom_id, shown, user=d.player)
+    reply = await click_unchanged(env, custom_id)
     assert reply.ephemeral and "no longer does anything" in reply.content
-    assert await snapshot(env) == before
 
 
 @pytest.mark.parametrize(
@@ -106,27 +115,16 @@ async def test_a_button_we_do_not_know_gets_a_polite_answer(env: Any, custom_id:
 )
 async def test_a_button_with_extreme_values_is_answered(env: Any, custom_id: str) -> None:
     """Ids that fit a button's template with values no message of ours ever carried."""
-    d = env.discord
-    await seed(env, hero("Aria", d.player))
-    shown = await d.slash("fatigue show", user=d.player)
-    forge.plant_button(d, shown, custom_id)
-    before = await snapshot(env)
-    reply = await forge.click_id(d, custom_id, shown, user=d.player)
+    reply = await click_unchanged(env, custom_id)
     assert reply.callback_type in (4, 5, 6, 7)
     assert "no longer does anything" not in reply.text  # the button's own code answered
-    assert await snapshot(env) == before
 
 
 async def test_a_click_on_a_button_the_message_does_not_carry_is_answered(env: Any) -> None:
     """discord.py ignores a click whose custom_id its message doesn't carry, even one that fits
     a template: the bot answers it itself."""
-    d = env.discord
-    await seed(env, hero("Aria", d.player))
-    shown = await d.slash("fatigue show", user=d.player)
-    before = await snapshot(env)
-    reply = await forge.click_id(d, "tk:party:page:2", shown, user=d.player)
+    reply = await click_unchanged(env, "tk:party:page:2", plant=False)
     assert reply.ephemeral and "no longer does anything" in reply.content
-    assert await snapshot(env) == before
 
 
 async def test_a_monster_remove_prompt_works_after_a_restart_and_expires(env: Any) -> None:
