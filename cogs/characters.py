@@ -17,7 +17,7 @@ from bot.render.characters import (
 )
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
 from cogs._reply import PRIVATE, private_unless, reply, update
-from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
+from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
@@ -146,7 +146,7 @@ class Characters(commands.Cog):
                 table, actor_id=actor_id, is_gm=gm, name=name, owner_id=owner_id, options=options
             )
 
-        made = await apply_as(interaction, "character create", step)
+        made = await apply_as(interaction, "character create", step, PARTY)
         await reply(interaction, embed=sheet_embed(made, title=f"Created {made.name}"))
 
     @character.command(name="set", description="Change a character: only the options you give")
@@ -209,7 +209,7 @@ class Characters(commands.Cog):
             )
             return after, (character, after != before)  # the store writes only when it differs
 
-        character, changed = await apply_as(interaction, "character set", step)
+        character, changed = await apply_as(interaction, "character set", step, PARTY)
         title = (
             f"Changed {character.name}"
             if changed
@@ -230,13 +230,13 @@ class Characters(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, name: Name | None = None, public: bool = False
     ) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         character = pick_character(table, name, interaction.user.id)
         await reply(interaction, embed=sheet_embed(character))
 
     @character.command(name="list", description="Every character in this channel", extras=PRIVATE)
     async def list_(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         await reply(interaction, embed=roster_embed(table))
 
     @character.command(
@@ -245,7 +245,7 @@ class Characters(commands.Cog):
     @app_commands.describe(name="Which character")
     @app_commands.autocomplete(name=character_autocomplete)
     async def remove_(self, interaction: discord.Interaction, name: Name) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         gm = is_gm(interaction, table.settings)
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click

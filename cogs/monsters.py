@@ -17,7 +17,7 @@ from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._reply import PRIVATE, private_unless, reply
-from cogs._shared import apply_as, read_table
+from cogs._shared import BESTIARY, apply_as, read_table
 from rules.defense import (
     AGILITY_RANGE,
     ARMOR_LEVELS,
@@ -120,7 +120,7 @@ async def monster_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     if interaction.guild_id is None:  # no bestiary outside a server
         return []
-    table = await read_table(interaction)
+    table = await read_table(interaction, BESTIARY)
     typed = current.casefold()
     found = [m for m in table.monsters if typed in m.key]
     return [app_commands.Choice(name=m.name, value=m.name) for m in found[:25]]
@@ -153,6 +153,9 @@ async def hit_and_reply(
     """`/monster hit` and its "Hit again" button: one transaction, then a new reply."""
     step = functools.partial(bestiary.hit, name=name, damage=damage, from_square=from_square)
     result = await Monsters._change(interaction, "monster hit", step)
+    if result.monster.down:  # another hit would only say it is defeated
+        await reply(interaction, embed=hit_embed(result))
+        return
     view = buttons_view(HitAgain(result.monster.name, damage, from_square))
     await reply(interaction, embed=hit_embed(result), view=view)
 
@@ -176,7 +179,9 @@ class Monsters(commands.Cog):
     async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
         """One transaction: the step gets `is_gm` by the settings it loaded and refuses a
         non-GM inside it, so a refusal writes nothing."""
-        return await apply_as(interaction, action, lambda table, gm: step(table, is_gm=gm))
+        return await apply_as(
+            interaction, action, lambda table, gm: step(table, is_gm=gm), BESTIARY
+        )
 
     @stateless
     @monster.command(
@@ -256,7 +261,7 @@ class Monsters(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, name: Name, public: bool = False
     ) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, BESTIARY)
         monster = table.get_monster(name)
         # Hidden spots in full only in a reply the GM alone sees.
         private_to_gm = not public and is_gm(interaction, table.settings)
@@ -268,7 +273,7 @@ class Monsters(commands.Cog):
     )
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, BESTIARY)
         await reply(interaction, embed=roster_embed(table.monsters))
 
     @monster.command(

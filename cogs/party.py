@@ -13,7 +13,7 @@ from bot.render.fatigue import page_count, party_embed, report_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
 from cogs._reply import reply, update
-from cogs._shared import apply_as, gm_only, read_table, require_gm
+from cogs._shared import PARTY, apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
 from table import partyops
 from table.model import Table
@@ -50,7 +50,7 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
             return new, (report, new.settings.round_seconds)
 
         # Asked again at the click: the GM role may have been taken away since the prompt.
-        report, round_seconds = await apply_as(interaction, "party reset", gm_only(run))
+        report, round_seconds = await apply_as(interaction, "party reset", gm_only(run), PARTY)
         embed = report_embed("Party reset: everyone is fresh", report, round_seconds, reset=True)
         await update(interaction, embed=embed, view=None)
 
@@ -79,7 +79,7 @@ class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
         return cls(int(match["page"]), getattr(item, "label", None) or "Next")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         pages = page_count(table)
         page = min(max(self.page, 1), pages)  # the party may have shrunk since
         embed = party_embed(table, page)
@@ -113,7 +113,7 @@ class Party(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, PAGES_MAX] = 1
     ) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         embed = party_embed(table, page)
         view = page_view(page, page_count(table))
         if view is None:
@@ -129,13 +129,13 @@ class Party(commands.Cog):
             new, report = partyops.party_spend(table, amount)
             return new, (report, new.settings.round_seconds)
 
-        report, round_seconds = await apply_as(interaction, "party spend", gm_only(run))
+        report, round_seconds = await apply_as(interaction, "party spend", gm_only(run), PARTY)
         embed = report_embed(f"The party spends {amount} FP each", report, round_seconds)
         await reply(interaction, embed=embed)
 
     @party.command(name="reset", description="GM: everyone's fatigue back to fresh (asks first)")
     async def reset(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         require_gm(interaction, table)  # refuse now, not at the click (which asks again)
         partyops.require_characters(table)
         shown = [c.name for c in table.characters[:RESET_NAMES]]

@@ -29,7 +29,7 @@ from cogs._buttons import (
     optional_text,
 )
 from cogs._reply import reply
-from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
+from cogs._shared import PARTY, bot_of, character_autocomplete, read_table, require_gm
 from cogs.roll import Label
 from cogs.secret import send_secret
 from rules.dice import DieSource, open_ended
@@ -127,7 +127,7 @@ async def save_table(interaction: discord.Interaction, options: SaveOptions) -> 
     """The channel's table; outside a server, where a plain roll with numbers still works,
     an empty table with the default settings (no character lives in a DM)."""
     if interaction.guild_id is not None:
-        return await read_table(interaction)
+        return await read_table(interaction, PARTY)
     if options.character is not None or options.level is None:
         raise RulesError(IN_A_DM)
     return Table(interaction.channel_id or 1, None)
@@ -287,7 +287,7 @@ class Saves(commands.Cog):
         secret: bool = False,
     ) -> None:
         """The GM's party save, from the command or its "Roll again" button."""
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         require_gm(interaction, table)
         everyone = party_inputs(kind, against, table, mod=mod, per=per)
         results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]

@@ -94,13 +94,13 @@ class MonsterBlock:
         """How many unarmored spots are still to be revealed."""
         return sum(1 for spot in self.spots if spot.hidden)
 
-    def spot(self, name: object) -> UnarmoredSpot:
-        """The unarmored spot of this name, or an error naming the ones it has."""
-        return find_spot(self.spots, name)
+    def spot(self, name: object, whose: str = "It") -> UnarmoredSpot:
+        """The unarmored spot of this name, or an error naming `whose` spots and the ones it has."""
+        return find_spot(self.spots, name, whose)
 
-    def revealing(self, name: object) -> MonsterBlock:
+    def revealing(self, name: object, whose: str = "It") -> MonsterBlock:
         """This block with the named spot revealed; an error if it is already revealed."""
-        spot = self.spot(name)
+        spot = self.spot(name, whose)
         if spot.revealed:
             raise RulesError(f"The {spot.name} spot is already revealed")
         data = self.to_dict()
@@ -242,17 +242,14 @@ def build_monster(
     if extra_defense or extra_evasion:
         how = "in full on an Unarmored monster" if armor == "unarmored" else "half, rounded down"
         penalty = f", Evasion penalty {format_modifier(extra_evasion)}" if extra_evasion else ""
+        if extra_evasion and base.evasion_modifier is None:
+            penalty += " (in full, even on Impervious)"  # the text: "full Evasion penalty"
         notes.append(f"Extra armor: +{applied} Defense of its {extra_defense} ({how}){penalty}")
     defense = base.defense + trade + applied
     if base.evasion_modifier is None:
         # "Set to 0" replaces the table's modifier only: the extra armor's full penalty applies.
         modifier: int | None = None
         evasion: int | None = extra_evasion
-        if extra_evasion:
-            notes.append(
-                f"Impervious sets Evasion to 0, and the extra armor's full penalty still "
-                f"applies: Evasion {plain(extra_evasion)}"
-            )
     else:
         modifier = base.evasion_modifier - trade + extra_evasion
         evasion = None if agility is None else 10 + agility + modifier

@@ -239,7 +239,10 @@ def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     new = _with(state, fp=fp)
     note = held_note(holding_cap(state.exhausted_cap, state.shattered_cap), floor)
     held = note if state.fp - amount < floor else ""
-    text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
+    if fp == state.fp:  # at 0 or at the floor: "Recovered 0 FP (0 → 0)" reads like a mistake
+        text = f"Recovered nothing: FP stays {fp}{held}"
+    else:
+        text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
     events = [FatigueEvent("recovered", text, amount=state.fp - fp), *band_event(state.fp, fp, fl)]
     new, capped = _recap(state, new, fl)
     return Transition(new, (*events, *capped))
@@ -400,11 +403,12 @@ def rest(
     clear_exhausted = kind in ("break", "short", "long")
     clear_shattered = kind in ("short", "long")
     events: list[FatigueEvent] = []
+    still = None  # a cap this rest leaves holding, already named by the cleared cap's event
     if clear_exhausted and state.exhausted_cap:
         still = BANDS[SHATTERED] if state.shattered_cap and not clear_shattered else None
-        events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still))
+        events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still, kind == "long"))
     if clear_shattered and state.shattered_cap:
-        events.append(cap_cleared_event(BANDS[SHATTERED], fl))
+        events.append(cap_cleared_event(BANDS[SHATTERED], fl, to_zero=kind == "long"))
     uncapped = _with(
         state,
         exhausted_cap=state.exhausted_cap and not clear_exhausted,
@@ -423,12 +427,13 @@ def rest(
         extra = settings.rest_rate * counted
         new, converted = _convert(uncapped, fl, steps, floor, extra, resting=True)
         events.extend(converted)
-        if state.fp - steps - extra < floor:
-            held = held_note(holding_cap(new.exhausted_cap, new.shattered_cap), floor)
+        holding = holding_cap(new.exhausted_cap, new.shattered_cap)
+        if state.fp - steps - extra < floor and holding != still:
+            held = held_note(holding, floor)
     rested = _REST_NAMES.get(kind, "Rested")
     if alone:
         when = f"{length} min alone, {game_time(start)} → {game_time(settled)}"
-    elif counted < length:
+    elif counted < length and kind != "long":  # a Long Rest ends at 0 FP whatever counted
         when = f"{length} min, {counted} counted: rested alone until {game_time(state.settled)}"
     else:
         when = f"{length} min"

@@ -272,6 +272,7 @@ class SettingsOptions:
     long_minutes: int | None = None
     gm_role_id: int | None = None
     clear_gm_role: bool = False
+    history_keep: int | None = None
     threads: str | None = None
 
     def given(self) -> bool:

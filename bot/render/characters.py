@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import discord
 
-from bot.render.common import MINUS, NEUTRAL, band_colour, plain, signed
+from bot.render.common import MINUS, NEUTRAL, band_colour, plain, points, signed
 from rules.fatigue import band_name, band_ranges, max_fp
 from rules.gametime import game_time
 from rules.saves import sr_bonus
@@ -111,7 +111,7 @@ def sheet_embed(character: Character, title: str | None = None) -> discord.Embed
     embed.add_field(name="Fatigue Level", value=_fl_line(character), inline=False)
     embed.add_field(name="Fatigue inputs", value=_fatigue_inputs(character), inline=False)
     if fl is not None:
-        bands = " · ".join(f"{n} {low}–{high}" for n, low, high in band_ranges(fl))
+        bands = " · ".join(f"{n} {points(low, high)}" for n, low, high in band_ranges(fl))
         embed.add_field(name="Bands", value=bands, inline=False)
         embed.add_field(name="Fatigue", value=_fatigue_state(character, fl), inline=False)
     return embed

@@ -9,12 +9,10 @@ import itertools
 import logging
 import re
 import time
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.store.backend import Row
+from bot.store.backend import Body, Row
 from bot.store.errors import StoreError
 from bot.store.migrate import Migration, check_not_newer, load_migrations
 
@@ -22,6 +20,7 @@ if TYPE_CHECKING:
     import asyncpg
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 PREFIXES = ("postgresql://", "postgres://")  # Heroku-style hosts hand out postgres://
 INSTALL = 'PostgreSQL needs the asyncpg driver: pip install "tablekeeper[postgres]"'
@@ -96,21 +95,30 @@ class PostgresBackend:
             raise
         return backend
 
-    def reading(self) -> AbstractAsyncContextManager[PostgresTx]:
-        return self._transaction(None, isolation="repeatable_read", readonly=True)
+    async def read(self, body: Body[R]) -> R:
+        async with self._pool.acquire() as conn:
+            # One round trip opens the snapshot (asyncpg's transaction() would take its own).
+            await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return await self._run(conn, body)
 
-    def writing(self, channel_id: int) -> AbstractAsyncContextManager[PostgresTx]:
-        return self._transaction(channel_id)
+    async def write(self, channel_id: int, body: Body[R]) -> R:
+        async with self._pool.acquire() as conn:
+            # BEGIN and the channel's lock in one round trip (the id is an int, never text).
+            # Held until this transaction ends: the next change to the channel, from this
+            # process or another, waits here and then loads what this one wrote.
+            await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(channel_id)})")
+            return await self._run(conn, body)
 
-    @asynccontextmanager
-    async def _transaction(self, lock: int | None, **options: Any) -> AsyncIterator[PostgresTx]:
-        # asyncpg's transaction commits at the end of the block and rolls back on any error.
-        async with self._pool.acquire() as conn, conn.transaction(**options):
-            if lock is not None:
-                # Held until this transaction ends: the next change to the channel, from this
-                # process or another, waits here and then loads what this one wrote.
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", lock)
-            yield PostgresTx(conn)
+    @staticmethod
+    async def _run(conn: asyncpg.Connection, body: Body[R]) -> R:
+        try:
+            result = await body(PostgresTx(conn))
+        except BaseException:
+            # shield: even if we are being cancelled, the rollback must reach the connection
+            await asyncio.shield(conn.execute("ROLLBACK"))
+            raise
+        await conn.execute("COMMIT")
+        return result
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
         migrations = load_migrations(self.dialect) if migrations is None else migrations

@@ -109,7 +109,7 @@ async def test_migrations_apply_once(db: Database, tmp_path: Path) -> None:
     versions = [m.version for m in load_migrations(db.dialect)]
     assert versions == list(range(1, len(versions) + 1))
     other = "postgres" if db.dialect == "sqlite" else "sqlite"
-    # both dialects mirror each other, version for version
+    # both dialects mirror each other, version for version, with no gaps
     assert [(m.version, m.name) for m in load_migrations(db.dialect)] == [
         (m.version, m.name) for m in load_migrations(other)
     ]

@@ -194,7 +194,7 @@ def test_extra_armor_on_impervious_keeps_its_full_evasion_penalty() -> None:
     assert block.defense == 18 + 3
     assert (block.evasion_modifier, block.evasion) == (None, -3)
     assert block.evasion_text == "Evasion −3 (set to 0, extra armor −3)"
-    assert any("full penalty still applies" in note for note in block.notes)
+    assert any("Evasion penalty −3 (in full, even on Impervious)" in note for note in block.notes)
 
 
 @given(
