@@ -160,6 +160,18 @@ AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
 
 
 class TablekeeperTree(app_commands.CommandTree):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each command's registration JSON, built once: it is fixed while the bot runs, and
+        # building it costs more than checking an interaction against it.
+        self._declarations: dict[AnyCommand, dict[str, Any]] = {}
+
+    def _declaration(self, command: AnyCommand) -> dict[str, Any]:
+        found = self._declarations.get(command)
+        if found is None:
+            found = self._declarations[command] = command.to_dict(self)
+        return found
+
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if await before_work(interaction):  # no HTTP call unless it arrived twice
             raise AnsweredAlready()
@@ -180,7 +192,7 @@ class TablekeeperTree(app_commands.CommandTree):
         try:
             if command is None:  # discord.py's own lookup would fail on it with a TypeError
                 raise BadOptions("That command arrived malformed; nothing was changed.")
-            check_options(command.to_dict(self), data, autocomplete=autocomplete)
+            check_options(self._declaration(command), data, autocomplete=autocomplete)
             if interaction.guild_id is None and is_stateful(_leaf(command, data)):
                 raise app_commands.NoPrivateMessage(IN_A_SERVER)
         except (BadOptions, app_commands.NoPrivateMessage) as error:
