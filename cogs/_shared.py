@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.ack import mark_saved
+from bot.contexts import NotInServer
 from bot.permissions import is_gm
 from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from rules.errors import RulesError
@@ -63,6 +64,8 @@ async def read_table(interaction: discord.Interaction, parts: Parts = EVERYTHING
     """A snapshot for looking (show, list, rolls, prompts); never decide a write from it.
     `parts`: what besides the channel row the command needs (PARTY, BESTIARY, CHANNEL_ONLY;
     everything unless told), so a command never pays to read what it doesn't show."""
+    if interaction.guild_id is None:  # the tree refuses stateful commands; buttons land here
+        raise NotInServer()
     shared = await _parent_table(interaction, parts)
     if shared is not None:
         return shared[1]
@@ -79,6 +82,8 @@ async def apply_as(
     raises AlreadyApplied); once committed, the interaction remembers it (the error handler
     must not say "nothing was changed" if the reply then fails). `parts` as for `read_table`:
     `fn` sees, and may change, only those."""
+    if interaction.guild_id is None:  # a channel's rows always belong to a server
+        raise NotInServer()
 
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))
@@ -134,6 +139,8 @@ async def character_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The channel's characters, the caller's own first, filtered by what was typed."""
+    if interaction.guild_id is None:  # `/save` runs in DMs too, where no character lives
+        return []
     table = await read_table(interaction, PARTY)
     found = own_first(table, interaction.user.id, current)
     return [app_commands.Choice(name=c.name, value=c.name) for c in found[:25]]

@@ -21,12 +21,12 @@ from bot.render.fatigue import change_embed, character_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
+from rules.fatigue import FP_AT_ONCE_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
 from table.partyops import CharacterChange
 
-FP_MAX_AT_ONCE = 1000  # more FP in one go is surely a typo
-Amount = app_commands.Range[int, 1, FP_MAX_AT_ONCE]
+Amount = app_commands.Range[int, 1, FP_AT_ONCE_MAX]
 Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
 CHARACTER_HELP = "Whose fatigue (default: your character here)"
 RECOVER_IS_GMS = "Only the GM can remove FP directly; rest it off with `/rest` and `character:`"

@@ -14,17 +14,21 @@ from bot.contexts import anywhere
 from bot.permissions import is_gm
 from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
-from cogs._confirm import CONFIRM_SECONDS
-from cogs._monster_remove import confirm_monster_removal
+from cogs._confirm import CONFIRM_SECONDS, PromptTimers
+from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._reply import PRIVATE, private_unless, reply
 from cogs._shared import BESTIARY, apply_as, read_table
 from rules.defense import (
     AGILITY_RANGE,
     ARMOR_LEVELS,
+    DAMAGE_MAX,
+    EXTRA_DEFENSE_MAX,
+    EXTRA_EVASION_MIN,
     FACINGS,
     MAX_ARMOR_ENCHANTMENTS,
     ORDERS,
     RANKS,
+    TRADE_LIMIT,
 )
 from table import bestiary
 from table.bestiary import BuildOptions
@@ -33,12 +37,12 @@ from table.names import NAME_LIMIT
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
 Rank = app_commands.Range[int, RANKS.start, RANKS.stop - 1]
-Trade = app_commands.Range[int, -50, 50]
+Trade = app_commands.Range[int, -TRADE_LIMIT, TRADE_LIMIT]
 Agility = app_commands.Range[int, AGILITY_RANGE.start, AGILITY_RANGE.stop - 1]
-ExtraDefense = app_commands.Range[int, 0, 100]
-ExtraEvasion = app_commands.Range[int, -50, 0]
+ExtraDefense = app_commands.Range[int, 0, EXTRA_DEFENSE_MAX]
+ExtraEvasion = app_commands.Range[int, EXTRA_EVASION_MIN, 0]
 Hp = app_commands.Range[int, 1, HP_MAX]
-Damage = app_commands.Range[int, 1, 100_000]
+Damage = app_commands.Range[int, 1, DAMAGE_MAX]
 NewName = app_commands.Range[str, 1, NAME_LIMIT]
 Name = app_commands.Range[str, 1, 100]  # a lookup: an unknown name gets a helpful error
 Text = app_commands.Range[str, 1, 100]
@@ -114,6 +118,8 @@ async def hidden_spot_autocomplete(
 async def monster_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
+    if interaction.guild_id is None:  # no bestiary outside a server
+        return []
     table = await read_table(interaction, BESTIARY)
     typed = current.casefold()
     found = [m for m in table.monsters if typed in m.key]
@@ -162,6 +168,12 @@ class Monsters(commands.Cog):
     )
 
     confirm_seconds = CONFIRM_SECONDS  # tests shorten it on the running cog
+
+    def __init__(self) -> None:
+        self.timers = PromptTimers()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel_all()
 
     @staticmethod
     async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
@@ -277,7 +289,7 @@ class Monsters(commands.Cog):
     @app_commands.describe(name="Which monster")
     @app_commands.autocomplete(name=monster_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
-        await confirm_monster_removal(interaction, name, self.confirm_seconds)
+        await confirm_monster_removal(interaction, name, self.confirm_seconds, self.timers)
 
     @monster.command(name="face", description="GM: turn a monster (moves its unarmored spots)")
     @app_commands.describe(name="Which monster", facing="The compass direction it now faces")
@@ -320,9 +332,9 @@ class Monsters(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(HitAgain)  # before any click, and after every restart
+    bot.add_dynamic_items(HitAgain, MonsterRemoveAnswer)  # before any click, after every restart
     await bot.add_cog(Monsters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(HitAgain)
+    bot.remove_dynamic_items(HitAgain, MonsterRemoveAnswer)

@@ -34,17 +34,25 @@ from cogs.roll import Label
 from cogs.secret import send_secret
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
-from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
+from rules.saves import (
+    CASTING_LIMIT,
+    DC_MAX,
+    DC_MIN,
+    LEVEL_LIMIT,
+    MODIFIER_LIMIT,
+    PER_MAX,
+    SaveKind,
+)
 from table.model import LEVEL_MAX, Forbidden, Table
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
 
 # Discord checks these ranges before the bot sees the command; the rules check them again.
 Level = app_commands.Range[int, 1, LEVEL_MAX]
-AttackLevel = app_commands.Range[int, 1, 1000]
+AttackLevel = app_commands.Range[int, 1, LEVEL_LIMIT]
 Dc = app_commands.Range[int, DC_MIN, DC_MAX]
-Casting = app_commands.Range[int, -1000, 1000]  # an open-ended casting roll can go negative
+Casting = app_commands.Range[int, -CASTING_LIMIT, CASTING_LIMIT]  # open-ended: may be < 0
 Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
-Per = app_commands.Range[int, 1, 1000]
+Per = app_commands.Range[int, 1, PER_MAX]
 
 _AGAINST = {
     "vs": "Attack Level of the effect (sets the Difficulty)",
@@ -62,6 +70,10 @@ _ONE = {
 }
 
 
+IN_A_DM = (
+    "Characters live in server channels: use this in a server channel, or give `level:` "
+    "(and `stat:`, `kin:`) for a plain roll here"
+)
 AGAIN = "Roll again"
 ROLLER_OR_GM = "Only the player who rolled this save, or the GM, can roll it again"
 _AGAINST_OPTIONS = {"v": "vs", "d": "dc", "s": "spell"}
@@ -111,6 +123,16 @@ def again_inputs(kind: SaveKind, options: SaveOptions, table: Table, roller_id: 
     )
 
 
+async def save_table(interaction: discord.Interaction, options: SaveOptions) -> Table:
+    """The channel's table; outside a server, where a plain roll with numbers still works,
+    an empty table with the default settings (no character lives in a DM)."""
+    if interaction.guild_id is not None:
+        return await read_table(interaction, PARTY)
+    if options.character is not None or options.level is None:
+        raise RulesError(IN_A_DM)
+    return Table(interaction.channel_id or 1, None)
+
+
 def secret_what(kind: SaveKind) -> str:
     """`WSR (Willpower save)`: the kind of save in words, with no number of the result."""
     return f"{kind.value.upper()} ({kind.full_name.split()[0]} save)"
@@ -121,22 +143,6 @@ def saves_cog(interaction: discord.Interaction) -> Saves:
     if cog is None:
         raise RuntimeError("the Saves cog is not loaded")
     return cast(Saves, cog)
-
-
-IN_A_DM = (
-    "Stored characters live in a server channel: use `character:` there. Here, give the "
-    "numbers yourself, e.g. `/save wsr level:5 stat:10 vs:7`"
-)
-
-
-async def table_for_save(interaction: discord.Interaction, options: SaveOptions) -> Table:
-    """The channel's table; outside a server (a DM, a group DM) there is none, so the numbers
-    given are the whole roll and nothing is read."""
-    if interaction.guild_id is not None:
-        return await read_table(interaction, PARTY)
-    if options.character or options.level is None:
-        raise RulesError(IN_A_DM)
-    return Table(interaction.channel_id or 0, None)
 
 
 class SaveAgain(
@@ -192,7 +198,7 @@ class SaveAgain(
         return cls(SaveKind(match["kind"]), options, id_from_code(match["roller"]))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await table_for_save(interaction, self.options)
+        table = await save_table(interaction, self.options)
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(ROLLER_OR_GM)
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
@@ -245,7 +251,7 @@ class Saves(commands.Cog):
         label: str | None = None,
         secret: bool = False,
     ) -> None:
-        table = await table_for_save(interaction, options)
+        table = await save_table(interaction, options)
         inputs = save_inputs(kind, options, table, interaction.user.id)
         again = again_options(options, inputs)
         await self.reply_one(interaction, inputs, again, interaction.user.id, label, secret)

@@ -79,6 +79,7 @@ __all__ = [
 REST_KINDS: tuple[str, ...] = ("break", "short", "long", "minutes")
 _REST_NAMES = {"break": "Took a Break", "short": "Took a Short Rest", "long": "Took a Long Rest"}
 _MAX_MINUTES = 7 * 24 * 60  # a week of game time: longer is surely a typo
+FP_AT_ONCE_MAX = 1000  # FP gained, recovered or granted in one go: more is surely a typo
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,7 @@ def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     ending in a band whose cap a rest cleared sets it again. Leaving FP above Maximum after
     raising it costs 1 VP.
     """
-    amount = check_int(amount, "FP gained", 1)
+    amount = check_int(amount, "FP gained", 1, FP_AT_ONCE_MAX)
     absorbed = min(state.temp, amount)
     fp = state.fp + amount - absorbed
     old_band, new_band = band_index(state.fp, fl), band_index(fp, fl)
@@ -232,7 +233,7 @@ def clear_vp(state: FatigueState) -> Transition:
 
 def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     """The GM removes `amount` FP directly; FP stops at the floor (a cap) and at 0."""
-    amount = check_int(amount, "FP recovered", 1)
+    amount = check_int(amount, "FP recovered", 1, FP_AT_ONCE_MAX)
     floor = state.floor(fl)
     fp = _lower(state.fp, amount, floor)
     new = _with(state, fp=fp)
@@ -267,7 +268,7 @@ def grant_temp(
     pool (and its expiry) alone. A character who rested alone ahead of the clock gets it at
     its own time, the end of that rest: the rest is over, so its minutes can't convert it.
     """
-    amount = check_int(amount, "Temporary FP", 1)
+    amount = check_int(amount, "Temporary FP", 1, FP_AT_ONCE_MAX)
     now = max(check_int(now, "Game time (seconds)", 0), state.settled)
     if minutes is None:
         minutes = settings.temp_minutes

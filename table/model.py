@@ -95,6 +95,8 @@ _Named = TypeVar("_Named", bound=_HasName)
 def _named(items: Sequence[_Named], name: str, noun: str) -> _Named:
     """The item with this name; else the only one that matches without accents ('borin' finds
     Bórin); else an error that suggests close names (a typo) or lists a few."""
+    if not isinstance(name, str):
+        raise RulesError(f"A {noun}'s name is text")
     key = name_key(name)
     found = next((i for i in items if i.key == key), None)
     if found is not None:

@@ -159,8 +159,13 @@ def removed_embed(character: Character) -> discord.Embed:
     return discord.Embed(title=f"Removed {character.name}"[:TITLE_MAX], colour=REMOVED)
 
 
-def cancelled_embed(character_name: str, timed_out: bool = False) -> discord.Embed:
-    why = "No answer within a minute" if timed_out else "Cancelled"
-    return discord.Embed(
-        title=f"Kept {character_name}"[:TITLE_MAX], description=f"{why}: nothing was removed."
-    )
+def cancelled_embed(
+    name: str, timed_out: bool = False, command: str = "/character remove"
+) -> discord.Embed:
+    """A removal prompt answered Cancel, or left past its minute (then: how to ask again)."""
+    text = "Cancelled: nothing was removed."
+    if timed_out:
+        text = (
+            f"No answer within a minute: nothing was removed. To remove it, run `{command}` again."
+        )
+    return discord.Embed(title=f"Kept {name}"[:TITLE_MAX], description=text)

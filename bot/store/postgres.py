@@ -8,12 +8,13 @@ import functools
 import itertools
 import logging
 import re
+import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.store.backend import Body, Row
 from bot.store.errors import StoreError
-from bot.store.migrate import Migration, load_migrations
+from bot.store.migrate import Migration, check_not_newer, load_migrations
 
 if TYPE_CHECKING:
     import asyncpg
@@ -61,17 +62,31 @@ class PostgresBackend:
         self._pool = pool
 
     @classmethod
-    async def open(cls, url: str) -> PostgresBackend:
+    async def open(cls, url: str, retry_for: float = 0.0) -> PostgresBackend:
+        """Connect, retrying with backoff for `retry_for` seconds (a database that is still
+        starting, a network that is not up yet), then migrate."""
         try:
             import asyncpg
         except ImportError:
             raise StoreError(INSTALL) from None
-        try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=10, server_settings={"application_name": "tablekeeper"}
-            )
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StoreError(f"Could not open the PostgreSQL database: {error}") from error
+        deadline = time.monotonic() + retry_for
+        delay = 0.5
+        while True:
+            try:
+                pool = await asyncpg.create_pool(
+                    url,
+                    min_size=1,
+                    max_size=10,
+                    server_settings={"application_name": "tablekeeper"},
+                )
+                break
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise StoreError(_connect_failure(error, retry_for)) from None
+                log.debug("PostgreSQL not reachable yet (%s); trying again", error)
+                await asyncio.sleep(min(delay, left))
+                delay = min(delay * 2, 10.0)
         backend = cls(pool)
         try:
             await backend.migrate()
@@ -114,6 +129,25 @@ class PostgresBackend:
         await self._pool.close()
 
 
+def _connect_failure(error: BaseException, waited: float) -> str:
+    import asyncpg
+
+    if isinstance(
+        error, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError
+    ):
+        what = "the server refused the login"
+    elif isinstance(error, OSError | asyncpg.CannotConnectNowError | TimeoutError):
+        what = "the server could not be reached"
+    else:
+        what = "the server refused it"
+    after = f" (tried for {waited:g} s)" if waited > 0 else ""
+    detail = " ".join(str(error).split()) or type(error).__name__
+    return (
+        f"Could not open the PostgreSQL database: {what}{after}: {detail}. "
+        "Check DATABASE_URL and that the server is up"
+    )
+
+
 async def migrate_postgres(conn: asyncpg.Connection, migrations: list[Migration]) -> list[int]:
     """Apply what is pending, each migration in its own transaction; returns the versions
     applied now. Two processes starting together queue on an advisory lock, so the second
@@ -124,6 +158,8 @@ async def migrate_postgres(conn: asyncpg.Connection, migrations: list[Migration]
             "CREATE TABLE IF NOT EXISTS schema_version ("
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
         )
+        found = await conn.fetchval("SELECT max(version) FROM schema_version")
+        check_not_newer(found, migrations[-1].version, "(PostgreSQL)")
         applied: list[int] = []
         for migration in migrations:
             async with conn.transaction():

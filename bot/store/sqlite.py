@@ -15,7 +15,6 @@ import sqlite3
 from collections import deque
 from collections.abc import Coroutine
 from datetime import datetime
-from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -23,6 +22,7 @@ import aiosqlite
 from bot.store.backend import Body, Row
 from bot.store.errors import StoreError
 from bot.store.migrate import Migration, load_migrations, migrate
+from bot.store.preflight import check_sqlite_file
 
 PREFIX = "sqlite:///"
 R = TypeVar("R")
@@ -103,8 +103,8 @@ class SqliteBackend:
         if synchronous not in SYNCHRONOUS:
             raise StoreError(f"SQLite synchronous is full or normal, not {synchronous!r}")
         path = sqlite_path(url)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # Refuse a missing folder, a bad or read-only file, a newer schema: before writing.
+        await asyncio.to_thread(check_sqlite_file, path, load_migrations(cls.dialect)[-1].version)
         # isolation_level=None: no implicit transactions; we BEGIN and COMMIT ourselves.
         db = await aiosqlite.connect(path, isolation_level=None)
         try:

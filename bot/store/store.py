@@ -31,14 +31,17 @@ EVERYTHING: Parts = frozenset({CHARACTERS, MONSTERS, INITIATIVE})
 URL_FORMS = "sqlite:///path/to/file.db or postgresql://user:password@host:5432/database"
 
 
-async def open_backend(url: str, sqlite_synchronous: str = "full") -> Backend:
+async def open_backend(
+    url: str, sqlite_synchronous: str = "full", retry_for: float = 0.0
+) -> Backend:
     """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`).
     `sqlite_synchronous` ("full" or "normal") is SQLite's durability; PostgreSQL's commit is
-    always durable (its default synchronous_commit)."""
+    always durable (its default synchronous_commit). A PostgreSQL server that can't be reached
+    is tried again for `retry_for` seconds: it may still be starting."""
     if is_postgres_url(url):
         from bot.store.postgres import PostgresBackend
 
-        return await PostgresBackend.open(url)
+        return await PostgresBackend.open(url, retry_for)
     if url.startswith(SQLITE_PREFIX):
         return await SqliteBackend.open(url, sqlite_synchronous)
     scheme = url.split(":", 1)[0] if ":" in url else url  # never echo a password
@@ -71,13 +74,21 @@ class Store:
 
     @classmethod
     def open(
-        cls, url: str, *, now: Callable[[], datetime] = _utcnow, sqlite_synchronous: str = "full"
+        cls,
+        url: str,
+        *,
+        now: Callable[[], datetime] = _utcnow,
+        sqlite_synchronous: str = "full",
+        retry_for: float = 0.0,
     ) -> _Opening:
-        return _Opening(lambda: cls._open(url, now, sqlite_synchronous))
+        """`retry_for`: seconds to keep trying a database server that can't be reached yet."""
+        return _Opening(lambda: cls._open(url, now, sqlite_synchronous, retry_for))
 
     @classmethod
-    async def _open(cls, url: str, now: Callable[[], datetime], synchronous: str) -> Store:
-        return cls(await open_backend(url, synchronous), now)
+    async def _open(
+        cls, url: str, now: Callable[[], datetime], synchronous: str, retry_for: float
+    ) -> Store:
+        return cls(await open_backend(url, synchronous, retry_for), now)
 
     @property
     def dialect(self) -> str:

@@ -168,3 +168,12 @@ async def test_help_in_a_dm_lists_what_works_there(env: Any) -> None:
         "value": "In a server channel: it uses that channel's table",
         "inline": False,
     }
+
+
+async def test_a_secret_roll_in_a_dm_asks_for_a_server_channel(env: Any) -> None:
+    d = env.discord
+    before = await snapshot(env)
+    reply = await d.type("/roll secret:true", user=d.player, channel=d.dm(d.player))
+    assert reply.ephemeral and not reply.embeds
+    assert reply.text == IN_A_SERVER
+    assert await snapshot(env) == before
