@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.export import export_bytes, export_document, is_empty
 from cogs._reply import reply
-from cogs._shared import bot_of, require_gm
+from cogs._shared import bot_of, require_gm, table_channel_id
 from rules.errors import RulesError
 
 NOTHING = (
@@ -26,7 +26,7 @@ class Export(commands.Cog):
     )
     @app_commands.guild_only()
     async def export(self, interaction: discord.Interaction) -> None:
-        channel_id = interaction.channel_id or 0
+        channel_id = await table_channel_id(interaction)  # a thread's is its channel's table
         store = bot_of(interaction).store
         table, events = await store.read_with_history(channel_id, interaction.guild_id)
         require_gm(interaction, table)

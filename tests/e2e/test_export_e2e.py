@@ -82,3 +82,16 @@ async def test_an_empty_channel_says_so(env: Env) -> None:
         "Nothing to export here yet: this channel has no characters, monsters, changed settings"
         " or history"
     )
+
+
+async def test_a_thread_exports_its_channels_table(env: Env) -> None:
+    # A scene thread plays at its channel's table, so /export there is that table.
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
+    await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="medium")
+    reply = await d.slash("export", user=d.gm, channel=d.scene)
+    assert reply.ephemeral
+    assert "2 changes" in reply.text
+    doc = exported(reply.files)
+    assert doc["channel_id"] == str(d.table.id)
+    assert [c["name"] for c in doc["characters"]] == ["Aria"]
