@@ -20,6 +20,10 @@ NOTHING = (
 )
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class Export(commands.Cog):
     @app_commands.command(
         name="export", description="GM: this channel's table and history as a JSON file"
@@ -36,8 +40,9 @@ class Export(commands.Cog):
         data = export_bytes(export_document(table, events, now))
         name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
         summary = (
-            f"This channel's table: {len(table.characters)} characters,"
-            f" {len(table.monsters)} monsters, settings, clock and {len(events)} changes."
+            f"This channel's table: {_count(len(table.characters), 'character')},"
+            f" {_count(len(table.monsters), 'monster')}, settings, clock and"
+            f" {_count(len(events), 'change')}."
         )
         await reply(
             interaction, summary, file=discord.File(io.BytesIO(data), filename=name), ephemeral=True

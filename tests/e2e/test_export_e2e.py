@@ -35,7 +35,7 @@ async def test_the_gm_exports_table_and_history(env: Env) -> None:
 
     reply = await d.slash("export", user=d.gm)
     assert reply.ephemeral
-    assert "2 characters, 1 monsters" in reply.text and "9 changes" in reply.text
+    assert "2 characters, 1 monster," in reply.text and "9 changes" in reply.text
     doc = exported(reply.files)
 
     table, events = await env.store.read_with_history(d.table.id, d.guild.id)
@@ -91,7 +91,7 @@ async def test_a_thread_exports_its_channels_table(env: Env) -> None:
     await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="medium")
     reply = await d.slash("export", user=d.gm, channel=d.scene)
     assert reply.ephemeral
-    assert "2 changes" in reply.text
+    assert "1 character, 1 monster, settings, clock and 2 changes" in reply.text
     doc = exported(reply.files)
     assert doc["channel_id"] == str(d.table.id)
     assert [c["name"] for c in doc["characters"]] == ["Aria"]
