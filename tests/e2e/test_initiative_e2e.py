@@ -184,3 +184,19 @@ async def test_a_player_may_undo_adding_their_own_character(env: Any) -> None:
     # Their first add is older than others' changes to the order: those come first.
     again = await refused(env, "undo", d.player)
     assert "also touched the initiative" in again
+
+
+async def test_a_character_renamed_mid_fight_keeps_its_place(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    await d.slash("init start", user=d.gm)
+    await d.slash("init next", user=d.gm)  # Aria's turn
+    await d.slash("character set", user=d.player, name="Aria", new_name="Arya")
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == ["Troll", ">Arya", "Goblin boss", "Borin"]
+    history = await d.slash("history", user=d.player)
+    line = next(x for x in history.embed["description"].splitlines() if "character set" in x)
+    assert "Arya renamed from Aria" in line and "joins" not in line and "leaves" not in line
+    await d.slash("undo", user=d.player)  # their own rename, as before the fight
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == ["Troll", ">Aria", "Goblin boss", "Borin"]
