@@ -87,6 +87,8 @@ def remove(table: Table, name: str) -> tuple[Table, Combatant]:
         raise RulesError(f"No '{shown}' in the initiative; in it: {names}")
     current = order.current
     if current is not None and current.key == gone.key:
+        if len(order.combatants) == 1:  # passing would only give them the next round
+            raise RulesError(f"{gone.name} is the only one left: `/init end` ends the fight")
         raise RulesError(
             f"It is {gone.name}'s turn: pass it with `/init next` first, then remove them"
         )

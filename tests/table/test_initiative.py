@@ -109,3 +109,15 @@ def test_a_rename_onto_another_name_in_the_order_is_refused() -> None:
     t = add(add(table(), "Goblin", 5), "Aria", 3)
     with pytest.raises(RulesError, match="Goblin is already in the initiative"):
         sheet.change(t, PLAYER, False, "Aria", SheetOptions(), new_name="goblin")
+
+
+def test_the_last_one_left_is_not_told_to_pass_the_turn() -> None:
+    # Passing the turn of the only one left starts a new round with them again (and moves the
+    # clock), so the refusal points to `/init end` instead.
+    t, _ = initiative.start(add(table(), "Orc", 5))
+    with pytest.raises(RulesError, match="only one left") as refused:
+        initiative.remove(t, "Orc")
+    assert "/init end" in str(refused.value) and "/init next" not in str(refused.value)
+    t, _ = initiative.start(add(add(table(), "Orc", 5), "Imp", 3))
+    with pytest.raises(RulesError, match="pass it with `/init next` first"):
+        initiative.remove(t, "Orc")
