@@ -5,6 +5,7 @@ turn, who may do what, undo and history, bad input, and all of it across a resta
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -70,6 +71,8 @@ async def test_a_round_of_initiative_moves_the_clock_one_round(env: Any) -> None
     new_round = await d.slash("init next", user=d.gm)  # Borin was last: round 2
     assert "Round 2 begins" in new_round.embed["title"] and "Troll's turn" in new_round.text
     assert "1 round passes" in new_round.text
+    # One round number in the reply, the fight's: not the clock's own count beside it.
+    assert re.findall(r"round (\d+)", new_round.text, re.IGNORECASE) == ["2"]
     table = await env.table()
     assert table.clock == clock + table.settings.round_seconds  # exactly one round
     aria = table.get("Aria").fatigue
