@@ -62,9 +62,10 @@ def add(
         new = Combatant(clean_name(name, "combatant"), score, 0)
     there = order.find(new.name)
     if there is not None:
+        who = "" if is_gm else "ask the GM to "  # `/init remove` is the GM's
         raise RulesError(
             f"{there.name} is already in the initiative (score {there.score}): "
-            "`/init remove` it first to change the score"
+            f"{who}`/init remove` it first to change the score"
         )
     if len(order.combatants) >= COMBATANTS_MAX:
         raise RulesError(f"The initiative holds at most {COMBATANTS_MAX} names")

@@ -121,3 +121,13 @@ def test_the_last_one_left_is_not_told_to_pass_the_turn() -> None:
     t, _ = initiative.start(add(add(table(), "Orc", 5), "Imp", 3))
     with pytest.raises(RulesError, match="pass it with `/init next` first"):
         initiative.remove(t, "Orc")
+
+
+def test_a_player_already_in_the_order_is_told_to_ask_the_gm() -> None:
+    # `/init remove` is the GM's: a player changing their score must ask the GM.
+    t = add(table(), "Aria", 5, actor=PLAYER)
+    with pytest.raises(RulesError, match="ask the GM to `/init remove` it"):
+        add(t, "Aria", 9, actor=PLAYER)
+    with pytest.raises(RulesError, match="`/init remove` it first") as gm:
+        add(t, "Aria", 9)
+    assert "ask the GM" not in str(gm.value)
