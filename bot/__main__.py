@@ -15,11 +15,13 @@ from collections.abc import Sequence
 import discord
 
 from bot.client import Tablekeeper
+from bot.connect import DiscordUnreachable
 from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
 from bot.store import Store, StoreError
 
 log = logging.getLogger("bot")
+
 
 BAD_TOKEN = (
     "Discord rejected DISCORD_TOKEN: copy it again from the Developer Portal (Bot → Reset Token)"
@@ -59,7 +61,11 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         from bot.api_base import use_api_base  # only a test (or a proxy) points elsewhere
 
         use_api_base(settings.api_base)
-    opening = Store.open(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    opening = Store.open(
+        settings.database_url,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        retry_for=settings.startup_retry_seconds,
+    )
     async with opening as store, Tablekeeper(settings, store) as bot:
         if not sync:
             _close_on_sigterm(bot)
@@ -107,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 1
-    except StoreError as error:  # unreachable database, wrong password, missing driver
+    except (StoreError, DiscordUnreachable) as error:  # one line, no traceback
         print(error, file=sys.stderr)
         return 1
     except KeyboardInterrupt:

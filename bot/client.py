@@ -14,6 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ack import Acks
+from bot.clicks import KnownClicks, answer_unknown_click
+from bot.connect import log_in_with_retry
 from bot.health import HealthServer
 from bot.metrics import Metrics
 from bot.settings import Settings
@@ -66,10 +68,24 @@ class Tablekeeper(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
+        self.known_clicks = KnownClicks()
         self.metrics = Metrics(lambda: self)
         self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
         self._health: HealthServer | None = None
         self.acks = Acks()
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.known_clicks.add(*items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self.known_clicks.remove(*items)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # Every button is a dynamic item: a custom_id none of them takes would go unanswered.
+        if not self.known_clicks.knows(interaction):
+            await answer_unknown_click(interaction)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Called as each interaction arrives, before its command or component runs: the
@@ -85,6 +101,11 @@ class Tablekeeper(commands.AutoShardedBot):
         log.info("Loaded %d cogs: %s", len(self.cogs_to_load), ", ".join(self.cogs_to_load))
         # Commands are registered with Discord only by `python -m bot sync`, never on start:
         # syncing every restart wastes the rate limit and can't be undone by a bad deploy.
+
+    async def login(self, token: str) -> None:
+        # A Discord that can't be reached at start-up is tried again (bot.connect).
+        retry_for = self.settings.startup_retry_seconds
+        await log_in_with_retry(lambda: super(Tablekeeper, self).login(token), self.http, retry_for)
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.health_port is not None and self._health is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import logging
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from dotenv import dotenv_values
 
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+STARTUP_RETRY_MAX = 3600.0
 _LOG_FORMATS = ("text", "json")
 # FULL: a change Discord saw acknowledged survives a power cut; NORMAL: only a killed process.
 SQLITE_SYNCHRONOUS = ("full", "normal")
@@ -32,6 +34,7 @@ class Settings:
     api_base: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    startup_retry_seconds: float = 60.0  # how long to keep trying Discord and PostgreSQL
     log_format: str = "text"  # "json": one JSON object per line
     # Shards: None/None runs every shard Discord suggests in this one process. A count alone
     # runs all of them here; with ids, only those (the rest run in other processes).
@@ -58,6 +61,10 @@ class Settings:
             raise SettingsError("DISCORD_API_BASE must be an http:// or https:// URL")
         if self.dev_guild_id is not None and self.dev_guild_id <= 0:
             raise SettingsError("DEV_GUILD_ID must be a server id (a positive number)")
+        if not 0 <= self.startup_retry_seconds <= STARTUP_RETRY_MAX:
+            raise SettingsError(
+                f"STARTUP_RETRY_SECONDS must be between 0 and {STARTUP_RETRY_MAX:g} (seconds)"
+            )
         if self.log_level not in _LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
         if self.log_format not in _LOG_FORMATS:
@@ -128,6 +135,9 @@ class Settings:
             api_base=get("DISCORD_API_BASE"),
             dev_guild_id=_int_or_none("DEV_GUILD_ID", get("DEV_GUILD_ID")),
             log_level=(get("LOG_LEVEL") or cls.log_level).upper(),
+            startup_retry_seconds=_seconds(
+                "STARTUP_RETRY_SECONDS", get("STARTUP_RETRY_SECONDS"), cls.startup_retry_seconds
+            ),
             log_format=(get("LOG_FORMAT") or cls.log_format).lower(),
             shard_count=_int_or_none("SHARD_COUNT", get("SHARD_COUNT")),
             shard_ids=_id_list("SHARD_IDS", get("SHARD_IDS")),
@@ -166,6 +176,18 @@ def _int_or_none(name: str, value: str | None) -> int | None:
         return int(value)
     except ValueError:
         raise SettingsError(f"{name} must be a number, not {value!r}") from None
+
+
+def _seconds(name: str, value: str | None, default: float) -> float:
+    if value is None:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, not {value!r}") from None
+    if not math.isfinite(seconds):
+        raise SettingsError(f"{name} must be a number of seconds, not {value!r}")
+    return seconds
 
 
 def _id_list(name: str, value: str | None) -> tuple[int, ...] | None:

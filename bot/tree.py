@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from typing import Any
 
 import aiohttp
 import discord
 from discord import app_commands
 
 from bot.ack import ANSWERED_ELSEWHERE, before_work, finished, has_response, saved, send
+from bot.contexts import IN_A_SERVER, is_stateful
 from bot.metrics import of as metrics_of
+from bot.options import BadOptions, check_options
 from bot.store.errors import AlreadyApplied
 from rules.errors import RulesError
 
@@ -51,14 +54,14 @@ def describe_error(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     match error:
-        case RulesError():
+        case RulesError() | BadOptions():
             return str(error)
         case app_commands.TransformerError():
             return f"I couldn't understand {str(error.value)[:50]!r} for that option."
         case app_commands.CommandOnCooldown():
             return f"Slow down: try again in {math.ceil(error.retry_after)} s."
         case app_commands.NoPrivateMessage():
-            return "This command only works in a server channel."
+            return IN_A_SERVER
         case app_commands.MissingPermissions():
             return f"You need the {_names(error.missing_permissions)} permission for that."
         case app_commands.BotMissingPermissions():
@@ -153,14 +156,84 @@ async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) 
         await send_error(interaction, ALREADY_DONE.format(what=error.action))
 
 
+AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
+
+
 class TablekeeperTree(app_commands.CommandTree):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each command's registration JSON, built once: it is fixed while the bot runs, and
+        # building it costs more than checking an interaction against it.
+        self._declarations: dict[AnyCommand, dict[str, Any]] = {}
+
+    def _declaration(self, command: AnyCommand) -> dict[str, Any]:
+        found = self._declarations.get(command)
+        if found is None:
+            found = self._declarations[command] = command.to_dict(self)
+        return found
+
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if await before_work(interaction):  # no HTTP call unless it arrived twice
             raise AnsweredAlready()
+        return await self._fits_declaration(interaction)
+
+    async def _fits_declaration(self, interaction: discord.Interaction) -> bool:
+        """Before discord.py reads a single option: the options must fit what the command
+        declares (a forged payload must not reach a cog), and a stateful command needs a
+        server. A refusal is answered here (discord.py's own error path would re-read the bad
+        data); while autocompleting, with no choices."""
+        data: Any = interaction.data
+        if not isinstance(data, dict) or data.get("type", 1) != 1:
+            return True  # not a slash command: discord.py's own lookup refuses it
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        command = self._declared(data)
+        if command is None and isinstance(data.get("name"), str):
+            return True  # unknown: discord.py raises CommandNotFound, answered as out of date
+        try:
+            if command is None:  # discord.py's own lookup would fail on it with a TypeError
+                raise BadOptions("That command arrived malformed; nothing was changed.")
+            check_options(self._declaration(command), data, autocomplete=autocomplete)
+            if interaction.guild_id is None and is_stateful(_leaf(command, data)):
+                raise app_commands.NoPrivateMessage(IN_A_SERVER)
+        except (BadOptions, app_commands.NoPrivateMessage) as error:
+            if autocomplete:
+                await interaction.response.autocomplete([])
+                return False
+            name = str(data.get("name"))[:40]
+            if isinstance(error, BadOptions):  # a forged payload, or a very stale client
+                log.warning(
+                    "Refused the options of %r from user %s: %s", name, interaction.user.id, error
+                )
+            interaction.command_failed = True
+            await answer_error(interaction, error, f"command {name!r}")
+            return False
         return True
+
+    def _declared(self, data: dict[str, Any]) -> AnyCommand | None:
+        name = data.get("name")
+        if not isinstance(name, str):
+            return None
+        guild_id = data.get("guild_id")
+        if isinstance(guild_id, str) and guild_id.isdigit():
+            found = self.get_command(name, guild=discord.Object(int(guild_id)))
+            if found is not None and not isinstance(found, app_commands.ContextMenu):
+                return found
+        found = self.get_command(name)
+        return None if isinstance(found, app_commands.ContextMenu) else found
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else None
         await answer_error(interaction, error, f"command {command!r}")
+
+
+def _leaf(command: AnyCommand, data: dict[str, Any]) -> AnyCommand:
+    """The subcommand `data` names (already checked against the declaration)."""
+    options = data.get("options") or []
+    while isinstance(command, app_commands.Group) and options:
+        found = command.get_command(options[0]["name"])
+        if found is None:
+            break
+        command, options = found, options[0].get("options") or []
+    return command

@@ -1,76 +1,203 @@
-"""Remove/Cancel for a removal (`/character remove`, `/monster remove`): only the person who
-asked may press, for a minute; the removal itself is one store transaction at the click."""
+"""Confirm prompts (`/character remove`, `/monster remove`, `/party reset`) that survive a
+restart and say when they have expired.
+
+The buttons are `TableButton`s: their custom_id holds who asked and when the prompt expires
+(wall time, in milliseconds, base 36), so a click is answered whatever happened to the process
+in between: after the expiry with "expired, run the command again", before it as asked. While
+the process runs, a timer also greys the buttons out at the expiry (best effort: the custom_id,
+not the timer, is what decides).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, Self, cast
 
 import discord
 
 from bot.render.characters import cancelled_embed
-from bot.tree import answer_error
+from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, update
-from cogs._shared import GmStep, apply_as
 
 log = logging.getLogger(__name__)
 
-CONFIRM_SECONDS = 60.0  # how long the Remove button waits
-T = TypeVar("T")
+CONFIRM_SECONDS = 60.0  # how long a prompt waits for its answer
+UNTIL_CODE = r"[0-9a-z]{1,10}"  # wall time in ms, base 36
+ANSWER = rf"(?P<answer>[yn]):(?P<asker>{ID_CODE}):(?P<until>{UNTIL_CODE})"
+NAME = r":(?P<name>.*)"  # last: a name may hold any text
 
 
-class ConfirmRemove(discord.ui.View, Generic[T]):
-    """`step` removes `name` (it is asked whether the clicker is GM again, in its own
-    transaction: the GM role may have gone since the prompt); `done` shows what was removed."""
+def expiry_code(seconds: float, now: float | None = None) -> str:
+    """When a prompt made now and waiting `seconds` expires, for its custom_id."""
+    return id_code(round(((time.time() if now is None else now) + seconds) * 1000))
+
+
+def has_expired(code: str, now: float | None = None) -> bool:
+    return (time.time() if now is None else now) * 1000 >= id_from_code(code)
+
+
+class ConfirmButton(TableButton, template=r"(?!)"):
+    """Yes or No on a prompt: only its asker may answer, and not after it expired. Subclasses
+    give a `template` ending in ANSWER's groups (plus their own), `confirmed`, `cancelled`
+    and `expired` (the embed that says so and how to ask again)."""
+
+    ONLY_ASKER = "Only <@{asker}> can answer this."
 
     def __init__(
         self,
-        invoker_id: int,
-        name: str,
-        timeout: float,
+        prefix: str,
+        yes: bool,
+        asker_id: int,
+        until: str,
+        label: str,
         *,
-        action: str,
-        step: GmStep[T],
-        done: Callable[[T], discord.Embed],
+        suffix: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
     ) -> None:
-        super().__init__(timeout=timeout)
-        self.invoker_id = invoker_id
+        self.yes, self.asker_id, self.until = yes, asker_id, until
+        custom_id = f"{prefix}:{'y' if yes else 'n'}:{id_code(asker_id)}:{until}{suffix}"
+        super().__init__(custom_id, label, style=style, disabled=disabled)
+
+    @staticmethod
+    def parse(match: Any) -> tuple[bool, int, str]:
+        return match["answer"] == "y", id_from_code(match["asker"]), match["until"]
+
+    @classmethod
+    def make(cls, yes: bool, asker_id: int, until: str, *extra: Any, **kwargs: Any) -> Self:
+        """A subclass's button: its own arguments follow `until` (e.g. the name)."""
+        made: Self = cast(Any, cls)(yes, asker_id, until, *extra, **kwargs)
+        return made
+
+    @classmethod
+    def pair(
+        cls, asker_id: int, until: str, *extra: Any, disabled: bool = False
+    ) -> discord.ui.View:
+        """The prompt's two buttons: Yes, then No."""
+        return buttons_view(
+            *(cls.make(yes, asker_id, until, *extra, disabled=disabled) for yes in (True, False))
+        )
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.asker_id:
+            await reply(interaction, self.ONLY_ASKER.format(asker=self.asker_id), ephemeral=True)
+        elif not self.yes:
+            await update(interaction, embed=self.cancelled(), view=None)
+        elif has_expired(self.until):
+            await update(interaction, embed=self.expired(), view=None)
+        else:
+            await self.confirmed(interaction)
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+    def cancelled(self) -> discord.Embed:
+        raise NotImplementedError
+
+    def expired(self) -> discord.Embed:
+        raise NotImplementedError
+
+
+class RemovalButton(ConfirmButton, template=r"(?!)"):
+    """Remove or Cancel on a prompt to remove something by name (the custom_id's last piece:
+    any text). Subclasses give a `template` (`PREFIX:` + ANSWER + NAME), PREFIX, COMMAND and
+    `confirmed`."""
+
+    PREFIX = ""
+    COMMAND = ""
+
+    def __init__(
+        self, yes: bool, asker_id: int, until: str, name: str, *, disabled: bool = False
+    ) -> None:
         self.name = name
-        self.action, self.step, self.done = action, step, done
-        self.prompt: discord.Interaction | None = None  # to edit the prompt on timeout
+        label, style = (
+            ("Remove", discord.ButtonStyle.danger)
+            if yes
+            else ("Cancel", discord.ButtonStyle.secondary)
+        )
+        super().__init__(
+            self.PREFIX,
+            yes,
+            asker_id,
+            until,
+            label,
+            suffix=f":{name}",
+            style=style,
+            disabled=disabled,
+        )
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id == self.invoker_id:
-            return True
-        await reply(interaction, f"Only <@{self.invoker_id}> can answer this.", ephemeral=True)
-        return False
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls.make(*cls.parse(match), match["name"])
 
-    @discord.ui.button(label="Remove", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        gone = await apply_as(interaction, self.action, self.step)
-        self.stop()
-        await update(interaction, embed=self.done(gone), view=None)
+    def cancelled(self) -> discord.Embed:
+        return cancelled_embed(self.name)
 
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await update(interaction, embed=cancelled_embed(self.name), view=None)
+    def expired(self) -> discord.Embed:
+        return cancelled_embed(self.name, timed_out=True, command=self.COMMAND)
 
-    async def on_timeout(self) -> None:
-        for item in self.children:
-            if isinstance(item, discord.ui.Button):
-                item.disabled = True
-        if self.prompt is not None:
-            try:
-                await self.prompt.edit_original_response(
-                    embed=cancelled_embed(self.name, timed_out=True), view=self
-                )
-            except discord.HTTPException as error:  # the prompt was dismissed: nothing to edit
-                log.info("Could not disable the remove prompt (%s)", error.status)
 
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        # Views don't reach the tree's handler; give the same replies it would.
-        await answer_error(interaction, error, f"the {self.action} button")
+async def ask(
+    interaction: discord.Interaction,
+    embed: discord.Embed,
+    kind: type[ConfirmButton],
+    *extra: Any,
+    seconds: float,
+    timers: PromptTimers,
+) -> None:
+    """Send a prompt with `kind`'s two buttons (`extra`: its own arguments), expiring in
+    `seconds`; `timers` greys them out then, if still unanswered."""
+    asker, until = interaction.user.id, expiry_code(seconds)
+    await reply(interaction, embed=embed, view=kind.pair(asker, until, *extra))
+    expired = kind.make(True, asker, until, *extra).expired()
+    timers.start(
+        grey_out_when_expired(
+            interaction,
+            seconds,
+            expired,
+            lambda: kind.pair(asker, until, *extra, disabled=True),
+        )
+    )
+
+
+class PromptTimers:
+    """The in-memory timers that grey out prompts at their expiry; a cog cancels them when it
+    is unloaded, so none outlives the bot."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def cancel_all(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+
+
+async def grey_out_when_expired(
+    prompt: discord.Interaction,
+    seconds: float,
+    embed: discord.Embed,
+    disabled: Callable[[], discord.ui.View],
+) -> None:
+    """At the expiry, if the prompt still offers its buttons, show `embed` and the buttons
+    disabled. A prompt answered meanwhile has no buttons left and is left alone."""
+    await asyncio.sleep(seconds)
+    try:
+        message = await prompt.original_response()
+        if any(
+            not getattr(child, "disabled", True)
+            for row in message.components
+            for child in getattr(row, "children", ())
+        ):
+            await prompt.edit_original_response(embed=embed, view=disabled())
+    except discord.HTTPException as error:  # dismissed or deleted: nothing left to grey out
+        log.info("Could not grey out an expired prompt (%s)", error.status)

@@ -13,7 +13,9 @@ import discord
 from discord import app_commands
 
 from bot.ack import mark_saved
+from bot.contexts import NotInServer
 from bot.permissions import is_gm
+from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from rules.errors import RulesError
 from table.model import Character, Forbidden, Table
 
@@ -22,6 +24,13 @@ if TYPE_CHECKING:
 
 R = TypeVar("R")
 GmStep = Callable[[Table, bool], tuple[Table, R]]  # (table, caller is GM) -> (new table, result)
+
+# What a command reads besides the channel row: most need the party, the bestiary's commands
+# their monsters, the settings nothing more. The turn order goes with both (it lists characters
+# and monsters), so a change to either sees it.
+PARTY: Parts = frozenset({CHARACTERS, INITIATIVE})
+BESTIARY: Parts = frozenset({MONSTERS, INITIATIVE})
+CHANNEL_ONLY: Parts = frozenset()
 
 GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)"
 
@@ -34,33 +43,47 @@ async def table_channel_id(interaction: discord.Interaction) -> int:
     """The channel whose table this interaction plays at: a thread plays at its parent
     channel's table (Discord sends the thread's `parent_id` with the interaction: no request
     for it), unless that channel lets its threads keep their own (`/settings set threads:own`)."""
-    return (await _parent_table(interaction) or (interaction.channel_id or 0, None))[0]
+    shared = await _parent_table(interaction, CHANNEL_ONLY)  # its settings say
+    return (shared or (interaction.channel_id or 0, None))[0]
 
 
-async def _parent_table(interaction: discord.Interaction) -> tuple[int, Table] | None:
+async def _parent_table(
+    interaction: discord.Interaction, parts: Parts = EVERYTHING
+) -> tuple[int, Table] | None:
     """(the parent's id, its table) when this is a thread that plays at its channel's table."""
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent_id:
-        parent = await bot_of(interaction).store.read(channel.parent_id, interaction.guild_id)
+        store = bot_of(interaction).store
+        parent = await store.read(channel.parent_id, interaction.guild_id, parts)
         if parent.settings.threads == "shared":
             return channel.parent_id, parent
     return None
 
 
-async def read_table(interaction: discord.Interaction) -> Table:
-    """A snapshot for looking (show, list, rolls, prompts); never decide a write from it."""
-    shared = await _parent_table(interaction)
+async def read_table(interaction: discord.Interaction, parts: Parts = EVERYTHING) -> Table:
+    """A snapshot for looking (show, list, rolls, prompts); never decide a write from it.
+    `parts`: what besides the channel row the command needs (PARTY, BESTIARY, CHANNEL_ONLY;
+    everything unless told), so a command never pays to read what it doesn't show."""
+    if interaction.guild_id is None:  # the tree refuses stateful commands; buttons land here
+        raise NotInServer()
+    shared = await _parent_table(interaction, parts)
     if shared is not None:
         return shared[1]
-    return await bot_of(interaction).store.read(interaction.channel_id or 0, interaction.guild_id)
+    store = bot_of(interaction).store
+    return await store.read(interaction.channel_id or 0, interaction.guild_id, parts)
 
 
-async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R]) -> R:
+async def apply_as(
+    interaction: discord.Interaction, action: str, fn: GmStep[R], parts: Parts = EVERYTHING
+) -> R:
     """One transaction: `fn` gets the table and whether the caller is GM by THAT table's
     settings. A refusal raised in `fn` rolls it back and the error handler shows it. The change
     is logged with the interaction's id, so a second delivery of it writes nothing (the store
     raises AlreadyApplied); once committed, the interaction remembers it (the error handler
-    must not say "nothing was changed" if the reply then fails)."""
+    must not say "nothing was changed" if the reply then fails). `parts` as for `read_table`:
+    `fn` sees, and may change, only those."""
+    if interaction.guild_id is None:  # a channel's rows always belong to a server
+        raise NotInServer()
 
     def step(table: Table) -> tuple[Table, R]:
         return fn(table, is_gm(interaction, table.settings))
@@ -72,6 +95,7 @@ async def apply_as(interaction: discord.Interaction, action: str, fn: GmStep[R])
         interaction.user.id,
         action,
         step,
+        parts,
         interaction_id=interaction.id,
     )
     mark_saved(interaction, action)
@@ -115,7 +139,9 @@ async def character_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The channel's characters, the caller's own first, filtered by what was typed."""
-    table = await read_table(interaction)
+    if interaction.guild_id is None:  # `/save` runs in DMs too, where no character lives
+        return []
+    table = await read_table(interaction, PARTY)
     found = own_first(table, interaction.user.id, current)
     return [app_commands.Choice(name=c.name, value=c.name) for c in found[:25]]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -13,14 +15,18 @@ from bot.render.characters import (
     roster_embed,
     sheet_embed,
 )
-from cogs._confirm import CONFIRM_SECONDS, ConfirmRemove
-from cogs._reply import PRIVATE, private_unless, reply
-from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
+from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
+from cogs._reply import PRIVATE, private_unless, reply, update
+from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from table.names import NAME_LIMIT
 from table.sheet import SheetOptions, change, create, remove
+
+log = logging.getLogger(__name__)
+
+DANGER = discord.ButtonStyle.danger
 
 Level = app_commands.Range[int, 1, LEVEL_MAX]
 Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
@@ -59,6 +65,22 @@ SHEET_DESCRIPTIONS = {
 }
 
 
+class RemoveAnswer(RemovalButton, template=r"tk:rm:" + ANSWER + NAME):
+    """Remove or Cancel on a `/character remove` prompt."""
+
+    PREFIX, COMMAND = "tk:rm", "/character remove"
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        # GM or not is asked again at the click, in its transaction: the GM role may have
+        # gone since the prompt (only the asker gets this far).
+        gone = await apply_as(
+            interaction,
+            "character remove",
+            lambda table, gm: remove(table, self.asker_id, gm, self.name),
+        )
+        await update(interaction, embed=removed_embed(gone), view=None)
+
+
 class Characters(commands.Cog):
     character = app_commands.Group(
         name="character", description="Make, change, show and remove characters", guild_only=True
@@ -66,6 +88,10 @@ class Characters(commands.Cog):
 
     def __init__(self, confirm_seconds: float = CONFIRM_SECONDS) -> None:
         self.confirm_seconds = confirm_seconds  # tests shorten it on the running cog
+        self.timers = PromptTimers()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel_all()
 
     @character.command(name="create", description="Make a character in this channel")
     @app_commands.describe(
@@ -120,7 +146,7 @@ class Characters(commands.Cog):
                 table, actor_id=actor_id, is_gm=gm, name=name, owner_id=owner_id, options=options
             )
 
-        made = await apply_as(interaction, "character create", step)
+        made = await apply_as(interaction, "character create", step, PARTY)
         await reply(interaction, embed=sheet_embed(made, title=f"Created {made.name}"))
 
     @character.command(name="set", description="Change a character: only the options you give")
@@ -183,7 +209,7 @@ class Characters(commands.Cog):
             )
             return after, (character, after != before)  # the store writes only when it differs
 
-        character, changed = await apply_as(interaction, "character set", step)
+        character, changed = await apply_as(interaction, "character set", step, PARTY)
         title = (
             f"Changed {character.name}"
             if changed
@@ -204,13 +230,13 @@ class Characters(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, name: Name | None = None, public: bool = False
     ) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         character = pick_character(table, name, interaction.user.id)
         await reply(interaction, embed=sheet_embed(character))
 
     @character.command(name="list", description="Every character in this channel", extras=PRIVATE)
     async def list_(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         await reply(interaction, embed=roster_embed(table))
 
     @character.command(
@@ -219,22 +245,25 @@ class Characters(commands.Cog):
     @app_commands.describe(name="Which character")
     @app_commands.autocomplete(name=character_autocomplete)
     async def remove_(self, interaction: discord.Interaction, name: Name) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         gm = is_gm(interaction, table.settings)
         character = table.get(name)
         check_can_change(interaction.user.id, gm, character)  # refuse now, not after a click
-        invoker, name = interaction.user.id, character.name
-        view = ConfirmRemove(
-            invoker,
-            name,
-            self.confirm_seconds,
-            action="character remove",
-            step=lambda table, gm: remove(table, invoker, gm, name),
-            done=removed_embed,
+        embed = confirm_remove_embed(character)
+        await ask(
+            interaction,
+            embed,
+            RemoveAnswer,
+            character.name,
+            seconds=self.confirm_seconds,
+            timers=self.timers,
         )
-        await reply(interaction, embed=confirm_remove_embed(character), view=view)
-        view.prompt = interaction
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(RemoveAnswer)  # before any click, and after every restart
     await bot.add_cog(Characters())
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(RemoveAnswer)

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.render.fatigue import clock_embed, report_embed
 from cogs._reply import reply
-from cogs._shared import apply_as, gm_only, read_table
+from cogs._shared import PARTY, apply_as, gm_only, read_table
 from cogs.fatigue import Minutes
 from table import partyops
 from table.model import Table
@@ -31,7 +31,7 @@ async def _move(
         new, report = move(table)
         return new, (report, new.settings.round_seconds)
 
-    report, round_seconds = await apply_as(interaction, action, gm_only(run))
+    report, round_seconds = await apply_as(interaction, action, gm_only(run), PARTY)
     embed = report_embed(title, report, round_seconds, quiet=True)
     await reply(interaction, embed=embed)
 
@@ -41,9 +41,12 @@ class Clock(commands.Cog):
         name="clock", description="The channel's game clock: rounds and minutes", guild_only=True
     )
 
-    @clock.command(name="show", description="The game clock and whose Temporary FP is running")
+    @clock.command(
+        name="show",
+        description="The game clock, running Temporary FP, and who rested alone ahead of it",
+    )
     async def show(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         await reply(interaction, embed=clock_embed(table))
 
     @clock.command(name="round", description="GM: advance the clock by rounds")

@@ -20,13 +20,13 @@ from discord.ext import commands
 from bot.render.fatigue import change_embed, character_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
-from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
+from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
+from rules.fatigue import FP_AT_ONCE_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
 from table.partyops import CharacterChange
 
-FP_MAX_AT_ONCE = 1000  # more FP in one go is surely a typo
-Amount = app_commands.Range[int, 1, FP_MAX_AT_ONCE]
+Amount = app_commands.Range[int, 1, FP_AT_ONCE_MAX]
 Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
 CHARACTER_HELP = "Whose fatigue (default: your character here)"
 RECOVER_IS_GMS = "Only the GM can remove FP directly; rest it off with `/rest` and `character:`"
@@ -57,7 +57,7 @@ async def change_character(
         new, done = change(table, character.name)
         return new, (done, new.clock)
 
-    done, clock = await apply_as(interaction, action, run)
+    done, clock = await apply_as(interaction, action, run, PARTY)
     embed = change_embed(title(done.name), done, clock)
     if spend_more:
         view = buttons_view(SpendOne(done.name, SPEND_MORE))
@@ -168,7 +168,7 @@ class Fatigue(commands.Cog):
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def show(self, interaction: discord.Interaction, character: str | None = None) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         found = pick_character(table, character, interaction.user.id)
         view = buttons_view(SpendOne(found.name, SPEND_ONE))
         await reply(interaction, embed=character_embed(found, table.clock), view=view)

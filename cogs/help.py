@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import stateless
 from bot.render.common import NEUTRAL
 from cogs._reply import PRIVATE, reply
 from rules.errors import RulesError
@@ -161,6 +162,7 @@ class Help(commands.Cog):
         chat = self.bot.tree.get_commands(type=discord.AppCommandType.chat_input)
         return entries(c for c in chat if isinstance(c, app_commands.Command | app_commands.Group))
 
+    @stateless
     @app_commands.command(
         name="help", description="What each command does, with an example", extras=PRIVATE
     )

@@ -10,20 +10,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import stateless
 from bot.permissions import is_gm
 from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
 from cogs._buttons import TableButton, buttons_view
-from cogs._confirm import CONFIRM_SECONDS
-from cogs._monster_remove import confirm_monster_removal
+from cogs._confirm import CONFIRM_SECONDS, PromptTimers
+from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._reply import PRIVATE, private_unless, reply
-from cogs._shared import apply_as, read_table
+from cogs._shared import BESTIARY, apply_as, read_table
 from rules.defense import (
     AGILITY_RANGE,
     ARMOR_LEVELS,
+    DAMAGE_MAX,
+    EXTRA_DEFENSE_MAX,
+    EXTRA_EVASION_MIN,
     FACINGS,
     MAX_ARMOR_ENCHANTMENTS,
     ORDERS,
     RANKS,
+    TRADE_LIMIT,
 )
 from table import bestiary
 from table.bestiary import BuildOptions
@@ -32,12 +37,12 @@ from table.names import NAME_LIMIT
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
 Rank = app_commands.Range[int, RANKS.start, RANKS.stop - 1]
-Trade = app_commands.Range[int, -50, 50]
+Trade = app_commands.Range[int, -TRADE_LIMIT, TRADE_LIMIT]
 Agility = app_commands.Range[int, AGILITY_RANGE.start, AGILITY_RANGE.stop - 1]
-ExtraDefense = app_commands.Range[int, 0, 100]
-ExtraEvasion = app_commands.Range[int, -50, 0]
+ExtraDefense = app_commands.Range[int, 0, EXTRA_DEFENSE_MAX]
+ExtraEvasion = app_commands.Range[int, EXTRA_EVASION_MIN, 0]
 Hp = app_commands.Range[int, 1, HP_MAX]
-Damage = app_commands.Range[int, 1, 100_000]
+Damage = app_commands.Range[int, 1, DAMAGE_MAX]
 NewName = app_commands.Range[str, 1, NAME_LIMIT]
 Name = app_commands.Range[str, 1, 100]  # a lookup: an unknown name gets a helpful error
 Text = app_commands.Range[str, 1, 100]
@@ -113,7 +118,9 @@ async def hidden_spot_autocomplete(
 async def monster_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    table = await read_table(interaction)
+    if interaction.guild_id is None:  # no bestiary outside a server
+        return []
+    table = await read_table(interaction, BESTIARY)
     typed = current.casefold()
     found = [m for m in table.monsters if typed in m.key]
     return [app_commands.Choice(name=m.name, value=m.name) for m in found[:25]]
@@ -146,6 +153,9 @@ async def hit_and_reply(
     """`/monster hit` and its "Hit again" button: one transaction, then a new reply."""
     step = functools.partial(bestiary.hit, name=name, damage=damage, from_square=from_square)
     result = await Monsters._change(interaction, "monster hit", step)
+    if result.monster.down:  # another hit would only say it is defeated
+        await reply(interaction, embed=hit_embed(result))
+        return
     view = buttons_view(HitAgain(result.monster.name, damage, from_square))
     await reply(interaction, embed=hit_embed(result), view=view)
 
@@ -159,12 +169,21 @@ class Monsters(commands.Cog):
 
     confirm_seconds = CONFIRM_SECONDS  # tests shorten it on the running cog
 
+    def __init__(self) -> None:
+        self.timers = PromptTimers()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel_all()
+
     @staticmethod
     async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
         """One transaction: the step gets `is_gm` by the settings it loaded and refuses a
         non-GM inside it, so a refusal writes nothing."""
-        return await apply_as(interaction, action, lambda table, gm: step(table, is_gm=gm))
+        return await apply_as(
+            interaction, action, lambda table, gm: step(table, is_gm=gm), BESTIARY
+        )
 
+    @stateless
     @monster.command(
         name="build",
         description="A monster's stat block from its Rank and armor",
@@ -242,7 +261,7 @@ class Monsters(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, name: Name, public: bool = False
     ) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, BESTIARY)
         monster = table.get_monster(name)
         # Hidden spots in full only in a reply the GM alone sees.
         private_to_gm = not public and is_gm(interaction, table.settings)
@@ -254,7 +273,7 @@ class Monsters(commands.Cog):
     )
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, BESTIARY)
         await reply(interaction, embed=roster_embed(table.monsters))
 
     @monster.command(
@@ -263,7 +282,7 @@ class Monsters(commands.Cog):
     @app_commands.describe(name="Which monster")
     @app_commands.autocomplete(name=monster_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
-        await confirm_monster_removal(interaction, name, self.confirm_seconds)
+        await confirm_monster_removal(interaction, name, self.confirm_seconds, self.timers)
 
     @monster.command(name="face", description="GM: turn a monster (moves its unarmored spots)")
     @app_commands.describe(name="Which monster", facing="The compass direction it now faces")
@@ -306,9 +325,9 @@ class Monsters(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(HitAgain)  # before any click, and after every restart
+    bot.add_dynamic_items(HitAgain, MonsterRemoveAnswer)  # before any click, after every restart
     await bot.add_cog(Monsters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(HitAgain)
+    bot.remove_dynamic_items(HitAgain, MonsterRemoveAnswer)

@@ -10,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.fatigue import page_count, party_embed, report_embed
-from bot.tree import answer_error
 from cogs._buttons import TableButton, buttons_view
+from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
 from cogs._reply import reply, update
-from cogs._shared import apply_as, gm_only, read_table, require_gm
+from cogs._shared import PARTY, apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
 from table import partyops
 from table.model import Table
@@ -21,61 +21,48 @@ from table.partyops import PartyReport
 
 log = logging.getLogger(__name__)
 
-CONFIRM_SECONDS = 60.0  # how long the reset button waits; then it is disabled
 PAGES_MAX = 100
 RESET_NAMES = 10  # names the reset prompt lists before "and N more"
 
 
-class ResetConfirm(discord.ui.View):
-    """Confirm or cancel `/party reset`; only the GM who asked may click."""
+class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
+    """Reset everyone or Cancel on a `/party reset` prompt; only the GM who asked may click."""
 
-    def __init__(self, origin: discord.Interaction) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.origin = origin  # its token edits the message when the buttons time out
+    ONLY_ASKER = "Only the GM who asked for this reset can confirm or cancel it."
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id == self.origin.user.id:
-            return True
-        await reply(
-            interaction,
-            "Only the GM who asked for this reset can confirm or cancel it.",
-            ephemeral=True,
+    def __init__(self, yes: bool, asker_id: int, until: str, disabled: bool = False) -> None:
+        label, style = (
+            ("Reset everyone", discord.ButtonStyle.danger)
+            if yes
+            else ("Cancel", discord.ButtonStyle.secondary)
         )
-        return False
+        super().__init__("tk:reset", yes, asker_id, until, label, style=style, disabled=disabled)
 
-    @discord.ui.button(label="Reset everyone", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls(*cls.parse(match))
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
         def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
             new, report = partyops.party_reset(table)
             return new, (report, new.settings.round_seconds)
 
         # Asked again at the click: the GM role may have been taken away since the prompt.
-        report, round_seconds = await apply_as(interaction, "party reset", gm_only(run))
-        self.stop()  # only now: after an error the GM may still cancel
+        report, round_seconds = await apply_as(interaction, "party reset", gm_only(run), PARTY)
         embed = report_embed("Party reset: everyone is fresh", report, round_seconds, reset=True)
         await update(interaction, embed=embed, view=None)
 
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        self.stop()
-        embed = discord.Embed(title="Party reset cancelled", description="Nothing was changed.")
-        await update(interaction, embed=embed, view=None)
+    def cancelled(self) -> discord.Embed:
+        return discord.Embed(title="Party reset cancelled", description="Nothing was changed.")
 
-    async def on_timeout(self) -> None:
-        for item in self.children:
-            if isinstance(item, discord.ui.Button):
-                item.disabled = True
-        embed = discord.Embed(title="Party reset timed out", description="Nothing was changed.")
-        try:
-            await self.origin.edit_original_response(embed=embed, view=self)
-        except discord.HTTPException as error:  # the message is gone: nothing left to disable
-            log.warning("Could not disable the reset buttons (%s)", error.status)
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item
-    ) -> None:
-        # Views don't reach the tree's handler; give the same replies it would.
-        await answer_error(interaction, error, "the party reset button")
+    def expired(self) -> discord.Embed:
+        return discord.Embed(
+            title="Party reset timed out",
+            description="No answer within a minute: nothing was changed. "
+            "To reset everyone, run `/party reset` again.",
+        )
 
 
 class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
@@ -92,7 +79,7 @@ class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
         return cls(int(match["page"]), getattr(item, "label", None) or "Next")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         pages = page_count(table)
         page = min(max(self.page, 1), pages)  # the party may have shrunk since
         embed = party_embed(table, page)
@@ -115,12 +102,18 @@ class Party(commands.Cog):
         name="party", description="The channel's fatigue board and party-wide FP", guild_only=True
     )
 
+    def __init__(self) -> None:
+        self.timers = PromptTimers()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel_all()
+
     @party.command(name="show", description="Every character's FP, band, caps and Temporary FP")
     @app_commands.describe(page="Page of the board (10 characters a page)")
     async def show(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, PAGES_MAX] = 1
     ) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         embed = party_embed(table, page)
         view = page_view(page, page_count(table))
         if view is None:
@@ -136,13 +129,13 @@ class Party(commands.Cog):
             new, report = partyops.party_spend(table, amount)
             return new, (report, new.settings.round_seconds)
 
-        report, round_seconds = await apply_as(interaction, "party spend", gm_only(run))
+        report, round_seconds = await apply_as(interaction, "party spend", gm_only(run), PARTY)
         embed = report_embed(f"The party spends {amount} FP each", report, round_seconds)
         await reply(interaction, embed=embed)
 
     @party.command(name="reset", description="GM: everyone's fatigue back to fresh (asks first)")
     async def reset(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         require_gm(interaction, table)  # refuse now, not at the click (which asks again)
         partyops.require_characters(table)
         shown = [c.name for c in table.characters[:RESET_NAMES]]
@@ -154,14 +147,13 @@ class Party(commands.Cog):
             description=f"FP, Temporary FP, caps and VP damage go back to 0 for: {names}",
             colour=discord.Colour.red(),
         )
-        view = ResetConfirm(interaction)
-        await reply(interaction, embed=embed, view=view)
+        await ask(interaction, embed, ResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(PartyPage)  # before any click, and after every restart
+    bot.add_dynamic_items(PartyPage, ResetAnswer)  # before any click, and after every restart
     await bot.add_cog(Party())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(PartyPage)
+    bot.remove_dynamic_items(PartyPage, ResetAnswer)

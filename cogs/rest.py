@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.render.fatigue import report_embed
 from cogs._reply import reply
-from cogs._shared import apply_as, character_autocomplete, gm_only
+from cogs._shared import PARTY, apply_as, character_autocomplete, gm_only
 from cogs.fatigue import Minutes, change_character
 from table import partyops
 from table.model import Table
@@ -50,7 +50,9 @@ async def _rest(
         new, report = partyops.party_rest(table, kind, minutes)
         return new, (report, new.settings.round_seconds)
 
-    report, round_seconds = await apply_as(interaction, action, gm_only(run, PARTY_REST_IS_GMS))
+    report, round_seconds = await apply_as(
+        interaction, action, gm_only(run, PARTY_REST_IS_GMS), PARTY
+    )
     embed = report_embed(f"The party {_DOING[kind]}", report, round_seconds)
     await reply(interaction, embed=embed)
 

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import stateless
 from bot.render.label import LABEL_MAX, labelled
 from bot.render.roll import dice_embed, open_ended_embed
 from cogs._reply import reply
@@ -25,6 +26,7 @@ class Roll(commands.Cog):
         # One generator for this cog's dice, never the module-level one.
         self.rng: DieSource = rng or random.SystemRandom()
 
+    @stateless
     @app_commands.command(name="roll", description="Roll an open-ended d100, or any dice")
     @app_commands.describe(
         mod="Added to the open-ended d100, e.g. 25",

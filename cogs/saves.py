@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.contexts import stateless
 from bot.permissions import is_gm
 from bot.render.label import labelled
 from bot.render.saves import party_embed, save_embed
@@ -28,21 +29,30 @@ from cogs._buttons import (
     optional_text,
 )
 from cogs._reply import reply
-from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
+from cogs._shared import PARTY, bot_of, character_autocomplete, read_table, require_gm
 from cogs.roll import Label
 from cogs.secret import send_secret
 from rules.dice import DieSource, open_ended
-from rules.saves import DC_MAX, DC_MIN, MODIFIER_LIMIT, SaveKind
+from rules.errors import RulesError
+from rules.saves import (
+    CASTING_LIMIT,
+    DC_MAX,
+    DC_MIN,
+    LEVEL_LIMIT,
+    MODIFIER_LIMIT,
+    PER_MAX,
+    SaveKind,
+)
 from table.model import LEVEL_MAX, Forbidden, Table
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
 
 # Discord checks these ranges before the bot sees the command; the rules check them again.
 Level = app_commands.Range[int, 1, LEVEL_MAX]
-AttackLevel = app_commands.Range[int, 1, 1000]
+AttackLevel = app_commands.Range[int, 1, LEVEL_LIMIT]
 Dc = app_commands.Range[int, DC_MIN, DC_MAX]
-Casting = app_commands.Range[int, -1000, 1000]  # an open-ended casting roll can go negative
+Casting = app_commands.Range[int, -CASTING_LIMIT, CASTING_LIMIT]  # open-ended: may be < 0
 Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
-Per = app_commands.Range[int, 1, 1000]
+Per = app_commands.Range[int, 1, PER_MAX]
 
 _AGAINST = {
     "vs": "Attack Level of the effect (sets the Difficulty)",
@@ -60,6 +70,10 @@ _ONE = {
 }
 
 
+IN_A_DM = (
+    "Characters live in server channels: use this in a server channel, or give `level:` "
+    "(and `stat:`, `kin:`) for a plain roll here"
+)
 AGAIN = "Roll again"
 ROLLER_OR_GM = "Only the player who rolled this save, or the GM, can roll it again"
 _AGAINST_OPTIONS = {"v": "vs", "d": "dc", "s": "spell"}
@@ -107,6 +121,16 @@ def again_inputs(kind: SaveKind, options: SaveOptions, table: Table, roller_id: 
         per=options.per,
         ties_succeed=table.settings.ties_succeed,
     )
+
+
+async def save_table(interaction: discord.Interaction, options: SaveOptions) -> Table:
+    """The channel's table; outside a server, where a plain roll with numbers still works,
+    an empty table with the default settings (no character lives in a DM)."""
+    if interaction.guild_id is not None:
+        return await read_table(interaction, PARTY)
+    if options.character is not None or options.level is None:
+        raise RulesError(IN_A_DM)
+    return Table(interaction.channel_id or 1, None)
 
 
 def secret_what(kind: SaveKind) -> str:
@@ -174,7 +198,7 @@ class SaveAgain(
         return cls(SaveKind(match["kind"]), options, id_from_code(match["roller"]))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await save_table(interaction, self.options)
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(ROLLER_OR_GM)
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
@@ -227,7 +251,7 @@ class Saves(commands.Cog):
         label: str | None = None,
         secret: bool = False,
     ) -> None:
-        table = await read_table(interaction)
+        table = await save_table(interaction, options)
         inputs = save_inputs(kind, options, table, interaction.user.id)
         again = again_options(options, inputs)
         await self.reply_one(interaction, inputs, again, interaction.user.id, label, secret)
@@ -263,7 +287,7 @@ class Saves(commands.Cog):
         secret: bool = False,
     ) -> None:
         """The GM's party save, from the command or its "Roll again" button."""
-        table = await read_table(interaction)
+        table = await read_table(interaction, PARTY)
         require_gm(interaction, table)
         everyone = party_inputs(kind, against, table, mod=mod, per=per)
         results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]
@@ -275,6 +299,7 @@ class Saves(commands.Cog):
         view = buttons_view(PartySaveAgain(kind, against, mod, per))
         await reply(interaction, embed=embed, view=view)
 
+    @stateless  # with numbers; a character needs its channel (`_one` says so in a DM)
     @save.command(name="tsr", description="Toughness Save Roll: poison, disease, fatigue")
     @app_commands.describe(**_AGAINST, **_ONE, stat="Fortitude (default: your character's)")
     @app_commands.autocomplete(character=character_autocomplete)
@@ -299,6 +324,7 @@ class Saves(commands.Cog):
         )
         await self._one(interaction, SaveKind.TSR, options, label, secret)
 
+    @stateless
     @save.command(name="wsr", description="Willpower Save Roll: fear, illusions, mind control")
     @app_commands.describe(**_AGAINST, **_ONE, stat="Wisdom (default: your character's)")
     @app_commands.autocomplete(character=character_autocomplete)

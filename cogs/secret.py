@@ -14,6 +14,7 @@ from typing import Any, Self
 import discord
 from discord.ext import commands
 
+from bot.contexts import NotInServer
 from bot.permissions import is_gm
 from bot.render.secret import (
     notice_embed,
@@ -51,6 +52,8 @@ async def send_secret(
     label: str | None = None,
 ) -> None:
     """Announce a secret roll in the channel, keep its result, show it to the roller."""
+    if interaction.guild_id is None:  # `/roll` works in a DM, but a secret needs its GM
+        raise NotInServer()
     name = roller_name(interaction)
     notice = notice_embed(name, what, label)
     message = await reply_message(interaction, embed=notice, view=buttons_view(SecretPeek()))

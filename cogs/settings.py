@@ -11,9 +11,15 @@ from discord.ext import commands
 from bot.render.fatigue import clock_line
 from bot.render.settings import settings_embed
 from cogs._reply import PRIVATE, reply
-from cogs._shared import apply_as, gm_only, read_table
+from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
 from rules.errors import RulesError
-from table.model import ChannelSettings, Table
+from table.model import (
+    HISTORY_KEEP_DEFAULT,
+    HISTORY_KEEP_MAX,
+    HISTORY_KEEP_MIN,
+    ChannelSettings,
+    Table,
+)
 from table.sheet import SettingsOptions, change_settings
 
 IN_THREAD = "Whether threads share the table is set in their channel, not in a thread"
@@ -26,7 +32,7 @@ class Settings(commands.Cog):
 
     @settings.command(name="show", description="Show this channel's settings", extras=PRIVATE)
     async def show(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
+        table = await read_table(interaction, CHANNEL_ONLY)
         await reply(interaction, embed=settings_embed(table.settings))
 
     @settings.command(name="set", description="GM: change settings; only the options you give")
@@ -39,6 +45,9 @@ class Settings(commands.Cog):
         long_minutes="Minutes in a Long Rest (default 480)",
         gm_role="Members with this role are GMs here (besides Manage Channels)",
         clear_gm_role="Forget the GM role: only Manage Channels makes a GM",
+        history_keep=(
+            f"How many latest changes /history and /undo keep (default {HISTORY_KEEP_DEFAULT:,})"
+        ),
         threads="Do this channel's threads play at its table (shared) or keep their own?",
     )
     async def set_(
@@ -52,6 +61,7 @@ class Settings(commands.Cog):
         long_minutes: int | None = None,
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
+        history_keep: app_commands.Range[int, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX] | None = None,
         threads: Literal["shared", "own"] | None = None,
     ) -> None:
         if threads is not None and isinstance(interaction.channel, discord.Thread):
@@ -65,6 +75,7 @@ class Settings(commands.Cog):
             long_minutes=long_minutes,
             gm_role_id=None if gm_role is None else gm_role.id,
             clear_gm_role=clear_gm_role,
+            history_keep=history_keep,
             threads=threads,
         )
         everyone = gm_role is not None and gm_role.is_default()
@@ -76,7 +87,9 @@ class Settings(commands.Cog):
             line = clock_line(new.clock, changed.round_seconds, new.round_number)
             return new, (old, changed, line)
 
-        before, after, clock = await apply_as(interaction, "settings set", gm_only(step))
+        before, after, clock = await apply_as(
+            interaction, "settings set", gm_only(step), parts=CHANNEL_ONLY
+        )
         await reply(interaction, embed=settings_embed(after, changed=before, clock=clock))
 
 

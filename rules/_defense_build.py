@@ -20,6 +20,10 @@ from rules.text import plain
 ORDERS: dict[str, int] = {"normal": 2, "heavy": 3, "miniboss": 5, "boss": 10}
 # Not a rule: a bound that keeps typos (Agility 1000) out of a stat block.
 AGILITY_RANGE = range(-10, 41)
+# Not rules either: bounds on a trade and on extra armor, past which a number is surely a typo.
+TRADE_LIMIT = 50
+EXTRA_DEFENSE_MAX = 100
+EXTRA_EVASION_MIN = -50
 # The text: "Extreme armor will likely require their foes to use attacks that deal (2 x Trait)
 # damage to harm them": an attack whose damage is twice the attacker's Trait.
 BALANCE_NOTES: dict[str, str] = {
@@ -90,13 +94,13 @@ class MonsterBlock:
         """How many unarmored spots are still to be revealed."""
         return sum(1 for spot in self.spots if spot.hidden)
 
-    def spot(self, name: object) -> UnarmoredSpot:
-        """The unarmored spot of this name, or an error naming the ones it has."""
-        return find_spot(self.spots, name)
+    def spot(self, name: object, whose: str = "It") -> UnarmoredSpot:
+        """The unarmored spot of this name, or an error naming `whose` spots and the ones it has."""
+        return find_spot(self.spots, name, whose)
 
-    def revealing(self, name: object) -> MonsterBlock:
+    def revealing(self, name: object, whose: str = "It") -> MonsterBlock:
         """This block with the named spot revealed; an error if it is already revealed."""
-        spot = self.spot(name)
+        spot = self.spot(name, whose)
         if spot.revealed:
             raise RulesError(f"The {spot.name} spot is already revealed")
         data = self.to_dict()
@@ -208,14 +212,19 @@ def build_monster(
     base = monster_defense(rank, armor)
     armor = armor.strip().lower()
     trade = check_int(trade, "Trade")
+    if not -TRADE_LIMIT <= trade <= TRADE_LIMIT:
+        raise RulesError(f"A trade must be between {plain(-TRADE_LIMIT)} and {TRADE_LIMIT}")
     _check_trade(trade, base.defense, base.evasion_modifier, armor)
     extra_defense = check_int(extra_defense, "Extra armor's Defense")
     extra_evasion = check_int(extra_evasion, "Extra armor's Evasion penalty")
-    if extra_defense < 0:
-        raise RulesError(f"Extra armor's Defense must be 0 or more (got {plain(extra_defense)})")
-    if extra_evasion > 0:
+    if not 0 <= extra_defense <= EXTRA_DEFENSE_MAX:
         raise RulesError(
-            f"Extra armor's Evasion penalty must be 0 or less, e.g. -2 (got {extra_evasion})"
+            f"Extra armor's Defense must be 0 to {EXTRA_DEFENSE_MAX} (got {plain(extra_defense)})"
+        )
+    if not EXTRA_EVASION_MIN <= extra_evasion <= 0:
+        raise RulesError(
+            f"Extra armor's Evasion penalty must be {plain(EXTRA_EVASION_MIN)} to 0, e.g. -2 "
+            f"(got {plain(extra_evasion)})"
         )
     if agility is not None:
         agility = check_int(agility, "Agility")
@@ -233,17 +242,14 @@ def build_monster(
     if extra_defense or extra_evasion:
         how = "in full on an Unarmored monster" if armor == "unarmored" else "half, rounded down"
         penalty = f", Evasion penalty {format_modifier(extra_evasion)}" if extra_evasion else ""
+        if extra_evasion and base.evasion_modifier is None:
+            penalty += " (in full, even on Impervious)"  # the text: "full Evasion penalty"
         notes.append(f"Extra armor: +{applied} Defense of its {extra_defense} ({how}){penalty}")
     defense = base.defense + trade + applied
     if base.evasion_modifier is None:
         # "Set to 0" replaces the table's modifier only: the extra armor's full penalty applies.
         modifier: int | None = None
         evasion: int | None = extra_evasion
-        if extra_evasion:
-            notes.append(
-                f"Impervious sets Evasion to 0, and the extra armor's full penalty still "
-                f"applies: Evasion {plain(extra_evasion)}"
-            )
     else:
         modifier = base.evasion_modifier - trade + extra_evasion
         evasion = None if agility is None else 10 + agility + modifier

@@ -72,14 +72,16 @@ def check_spots(spots: object) -> tuple[UnarmoredSpot, ...]:
     return tuple(sorted(checked, key=lambda spot: SPOTS.index(spot.name)))
 
 
-def find_spot(spots: tuple[UnarmoredSpot, ...], name: object) -> UnarmoredSpot:
-    """The monster's spot of this name, or an error naming the spots it has."""
+def find_spot(spots: tuple[UnarmoredSpot, ...], name: object, whose: str = "It") -> UnarmoredSpot:
+    """The monster's spot of this name, or an error naming the monster (`whose`) and its spots."""
     wanted = spot_name(name)
     for spot in spots:
         if spot.name == wanted:
             return spot
-    have = ", ".join(spot.name for spot in spots) or "none"
-    raise RulesError(f"It has no unarmored spot at its {wanted} (its unarmored spots: {have})")
+    if not spots:
+        raise RulesError(f"{whose} has no unarmored spots")
+    have = ", ".join(spot.name for spot in spots)
+    raise RulesError(f"{whose} has no unarmored spot at its {wanted} (its unarmored spots: {have})")
 
 
 def pick_spots(spots: tuple[UnarmoredSpot, ...], names: Iterable[object], what: str) -> set[str]:
@@ -88,8 +90,12 @@ def pick_spots(spots: tuple[UnarmoredSpot, ...], names: Iterable[object], what: 
     have = {spot.name for spot in spots}
     for name in names:
         wanted = spot_name(name)
+        if not have:
+            raise RulesError(
+                f"'{wanted}' is given as {what}, but no unarmored spots are given: add `spots:`"
+            )
         if wanted not in have:
-            listed = ", ".join(sorted(have, key=SPOTS.index)) or "none"
+            listed = ", ".join(sorted(have, key=SPOTS.index))
             raise RulesError(
                 f"'{wanted}' is given as {what} but isn't one of the unarmored spots ({listed})"
             )

@@ -55,10 +55,15 @@ def cap_set_event(cap: str, fl: Fraction, again: bool = False) -> FatigueEvent:
     return FatigueEvent("cap_set", text, amount=floor, cap=cap)
 
 
-def cap_cleared_event(cap: str, fl: Fraction, still: str | None = None) -> FatigueEvent:
-    """`still` names a cap that keeps holding (a Break leaves the Shattered cap)."""
+def cap_cleared_event(
+    cap: str, fl: Fraction, still: str | None = None, to_zero: bool = False
+) -> FatigueEvent:
+    """`still` names a cap that keeps holding (a Break leaves the Shattered cap); `to_zero`: FP
+    goes to 0 anyway (a Long Rest), so where it may drop to goes unsaid."""
     floor = band_lower(BANDS.index(cap), fl)
-    text = f"{cap} cap cleared: FP can drop below {floor} again"
+    text = (
+        f"{cap} cap cleared" if to_zero else f"{cap} cap cleared: FP can drop below {floor} again"
+    )
     if still is not None:
         held = band_lower(BANDS.index(still), fl)
         text = f"{cap} cap cleared, but the {still} cap holds FP at {held} until {CAP_ENDS[still]}"

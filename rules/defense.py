@@ -11,7 +11,10 @@ from dataclasses import dataclass
 from rules._defense_build import (
     AGILITY_RANGE,
     BALANCE_NOTES,
+    EXTRA_DEFENSE_MAX,
+    EXTRA_EVASION_MIN,
     ORDERS,
+    TRADE_LIMIT,
     MonsterBlock,
     build_monster,
 )
@@ -29,10 +32,15 @@ from rules._defense_table import (
 )
 from rules.errors import RulesError
 
+DAMAGE_MAX = 100_000  # not a rule: more damage in one hit is surely a typo
+
 __all__ = [
     "AGILITY_RANGE",
     "ARMOR_LEVELS",
     "BALANCE_NOTES",
+    "DAMAGE_MAX",
+    "EXTRA_DEFENSE_MAX",
+    "EXTRA_EVASION_MIN",
     "FACINGS",
     "HARD_TO_HIT",
     "IMPERVIOUS_EVASION_TEXT",
@@ -40,6 +48,7 @@ __all__ = [
     "ORDERS",
     "RANKS",
     "SPOTS",
+    "TRADE_LIMIT",
     "ArmorStats",
     "HitResult",
     "MonsterBlock",
@@ -82,8 +91,8 @@ def damage_taken(defense: int, damage: int, *, unarmored_spot: bool = False) -> 
     damage = check_int(damage, "Damage")
     if defense < 0:
         raise RulesError("Defense must be 0 or more")
-    if damage < 1:
-        raise RulesError("Damage must be 1 or more")
+    if not 1 <= damage <= DAMAGE_MAX:
+        raise RulesError(f"Damage must be 1 to {DAMAGE_MAX:,}")
     return max(1, damage - _defense_against(defense, unarmored_spot))
 
 

@@ -79,6 +79,7 @@ __all__ = [
 REST_KINDS: tuple[str, ...] = ("break", "short", "long", "minutes")
 _REST_NAMES = {"break": "Took a Break", "short": "Took a Short Rest", "long": "Took a Long Rest"}
 _MAX_MINUTES = 7 * 24 * 60  # a week of game time: longer is surely a typo
+FP_AT_ONCE_MAX = 1000  # FP gained, recovered or granted in one go: more is surely a typo
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,7 @@ def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     ending in a band whose cap a rest cleared sets it again. Leaving FP above Maximum after
     raising it costs 1 VP.
     """
-    amount = check_int(amount, "FP gained", 1)
+    amount = check_int(amount, "FP gained", 1, FP_AT_ONCE_MAX)
     absorbed = min(state.temp, amount)
     fp = state.fp + amount - absorbed
     old_band, new_band = band_index(state.fp, fl), band_index(fp, fl)
@@ -232,13 +233,16 @@ def clear_vp(state: FatigueState) -> Transition:
 
 def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     """The GM removes `amount` FP directly; FP stops at the floor (a cap) and at 0."""
-    amount = check_int(amount, "FP recovered", 1)
+    amount = check_int(amount, "FP recovered", 1, FP_AT_ONCE_MAX)
     floor = state.floor(fl)
     fp = _lower(state.fp, amount, floor)
     new = _with(state, fp=fp)
     note = held_note(holding_cap(state.exhausted_cap, state.shattered_cap), floor)
     held = note if state.fp - amount < floor else ""
-    text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
+    if fp == state.fp:  # at 0 or at the floor: "Recovered 0 FP (0 → 0)" reads like a mistake
+        text = f"Recovered nothing: FP stays {fp}{held}"
+    else:
+        text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
     events = [FatigueEvent("recovered", text, amount=state.fp - fp), *band_event(state.fp, fp, fl)]
     new, capped = _recap(state, new, fl)
     return Transition(new, (*events, *capped))
@@ -264,7 +268,7 @@ def grant_temp(
     pool (and its expiry) alone. A character who rested alone ahead of the clock gets it at
     its own time, the end of that rest: the rest is over, so its minutes can't convert it.
     """
-    amount = check_int(amount, "Temporary FP", 1)
+    amount = check_int(amount, "Temporary FP", 1, FP_AT_ONCE_MAX)
     now = max(check_int(now, "Game time (seconds)", 0), state.settled)
     if minutes is None:
         minutes = settings.temp_minutes
@@ -399,11 +403,12 @@ def rest(
     clear_exhausted = kind in ("break", "short", "long")
     clear_shattered = kind in ("short", "long")
     events: list[FatigueEvent] = []
+    still = None  # a cap this rest leaves holding, already named by the cleared cap's event
     if clear_exhausted and state.exhausted_cap:
         still = BANDS[SHATTERED] if state.shattered_cap and not clear_shattered else None
-        events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still))
+        events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still, kind == "long"))
     if clear_shattered and state.shattered_cap:
-        events.append(cap_cleared_event(BANDS[SHATTERED], fl))
+        events.append(cap_cleared_event(BANDS[SHATTERED], fl, to_zero=kind == "long"))
     uncapped = _with(
         state,
         exhausted_cap=state.exhausted_cap and not clear_exhausted,
@@ -422,12 +427,13 @@ def rest(
         extra = settings.rest_rate * counted
         new, converted = _convert(uncapped, fl, steps, floor, extra, resting=True)
         events.extend(converted)
-        if state.fp - steps - extra < floor:
-            held = held_note(holding_cap(new.exhausted_cap, new.shattered_cap), floor)
+        holding = holding_cap(new.exhausted_cap, new.shattered_cap)
+        if state.fp - steps - extra < floor and holding != still:
+            held = held_note(holding, floor)
     rested = _REST_NAMES.get(kind, "Rested")
     if alone:
         when = f"{length} min alone, {game_time(start)} → {game_time(settled)}"
-    elif counted < length:
+    elif counted < length and kind != "long":  # a Long Rest ends at 0 FP whatever counted
         when = f"{length} min, {counted} counted: rested alone until {game_time(state.settled)}"
     else:
         when = f"{length} min"

@@ -15,6 +15,9 @@ from rules.text import plain
 DC_MIN = 1  # a number Difficulty ("dc") must lie in DC_MIN..DC_MAX
 DC_MAX = 1000
 MODIFIER_LIMIT = 100  # stat, kin, special and situational modifiers lie in −100..100
+LEVEL_LIMIT = 1000  # levels and Attack Levels lie in 1..1000: the table goes on, typos don't
+CASTING_LIMIT = 1000  # a Spell Casting total lies in −1000..1000 (open-ended rolls go below 0)
+PER_MAX = 1000  # points of failure are counted per 1..1000
 
 # Spell Casting Table (Against the Darkmaster table 2.6): (lowest casting total, Difficulty),
 # highest band first. Totals of 50 or less give no save.
@@ -42,8 +45,7 @@ PARTIAL_SUCCESS_MAX = 50  # 26..50: partial success, the caster picks an effect
 
 def _by_level(level: int, what: str, base: int) -> int:
     """The Save Rolls Table's shape: +5/level to 10, +2/level to 20, +1/level after."""
-    if level < 1:
-        raise RulesError(f"{what} must be 1 or more.")
+    _check_whole(what, level, 1, LEVEL_LIMIT)
     if level <= 10:
         return base + 5 * level
     if level <= 20:
@@ -63,6 +65,7 @@ def sr_difficulty(attack_level: int) -> int:
 
 def spell_difficulty(casting_total: int) -> int | None:
     """SR Difficulty set by a Spell Casting total; None when the cast gives no save (≤ 50)."""
+    _check_whole("A Spell Casting total", casting_total, -CASTING_LIMIT, CASTING_LIMIT)
     for lowest, difficulty in _SPELL_BANDS:
         if casting_total >= lowest:
             return difficulty
@@ -71,8 +74,7 @@ def spell_difficulty(casting_total: int) -> int | None:
 
 def points_of_failure(total: int, difficulty: int, per: int) -> int:
     """Points of failure for an effect "per `per`": 0 on a success or a failed tie."""
-    if per < 1:
-        raise RulesError("Points of failure are counted per 1 or more.")
+    _check_per(per)
     if total >= difficulty:
         return 0
     return -((total - difficulty) // per)  # ceil((difficulty − total) / per)
@@ -105,8 +107,7 @@ class Difficulty:
 
     @classmethod
     def number(cls, dc: int) -> Difficulty:
-        if not DC_MIN <= dc <= DC_MAX:
-            raise RulesError(f"A DC must be between {DC_MIN} and {DC_MAX}.")
+        _check_whole("A DC", dc, DC_MIN, DC_MAX)
         return cls(dc, "dc", f"DC {dc}")
 
     @classmethod
@@ -161,9 +162,21 @@ class SaveResult:
     ties_succeed: bool
 
 
+def _check_whole(name: str, value: object, low: int, high: int) -> None:
+    """A whole number (not a bool, a float or 2**63) between low and high, or a RulesError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number.")
+    if not low <= value <= high:
+        raise RulesError(f"{name} must be between {plain(low)} and {plain(high)}.")
+
+
 def _check_modifier(name: str, value: int) -> None:
-    if not -MODIFIER_LIMIT <= value <= MODIFIER_LIMIT:
-        raise RulesError(f"{name} must be between −{MODIFIER_LIMIT} and {MODIFIER_LIMIT}.")
+    _check_whole(name, value, -MODIFIER_LIMIT, MODIFIER_LIMIT)
+
+
+def _check_per(per: int) -> None:
+    if isinstance(per, bool) or not isinstance(per, int) or not 1 <= per <= PER_MAX:
+        raise RulesError(f"Points of failure are counted per 1 to {PER_MAX}.")
 
 
 def resolve(
@@ -184,8 +197,8 @@ def resolve(
     others = ((kind.stat_name, stat), ("Kin", kin), ("Special", special), ("Modifier", mod))
     for name, value in others:
         _check_modifier(name, value)
-    if per is not None and per < 1:
-        raise RulesError("Points of failure are counted per 1 or more.")
+    if per is not None:
+        _check_per(per)
     pieces = ((f"Level {level}", level_bonus), *((n, v) for n, v in others if v != 0))
     bonus = sum(value for _, value in pieces)
     total = roll.total + bonus

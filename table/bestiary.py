@@ -100,6 +100,8 @@ def parse_enchantments(text: str | None) -> tuple[int, ...]:
         return ()
     ranks: list[int] = []
     for token in _ENCHANTMENT_SEPARATORS.split(text.strip()):
+        if not token:  # a stray comma at either end, as `spots:` allows
+            continue
         if not re.fullmatch(r"[+-]?\d{1,6}", token):
             raise RulesError(f"'{token[:20]}' isn't an enchantment Rank. {ENCHANTMENTS_HELP}")
         ranks.append(int(token))
@@ -200,7 +202,7 @@ def reveal(table: Table, *, is_gm: bool, name: str, spot: str) -> tuple[Table, M
     """The GM reveals one of a monster's hidden unarmored spots to the players."""
     _require_gm(is_gm)
     monster = table.get_monster(name)
-    shown = replace(monster, build=monster.block.revealing(spot).to_dict())
+    shown = replace(monster, build=monster.block.revealing(spot, monster.name).to_dict())
     return table.with_monster(shown), shown
 
 

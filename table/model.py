@@ -7,6 +7,7 @@ such a function can only return a new Table, never half-change the old one.
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -16,7 +17,8 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
-from rules.fatigue import FatigueSettings, FatigueState, fatigue_level
+from rules.fatigue import FatigueSettings, FatigueState
+from rules.fatigue import fatigue_level as _fatigue_level
 from rules.gametime import round_number
 from rules.saves import MODIFIER_LIMIT
 from rules.text import plain
@@ -28,10 +30,30 @@ NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
 LEVEL_MAX = 100
 FL_MAX = 1000
 HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
+# How many of its latest changes a channel keeps for /history and /undo (not a rule either).
+HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 100_000
 COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
 _LISTED_NAMES = 5  # how many names an unknown-name error suggests
 # One wording wherever a command needs characters and the channel has none.
 NO_CHARACTERS = "There are no characters in this channel yet: make one with `/character create`"
+
+
+# A Fatigue Level is worked out once per set of inputs, not on every load of every character
+# (exact Fractions are slow); errors are never cached.
+_cached_fatigue_level = functools.lru_cache(maxsize=4096)(_fatigue_level)
+
+
+def fatigue_level(
+    classes: tuple[tuple[int, int], ...],
+    combine: str,
+    toughness: int,
+    base_hd: str | None,
+    kin_hd_size: int | None,
+) -> Fraction:
+    try:
+        return _cached_fatigue_level(classes, combine, toughness, base_hd, kin_hd_size)
+    except TypeError:  # an unhashable input: let the rules say what is wrong with it
+        return _fatigue_level(classes, combine, toughness, base_hd, kin_hd_size)
 
 
 class Forbidden(RulesError):
@@ -73,6 +95,8 @@ _Named = TypeVar("_Named", bound=_HasName)
 def _named(items: Sequence[_Named], name: str, noun: str) -> _Named:
     """The item with this name; else the only one that matches without accents ('borin' finds
     Bórin); else an error that suggests close names (a typo) or lists a few."""
+    if not isinstance(name, str):
+        raise RulesError(f"A {noun}'s name is text")
     key = name_key(name)
     found = next((i for i in items if i.key == key), None)
     if found is not None:
@@ -104,6 +128,7 @@ class ChannelSettings:
     gm_role_id: int | None = None
     # Threads of this channel play at its table ("shared") or each keeps one of its own.
     threads: Literal["shared", "own"] = "shared"
+    history_keep: int = HISTORY_KEEP_DEFAULT
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
@@ -113,6 +138,7 @@ class ChannelSettings:
         self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
         if self.gm_role_id is not None:
             _check_id(self.gm_role_id, "GM role")
+        _check_int(self.history_keep, "History kept", HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
 
     @property
     def ties_succeed(self) -> bool:
@@ -154,6 +180,7 @@ class Character:
         if len(name) > NAME_MAX:
             raise RulesError(f"A character's name must be {NAME_MAX} characters or fewer")
         object.__setattr__(self, "name", name)
+        object.__setattr__(self, "_key", name_key(name))  # not a field: compared via the name
         _check_id(self.owner_id, "Owner")
         _check_int(self.level, "Level", 1, LEVEL_MAX)
         for what, value in (
@@ -187,26 +214,23 @@ class Character:
         # d10 class lets the rules check toughness, Base HD and kin HD all the same.
         fatigue_level(
             self.classes or ((10, 1),),
-            combine=self.combine if self.classes else "single",
-            toughness=self.toughness,
-            base_hd=self.base_hd,
-            kin_hd_size=self.kin_hd_size,
+            self.combine if self.classes else "single",
+            self.toughness,
+            self.base_hd,
+            self.kin_hd_size,
         )
 
     @property
     def key(self) -> str:
-        return name_key(self.name)
+        key: str = self._key  # type: ignore[attr-defined]  # set once, in __post_init__
+        return key
 
     def computed_fl(self) -> Fraction | None:
         """The Fatigue Level from the inputs (ignoring the override); None without classes."""
         if not self.classes:
             return None
         return fatigue_level(
-            self.classes,
-            combine=self.combine,
-            toughness=self.toughness,
-            base_hd=self.base_hd,
-            kin_hd_size=self.kin_hd_size,
+            self.classes, self.combine, self.toughness, self.base_hd, self.kin_hd_size
         )
 
     @property

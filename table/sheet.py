@@ -8,6 +8,7 @@ user. The `Table -> (Table, result)` functions are what the cogs hand to `Store.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -83,6 +84,8 @@ def format_classes(classes: tuple[tuple[int, int], ...]) -> str:
 def parse_fl(value: float | int | Fraction) -> Fraction:
     """A Fatigue Level typed as a number (20.5) kept exact: 20.5 → 41/2, never a binary float."""
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        raise RulesError("Fatigue Level must be a number such as 20 or 20.5")
+    if isinstance(value, float) and not math.isfinite(value):  # NaN and ∞ have no Fraction
         raise RulesError("Fatigue Level must be a number such as 20 or 20.5")
     # str() of a float is its shortest decimal form, so Fraction("20.3") is 203/10 exactly
     fl = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
@@ -270,6 +273,7 @@ class SettingsOptions:
     long_minutes: int | None = None
     gm_role_id: int | None = None
     clear_gm_role: bool = False
+    history_keep: int | None = None
     threads: str | None = None
 
     def given(self) -> bool:

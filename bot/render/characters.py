@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import discord
 
-from bot.render.common import MINUS, NEUTRAL, band_colour, plain, signed
+from bot.render.common import MINUS, NEUTRAL, band_colour, plain, points, signed
 from rules.fatigue import band_name, band_ranges, max_fp
 from rules.gametime import game_time
 from rules.saves import sr_bonus
@@ -111,7 +111,7 @@ def sheet_embed(character: Character, title: str | None = None) -> discord.Embed
     embed.add_field(name="Fatigue Level", value=_fl_line(character), inline=False)
     embed.add_field(name="Fatigue inputs", value=_fatigue_inputs(character), inline=False)
     if fl is not None:
-        bands = " · ".join(f"{n} {low}–{high}" for n, low, high in band_ranges(fl))
+        bands = " · ".join(f"{n} {points(low, high)}" for n, low, high in band_ranges(fl))
         embed.add_field(name="Bands", value=bands, inline=False)
         embed.add_field(name="Fatigue", value=_fatigue_state(character, fl), inline=False)
     return embed
@@ -159,8 +159,13 @@ def removed_embed(character: Character) -> discord.Embed:
     return discord.Embed(title=f"Removed {character.name}"[:TITLE_MAX], colour=REMOVED)
 
 
-def cancelled_embed(character_name: str, timed_out: bool = False) -> discord.Embed:
-    why = "No answer within a minute" if timed_out else "Cancelled"
-    return discord.Embed(
-        title=f"Kept {character_name}"[:TITLE_MAX], description=f"{why}: nothing was removed."
-    )
+def cancelled_embed(
+    name: str, timed_out: bool = False, command: str = "/character remove"
+) -> discord.Embed:
+    """A removal prompt answered Cancel, or left past its minute (then: how to ask again)."""
+    text = "Cancelled: nothing was removed."
+    if timed_out:
+        text = (
+            f"No answer within a minute: nothing was removed. To remove it, run `{command}` again."
+        )
+    return discord.Embed(title=f"Kept {name}"[:TITLE_MAX], description=text)

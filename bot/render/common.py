@@ -47,3 +47,8 @@ def percent(chance: float) -> str:
     if 0.99995 <= chance < 1:
         return ">99.99%"
     return f"{chance * 100:.2f}%"
+
+
+def points(low: int, high: int) -> str:
+    """A band's FP: `21–40`, or `2` for a band of one point (FL below 2)."""
+    return str(low) if low == high else f"{low}–{high}"

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import discord
 
-from bot.render.common import band_colour
+from bot.render.common import band_colour, points
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
 from rules.gametime import game_time, round_number
@@ -145,7 +145,7 @@ def character_embed(character: Character, clock: int) -> discord.Embed:
     embed.add_field(name="Fatigue Level", value=fl_text(fl))
     embed.add_field(name="Maximum FP", value=str(max_fp(fl)))
     ranges = " · ".join(
-        f"{BAND_EMOJI[name]} {name} {low}–{high}" for name, low, high in band_ranges(fl)
+        f"{BAND_EMOJI[name]} {name} {points(low, high)}" for name, low, high in band_ranges(fl)
     )
     embed.add_field(name="Bands", value=ranges, inline=False)
     embed.set_footer(text=f"Game clock: {game_time(clock)}")
@@ -170,7 +170,8 @@ def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Emb
         description=fit_lines(lines),
         colour=band_colour(band_after),
     )
-    embed.add_field(name="FP", value=f"{before.fp} → **{after.fp}** / {max_fp(fl)}")
+    moved = "" if before.fp == after.fp else f"{before.fp} → "  # "FP 0 → 0" says nothing
+    embed.add_field(name="FP", value=f"{moved}**{after.fp}** / {max_fp(fl)}")
     shift = band_after if band_before == band_after else f"{band_before} → {band_after}"
     embed.add_field(name="Band", value=shift)
     if before.temp or after.temp:

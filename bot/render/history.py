@@ -35,12 +35,13 @@ CHANGE_ICON, UNDO_ICON = "🕒", "↩️"
 
 _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "ties": ("ties", str),
-    "round_seconds": ("round", lambda v: f"{v} s"),
+    "round_seconds": ("round length", lambda v: f"{v} s"),
     "rest_rate": ("rest rate", lambda v: f"{v} FP/min"),
     "break_minutes": ("Break", lambda v: f"{v} min"),
     "short_minutes": ("Short Rest", lambda v: f"{v} min"),
     "long_minutes": ("Long Rest", lambda v: f"{v} min"),
     "gm_role_id": ("GM role", lambda v: f"<@&{v}>"),
+    "history_keep": ("history kept", lambda v: f"{v:,} changes"),
     "threads": ("threads", str),
 }
 
@@ -74,7 +75,8 @@ _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
     "exhausted_cap": ("Exhausted cap", lambda v: "on" if v else "off"),
     "shattered_cap": ("Shattered cap", lambda v: "on" if v else "off"),
     "vp_damage": ("VP damage", str),
-    "settled": ("rested alone until", lambda v: game_time(v) if v else "the clock"),
+    # A character settled past the clock rested alone ahead of it; None is back with the clock.
+    "settled": ("ahead of the clock", lambda v: f"until {game_time(v)}" if v else "no"),
 }
 _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "hp_max": ("max HP", str),

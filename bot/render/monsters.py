@@ -57,7 +57,8 @@ def hidden_count(count: int) -> str:
 
 
 def _spot_lines(block: MonsterBlock, facing: str | None, show_hidden: bool) -> list[str]:
-    """One line per spot a reader may see; hidden spots only as a count unless `show_hidden`."""
+    """One line per spot a reader may see; hidden spots only as a count unless `show_hidden`
+    ('1 hidden unarmored spot' alone, '1 more, hidden' after spots already named)."""
     squares = {} if facing is None else spot_squares(block, facing)
     lines = []
     for spot in block.spots:
@@ -70,7 +71,9 @@ def _spot_lines(block: MonsterBlock, facing: str | None, show_hidden: bool) -> l
             line += " — hidden from the players"
         lines.append(line)
     if block.hidden_spots and not show_hidden:
-        lines.append(hidden_count(block.hidden_spots))
+        lines.append(
+            f"{block.hidden_spots} more, hidden" if lines else hidden_count(block.hidden_spots)
+        )
     return lines
 
 
@@ -104,8 +107,11 @@ def block_embed(
         embed.add_field(name="Facing", value=monster.facing)
     if block.spots:
         lines = _spot_lines(block, None if monster is None else monster.facing, show_hidden)
+        # The field's name heads its value: only named spots need 'unarmored spots' above them.
+        named = show_hidden or block.hidden_spots < len(block.spots)
+        name = "Partial armor: unarmored spots" if named else "Partial armor"
         lines.append("Hits there meet only half Defense.")
-        embed.add_field(name="Partial armor: unarmored spots", value="\n".join(lines), inline=False)
+        embed.add_field(name=name, value="\n".join(lines), inline=False)
     if block.enchantments:
         embed.add_field(name="Enchantments", value=_enchantment_text(block), inline=False)
     embed.add_field(name="Material drop", value=drop_text(block), inline=False)

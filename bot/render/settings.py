@@ -15,6 +15,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("break_minutes", "Take a Break", " min"),
     ("short_minutes", "Short Rest", " min"),
     ("long_minutes", "Long Rest", " min"),
+    ("history_keep", "History kept", " latest changes"),
     ("threads", "Threads", ""),
 )
 
@@ -31,6 +32,8 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
         return "succeed" if value == "succeed" else "fail (the text: a tie fails)"
     if field == "threads":
         return "each keeps its own table" if value == "own" else "play at this channel's table"
+    if isinstance(value, int):
+        return f"{value:,}{unit}"
     return f"{value}{unit}"
 
 

@@ -1,15 +1,20 @@
 """The seam between the one `Store` and a database: what differs between SQLite and PostgreSQL
-(connecting, placeholders, starting a transaction, the per-channel lock, migrations) lives
-behind these two protocols; the SQL the store writes is the same for both."""
+(connecting, placeholders, running a transaction, the per-channel lock, migrations) lives
+behind these two protocols; the SQL the store writes is the same for both.
+
+A transaction is a `Body`: an async function of a `Tx` that awaits nothing but the Tx. The
+backend runs it whole: SQLite in one hop to its connection's thread (the Tx's awaits never
+suspend there), PostgreSQL on one pooled connection."""
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 from bot.store.migrate import Migration
 
 Row = dict[str, Any]
+R = TypeVar("R")
 
 
 class Tx(Protocol):
@@ -22,17 +27,20 @@ class Tx(Protocol):
     async def execute(self, sql: str, *args: Any) -> None: ...
 
 
+Body = Callable[[Tx], Awaitable[R]]
+
+
 class Backend(Protocol):
     dialect: str  # names the folder of its migrations: bot/migrations/<dialect>/
 
-    def reading(self) -> AbstractAsyncContextManager[Tx]:
-        """A transaction that sees one consistent snapshot and writes nothing."""
+    async def read(self, body: Body[R]) -> R:
+        """Run `body` in a transaction that sees one consistent snapshot and writes nothing."""
         ...
 
-    def writing(self, channel_id: int) -> AbstractAsyncContextManager[Tx]:
-        """One transaction that holds the channel's lock from start to commit, so two changes
-        to a channel (from this process or another) never interleave. It commits when the block
-        ends, and rolls back if anything in it raises."""
+    async def write(self, channel_id: int, body: Body[R]) -> R:
+        """Run `body` in one transaction that holds the channel's lock from start to commit,
+        so two changes to a channel (from this process or another) never interleave. It
+        commits when `body` returns, and rolls back if anything in it raises."""
         ...
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:

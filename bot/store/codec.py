@@ -6,6 +6,7 @@ Fractions are kept exactly as text ("41/2"); classes as [[hd_size, level], ...].
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from fractions import Fraction
 from typing import Any
@@ -26,11 +27,16 @@ ROUND_FIELDS = ("round_start", "round_first")  # where today's round length star
 Snapshot = dict[str, Any]
 
 
+def _settings(settings: ChannelSettings) -> dict[str, Any]:
+    # Flat fields: a plain getattr per field (dataclasses.asdict deep-copies, and is slow).
+    return {name: getattr(settings, name) for name in CHANNEL_SETTINGS}
+
+
 def channel_to_dict(table: Table) -> dict[str, Any]:
     return {
         "guild_id": table.guild_id,
         "clock": table.clock,
-        "settings": dataclasses.asdict(table.settings),
+        "settings": _settings(table.settings),
         **{name: getattr(table, name) for name in ROUND_FIELDS},
     }
 
@@ -39,7 +45,7 @@ def character_to_dict(character: Character) -> dict[str, Any]:
     data = {name: getattr(character, name) for name in CHARACTER_FIELDS}
     data["classes"] = [list(pair) for pair in character.classes]
     data["fl_override"] = None if character.fl_override is None else str(character.fl_override)
-    data["fatigue"] = dataclasses.asdict(character.fatigue)
+    data["fatigue"] = {name: getattr(character.fatigue, name) for name in FATIGUE_FIELDS}
     return data
 
 
@@ -147,7 +153,7 @@ MONSTER_COLUMNS = ("channel_id", "key", *MONSTER_FIELDS)
 
 
 def channel_row(table: Table) -> tuple[Any, ...]:
-    settings = dataclasses.asdict(table.settings)
+    settings = _settings(table.settings)
     rounds = (getattr(table, name) for name in ROUND_FIELDS)
     return (
         table.channel_id,
@@ -188,27 +194,40 @@ def table_from_rows(
     """Rows (as column → value dicts) back into a Table; no channel row means the defaults;
     `initiative` is the JSON of the turn order, if the channel has one."""
     order = Initiative.from_dict(json.loads(initiative)) if initiative else Initiative()
-    beasts = tuple(
-        monster_from_dict({**row, "build": json.loads(row["build"])}) for row in monsters or ()
-    )
-    chars = []
-    for row in characters:
-        data = {name: row[name] for name in CHARACTER_FIELDS}
-        data["classes"] = json.loads(row["classes"])
-        data["fatigue"] = {name: row[name] for name in FATIGUE_FIELDS}
-        chars.append(character_from_dict(data))
+    beasts = tuple(_monster(tuple(row[name] for name in MONSTER_FIELDS)) for row in monsters or ())
+    chars = tuple(_character(tuple(row[name] for name in _CHARACTER_ROW)) for row in characters)
     if channel is None:
-        return Table(
-            channel_id, guild_id, characters=tuple(chars), monsters=beasts, initiative=order
-        )
+        return Table(channel_id, guild_id, characters=chars, monsters=beasts, initiative=order)
     settings = ChannelSettings(**{name: channel[name] for name in CHANNEL_SETTINGS})
     return Table(
         channel_id,
         channel["guild_id"] if channel["guild_id"] is not None else guild_id,
         channel["clock"],
         settings,
-        tuple(chars),
+        chars,
         beasts,
         initiative=order,
         **{name: channel[name] for name in ROUND_FIELDS},
     )
+
+
+# Rows decode to immutable values, so equal rows can share one: a character or monster is
+# checked (its Fatigue Level worked out, its stat block built) once per stored version, not on
+# every load. Bounded; a miss only costs the decoding.
+_CHARACTER_ROW = (*CHARACTER_FIELDS, *FATIGUE_FIELDS)
+_DECODED_MAX = 4096
+
+
+@functools.lru_cache(maxsize=_DECODED_MAX)
+def _character(values: tuple[Any, ...]) -> Character:
+    row = dict(zip(_CHARACTER_ROW, values, strict=True))
+    data = {name: row[name] for name in CHARACTER_FIELDS}
+    data["classes"] = json.loads(row["classes"])
+    data["fatigue"] = {name: row[name] for name in FATIGUE_FIELDS}
+    return character_from_dict(data)
+
+
+@functools.lru_cache(maxsize=_DECODED_MAX)
+def _monster(values: tuple[Any, ...]) -> Monster:
+    data = dict(zip(MONSTER_FIELDS, values, strict=True))
+    return monster_from_dict({**data, "build": json.loads(data["build"])})

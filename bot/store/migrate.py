@@ -13,6 +13,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.store.errors import StoreError
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
@@ -25,6 +27,17 @@ class Migration:
     version: int
     name: str
     sql: str
+
+
+def check_not_newer(found: int | None, known: int, where: str) -> None:
+    """Refuse a database whose schema is newer than the code: its new columns and rules
+    would be silently ignored, or its data overwritten by an older idea of it."""
+    if found is not None and found > known:
+        raise StoreError(
+            f"The database {where} has schema version {found}, newer than this Tablekeeper "
+            f"knows ({known}): run the newer version of the bot, or restore a backup made "
+            "for this one"
+        )
 
 
 def load_migrations(dialect: str = "sqlite", directory: Path | None = None) -> list[Migration]:

@@ -3,23 +3,24 @@ channel's advisory lock, so changes from any number of bot processes never lose 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import itertools
 import logging
 import re
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.store.backend import Row
+from bot.store.backend import Body, Row
 from bot.store.errors import StoreError
-from bot.store.migrate import Migration, load_migrations
+from bot.store.migrate import Migration, check_not_newer, load_migrations
 
 if TYPE_CHECKING:
     import asyncpg
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 PREFIXES = ("postgresql://", "postgres://")  # Heroku-style hosts hand out postgres://
 INSTALL = 'PostgreSQL needs the asyncpg driver: pip install "tablekeeper[postgres]"'
@@ -61,17 +62,31 @@ class PostgresBackend:
         self._pool = pool
 
     @classmethod
-    async def open(cls, url: str) -> PostgresBackend:
+    async def open(cls, url: str, retry_for: float = 0.0) -> PostgresBackend:
+        """Connect, retrying with backoff for `retry_for` seconds (a database that is still
+        starting, a network that is not up yet), then migrate."""
         try:
             import asyncpg
         except ImportError:
             raise StoreError(INSTALL) from None
-        try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=10, server_settings={"application_name": "tablekeeper"}
-            )
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StoreError(f"Could not open the PostgreSQL database: {error}") from error
+        deadline = time.monotonic() + retry_for
+        delay = 0.5
+        while True:
+            try:
+                pool = await asyncpg.create_pool(
+                    url,
+                    min_size=1,
+                    max_size=10,
+                    server_settings={"application_name": "tablekeeper"},
+                )
+                break
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise StoreError(_connect_failure(error, retry_for)) from None
+                log.debug("PostgreSQL not reachable yet (%s); trying again", error)
+                await asyncio.sleep(min(delay, left))
+                delay = min(delay * 2, 10.0)
         backend = cls(pool)
         try:
             await backend.migrate()
@@ -80,21 +95,30 @@ class PostgresBackend:
             raise
         return backend
 
-    def reading(self) -> AbstractAsyncContextManager[PostgresTx]:
-        return self._transaction(None, isolation="repeatable_read", readonly=True)
+    async def read(self, body: Body[R]) -> R:
+        async with self._pool.acquire() as conn:
+            # One round trip opens the snapshot (asyncpg's transaction() would take its own).
+            await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return await self._run(conn, body)
 
-    def writing(self, channel_id: int) -> AbstractAsyncContextManager[PostgresTx]:
-        return self._transaction(channel_id)
+    async def write(self, channel_id: int, body: Body[R]) -> R:
+        async with self._pool.acquire() as conn:
+            # BEGIN and the channel's lock in one round trip (the id is an int, never text).
+            # Held until this transaction ends: the next change to the channel, from this
+            # process or another, waits here and then loads what this one wrote.
+            await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(channel_id)})")
+            return await self._run(conn, body)
 
-    @asynccontextmanager
-    async def _transaction(self, lock: int | None, **options: Any) -> AsyncIterator[PostgresTx]:
-        # asyncpg's transaction commits at the end of the block and rolls back on any error.
-        async with self._pool.acquire() as conn, conn.transaction(**options):
-            if lock is not None:
-                # Held until this transaction ends: the next change to the channel, from this
-                # process or another, waits here and then loads what this one wrote.
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", lock)
-            yield PostgresTx(conn)
+    @staticmethod
+    async def _run(conn: asyncpg.Connection, body: Body[R]) -> R:
+        try:
+            result = await body(PostgresTx(conn))
+        except BaseException:
+            # shield: even if we are being cancelled, the rollback must reach the connection
+            await asyncio.shield(conn.execute("ROLLBACK"))
+            raise
+        await conn.execute("COMMIT")
+        return result
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
         migrations = load_migrations(self.dialect) if migrations is None else migrations
@@ -103,6 +127,25 @@ class PostgresBackend:
 
     async def close(self) -> None:
         await self._pool.close()
+
+
+def _connect_failure(error: BaseException, waited: float) -> str:
+    import asyncpg
+
+    if isinstance(
+        error, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError
+    ):
+        what = "the server refused the login"
+    elif isinstance(error, OSError | asyncpg.CannotConnectNowError | TimeoutError):
+        what = "the server could not be reached"
+    else:
+        what = "the server refused it"
+    after = f" (tried for {waited:g} s)" if waited > 0 else ""
+    detail = " ".join(str(error).split()) or type(error).__name__
+    return (
+        f"Could not open the PostgreSQL database: {what}{after}: {detail}. "
+        "Check DATABASE_URL and that the server is up"
+    )
 
 
 async def migrate_postgres(conn: asyncpg.Connection, migrations: list[Migration]) -> list[int]:
@@ -115,6 +158,8 @@ async def migrate_postgres(conn: asyncpg.Connection, migrations: list[Migration]
             "CREATE TABLE IF NOT EXISTS schema_version ("
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
         )
+        found = await conn.fetchval("SELECT max(version) FROM schema_version")
+        check_not_newer(found, migrations[-1].version, "(PostgreSQL)")
         applied: list[int] = []
         for migration in migrations:
             async with conn.transaction():

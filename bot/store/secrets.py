@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.store.backend import Row, Tx
 from bot.store.store import Store
 
 
@@ -30,7 +31,8 @@ class SecretRoll:
 
 async def keep_secret(store: Store, roll: SecretRoll) -> None:
     """Keep a secret roll (one transaction; the same message twice keeps the first)."""
-    async with store._backend.writing(roll.table_id) as tx:
+
+    async def body(tx: Tx) -> None:
         await tx.execute(
             "INSERT INTO secret_rolls (message_id, channel_id, guild_id, table_id, roller_id,"
             " roller_name, label, what, result, revealed_by, created_at)"
@@ -49,10 +51,14 @@ async def keep_secret(store: Store, roll: SecretRoll) -> None:
             datetime.now(UTC),
         )
 
+    await store._backend.write(roll.table_id, body)
+
 
 async def find_secret(store: Store, message_id: int) -> SecretRoll | None:
-    async with store._backend.reading() as tx:
-        row = await tx.fetchone("SELECT * FROM secret_rolls WHERE message_id = ?", message_id)
+    async def body(tx: Tx) -> Row | None:
+        return await tx.fetchone("SELECT * FROM secret_rolls WHERE message_id = ?", message_id)
+
+    row = await store._backend.read(body)
     if row is None:
         return None
     return SecretRoll(
@@ -71,7 +77,8 @@ async def find_secret(store: Store, message_id: int) -> SecretRoll | None:
 
 async def mark_revealed(store: Store, roll: SecretRoll, gm_id: int) -> bool:
     """Mark the roll revealed; False when it already was (by anyone)."""
-    async with store._backend.writing(roll.table_id) as tx:
+
+    async def body(tx: Tx) -> bool:
         row = await tx.fetchone(
             "SELECT revealed_by FROM secret_rolls WHERE message_id = ?", roll.message_id
         )
@@ -80,4 +87,6 @@ async def mark_revealed(store: Store, roll: SecretRoll, gm_id: int) -> bool:
         await tx.execute(
             "UPDATE secret_rolls SET revealed_by = ? WHERE message_id = ?", gm_id, roll.message_id
         )
-    return True
+        return True
+
+    return await store._backend.write(roll.table_id, body)

@@ -1,21 +1,31 @@
-"""The SQLite backend: one aiosqlite connection, one lock, BEGIN IMMEDIATE per change."""
+"""The SQLite backend: one aiosqlite connection; each transaction runs whole on its thread.
+
+aiosqlite runs each call as a hop to the connection's own thread and back. A change used to take
+one hop per statement (BEGIN and COMMIT included): most of its time. Here a transaction's body
+is handed to that thread as one callable: its `Tx` calls sqlite3 directly, so its awaits never
+suspend, and `_drive` runs the coroutine to its end there. One hop per transaction, and the
+thread's queue runs them one at a time, so they never interleave (BEGIN IMMEDIATE guards
+against other processes). Changes that arrive while others commit are committed with the next
+batch, in one transaction of savepoints: one sync of the log for many under synchronous=FULL."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+import sqlite3
+from collections import deque
+from collections.abc import Coroutine
 from datetime import datetime
-from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store.backend import Row
+from bot.store.backend import Body, Row
 from bot.store.errors import StoreError
 from bot.store.migrate import Migration, load_migrations, migrate
+from bot.store.preflight import check_sqlite_file
 
 PREFIX = "sqlite:///"
+R = TypeVar("R")
 # In WAL mode, FULL syncs the log at every commit: a commit that returned survives a power cut.
 # NORMAL syncs only at checkpoints: safe against a killed process, not against the machine dying.
 SYNCHRONOUS = ("full", "normal")
@@ -34,21 +44,48 @@ def _bind(args: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(a.isoformat() if isinstance(a, datetime) else a for a in args)
 
 
+def _rows(cursor: sqlite3.Cursor, rows: list[tuple[Any, ...]]) -> list[Row]:
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in rows]
+
+
 class SqliteTx:
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
+    """Async in form, to fit `Tx`; synchronous in fact: only ever run on the connection's
+    thread, inside `SqliteBackend._run`."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
-        async with self._db.execute(sql, _bind(args)) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else dict(row)
+        cursor = self._conn.execute(sql, _bind(args))
+        row = cursor.fetchone()
+        return None if row is None else _rows(cursor, [row])[0]
 
     async def fetchall(self, sql: str, *args: Any) -> list[Row]:
-        async with self._db.execute(sql, _bind(args)) as cursor:
-            return [dict(row) for row in await cursor.fetchall()]
+        cursor = self._conn.execute(sql, _bind(args))
+        return _rows(cursor, cursor.fetchall())
 
     async def execute(self, sql: str, *args: Any) -> None:
-        await self._db.execute(sql, _bind(args))
+        self._conn.execute(sql, _bind(args))
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.cancelled():  # the caller gave up; the change is committed (or not) all the same
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)
+
+
+def _drive(coro: Coroutine[Any, Any, R]) -> R:
+    """Run a coroutine that never suspends (a body over a SqliteTx) to its end."""
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value
+    coro.close()
+    raise StoreError("A SQLite transaction awaited something other than its database")
 
 
 class SqliteBackend:
@@ -56,22 +93,21 @@ class SqliteBackend:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._tx = SqliteTx(db)
-        # One connection is shared, so its transactions must not interleave: the lock makes
-        # each one run alone; BEGIN IMMEDIATE guards against other processes.
+        # Migrations and closing still take several hops: they hold this; transactions need
+        # not (each is one hop, and the thread runs one at a time).
         self._lock = asyncio.Lock()
+        self._pending: deque[tuple[Body[Any], asyncio.Future[Any]]] = deque()  # changes to commit
 
     @classmethod
     async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
         if synchronous not in SYNCHRONOUS:
             raise StoreError(f"SQLite synchronous is full or normal, not {synchronous!r}")
         path = sqlite_path(url)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # Refuse a missing folder, a bad or read-only file, a newer schema: before writing.
+        await asyncio.to_thread(check_sqlite_file, path, load_migrations(cls.dialect)[-1].version)
         # isolation_level=None: no implicit transactions; we BEGIN and COMMIT ourselves.
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
-            db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await db.execute("PRAGMA foreign_keys = ON")
@@ -83,28 +119,67 @@ class SqliteBackend:
             raise
         return backend
 
-    def reading(self) -> AbstractAsyncContextManager[SqliteTx]:
-        return self._transaction("BEGIN")
+    async def read(self, body: Body[R]) -> R:
+        return await self._transaction("BEGIN", body)
 
-    def writing(self, channel_id: int) -> AbstractAsyncContextManager[SqliteTx]:
-        # The whole file is locked for writing, which covers the channel.
-        return self._transaction("BEGIN IMMEDIATE")
+    async def write(self, channel_id: int, body: Body[R]) -> R:
+        # The whole file is locked for writing, which covers the channel. Changes that queue
+        # while one commits go together (group commit): see `_commit_pending`.
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[R] = loop.create_future()
+        self._pending.append((body, future))
+        await self._db._execute(self._commit_pending, loop)
+        return await future
 
-    @asynccontextmanager
-    async def _transaction(self, begin: str) -> AsyncIterator[SqliteTx]:
-        async with self._lock:
-            await self._db.execute(begin)
-            try:
-                yield self._tx
-                await self._db.execute("COMMIT")
-            except BaseException:
-                # shield: even if we are being cancelled, the rollback must reach the connection
-                await asyncio.shield(self._rollback())
-                raise
+    def _commit_pending(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the connection's thread: every change queued so far, in order, in ONE transaction,
+        each in a savepoint of its own, so one that raises takes back only itself. One COMMIT
+        (one sync of the log under synchronous=FULL) for them all; each caller hears its result
+        only after it, and if the COMMIT fails, they all hear that nothing was kept. A change
+        already taken by an earlier batch leaves nothing to do here."""
+        batch = []
+        while self._pending:
+            batch.append(self._pending.popleft())
+        if not batch:
+            return
+        conn = self._db._conn
+        outcomes: list[tuple[Any, BaseException | None]] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for body, _ in batch:
+                conn.execute("SAVEPOINT change")
+                try:
+                    outcomes.append((_drive(body(SqliteTx(conn))), None))  # type: ignore[arg-type]
+                except Exception as error:  # this change only: the others go on
+                    conn.execute("ROLLBACK TO change")
+                    outcomes.append((None, error))
+                conn.execute("RELEASE change")
+            conn.execute("COMMIT")
+        except BaseException as fault:  # nothing of the batch was kept
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [(None, fault)] * len(batch)
+        for (_, future), (result, failure) in zip(batch, outcomes, strict=True):
+            loop.call_soon_threadsafe(_settle, future, result, failure)
 
-    async def _rollback(self) -> None:
-        if self._db.in_transaction:
-            await self._db.execute("ROLLBACK")
+    async def _transaction(self, begin: str, body: Body[R]) -> R:
+        # aiosqlite's way to run a callable on the connection's thread (it has no public one).
+        result: R = await self._db._execute(self._run, begin, body)
+        return result
+
+    def _run(self, begin: str, body: Body[R]) -> R:
+        """On the connection's thread: the whole transaction. Even if the awaiting task is
+        cancelled meanwhile, this runs to its COMMIT or ROLLBACK."""
+        conn = self._db._conn
+        conn.execute(begin)
+        try:
+            result: R = _drive(body(SqliteTx(conn)))  # type: ignore[arg-type]
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return result
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
         async with self._lock:

@@ -6,16 +6,17 @@ what differs between the two lives behind `bot.store.backend.Backend`.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from bot.store import codec
-from bot.store.backend import Backend, Tx
+from bot.store import codec, retention
+from bot.store.backend import Backend, Row, Tx
 from bot.store.errors import AlreadyApplied, StoreError
+from bot.store.events import Event, event_from_row
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
 from bot.store.sqlite import SqliteBackend
@@ -24,52 +25,23 @@ from table.model import Table
 R = TypeVar("R")
 T = TypeVar("T")
 HISTORY_MAX = 100
+CHARACTERS, MONSTERS, INITIATIVE = "characters", "monsters", "initiative"
+Parts = frozenset[str]  # what a command loads besides the channel row
+EVERYTHING: Parts = frozenset({CHARACTERS, MONSTERS, INITIATIVE})
 URL_FORMS = "sqlite:///path/to/file.db or postgresql://user:password@host:5432/database"
 
 
-@dataclass(frozen=True)
-class Event:
-    """One change to a channel, newest first from `Store.history`."""
-
-    id: int
-    actor_id: int
-    action: str
-    created_at: datetime  # wall time, UTC
-    before: dict[str, Any]  # codec.Snapshot: what changed, as it was
-    after: dict[str, Any]  # ... and as it became; codec.restore(table, before) undoes it
-    channel_id: int = 0
-    clock: int = 0  # the game clock after the change
-    undone_by: int | None = None  # the id of the undo event that reverted this one
-    undoes: int | None = None  # on an undo event: the id of the event it reverted
-
-
-def event_from_row(row: Mapping[str, Any]) -> Event:
-    """An `events` row as an Event (SQLite keeps times and JSON as text, PostgreSQL not)."""
-    created_at = row["created_at"]
-    if isinstance(created_at, str):
-        created_at = datetime.fromisoformat(created_at)
-    return Event(
-        id=row["id"],
-        actor_id=row["actor_id"],
-        action=row["action"],
-        created_at=created_at,
-        before=json.loads(row["before"]),
-        after=json.loads(row["after"]),
-        channel_id=row["channel_id"],
-        clock=row["clock"],
-        undone_by=row["undone_by"],
-        undoes=row["undoes"],
-    )
-
-
-async def open_backend(url: str, sqlite_synchronous: str = "full") -> Backend:
+async def open_backend(
+    url: str, sqlite_synchronous: str = "full", retry_for: float = 0.0
+) -> Backend:
     """The backend the URL names: SQLite (`sqlite:///…`) or PostgreSQL (`postgresql://…`).
     `sqlite_synchronous` ("full" or "normal") is SQLite's durability; PostgreSQL's commit is
-    always durable (its default synchronous_commit)."""
+    always durable (its default synchronous_commit). A PostgreSQL server that can't be reached
+    is tried again for `retry_for` seconds: it may still be starting."""
     if is_postgres_url(url):
         from bot.store.postgres import PostgresBackend
 
-        return await PostgresBackend.open(url)
+        return await PostgresBackend.open(url, retry_for)
     if url.startswith(SQLITE_PREFIX):
         return await SqliteBackend.open(url, sqlite_synchronous)
     scheme = url.split(":", 1)[0] if ":" in url else url  # never echo a password
@@ -89,13 +61,21 @@ class Store:
 
     @classmethod
     def open(
-        cls, url: str, *, now: Callable[[], datetime] = _utcnow, sqlite_synchronous: str = "full"
+        cls,
+        url: str,
+        *,
+        now: Callable[[], datetime] = _utcnow,
+        sqlite_synchronous: str = "full",
+        retry_for: float = 0.0,
     ) -> _Opening:
-        return _Opening(lambda: cls._open(url, now, sqlite_synchronous))
+        """`retry_for`: seconds to keep trying a database server that can't be reached yet."""
+        return _Opening(lambda: cls._open(url, now, sqlite_synchronous, retry_for))
 
     @classmethod
-    async def _open(cls, url: str, now: Callable[[], datetime], synchronous: str) -> Store:
-        return cls(await open_backend(url, synchronous), now)
+    async def _open(
+        cls, url: str, now: Callable[[], datetime], synchronous: str, retry_for: float
+    ) -> Store:
+        return cls(await open_backend(url, synchronous, retry_for), now)
 
     @property
     def dialect(self) -> str:
@@ -119,41 +99,66 @@ class Store:
 
     async def ping(self) -> None:
         """One round trip to the database: the health check's "does it answer?"."""
-        async with self._backend.reading() as tx:
+
+        async def body(tx: Tx) -> None:
             await tx.fetchone("SELECT 1 AS one")
 
-    async def read(self, channel_id: int, guild_id: int | None = None) -> Table:
-        """A snapshot of the channel; an unknown channel reads as the defaults (nothing written)."""
-        async with self._backend.reading() as tx:
-            return await self._load(tx, channel_id, guild_id)
+        await self._backend.read(body)
 
-    async def _load(self, tx: Tx, channel_id: int, guild_id: int | None) -> Table:
+    async def read(
+        self, channel_id: int, guild_id: int | None = None, parts: Parts = EVERYTHING
+    ) -> Table:
+        """A snapshot of the channel; an unknown channel reads as the defaults (nothing written).
+        `parts` names what to load besides the channel row: a Table read without "monsters"
+        simply has none (commands that never touch monsters skip reading them)."""
+
+        async def body(tx: Tx) -> Table:
+            return (await self._load(tx, channel_id, guild_id, parts))[0]
+
+        return await self._backend.read(body)
+
+    async def _load(
+        self, tx: Tx, channel_id: int, guild_id: int | None, parts: Parts = EVERYTHING
+    ) -> tuple[Table, bool]:
+        """The channel's Table, and whether its row is stored yet."""
         channel = await tx.fetchone("SELECT * FROM channels WHERE channel_id = ?", channel_id)
-        characters = await tx.fetchall(
-            "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", channel_id
-        )
-        monsters = await tx.fetchall(
-            "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
-        )
-        order = await tx.fetchone("SELECT state FROM initiatives WHERE channel_id = ?", channel_id)
-        return codec.table_from_rows(
+        characters = monsters = order = None
+        if channel is not None:  # no row: nothing of the channel's is stored
+            if CHARACTERS in parts:
+                characters = await tx.fetchall(
+                    "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", channel_id
+                )
+            if MONSTERS in parts:
+                monsters = await tx.fetchall(
+                    "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
+                )
+            if INITIATIVE in parts:
+                order = await tx.fetchone(
+                    "SELECT state FROM initiatives WHERE channel_id = ?", channel_id
+                )
+        table = codec.table_from_rows(
             channel_id,
             guild_id,
             channel,
-            characters,
+            characters or [],
             monsters,
             None if order is None else order["state"],
         )
+        return table, channel is not None
 
     async def read_with_history(
         self, channel_id: int, guild_id: int | None = None
     ) -> tuple[Table, list[Event]]:
         """The channel and its whole event log, oldest first, from one snapshot (/export)."""
-        async with self._backend.reading() as tx:
-            table = await self._load(tx, channel_id, guild_id)
+
+        async def body(tx: Tx) -> tuple[Table, list[Row]]:
+            table, _ = await self._load(tx, channel_id, guild_id)
             rows = await tx.fetchall(
                 "SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id
             )
+            return table, rows
+
+        table, rows = await self._backend.read(body)
         return table, [event_from_row(row) for row in rows]
 
     async def history(
@@ -176,12 +181,12 @@ class Store:
             args.append(after_id)
         # Counting up from after_id picks the changes nearest it; they are sorted back below.
         order = "DESC" if after_id is None else "ASC"
-        async with self._backend.reading() as tx:
-            rows = await tx.fetchall(
-                f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY id {order} LIMIT ?",
-                *args,
-                limit,
-            )
+        sql = f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY id {order} LIMIT ?"
+
+        async def body(tx: Tx) -> list[Row]:
+            return await tx.fetchall(sql, *args, limit)
+
+        rows = await self._backend.read(body)
         return sorted(map(event_from_row, rows), key=lambda event: event.id, reverse=True)
 
     # --- changing --------------------------------------------------------------------------
@@ -193,23 +198,28 @@ class Store:
         actor_id: int,
         action: str,
         fn: Callable[[Table], tuple[Table, R]],
+        parts: Parts = EVERYTHING,
         *,
         interaction_id: int | None = None,
     ) -> R:
         """Load the channel, run the pure `fn`, save what changed and log it, all in one
         transaction that holds the channel's lock. If `fn` (or anything) raises, nothing is
         written and the error propagates. An unchanged Table writes nothing, not even an event.
-        With `interaction_id`, the change is applied at most once: if an event already carries
-        that id, nothing runs or is written and AlreadyApplied is raised."""
-        async with self._backend.writing(channel_id) as tx:
+        `parts` as for `read`: `fn` sees (and may change) only those. With `interaction_id`,
+        the change is applied at most once: if an event already carries that id, nothing runs
+        or is written and AlreadyApplied is raised."""
+
+        async def body(tx: Tx) -> R:
             await self.check_not_applied(tx, interaction_id)
-            before = await self._load(tx, channel_id, guild_id)
+            before, stored = await self._load(tx, channel_id, guild_id, parts)
             after, result = fn(before)
             if not isinstance(after, Table) or after.channel_id != channel_id:
                 raise StoreError(f"{action}: must return the same channel's Table")
             if after != before:
-                await self._save(tx, before, after, actor_id, action, interaction_id)
-        return result
+                await self._save(tx, before, after, actor_id, action, stored, interaction_id)
+            return result
+
+        return await self._backend.write(channel_id, body)
 
     @staticmethod
     async def check_not_applied(tx: Tx, interaction_id: int | None) -> None:
@@ -231,12 +241,13 @@ class Store:
         after: Table,
         actor_id: int,
         action: str,
+        stored: bool,
         interaction_id: int | None = None,
-    ) -> int:
-        """Write what changed and log it; returns the new event's id."""
+    ) -> Event:
+        """Write what changed and log it (`stored`: the channel's row exists already); returns
+        the new event, as `history` would read it."""
         old, new = codec.diff(before, after)
-        exists = await tx.fetchone("SELECT 1 FROM channels WHERE channel_id = ?", after.channel_id)
-        if "channel" in new or exists is None:  # events and characters need the channel row
+        if "channel" in new or not stored:  # events and characters need the channel row
             await self._upsert(
                 tx, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
             )
@@ -260,22 +271,9 @@ class Store:
         )
         if codec.INITIATIVE in new:
             await self._save_initiative(tx, after)
-        row = await tx.fetchone(
-            "INSERT INTO events"
-            " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            after.channel_id,
-            actor_id,
-            action,
-            self._now(),
-            after.clock,
-            json.dumps(old, ensure_ascii=False, sort_keys=True),
-            json.dumps(new, ensure_ascii=False, sort_keys=True),
-            interaction_id,
+        return await retention.log(
+            tx, after, actor_id, action, self._now(), old, new, interaction_id
         )
-        assert row is not None  # RETURNING gives the one row inserted
-        event_id: int = row["id"]
-        return event_id
 
     async def _save_initiative(self, tx: Tx, after: Table) -> None:
         """The channel's turn order: one row while it has one, none after `/init end`."""
@@ -321,13 +319,17 @@ class Store:
         keys: tuple[str, ...],
         row: tuple[Any, ...],
     ) -> None:
-        # Table and column names come from codec's constants, never from input; values are bound.
-        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
-        await tx.execute(
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-            f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}",
-            *row,
-        )
+        await tx.execute(_upsert_sql(table, columns, keys), *row)
+
+
+@functools.lru_cache(maxsize=32)
+def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:
+    # Table and column names come from codec's constants, never from input; values are bound.
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}"
+    )
 
 
 class _Opening:

@@ -5,15 +5,20 @@ An event's snapshots hold exactly what it changed. Undoing puts its `before` bac
 neither undone nor itself an undo touched the same thing, and what it changed still reads as
 its `after`. The channel row counts field by field (the clock, each setting), so undoing a
 settings change is not blocked by the clock moving since; characters and monsters count whole.
+
+Nothing here reads the log beyond what it needs: the target is one indexed lookup (a player's
+own latest by `events_undoable_by_actor`), and "a later change to the same character or monster"
+another (`event_keys`), so an undo costs the same under 10 later events or 50,000. Undo stops at
+the channel's retention edge (`history_keep`, `bot.store.retention`) and says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.store import codec
+from bot.store import codec, retention
 from bot.store.backend import Tx
 from bot.store.codec import Snapshot
 from bot.store.store import Event, Store, event_from_row
@@ -222,6 +227,17 @@ def nothing_to_undo(is_gm: bool, latest: Event | None = None) -> str:
 _UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
 
 
+def too_old(keep: int, target: Event | None = None) -> str:
+    """Why undo stops at the retention edge: `target` is past it, or (None) whatever the
+    actor could undo is."""
+    what = "that change is" if target is None else f"{describe(target)} is"
+    start = "Nothing left to undo here: " if target is None else "Can't undo: "
+    return (
+        f"{start}{what} older than this channel keeps (its last {keep:,} changes; a GM can "
+        "keep more with `/settings set history_keep:`)"
+    )
+
+
 async def _latest(tx: Tx, channel_id: int, actor_id: int | None) -> Event | None:
     mine, args = ("", ()) if actor_id is None else (" AND actor_id = ?", (actor_id,))
     row = await tx.fetchone(
@@ -230,17 +246,24 @@ async def _latest(tx: Tx, channel_id: int, actor_id: int | None) -> Event | None
     return None if row is None else event_from_row(row)
 
 
-async def _later(tx: Tx, channel_id: int, after_id: int) -> list[Event]:
-    rows = await tx.fetchall(
-        f"SELECT * FROM events WHERE {_UNDOABLE} AND id > ? ORDER BY id", channel_id, after_id
+async def _later(tx: Tx, target: Event) -> list[Event]:
+    """The first later change that still stands and touched a character, monster or the turn
+    order that `target` touched (or none): all `check_nothing_depends` needs, found through
+    `event_keys`. Channel fields need no lookup: a player's target never touches them (GM-only),
+    and a GM's target is the latest change that stands, with nothing standing after it."""
+    keys = retention.touched_keys(target.before, target.after)
+    if not keys:
+        return []
+    match = " OR ".join(["(k.part = ? AND k.key = ?)"] * len(keys))
+    row = await tx.fetchone(
+        "SELECT e.* FROM event_keys k JOIN events e ON e.id = k.event_id"
+        f" WHERE k.channel_id = ? AND ({match}) AND k.event_id > ?"
+        " AND e.undone_by IS NULL AND e.undoes IS NULL ORDER BY k.event_id LIMIT 1",
+        target.channel_id,
+        *(value for key in keys for value in key),
+        target.id,
     )
-    return [event_from_row(row) for row in rows]
-
-
-async def _event(tx: Tx, event_id: int) -> Event:
-    row = await tx.fetchone("SELECT * FROM events WHERE id = ?", event_id)
-    assert row is not None  # written in this very transaction
-    return event_from_row(row)
+    return [] if row is None else [event_from_row(row)]
 
 
 async def undo_last(
@@ -256,21 +279,28 @@ async def undo_last(
     (a player): restore, log an "undo" event, mark the target, all in one transaction that
     holds the channel's lock, as `Store.apply` does. `is_gm` may be a test of the channel's
     settings: it is then asked of the settings this transaction loads (a GM role cleared just
-    before can't count).
+    before can't count). Undo stops at the channel's retention edge (`history_keep`).
     Raises RulesError (nothing written) when there is nothing to undo or it can't be undone, and
     AlreadyApplied when this `interaction_id` undid something already (a second delivery)."""
-    async with store._backend.writing(channel_id) as tx:
+
+    async def body(tx: Tx) -> Undone:
         await store.check_not_applied(tx, interaction_id)
-        current = await store._load(tx, channel_id, guild_id)
+        current, stored = await store._load(tx, channel_id, guild_id)
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
+        keep = current.settings.history_keep
         target = await _latest(tx, channel_id, None if gm else actor_id)
+        newest = await retention.newest_seq(tx, channel_id)
         if target is None:
+            if newest > keep:  # the log has reached its bound: older changes are gone
+                raise RulesError(too_old(keep))
             latest = None if gm else await _latest(tx, channel_id, None)
             raise RulesError(nothing_to_undo(gm, latest))
-        later = await _later(tx, channel_id, target.id)
-        undone = plan_undo(current, target, later, actor_id, gm)
-        undo_id = await store._save(tx, current, undone, actor_id, UNDO_ACTION, interaction_id)
-        await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo_id)
-        await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo_id, target.id)
-        undo = await _event(tx, undo_id)
-    return Undone(target, undo, undone)
+        if not retention.kept(target, newest, keep):
+            raise RulesError(too_old(keep, target))
+        undone = plan_undo(current, target, await _later(tx, target), actor_id, gm)
+        undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)
+        await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
+        await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+        return Undone(target, replace(undo, undoes=target.id), undone)
+
+    return await store._backend.write(channel_id, body)

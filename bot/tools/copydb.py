@@ -13,6 +13,7 @@ import contextlib
 import sqlite3
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -183,23 +184,42 @@ def _convert(value: Any, target_type: str) -> Any:
     return value
 
 
-async def copy_rows(
-    source: Raw, tx: Tx, target: Raw, tables: list[str], bar: tqdm[Any]
-) -> dict[str, int]:
-    copied: dict[str, int] = {}
+@dataclass(frozen=True)
+class TableCopy:
+    """One table's rows read from SOURCE, and how they go into TARGET."""
+
+    table: str
+    names: list[str]
+    target_columns: dict[str, str]
+    rows: list[Any]
+
+
+async def read_rows(source: Raw, target: Raw, tables: list[str]) -> list[TableCopy]:
+    """Every table's rows from SOURCE, checked against TARGET's columns, before any writing:
+    the writing is one transaction that awaits nothing but TARGET (as the store's are)."""
+    copies = []
     for table in tables:
         columns = await source.columns(table)
         target_columns = await target.columns(table)
         if set(columns) != set(target_columns):
             raise ToolError(f"Table {table} differs between SOURCE and TARGET: not copied")
+        rows = await source.fetch(f'SELECT * FROM "{table}" ORDER BY 1')
+        copies.append(TableCopy(table, list(columns), target_columns, rows))
+    return copies
+
+
+async def copy_rows(
+    tx: Tx, dialect: str, copies: list[TableCopy], bar: tqdm[Any]
+) -> dict[str, int]:
+    copied: dict[str, int] = {}
+    for copy in copies:
+        table, names, target_columns, rows = copy.table, copy.names, copy.target_columns, copy.rows
         later = SELF_REFERENCES.get(table, ())
-        names = list(columns)
-        overriding = " OVERRIDING SYSTEM VALUE" if target.dialect == "postgres" else ""
+        overriding = " OVERRIDING SYSTEM VALUE" if dialect == "postgres" else ""
         insert = (
             f'INSERT INTO "{table}" ({", ".join(names)}){overriding}'
             f" VALUES ({', '.join('?' * len(names))})"
         )
-        rows = await source.fetch(f'SELECT * FROM "{table}" ORDER BY 1')
         for row in rows:
             values = [
                 None if name in later else _convert(row[name], target_columns[name])
@@ -214,7 +234,7 @@ async def copy_rows(
                         f'UPDATE "{table}" SET {name} = ? WHERE id = ?', row[name], row["id"]
                     )
         copied[table] = len(rows)
-    if target.dialect == "postgres" and copied.get("events"):
+    if dialect == "postgres" and copied.get("events"):
         # Explicit ids went in past the identity: the next event must come after them.
         await tx.execute(
             "SELECT setval(pg_get_serial_sequence('events', 'id'), (SELECT max(id) FROM events))"
@@ -239,8 +259,10 @@ async def copy_db(source_url: str, target_url: str) -> str:
                     file=sys.stderr,
                     disable=not sys.stderr.isatty(),  # a bar on a terminal, nothing in a log
                 ) as bar:
-                    async with backend.writing(0) as tx:
-                        copied = await copy_rows(source, tx, target, tables, bar)
+                    copies = await read_rows(source, target, tables)
+                    copied = await backend.write(
+                        0, lambda tx: copy_rows(tx, target.dialect, copies, bar)
+                    )
             finally:
                 await backend.close()
     counts = ", ".join(f"{n} {table}" for table, n in copied.items())

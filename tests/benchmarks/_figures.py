@@ -20,10 +20,14 @@ class Summary:
     samples: int
 
 
-def p95(samples: Sequence[float]) -> float:
-    """Nearest-rank 95th percentile: a value that was actually observed."""
+def percentile(samples: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile `p` (0–100): a value that was actually observed."""
     ordered = sorted(samples)
-    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def p95(samples: Sequence[float]) -> float:
+    return percentile(samples, 95)
 
 
 def summarize(samples: Sequence[float]) -> Summary:

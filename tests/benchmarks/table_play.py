@@ -17,7 +17,7 @@ from pathlib import Path
 from table import initiative
 from table.model import Table
 from tests.benchmarks._figures import machine, orders, round_trip_table
-from tests.benchmarks.commands import party
+from tests.benchmarks._seed import party
 from tests.e2e.conftest import Env
 from tests.localdiscord.client import LocalDiscord
 

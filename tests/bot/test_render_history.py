@@ -75,13 +75,23 @@ def test_every_kind_of_change_has_words() -> None:
             dataclasses.replace(base, settings=ChannelSettings(ties="succeed", gm_role_id=9)),
             "settings: ties fail → succeed, GM role none → <@&9>",
         ),
+        (
+            base,
+            dataclasses.replace(base, settings=ChannelSettings(round_seconds=6)),
+            "settings: round length 60 s → 6 s",  # not to be read as a round number
+        ),
         (base, table(dataclasses.replace(ARIA, level=3, owner_id=22), clock=600), "Aria player"),
         (base, table(tired(18, temp=4, temp_expires=1200), clock=600), "Temporary FP 0 → 4"),
         (base, table(tired(18, exhausted_cap=True), clock=600), "Exhausted cap off → on"),
         (
             base,
             table(tired(18, settled=1200), clock=600),
-            "rested alone until the clock → Day 1, 00:20",
+            "ahead of the clock no → until Day 1, 00:20",
+        ),
+        (
+            table(tired(18, settled=1200), clock=600),
+            table(tired(18), clock=1200),
+            "ahead of the clock until Day 1, 00:20 → no",
         ),
         (base, dataclasses.replace(base, monsters=(ORC,)), "monster Orc created"),
     ]

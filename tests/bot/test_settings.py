@@ -18,6 +18,7 @@ TOKEN = "MTIzNDU2Nzg5.fake.t0ken-value"
 ENV_NAMES = {
     *("DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DEV_GUILD_ID", "LOG_LEVEL"),
     *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT", "SQLITE_SYNCHRONOUS"),
+    "STARTUP_RETRY_SECONDS",
 }
 
 
@@ -70,6 +71,9 @@ def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
         ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a number"),
         ("DEV_GUILD_ID", "-5", "DEV_GUILD_ID must be a server id"),
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+        ("STARTUP_RETRY_SECONDS", "soon", "STARTUP_RETRY_SECONDS must be a number of seconds"),
+        ("STARTUP_RETRY_SECONDS", "nan", "STARTUP_RETRY_SECONDS must be a number of seconds"),
+        ("STARTUP_RETRY_SECONDS", "-1", "STARTUP_RETRY_SECONDS must be between 0 and 3600"),
         ("DATABASE_URL", "mysql://x/y", "DATABASE_URL must look like sqlite:///"),
         ("DATABASE_URL", "tablekeeper.db", "or postgresql://user:password@host"),
         ("DISCORD_API_BASE", "localhost:8000", "DISCORD_API_BASE must be an http"),
@@ -188,7 +192,12 @@ def test_the_durability_setting_reaches_the_store(monkeypatch: pytest.MonkeyPatc
         raise Stop
 
     monkeypatch.setattr(entry.Store, "open", fake_open)
-    settings = Settings(token=TOKEN, database_url="sqlite:///x.db", sqlite_synchronous="normal")
+    settings = Settings(
+        token=TOKEN,
+        database_url="sqlite:///x.db",
+        sqlite_synchronous="normal",
+        startup_retry_seconds=7.5,
+    )
     with pytest.raises(Stop):
         asyncio.run(entry.run(settings))
-    assert asked == {"url": "sqlite:///x.db", "sqlite_synchronous": "normal"}
+    assert asked == {"url": "sqlite:///x.db", "sqlite_synchronous": "normal", "retry_for": 7.5}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,13 +20,17 @@ DEADLINE = 3.0
 
 @contextlib.asynccontextmanager
 async def store_held(env: Env, seconds: float) -> AsyncIterator[None]:
-    """Hold the store's write lock for `seconds`: every command that reads or writes waits."""
+    """Keep the store busy for `seconds`, as a slow disk would: SQLite's one connection thread,
+    which runs every transaction whole, sleeps; every command that reads or writes waits."""
     held = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def slow_disk() -> None:
+        loop.call_soon_threadsafe(held.set)
+        time.sleep(seconds)
 
     async def hold() -> None:
-        async with env.store._backend.writing(env.discord.table.id):
-            held.set()
-            await asyncio.sleep(seconds)
+        await env.store._backend._db._execute(slow_disk)  # type: ignore[attr-defined]
 
     task = asyncio.create_task(hold())
     await held.wait()

@@ -239,6 +239,15 @@ async def test_hit_again_hits_the_same_monster_from_the_same_square(env: Any) ->
     assert labels(again) == ["Hit again"]
 
 
+async def test_no_hit_again_once_the_monster_is_defeated(env: Any) -> None:
+    d = env.discord
+    await d.slash("monster create", user=d.gm, name="Cave Troll", rank=3, armor="heavy", hp=10)
+    down = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=30)
+    assert "**defeated**" in down.text and labels(down) == []
+    again = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=30)
+    assert again.embed["title"] == "Cave Troll is already defeated" and labels(again) == []
+
+
 async def test_only_the_gm_may_hit_again(env: Any) -> None:
     d = env.discord
     await d.slash("monster create", user=d.gm, name="Cave Troll", rank=3, armor="heavy", hp=60)

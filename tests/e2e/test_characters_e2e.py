@@ -289,3 +289,13 @@ async def test_after_a_bigger_fatigue_level_a_rest_recovers_again(env: Any) -> N
     reply = await d.slash("rest minutes", user=d.player, minutes=5, character="Aria")
     assert "FP 30 → 25" in reply.text and "4001" not in reply.text
     assert (await fatigue_of(env, "Aria")).fp == 25
+
+
+async def test_bands_of_one_point_read_as_one_number(env: Any) -> None:
+    """FL 1: bands of width 1 show 'Fatigued 2', not 'Fatigued 2–2'."""
+    d = env.discord
+    made = await d.slash("character create", user=d.player, name="Wisp", fatigue_level=1)
+    bands = "Fresh 0–1 · Fatigued 2 · Tired 3 · Exhausted 4 · Shattered 5"
+    assert bands in made.text
+    shown = await d.slash("fatigue show", user=d.player)
+    assert "🟡 Fatigued 2 · 🟠 Tired 3" in shown.text

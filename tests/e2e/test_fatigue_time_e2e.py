@@ -90,6 +90,7 @@ async def test_vp_damage_stays_through_rests_until_the_gm_clears_it(env: Any) ->
     assert "Only the GM can clear VP damage" in text
     reply = await d.slash("fatigue clear_vp", user=d.gm, character="Aria")
     assert "VP damage tally cleared (1 → 0)" in reply.text
+    assert "FP: **0** / 100" in reply.text  # FP didn't move: no "0 → 0" arrow
     assert (await fatigue_of(env, "Aria")).vp_damage == 0
     text = await refused(env, "fatigue clear_vp", d.gm, character="Aria")
     assert "Aria has no VP damage to clear" in text

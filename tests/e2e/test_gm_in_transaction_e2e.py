@@ -10,13 +10,13 @@ command's transaction begins (`slip_in_before_next_write`).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from bot.store.backend import Tx
+from bot.store.backend import Body
 from table import bestiary
 from table.bestiary import BuildOptions
 from table.model import Monster, Table
@@ -39,20 +39,18 @@ def slip_in_before_next_write(env: Any, change: Change) -> Iterator[None]:
     as its own logged change by the channel's GM ("settings set")."""
     store, channel = env.store, env.discord.table
     backend = store._backend
-    original = backend.writing
+    original = backend.write
     pending = [change]
 
-    @contextlib.asynccontextmanager
-    async def writing(channel_id: int) -> AsyncIterator[Tx]:
+    async def write(channel_id: int, body: Body[Any]) -> Any:
         if pending:  # emptied first: the slipped-in change itself comes through here too
             await store.apply(
                 channel.id, channel.guild_id, env.discord.gm.id, "settings set", pending.pop()
             )
-        async with original(channel_id) as tx:
-            yield tx
+        return await original(channel_id, body)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(backend, "writing", writing)
+        patch.setattr(backend, "write", write)
         yield
     assert not pending, "the command never began a write transaction"
 
@@ -155,7 +153,7 @@ async def test_undo_decides_gm_from_the_table_it_loads(env: Any) -> None:
 def counting_transactions(env: Any) -> Iterator[dict[str, int]]:
     """How many reading and writing transactions the bot's store begins meanwhile."""
     backend = env.store._backend
-    counts = {"reading": 0, "writing": 0}
+    counts = {"read": 0, "write": 0}
     with pytest.MonkeyPatch.context() as patch:
         for kind in counts:
             original = getattr(backend, kind)
@@ -177,4 +175,4 @@ async def test_a_change_is_one_transaction_and_no_other_read(
     with counting_transactions(env) as counts:
         reply = await d.slash(command, user=d.named_gm, **options_for(d, options))
     assert not reply.ephemeral, reply.text
-    assert counts == {"reading": 0, "writing": 1}
+    assert counts == {"read": 0, "write": 1}

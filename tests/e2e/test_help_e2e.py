@@ -70,3 +70,11 @@ async def test_autocomplete_offers_command_names(env: Any, typed: str, offered: 
     choices = await d.autocomplete("help", "command", typed, user=d.player)
     values = [c["value"] for c in choices]
     assert offered in values and all(typed in v for v in values)
+
+
+async def test_clock_show_help_says_it_lists_who_rested_ahead(env: Any) -> None:
+    # README: /clock show lists running Temporary FP and who rested alone ahead of the clock.
+    reply = await env.discord.slash(
+        "help", user=env.discord.player, options={"command": "clock show"}
+    )
+    assert "Temporary FP" in reply.text and "rested alone ahead" in reply.text

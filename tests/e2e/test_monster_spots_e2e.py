@@ -42,7 +42,7 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
         await d.slash("monster show", user=d.gm, name="Troll", public=True),
         await d.slash("monster face", user=d.gm, name="Troll", facing="N"),
     ):
-        spots = fields(reply)["Partial armor: unarmored spots"]
+        spots = fields(reply)["Partial armor"]
         assert spots.splitlines()[0] == "2 hidden unarmored spots", spots
         assert "back" not in spots and "left" not in spots
     # The GM's private look shows where they are and which are Hard to Hit.
@@ -72,7 +72,7 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
     shown = await d.slash("monster reveal", user=d.gm, name="troll", spot="Back")
     assert not shown.ephemeral and shown.embed["title"] == "Troll: its back spot is revealed"
     revealed = fields(shown)["Partial armor: unarmored spots"].splitlines()
-    assert revealed[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 hidden unarmored spot"]
+    assert revealed[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 more, hidden"]
     looked = await d.slash("monster show", user=d.player2, name="Troll")
     assert fields(looked)["Partial armor: unarmored spots"] == "\n".join(revealed)
     assert (await env.table()).get_monster("troll").block.spot("back").revealed
@@ -82,7 +82,7 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
     text = await refused(env, "monster reveal", d.gm, name="Troll", spot="back")
     assert "already revealed" in text
     text = await refused(env, "monster reveal", d.gm, name="Troll", spot="front")
-    assert "no unarmored spot at its front (its unarmored spots: back, left)" in text
+    assert "Troll has no unarmored spot at its front (its unarmored spots: back, left)" in text
     assert "Unknown spot 'tail'" in await refused(
         env, "monster reveal", d.gm, name="Troll", spot="tail"
     )
@@ -114,7 +114,9 @@ async def test_spot_options_are_checked_against_the_spots(env: Any) -> None:
     )
     assert "'front' is given as revealed but isn't one of the unarmored spots (back)" in text
     text = await refused(env, "monster build", d.player, rank=1, armor="light", easy_spots="back")
-    assert "not Hard to Hit but isn't one of the unarmored spots (none)" in text
+    assert (
+        text == "'back' is given as not Hard to Hit, but no unarmored spots are given: add `spots:`"
+    )
 
 
 async def test_impervious_with_extra_armor_keeps_the_armors_full_evasion_penalty(env: Any) -> None:
@@ -133,7 +135,9 @@ async def test_impervious_with_extra_armor_keeps_the_armors_full_evasion_penalty
     # Impervious Rank 4: Defense 42, + half of 6; Evasion set to 0, then the full −2 applies.
     assert shown["Defense"] == "45"
     assert shown["Evasion"] == "−2 (set to 0 by Impervious, extra armor −2)"
-    assert "the extra armor's full penalty still applies: Evasion −2" in shown["Notes"]
+    # One note says it (the Evasion field already shows the sum): "−2" isn't repeated there.
+    assert shown["Notes"].count("−2") == 1, shown["Notes"]
+    assert "Evasion penalty −2 (in full, even on Impervious)" in shown["Notes"]
 
 
 @pytest.mark.parametrize(
@@ -164,3 +168,32 @@ async def test_the_readme_build_example_does_what_it_says(env: Any) -> None:
     ]
     assert shown["Enchantments"] == "Armor: Rank 1, Rank 2 · Weapons: Rank 3"
     assert shown["Material drop"] == "13 Materials (Boss 10, +3 for enchantments)"
+
+
+async def test_a_public_block_names_unarmored_spots_once(env: Any) -> None:
+    """A phone shows the field's name over its value: 'unarmored spots' must not read twice."""
+    d = env.discord
+    await make_troll(env)
+    for reply in (
+        await d.slash("monster show", user=d.player, name="Troll"),
+        await d.slash(
+            "monster build", user=d.player, rank=3, armor="heavy", spots="back", public=True
+        ),
+    ):
+        spots = [f for f in reply.embed["fields"] if f["name"].startswith("Partial armor")]
+        assert len(spots) == 1
+        name, value = spots[0]["name"], spots[0]["value"]
+        assert f"{name}\n{value}".count("unarmored spot") == 1, (name, value)
+        assert value.splitlines()[0] in ("1 hidden unarmored spot", "2 hidden unarmored spots")
+    # With one spot revealed, the other is counted without repeating the field's name.
+    await d.slash("monster reveal", user=d.gm, name="Troll", spot="back")
+    shown = await d.slash("monster show", user=d.player, name="Troll")
+    lines = fields(shown)["Partial armor: unarmored spots"].splitlines()
+    assert lines[:2] == [f"back (square S) — {HARD_TO_HIT}", "1 more, hidden"]
+
+
+async def test_revealing_a_spot_a_monster_lacks_names_the_monster(env: Any) -> None:
+    d = env.discord
+    await d.slash("monster create", user=d.gm, name="Slime", rank=1, armor="unarmored")
+    text = await refused(env, "monster reveal", d.gm, name="Slime", spot="back")
+    assert text == "Slime has no unarmored spots"

@@ -143,7 +143,8 @@ async def test_health_metrics_json_logs_and_a_graceful_sigterm(tmp_path: Path) -
 async def test_an_unreachable_database_is_one_line_and_exit_code_1(tmp_path: Path) -> None:
     log = tmp_path / "bot"
     url = "postgresql://tk:s3cret@127.0.0.1:1/tablekeeper"
-    env = process_env(DISCORD_TOKEN="x.y.z", DATABASE_URL=url)
+    # Tried once: the retry window (STARTUP_RETRY_SECONDS) is test_startup_faults' subject.
+    env = process_env(DISCORD_TOKEN="x.y.z", DATABASE_URL=url, STARTUP_RETRY_SECONDS="0")
     process = await bot_process(env=env, cwd=tmp_path, log=log)
     assert await finish(process) == 1
     out, err = output(log)

@@ -8,6 +8,7 @@ import os
 import signal
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,8 @@ pytestmark = pytest.mark.asyncio
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = (
     *("DISCORD_TOKEN", "DISCORD_API_BASE", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"),
-    *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT"),
+    *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT", "SQLITE_SYNCHRONOUS"),
+    "STARTUP_RETRY_SECONDS",
 )
 STARTUP = 30.0  # seconds; a cold interpreter importing discord.py is slow on a busy CI box
 CLEAN_CLOSE = 1000  # the websocket close code of a client that said goodbye
@@ -33,13 +35,14 @@ def process_env(**values: str) -> dict[str, str]:
 
 
 async def bot_process(
-    *args: str, env: dict[str, str], cwd: Path, log: Path
+    *args: str, env: dict[str, str], cwd: Path, log: Path, prefix: Sequence[str] = ()
 ) -> asyncio.subprocess.Process:
     # Output goes to files, not pipes: a chatty bot must never block on a full pipe. The
-    # working directory is a scratch one, so no `.env` next to the code is read.
+    # working directory is a scratch one, so no `.env` next to the code is read. `prefix`
+    # runs it under another program (e.g. setpriv, to drop root's power to write anything).
     with log.with_suffix(".out").open("wb") as out, log.with_suffix(".err").open("wb") as err:
         return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", *args, env=env, cwd=cwd, stdout=out, stderr=err
+            *prefix, sys.executable, "-m", "bot", *args, env=env, cwd=cwd, stdout=out, stderr=err
         )
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from table.model import ChannelSettings
+from rules.errors import RulesError
+from table.model import HISTORY_KEEP_MAX, HISTORY_KEEP_MIN, ChannelSettings
 from tests.e2e.helpers import snapshot
 
 
@@ -98,3 +99,26 @@ async def test_setting_what_is_already_set_says_nothing_changed(env: Any) -> Non
     assert reply.embed["title"] == "Nothing changed: the settings were already so"
     assert "→" not in reply.text
     assert await snapshot(env) == before  # and nothing was logged for /undo to find
+
+
+async def test_the_gm_sets_how_much_history_the_channel_keeps(env: Any) -> None:
+    d = env.discord
+    shown = await d.slash("settings show", user=d.player)
+    assert "**History kept**: 1,000 latest changes" in shown.text
+    reply = await d.slash("settings set", user=d.gm, history_keep=50)
+    assert "**History kept**: 1,000 latest changes → **50 latest changes**" in reply.text
+    assert (await env.table()).settings.history_keep == 50
+    history = await d.slash("history", user=d.player)
+    assert "history kept" in history.text  # the change itself is in the log, named
+    assert "Only the GM" in await refused(env, d.player, history_keep=500)
+
+
+async def test_history_keep_has_the_bounds_discord_is_told(env: Any) -> None:
+    d = env.discord
+    (command,) = [c for c in d.commands() if c["name"] == "settings"]
+    (set_,) = [o for o in command["options"] if o["name"] == "set"]
+    (option,) = [o for o in set_["options"] if o["name"] == "history_keep"]
+    assert (option["min_value"], option["max_value"]) == (HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
+    for bad in (HISTORY_KEEP_MIN - 1, HISTORY_KEEP_MAX + 1):  # had Discord let it through
+        with pytest.raises(RulesError, match="History kept must be between 10 and 100000"):
+            ChannelSettings(history_keep=bad)

@@ -48,6 +48,8 @@ def interaction_payload(
             "id": str(channel.id),
             "type": channel.type,
             "name": channel.name,
+            "position": channel.position,  # Discord sends the full channel: a new one works too
+            "nsfw": False,
             "guild_id": str(guild.id),
             "permissions": str(seen),
         },

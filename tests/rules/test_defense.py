@@ -194,7 +194,7 @@ def test_extra_armor_on_impervious_keeps_its_full_evasion_penalty() -> None:
     assert block.defense == 18 + 3
     assert (block.evasion_modifier, block.evasion) == (None, -3)
     assert block.evasion_text == "Evasion −3 (set to 0, extra armor −3)"
-    assert any("full penalty still applies" in note for note in block.notes)
+    assert any("Evasion penalty −3 (in full, even on Impervious)" in note for note in block.notes)
 
 
 @given(
@@ -232,10 +232,16 @@ def test_extra_armor_halves_rounding_down_on_every_armored_level(seed: int) -> N
 
 
 def test_extra_armor_inputs_are_checked() -> None:
-    with pytest.raises(RulesError, match="Defense must be 0 or more"):
+    with pytest.raises(RulesError, match="Defense must be 0 to 100"):
         build_monster(2, "light", extra_defense=-1)
-    with pytest.raises(RulesError, match="penalty must be 0 or less"):
+    with pytest.raises(RulesError, match="Defense must be 0 to 100"):
+        build_monster(2, "light", extra_defense=2**63)
+    with pytest.raises(RulesError, match="penalty must be −50 to 0"):
         build_monster(2, "light", extra_evasion=2)
+    with pytest.raises(RulesError, match="penalty must be −50 to 0"):
+        build_monster(2, "light", extra_evasion=-(2**63))
+    with pytest.raises(RulesError, match="trade must be between"):
+        build_monster(2, "light", trade=2**63)
 
 
 # --- Agility and Evasion -------------------------------------------------------------------------
@@ -609,9 +615,9 @@ def test_damage_taken(defense: int, damage: int, spot: bool, taken: int) -> None
     assert damage_taken(defense, damage, unarmored_spot=spot) == taken
 
 
-@pytest.mark.parametrize("damage", [0, -3])
-def test_damage_must_be_1_or_more(damage: int) -> None:
-    with pytest.raises(RulesError, match="Damage must be 1 or more"):
+@pytest.mark.parametrize("damage", [0, -3, 100_001, 2**63])
+def test_damage_must_be_1_to_its_bound(damage: int) -> None:
+    with pytest.raises(RulesError, match="Damage must be 1 to 100,000"):
         damage_taken(5, damage)
 
 
@@ -660,7 +666,7 @@ def test_a_hit_checks_its_facing_and_damage() -> None:
     block = build_monster(1, "light")
     with pytest.raises(RulesError, match="Unknown facing"):
         hit(block, 5, facing="Q")
-    with pytest.raises(RulesError, match="Damage must be 1 or more"):
+    with pytest.raises(RulesError, match="Damage must be 1 to 100,000"):
         hit(block, 0, from_square="N")
 
 

@@ -361,10 +361,25 @@ def test_rests_clear_the_right_caps() -> None:
     long = rest(pooled, OGRE_FL, "long", DEFAULTS)
     assert long.state == FatigueState()
     assert long.minutes == 480
+    # FP ends at 0: "FP can drop below 61 again" would only add words to the party's line.
+    cleared = [e.text for e in kinds(long, "cap_cleared")]
+    assert cleared == ["Exhausted cap cleared", "Shattered cap cleared"]
 
     plain = rest(capped, OGRE_FL, "minutes", DEFAULTS, minutes=30)  # clears no cap
     assert plain.state == FatigueState(fp=81, exhausted_cap=True, shattered_cap=True, vp_damage=2)
     assert plain.minutes == 30
+
+
+def test_a_break_held_by_the_shattered_cap_says_so_once() -> None:
+    capped = FatigueState(fp=82, exhausted_cap=True, shattered_cap=True)
+    brk = rest(capped, OGRE_FL, "break", DEFAULTS)
+    assert brk.state == FatigueState(fp=81, shattered_cap=True)
+    texts = [e.text for e in brk.events]
+    held = "the Shattered cap holds FP at 81 until a Short Rest"
+    assert sum(text.count(held) for text in texts) == 1, texts
+    # Without the Break's own note, a plain rest cut short by a cap still says why.
+    plain = rest(capped, OGRE_FL, "minutes", DEFAULTS, minutes=5)
+    assert any(held in text for text in (e.text for e in plain.events))
 
 
 def test_rest_rate_and_conversion_add_up() -> None:
@@ -675,3 +690,10 @@ def test_event_texts_say_fp_stayed_rather_than_showing_a_no_op_arrow() -> None:
     assert granted.events[0].text.startswith("Temporary FP +3: FP stays 0, pool 3 until")
     tired = rest(FatigueState(fp=30), fl, "break", rates)
     assert tired.events[0].text.startswith("Took a Break (10 min): FP 30 → 20")
+    fresh = recover(FatigueState(), fl, 5)
+    assert fresh.events[0].text == "Recovered nothing: FP stays 0"
+    held = recover(FatigueState(fp=22, exhausted_cap=True), fl, 5)
+    assert held.events[0].text == (
+        "Recovered nothing: FP stays 22; the Exhausted cap holds FP at 22 until a Break"
+    )
+    assert recover(FatigueState(fp=9), fl, 5).events[0].text == "Recovered 5 FP (9 → 4)"

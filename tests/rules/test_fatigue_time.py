@@ -108,6 +108,15 @@ def test_a_rest_that_converts_nothing_says_nothing_about_temporary_fp() -> None:
     assert texts(long, "temp_expired") == ["Temporary FP gone while resting"]
 
 
+def test_a_long_rest_over_minutes_rested_alone_does_not_say_how_many_counted() -> None:
+    # A Long Rest sets FP to 0 whatever counted: "480 min, 380 counted" would suggest less.
+    ahead = rest(FatigueState(fp=30), TWENTY, "short", DEFAULTS, now=0, alone=True).state
+    long = rest(ahead, TWENTY, "long", DEFAULTS, now=0)
+    assert long.state.fp == 0
+    assert texts(long, "recovered") == ["Took a Long Rest (480 min): FP stays 0"]
+    assert "counted" in texts(rest(ahead, TWENTY, "break", DEFAULTS, now=0), "recovered")[0]
+
+
 def test_settled_must_be_a_game_time() -> None:
     with pytest.raises(RulesError, match="Settled game time"):
         FatigueState(settled=-1)

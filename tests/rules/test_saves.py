@@ -93,11 +93,11 @@ def test_past_20_each_level_adds_one(level: int) -> None:
 
 @pytest.mark.parametrize("level", [0, -1, -20])
 def test_level_below_one_is_refused(level: int) -> None:
-    with pytest.raises(RulesError, match="Level must be 1 or more"):
+    with pytest.raises(RulesError, match="Level must be between 1 and 1000"):
         sr_bonus(level)
-    with pytest.raises(RulesError, match="Attack Level must be 1 or more"):
+    with pytest.raises(RulesError, match="Attack Level must be between 1 and 1000"):
         sr_difficulty(level)
-    with pytest.raises(RulesError, match="Attack Level must be 1 or more"):
+    with pytest.raises(RulesError, match="Attack Level must be between 1 and 1000"):
         Difficulty.attack_level(level)
 
 
@@ -204,7 +204,7 @@ def test_points_of_failure(total: int, difficulty: int, per: int, expected: int)
 
 @pytest.mark.parametrize("per", [0, -1])
 def test_points_of_failure_per_below_one(per: int) -> None:
-    with pytest.raises(RulesError, match="per 1 or more"):
+    with pytest.raises(RulesError, match="per 1 to 1000"):
         points_of_failure(50, 85, per)
 
 
@@ -365,14 +365,14 @@ class SaveInputs(TypedDict, total=False):
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"level": 0}, "Level must be 1 or more"),
-        ({"level": -3}, "Level must be 1 or more"),
+        ({"level": 0}, "Level must be between 1 and 1000"),
+        ({"level": -3}, "Level must be between 1 and 1000"),
         ({"stat": 101}, "Fortitude must be between −100 and 100"),
         ({"kin": -101}, "Kin must be between −100 and 100"),
         ({"special": 500}, "Special must be between −100 and 100"),
         ({"mod": -1000}, "Modifier must be between −100 and 100"),
-        ({"per": 0}, "per 1 or more"),
-        ({"per": -5}, "per 1 or more"),
+        ({"per": 0}, "per 1 to 1000"),
+        ({"per": -5}, "per 1 to 1000"),
     ],
 )
 def test_resolve_refuses_bad_input(changes: SaveInputs, message: str) -> None:

@@ -112,7 +112,16 @@ def test_parse_spots(text: str | None, spots: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "ranks"), [("1 2 2", (1, 2, 2)), ("1,2", (1, 2)), (" 0 ", (0,)), ("none", ())]
+    ("text", "ranks"),
+    [
+        ("1 2 2", (1, 2, 2)),
+        ("1,2", (1, 2)),
+        (" 0 ", (0,)),
+        ("none", ()),
+        ("1, 2,", (1, 2)),  # a trailing comma, as spots: allow it
+        (", 1", (1,)),
+        (", ,", ()),
+    ],
 )
 def test_parse_enchantments(text: str, ranks: tuple[int, ...]) -> None:
     assert bestiary.parse_enchantments(text) == ranks
@@ -229,7 +238,7 @@ def test_build_options_mark_spots_easy_or_revealed() -> None:
     with pytest.raises(RulesError, match="'right' is given as revealed but isn't one of"):
         bestiary.build(BuildOptions(2, "heavy", spots="back", revealed_spots="right"))
     with pytest.raises(
-        RulesError, match="not Hard to Hit but isn't one of the unarmored spots \\(none\\)"
+        RulesError, match="not Hard to Hit, but no unarmored spots are given: add `spots:`"
     ):
         bestiary.build(BuildOptions(2, "heavy", easy_spots="back"))
 
@@ -366,8 +375,8 @@ def test_monster_and_roster_embeds() -> None:
     assert fields["HP"] == "−2 / 30 — **defeated**" and fields["Facing"] == "E"
     assert "back (square W)" in fields["Partial armor: unarmored spots"]
     public = {str(f.name): str(f.value) for f in monster_embed(monster).fields}
-    assert public["Partial armor: unarmored spots"].splitlines()[0] == "1 hidden unarmored spot"
-    assert "back" not in public["Partial armor: unarmored spots"]
+    assert public["Partial armor"].splitlines()[0] == "1 hidden unarmored spot"
+    assert "back" not in public["Partial armor"]
     roster = roster_embed([monster, Monster("Ant", {"rank": 0, "armor": "light"})])
     assert roster.description is not None and len(roster.description.splitlines()) == 2
     assert "None yet" in (roster_embed([]).description or "")

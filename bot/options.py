@@ -1,0 +1,169 @@
+"""Every option of an interaction checked against what its command declares to Discord.
+
+Discord's own client enforces the types, ranges, lengths, choices and required options a command
+registers; anything else can send an interaction with whatever JSON it likes. So the tree walks
+`interaction.data` against the command's own registration (`command.to_dict`, the very JSON
+`python -m bot sync` sends) before discord.py transforms a single value: one source for every
+limit, never a second list kept by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from discord import app_commands
+
+SUBCOMMAND, GROUP = 1, 2
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
+SAFE_INTEGER = 2**53  # Discord's bound on integer and number options without min/max
+STRING_MAX = 6000  # Discord's bound on a string option without max_length
+SNOWFLAKE_MAX = 2**64 - 1
+_RESOLVED = {
+    USER: ("users",),
+    CHANNEL: ("channels",),
+    ROLE: ("roles",),
+    MENTIONABLE: ("users", "roles"),
+    ATTACHMENT: ("attachments",),
+}
+_NOUNS = {
+    STRING: "text",
+    INTEGER: "a whole number",
+    BOOLEAN: "true or false",
+    USER: "a member",
+    CHANNEL: "a channel",
+    ROLE: "a role",
+    MENTIONABLE: "a member or a role",
+    NUMBER: "a number",
+    ATTACHMENT: "a file",
+}
+
+
+class BadOptions(app_commands.AppCommandError):
+    """The interaction's options are not what the command declares; str(error) is for the user."""
+
+
+def check_options(
+    declared: Mapping[str, Any], data: Mapping[str, Any], *, autocomplete: bool = False
+) -> None:
+    """Raise BadOptions unless `data` (an interaction's data) fits the declared command.
+
+    While autocompleting, Discord sends the options filled in so far and the focused one as the
+    text typed: required options may be missing and the focused value is unchecked text."""
+    resolved = data.get("resolved") or {}
+    if not isinstance(resolved, dict):
+        raise BadOptions("That command arrived malformed; nothing was changed.")
+    _check_level(declared, data.get("options"), "/" + str(declared["name"]), resolved, autocomplete)
+
+
+def _check_level(
+    node: Mapping[str, Any],
+    given: Any,
+    where: str,
+    resolved: Mapping[str, Any],
+    autocomplete: bool,
+) -> None:
+    given = [] if given is None else given
+    if not isinstance(given, list) or not all(isinstance(g, dict) for g in given):
+        raise BadOptions(f"The options of {where} arrived malformed; nothing was changed.")
+    declared = {o["name"]: o for o in node.get("options") or []}
+    subcommands = [o for o in declared.values() if o["type"] in (SUBCOMMAND, GROUP)]
+    if subcommands:
+        names = ", ".join(o["name"] for o in subcommands)
+        sub = declared.get(given[0].get("name")) if len(given) == 1 else None
+        if sub is None or sub["type"] != given[0].get("type"):
+            raise BadOptions(f"{where} needs one of its subcommands: {names}.")
+        _check_level(sub, given[0].get("options"), f"{where} {sub['name']}", resolved, autocomplete)
+        return
+    seen: set[str] = set()
+    for option in given:
+        name = option.get("name")
+        found = declared.get(name) if isinstance(name, str) else None
+        if found is None:
+            shown = _shown(name)
+            raise BadOptions(f"{where} has no option {shown}; it may have changed: try again.")
+        if name in seen:
+            raise BadOptions(f"Option `{name}` was given twice.")
+        seen.add(name)
+        if option.get("type") != found["type"] or "value" not in option:
+            raise BadOptions(f"Option `{name}` needs {_NOUNS.get(found['type'], 'a value')}.")
+        if autocomplete and option.get("focused") is True:
+            if not isinstance(option["value"], str) or "\x00" in option["value"]:
+                raise BadOptions(f"Option `{name}` needs text while typing.")
+            continue
+        _check_value(found, option["value"], resolved)
+    if not autocomplete:
+        for name, found in declared.items():
+            if found.get("required") and name not in seen:
+                raise BadOptions(f"{where} needs the option `{name}`.")
+
+
+def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, Any]) -> None:
+    kind, name = option["type"], option["name"]
+    wanted = f"Option `{name}` needs {_NOUNS.get(kind, 'a value')}."
+    if kind == STRING:
+        if not isinstance(value, str):
+            raise BadOptions(wanted)
+        _check_text(option, value)
+    elif kind in (INTEGER, NUMBER):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise BadOptions(wanted)
+        if kind == INTEGER and not isinstance(value, int):
+            raise BadOptions(wanted)
+        if isinstance(value, float) and not math.isfinite(value):  # an int is always finite
+            raise BadOptions(wanted)
+        low = option.get("min_value", -SAFE_INTEGER)
+        high = option.get("max_value", SAFE_INTEGER)
+        if not low <= value <= high:
+            raise BadOptions(f"Option `{name}` must be between {_number(low)} and {_number(high)}.")
+    elif kind == BOOLEAN:
+        if not isinstance(value, bool):
+            raise BadOptions(wanted)
+    elif kind in _RESOLVED:
+        if not _is_snowflake(value) or not any(
+            isinstance(resolved.get(key), dict) and value in resolved[key]
+            for key in _RESOLVED[kind]
+        ):
+            raise BadOptions(wanted)
+    else:  # a type this bot never declares
+        raise BadOptions(wanted)
+    choices = option.get("choices")
+    if choices and value not in [c["value"] for c in choices]:
+        shown = ", ".join(str(c["name"]) for c in choices)
+        raise BadOptions(f"Option `{name}` must be one of: {shown}.")
+
+
+def _check_text(option: Mapping[str, Any], value: str) -> None:
+    name = option["name"]
+    if "\x00" in value:
+        raise BadOptions(f"Option `{name}` can't contain a NUL character.")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: JSON can carry it, UTF-8 (and SQL) can't
+        raise BadOptions(f"Option `{name}` contains characters that aren't text.") from None
+    low, high = option.get("min_length", 0), option.get("max_length", STRING_MAX)
+    if not low <= len(value) <= high:
+        if low > 0:
+            raise BadOptions(f"Option `{name}` must be {low} to {high} characters long.")
+        raise BadOptions(f"Option `{name}` must be at most {high} characters long.")
+
+
+def _is_snowflake(value: Any) -> bool:
+    return (
+        isinstance(value, str)
+        and value.isascii()
+        and value.isdigit()
+        and len(value) <= 20
+        and int(value) <= SNOWFLAKE_MAX
+    )
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _shown(name: Any) -> str:
+    if isinstance(name, str) and name.isascii() and name.replace("_", "").isalnum():
+        return f"`{name[:32]}`"
+    return "by that name"

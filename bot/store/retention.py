@@ -1,0 +1,122 @@
+"""Logging a change, and keeping each channel's log within its `history_keep` setting.
+
+Each event is numbered within its channel (`seq`: 1, 2, …), so "is this change among the last N
+the channel keeps?" is a comparison, not a count. It also records the characters and monsters
+(and the turn order) it touched (`event_keys`), so `/undo` finds a later change to the same one
+by an index lookup instead of decoding every later event. Every PRUNE_EVERY-th event of a
+channel deletes what lies past the edge, so no single command pays for pruning more than once
+in a while.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from bot.store.backend import Tx
+from bot.store.codec import INITIATIVE, Snapshot
+from bot.store.events import Event
+from table.model import Table
+
+PRUNE_EVERY = 50  # a channel's events between two prunings
+# What event_keys records: characters and monsters by name key, the turn order as one item.
+KEYED_PARTS = ("characters", "monsters", INITIATIVE)
+
+
+def kept(event: Event, newest: int, keep: int) -> bool:
+    """Is `event` among the channel's last `keep` changes, `newest` being the latest's seq?"""
+    return event.seq > newest - keep
+
+
+def touched_keys(*snapshots: Snapshot) -> list[tuple[str, str]]:
+    """(part, key) of every character and monster in the snapshots, sorted, each once."""
+    return sorted(
+        {(part, key) for side in snapshots for part in KEYED_PARTS for key in side.get(part, {})}
+    )
+
+
+async def newest_seq(tx: Tx, channel_id: int) -> int:
+    """The number of the channel's latest event (0 when it has none)."""
+    row = await tx.fetchone(
+        "SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+    )
+    return int(row["seq"] or 0) if row is not None else 0
+
+
+async def log(
+    tx: Tx,
+    after: Table,
+    actor_id: int,
+    action: str,
+    now: datetime,
+    old: Snapshot,
+    new: Snapshot,
+    interaction_id: int | None = None,
+) -> Event:
+    """Log one change (the table as it became, and exactly what changed, and the Discord
+    interaction that made it, if any); returns the event."""
+    channel_id = after.channel_id
+    row = await tx.fetchone(
+        "INSERT INTO events"
+        " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id, seq)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, COALESCE("
+        "  (SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0) + 1)"
+        " RETURNING id, seq",
+        channel_id,
+        actor_id,
+        action,
+        now,
+        after.clock,
+        json.dumps(old, ensure_ascii=False, sort_keys=True),
+        json.dumps(new, ensure_ascii=False, sort_keys=True),
+        interaction_id,
+        channel_id,
+    )
+    assert row is not None  # RETURNING gives the one row inserted
+    event_id, seq = int(row["id"]), int(row["seq"])
+    keys = touched_keys(old, new)
+    if keys:
+        values: list[Any] = []
+        for part, key in keys:
+            values += [channel_id, part, key, event_id]
+        await tx.execute(
+            "INSERT INTO event_keys (channel_id, part, key, event_id) VALUES "
+            + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
+            *values,
+        )
+    if seq % PRUNE_EVERY == 0:
+        await prune(tx, channel_id, seq - after.settings.history_keep)
+    return Event(
+        id=event_id,
+        actor_id=actor_id,
+        action=action,
+        created_at=now,
+        before=old,
+        after=new,
+        channel_id=channel_id,
+        clock=after.clock,
+        seq=seq,
+    )
+
+
+async def prune(tx: Tx, channel_id: int, edge: int) -> None:
+    """Delete the channel's events numbered `edge` or below, except those an undo still kept
+    points at (they go with it, later)."""
+    if edge < 1:
+        return
+    await tx.execute(
+        "DELETE FROM event_keys WHERE channel_id = ? AND event_id IN"
+        " (SELECT id FROM events WHERE channel_id = ? AND seq <= ?)",
+        channel_id,
+        channel_id,
+        edge,
+    )
+    await tx.execute(
+        "DELETE FROM events WHERE channel_id = ? AND seq <= ? AND id NOT IN"
+        " (SELECT undoes FROM events WHERE channel_id = ? AND seq > ? AND undoes IS NOT NULL)",
+        channel_id,
+        edge,
+        channel_id,
+        edge,
+    )

@@ -1,0 +1,121 @@
+"""The SQLite backend runs each transaction whole, in one hop to aiosqlite's thread: counted
+here on a real file, with what happens when a body misbehaves."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.store import Store, StoreError
+from bot.store.backend import Tx
+from rules.errors import RulesError
+from table import partyops
+from table.model import Character, Table
+
+CH, GUILD, GM = 4001, 5005, 11
+
+
+def hero(table: Table) -> tuple[Table, None]:
+    return table.with_character(Character("Hero", GM, classes=((10, 3),))), None
+
+
+def spend(fp: int) -> Any:
+    return lambda table: partyops.spend(table, "Hero", fp)
+
+
+def count_hops(store: Store, patch: pytest.MonkeyPatch) -> list[object]:
+    connection = store._backend._db  # type: ignore[attr-defined]
+    hops: list[object] = []
+    original = connection._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(fn)
+        return await original(fn, *args, **kwargs)
+
+    patch.setattr(connection, "_execute", counted)
+    return hops
+
+
+async def test_a_change_and_a_read_are_one_hop_each(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        with pytest.MonkeyPatch.context() as patch:
+            hops = count_hops(store, patch)
+            await store.apply(
+                CH, GUILD, GM, "fatigue spend", lambda t: partyops.spend(t, "Hero", 2)
+            )
+            assert len(hops) == 1  # BEGIN, loads, writes, the event, COMMIT: all in one
+            table = await store.read(CH, GUILD)
+            await store.history(CH)
+            assert len(hops) == 3
+        assert table.get("Hero").fatigue.fp == 2
+
+
+async def test_concurrent_changes_to_one_channel_all_land(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        spend = lambda t: partyops.spend(t, "Hero", 1)  # noqa: E731
+        await asyncio.gather(
+            *(store.apply(CH, GUILD, GM, "fatigue spend", spend) for _ in range(30))
+        )
+        assert (await store.read(CH, GUILD)).get("Hero").fatigue.fp == 30
+        assert len(await store.history(CH, 100)) == 31
+
+
+async def test_a_body_that_waits_on_anything_else_is_refused_and_rolled_back(
+    tmp_path: Path,
+) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+
+        async def body(tx: Tx) -> None:
+            await tx.execute("DELETE FROM characters WHERE channel_id = ?", CH)
+            await asyncio.sleep(0)  # a real suspension: it can't run on the database's thread
+
+        with pytest.raises(StoreError, match="awaited something other than its database"):
+            await store._backend.write(CH, body)
+        assert (await store.read(CH, GUILD)).get("Hero")  # the delete was rolled back
+
+
+async def test_a_cancelled_caller_leaves_a_whole_transaction(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        task = asyncio.create_task(store.apply(CH, GUILD, GM, "fatigue spend", spend(5)))
+        await asyncio.sleep(0)  # queued on the thread, then the caller gives up
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        table = await store.read(CH, GUILD)
+        events = await store.history(CH, 10)
+        # Either it committed whole (the change and its event) or not at all.
+        assert (table.get("Hero").fatigue.fp, len(events)) in ((0, 1), (5, 2))
+
+
+async def test_changes_queued_together_commit_together_and_fail_alone(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        gate = threading.Event()
+        busy = asyncio.create_task(store._backend._db._execute(gate.wait))  # type: ignore[attr-defined]
+
+        async def broken(tx: Tx) -> None:
+            await tx.execute("DELETE FROM characters WHERE channel_id = ?", CH)
+            raise RulesError("this change fails after writing")
+
+        spends = [store.apply(CH, GUILD, GM, "fatigue spend", spend(1)) for _ in range(3)]
+        queued = asyncio.gather(
+            *spends[:2], store._backend.write(CH, broken), spends[2], return_exceptions=True
+        )
+        await asyncio.sleep(0.05)  # all four wait behind the busy thread: one batch
+        gate.set()
+        results = await queued
+        await busy
+        assert isinstance(results[2], RulesError)
+        spent = [r for i, r in enumerate(results) if isinstance(r, partyops.CharacterChange)]
+        assert [r.after.fp for r in spent] == [1, 2, 3]  # all three, in the order they came
+        table = await store.read(CH, GUILD)
+        assert table.get("Hero").fatigue.fp == 3  # the broken change's delete was taken back
+        assert len(await store.history(CH, 100)) == 4

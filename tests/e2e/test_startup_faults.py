@@ -1,0 +1,211 @@
+"""`python -m bot` against a bad disk, a bad database, or a service that can't be reached: one
+clear line naming the problem, a non-zero exit, no traceback, and the database file untouched."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import socket
+import sqlite3
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store, StoreError
+from bot.store.migrate import load_migrations
+from tests.e2e.test_process import bot_process, finish, output, process_env
+
+pytestmark = pytest.mark.asyncio
+
+TOKEN = "MTIzNDU2Nzg5.start.c2VjcmV0LXRva2VuLWZvci1zdGFydC11cA"
+KNOWN = load_migrations("sqlite")[-1].version
+# Root may write any file whatever its mode; without these two capabilities it may not.
+AS_A_USER = (
+    ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
+    if os.geteuid() == 0
+    else []
+)
+needs_a_user = pytest.mark.skipif(
+    os.geteuid() == 0 and shutil.which("setpriv") is None,
+    reason="as root, read-only files need setpriv (util-linux) to stay read-only",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def made_database(path: Path, rows: int = 0) -> Path:
+    """A database as the bot leaves it (every migration applied), closed, WAL checkpointed."""
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(
+            "CREATE TABLE schema_version"
+            " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        for migration in load_migrations("sqlite"):
+            db.executescript(migration.sql)
+            db.execute(
+                "INSERT INTO schema_version VALUES (?, ?, '2026-01-01')",
+                (migration.version, migration.name),
+            )
+        db.execute("CREATE TABLE padding (text TEXT)")
+        db.executemany("INSERT INTO padding VALUES (?)", [("x" * 500,)] * rows)
+    return path  # closed: the last close checkpoints and removes the -wal
+
+
+async def fails_in_one_line(
+    tmp_path: Path, *, prefix: list[str] | None = None, **settings: str
+) -> str:
+    """Run `python -m bot`; it must exit non-zero with exactly one line on stderr."""
+    env = process_env(DISCORD_TOKEN=TOKEN, **settings)
+    log = tmp_path / "bot"
+    process = await bot_process(env=env, cwd=tmp_path, log=log, prefix=prefix or [])
+    code = await finish(process)
+    out, err = output(log)
+    assert code != 0, err
+    assert "Traceback" not in out + err
+    lines = err.splitlines()
+    assert out == "" and len(lines) == 1, err
+    return lines[0]
+
+
+async def test_a_missing_folder_is_named_not_created(tmp_path: Path) -> None:
+    folder = tmp_path / "tabels"  # a typo
+    line = await fails_in_one_line(tmp_path, DATABASE_URL=f"sqlite:///{folder}/tk.db")
+    assert str(folder) in line and "does not exist" in line
+    assert not folder.exists()
+
+
+async def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("Shopping: rope, torches, 3 days of rations\n" * 100)
+    before = digest(path)
+    line = await fails_in_one_line(tmp_path, DATABASE_URL=f"sqlite:///{path}")
+    assert str(path) in line and "not an SQLite database" in line
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("notes")) == ["notes.db"]
+
+
+async def test_a_corrupt_database(tmp_path: Path) -> None:
+    path = made_database(tmp_path / "tk.db", rows=200)
+    data = bytearray(path.read_bytes())
+    page = 4096
+    data[3 * page : 6 * page] = os.urandom(3 * page)  # a few pages past the schema: garbage
+    path.write_bytes(bytes(data))
+    before = digest(path)
+    line = await fails_in_one_line(tmp_path, DATABASE_URL=f"sqlite:///{path}")
+    assert str(path) in line and "corrupt" in line
+    assert digest(path) == before
+
+
+@needs_a_user
+async def test_a_read_only_database_file(tmp_path: Path) -> None:
+    path = made_database(tmp_path / "tk.db")
+    path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+    before = digest(path)
+    line = await fails_in_one_line(tmp_path, prefix=AS_A_USER, DATABASE_URL=f"sqlite:///{path}")
+    assert str(path) in line and "read-only" in line
+    assert digest(path) == before
+
+
+@needs_a_user
+@pytest.mark.parametrize("existing", [False, True])
+async def test_a_read_only_folder(tmp_path: Path, existing: bool) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = made_database(folder / "tk.db") if existing else folder / "tk.db"
+    before = digest(path) if existing else None
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        line = await fails_in_one_line(tmp_path, prefix=AS_A_USER, DATABASE_URL=f"sqlite:///{path}")
+        listed = sorted(p.name for p in folder.iterdir())
+    finally:
+        folder.chmod(stat.S_IRWXU)
+    assert str(folder) in line and "read-only" in line
+    assert listed == (["tk.db"] if existing else [])
+    assert (digest(path) if existing else None) == before
+
+
+async def test_a_database_newer_than_the_code(tmp_path: Path) -> None:
+    path = made_database(tmp_path / "tk.db")
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(
+            "INSERT INTO schema_version VALUES (?, 'from_the_future', '2027-01-01')", (KNOWN + 3,)
+        )
+    before = digest(path)
+    line = await fails_in_one_line(tmp_path, DATABASE_URL=f"sqlite:///{path}")
+    assert f"schema version {KNOWN + 3}" in line and f"({KNOWN})" in line
+    assert digest(path) == before
+
+
+async def test_postgres_unreachable_is_retried_then_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("asyncpg")
+    url = f"postgresql://tk:secret-pw@127.0.0.1:{free_port()}/tk"
+    started = time.monotonic()
+    line = await fails_in_one_line(tmp_path, DATABASE_URL=url, STARTUP_RETRY_SECONDS="1.5")
+    assert time.monotonic() - started >= 1.5  # it kept trying for the whole window
+    assert "PostgreSQL database: the server could not be reached (tried for 1.5 s)" in line
+    assert "secret-pw" not in line
+
+
+async def test_postgres_refusing_the_login_is_one_line(tmp_path: Path, postgres_url: str) -> None:
+    host = postgres_url.split("@", 1)[1]
+    url = f"postgresql://no_such_role:pw@{host}"
+    line = await fails_in_one_line(tmp_path, DATABASE_URL=url, STARTUP_RETRY_SECONDS="0.5")
+    assert "PostgreSQL database: the server refused the login" in line
+    assert "no_such_role" in line
+
+
+async def test_discord_unreachable_says_so_once_per_attempt(tmp_path: Path) -> None:
+    path = made_database(tmp_path / "tk.db")
+    before = digest(path)
+    api = f"http://127.0.0.1:{free_port()}/api/v10"
+    env = process_env(
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE=api,
+        DATABASE_URL=f"sqlite:///{path}",
+        STARTUP_RETRY_SECONDS="2.5",
+    )
+    log = tmp_path / "bot"
+    code = await finish(await bot_process(env=env, cwd=tmp_path, log=log))
+    out, err = output(log)
+    assert code == 1, err
+    assert "Traceback" not in out + err and "Unclosed" not in err
+    lines = err.splitlines()
+    attempts = [line for line in lines if "trying again" in line]
+    assert len(attempts) >= 2, err  # backing off: 1 s, then what is left of the window
+    assert all(api in line for line in attempts)
+    assert lines[-1].startswith(f"Discord can't be reached at {api}")
+    assert f"after {len(attempts) + 1} attempts" in lines[-1]
+    others = [line for line in lines[:-1] if line not in attempts]
+    assert not [line for line in others if "WARNING" in line or "ERROR" in line], err
+    assert digest(path) == before
+
+
+async def test_a_postgres_database_newer_than_the_code_is_refused(postgres_url: str) -> None:
+    asyncpg = pytest.importorskip("asyncpg")
+    async with Store.open(postgres_url):
+        pass  # migrated to what this code knows
+    known = load_migrations("postgres")[-1].version
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await conn.execute(
+            "INSERT INTO schema_version VALUES ($1, 'from_the_future', now())", known + 2
+        )
+        with pytest.raises(StoreError, match=rf"schema version {known + 2}, .*\({known}\)"):
+            await Store.open(postgres_url)
+        tables = await conn.fetchval("SELECT count(*) FROM schema_version")
+    finally:
+        await conn.close()
+    assert tables == known + 1  # nothing applied, nothing removed
