@@ -95,3 +95,20 @@ async def test_a_thread_exports_its_channels_table(env: Env) -> None:
     doc = exported(reply.files)
     assert doc["channel_id"] == str(d.table.id)
     assert [c["name"] for c in doc["characters"]] == ["Aria"]
+
+
+async def test_the_turn_order_is_part_of_the_export(env: Env) -> None:
+    # A fight under way is part of the table the GM takes away (ids as text, as elsewhere).
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
+    await d.slash("init add", user=d.player, name="Aria", score=15)
+    await d.slash("init add", user=d.gm, name="Goblin", score=12)
+    await d.slash("init start", user=d.gm)
+    await d.slash("init next", user=d.gm)
+    doc = exported((await d.slash("export", user=d.gm)).files)
+    order = doc["initiative"]
+    assert (order["round"], order["turn"]) == (1, 1)
+    assert [(c["name"], c["score"], c["owner_id"]) for c in order["combatants"]] == [
+        ("Aria", 15, str(d.player.id)),
+        ("Goblin", 12, None),
+    ]
