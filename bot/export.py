@@ -1,6 +1,6 @@
 """The JSON document `/export` hands a GM: the channel's table (settings, clock, characters,
-monsters, the turn order) and its whole history, oldest first. Ids are strings, as in Discord's own JSON, so
-a reader in any language keeps all 64 bits."""
+monsters, the turn order) and its whole history, oldest first. Ids are strings, as in Discord's
+own JSON, so a reader in any language keeps all 64 bits."""
 
 from __future__ import annotations
 
