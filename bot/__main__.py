@@ -16,6 +16,7 @@ import discord
 
 from bot.client import Tablekeeper
 from bot.connect import DiscordUnreachable
+from bot.health import HealthPortUnavailable
 from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
 from bot.store import Store, StoreError
@@ -113,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 1
-    except (StoreError, DiscordUnreachable) as error:  # one line, no traceback
+    except (StoreError, DiscordUnreachable, HealthPortUnavailable) as error:  # one line
         print(error, file=sys.stderr)
         return 1
     except KeyboardInterrupt:

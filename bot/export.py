@@ -1,6 +1,6 @@
 """The JSON document `/export` hands a GM: the channel's table (settings, clock, characters,
-monsters) and its whole history, oldest first. Ids are strings, as in Discord's own JSON, so
-a reader in any language keeps all 64 bits."""
+monsters, the turn order) and its whole history, oldest first. Ids are strings, as in Discord's
+own JSON, so a reader in any language keeps all 64 bits."""
 
 from __future__ import annotations
 
@@ -47,6 +47,14 @@ def _event(event: Event) -> dict[str, Any]:
     }
 
 
+def _initiative(table: Table) -> dict[str, Any]:
+    """The turn order, a player's id as text like every other id here."""
+    order = table.initiative.to_dict()
+    for combatant in order["combatants"]:
+        combatant["owner_id"] = _id(combatant["owner_id"])
+    return order
+
+
 def export_document(table: Table, events: list[Event], exported_at: datetime) -> dict[str, Any]:
     settings = dataclasses.asdict(table.settings)
     settings["gm_role_id"] = _id(table.settings.gm_role_id)
@@ -62,6 +70,7 @@ def export_document(table: Table, events: list[Event], exported_at: datetime) ->
         "settings": settings,
         "characters": characters,
         "monsters": [monster_to_dict(m) for m in table.monsters],
+        "initiative": _initiative(table),
         "history": [_event(e) for e in events],
     }
 

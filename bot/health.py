@@ -37,6 +37,10 @@ async def problem(bot: Tablekeeper) -> str | None:
     return None
 
 
+class HealthPortUnavailable(Exception):
+    """HEALTH_PORT can't be listened on: one line for the admin, not a traceback."""
+
+
 class HealthServer:
     def __init__(self, bot: Tablekeeper, port: int, host: str = "0.0.0.0") -> None:
         self._bot, self._port, self._host = bot, port, host
@@ -48,7 +52,15 @@ class HealthServer:
         app.router.add_get("/metrics", self._metrics)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, self._host, self._port).start()
+        try:
+            await web.TCPSite(self._runner, self._host, self._port).start()
+        except OSError as error:
+            await self.stop()
+            reason = error.strerror or str(error)
+            raise HealthPortUnavailable(
+                f"HEALTH_PORT={self._port} can't be used ({reason.lower()}): "
+                "pick a free port, or stop what listens there"
+            ) from None
         log.info("Health and metrics on http://%s:%d/healthz and /metrics", self._host, self._port)
 
     async def stop(self) -> None:

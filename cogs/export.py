@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.export import export_bytes, export_document, is_empty
 from cogs._reply import reply
-from cogs._shared import bot_of, require_gm
+from cogs._shared import bot_of, require_gm, table_channel_id
 from rules.errors import RulesError
 
 NOTHING = (
@@ -20,13 +20,17 @@ NOTHING = (
 )
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class Export(commands.Cog):
     @app_commands.command(
         name="export", description="GM: this channel's table and history as a JSON file"
     )
     @app_commands.guild_only()
     async def export(self, interaction: discord.Interaction) -> None:
-        channel_id = interaction.channel_id or 0
+        channel_id = await table_channel_id(interaction)  # a thread's is its channel's table
         store = bot_of(interaction).store
         table, events = await store.read_with_history(channel_id, interaction.guild_id)
         require_gm(interaction, table)
@@ -36,8 +40,9 @@ class Export(commands.Cog):
         data = export_bytes(export_document(table, events, now))
         name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
         summary = (
-            f"This channel's table: {len(table.characters)} characters,"
-            f" {len(table.monsters)} monsters, settings, clock and {len(events)} changes."
+            f"This channel's table: {_count(len(table.characters), 'character')},"
+            f" {_count(len(table.monsters), 'monster')}, settings, clock and"
+            f" {_count(len(events), 'change')}."
         )
         await reply(
             interaction, summary, file=discord.File(io.BytesIO(data), filename=name), ephemeral=True

@@ -137,9 +137,10 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         embed.description = f"{turn_text(report)}\n\n{embed.description}"
         embeds = [embed]
         if report.new_round is not None:
-            embeds.append(
-                report_embed("1 round passes", report.new_round, round_seconds, quiet=True)
-            )
+            passed = report_embed("1 round passes", report.new_round, round_seconds, quiet=True)
+            # The clock's own round count ("round 496") beside the fight's round misleads; the
+            # order above already shows the game time.
+            embeds.append(passed.remove_footer())
         view = facing_view(report)
         if view is None:
             await reply(interaction, embeds=embeds)

@@ -6,7 +6,7 @@ Highest score acts first; equal scores keep the order they were added in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from rules.errors import RulesError
@@ -91,6 +91,21 @@ class Initiative:
     def find(self, name: str) -> Combatant | None:
         key = name_key(name)
         return next((c for c in self.combatants if c.key == key), None)
+
+    def follow(self, old: str, name: str, owner_id: int | None) -> Initiative:
+        """A character renamed or given to another player keeps its place (score, tie order,
+        turn) under its new name: the order holds names, not characters."""
+        there = self.find(old)
+        if there is None or there.kind != "character":
+            return self
+        taken = self.find(name)
+        if taken is not None and taken.key != there.key:
+            raise RulesError(
+                f"{taken.name} is already in the initiative: pick another name, or"
+                " `/init remove` it first"
+            )
+        moved = replace(there, name=name, owner_id=owner_id)
+        return replace(self, combatants=tuple(moved if c is there else c for c in self.combatants))
 
     def to_dict(self) -> dict[str, Any]:
         return {

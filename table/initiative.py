@@ -62,9 +62,10 @@ def add(
         new = Combatant(clean_name(name, "combatant"), score, 0)
     there = order.find(new.name)
     if there is not None:
+        who = "" if is_gm else "ask the GM to "  # `/init remove` is the GM's
         raise RulesError(
             f"{there.name} is already in the initiative (score {there.score}): "
-            "`/init remove` it first to change the score"
+            f"{who}`/init remove` it first to change the score"
         )
     if len(order.combatants) >= COMBATANTS_MAX:
         raise RulesError(f"The initiative holds at most {COMBATANTS_MAX} names")
@@ -87,6 +88,8 @@ def remove(table: Table, name: str) -> tuple[Table, Combatant]:
         raise RulesError(f"No '{shown}' in the initiative; in it: {names}")
     current = order.current
     if current is not None and current.key == gone.key:
+        if len(order.combatants) == 1:  # passing would only give them the next round
+            raise RulesError(f"{gone.name} is the only one left: `/init end` ends the fight")
         raise RulesError(
             f"It is {gone.name}'s turn: pass it with `/init next` first, then remove them"
         )

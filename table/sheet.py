@@ -248,7 +248,8 @@ def change(
     new = replace(old, **fields)
     if new.fl is not None and new.fl != old.fl:
         new = replace(new, fatigue=caps_for_new_fl(new.fatigue, new.fl))
-    return table.without(old.name).with_character(new), new
+    order = table.initiative.follow(old.name, new.name, new.owner_id)
+    return replace(table.without(old.name).with_character(new), initiative=order), new
 
 
 def caps_for_new_fl(state: FatigueState, fl: Fraction) -> FatigueState:

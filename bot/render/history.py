@@ -219,6 +219,7 @@ def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[
     )
     if server:  # a value the server doesn't set reads "none": its channels' own, else default
         parts.append(f"server settings: {', '.join(server)}")
+    hero: tuple[dict[str, Any], dict[str, Any]] | None = None  # a character renamed
     for part, show in (("characters", character_change), ("monsters", monster_change)):
         old, new = before.get(part) or {}, after.get(part) or {}
         keys = sorted(old.keys() | new.keys())
@@ -227,16 +228,30 @@ def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[
             was, now = renamed
             keys = [k for k in keys if k not in renamed]
             parts.append(show(old[was], new[now], undo))
+            hero = (old[was], new[now]) if part == "characters" else hero
         parts += [show(old.get(key), new.get(key), undo) for key in keys]
     if "initiative" in before or "initiative" in after:
-        order = "order"
-        parts.append(
-            initiative_change(
-                (before.get("initiative") or {}).get(order),
-                (after.get("initiative") or {}).get(order),
-            )
-        )
+        was_order = (before.get("initiative") or {}).get("order")
+        now_order = (after.get("initiative") or {}).get("order")
+        if hero is not None:  # its place in the order follows a rename: that is no change
+            was_order = _follow(was_order, *hero)
+        if was_order != now_order:
+            parts.append(initiative_change(was_order, now_order))
     return parts
+
+
+def _follow(order: dict[str, Any] | None, old: dict[str, Any], new: dict[str, Any]) -> Any:
+    """The order as it would be had the character always had its new name and player."""
+    if not order:
+        return order
+    was = str(old.get("name", "")).casefold()
+    combatants = [
+        {**c, "name": new.get("name"), "owner_id": new.get("owner_id")}
+        if c.get("kind") == "character" and str(c.get("name", "")).casefold() == was
+        else c
+        for c in order.get("combatants") or []
+    ]
+    return {**order, "combatants": combatants}
 
 
 def _clip(text: str, limit: int) -> str:

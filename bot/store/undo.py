@@ -122,20 +122,20 @@ def describe(event: Event) -> str:
 
 
 def _own_in_initiative(target: Event, actor_id: int) -> bool:
-    """Whether the change to the turn order only added or took out the actor's own characters
-    (a player's `/init add`): the others, the round and whose turn it is stay the same."""
+    """Whether the change to the turn order only added, took out or renamed the actor's own
+    characters (a player's `/init add`, `/character set new_name:`): the others, the round and
+    whose turn it is stay the same."""
+
+    def mine(c: dict[str, Any]) -> bool:
+        return c.get("kind") == "character" and c.get("owner_id") == actor_id
 
     def rest(side: Snapshot) -> tuple[Any, ...]:
         order = (side.get(codec.INITIATIVE) or {}).get(codec.ORDER) or {}
         everyone = order.get("combatants") or []
         turn = order.get("turn", 0)
-        current = everyone[turn]["name"] if order.get("round") and turn < len(everyone) else None
-        others = [
-            c
-            for c in everyone
-            if not (c.get("kind") == "character" and c.get("owner_id") == actor_id)
-        ]
-        return order.get("round", 0), current, others
+        current = everyone[turn] if order.get("round") and turn < len(everyone) else None
+        whose = None if current is None else ("mine",) if mine(current) else current["name"]
+        return order.get("round", 0), whose, [c for c in everyone if not mine(c)]
 
     return rest(target.before) == rest(target.after)
 

@@ -35,7 +35,7 @@ async def test_the_gm_exports_table_and_history(env: Env) -> None:
 
     reply = await d.slash("export", user=d.gm)
     assert reply.ephemeral
-    assert "2 characters, 1 monsters" in reply.text and "9 changes" in reply.text
+    assert "2 characters, 1 monster," in reply.text and "9 changes" in reply.text
     doc = exported(reply.files)
 
     table, events = await env.store.read_with_history(d.table.id, d.guild.id)
@@ -82,3 +82,33 @@ async def test_an_empty_channel_says_so(env: Env) -> None:
         "Nothing to export here yet: this channel has no characters, monsters, changed settings"
         " or history"
     )
+
+
+async def test_a_thread_exports_its_channels_table(env: Env) -> None:
+    # A scene thread plays at its channel's table, so /export there is that table.
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
+    await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="medium")
+    reply = await d.slash("export", user=d.gm, channel=d.scene)
+    assert reply.ephemeral
+    assert "1 character, 1 monster, settings, clock and 2 changes" in reply.text
+    doc = exported(reply.files)
+    assert doc["channel_id"] == str(d.table.id)
+    assert [c["name"] for c in doc["characters"]] == ["Aria"]
+
+
+async def test_the_turn_order_is_part_of_the_export(env: Env) -> None:
+    # A fight under way is part of the table the GM takes away (ids as text, as elsewhere).
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
+    await d.slash("init add", user=d.player, name="Aria", score=15)
+    await d.slash("init add", user=d.gm, name="Goblin", score=12)
+    await d.slash("init start", user=d.gm)
+    await d.slash("init next", user=d.gm)
+    doc = exported((await d.slash("export", user=d.gm)).files)
+    order = doc["initiative"]
+    assert (order["round"], order["turn"]) == (1, 1)
+    assert [(c["name"], c["score"], c["owner_id"]) for c in order["combatants"]] == [
+        ("Aria", 15, str(d.player.id)),
+        ("Goblin", 12, None),
+    ]

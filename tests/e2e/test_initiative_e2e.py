@@ -5,6 +5,7 @@ turn, who may do what, undo and history, bad input, and all of it across a resta
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -70,6 +71,8 @@ async def test_a_round_of_initiative_moves_the_clock_one_round(env: Any) -> None
     new_round = await d.slash("init next", user=d.gm)  # Borin was last: round 2
     assert "Round 2 begins" in new_round.embed["title"] and "Troll's turn" in new_round.text
     assert "1 round passes" in new_round.text
+    # One round number in the reply, the fight's: not the clock's own count beside it.
+    assert re.findall(r"round (\d+)", new_round.text, re.IGNORECASE) == ["2"]
     table = await env.table()
     assert table.clock == clock + table.settings.round_seconds  # exactly one round
     aria = table.get("Aria").fatigue
@@ -184,3 +187,19 @@ async def test_a_player_may_undo_adding_their_own_character(env: Any) -> None:
     # Their first add is older than others' changes to the order: those come first.
     again = await refused(env, "undo", d.player)
     assert "also touched the initiative" in again
+
+
+async def test_a_character_renamed_mid_fight_keeps_its_place(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    await d.slash("init start", user=d.gm)
+    await d.slash("init next", user=d.gm)  # Aria's turn
+    await d.slash("character set", user=d.player, name="Aria", new_name="Arya")
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == ["Troll", ">Arya", "Goblin boss", "Borin"]
+    history = await d.slash("history", user=d.player)
+    line = next(x for x in history.embed["description"].splitlines() if "character set" in x)
+    assert "Arya renamed from Aria" in line and "joins" not in line and "leaves" not in line
+    await d.slash("undo", user=d.player)  # their own rename, as before the fight
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == ["Troll", ">Aria", "Goblin boss", "Borin"]

@@ -152,3 +152,23 @@ async def test_an_unreachable_database_is_one_line_and_exit_code_1(tmp_path: Pat
     assert len(lines) == 1 and lines[0].startswith("Could not open the PostgreSQL database:")
     assert err.rstrip().endswith(lines[0])
     assert "Traceback" not in err and "s3cret" not in out + err
+
+
+async def test_a_health_port_in_use_is_one_line_and_exit_code_1(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = process_env(
+            DISCORD_TOKEN="x.y.z",
+            DATABASE_URL=f"sqlite:///{tmp_path / 'tk.db'}",
+            HEALTH_PORT=str(port),
+            STARTUP_RETRY_SECONDS="0",
+        )
+        log = tmp_path / "bot"
+        process = await bot_process(env=env, cwd=tmp_path, log=log)
+        assert await finish(process) == 1
+    err = output(log)[1]
+    lines = [line for line in err.splitlines() if "HEALTH_PORT" in line]
+    assert len(lines) == 1 and str(port) in lines[0], err
+    assert err.rstrip().endswith(lines[0]) and "Traceback" not in err

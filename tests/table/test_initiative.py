@@ -10,9 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RulesError
-from table import initiative
+from table import initiative, sheet
 from table.combat import SCORE_LIMIT, Initiative
 from table.model import Character, Forbidden, Table
+from table.sheet import SheetOptions
 
 GM, PLAYER = 1, 2
 
@@ -82,3 +83,51 @@ def test_round_trip_through_a_dict() -> None:
     t, _ = initiative.start(t)
     assert Initiative.from_dict(t.initiative.to_dict()) == t.initiative
     assert Initiative.from_dict(None) == Initiative()
+
+
+def test_a_renamed_or_given_character_keeps_its_place_under_its_new_name() -> None:
+    # The order holds names: renaming a character mid-fight must rename its place in the
+    # order (turn, score and tie order kept), or the order shows a name nobody can remove.
+    t = add(add(add(table(), "Orc", 5), "Aria", 5), "Troll", 9)
+    t, _ = initiative.start(t)
+    t, _ = initiative.next_turn(t)
+    t, _ = sheet.change(t, PLAYER, False, "Aria", SheetOptions(), new_name="Arianne")
+    order = t.initiative
+    assert [(c.name, c.score) for c in order.combatants] == [
+        ("Troll", 9),
+        ("Orc", 5),
+        ("Arianne", 5),
+    ]
+    assert order.current is not None and order.current.name == "Orc"
+    t, _ = sheet.change(t, GM, True, "Arianne", SheetOptions(), owner_id=PLAYER + 1)
+    assert t.initiative.find("Arianne") == replace(order.combatants[2], owner_id=PLAYER + 1)
+    t, _ = initiative.remove(t, "Arianne")
+    assert t.initiative.find("Aria") is None and t.initiative.find("Arianne") is None
+
+
+def test_a_rename_onto_another_name_in_the_order_is_refused() -> None:
+    t = add(add(table(), "Goblin", 5), "Aria", 3)
+    with pytest.raises(RulesError, match="Goblin is already in the initiative"):
+        sheet.change(t, PLAYER, False, "Aria", SheetOptions(), new_name="goblin")
+
+
+def test_the_last_one_left_is_not_told_to_pass_the_turn() -> None:
+    # Passing the turn of the only one left starts a new round with them again (and moves the
+    # clock), so the refusal points to `/init end` instead.
+    t, _ = initiative.start(add(table(), "Orc", 5))
+    with pytest.raises(RulesError, match="only one left") as refused:
+        initiative.remove(t, "Orc")
+    assert "/init end" in str(refused.value) and "/init next" not in str(refused.value)
+    t, _ = initiative.start(add(add(table(), "Orc", 5), "Imp", 3))
+    with pytest.raises(RulesError, match="pass it with `/init next` first"):
+        initiative.remove(t, "Orc")
+
+
+def test_a_player_already_in_the_order_is_told_to_ask_the_gm() -> None:
+    # `/init remove` is the GM's: a player changing their score must ask the GM.
+    t = add(table(), "Aria", 5, actor=PLAYER)
+    with pytest.raises(RulesError, match="ask the GM to `/init remove` it"):
+        add(t, "Aria", 9, actor=PLAYER)
+    with pytest.raises(RulesError, match="`/init remove` it first") as gm:
+        add(t, "Aria", 9)
+    assert "ask the GM" not in str(gm.value)
