@@ -1,31 +1,21 @@
 """table/ is Discord-free: it imports rules, itself and plain libraries, never discord or the
 bot's Discord side (bot/, cogs/)."""
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.borders import imported_roots, ruff_on_a_discord_import
+
 TABLE = Path(__file__).resolve().parents[2] / "table"
-PROBE = str(TABLE / "probe.py")
 FORBIDDEN = {"discord", "bot", "cogs", "aiosqlite", "asyncpg"}
-
-
-def _imported_roots(path: Path) -> set[str]:
-    roots = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            roots |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            roots.add(node.module.split(".")[0])
-    return roots
 
 
 @pytest.mark.parametrize("path", sorted(TABLE.glob("*.py")), ids=lambda p: p.name)
 def test_table_imports_nothing_of_discord_or_storage(path: Path) -> None:
-    assert not _imported_roots(path) & FORBIDDEN, f"{path.name} reaches outside the table"
+    assert not imported_roots(path) & FORBIDDEN, f"{path.name} reaches outside the table"
 
 
 def test_importing_the_table_loads_no_discord() -> None:
@@ -43,12 +33,6 @@ def test_importing_the_table_loads_no_discord() -> None:
 
 
 def test_ruff_bans_discord_inside_table() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--no-cache", "--stdin-filename", PROBE, "-"],
-        input="import discord\n\nprint(discord)\n",
-        capture_output=True,
-        text=True,
-        cwd=TABLE.parent,
-    )
+    run = ruff_on_a_discord_import(TABLE)
     assert run.returncode == 1
     assert "TID251" in run.stdout and "discord" in run.stdout
