@@ -58,6 +58,8 @@ def check_int(value: object, what: str, low: int | None = None, high: int | None
 
 def check_fl(fl: object) -> Fraction:
     """A Fatigue Level must be exact (an int or a Fraction); floats would lose the .5."""
+    if type(fl) is Fraction:  # already exact, and immutable: no copy (band lookups call this)
+        return fl
     if isinstance(fl, bool) or not isinstance(fl, int | Fraction):
         raise RulesError("Fatigue Level must be a whole number or a fraction")
     return Fraction(fl)

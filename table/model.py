@@ -10,7 +10,7 @@ import difflib
 import functools
 import itertools
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any, Literal, Protocol, TypeVar
@@ -175,8 +175,25 @@ def server_layer(values: Mapping[str, Any]) -> ServerLayer:
 
 
 def layered(own: Mapping[str, Any], server: ServerLayer) -> ChannelSettings:
-    """A channel's settings: its own values, else the server's, else the defaults."""
-    return replace(ChannelSettings(**dict(server)), **own)
+    """A channel's settings: its own values, else the server's, else the defaults. Settings are
+    immutable, so equal inputs share one, checked once (every read of a channel layers them);
+    the key holds each value's type, so a True never passes for a 1 that was checked."""
+    try:
+        return _layered(_typed(own.items()), _typed(server))
+    except TypeError:  # an unhashable value: checked (and refused) the long way
+        return replace(ChannelSettings(**dict(server)), **own)
+
+
+def _typed(items: Iterable[tuple[str, Any]]) -> tuple[tuple[str, type, Any], ...]:
+    return tuple(sorted((name, type(value), value) for name, value in items))
+
+
+@functools.lru_cache(maxsize=1024)
+def _layered(
+    own: tuple[tuple[str, type, Any], ...], server: tuple[tuple[str, type, Any], ...]
+) -> ChannelSettings:
+    base = ChannelSettings(**{name: value for name, _, value in server})
+    return replace(base, **{name: value for name, _, value in own})
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,12 @@ from bot.render.common import NEUTRAL, plain
 from bot.render.fatigue import fit_lines
 from bot.render.initiative import initiative_change
 from bot.store import Event
-from bot.store.codec import Snapshot, character_from_dict
+from bot.store.codec import Snapshot
 from bot.store.undo import Undone
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
+from table.model import fatigue_level
 from table.sheet import format_classes
 
 TITLE = "📜 This channel's history"
@@ -110,13 +111,27 @@ def _fields(
 
 def _band(data: dict[str, Any]) -> str | None:
     """The band the character's FP falls in, if they have a Fatigue Level (and the snapshot
-    still reads as a character: an old event must never break /history)."""
+    still reads as one: an old event must never break /history). Only the Fatigue Level's
+    inputs are read, through the table's cached Fatigue Level: every line of every page would
+    otherwise rebuild and check a whole character with Fractions."""
     try:
-        character = character_from_dict(data)
-    except (KeyError, TypeError, ValueError, RulesError):
+        override = data["fl_override"]
+        if override is not None:
+            fl: Fraction | None = Fraction(override)
+        else:
+            classes = tuple((size, level) for size, level in data["classes"])
+            fl = None
+            if classes:
+                fl = fatigue_level(
+                    classes,
+                    data.get("combine", "single"),
+                    data.get("toughness", 0),
+                    data.get("base_hd"),
+                    data.get("kin_hd_size"),
+                )
+        return None if fl is None or fl <= 0 else band_name(data["fatigue"]["fp"], fl)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, RulesError):
         return None
-    fl = character.fl
-    return None if fl is None else band_name(character.fatigue.fp, fl)
 
 
 def _appeared(undo: bool) -> str:

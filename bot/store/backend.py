@@ -24,6 +24,11 @@ class Tx(Protocol):
 
     async def fetchall(self, sql: str, *args: Any) -> list[Row]: ...
 
+    async def fetchvalues(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """Rows as bare tuples in the order the SELECT names its columns: for rows decoded
+        straight into values (no dict built only to be taken apart again)."""
+        ...
+
     async def execute(self, sql: str, *args: Any) -> None: ...
 
 

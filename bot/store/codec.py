@@ -240,15 +240,16 @@ def table_from_rows(
     channel_id: int,
     guild_id: int | None,
     channel: dict[str, Any] | None,
-    characters: list[dict[str, Any]],
-    monsters: list[dict[str, Any]] | None = None,
+    characters: list[tuple[Any, ...]],
+    monsters: list[tuple[Any, ...]] | None = None,
     initiative: str | None = None,
 ) -> Table:
-    """Rows (as column → value dicts) back into a Table; no channel row means the defaults;
-    `initiative` is the JSON of the turn order, if the channel has one."""
+    """Rows back into a Table: the channel's as a column → value dict (no channel row means the
+    defaults), characters' and monsters' as tuples in `CHARACTER_ROW` and `MONSTER_FIELDS`
+    order; `initiative` is the JSON of the turn order, if the channel has one."""
     order = Initiative.from_dict(json.loads(initiative)) if initiative else Initiative()
-    beasts = tuple(_monster(tuple(row[name] for name in MONSTER_FIELDS)) for row in monsters or ())
-    chars = tuple(_character(tuple(row[name] for name in _CHARACTER_ROW)) for row in characters)
+    beasts = tuple(_monster(tuple(row)) for row in monsters or ())
+    chars = tuple(_character(tuple(row)) for row in characters)
     server = _server_from(channel)
     if channel is None or channel.get("channel_id") is None:
         return Table(
@@ -287,13 +288,13 @@ def _server_from(row: dict[str, Any] | None) -> ServerLayer:
 # Rows decode to immutable values, so equal rows can share one: a character or monster is
 # checked (its Fatigue Level worked out, its stat block built) once per stored version, not on
 # every load. Bounded; a miss only costs the decoding.
-_CHARACTER_ROW = (*CHARACTER_FIELDS, *FATIGUE_FIELDS)
+CHARACTER_ROW = (*CHARACTER_FIELDS, *FATIGUE_FIELDS)
 _DECODED_MAX = 4096
 
 
 @functools.lru_cache(maxsize=_DECODED_MAX)
 def _character(values: tuple[Any, ...]) -> Character:
-    row = dict(zip(_CHARACTER_ROW, values, strict=True))
+    row = dict(zip(CHARACTER_ROW, values, strict=True))
     data = {name: row[name] for name in CHARACTER_FIELDS}
     data["classes"] = json.loads(row["classes"])
     data["fatigue"] = {name: row[name] for name in FATIGUE_FIELDS}

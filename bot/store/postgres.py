@@ -51,6 +51,9 @@ class PostgresTx:
     async def fetchall(self, sql: str, *args: Any) -> list[Row]:
         return [dict(row) for row in await self._conn.fetch(numbered(sql), *args)]
 
+    async def fetchvalues(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in await self._conn.fetch(numbered(sql), *args)]
+
     async def execute(self, sql: str, *args: Any) -> None:
         await self._conn.execute(numbered(sql), *args)
 

@@ -65,6 +65,10 @@ class SqliteTx:
         cursor = self._conn.execute(sql, _bind(args))
         return _rows(cursor, cursor.fetchall())
 
+    async def fetchvalues(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = self._conn.execute(sql, _bind(args)).fetchall()
+        return rows
+
     async def execute(self, sql: str, *args: Any) -> None:
         self._conn.execute(sql, _bind(args))
 

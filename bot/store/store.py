@@ -65,6 +65,16 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+# Characters and monsters come back as tuples in the order their decoders take (`codec`): each
+# row is decoded once, straight from the cursor.
+_CHARACTERS_SQL = (
+    f"SELECT {', '.join(codec.CHARACTER_ROW)} FROM characters WHERE channel_id = ? ORDER BY key"
+)
+_MONSTERS_SQL = (
+    f"SELECT {', '.join(codec.MONSTER_FIELDS)} FROM monsters WHERE channel_id = ? ORDER BY key"
+)
+
+
 class Store:
     """Open with `await Store.open(url)` or `async with Store.open(url) as store:`."""
 
@@ -142,13 +152,9 @@ class Store:
         order = channel["initiative_state"] if channel and INITIATIVE in parts else None
         if stored:  # no row: nothing of the channel's is stored
             if CHARACTERS in parts:
-                characters = await tx.fetchall(
-                    "SELECT * FROM characters WHERE channel_id = ? ORDER BY key", channel_id
-                )
+                characters = await tx.fetchvalues(_CHARACTERS_SQL, channel_id)
             if MONSTERS in parts:
-                monsters = await tx.fetchall(
-                    "SELECT * FROM monsters WHERE channel_id = ? ORDER BY key", channel_id
-                )
+                monsters = await tx.fetchvalues(_MONSTERS_SQL, channel_id)
         table = codec.table_from_rows(
             channel_id, guild_id, channel, characters or [], monsters, order
         )
