@@ -12,6 +12,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal, Protocol
 
+from lang import _
+
 from rules.errors import RulesError
 from rules.text import MINUS, plain
 
@@ -42,10 +44,10 @@ def _direction_of(first: int) -> Direction:
 def _read_chain(dice: tuple[int, ...]) -> tuple[Direction, int]:
     """The direction and total of a chain of dice, or a RulesError saying what is wrong."""
     if not dice:
-        raise RulesError("A roll needs at least one die.")
+        raise RulesError(_("A roll needs at least one die."))
     for die in dice:
         if not 1 <= die <= FACES:
-            raise RulesError(f"A d100 shows 1 to 100, not {die}.")
+            raise RulesError(_("A d100 shows 1 to 100, not {die}.", die=die))
     if len(dice) > 1 + MAX_EXTRA_DICE:
         raise RulesError(f"A roll has at most {MAX_EXTRA_DICE} extra dice.")
     direction = _direction_of(dice[0])

@@ -11,6 +11,7 @@ batch, in one transaction of savepoints: one sync of the log for many under sync
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sqlite3
 from collections import deque
 from collections.abc import Coroutine
@@ -100,7 +101,8 @@ class SqliteBackend:
         # Migrations and closing still take several hops: they hold this; transactions need
         # not (each is one hop, and the thread runs one at a time).
         self._lock = asyncio.Lock()
-        self._pending: deque[tuple[Body[Any], asyncio.Future[Any]]] = deque()  # changes to commit
+        # Changes to commit, each with its task's context.
+        self._pending: deque[tuple[Body[Any], asyncio.Future[Any], contextvars.Context]] = deque()
 
     @classmethod
     async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
@@ -131,7 +133,9 @@ class SqliteBackend:
         # while one commits go together (group commit): see `_commit_pending`.
         loop = asyncio.get_running_loop()
         future: asyncio.Future[R] = loop.create_future()
-        self._pending.append((body, future))
+        # The body runs on the connection's thread, in this task's context: the words it
+        # raises or returns are in the language of the interaction it serves (`lang`).
+        self._pending.append((body, future, contextvars.copy_context()))
         await self._db._execute(self._commit_pending, loop)
         return await future
 
@@ -150,10 +154,10 @@ class SqliteBackend:
         outcomes: list[tuple[Any, BaseException | None]] = []
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for body, _ in batch:
+            for body, _, context in batch:
                 conn.execute("SAVEPOINT change")
                 try:
-                    outcomes.append((_drive(body(SqliteTx(conn))), None))  # type: ignore[arg-type]
+                    outcomes.append((context.run(_drive, body(SqliteTx(conn))), None))  # type: ignore[arg-type]
                 except Exception as error:  # this change only: the others go on
                     conn.execute("ROLLBACK TO change")
                     outcomes.append((None, error))
@@ -163,12 +167,14 @@ class SqliteBackend:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             outcomes = [(None, fault)] * len(batch)
-        for (_, future), (result, failure) in zip(batch, outcomes, strict=True):
+        for (_, future, _), (result, failure) in zip(batch, outcomes, strict=True):
             loop.call_soon_threadsafe(_settle, future, result, failure)
 
     async def _transaction(self, begin: str, body: Body[R]) -> R:
         # aiosqlite's way to run a callable on the connection's thread (it has no public one).
-        result: R = await self._db._execute(self._run, begin, body)
+        result: R = await self._db._execute(
+            contextvars.copy_context().run, self._run, begin, body
+        )  # in this task's context, as `write`'s changes are
         return result
 
     def _run(self, begin: str, body: Body[R]) -> R:
