@@ -8,11 +8,12 @@ from dataclasses import dataclass
 import discord
 
 from bot.render.common import NEUTRAL
+from lang import N_, _
 
 DATABASES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
 RULES_FILE = "docs/rules.md"
-NO_SOURCE = "not published (ask whoever runs this bot; set SOURCE_URL)"
-NO_SUPPORT = "ask the admins of your server (set SUPPORT_URL)"
+NO_SOURCE = N_("not published (ask whoever runs this bot; set SOURCE_URL)")
+NO_SUPPORT = N_("ask the admins of your server (set SUPPORT_URL)")
 
 
 @dataclass(frozen=True)
@@ -48,23 +49,33 @@ def rules_link(about: About) -> str:
     source = (about.source_url or "").rstrip("/")
     if source.startswith("https://github.com/"):
         return f"{source}/blob/main/{RULES_FILE}"
-    return f"`{RULES_FILE}` in Tablekeeper's source"
+    return _("`{file}` in Tablekeeper's source", file=RULES_FILE)
 
 
 def about_embed(about: About) -> discord.Embed:
-    embed = discord.Embed(title="About Tablekeeper", colour=NEUTRAL)
-    embed.add_field(name="Version", value=about.version)
+    embed = discord.Embed(title=_("About Tablekeeper"), colour=NEUTRAL)
+    embed.add_field(name=_("Version"), value=about.version)
     embed.add_field(
-        name="Uptime", value=f"{uptime_text(about.uptime)} (since <t:{about.started}:f>)"
+        name=_("Uptime"),
+        value=_(
+            "{uptime} (since <t:{started}:f>)",
+            uptime=uptime_text(about.uptime),
+            started=about.started,
+        ),
     )
-    embed.add_field(name="Database", value=DATABASES.get(about.database, about.database))
+    embed.add_field(name=_("Database"), value=DATABASES.get(about.database, about.database))
     latency = "" if not math.isfinite(about.latency) else f", {about.latency * 1000:.0f} ms"
-    shard = f"{about.shard_id} (of {about.shard_count}, counted from 0){latency}"
-    embed.add_field(name="Shard", value=shard)
+    shard = _(
+        "{shard} (of {count}, counted from 0){latency}",
+        shard=about.shard_id,
+        count=about.shard_count,
+        latency=latency,
+    )
+    embed.add_field(name=_("Shard"), value=shard)
     links = [
-        f"**Source**: {about.source_url or NO_SOURCE}",
-        f"**Rules reference**: {rules_link(about)}",
-        f"**Support**: {about.support_url or NO_SUPPORT}",
+        _("**Source**: {link}", link=about.source_url or _(NO_SOURCE)),
+        _("**Rules reference**: {link}", link=rules_link(about)),
+        _("**Support**: {link}", link=about.support_url or _(NO_SUPPORT)),
     ]
-    embed.add_field(name="Links", value="\n".join(links), inline=False)
+    embed.add_field(name=_("Links"), value="\n".join(links), inline=False)
     return embed

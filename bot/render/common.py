@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from lang import _
 from rules.fatigue import BANDS
 from rules.text import MINUS as MINUS  # re-exported: renders take number formats from here
 from rules.text import plain as plain
@@ -52,3 +53,8 @@ def percent(chance: float) -> str:
 def points(low: int, high: int) -> str:
     """A band's FP: `21–40`, or `2` for a band of one point (FL below 2)."""
     return str(low) if low == high else f"{low}–{high}"
+
+
+def more_text(count: int) -> str:
+    """`…and 3 more`: the lines a long list leaves out."""
+    return _("…and {count} more", count=count)

@@ -10,7 +10,8 @@ from fractions import Fraction
 
 import discord
 
-from bot.render.common import band_colour, points
+from bot.render.common import band_colour, more_text, points
+from lang import _, n_
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
 from rules.gametime import game_time, round_number
@@ -43,7 +44,12 @@ def clock_line(seconds: int, round_seconds: int, round_no: int | None = None) ->
     """`Day 1, 08:15 · round 496 (60 s rounds)`: the round the clock is in, counted from 1
     (`round_no`, the table's own count, which a change of round length does not renumber)."""
     shown = round_number(seconds, round_seconds) if round_no is None else round_no
-    return f"{game_time(seconds)} · round {shown} ({round_seconds} s rounds)"
+    return _(
+        "{time} · round {round} ({seconds} s rounds)",
+        time=game_time(seconds),
+        round=shown,
+        seconds=round_seconds,
+    )
 
 
 def fl_text(fl: Fraction) -> str:
@@ -71,16 +77,18 @@ def emoji(fp: int, fl: Fraction | None) -> str:
 
 def fp_text(state: FatigueState, fl: Fraction) -> str:
     top = max_fp(fl)
-    over = " (over Maximum)" if state.fp > top else ""
-    return f"{state.fp}/{top} FP{over}"
+    if state.fp > top:
+        return _("{fp}/{top} FP (over Maximum)", fp=state.fp, top=top)
+    return f"{state.fp}/{top} FP"
 
 
 def temp_text(state: FatigueState, clock: int) -> str | None:
     if not state.temp or state.temp_expires is None:
         return None
     when = game_time(state.temp_expires)
-    timing = f"fading since {when}" if state.temp_expires <= clock else f"until {when}"
-    return f"{state.temp} Temporary FP ({timing})"
+    if state.temp_expires <= clock:
+        return _("{temp} Temporary FP (fading since {when})", temp=state.temp, when=when)
+    return _("{temp} Temporary FP (until {when})", temp=state.temp, when=when)
 
 
 def rested_text(state: FatigueState, clock: int) -> str | None:
@@ -88,15 +96,15 @@ def rested_text(state: FatigueState, clock: int) -> str | None:
     fade or convert their Temporary FP again."""
     if state.settled <= clock:
         return None
-    return f"rested alone until {game_time(state.settled)}"
+    return _("rested alone until {when}", when=game_time(state.settled))
 
 
 def cap_text(state: FatigueState, fl: Fraction) -> str | None:
     """The cap that holds FP up, and its floor; Shattered's is the higher one."""
     if state.shattered_cap:
-        return f"Shattered cap: FP ≥ {state.floor(fl)} until a Short Rest"
+        return _("Shattered cap: FP ≥ {floor} until a Short Rest", floor=state.floor(fl))
     if state.exhausted_cap:
-        return f"Exhausted cap: FP ≥ {state.floor(fl)} until a Break"
+        return _("Exhausted cap: FP ≥ {floor} until a Break", floor=state.floor(fl))
     return None
 
 
@@ -105,7 +113,7 @@ def status_parts(state: FatigueState, fl: Fraction, clock: int) -> list[str]:
     parts = [f"{bar(state.fp, max_fp(fl))} {fp_text(state, fl)}"]
     extras = [temp_text(state, clock), cap_text(state, fl), rested_text(state, clock)]
     if state.vp_damage:
-        extras.append(f"{state.vp_damage} VP damage (to apply on the sheet)")
+        extras.append(_("{vp} VP damage (to apply on the sheet)", vp=state.vp_damage))
     parts += [e for e in extras if e]
     return parts
 
@@ -121,10 +129,10 @@ def fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
     text = ""
     for index, line in enumerate(lines):
         left = len(lines) - index - 1
-        tail = f"\n…and {left} more" if left else ""
+        tail = f"\n{more_text(left)}" if left else ""
         joined = f"{text}\n{line}" if text else line
         if len(joined) + len(tail) > limit:
-            return f"{text}\n…and {len(lines) - index} more" if text else f"…and {len(lines)} more"
+            return f"{text}\n{more_text(len(lines) - index)}" if text else more_text(len(lines))
         text = joined
     return text
 
@@ -138,18 +146,22 @@ def character_embed(character: Character, clock: int) -> discord.Embed:
     state = character.fatigue
     band = band_name(state.fp, fl)
     embed = discord.Embed(
-        title=f"{BAND_EMOJI[band]} {character.name} — {band}"[:TITLE_MAX],
+        title=f"{BAND_EMOJI[band]} {character.name} — {_(band)}"[:TITLE_MAX],
         description="\n".join(status_parts(state, fl, clock)),
         colour=band_colour(band),
     )
-    embed.add_field(name="Fatigue Level", value=fl_text(fl))
-    embed.add_field(name="Maximum FP", value=str(max_fp(fl)))
+    embed.add_field(name=_("Fatigue Level"), value=fl_text(fl))
+    embed.add_field(name=_("Maximum FP"), value=str(max_fp(fl)))
     ranges = " · ".join(
-        f"{BAND_EMOJI[name]} {name} {points(low, high)}" for name, low, high in band_ranges(fl)
+        f"{BAND_EMOJI[name]} {_(name)} {points(low, high)}" for name, low, high in band_ranges(fl)
     )
-    embed.add_field(name="Bands", value=ranges, inline=False)
-    embed.set_footer(text=f"Game clock: {game_time(clock)}")
+    embed.add_field(name=_("Bands"), value=ranges, inline=False)
+    embed.set_footer(text=clock_footer(clock))
     return embed
+
+
+def clock_footer(clock: int) -> str:
+    return _("Game clock: {time}", time=game_time(clock))
 
 
 def _shift(before: int, after: int) -> str:
@@ -164,7 +176,7 @@ def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Emb
         raise ValueError("a single change needs the character's Fatigue Level")
     before, after = change.before, change.after
     band_before, band_after = band_name(before.fp, fl), band_name(after.fp, fl)
-    lines = [f"• {event.text}" for event in change.events] or ["• Nothing changed"]
+    lines = [f"• {event.text}" for event in change.events] or ["• " + _("Nothing changed")]
     embed = discord.Embed(
         title=f"{BAND_EMOJI[band_after]} {title}"[:TITLE_MAX],
         description=fit_lines(lines),
@@ -172,14 +184,14 @@ def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Emb
     )
     moved = "" if before.fp == after.fp else f"{before.fp} → "  # "FP 0 → 0" says nothing
     embed.add_field(name="FP", value=f"{moved}**{after.fp}** / {max_fp(fl)}")
-    shift = band_after if band_before == band_after else f"{band_before} → {band_after}"
-    embed.add_field(name="Band", value=shift)
+    shift = _(band_after) if band_before == band_after else f"{_(band_before)} → {_(band_after)}"
+    embed.add_field(name=_("Band"), value=shift)
     if before.temp or after.temp:
-        embed.add_field(name="Temporary FP", value=_shift(before.temp, after.temp))
+        embed.add_field(name=_("Temporary FP"), value=_shift(before.temp, after.temp))
     if before.vp_damage or after.vp_damage:
-        embed.add_field(name="VP damage", value=_shift(before.vp_damage, after.vp_damage))
-    embed.add_field(name="Now", value="\n".join(status_parts(after, fl, clock)), inline=False)
-    embed.set_footer(text=f"Game clock: {game_time(clock)}")
+        embed.add_field(name=_("VP damage"), value=_shift(before.vp_damage, after.vp_damage))
+    embed.add_field(name=_("Now"), value="\n".join(status_parts(after, fl, clock)), inline=False)
+    embed.set_footer(text=clock_footer(clock))
     return embed
 
 
@@ -195,27 +207,27 @@ def party_embed(table: Table, page: int = 1) -> discord.Embed:
     band in the whole party (one embed has one colour; each line has its band's emoji)."""
     pages = page_count(table)
     if not 1 <= page <= pages:
-        raise RulesError(f"The party board has {pages} page{'s' if pages > 1 else ''}")
+        raise RulesError(n_("The party board has {n} page", "The party board has {n} pages", pages))
     fs = table.settings
     embed = discord.Embed(
-        title="Party fatigue",
+        title=_("Party fatigue"),
         colour=worst_colour([(c.fatigue.fp, c.fl) for c in table.characters]),
     )
     if not table.characters:
-        embed.description = "No characters here yet: make one with `/character create`."
+        embed.description = _("No characters here yet: make one with `/character create`.")
     shown = table.characters[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     for character in shown:
         fl, state = character.fl, character.fatigue
         if fl is None:
             name = f"{NO_BAND_EMOJI} {character.name}"
-            value = "No Fatigue Level yet: `/character set`"
+            value = _("No Fatigue Level yet: `/character set`")
         else:
-            name = f"{emoji(state.fp, fl)} {character.name} — {band_name(state.fp, fl)}"
+            name = f"{emoji(state.fp, fl)} {character.name} — {_(band_name(state.fp, fl))}"
             value = "\n".join(status_parts(state, fl, table.clock))
         embed.add_field(name=name, value=value, inline=False)
     footer = clock_line(table.clock, fs.round_seconds, table.round_number)
     if pages > 1:
-        footer = f"Page {page}/{pages} · {footer}"
+        footer = _("Page {page}/{pages} · {footer}", page=page, pages=pages, footer=footer)
     embed.set_footer(text=footer)
     return embed
 
@@ -223,14 +235,14 @@ def party_embed(table: Table, page: int = 1) -> discord.Embed:
 def _reset_text(change: CharacterChange) -> str:
     was = change.before
     if replace(was, settled=0) == FatigueState():
-        return "already fresh"
+        return _("already fresh")
     parts = [f"FP {was.fp} → 0"] if was.fp else []  # "FP 0 → 0" says nothing
     if was.temp:
-        parts.append(f"Temporary FP {was.temp} → 0")
+        parts.append(_("Temporary FP {temp} → 0", temp=was.temp))
     if was.exhausted_cap or was.shattered_cap:
-        parts.append("caps cleared")
+        parts.append(_("caps cleared"))
     if was.vp_damage:
-        parts.append(f"VP damage {was.vp_damage} → 0")
+        parts.append(_("VP damage {vp} → 0", vp=was.vp_damage))
     return ", ".join(parts)
 
 
@@ -242,7 +254,7 @@ def report_line(change: CharacterChange, reset: bool = False) -> str:
     elif change.events:
         what = "; ".join(event.text for event in change.events)
     else:
-        what = "no change"
+        what = _("no change")
     return f"{mark} **{change.name}** {what}"
 
 
@@ -265,9 +277,10 @@ def report_embed(
     changes = [c for c in report.changes if not quiet or c.events]
     lines += [report_line(c, reset) for c in changes]
     if quiet and not changes:
-        lines.append("No Temporary FP faded; nobody's fatigue changed.")
+        lines.append(_("No Temporary FP faded; nobody's fatigue changed."))
     if report.skipped:
-        lines.append(f"⚪ No Fatigue Level, left alone: {', '.join(report.skipped)}")
+        names = ", ".join(report.skipped)
+        lines.append(_("⚪ No Fatigue Level, left alone: {names}", names=names))
     embed = discord.Embed(
         title=title[:TITLE_MAX],
         description=fit_lines(lines),
@@ -290,12 +303,12 @@ def clock_embed(table: Table) -> discord.Embed:
         if (text := temp_text(c.fatigue, table.clock))
     ]
     if running:
-        embed.add_field(name="Temporary FP", value=fit_lines(running, 1024), inline=False)
+        embed.add_field(name=_("Temporary FP"), value=fit_lines(running, 1024), inline=False)
     ahead = [
         f"{emoji(c.fatigue.fp, c.fl)} **{c.name}** {text}"
         for c in table.characters
         if (text := rested_text(c.fatigue, table.clock))
     ]
     if ahead:  # the clock passing up to then changes nothing of theirs
-        embed.add_field(name="Ahead of the clock", value=fit_lines(ahead, 1024), inline=False)
+        embed.add_field(name=_("Ahead of the clock"), value=fit_lines(ahead, 1024), inline=False)
     return embed

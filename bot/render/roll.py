@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.common import NEUTRAL, plain, signed
+from lang import _
 from rules.dice import OpenEndedRoll
 
 DESCRIPTION_MAX = 4096
@@ -24,9 +25,14 @@ def open_ended_embed(roll: OpenEndedRoll, mod: int = 0) -> discord.Embed:
         lines.append(f"{plain(roll.total)} {signed(mod)} = **{plain(total)}**")
     elif roll.direction == "none":
         lines[0] = f"**{lines[0]}**"
-    titles = {"high": " (open-ended high)", "low": " (open-ended low)", "none": ""}
+    if roll.direction == "high":
+        title = _("d100 (open-ended high): {total}", total=plain(total))
+    elif roll.direction == "low":
+        title = _("d100 (open-ended low): {total}", total=plain(total))
+    else:
+        title = f"d100: {plain(total)}"
     return discord.Embed(
-        title=f"d100{titles[roll.direction]}: {plain(total)}",
+        title=title,
         description="\n".join(lines),
         colour=NEUTRAL,
     )

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import discord
 
-from bot.render.common import FAILURE, MIXED, SUCCESS, outcome_colour, percent, plain, signed
+from bot.render.common import (
+    FAILURE,
+    MIXED,
+    SUCCESS,
+    more_text,
+    outcome_colour,
+    percent,
+    plain,
+    signed,
+)
+from lang import N_, _
 from rules.saves import Difficulty, SaveKind, SaveResult
 
 DESCRIPTION_MAX = 4096  # Discord's limit on an embed description
@@ -14,7 +25,40 @@ TITLE_MAX = 256
 PASS, FAIL = "✅", "❌"
 
 
-CHANCE = "Chance before the roll"
+CHANCE = N_("Chance before the roll")
+TIES_SUCCEED = N_("Ties succeed at this table.")
+KIND_NAMES = {SaveKind.TSR: N_("Toughness Save Roll"), SaveKind.WSR: N_("Willpower Save Roll")}
+# The names `rules.saves.resolve` gives the pieces of a bonus, besides `Level N`.
+PIECE_NAMES = (N_("Fortitude"), N_("Wisdom"), N_("Kin"), N_("Special"), N_("Modifier"))
+_LEVEL_PIECE = re.compile(r"Level (\d+)")
+# A Difficulty's label as the rules write it in English: its given number comes first.
+_GIVEN = re.compile(r"(?:Attack Level|Spell cast) (-?\d+) → \d+|DC \d+")
+
+
+def kind_name(kind: SaveKind) -> str:
+    """`Willpower Save Roll`, in the reader's language."""
+    return _(KIND_NAMES[kind])
+
+
+def piece_name(name: str) -> str:
+    """A piece of a save's bonus (`Level 5`, `Wisdom`) in the reader's language; a name the
+    rules already gave in it reads as given."""
+    level = _LEVEL_PIECE.fullmatch(name)
+    return _("Level {level}", level=level[1]) if level else _(name)
+
+
+def difficulty_text(difficulty: Difficulty) -> str:
+    """`Attack Level 7 → 85`, `DC 85`, `Spell cast 140 → 95`, in the reader's language (made
+    from the number and where it came from; a label already in it reads as given)."""
+    given = _GIVEN.fullmatch(difficulty.label)
+    if given is None:
+        return difficulty.label
+    value = difficulty.value
+    if difficulty.source == "dc":
+        return _("DC {dc}", dc=value)
+    if difficulty.source == "level":
+        return _("Attack Level {level} → {value}", level=given[1], value=value)
+    return _("Spell cast {total} → {value}", total=given[1], value=value)
 
 
 def chance_text(odds: float) -> str:
@@ -22,41 +66,42 @@ def chance_text(odds: float) -> str:
     shown = percent(odds)
     if shown[0].isdigit() and "." in shown:
         shown = shown[:-1].rstrip("0").rstrip(".") + "%"
-    return f"{shown} to succeed"
+    return _("{chance} to succeed", chance=shown)
 
 
 def outcome(result: SaveResult) -> str:
-    return f"{PASS} Success" if result.success else f"{FAIL} Failure"
+    return _("{mark} Success", mark=PASS) if result.success else _("{mark} Failure", mark=FAIL)
 
 
 def bonus_text(result: SaveResult) -> str:
     """`Level 5 +25 · Wisdom +10 · Kin −5 = +30`: each piece, then the whole bonus."""
-    pieces = " · ".join(f"{name} {signed(value)}" for name, value in result.pieces)
+    pieces = " · ".join(f"{piece_name(name)} {signed(value)}" for name, value in result.pieces)
     return f"{pieces} = {signed(result.bonus)}" if len(result.pieces) > 1 else pieces
 
 
 def _ties_note(result: SaveResult) -> str | None:
     if result.margin != 0:
-        return "Ties succeed at this table." if result.ties_succeed else None
-    return "A tie: it succeeds at this table." if result.ties_succeed else "A tie fails."
+        return _(TIES_SUCCEED) if result.ties_succeed else None
+    return _("A tie: it succeeds at this table.") if result.ties_succeed else _("A tie fails.")
 
 
 def save_embed(result: SaveResult, name: str | None = None) -> discord.Embed:
     """One Save Roll: the dice, each piece of the bonus, total, difficulty, outcome and odds."""
     who = f"{name} — " if name else ""
     embed = discord.Embed(
-        title=f"{who}{result.kind.full_name}: {outcome(result)}"[:TITLE_MAX],
+        title=f"{who}{kind_name(result.kind)}: {outcome(result)}"[:TITLE_MAX],
         colour=outcome_colour(result.success),
     )
-    embed.add_field(name="Roll", value=result.roll.describe(), inline=False)
-    embed.add_field(name="Bonus", value=bonus_text(result), inline=False)
-    embed.add_field(name="Total", value=f"**{plain(result.total)}**")
-    embed.add_field(name="Difficulty", value=result.difficulty.label)
-    embed.add_field(name="Margin", value=signed(result.margin))
-    embed.add_field(name=CHANCE, value=chance_text(result.odds))
+    embed.add_field(name=_("Roll"), value=result.roll.describe(), inline=False)
+    embed.add_field(name=_("Bonus"), value=bonus_text(result), inline=False)
+    embed.add_field(name=_("Total"), value=f"**{plain(result.total)}**")
+    embed.add_field(name=_("Difficulty"), value=difficulty_text(result.difficulty))
+    embed.add_field(name=_("Margin"), value=signed(result.margin))
+    embed.add_field(name=_(CHANCE), value=chance_text(result.odds))
     if result.per is not None:
         embed.add_field(
-            name="Points of failure", value=f"{result.points_of_failure} (per {result.per})"
+            name=_("Points of failure"),
+            value=_("{points} (per {per})", points=result.points_of_failure, per=result.per),
         )
     note = _ties_note(result)
     if note:
@@ -68,13 +113,24 @@ def party_line(name: str, result: SaveResult) -> str:
     """Two short lines a phone shows whole: the outcome and margin first, then the working.
     `✅ **Aria** succeeds · margin **+7**` / `╰ 42 +40 = 82 vs 75 · 63.45% to succeed`
     (`· PoF **2**` on the first line when counted)."""
-    mark, verdict = (PASS, "succeeds") if result.success else (FAIL, "fails")
-    head = f"{mark} **{name}** {verdict} · margin **{signed(result.margin)}**"
+    margin = signed(result.margin)
+    if result.success:
+        head = _(
+            "{mark} **{name}** succeeds · margin **{margin}**", mark=PASS, name=name, margin=margin
+        )
+    else:
+        head = _(
+            "{mark} **{name}** fails · margin **{margin}**", mark=FAIL, name=name, margin=margin
+        )
     if result.points_of_failure:
-        head += f" · PoF **{result.points_of_failure}**"
-    working = (
-        f"╰ {result.roll.describe()} {signed(result.bonus)} = {plain(result.total)} "
-        f"vs {result.difficulty.value} · {chance_text(result.odds)}"
+        head += _(" · PoF **{points}**", points=result.points_of_failure)
+    working = _(
+        "╰ {roll} {bonus} = {total} vs {difficulty} · {chance}",
+        roll=result.roll.describe(),
+        bonus=signed(result.bonus),
+        total=plain(result.total),
+        difficulty=result.difficulty.value,
+        chance=chance_text(result.odds),
     )
     return f"{head}\n{working}"
 
@@ -85,11 +141,11 @@ def _fit_lines(head: str, lines: Sequence[str], limit: int = DESCRIPTION_MAX) ->
     for index, line in enumerate(lines):
         left = len(lines) - index - 1
         # Room must remain for this line and, if any follow, the "…and N more" line.
-        tail = f"\n…and {left} more" if left else ""
+        tail = f"\n{more_text(left)}" if left else ""
         if len(text) + 1 + len(line) + len(tail) <= limit:
             text += "\n" + line
             continue
-        return text + f"\n…and {len(lines) - index} more"
+        return text + f"\n{more_text(len(lines) - index)}"
     return text
 
 
@@ -101,24 +157,29 @@ def party_embed(
     per: int | None = None,
 ) -> discord.Embed:
     """Everyone's save against one difficulty, one line each (name, dice, total, margin, odds)."""
-    passed = sum(1 for _, result in results if result.success)
+    passed = sum(1 for _name, result in results if result.success)
     if passed == len(results):
         colour = SUCCESS
     elif passed == 0:
         colour = FAILURE
     else:
         colour = MIXED
-    head = [f"vs **{difficulty.label}**"]
+    head = [_("vs **{difficulty}**", difficulty=difficulty_text(difficulty))]
     if mod:
-        head.append(f"Modifier {signed(mod)}")
+        head.append(_("Modifier {mod}", mod=signed(mod)))
     if per is not None:
-        head.append(f"PoF per {per}")
+        head.append(_("PoF per {per}", per=per))
     lines = [party_line(name, result) for name, result in results]
     embed = discord.Embed(
-        title=f"Party {kind.full_name}: {passed} of {len(results)} succeed",
+        title=_(
+            "Party {kind}: {passed} of {count} succeed",
+            kind=kind_name(kind),
+            passed=passed,
+            count=len(results),
+        ),
         description=_fit_lines(" · ".join(head), lines),
         colour=colour,
     )
     if results and results[0][1].ties_succeed:
-        embed.set_footer(text="Ties succeed at this table.")
+        embed.set_footer(text=_(TIES_SUCCEED))
     return embed

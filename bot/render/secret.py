@@ -10,11 +10,12 @@ import discord
 from discord.utils import escape_markdown
 
 from bot.render.common import NEUTRAL
+from lang import N_, _
 
 SECRET = discord.Colour(0x2C2F33)  # dark: behind the screen
 TITLE_MAX = 256
-HIDDEN = "Only the GM and the player who rolled can see the result."
-REVEALED = "Revealed by the GM."
+HIDDEN = N_("Only the GM and the player who rolled can see the result.")
+REVEALED = N_("Revealed by the GM.")
 
 
 def notice_embed(
@@ -23,9 +24,11 @@ def notice_embed(
     """`🔒 Pippa made a secret WSR (Willpower save)`: the roller and the kind of roll in words;
     once `revealed`, the head of the message that the result's embeds follow."""
     if revealed:
-        title, footer, colour = f"🔓 {roller}'s secret {what}, revealed", REVEALED, NEUTRAL
+        title = _("🔓 {roller}'s secret {what}, revealed", roller=roller, what=what)
+        footer, colour = _(REVEALED), NEUTRAL
     else:
-        title, footer, colour = f"🔒 {roller} made a secret {what}", HIDDEN, SECRET
+        title = _("🔒 {roller} made a secret {what}", roller=roller, what=what)
+        footer, colour = _(HIDDEN), SECRET
     embed = discord.Embed(title=title[:TITLE_MAX], colour=colour)
     if label:
         embed.description = f"🏷️ {escape_markdown(label)}"
@@ -34,8 +37,12 @@ def notice_embed(
 
 def private_text(roller_name: str, what: str, *, yours: bool) -> str:
     if yours:
-        return f"🔒 Your secret {what}: only you and the GM can see this."
-    return f"🔒 {roller_name}'s secret {what}: only you and the player who rolled can see this."
+        return _("🔒 Your secret {what}: only you and the GM can see this.", what=what)
+    return _(
+        "🔒 {roller}'s secret {what}: only you and the player who rolled can see this.",
+        roller=roller_name,
+        what=what,
+    )
 
 
 def result_embeds(stored: Sequence[dict[str, Any]]) -> list[discord.Embed]:
