@@ -7,18 +7,52 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.common import FAILURE, MIXED, NEUTRAL, plain
+from lang import N_, _, n_
 from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, format_modifier
 from table.bestiary import MonsterHit, spot_squares
 from table.model import Monster
 
-BUILD_FOOTER = "Not saved: /monster create keeps a monster in a server channel's bestiary."
+BUILD_FOOTER = N_("Not saved: /monster create keeps a monster in a server channel's bestiary.")
+# Armor levels and monster orders as shown (an order with its Materials: "Heavy 3"); the
+# rules name them in lower case.
+ARMOR_NAMES = {
+    "unarmored": N_("Unarmored"),
+    "civilian": N_("Civilian"),
+    "light": N_("Light"),
+    "medium": N_("Medium"),
+    "heavy": N_("Heavy"),
+    "extreme": N_("Extreme"),
+    "impervious": N_("Impervious"),
+}
+ORDER_DROPS = {
+    "normal": N_("Normal {materials}"),
+    "heavy": N_("Heavy {materials}"),
+    "miniboss": N_("Miniboss {materials}"),
+    "boss": N_("Boss {materials}"),
+}
+
+
+def armor_name(armor: str) -> str:
+    return _(ARMOR_NAMES[armor]) if armor in ARMOR_NAMES else armor.title()
+
+
+def order_drop(order: str) -> str:
+    """`Heavy 3`: a monster's order and the Materials it drops."""
+    if order not in ORDER_DROPS:
+        return f"{order.title()} {ORDERS[order]}"
+    return _(ORDER_DROPS[order], materials=ORDERS[order])
+
+
+def spot_name(spot: str | None) -> str:
+    """A spot (`back-left`) in the reader's language."""
+    return "?" if spot is None else _(spot)
 
 
 def armor_text(block: MonsterBlock) -> str:
     """'Heavy, Rank 3' and the trade, if any."""
-    text = f"{block.armor.title()}, Rank {block.rank}"
+    text = _("{armor}, Rank {rank}", armor=armor_name(block.armor), rank=block.rank)
     if block.trade:
-        text += f", trade {format_modifier(block.trade)} Defense"
+        text += _(", trade {trade} Defense", trade=format_modifier(block.trade))
     return text
 
 
@@ -28,32 +62,41 @@ def evasion_text(block: MonsterBlock) -> str:
     if block.evasion_modifier is None:
         if block.extra_evasion:
             extra = format_modifier(block.extra_evasion)
-            return f"{plain(block.evasion or 0)} (set to 0 by Impervious, extra armor {extra})"
-        return "Set to 0 (Impervious)"
+            return _(
+                "{evasion} (set to 0 by Impervious, extra armor {extra})",
+                evasion=plain(block.evasion or 0),
+                extra=extra,
+            )
+        return _("Set to 0 (Impervious)")
     modifier = format_modifier(block.evasion_modifier)
     if block.evasion is None:
-        return f"modifier {modifier}"
-    return f"{plain(block.evasion)} (Agility {plain(block.agility or 0)}, modifier {modifier})"
+        return _("modifier {modifier}", modifier=modifier)
+    return _(
+        "{evasion} (Agility {agility}, modifier {modifier})",
+        evasion=plain(block.evasion),
+        agility=plain(block.agility or 0),
+        modifier=modifier,
+    )
 
 
 def hp_text(monster: Monster) -> str:
     if monster.hp is None or monster.hp_max is None:
-        return "not tracked"
+        return _("not tracked")
     text = f"{plain(monster.hp)} / {monster.hp_max}"
-    return f"{text} — **defeated**" if monster.down else text
+    return _("{hp} — **defeated**", hp=text) if monster.down else text
 
 
 def drop_text(block: MonsterBlock) -> str:
     """'5 Materials (Heavy 3, +2 for enchantments)'."""
-    how = f"{block.order.title()} {ORDERS[block.order]}"
+    how = order_drop(block.order)
     if block.enchantments:
-        how += f", +{len(block.enchantments)} for enchantments"
-    return f"{block.material_drop} Materials ({how})"
+        how += _(", +{count} for enchantments", count=len(block.enchantments))
+    return _("{materials} Materials ({how})", materials=block.material_drop, how=how)
 
 
 def hidden_count(count: int) -> str:
     """'1 hidden unarmored spot', '2 hidden unarmored spots'."""
-    return f"{count} hidden unarmored spot{'' if count == 1 else 's'}"
+    return n_("{n} hidden unarmored spot", "{n} hidden unarmored spots", count)
 
 
 def _spot_lines(block: MonsterBlock, facing: str | None, show_hidden: bool) -> list[str]:
@@ -64,26 +107,28 @@ def _spot_lines(block: MonsterBlock, facing: str | None, show_hidden: bool) -> l
     for spot in block.spots:
         if spot.hidden and not show_hidden:
             continue
-        line = spot.name if facing is None else f"{spot.name} (square {squares[spot.name]})"
+        name = spot_name(spot.name)
+        if facing is not None:
+            name = _("{spot} (square {square})", spot=name, square=squares[spot.name])
+        line = name
         if spot.hard_to_hit:
-            line += f" — {HARD_TO_HIT}"
+            line += f" — {_(HARD_TO_HIT)}"
         if spot.hidden:
-            line += " — hidden from the players"
+            line += _(" — hidden from the players")
         lines.append(line)
     if block.hidden_spots and not show_hidden:
-        lines.append(
-            f"{block.hidden_spots} more, hidden" if lines else hidden_count(block.hidden_spots)
-        )
+        more = _("{count} more, hidden", count=block.hidden_spots)
+        lines.append(more if lines else hidden_count(block.hidden_spots))
     return lines
 
 
 def _enchantment_text(block: MonsterBlock) -> str:
     """'Armor: Rank 1, Rank 2 · Weapons: Rank 2'."""
     parts = []
-    on = (("Armor", block.armor_enchantments), ("Weapons", block.weapon_enchantments))
+    on = ((N_("Armor"), block.armor_enchantments), (N_("Weapons"), block.weapon_enchantments))
     for where, ranks in on:
         if ranks:
-            parts.append(f"{where}: " + ", ".join(f"Rank {rank}" for rank in ranks))
+            parts.append(f"{_(where)}: " + ", ".join(f"Rank {rank}" for rank in ranks))
     return " · ".join(parts)
 
 
@@ -99,30 +144,30 @@ def block_embed(
     Hidden unarmored spots appear only as a count unless `show_hidden` (a reply only the GM,
     or whoever built an unsaved block, sees)."""
     embed = discord.Embed(title=title[:256], colour=MIXED if block.warnings else NEUTRAL)
-    embed.add_field(name="Defense", value=str(block.defense))
-    embed.add_field(name="Evasion", value=evasion_text(block))
-    embed.add_field(name="Armor", value=armor_text(block))
+    embed.add_field(name=_("Defense"), value=str(block.defense))
+    embed.add_field(name=_("Evasion"), value=evasion_text(block))
+    embed.add_field(name=_("Armor"), value=armor_text(block))
     if monster is not None:
         embed.add_field(name="HP", value=hp_text(monster))
-        embed.add_field(name="Facing", value=monster.facing)
+        embed.add_field(name=_("Facing"), value=monster.facing)
     if block.spots:
         lines = _spot_lines(block, None if monster is None else monster.facing, show_hidden)
         # The field's name heads its value: only named spots need 'unarmored spots' above them.
         named = show_hidden or block.hidden_spots < len(block.spots)
-        name = "Partial armor: unarmored spots" if named else "Partial armor"
-        lines.append("Hits there meet only half Defense.")
+        name = _("Partial armor: unarmored spots") if named else _("Partial armor")
+        lines.append(_("Hits there meet only half Defense."))
         embed.add_field(name=name, value="\n".join(lines), inline=False)
     if block.enchantments:
-        embed.add_field(name="Enchantments", value=_enchantment_text(block), inline=False)
-    embed.add_field(name="Material drop", value=drop_text(block), inline=False)
+        embed.add_field(name=_("Enchantments"), value=_enchantment_text(block), inline=False)
+    embed.add_field(name=_("Material drop"), value=drop_text(block), inline=False)
     if block.notes:
-        embed.add_field(name="Notes", value="\n".join(block.notes), inline=False)
+        embed.add_field(name=_("Notes"), value="\n".join(block.notes), inline=False)
     if block.warnings:
         embed.add_field(
-            name="Warnings", value="\n".join(f"⚠️ {w}" for w in block.warnings), inline=False
+            name=_("Warnings"), value="\n".join(f"⚠️ {w}" for w in block.warnings), inline=False
         )
     if monster is None:
-        embed.set_footer(text=BUILD_FOOTER)
+        embed.set_footer(text=_(BUILD_FOOTER))
     return embed
 
 
@@ -139,8 +184,8 @@ def roster_line(monster: Monster) -> str:
     parts = [
         f"**{monster.name}**",
         armor_text(block),
-        f"Defense {block.defense}",
-        f"facing {monster.facing}",
+        _("Defense {defense}", defense=block.defense),
+        _("facing {facing}", facing=monster.facing),
     ]
     if monster.hp is not None:
         parts.append(f"HP {hp_text(monster)}")
@@ -148,9 +193,9 @@ def roster_line(monster: Monster) -> str:
 
 
 def roster_embed(monsters: Sequence[Monster]) -> discord.Embed:
-    embed = discord.Embed(title="Monsters in this channel", colour=NEUTRAL)
+    embed = discord.Embed(title=_("Monsters in this channel"), colour=NEUTRAL)
     if not monsters:
-        embed.description = "None yet: the GM adds them with `/monster create`."
+        embed.description = _("None yet: the GM adds them with `/monster create`.")
     else:
         embed.description = "\n".join(roster_line(m) for m in monsters)[:4096]
     return embed
@@ -159,14 +204,14 @@ def roster_embed(monsters: Sequence[Monster]) -> discord.Embed:
 def confirm_remove_embed(monster: Monster) -> discord.Embed:
     hp = f"HP {hp_text(monster)} · " if monster.hp_max is not None else ""
     return discord.Embed(
-        title=f"Remove {monster.name}?"[:256],
-        description=f"{hp}facing {monster.facing}. `/undo` brings it back.",
+        title=_("Remove {name}?", name=monster.name)[:256],
+        description=_("{hp}facing {facing}. `/undo` brings it back.", hp=hp, facing=monster.facing),
         colour=discord.Colour(0x95A5A6),  # grey, as a character's removal
     )
 
 
 def removed_embed(monster: Monster) -> discord.Embed:
-    return discord.Embed(title=f"Removed {monster.name}"[:256], colour=NEUTRAL)
+    return discord.Embed(title=_("Removed {name}", name=monster.name)[:256], colour=NEUTRAL)
 
 
 def hit_embed(hit: MonsterHit) -> discord.Embed:
@@ -174,30 +219,42 @@ def hit_embed(hit: MonsterHit) -> discord.Embed:
     result, monster = hit.result, hit.monster
     if hit.already_defeated:
         return discord.Embed(
-            title=f"{monster.name} is already defeated"[:256],
-            description=f"HP {hp_text(monster)}: a further hit changes nothing "
-            f"(it would have taken {result.taken}).",
+            title=_("{name} is already defeated", name=monster.name)[:256],
+            description=_(
+                "HP {hp}: a further hit changes nothing (it would have taken {taken}).",
+                hp=hp_text(monster),
+                taken=result.taken,
+            ),
             colour=FAILURE,
         )
     lines = []
     if hit.from_square is not None:
-        where = f"From square {hit.from_square}: its {result.spot}"
+        where = _(
+            "From square {square}: its {spot}",
+            square=hit.from_square,
+            spot=spot_name(result.spot),
+        )
         if result.unarmored_spot:
-            hidden = "a hidden unarmored spot" if result.hidden_spot else "an unarmored spot"
-            hard = f"; {HARD_TO_HIT}" if result.hard_to_hit else ""
-            where += f", {hidden} (half Defense{hard})"
+            hidden = _("a hidden unarmored spot") if result.hidden_spot else _("an unarmored spot")
+            hard = f"; {_(HARD_TO_HIT)}" if result.hard_to_hit else ""
+            where += _(", {hidden} (half Defense{hard})", hidden=hidden, hard=hard)
         lines.append(where)
-    floor = " (at least 1)" if result.damage <= result.defense_applied else ""
+    floor = _(" (at least 1)") if result.damage <= result.defense_applied else ""
     lines.append(
-        f"Damage {result.damage} − Defense {result.defense_applied} → "
-        f"**{result.taken} taken**{floor}"
+        _(
+            "Damage {damage} − Defense {defense} → **{taken} taken**{floor}",
+            damage=result.damage,
+            defense=result.defense_applied,
+            taken=result.taken,
+            floor=floor,
+        )
     )
     if hit.hp_before is not None and monster.hp is not None:
         lines.append(f"HP {plain(hit.hp_before)} → {hp_text(monster)}")
     else:
-        lines.append("HP not tracked")
+        lines.append(_("HP not tracked"))
     return discord.Embed(
-        title=f"{monster.name} takes {result.taken}"[:256],
+        title=_("{name} takes {taken}", name=monster.name, taken=result.taken)[:256],
         description="\n".join(lines),
         colour=FAILURE if monster.down else NEUTRAL,
     )
