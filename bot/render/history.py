@@ -18,32 +18,93 @@ from bot.render.initiative import initiative_change
 from bot.store import Event
 from bot.store.codec import Snapshot
 from bot.store.undo import Undone
+from lang import N_, _
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
 from table.model import fatigue_level
 from table.sheet import format_classes
 
-TITLE = "📜 This channel's history"
-EMPTY = "Nothing has changed in this channel yet."
-NO_MORE = "No older changes."
-FOOTER = "Newest first · struck-through changes were undone · /undo reverts the latest"
-UNDO_FOOTER = "An undo can't itself be undone · /history shows both"
+TITLE = N_("📜 This channel's history")
+EMPTY = N_("Nothing has changed in this channel yet.")
+NO_MORE = N_("No older changes.")
+FOOTER = N_("Newest first · struck-through changes were undone · /undo reverts the latest")
+UNDO_FOOTER = N_("An undo can't itself be undone · /history shows both")
 UNDONE = discord.Colour(0x95A5A6)  # grey: taken back
 LINE_MAX = 380  # ten lines and their markup stay well inside a description's 4096
 RECENT = timedelta(hours=12)  # older than this, a line shows the date too
 CHANGE_ICON, UNDO_ICON = "🕒", "↩️"
 
+# An action as logged (the command's name, never translated in the database) -> as shown.
+ACTIONS = {
+    action: action
+    for action in (
+        N_("character create"),
+        N_("character set"),
+        N_("character remove"),
+        N_("fatigue spend"),
+        N_("fatigue recover"),
+        N_("fatigue temp"),
+        N_("fatigue clear_vp"),
+        N_("party spend"),
+        N_("party reset"),
+        N_("rest break"),
+        N_("rest short"),
+        N_("rest long"),
+        N_("rest minutes"),
+        N_("clock round"),
+        N_("clock pass"),
+        N_("monster create"),
+        N_("monster face"),
+        N_("monster reveal"),
+        N_("monster hit"),
+        N_("monster remove"),
+        N_("init add"),
+        N_("init remove"),
+        N_("init start"),
+        N_("init next"),
+        N_("init end"),
+        N_("settings set"),
+        N_("settings server"),
+        N_("undo"),
+    )
+}
+# Stored words (settings' values, a character's way of combining classes) as shown.
+WORDS = {
+    word: word
+    for word in (
+        N_("fail"),
+        N_("succeed"),
+        N_("shared"),
+        N_("own"),
+        N_("single"),
+        N_("multi"),
+        N_("dual"),
+    )
+}
+
+
+def action_text(action: str) -> str:
+    """A logged action (`fatigue spend`) in the reader's language; one this version doesn't
+    know reads as logged."""
+    return _(ACTIONS[action]) if action in ACTIONS else action
+
+
+def _word(value: Any) -> str:
+    text = str(value)
+    return _(WORDS[text]) if text in WORDS else text
+
+
 _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
-    "ties": ("ties", str),
-    "round_seconds": ("round length", lambda v: f"{v} s"),
-    "rest_rate": ("rest rate", lambda v: f"{v} FP/min"),
-    "break_minutes": ("Break", lambda v: f"{v} min"),
-    "short_minutes": ("Short Rest", lambda v: f"{v} min"),
-    "long_minutes": ("Long Rest", lambda v: f"{v} min"),
-    "gm_role_id": ("GM role", lambda v: f"<@&{v}>"),
-    "history_keep": ("history kept", lambda v: f"{v:,} changes"),
-    "threads": ("threads", str),
+    "ties": (N_("ties"), _word),
+    "round_seconds": (N_("round length"), lambda v: f"{v} s"),
+    "rest_rate": (N_("rest rate"), lambda v: f"{v} FP/min"),
+    "break_minutes": (N_("Break"), lambda v: f"{v} min"),
+    "short_minutes": (N_("Short Rest"), lambda v: f"{v} min"),
+    "long_minutes": (N_("Long Rest"), lambda v: f"{v} min"),
+    "gm_role_id": (N_("GM role"), lambda v: f"<@&{v}>"),
+    "history_keep": (N_("history kept"), lambda v: _("{count:,} changes", count=v)),
+    "threads": (N_("threads"), _word),
 }
 
 
@@ -52,37 +113,45 @@ def _fl(value: str) -> str:
 
 
 def _classes(value: list[list[int]]) -> str:
-    return format_classes(tuple((size, level) for size, level in value)) or "none"
+    return format_classes(tuple((size, level) for size, level in value)) or _("none")
+
+
+def _on(value: Any) -> str:
+    return _("on") if value else _("off")
+
+
+def _ahead(value: Any) -> str:
+    return _("until {time}", time=game_time(value)) if value else _("no")
 
 
 _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
-    "owner_id": ("player", lambda v: f"<@{v}>"),
-    "level": ("level", str),
-    "fortitude": ("Fortitude", plain),
-    "wisdom": ("Wisdom", plain),
-    "kin_tsr": ("kin TSR", plain),
-    "kin_wsr": ("kin WSR", plain),
-    "special_tsr": ("TSR special modifier", plain),
-    "special_wsr": ("WSR special modifier", plain),
-    "classes": ("classes", _classes),
-    "combine": ("classes combine", str),
-    "toughness": ("Toughness", plain),
-    "base_hd": ("Base HD", str),
-    "kin_hd_size": ("kin HD", lambda v: f"d{v}"),
+    "owner_id": (N_("player"), lambda v: f"<@{v}>"),
+    "level": (N_("level"), str),
+    "fortitude": (N_("Fortitude"), plain),
+    "wisdom": (N_("Wisdom"), plain),
+    "kin_tsr": (N_("kin TSR"), plain),
+    "kin_wsr": (N_("kin WSR"), plain),
+    "special_tsr": (N_("TSR special modifier"), plain),
+    "special_wsr": (N_("WSR special modifier"), plain),
+    "classes": (N_("classes"), _classes),
+    "combine": (N_("classes combine"), _word),
+    "toughness": (N_("Toughness"), plain),
+    "base_hd": (N_("Base HD"), str),
+    "kin_hd_size": (N_("kin HD"), lambda v: f"d{v}"),
     "fl_override": ("FL", _fl),
 }
 _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
-    "temp": ("Temporary FP", str),
-    "exhausted_cap": ("Exhausted cap", lambda v: "on" if v else "off"),
-    "shattered_cap": ("Shattered cap", lambda v: "on" if v else "off"),
-    "vp_damage": ("VP damage", str),
+    "temp": (N_("Temporary FP"), str),
+    "exhausted_cap": (N_("Exhausted cap"), _on),
+    "shattered_cap": (N_("Shattered cap"), _on),
+    "vp_damage": (N_("VP damage"), str),
     # A character settled past the clock rested alone ahead of it; None is back with the clock.
-    "settled": ("ahead of the clock", lambda v: f"until {game_time(v)}" if v else "no"),
+    "settled": (N_("ahead of the clock"), _ahead),
 }
 _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
-    "hp_max": ("max HP", str),
+    "hp_max": (N_("max HP"), str),
     "hp": ("HP", plain),
-    "facing": ("facing", str),
+    "facing": (N_("facing"), str),
 }
 
 
@@ -94,9 +163,9 @@ def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:
     """`level 3 → 4`; a missing value (cleared, or not logged by an older version) is none."""
 
     def text(value: Any) -> str:
-        return "none" if value is None else show(value)
+        return _("none") if value is None else show(value)
 
-    return f"{label} {text(old)} → {text(new)}"
+    return f"{_(label)} {text(old)} → {text(new)}"
 
 
 def _fields(
@@ -136,7 +205,7 @@ def _band(data: dict[str, Any]) -> str | None:
 
 def _appeared(undo: bool) -> str:
     # An undo that puts a removed record back didn't create anything new.
-    return "brought back" if undo else "created"
+    return _("brought back") if undo else _("created")
 
 
 def character_change(
@@ -144,22 +213,24 @@ def character_change(
 ) -> str:
     """`Aria FP 18 → 21 (Fatigued)`, `Aria created`, `Bo removed`, `Aria level 3 → 4`."""
     if old is None or new is None:
-        return f"{_name(new or old or {})} {_appeared(undo) if old is None else 'removed'}"
+        return f"{_name(new or old or {})} {_appeared(undo) if old is None else _('removed')}"
     parts = []
     if old.get("name") != new.get("name"):
-        parts.append(f"renamed from {_name(old)}")
+        parts.append(_("renamed from {name}", name=_name(old)))
     was, now = old.get("fatigue") or {}, new.get("fatigue") or {}
     if was.get("fp") != now.get("fp"):
         band = _band(new)
-        parts.append(f"FP {was.get('fp')} → {now.get('fp')}" + (f" ({band})" if band else ""))
+        parts.append(f"FP {was.get('fp')} → {now.get('fp')}" + (f" ({_(band)})" if band else ""))
     parts += _fields(was, now, _FATIGUE)
     if was.get("temp") == now.get("temp") and was.get("temp_expires") != now.get("temp_expires"):
         until = game_time
         parts.append(
-            _arrow("Temporary FP until", until, was.get("temp_expires"), now.get("temp_expires"))
+            _arrow(
+                N_("Temporary FP until"), until, was.get("temp_expires"), now.get("temp_expires")
+            )
         )
     parts += _fields(old, new, _CHARACTER)
-    return f"{_name(new)} {', '.join(parts) or 'changed'}"
+    return f"{_name(new)} {', '.join(parts) or _('changed')}"
 
 
 def _revealed(build: dict[str, Any]) -> dict[str, bool]:
@@ -180,13 +251,15 @@ def _spot_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     rest_old = {k: v for k, v in old.items() if k != "spots"}
     rest_new = {k: v for k, v in new.items() if k != "spots"}
     if was.keys() != now.keys() or rest_old != rest_new:
-        return ["stat block rebuilt"]
+        return [_("stat block rebuilt")]
     parts = [
-        f"{name} spot {'revealed' if now[name] else 'hidden again'}"
+        _("{spot} spot revealed", spot=_(name))
+        if now[name]
+        else _("{spot} spot hidden again", spot=_(name))
         for name in now
         if now[name] != was[name]
     ]
-    return parts or ["stat block rebuilt"]
+    return parts or [_("stat block rebuilt")]
 
 
 def monster_change(
@@ -194,24 +267,25 @@ def monster_change(
 ) -> str:
     """`monster Orc HP 30 → 22`, `monster Orc created`."""
     if old is None or new is None:
-        appeared = _appeared(undo) if old is None else "removed"
-        return f"monster {_name(new or old or {})} {appeared}"
+        appeared = _appeared(undo) if old is None else _("removed")
+        return _("monster {name} {what}", name=_name(new or old or {}), what=appeared)
     parts = _fields(old, new, _MONSTER)
     if old.get("build") != new.get("build"):
         parts += _spot_changes(old.get("build") or {}, new.get("build") or {})
     if old.get("name") != new.get("name"):
-        parts.append(f"renamed from {_name(old)}")
-    return f"monster {_name(new)} {', '.join(parts) or 'changed'}"
+        parts.append(_("renamed from {name}", name=_name(old)))
+    what = ", ".join(parts) or _("changed")
+    return _("monster {name} {what}", name=_name(new), what=what)
 
 
 def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """`clock Day 1, 00:00 → Day 1, 00:10`, `settings: ties fail → succeed, round 60 s → 6 s`."""
     parts = []
     if old.get("clock") != new.get("clock"):
-        parts.append(_arrow("clock", game_time, old.get("clock"), new.get("clock")))
+        parts.append(_arrow(N_("clock"), game_time, old.get("clock"), new.get("clock")))
     settings = _fields(old.get("settings") or {}, new.get("settings") or {}, _SETTINGS)
     if settings:
-        parts.append(f"settings: {', '.join(settings)}")
+        parts.append(_("settings: {changes}", changes=", ".join(settings)))
     return parts
 
 
@@ -233,7 +307,7 @@ def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[
         _SETTINGS,
     )
     if server:  # a value the server doesn't set reads "none": its channels' own, else default
-        parts.append(f"server settings: {', '.join(server)}")
+        parts.append(_("server settings: {changes}", changes=", ".join(server)))
     hero: tuple[dict[str, Any], dict[str, Any]] | None = None  # a character renamed
     for part, show in (("characters", character_change), ("monsters", monster_change)):
         old, new = before.get(part) or {}, after.get(part) or {}
@@ -286,11 +360,12 @@ def event_line(event: Event, now: datetime) -> str:
     """`🕒 <t:…:t> · <@1> · fatigue spend · Aria FP 18 → 21 (Fatigued)`, struck through when
     the change was undone; an undo starts with ↩️."""
     icon = UNDO_ICON if event.undoes is not None else CHANGE_ICON
-    head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {event.action}"
+    action = action_text(event.action)
+    head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {action}"
     undo = event.undoes is not None
-    what = "; ".join(change_parts(event.before, event.after, undo)) or "no visible change"
+    what = "; ".join(change_parts(event.before, event.after, undo)) or _("no visible change")
     line = _clip(f"{head} · {what}", LINE_MAX)
-    return f"~~{line}~~ (undone)" if event.undone_by is not None else line
+    return _("~~{line}~~ (undone)", line=line) if event.undone_by is not None else line
 
 
 def history_embed(events: Sequence[Event], now: datetime, *, newest: bool = True) -> discord.Embed:
@@ -298,21 +373,27 @@ def history_embed(events: Sequence[Event], now: datetime, *, newest: bool = True
     if events:
         description = fit_lines([event_line(e, now) for e in events])
     else:
-        description = EMPTY if newest else NO_MORE
-    embed = discord.Embed(title=TITLE, description=description, colour=NEUTRAL)
-    return embed.set_footer(text=FOOTER)
+        description = _(EMPTY) if newest else _(NO_MORE)
+    embed = discord.Embed(title=_(TITLE), description=description, colour=NEUTRAL)
+    return embed.set_footer(text=_(FOOTER))
 
 
 def undone_embed(undone: Undone, now: datetime) -> discord.Embed:
     """`/undo`: which change was reverted, and what that put back, one line per thing."""
     target = undone.target
+    action = action_text(target.action)
     lines = [
-        f"{target.action} by <@{target.actor_id}> at {when(target.created_at, now)} is undone:",
+        _(
+            "{action} by <@{actor}> at {when} is undone:",
+            action=action,
+            actor=target.actor_id,
+            when=when(target.created_at, now),
+        ),
         *(f"• {part}" for part in change_parts(undone.undo.before, undone.undo.after, undo=True)),
     ]
     embed = discord.Embed(
-        title=_clip(f"{UNDO_ICON} Undone: {target.action}", 256),
+        title=_clip(_("{icon} Undone: {action}", icon=UNDO_ICON, action=action), 256),
         description=fit_lines([_clip(line, LINE_MAX) for line in lines]),
         colour=UNDONE,
     )
-    return embed.set_footer(text=UNDO_FOOTER)
+    return embed.set_footer(text=_(UNDO_FOOTER))

@@ -10,14 +10,15 @@ from discord.utils import escape_markdown
 
 from bot.render.common import NEUTRAL, plain
 from bot.render.fatigue import fit_lines
+from lang import N_, _
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
 from table.initiative import TurnReport
 
-TITLE = "⚔️ Initiative"
+TITLE = N_("⚔️ Initiative")
 TURN = "▶️"
 KIND_ICON = {"character": "🧑", "monster": "👹", "other": "•"}
-EMPTY = "Nobody is in the initiative. Add them with `/init add name:… score:…`."
+EMPTY = N_("Nobody is in the initiative. Add them with `/init add name:… score:…`.")
 
 
 def _name(combatant: Combatant) -> str:
@@ -39,17 +40,18 @@ def order_lines(initiative: Initiative) -> list[str]:
 def status(initiative: Initiative) -> str:
     current = initiative.current
     if current is None:
-        return "Not started: the GM starts it with `/init start`."
-    return f"Round {initiative.round} · {_name(current)}'s turn"
+        return _("Not started: the GM starts it with `/init start`.")
+    return _("Round {round} · {name}'s turn", round=initiative.round, name=_name(current))
 
 
 def order_embed(
-    initiative: Initiative, clock: int, title: str = TITLE, *, with_status: bool = True
+    initiative: Initiative, clock: int, title: str | None = None, *, with_status: bool = True
 ) -> discord.Embed:
     """`/init show` and the other replies: the round and whose turn (unless the title says
     it already), then the order."""
+    title = _(TITLE) if title is None else title
     if not initiative.combatants:
-        return discord.Embed(title=title[:256], description=EMPTY, colour=NEUTRAL)
+        return discord.Embed(title=title[:256], description=_(EMPTY), colour=NEUTRAL)
     lines = [status(initiative), "", *order_lines(initiative)] if with_status else []
     lines = lines or order_lines(initiative)
     embed = discord.Embed(title=title[:256], description=fit_lines(lines), colour=NEUTRAL)
@@ -57,16 +59,28 @@ def order_embed(
 
 
 def turn_title(report: TurnReport) -> str:
-    begins = " begins" if report.new_round is not None else ""
-    return f"{TURN} Round {report.round}{begins} · {report.now.name}'s turn"
+    if report.new_round is not None:
+        return _(
+            "{icon} Round {round} begins · {name}'s turn",
+            icon=TURN,
+            round=report.round,
+            name=report.now.name,
+        )
+    return _(
+        "{icon} Round {round} · {name}'s turn", icon=TURN, round=report.round, name=report.now.name
+    )
 
 
 def turn_text(report: TurnReport) -> str:
-    lines = [f"{_name(report.ended)}'s turn ends."]
+    lines = [_("{name}'s turn ends.", name=_name(report.ended))]
     if report.facing is not None:
         lines.append(
-            f"🧭 GM: {_name(report.ended)} ends its turn facing {report.facing.facing}: "
-            "choose its facing (N, NE, E, SE, S, SW, W, NW) below."
+            _(
+                "🧭 GM: {name} ends its turn facing {facing}: "
+                "choose its facing (N, NE, E, SE, S, SW, W, NW) below.",
+                name=_name(report.ended),
+                facing=report.facing.facing,
+            )
         )
     return "\n".join(lines)
 
@@ -94,19 +108,27 @@ def initiative_change(old: dict[str, Any] | None, new: dict[str, Any] | None) ->
     """`initiative: Aria joins (15)`, `initiative round 2: Troll's turn`, `initiative ended`."""
     was, now = _entries(old), _entries(new)
     parts = [
-        f"{escape_markdown(name)} joins ({plain(score)})"
+        _("{name} joins ({score})", name=escape_markdown(name), score=plain(score))
         for key, (name, score) in now.items()
         if key not in was
     ]
-    parts += [f"{escape_markdown(name)} leaves" for key, (name, _) in was.items() if key not in now]
+    parts += [
+        _("{name} leaves", name=escape_markdown(name))
+        for key, (name, _score) in was.items()
+        if key not in now
+    ]
     round_was = (old or {}).get("round", 0)
     if new is None and (round_was or len(was) > 1):
-        return "initiative ended"
+        return _("initiative ended")
     new = new or {}
     round_now = new.get("round", 0)
     if round_now and (round_now, new.get("turn")) != (round_was, (old or {}).get("turn")):
-        started = "started, " if not round_was else ""
-        parts.append(f"{started}round {round_now}: {_whose(new)}'s turn")
+        if round_was:
+            parts.append(_("round {round}: {name}'s turn", round=round_now, name=_whose(new)))
+        else:
+            parts.append(
+                _("started, round {round}: {name}'s turn", round=round_now, name=_whose(new))
+            )
     elif round_was and not round_now:
-        parts.append("stopped")
-    return "initiative: " + (", ".join(parts) or "changed")
+        parts.append(_("stopped"))
+    return _("initiative: {changes}", changes=", ".join(parts) or _("changed"))
