@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import discord
@@ -27,38 +26,11 @@ PASS, FAIL = "✅", "❌"
 
 CHANCE = N_("Chance before the roll")
 TIES_SUCCEED = N_("Ties succeed at this table.")
-KIND_NAMES = {SaveKind.TSR: N_("Toughness Save Roll"), SaveKind.WSR: N_("Willpower Save Roll")}
-# The names `rules.saves.resolve` gives the pieces of a bonus, besides `Level N`.
-PIECE_NAMES = (N_("Fortitude"), N_("Wisdom"), N_("Kin"), N_("Special"), N_("Modifier"))
-_LEVEL_PIECE = re.compile(r"Level (\d+)")
-# A Difficulty's label as the rules write it in English: its given number comes first.
-_GIVEN = re.compile(r"(?:Attack Level|Spell cast) (-?\d+) → \d+|DC \d+")
 
 
 def kind_name(kind: SaveKind) -> str:
-    """`Willpower Save Roll`, in the reader's language."""
-    return _(KIND_NAMES[kind])
-
-
-def piece_name(name: str) -> str:
-    """A piece of a save's bonus (`Level 5`, `Wisdom`) in the reader's language; a name the
-    rules already gave in it reads as given."""
-    level = _LEVEL_PIECE.fullmatch(name)
-    return _("Level {level}", level=level[1]) if level else _(name)
-
-
-def difficulty_text(difficulty: Difficulty) -> str:
-    """`Attack Level 7 → 85`, `DC 85`, `Spell cast 140 → 95`, in the reader's language (made
-    from the number and where it came from; a label already in it reads as given)."""
-    given = _GIVEN.fullmatch(difficulty.label)
-    if given is None:
-        return difficulty.label
-    value = difficulty.value
-    if difficulty.source == "dc":
-        return _("DC {dc}", dc=value)
-    if difficulty.source == "level":
-        return _("Attack Level {level} → {value}", level=given[1], value=value)
-    return _("Spell cast {total} → {value}", total=given[1], value=value)
+    """`Willpower Save Roll`, in the reader's language (the rules name it in English)."""
+    return _(kind.full_name)
 
 
 def chance_text(odds: float) -> str:
@@ -75,7 +47,8 @@ def outcome(result: SaveResult) -> str:
 
 def bonus_text(result: SaveResult) -> str:
     """`Level 5 +25 · Wisdom +10 · Kin −5 = +30`: each piece, then the whole bonus."""
-    pieces = " · ".join(f"{piece_name(name)} {signed(value)}" for name, value in result.pieces)
+    # The rules name the pieces in the reader's language already; `_` is for a bare stat name.
+    pieces = " · ".join(f"{_(name)} {signed(value)}" for name, value in result.pieces)
     return f"{pieces} = {signed(result.bonus)}" if len(result.pieces) > 1 else pieces
 
 
@@ -95,7 +68,7 @@ def save_embed(result: SaveResult, name: str | None = None) -> discord.Embed:
     embed.add_field(name=_("Roll"), value=result.roll.describe(), inline=False)
     embed.add_field(name=_("Bonus"), value=bonus_text(result), inline=False)
     embed.add_field(name=_("Total"), value=f"**{plain(result.total)}**")
-    embed.add_field(name=_("Difficulty"), value=difficulty_text(result.difficulty))
+    embed.add_field(name=_("Difficulty"), value=result.difficulty.label)
     embed.add_field(name=_("Margin"), value=signed(result.margin))
     embed.add_field(name=_(CHANCE), value=chance_text(result.odds))
     if result.per is not None:
@@ -164,7 +137,7 @@ def party_embed(
         colour = FAILURE
     else:
         colour = MIXED
-    head = [_("vs **{difficulty}**", difficulty=difficulty_text(difficulty))]
+    head = [_("vs **{difficulty}**", difficulty=difficulty.label)]
     if mod:
         head.append(_("Modifier {mod}", mod=signed(mod)))
     if per is not None:

@@ -60,7 +60,7 @@ async def test_save_keeps_every_number(env: Any) -> None:
     english, spanish_reply = replies
     assert_spanish_twin(english, spanish_reply)
     text = reply_text(spanish_reply)
-    assert "Tirada de Salvación de Voluntad (WSR)" in text
+    assert "Tirada de Salvación de Voluntad" in text
     assert "Nivel 5 +25" in text and "85" in text  # bonus 25, difficulty 85
 
 

@@ -31,7 +31,7 @@ from lang.catalogs import load
 from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
 from rules.gametime import game_time
-from rules.saves import Difficulty, SaveKind, resolve
+from rules.saves import Difficulty, SaveKind, SaveResult, resolve
 from table.combat import Combatant, Initiative
 from table.model import ChannelSettings, Character, Monster, Table
 from table.partyops import CharacterChange, PartyReport
@@ -343,29 +343,44 @@ def test_monster_blocks_and_hits() -> None:
     check(lambda: shown(monsters.monster_embed(impervious)), lambda: list(impervious.block.notes))
 
 
+def save(difficulty: Callable[[], Difficulty], ties: bool) -> SaveResult:
+    """A save resolved in the current language (the rules name its pieces and Difficulty)."""
+    return resolve(
+        SaveKind.TSR,
+        level=3,
+        stat=5,
+        kin=-2,
+        special=1,
+        mod=4,
+        difficulty=difficulty(),
+        roll=OpenEndedRoll.from_dice([3, 97, 40]),
+        per=5,
+        ties_succeed=ties,
+    )
+
+
 @pytest.mark.parametrize("ties", [False, True])
-def test_saves_alone_and_for_the_party(ties: bool) -> None:
-    roll = OpenEndedRoll.from_dice([3, 97, 40])
-    difficulties = (Difficulty.attack_level(7), Difficulty.number(80), Difficulty.spell(150))
-    for difficulty in difficulties:
-        result = resolve(
-            SaveKind.TSR,
-            level=3,
-            stat=5,
-            kin=-2,
-            special=1,
-            mod=4,
-            difficulty=difficulty,
-            roll=roll,
-            per=5,
-            ties_succeed=ties,
-        )
-        party = [("Aria", result), ("Bo", result)]
-        check(partial(lambda r: shown(saves.save_embed(r, "Aria")), result))
-        check(
-            partial(
-                lambda d, p: shown(saves.party_embed(SaveKind.WSR, d, p, mod=4, per=5)),
-                difficulty,
-                party,
-            )
-        )
+@pytest.mark.parametrize(
+    "difficulty",
+    [
+        partial(Difficulty.attack_level, 7),
+        partial(Difficulty.number, 80),
+        partial(Difficulty.spell, 150),
+    ],
+    ids=["level", "dc", "spell"],
+)
+def test_saves_alone_and_for_the_party(difficulty: Callable[[], Difficulty], ties: bool) -> None:
+    def rules_text() -> list[str]:  # the Difficulty's label and the Level piece: rules' words
+        result = save(difficulty, ties)
+        return [result.difficulty.label, result.pieces[0][0]]
+
+    def alone() -> str:
+        return shown(saves.save_embed(save(difficulty, ties), "Aria"))
+
+    def party() -> str:
+        result = save(difficulty, ties)
+        everyone = [("Aria", result), ("Bo", result)]
+        return shown(saves.party_embed(SaveKind.WSR, result.difficulty, everyone, mod=4, per=5))
+
+    check(alone, rules_text)
+    check(party, rules_text)
