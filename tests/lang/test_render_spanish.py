@@ -329,11 +329,10 @@ def test_secret_rolls() -> None:
 
 
 def test_monster_blocks_and_hits() -> None:
-    block = ORC.block
     rules_text = lambda: [*ORC.block.notes, *ORC.block.warnings]  # noqa: E731 - rules' words
     check(lambda: shown(monsters.monster_embed(ORC)), rules_text)
     check(lambda: shown(monsters.monster_embed(ORC, show_hidden=True)), rules_text)
-    check(lambda: shown(monsters.block_embed(block, title="Orc")), rules_text)
+    check(lambda: shown(monsters.block_embed(ORC.block, title="Orc")), rules_text)
     check(lambda: shown(monsters.roster_embed([ORC])))
     check(lambda: shown(monsters.roster_embed([])))
     check(lambda: shown(monsters.confirm_remove_embed(ORC)))
