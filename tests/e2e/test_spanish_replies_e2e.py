@@ -181,3 +181,24 @@ async def test_about(env: Any) -> None:
     spanish_reply = await d.slash("about", user=spanish(d.player))
     assert_spanish_twin(english, spanish_reply)
     assert "Acerca de Tablekeeper" in reply_text(spanish_reply)
+
+
+@waits_for(GAME_TIME)
+async def test_character_sheet_and_clock(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player, fp=70, temp=2, temp_expires=600, exhausted_cap=True))
+    for command, options in (("character show", {"name": "Aria"}), ("clock show", {})):
+        english = await d.slash(command, user=d.player, **options)
+        spanish_reply = await d.slash(command, user=spanish(d.player), **options)
+        assert_spanish_twin(english, spanish_reply)
+
+
+@waits_for(GAME_TIME)
+async def test_initiative(env: Any) -> None:
+    d = env.discord
+    await d.slash("init add", user=d.gm, name="Troll", score=18)
+    await d.slash("init add", user=d.gm, name="Bree", score=12)
+    await d.slash("init start", user=d.gm)
+    english = await d.slash("init show", user=d.player)
+    spanish_reply = await d.slash("init show", user=spanish(d.player))
+    assert_spanish_twin(english, spanish_reply)
