@@ -84,6 +84,7 @@ _REST_NAMES = {
     "short": N_("Took a Short Rest"),
     "long": N_("Took a Long Rest"),
 }
+RESTED = N_("Rested")  # a rest of some minutes
 _MAX_MINUTES = 7 * 24 * 60  # a week of game time: longer is surely a typo
 FP_AT_ONCE_MAX = 1000  # FP gained, recovered or granted in one go: more is surely a typo
 
@@ -452,7 +453,7 @@ def rest(
         holding = holding_cap(new.exhausted_cap, new.shattered_cap)
         if state.fp - steps - extra < floor and holding != still:
             held = held_note(holding, floor)
-    rested = _(_REST_NAMES.get(kind, N_("Rested")))
+    rested = _(_REST_NAMES.get(kind, RESTED))
     if alone:
         when = _(
             "{length} min alone, {start} → {end}",
