@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import d20
-from lang import _
+from lang import N_, _
 from rules.dice import DieSource
 from rules.errors import RulesError
 
@@ -23,6 +23,9 @@ _ANNOTATION_OR_DICE = re.compile(r"\[[^\]]*\]|[^\[]+")  # `[fire]`, or the dice 
 # What Discord would read as formatting or a mention in a player's `[annotation]`.
 _MARKUP = re.compile(r"[\\*_~`|<>@#]")
 EXAMPLES = "`2d6+3`, `4d6kh3` or `1d6e6`"
+# d20's own refusals, in its words (English), and how each reads translated.
+_D20_FIXED = {"Cannot divide by zero.": N_("Cannot divide by zero.")}
+_D20_SELECTOR = re.compile(r"(.{1,40}) is not a valid selector for (minimums|maximums)\.")
 
 
 # d20 rolls with the module-level generator; these subclasses make it roll with ours, carried
@@ -143,10 +146,24 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
                 examples=EXAMPLES,
             )
         ) from None
-    except d20.RollError as error:  # d20's own words (English) but for the 0-sided die above
+    except d20.RollError as error:
         raise RulesError(
-            _("I can't roll `{expression}`: {error}", expression=expression, error=error)
+            _("I can't roll `{expression}`: {error}", expression=expression, error=_reason(error))
         ) from None
+
+
+def _reason(error: d20.RollError) -> str:
+    """d20's refusal in the reader's language where its words are known (the 0-sided die is
+    ours, raised translated); anything else as d20 wrote it."""
+    text = str(error)
+    if text in _D20_FIXED:
+        return _(_D20_FIXED[text])
+    selector = _D20_SELECTOR.fullmatch(text)
+    if selector is None:
+        return text
+    if selector[2] == "minimums":
+        return _("{selector} is not a valid selector for minimums.", selector=selector[1])
+    return _("{selector} is not a valid selector for maximums.", selector=selector[1])
 
 
 def _dice_case(expression: str) -> str:

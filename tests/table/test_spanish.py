@@ -245,6 +245,8 @@ OPERATIONS: dict[str, Callable[[int, int, int], object]] = {
     "name": lambda a, b, c: clean_name("ab" * a, "character"),
     "character": lambda a, b, c: Character("Bree", OWNER, level=a, fortitude=b, toughness=c),
     "rest minutes": lambda a, b, c: FatigueSettings(long_minutes=a, short_minutes=b),
+    "dice": lambda a, b, c: roll_expression(f"{a % 1500}d{b}/{c % 3}", random.Random(a)).working,
+    "dice min": lambda a, b, c: roll_expression(f"{a % 9}d6mi{'<>h'[b % 3]}{c}", random.Random(b)),
 }
 
 
@@ -253,7 +255,8 @@ OPERATIONS: dict[str, Callable[[int, int, int], object]] = {
 ENGLISH_WORDS = re.compile(
     r"\b(Rested|Took|Temporary|left|cap|until|Now|was|Recovered|nothing|stays|pool|Over|Level|"
     r"Attack|Spell|Evasion|Extra|armor|enchantments?|Balance|Hard|must|between|more|less|whole|"
-    r"number|name|characters|classes|Expected|score|initiative|Damage|Defense|Trade|Agility)\b"
+    r"number|name|characters|classes|Expected|score|initiative|Damage|Defense|Trade|Agility|"
+    r"dice|many|roll|read|Cannot|valid)\b"
 )
 
 
