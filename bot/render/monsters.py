@@ -43,6 +43,19 @@ def order_drop(order: str) -> str:
     return _(ORDER_DROPS[order], materials=ORDERS[order])
 
 
+# The rules' spot names (`rules.defense.SPOTS`, English keys), marked here where they are shown.
+SPOT_NAMES = (
+    N_("front"),
+    N_("front-right"),
+    N_("right"),
+    N_("back-right"),
+    N_("back"),
+    N_("back-left"),
+    N_("left"),
+    N_("front-left"),
+)
+
+
 def spot_name(spot: str | None) -> str:
     """A spot (`back-left`) in the reader's language."""
     return "?" if spot is None else _(spot)

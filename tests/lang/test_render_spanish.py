@@ -28,6 +28,7 @@ from bot.store.codec import diff
 from bot.store.undo import Undone
 from lang import _
 from lang.catalogs import load
+from rules.defense import SPOTS
 from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
 from rules.gametime import game_time
@@ -326,6 +327,12 @@ def test_secret_rolls() -> None:
 
 
 # --- monsters and saves -------------------------------------------------------------------
+
+
+def test_every_spot_name_is_marked() -> None:
+    assert monsters.SPOT_NAMES == SPOTS
+    with lang.speaking("es-ES"):
+        assert not english_words(" ".join(monsters.spot_name(spot) for spot in SPOTS))
 
 
 def test_monster_blocks_and_hits() -> None:
