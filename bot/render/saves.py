@@ -47,8 +47,8 @@ def outcome(result: SaveResult) -> str:
 
 def bonus_text(result: SaveResult) -> str:
     """`Level 5 +25 · Wisdom +10 · Kin −5 = +30`: each piece, then the whole bonus."""
-    # The rules name the pieces in the reader's language already; `_` is for a bare stat name.
-    pieces = " · ".join(f"{_(name)} {signed(value)}" for name, value in result.pieces)
+    # The rules name the pieces (and the Difficulty's label) in the reader's language.
+    pieces = " · ".join(f"{name} {signed(value)}" for name, value in result.pieces)
     return f"{pieces} = {signed(result.bonus)}" if len(result.pieces) > 1 else pieces
 
 
