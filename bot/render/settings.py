@@ -29,7 +29,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
 GM_ROLE_LABEL = N_("GM role")
 # `/settings set|server reset:` — a setting by its label, or all of them.
 RESET_CHOICES = [
-    *(app_commands.Choice(name=label, value=field) for field, label, _ in ROWS),
+    *(app_commands.Choice(name=label, value=field) for field, label, _unit in ROWS),
     app_commands.Choice(name=GM_ROLE_LABEL, value="gm_role_id"),
     app_commands.Choice(name=N_("All of them"), value=RESET_ALL),
 ]
