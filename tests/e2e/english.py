@@ -11,7 +11,7 @@ What it does not count, because a Spanish reply keeps it on purpose:
 - command and option names, which stay English: anything in backticks, and `/command` with
   its subcommand (`/settings set`, `/undo`).
 The list holds only words that are not also Spanish ("no", "a", "total", "base", "material",
-"normal", "general" are left out), so a correct Spanish reply gives none.
+"normal", "general", "has" are left out), so a correct Spanish reply gives none.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 WORDS = frozenset(
     """
-    the and you your yours of to is are was were be been has have had with not only yet
+    the and you your yours of to is are was were be been have had with not only yet
     it its this that these those there here who what which when where why how for from by
     at on in into or an if then than but so all any some each every both more most less
     can cannot will would should must may might do does did done
