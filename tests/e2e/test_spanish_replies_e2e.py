@@ -1,7 +1,7 @@
 """Replies in Spanish through the real client and the local Discord: a member whose Discord
-client is in Spanish (es-ES), in a server whose `guild_locale` stays en-US (the local Discord sends
-en-US), gets every reply in
-Spanish with the same numbers an English member gets for the same dice and the same table."""
+client is in Spanish (es-ES), in a server whose `guild_locale` stays en-US (as the local Discord
+sends it), gets every reply in Spanish with the same numbers an English member gets for the
+same dice and the same table."""
 
 from __future__ import annotations
 
