@@ -38,8 +38,10 @@ Body = Callable[[Tx], Awaitable[R]]
 class Backend(Protocol):
     dialect: str  # names the folder of its migrations: bot/migrations/<dialect>/
 
-    async def read(self, body: Body[R]) -> R:
-        """Run `body` in a transaction that sees one consistent snapshot and writes nothing."""
+    async def read(self, body: Body[R], *, quick: bool = False) -> R:
+        """Run `body` in a transaction that sees one consistent snapshot and writes nothing.
+        `quick`: the read is small and bounded (a channel, a page of history), so SQLite may
+        run it at once on the event loop's thread instead of a hop to its worker thread."""
         ...
 
     async def write(self, channel_id: int, body: Body[R]) -> R:

@@ -98,7 +98,7 @@ class PostgresBackend:
             raise
         return backend
 
-    async def read(self, body: Body[R]) -> R:
+    async def read(self, body: Body[R], *, quick: bool = False) -> R:
         async with self._pool.acquire() as conn:
             # One round trip opens the snapshot (asyncpg's transaction() would take its own).
             await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")

@@ -6,7 +6,13 @@ is handed to that thread as one callable: its `Tx` calls sqlite3 directly, so it
 suspend, and `_drive` runs the coroutine to its end there. One hop per transaction, and the
 thread's queue runs them one at a time, so they never interleave (BEGIN IMMEDIATE guards
 against other processes). Changes that arrive while others commit are committed with the next
-batch, in one transaction of savepoints: one sync of the log for many under synchronous=FULL."""
+batch, in one transaction of savepoints: one sync of the log for many under synchronous=FULL.
+
+A quick read (a channel's snapshot, a page of history: bounded, a few dozen microseconds of
+SQLite) skips the hop altogether: it runs at once on the event loop's thread, over a second,
+read-only connection (`_Reader`). In WAL mode a reader never waits for a writer, so it can't
+hold the loop up; if SQLite ever says busy all the same, the read takes the hop instead. Each
+read is a fresh snapshot of the file, so it sees every commit, of this process or another."""
 
 from __future__ import annotations
 
@@ -50,8 +56,8 @@ def _rows(cursor: sqlite3.Cursor, rows: list[tuple[Any, ...]]) -> list[Row]:
 
 
 class SqliteTx:
-    """Async in form, to fit `Tx`; synchronous in fact: only ever run on the connection's
-    thread, inside `SqliteBackend._run`."""
+    """Async in form, to fit `Tx`; synchronous in fact: only ever run inside `_run`, on the
+    thread that owns the connection."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
@@ -95,8 +101,9 @@ def _drive(coro: Coroutine[Any, Any, R]) -> R:
 class SqliteBackend:
     dialect = "sqlite"
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, reader: sqlite3.Connection | None = None) -> None:
         self._db = db
+        self._reader = reader  # for quick reads on the loop's thread; None for :memory:
         # Migrations and closing still take several hops: they hold this; transactions need
         # not (each is one hop, and the thread runs one at a time).
         self._lock = asyncio.Lock()
@@ -112,18 +119,29 @@ class SqliteBackend:
         # isolation_level=None: no implicit transactions; we BEGIN and COMMIT ourselves.
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
+            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+                mode = await cursor.fetchone()
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA busy_timeout = 5000")
             backend = cls(db)
             await backend.migrate()
+            if mode is not None and str(mode[0]).lower() == "wal":  # else readers wait
+                backend._reader = open_reader(path)
         except BaseException:
-            await db.close()
+            await backend_close(db, None)
             raise
         return backend
 
-    async def read(self, body: Body[R]) -> R:
+    async def read(self, body: Body[R], *, quick: bool = False) -> R:
+        if quick and self._reader is not None:
+            try:
+                return _run(self._reader, "BEGIN", body)
+            except sqlite3.OperationalError as error:
+                if not _busy(error):
+                    raise
+                # Locked after all (e.g. another process recovering the log): take the hop,
+                # where the connection waits its busy timeout.
         return await self._transaction("BEGIN", body)
 
     async def write(self, channel_id: int, body: Body[R]) -> R:
@@ -168,21 +186,7 @@ class SqliteBackend:
 
     async def _transaction(self, begin: str, body: Body[R]) -> R:
         # aiosqlite's way to run a callable on the connection's thread (it has no public one).
-        result: R = await self._db._execute(self._run, begin, body)
-        return result
-
-    def _run(self, begin: str, body: Body[R]) -> R:
-        """On the connection's thread: the whole transaction. Even if the awaiting task is
-        cancelled meanwhile, this runs to its COMMIT or ROLLBACK."""
-        conn = self._db._conn
-        conn.execute(begin)
-        try:
-            result: R = _drive(body(SqliteTx(conn)))  # type: ignore[arg-type]
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        result: R = await self._db._execute(lambda: _run(self._db._conn, begin, body))
         return result
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
@@ -193,4 +197,42 @@ class SqliteBackend:
 
     async def close(self) -> None:
         async with self._lock:
-            await self._db.close()
+            await backend_close(self._db, self._reader)
+            self._reader = None
+
+
+async def backend_close(db: aiosqlite.Connection, reader: sqlite3.Connection | None) -> None:
+    if reader is not None:
+        reader.close()
+    await db.close()
+
+
+def open_reader(path: str) -> sqlite3.Connection | None:
+    """The connection for quick reads, used only on the event loop's thread: it can't write
+    (query_only), and never waits for a lock (busy_timeout 0: the read takes the hop instead).
+    None for an in-memory database, which a second connection would not share."""
+    if path == ":memory:":
+        return None
+    reader = sqlite3.connect(path, isolation_level=None)
+    reader.execute("PRAGMA query_only = ON")
+    reader.execute("PRAGMA busy_timeout = 0")
+    return reader
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    text = str(error)
+    return "locked" in text or "busy" in text
+
+
+def _run(conn: sqlite3.Connection, begin: str, body: Body[R]) -> R:
+    """The whole transaction, on the thread that owns `conn`. Even if the awaiting task is
+    cancelled meanwhile, this runs to its COMMIT or ROLLBACK."""
+    conn.execute(begin)
+    try:
+        result: R = _drive(body(SqliteTx(conn)))  # type: ignore[arg-type]
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result

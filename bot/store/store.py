@@ -138,7 +138,7 @@ class Store:
         async def body(tx: Tx) -> Table:
             return (await self._load(tx, channel_id, guild_id, parts))[0]
 
-        return await self._backend.read(body)
+        return await self._backend.read(body, quick=True)
 
     async def _load(
         self, tx: Tx, channel_id: int, guild_id: int | None, parts: Parts = EVERYTHING
@@ -200,7 +200,7 @@ class Store:
         async def body(tx: Tx) -> list[Row]:
             return await tx.fetchall(sql, *args, limit)
 
-        rows = await self._backend.read(body)
+        rows = await self._backend.read(body, quick=True)
         return sorted(map(event_from_row, rows), key=lambda event: event.id, reverse=True)
 
     # --- changing --------------------------------------------------------------------------

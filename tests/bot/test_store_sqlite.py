@@ -1,9 +1,12 @@
-"""The SQLite backend runs each transaction whole, in one hop to aiosqlite's thread: counted
-here on a real file, with what happens when a body misbehaves."""
+"""The SQLite backend runs each transaction whole, in one hop to aiosqlite's thread, and a quick
+read (a channel, a page of history) with no hop at all: counted here on a real file, with what
+happens when a body misbehaves, and quick reads seeing every commit (of another store on the same
+file too) and stepping aside when SQLite says busy."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -40,7 +43,7 @@ def count_hops(store: Store, patch: pytest.MonkeyPatch) -> list[object]:
     return hops
 
 
-async def test_a_change_and_a_read_are_one_hop_each(tmp_path: Path) -> None:
+async def test_a_change_is_one_hop_and_a_quick_read_none(tmp_path: Path) -> None:
     async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
         await store.apply(CH, GUILD, GM, "seed", hero)
         with pytest.MonkeyPatch.context() as patch:
@@ -50,9 +53,65 @@ async def test_a_change_and_a_read_are_one_hop_each(tmp_path: Path) -> None:
             )
             assert len(hops) == 1  # BEGIN, loads, writes, the event, COMMIT: all in one
             table = await store.read(CH, GUILD)
-            await store.history(CH)
-            assert len(hops) == 3
+            events = await store.history(CH)
+            assert len(hops) == 1  # both read at once, on this thread
+            await store.read_with_history(CH, GUILD)  # a whole log is not quick: one hop
+            assert len(hops) == 2
         assert table.get("Hero").fatigue.fp == 2
+        assert [e.action for e in events] == ["fatigue spend", "seed"]
+
+
+async def test_quick_reads_see_each_commit_of_another_store_on_the_file(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    async with Store.open(url) as one, Store.open(url) as two:  # as two processes would
+        await one.apply(CH, GUILD, GM, "seed", hero)
+        for fp in range(1, 4):
+            await two.apply(CH, GUILD, GM, "fatigue spend", spend(1))
+            assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == fp
+            assert len(await one.history(CH, 100)) == fp + 1
+            await one.apply(CH, GUILD, GM, "look", lambda t: (t, None))  # no change, no event
+            assert (await two.read(CH, GUILD)).get("Hero").fatigue.fp == fp
+
+
+async def test_a_quick_read_never_waits_for_a_writer(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(f"sqlite:///{path}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        writer = sqlite3.connect(path, isolation_level=None)
+        try:
+            writer.execute("BEGIN IMMEDIATE")  # another process, mid-change, holding the lock
+            writer.execute("DELETE FROM characters")
+            table = await asyncio.wait_for(store.read(CH, GUILD), 1.0)
+            assert table.get("Hero")  # the last committed state, not the uncommitted delete
+        finally:
+            writer.close()
+
+
+class Busy:
+    """A reader connection on which SQLite always says the database is locked."""
+
+    def execute(self, *args: Any) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    in_transaction = False
+
+
+async def test_a_quick_read_that_finds_the_database_busy_takes_the_hop(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        reader = store._backend._reader  # type: ignore[attr-defined]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(store._backend, "_reader", Busy())
+            hops = count_hops(store, patch)
+            assert (await store.read(CH, GUILD)).get("Hero")
+            assert len(hops) == 1
+        assert store._backend._reader is reader  # type: ignore[attr-defined]
+
+
+async def test_an_in_memory_database_reads_through_its_one_connection() -> None:
+    async with Store.open("sqlite:///:memory:") as store:  # a second one would be empty
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        assert (await store.read(CH, GUILD)).get("Hero")
 
 
 async def test_concurrent_changes_to_one_channel_all_land(tmp_path: Path) -> None:
