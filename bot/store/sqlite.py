@@ -17,6 +17,8 @@ read is a fresh snapshot of the file, so it sees every commit, of this process o
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import sqlite3
 from collections import deque
 from collections.abc import Coroutine
@@ -88,6 +90,11 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_exception(error)
 
 
+def _settle_all(settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    for future, result, error in settled:
+        _settle(future, result, error)
+
+
 def _drive(coro: Coroutine[Any, Any, R]) -> R:
     """Run a coroutine that never suspends (a body over a SqliteTx) to its end."""
     try:
@@ -108,6 +115,7 @@ class SqliteBackend:
         # not (each is one hop, and the thread runs one at a time).
         self._lock = asyncio.Lock()
         self._pending: deque[tuple[Body[Any], asyncio.Future[Any]]] = deque()  # changes to commit
+        self._queued = False  # a call to `_commit_pending` waits on the thread's queue
 
     @classmethod
     async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
@@ -147,26 +155,33 @@ class SqliteBackend:
     async def write(self, channel_id: int, body: Body[R]) -> R:
         # The whole file is locked for writing, which covers the channel. Changes that queue
         # while one commits go together (group commit): see `_commit_pending`.
+        if not self._db._running or self._db._connection is None:
+            raise ValueError("Connection closed")  # as aiosqlite's own calls say it
         loop = asyncio.get_running_loop()
         future: asyncio.Future[R] = loop.create_future()
         self._pending.append((body, future))
-        await self._db._execute(self._commit_pending, loop)
+        if not self._queued:
+            # One call on the thread's queue, with no future of aiosqlite's: the batch settles
+            # its callers' futures itself, in one wake-up of this loop (not one per caller,
+            # plus one for aiosqlite's own future).
+            self._queued = True
+            self._db._tx.put_nowait((None, functools.partial(self._commit_pending, loop)))
         return await future
 
     def _commit_pending(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the connection's thread: every change queued so far, in order, in ONE transaction,
         each in a savepoint of its own, so one that raises takes back only itself. One COMMIT
         (one sync of the log under synchronous=FULL) for them all; each caller hears its result
-        only after it, and if the COMMIT fails, they all hear that nothing was kept. A change
-        already taken by an earlier batch leaves nothing to do here."""
+        only after it, and if the COMMIT fails, they all hear that nothing was kept."""
+        self._queued = False  # first: a change queued from now on queues another call
         batch = []
         while self._pending:
             batch.append(self._pending.popleft())
         if not batch:
             return
-        conn = self._db._conn
         outcomes: list[tuple[Any, BaseException | None]] = []
         try:
+            conn = self._db._conn
             conn.execute("BEGIN IMMEDIATE")
             for body, _ in batch:
                 conn.execute("SAVEPOINT change")
@@ -178,11 +193,12 @@ class SqliteBackend:
                 conn.execute("RELEASE change")
             conn.execute("COMMIT")
         except BaseException as fault:  # nothing of the batch was kept
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            with contextlib.suppress(Exception):
+                if self._db._conn.in_transaction:
+                    self._db._conn.execute("ROLLBACK")
             outcomes = [(None, fault)] * len(batch)
-        for (_, future), (result, failure) in zip(batch, outcomes, strict=True):
-            loop.call_soon_threadsafe(_settle, future, result, failure)
+        settled = [(future, *outcome) for (_, future), outcome in zip(batch, outcomes, strict=True)]
+        loop.call_soon_threadsafe(_settle_all, settled)
 
     async def _transaction(self, begin: str, body: Body[R]) -> R:
         # aiosqlite's way to run a callable on the connection's thread (it has no public one).

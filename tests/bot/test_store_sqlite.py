@@ -30,16 +30,21 @@ def spend(fp: int) -> Any:
     return lambda table: partyops.spend(table, "Hero", fp)
 
 
+class CountedQueue:
+    """aiosqlite's queue to its thread, counting what is put on it (a hop each)."""
+
+    def __init__(self, queue: Any, hops: list[object]) -> None:
+        self._queue, self._hops = queue, hops
+
+    def put_nowait(self, item: Any) -> None:
+        self._hops.append(item)
+        self._queue.put_nowait(item)
+
+
 def count_hops(store: Store, patch: pytest.MonkeyPatch) -> list[object]:
     connection = store._backend._db  # type: ignore[attr-defined]
     hops: list[object] = []
-    original = connection._execute
-
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        hops.append(fn)
-        return await original(fn, *args, **kwargs)
-
-    patch.setattr(connection, "_execute", counted)
+    patch.setattr(connection, "_tx", CountedQueue(connection._tx, hops))
     return hops
 
 
@@ -159,19 +164,23 @@ async def test_changes_queued_together_commit_together_and_fail_alone(tmp_path: 
         await store.apply(CH, GUILD, GM, "seed", hero)
         gate = threading.Event()
         busy = asyncio.create_task(store._backend._db._execute(gate.wait))  # type: ignore[attr-defined]
+        await asyncio.sleep(0)  # the thread is held from now on
 
         async def broken(tx: Tx) -> None:
             await tx.execute("DELETE FROM characters WHERE channel_id = ?", CH)
             raise RulesError("this change fails after writing")
 
         spends = [store.apply(CH, GUILD, GM, "fatigue spend", spend(1)) for _ in range(3)]
-        queued = asyncio.gather(
-            *spends[:2], store._backend.write(CH, broken), spends[2], return_exceptions=True
-        )
-        await asyncio.sleep(0.05)  # all four wait behind the busy thread: one batch
-        gate.set()
-        results = await queued
-        await busy
+        with pytest.MonkeyPatch.context() as patch:
+            hops = count_hops(store, patch)
+            queued = asyncio.gather(
+                *spends[:2], store._backend.write(CH, broken), spends[2], return_exceptions=True
+            )
+            await asyncio.sleep(0.05)  # all four wait behind the busy thread: one batch
+            gate.set()
+            results = await queued
+            assert len(hops) == 1  # ...queued on the thread as one call, not four
+            await busy
         assert isinstance(results[2], RulesError)
         spent = [r for i, r in enumerate(results) if isinstance(r, partyops.CharacterChange)]
         assert [r.after.fp for r in spent] == [1, 2, 3]  # all three, in the order they came

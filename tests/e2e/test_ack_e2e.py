@@ -21,7 +21,13 @@ DEADLINE = 3.0
 @contextlib.asynccontextmanager
 async def store_held(env: Env, seconds: float) -> AsyncIterator[None]:
     """Keep the store busy for `seconds`, as a slow disk would: SQLite's one connection thread,
-    which runs every transaction whole, sleeps; every command that reads or writes waits."""
+    which runs every transaction whole, sleeps; every command that reads or writes waits. Quick
+    reads, which otherwise skip that thread, take it meanwhile (the store's fallback when SQLite
+    says busy), so they wait too."""
+    backend: Any = env.store._backend
+    reader = getattr(backend, "_reader", None)
+    if reader is not None:
+        backend._reader = None
     held = asyncio.Event()
     loop = asyncio.get_running_loop()
 
@@ -38,6 +44,8 @@ async def store_held(env: Env, seconds: float) -> AsyncIterator[None]:
         yield
     finally:
         await task
+        if reader is not None:
+            backend._reader = reader
 
 
 def acknowledged_in(env: Env, reply: Reply) -> float:
