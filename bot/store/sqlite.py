@@ -10,9 +10,11 @@ batch, in one transaction of savepoints: one sync of the log for many under sync
 
 A quick read (a channel's snapshot, a page of history: bounded, a few dozen microseconds of
 SQLite) skips the hop altogether: it runs at once on the event loop's thread, over a second,
-read-only connection (`_Reader`). In WAL mode a reader never waits for a writer, so it can't
+read-only connection (`QuickReader`). In WAL mode a reader never waits for a writer, so it can't
 hold the loop up; if SQLite ever says busy all the same, the read takes the hop instead. Each
-read is a fresh snapshot of the file, so it sees every commit, of this process or another."""
+read is a fresh snapshot of the file, so it sees every commit, of this process or another; a
+read with a `key` may be answered from the last one's result while SQLite's data_version says
+nothing at all was committed since (by any connection, in any process)."""
 
 from __future__ import annotations
 
@@ -21,9 +23,9 @@ import contextlib
 import functools
 import sqlite3
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Hashable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -33,6 +35,7 @@ from bot.store.migrate import Migration, load_migrations, migrate
 from bot.store.preflight import check_sqlite_file
 
 PREFIX = "sqlite:///"
+QUICK_RESULTS = 512  # keyed quick reads kept between two changes to the database, at most
 R = TypeVar("R")
 # In WAL mode, FULL syncs the log at every commit: a commit that returned survives a power cut.
 # NORMAL syncs only at checkpoints: safe against a killed process, not against the machine dying.
@@ -108,7 +111,7 @@ def _drive(coro: Coroutine[Any, Any, R]) -> R:
 class SqliteBackend:
     dialect = "sqlite"
 
-    def __init__(self, db: aiosqlite.Connection, reader: sqlite3.Connection | None = None) -> None:
+    def __init__(self, db: aiosqlite.Connection, reader: QuickReader | None = None) -> None:
         self._db = db
         self._reader = reader  # for quick reads on the loop's thread; None for :memory:
         # Migrations and closing still take several hops: they hold this; transactions need
@@ -135,16 +138,16 @@ class SqliteBackend:
             backend = cls(db)
             await backend.migrate()
             if mode is not None and str(mode[0]).lower() == "wal":  # else readers wait
-                backend._reader = open_reader(path)
+                backend._reader = QuickReader.open(path)
         except BaseException:
             await backend_close(db, None)
             raise
         return backend
 
-    async def read(self, body: Body[R], *, quick: bool = False) -> R:
+    async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
         if quick and self._reader is not None:
             try:
-                return _run(self._reader, "BEGIN", body)
+                return self._reader.read(body, key)
             except sqlite3.OperationalError as error:
                 if not _busy(error):
                     raise
@@ -217,22 +220,64 @@ class SqliteBackend:
             self._reader = None
 
 
-async def backend_close(db: aiosqlite.Connection, reader: sqlite3.Connection | None) -> None:
+async def backend_close(db: aiosqlite.Connection, reader: QuickReader | None) -> None:
     if reader is not None:
         reader.close()
     await db.close()
 
 
-def open_reader(path: str) -> sqlite3.Connection | None:
+class QuickReader:
     """The connection for quick reads, used only on the event loop's thread: it can't write
     (query_only), and never waits for a lock (busy_timeout 0: the read takes the hop instead).
-    None for an in-memory database, which a second connection would not share."""
-    if path == ":memory:":
-        return None
-    reader = sqlite3.connect(path, isolation_level=None)
-    reader.execute("PRAGMA query_only = ON")
-    reader.execute("PRAGMA busy_timeout = 0")
-    return reader
+    It keeps the results of keyed reads until the database changes: `PRAGMA data_version`
+    differs after any other connection's commit (the writer's, another process's), and reading
+    it costs a few microseconds, against a hundred or more for the statements and decoding."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._version: int | None = None  # the data_version the results were read at
+        self._results: dict[Hashable, Any] = {}
+
+    @classmethod
+    def open(cls, path: str) -> QuickReader | None:
+        """None for an in-memory database, which a second connection would not share."""
+        if path == ":memory:":
+            return None
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("PRAGMA busy_timeout = 0")
+        return cls(conn)
+
+    def read(self, body: Body[R], key: Hashable = None) -> R:
+        """`body` in a snapshot; with a `key` (naming all that `body` reads: its result must be
+        immutable, as it is shared), the last result for it while nothing was committed since."""
+        if key is None:
+            return _run(self._conn, "BEGIN", body)
+        if self._version is not None and key in self._results and self._changed() is None:
+            return cast(R, self._results[key])
+        self._conn.execute("BEGIN")
+        try:
+            version = self._changed()  # first, in the snapshot: never newer than what's read
+            result = _run(self._conn, None, body)
+        except BaseException:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise
+        if version is not None:  # changed: what was kept is stale
+            self._version, self._results = version, {}
+        if len(self._results) >= QUICK_RESULTS:
+            self._results.clear()
+        self._results[key] = result
+        return result
+
+    def _changed(self) -> int | None:
+        """The data_version if it differs from the one the kept results were read at."""
+        (version,) = self._conn.execute("PRAGMA data_version").fetchone()
+        return None if version == self._version else int(version)
+
+    def close(self) -> None:
+        self._results.clear()
+        self._conn.close()
 
 
 def _busy(error: sqlite3.OperationalError) -> bool:
@@ -240,10 +285,11 @@ def _busy(error: sqlite3.OperationalError) -> bool:
     return "locked" in text or "busy" in text
 
 
-def _run(conn: sqlite3.Connection, begin: str, body: Body[R]) -> R:
-    """The whole transaction, on the thread that owns `conn`. Even if the awaiting task is
-    cancelled meanwhile, this runs to its COMMIT or ROLLBACK."""
-    conn.execute(begin)
+def _run(conn: sqlite3.Connection, begin: str | None, body: Body[R]) -> R:
+    """The whole transaction (begun already if `begin` is None), on the thread that owns `conn`.
+    Even if the awaiting task is cancelled meanwhile, this runs to its COMMIT or ROLLBACK."""
+    if begin is not None:
+        conn.execute(begin)
     try:
         result: R = _drive(body(SqliteTx(conn)))  # type: ignore[arg-type]
         conn.execute("COMMIT")

@@ -138,7 +138,8 @@ class Store:
         async def body(tx: Tx) -> Table:
             return (await self._load(tx, channel_id, guild_id, parts))[0]
 
-        return await self._backend.read(body, quick=True)
+        key = ("table", channel_id, guild_id, parts)  # a Table is immutable: it may be shared
+        return await self._backend.read(body, quick=True, key=key)
 
     async def _load(
         self, tx: Tx, channel_id: int, guild_id: int | None, parts: Parts = EVERYTHING
@@ -197,11 +198,13 @@ class Store:
         order = "DESC" if after_id is None else "ASC"
         sql = f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY id {order} LIMIT ?"
 
-        async def body(tx: Tx) -> list[Row]:
-            return await tx.fetchall(sql, *args, limit)
+        async def body(tx: Tx) -> tuple[Event, ...]:
+            return tuple(map(event_from_row, await tx.fetchall(sql, *args, limit)))
 
-        rows = await self._backend.read(body, quick=True)
-        return sorted(map(event_from_row, rows), key=lambda event: event.id, reverse=True)
+        # Events are never changed by their readers: a page may be shared.
+        key = ("history", channel_id, limit, before_id, after_id)
+        events = await self._backend.read(body, quick=True, key=key)
+        return sorted(events, key=lambda event: event.id, reverse=True)
 
     # --- changing --------------------------------------------------------------------------
 

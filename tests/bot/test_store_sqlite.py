@@ -78,6 +78,32 @@ async def test_quick_reads_see_each_commit_of_another_store_on_the_file(tmp_path
             assert (await two.read(CH, GUILD)).get("Hero").fatigue.fp == fp
 
 
+async def test_a_kept_read_is_given_again_only_while_nothing_was_committed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tk.db"
+    url = f"sqlite:///{path}"
+    async with Store.open(url) as one, Store.open(url) as two:
+        await one.apply(CH, GUILD, GM, "seed", hero)
+        first = await one.read(CH, GUILD)
+        assert await one.read(CH, GUILD) is first  # nothing changed: the same Table again
+        page = await one.history(CH)
+        assert await one.history(CH) == page
+        await two.apply(CH + 1, GUILD, GM, "seed", hero)  # another process, another channel
+        assert await one.read(CH, GUILD) is not first  # read again: any commit at all counts
+        await two.apply(CH, GUILD, GM, "fatigue spend", spend(4))
+        assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == 4
+        assert [e.action for e in await one.history(CH)] == ["fatigue spend", "seed"]
+        raw = sqlite3.connect(path, isolation_level=None)  # a third, outside the bot
+        try:
+            raw.execute("UPDATE characters SET fp = 7 WHERE channel_id = ?", (CH,))
+        finally:
+            raw.close()
+        assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == 7
+        await one.apply(CH, GUILD, GM, "fatigue spend", spend(1))  # its own writer: the same
+        assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == 8
+
+
 async def test_a_quick_read_never_waits_for_a_writer(tmp_path: Path) -> None:
     path = tmp_path / "tk.db"
     async with Store.open(f"sqlite:///{path}") as store:
@@ -93,12 +119,10 @@ async def test_a_quick_read_never_waits_for_a_writer(tmp_path: Path) -> None:
 
 
 class Busy:
-    """A reader connection on which SQLite always says the database is locked."""
+    """A quick reader on which SQLite always says the database is locked."""
 
-    def execute(self, *args: Any) -> None:
+    def read(self, *args: Any) -> None:
         raise sqlite3.OperationalError("database is locked")
-
-    in_transaction = False
 
 
 async def test_a_quick_read_that_finds_the_database_busy_takes_the_hop(tmp_path: Path) -> None:
