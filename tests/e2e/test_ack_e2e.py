@@ -10,6 +10,8 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
+
 from bot.ack import WATCHDOG
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed
@@ -125,8 +127,15 @@ async def test_a_slow_page_turn_edits_the_clicked_message(env: Env) -> None:
     assert older.embed != page.embed
 
 
-async def test_a_burst_waiting_on_the_store_is_acknowledged_in_time(env: Env) -> None:
+@pytest.mark.parametrize("busy", [None, 8])
+async def test_a_burst_waiting_on_the_store_is_acknowledged_in_time(
+    env: Env, busy: int | None
+) -> None:
+    """32 at once: by the watchdog, or (more in flight than `busy`) each deferred at once."""
     d = env.discord
+    assert env.bot is not None
+    if busy is not None:
+        env.bot.acks.busy = busy
     await seed(env, hero("Aria", d.player), hero("Bo", d.player2))
     commands = [
         d.slash(command, user=user, options=options)
@@ -142,6 +151,11 @@ async def test_a_burst_waiting_on_the_store_is_acknowledged_in_time(env: Env) ->
         replies = await asyncio.gather(*commands)
     assert all(r.callback_type == 5 for r in replies)  # each acknowledged, none late
     assert all(acknowledged_in(env, r) < DEADLINE for r in replies)
+    at_once = [r for r in replies if acknowledged_in(env, r) < WATCHDOG / 2]
+    if busy is None:  # 32 in flight are no burst: the watchdog's timer defers them
+        assert not at_once
+    else:
+        assert len(at_once) >= len(replies) - busy
     assert [r.ephemeral for r in replies] == [False, False, False, True] * 8
     assert (await env.table()).get("Aria").fatigue.fp == 8
     assert (await env.table()).get("Bo").fatigue.fp == 16
