@@ -16,7 +16,7 @@ from typing import Any, Self, TypeVar
 from bot.store import codec, retention
 from bot.store.backend import Backend, Row, Tx
 from bot.store.errors import AlreadyApplied, StoreError
-from bot.store.events import Event, event_from_row
+from bot.store.events import EVENT_COLUMNS, Event, event_from_row, event_from_values
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
 from bot.store.sqlite import SqliteBackend
@@ -196,10 +196,13 @@ class Store:
             args.append(after_id)
         # Counting up from after_id picks the changes nearest it; they are sorted back below.
         order = "DESC" if after_id is None else "ASC"
-        sql = f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY id {order} LIMIT ?"
+        sql = (
+            f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE {' AND '.join(where)}"
+            f" ORDER BY id {order} LIMIT ?"
+        )
 
         async def body(tx: Tx) -> tuple[Event, ...]:
-            return tuple(map(event_from_row, await tx.fetchall(sql, *args, limit)))
+            return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
 
         # Events are never changed by their readers: a page may be shared.
         key = ("history", channel_id, limit, before_id, after_id)
