@@ -49,15 +49,19 @@ async def open_backend(
 
 
 # A channel read: its row (if any), its turn order (a row of its own while it has one) as
-# `initiative_state`, and its server's settings (if any) as `server_<name>`. The parameters are
-# the channel id and the guild id (NULL outside a server: no server settings).
+# `initiative_state`, its server's settings (if any) as `server_<name>`, and the event already
+# logged for an interaction (if any) as `applied_id` and `applied_action`. The parameters are
+# the channel id, the guild id (NULL outside a server: no server settings) and the interaction
+# id (NULL when not asked): one round trip for what a change needs to know before it runs.
 _CHANNEL_AND_SERVER = (
-    "SELECT c.*, i.state AS initiative_state, "
+    "SELECT c.*, i.state AS initiative_state, a.id AS applied_id, a.action AS applied_action, "
     + ", ".join(f"g.{n} AS {codec.SERVER_PREFIX}{n}" for n in codec.SETTING_NAMES)
-    + " FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id) AS k"
+    + " FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id,"
+    " CAST(? AS BIGINT) AS interaction_id) AS k"
     " LEFT JOIN channels AS c ON c.channel_id = k.channel_id"
     " LEFT JOIN initiatives AS i ON i.channel_id = k.channel_id"
     " LEFT JOIN guild_settings AS g ON g.guild_id = COALESCE(k.guild_id, c.guild_id)"
+    " LEFT JOIN events AS a ON a.interaction_id = k.interaction_id"
 )
 
 
@@ -142,12 +146,23 @@ class Store:
         return await self._backend.read(body, quick=True, key=key)
 
     async def _load(
-        self, tx: Tx, channel_id: int, guild_id: int | None, parts: Parts = EVERYTHING
+        self,
+        tx: Tx,
+        channel_id: int,
+        guild_id: int | None,
+        parts: Parts = EVERYTHING,
+        interaction_id: int | None = None,
     ) -> tuple[Table, bool]:
-        """The channel's Table, and whether its row is stored yet."""
-        # The channel's row, its turn order and its server's settings in one round trip (any
-        # may be absent: the query always returns its one row).
-        channel = await tx.fetchone(_CHANNEL_AND_SERVER, channel_id, guild_id)
+        """The channel's Table, and whether its row is stored yet. With `interaction_id`, it
+        first raises AlreadyApplied if a change of that interaction is logged: inside the
+        writing transaction, which holds the channel's lock, a concurrent second delivery waits
+        for the first to commit and then finds it (the unique index backs this up)."""
+        # The channel's row, its turn order, its server's settings and the interaction's event
+        # in one round trip (any may be absent: the query always returns its one row).
+        channel = await tx.fetchone(_CHANNEL_AND_SERVER, channel_id, guild_id, interaction_id)
+        if channel is not None and channel["applied_id"] is not None:
+            applied = channel["applied_id"], channel["applied_action"]
+            raise AlreadyApplied(interaction_id or 0, *applied)
         stored = channel is not None and channel["channel_id"] is not None
         characters = monsters = None
         order = channel["initiative_state"] if channel and INITIATIVE in parts else None
@@ -230,8 +245,7 @@ class Store:
         or is written and AlreadyApplied is raised."""
 
         async def body(tx: Tx) -> R:
-            await self.check_not_applied(tx, interaction_id)
-            before, stored = await self._load(tx, channel_id, guild_id, parts)
+            before, stored = await self._load(tx, channel_id, guild_id, parts, interaction_id)
             after, result = fn(before)
             if not isinstance(after, Table) or after.channel_id != channel_id:
                 raise StoreError(f"{action}: must return the same channel's Table")
@@ -240,19 +254,6 @@ class Store:
             return result
 
         return await self._backend.write(channel_id, body)
-
-    @staticmethod
-    async def check_not_applied(tx: Tx, interaction_id: int | None) -> None:
-        """Raise AlreadyApplied if a change of this interaction is logged. Inside the writing
-        transaction, which holds the channel's lock: a concurrent second delivery waits for the
-        first to commit and then finds it (the unique index backs this up)."""
-        if interaction_id is None:
-            return
-        row = await tx.fetchone(
-            "SELECT id, action FROM events WHERE interaction_id = ?", interaction_id
-        )
-        if row is not None:
-            raise AlreadyApplied(interaction_id, row["id"], row["action"])
 
     async def _save(
         self,
