@@ -20,6 +20,7 @@ from bot.health import HealthPortUnavailable
 from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
 from bot.store import Store, StoreError
+from lang.catalogs import CatalogError, load
 
 log = logging.getLogger("bot")
 
@@ -100,6 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 2
     setup_logging(settings.log_level_number, settings.log_format)
+    try:
+        load()  # a broken translation stops the start, not a reply mid-session
+    except CatalogError as error:
+        print(error, file=sys.stderr)
+        return 2
 
     guild_id: int | None = None
     if args.command == "sync":

@@ -30,6 +30,7 @@ import aiohttp
 import discord
 
 from bot.metrics import note_acknowledged
+from lang import speak
 
 log = logging.getLogger(__name__)
 
@@ -261,7 +262,8 @@ async def before_work(interaction: discord.Interaction) -> bool:
     """Called before a command or button does its work. In a burst, work waits until every
     deferral under way has gone out: acknowledgements have 3 seconds, the work has 15 minutes.
     True for a second delivery this process already answered (Discord has the answer):
-    nothing more to do."""
+    nothing more to do. From here on, everything said for it is in the user's language."""
+    speak(interaction.locale.value)
     ack = ack_of(interaction)
     if ack.burst is not None and not ack.burst.is_set():
         with contextlib.suppress(TimeoutError):  # a deferral that hangs holds nobody for long

@@ -15,6 +15,7 @@ import discord
 
 from bot.ack import finished
 from bot.tree import send_error
+from lang import speak
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ async def answer_unknown_click(interaction: discord.Interaction) -> None:
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id"))[:100]
     log.info("Answered a click nobody handles: %r (user %s)", custom_id, interaction.user.id)
+    speak(interaction.locale.value)
     try:
         await send_error(interaction, UNKNOWN_CLICK)
     finally:

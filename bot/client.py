@@ -23,7 +23,10 @@ from bot.health import HealthServer
 from bot.metrics import Metrics
 from bot.settings import Settings
 from bot.store import Store
+from bot.translator import CatalogTranslator
 from bot.tree import TablekeeperTree
+from lang import install
+from lang.catalogs import load
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +87,7 @@ class Tablekeeper(commands.AutoShardedBot):
         self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
         self._health: HealthServer | None = None
         self.acks = Acks()
+        install(load())  # the languages replies speak (`python -m bot` checked them first)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -107,6 +111,7 @@ class Tablekeeper(commands.AutoShardedBot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())  # descriptions, when syncing
         for name in self.cogs_to_load:
             await self.load_extension(name)
         log.info("Loaded %d cogs: %s", len(self.cogs_to_load), ", ".join(self.cogs_to_load))

@@ -21,6 +21,7 @@ from bot.contexts import IN_A_SERVER, NotInServer, NotInstalledHere, needs_serve
 from bot.metrics import of as metrics_of
 from bot.options import BadOptions, check_options
 from bot.store.errors import AlreadyApplied
+from lang import speak
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     """The one answer to a failed command or component (`where` names it in the log): a polite
     reply for an expected error; anything else is logged and answered; and either way, if a
     change was saved before it failed, the reply says so."""
+    speak(interaction.locale.value)  # it may have failed before `before_work` set it
     try:
         await _answer_error(interaction, error, where)
     finally:

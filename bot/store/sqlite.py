@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import sqlite3
 from collections import deque
@@ -117,7 +118,8 @@ class SqliteBackend:
         # Migrations and closing still take several hops: they hold this; transactions need
         # not (each is one hop, and the thread runs one at a time).
         self._lock = asyncio.Lock()
-        self._pending: deque[tuple[Body[Any], asyncio.Future[Any]]] = deque()  # changes to commit
+        # Changes to commit, each with its task's context.
+        self._pending: deque[tuple[Body[Any], asyncio.Future[Any], contextvars.Context]] = deque()
         self._queued = False  # a call to `_commit_pending` waits on the thread's queue
 
     @classmethod
@@ -162,7 +164,9 @@ class SqliteBackend:
             raise ValueError("Connection closed")  # as aiosqlite's own calls say it
         loop = asyncio.get_running_loop()
         future: asyncio.Future[R] = loop.create_future()
-        self._pending.append((body, future))
+        # The body runs on the connection's thread, in this task's context: the words it
+        # raises or returns are in the language of the interaction it serves (`lang`).
+        self._pending.append((body, future, contextvars.copy_context()))
         if not self._queued:
             # One call on the thread's queue, with no future of aiosqlite's: the batch settles
             # its callers' futures itself, in one wake-up of this loop (not one per caller,
@@ -186,10 +190,10 @@ class SqliteBackend:
         try:
             conn = self._db._conn
             conn.execute("BEGIN IMMEDIATE")
-            for body, _ in batch:
+            for body, _, context in batch:
                 conn.execute("SAVEPOINT change")
                 try:
-                    outcomes.append((_drive(body(SqliteTx(conn))), None))  # type: ignore[arg-type]
+                    outcomes.append((context.run(_drive, body(SqliteTx(conn))), None))  # type: ignore[arg-type]
                 except Exception as error:  # this change only: the others go on
                     conn.execute("ROLLBACK TO change")
                     outcomes.append((None, error))
@@ -200,12 +204,16 @@ class SqliteBackend:
                 if self._db._conn.in_transaction:
                     self._db._conn.execute("ROLLBACK")
             outcomes = [(None, fault)] * len(batch)
-        settled = [(future, *outcome) for (_, future), outcome in zip(batch, outcomes, strict=True)]
+        settled = [
+            (future, *outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)
+        ]
         loop.call_soon_threadsafe(_settle_all, settled)
 
     async def _transaction(self, begin: str, body: Body[R]) -> R:
-        # aiosqlite's way to run a callable on the connection's thread (it has no public one).
-        result: R = await self._db._execute(lambda: _run(self._db._conn, begin, body))
+        # aiosqlite's way to run a callable on the connection's thread (it has no public one),
+        # in this task's context, as `write`'s changes are.
+        context = contextvars.copy_context()
+        result: R = await self._db._execute(context.run, _run, self._db._conn, begin, body)
         return result
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:

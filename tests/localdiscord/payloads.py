@@ -26,7 +26,7 @@ def interaction_payload(
     channel: Channel,
     data: dict[str, Any],
     message: dict[str, Any] | None = None,
-    locale: str = "en-US",
+    locale: str | None = None,
 ) -> dict[str, Any]:
     guild = world.guild_of(channel)
     member = guild.members.get(user.id)
@@ -57,7 +57,7 @@ def interaction_payload(
         "token": secrets.token_urlsafe(48),
         "version": 1,
         "app_permissions": str(permissions(guild, bot_member, channel)),
-        "locale": locale,
+        "locale": locale or user.locale,
         "guild_locale": "en-US",
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(guild.id)},

@@ -47,7 +47,7 @@ def private_payload(
     channel: PrivateChannel,
     data: dict[str, Any],
     message: dict[str, Any] | None = None,
-    locale: str = "en-US",
+    locale: str | None = None,
 ) -> dict[str, Any]:
     """An interaction from `channel`. In a group DM only a user install can run a command, so
     the user is its authorizing owner; in the bot's DM the server install counts too ("0")."""
@@ -74,7 +74,7 @@ def private_payload(
         "token": secrets.token_urlsafe(48),
         "version": 1,
         "app_permissions": str(DM_APP_PERMISSIONS),
-        "locale": locale,
+        "locale": locale or user.locale,
         "entitlements": [],
         "authorizing_integration_owners": owners,
         "context": channel.context,

@@ -7,7 +7,7 @@ parses them exactly as it parses the real thing.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
@@ -46,6 +46,7 @@ class User:
     id: int
     username: str
     bot: bool = False
+    locale: str = "en-US"  # the language of their Discord client, sent with each interaction
 
     @property
     def mention(self) -> str:
@@ -257,3 +258,8 @@ def guild_create_payload(guild: Guild) -> dict[str, Any]:
         "nsfw_level": 0,
         "mfa_level": 0,
     }
+
+
+def speaking(user: User, locale: str) -> User:
+    """The same member with their Discord client in another language (e.g. "es-ES")."""
+    return replace(user, locale=locale)

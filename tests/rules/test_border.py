@@ -1,4 +1,5 @@
-"""rules/ is a pure library: only the standard library, never discord (README: How it is built)."""
+"""rules/ is a pure library: only the standard library (and `lang`, the words of the reply's
+language, itself standard library only), never discord (README: How it is built)."""
 
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ RULES = Path(__file__).resolve().parents[2] / "rules"
 
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
 def test_rules_imports_only_the_standard_library(path: Path) -> None:
-    outside = imported_roots(path) - set(sys.stdlib_module_names) - {"rules", "__future__"}
+    outside = imported_roots(path) - set(sys.stdlib_module_names) - {"rules", "lang", "__future__"}
     assert not outside, f"{path.name} imports {sorted(outside)}"
 
 

@@ -1,0 +1,32 @@
+"""Command descriptions and choice names in the user's language, from the same catalogs as the
+replies: discord.py asks this while syncing and sends the answers to Discord as
+`description_localizations` / `name_localizations`. Command and option names stay as written
+(`/save wsr level:5`), so a command reads the same in every language, in `/help` and at the
+table."""
+
+from __future__ import annotations
+
+from discord import Locale, app_commands
+
+from lang import _, speaking
+
+TRANSLATED = {
+    app_commands.TranslationContextLocation.command_description,
+    app_commands.TranslationContextLocation.group_description,
+    app_commands.TranslationContextLocation.parameter_description,
+    app_commands.TranslationContextLocation.choice_name,
+}
+
+
+class CatalogTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if context.location not in TRANSLATED:
+            return None
+        with speaking(locale.value):
+            text = _(string.message)
+        return None if text == string.message else text

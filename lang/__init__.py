@@ -1,0 +1,82 @@
+"""Words in the reader's language.
+
+`_("You have {fp} FP.", fp=3)` gives the message in the language of the interaction being
+answered, with its named placeholders filled in; `n_` picks a plural form by a count; `N_` only
+marks a message kept as a constant (a band's name, a choice) for translation where it is shown.
+English is the code itself: an unsupported language, or a message with no translation, reads
+as written.
+
+The language is set once per interaction (`speak`, from the user's own locale, not the
+server's) in a context variable, so everything that runs for that interaction — rules, table,
+render, the error handler — speaks it without passing a locale through every call. Only the
+standard library here: `rules/` and `table/` import this, and stay pure. The catalogs are read
+by `lang.catalogs` (Babel) at start-up and handed to `install`.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+__all__ = ["N_", "_", "install", "language_of", "languages", "n_", "speak", "speaking"]
+
+ENGLISH = gettext.NullTranslations()
+_catalogs: dict[str, gettext.NullTranslations] = {}  # language ("es") -> its translations
+_current: ContextVar[gettext.NullTranslations] = ContextVar("translations", default=ENGLISH)
+
+
+def _(message: str, /, **params: object) -> str:
+    """`message` in the current language, its `{placeholders}` filled from `params`."""
+    text = _current.get().gettext(message)
+    return text.format(**params) if params else text
+
+
+def n_(singular: str, plural: str, n: int, /, **params: object) -> str:
+    """The singular or plural form for the count `n` (also given to the text as `{n}`)."""
+    return _current.get().ngettext(singular, plural, n).format(n=n, **params)
+
+
+def N_(message: str, /) -> str:
+    """Mark `message` for translation without translating it (pass it through `_` to show it)."""
+    return message
+
+
+def install(catalogs: Mapping[str, gettext.NullTranslations]) -> None:
+    """The languages to speak besides English, by language code (`lang.catalogs.load`)."""
+    _catalogs.clear()
+    _catalogs.update(catalogs)
+
+
+def languages() -> list[str]:
+    """The installed languages besides English."""
+    return sorted(_catalogs)
+
+
+def language_of(locale: str | None) -> str | None:
+    """The installed language for a Discord locale ("es-ES" and "es-419" are both "es"), or
+    None for English."""
+    if not locale:
+        return None
+    for code in (locale, locale.replace("-", "_"), locale.split("-")[0]):
+        if code in _catalogs:
+            return code
+    return None
+
+
+def speak(locale: str | None) -> None:
+    """Answer the current interaction in `locale`'s language (English when not installed)."""
+    language = language_of(locale)
+    _current.set(ENGLISH if language is None else _catalogs[language])
+
+
+@contextmanager
+def speaking(locale: str | None) -> Iterator[None]:
+    """`speak` for a block only (tests, and work done outside an interaction's own task)."""
+    language = language_of(locale)
+    token = _current.set(ENGLISH if language is None else _catalogs[language])
+    try:
+        yield
+    finally:
+        _current.reset(token)
