@@ -202,3 +202,16 @@ async def test_initiative(env: Any) -> None:
     english = await d.slash("init show", user=d.player)
     spanish_reply = await d.slash("init show", user=spanish(d.player))
     assert_spanish_twin(english, spanish_reply)
+
+
+async def test_a_settings_change_made_inside_the_transaction(env: Any) -> None:
+    """The clock line of a new round length is rendered inside the store's write transaction
+    (on SQLite's thread): it still reads in the GM's language."""
+    d = env.discord
+    english = await d.slash("settings set", user=d.gm, round_seconds=6, history_keep=2500)
+    await d.slash("undo", user=d.gm)
+    spanish_reply = await d.slash(
+        "settings set", user=spanish(d.gm), round_seconds=6, history_keep=2500
+    )
+    assert_spanish_twin(english, spanish_reply)
+    assert "El reloj sigue en" in reply_text(spanish_reply)
