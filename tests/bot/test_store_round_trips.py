@@ -97,10 +97,10 @@ async def test_a_quick_read_of_two_statements_is_refused(store: Store) -> None:
     """Outside a transaction a second statement would see another snapshot: refused."""
     from bot.store import StoreError
 
-    async def two(tx: Any) -> None:
+    async def two(tx: Any) -> int:
         await tx.fetchone("SELECT 1 AS one")
-        await tx.fetchone("SELECT 2 AS two")
+        return int((await tx.fetchone("SELECT 2 AS two"))["two"])
 
     with pytest.raises(StoreError, match="one statement"):
         await store._backend.read(two, quick=True)
-    assert await store._backend.read(two) is None  # in a transaction: fine
+    assert await store._backend.read(two) == 2  # in a transaction: fine
