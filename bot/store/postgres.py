@@ -71,12 +71,10 @@ class PostgresTx:
 
 
 async def _end_of_use(conn: asyncpg.Connection) -> None:
-    """What the pool does as a connection comes back: asyncpg's default resets the session (a
-    round trip on every command). The store never changes session state, its locks are the
-    transaction's, and every transaction ends in COMMIT or ROLLBACK; one left open anyway (a
-    broken body) is rolled back here, the only case that costs a round trip."""
-    if conn.is_in_transaction():
-        await conn.execute("ROLLBACK")
+    """What the pool does as a connection comes back, instead of asyncpg's session reset (a
+    round trip on every command): nothing. The store never changes session state, its
+    channel locks are the transaction's, the migration lock is released in a `finally`, and
+    a transaction left open is rolled back by the pool itself before this runs."""
 
 
 async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
