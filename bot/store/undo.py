@@ -22,15 +22,16 @@ from bot.store import codec, retention
 from bot.store.backend import Tx
 from bot.store.codec import SERVER, Snapshot
 from bot.store.store import Event, Store, event_from_row
+from lang import N_, _
 from rules.errors import RulesError
 from table.model import ChannelSettings, Forbidden, Table
 
 UNDO_ACTION = "undo"
 CHANNEL = "channel"
 CHANNEL_WORDS = {
-    "clock": "the game clock",
-    "guild_id": "the channel's server",
-    "own": "the settings",
+    "clock": N_("the game clock"),
+    "guild_id": N_("the channel's server"),
+    "own": N_("the settings"),
 }
 _NAMED_MAX = 3  # things named in a refusal before "…"
 
@@ -92,13 +93,13 @@ def touched(event: Event) -> frozenset[Item]:
 def _name(event: Event, item: Item) -> str:
     part, key = item
     if part == SERVER:
-        return "the server's settings"
+        return _("the server's settings")
     if part == codec.INITIATIVE:
-        return "the initiative"
+        return _("the initiative")
     if part == CHANNEL:
         if key.startswith("settings."):
-            return "the settings"
-        return CHANNEL_WORDS.get(key, "the channel")
+            return _("the settings")
+        return _(CHANNEL_WORDS.get(key, N_("the channel")))
     for side in (event.after, event.before):
         data = side.get(part, {}).get(key)
         if isinstance(data, dict) and isinstance(data.get("name"), str):
@@ -118,7 +119,12 @@ def _at(event: Event) -> str:
 
 def describe(event: Event) -> str:
     """`fatigue spend by <@1> at <t:…:t>`: how a refusal names a change (mentions never ping)."""
-    return f"{event.action} by <@{event.actor_id}> at {_at(event)}"
+    return _(
+        "{action} by <@{actor}> at {time}",
+        action=event.action,
+        actor=event.actor_id,
+        time=_at(event),
+    )
 
 
 def _own_in_initiative(target: Event, actor_id: int) -> bool:
@@ -143,14 +149,18 @@ def _own_in_initiative(target: Event, actor_id: int) -> bool:
 def check_player_may_undo(target: Event, actor_id: int) -> None:
     """A player undoes only their own change, and only one that touched only their characters."""
     if target.actor_id != actor_id:
-        raise Forbidden("You can only undo your own changes; ask the GM")
+        raise Forbidden(_("You can only undo your own changes; ask the GM"))
     others = {item for item in touched(target) if item[0] != "characters"}
     if _own_in_initiative(target, actor_id):
         others.discard((codec.INITIATIVE, codec.ORDER))
     if others:
         raise Forbidden(
-            f"Only the GM can undo your {target.action} at {_at(target)}: it also changed "
-            f"{_names(target, others)}"
+            _(
+                "Only the GM can undo your {action} at {time}: it also changed {names}",
+                action=target.action,
+                time=_at(target),
+                names=_names(target, others),
+            )
         )
     foreign = set()
     for side in (target.before, target.after):
@@ -159,8 +169,12 @@ def check_player_may_undo(target: Event, actor_id: int) -> None:
                 foreign.add(("characters", key))
     if foreign:
         raise Forbidden(
-            f"Only the GM can undo your {target.action} at {_at(target)}: it touched "
-            f"{_names(target, foreign)}, who isn't yours"
+            _(
+                "Only the GM can undo your {action} at {time}: it touched {names}, who isn't yours",
+                action=target.action,
+                time=_at(target),
+                names=_names(target, foreign),
+            )
         )
 
 
@@ -174,9 +188,13 @@ def check_nothing_depends(target: Event, later: Sequence[Event]) -> None:
         shared = mine & touched(event)
         if shared:
             raise RulesError(
-                f"Can't undo {describe(target)}: a later change, {describe(event)}, also "
-                f"touched {_names(event, shared)}: that must be undone first "
-                "(a GM's /undo takes the latest change)"
+                _(
+                    "Can't undo {change}: a later change, {later}, also touched {names}: that "
+                    "must be undone first (a GM's /undo takes the latest change)",
+                    change=describe(target),
+                    later=describe(event),
+                    names=_names(event, shared),
+                )
             )
 
 
@@ -204,13 +222,16 @@ def plan_undo(
     """The channel with `target` undone, or a RulesError saying why it can't be. A change to
     the server's settings is undone only by a member who may change them (Manage Server)."""
     if target.undoes is not None:
-        raise RulesError("An undo can't itself be undone")
+        raise RulesError(_("An undo can't itself be undone"))
     if target.undone_by is not None:
-        raise RulesError("That change is undone already")
+        raise RulesError(_("That change is undone already"))
     if not manages_server and (SERVER in target.before or SERVER in target.after):
         raise Forbidden(
-            f"Only members with Manage Server can undo {describe(target)}: it changed the "
-            "server's settings"
+            _(
+                "Only members with Manage Server can undo {change}: it changed the server's "
+                "settings",
+                change=describe(target),
+            )
         )
     if not is_gm:
         check_player_may_undo(target, actor_id)
@@ -218,11 +239,15 @@ def plan_undo(
     before, after = narrowed(target, current)
     if codec.restore(current, after) != current:
         raise RulesError(
-            f"Can't undo {describe(target)}: {_names(target, touched(target))} changed since"
+            _(
+                "Can't undo {change}: {names} changed since",
+                change=describe(target),
+                names=_names(target, touched(target)),
+            )
         )
     undone = codec.restore(current, before)
     if undone == current:
-        raise RulesError(f"{describe(target)} left nothing to put back")
+        raise RulesError(_("{change} left nothing to put back", change=describe(target)))
     return undone
 
 
@@ -230,13 +255,14 @@ def nothing_to_undo(is_gm: bool, latest: Event | None = None) -> str:
     """Why there is nothing to undo; `latest` is the channel's latest undoable change, which
     a player who has none of their own may not undo."""
     if is_gm:
-        return "Nothing left to undo here (an undo can't itself be undone)"
+        return _("Nothing left to undo here (an undo can't itself be undone)")
     if latest is not None:
-        return (
-            f"You can only undo your own changes, and you have none here left to undo; the "
-            f"latest is {describe(latest)}: ask the GM"
+        return _(
+            "You can only undo your own changes, and you have none here left to undo; the "
+            "latest is {change}: ask the GM",
+            change=describe(latest),
         )
-    return "You have no change here left to undo (an undo can't itself be undone)"
+    return _("You have no change here left to undo (an undo can't itself be undone)")
 
 
 # --- the transaction --------------------------------------------------------------------------
@@ -247,11 +273,17 @@ _UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
 def too_old(keep: int, target: Event | None = None) -> str:
     """Why undo stops at the retention edge: `target` is past it, or (None) whatever the
     actor could undo is."""
-    what = "that change is" if target is None else f"{describe(target)} is"
-    start = "Nothing left to undo here: " if target is None else "Can't undo: "
-    return (
-        f"{start}{what} older than this channel keeps (its last {keep:,} changes; a GM can "
-        "keep more with `/settings set history_keep:`)"
+    if target is None:
+        return _(
+            "Nothing left to undo here: that change is older than this channel keeps (its last "
+            "{keep:,} changes; a GM can keep more with `/settings set history_keep:`)",
+            keep=keep,
+        )
+    return _(
+        "Can't undo: {change} is older than this channel keeps (its last {keep:,} changes; a "
+        "GM can keep more with `/settings set history_keep:`)",
+        change=describe(target),
+        keep=keep,
     )
 
 
