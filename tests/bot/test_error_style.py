@@ -20,6 +20,14 @@ RAISED = {
 }  # the last: d20's, shown as is
 # Texts handed to RulesError through a parameter rather than in the raise itself.
 PASSED_ON = {"RECOVER_IS_GMS"}
+MARKERS = {"_", "N_", "n_"}  # `lang`'s: the message is their first argument (n_: and second)
+
+
+def _marked(node: ast.expr) -> list[ast.expr] | None:
+    """The messages of `_("…")`, `N_("…")` or `n_("…", "…", n)`; None for anything else."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKERS:
+        return list(node.args[: 2 if node.func.id == "n_" else 1])
+    return None
 
 
 def _modules() -> list[Path]:
@@ -31,14 +39,15 @@ def _constants(trees: dict[Path, ast.Module]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = defaultdict(list)
     for tree in trees.values():
         for node in tree.body:
-            if (
+            if not (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, str)
             ):
-                found[node.targets[0].id].append(node.value.value)
+                continue
+            for value in _marked(node.value) or [node.value]:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    found[node.targets[0].id].append(value.value)
     return found
 
 
@@ -52,6 +61,9 @@ def _endings(node: ast.expr, constants: dict[str, list[str]]) -> Iterator[str]:
         yield from _endings(node.value, constants)
     elif isinstance(node, ast.Name):
         yield from constants.get(node.id, [])
+    elif (messages := _marked(node)) is not None:
+        for message in messages:
+            yield from _endings(message, constants)
 
 
 def _messages() -> list[tuple[str, str]]:
