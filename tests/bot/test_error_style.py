@@ -20,14 +20,14 @@ RAISED = {
 }  # the last: d20's, shown as is
 # Texts handed to RulesError through a parameter rather than in the raise itself.
 PASSED_ON = {"RECOVER_IS_GMS"}
-MARKERS = {"_", "N_", "n_"}  # `lang`'s: the message is their first argument (n_: and second)
+MARKS = {"_", "n_", "N_"}  # `lang`'s: a marked message is read through its English text
 
 
-def _marked(node: ast.expr) -> list[ast.expr] | None:
-    """The messages of `_("…")`, `N_("…")` or `n_("…", "…", n)`; None for anything else."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKERS:
-        return list(node.args[: 2 if node.func.id == "n_" else 1])
-    return None
+def _unmarked(node: ast.expr | None) -> list[ast.expr]:
+    """`_("text", ...)` → the English text's node(s) (both forms of an `n_`); else the node."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKS:
+        return list(node.args[:2] if node.func.id == "n_" else node.args[:1])
+    return [] if node is None else [node]
 
 
 def _modules() -> list[Path]:
@@ -39,15 +39,14 @@ def _constants(trees: dict[Path, ast.Module]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = defaultdict(list)
     for tree in trees.values():
         for node in tree.body:
-            if not (
+            if (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
             ):
-                continue
-            for value in _marked(node.value) or [node.value]:
-                if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                    found[node.targets[0].id].append(value.value)
+                for value in _unmarked(node.value):
+                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                        found[node.targets[0].id].append(value.value)
     return found
 
 
@@ -61,9 +60,9 @@ def _endings(node: ast.expr, constants: dict[str, list[str]]) -> Iterator[str]:
         yield from _endings(node.value, constants)
     elif isinstance(node, ast.Name):
         yield from constants.get(node.id, [])
-    elif (messages := _marked(node)) is not None:
-        for message in messages:
-            yield from _endings(message, constants)
+    elif isinstance(node, ast.Call) and _unmarked(node) != [node]:
+        for text in _unmarked(node):
+            yield from _endings(text, constants)
 
 
 def _messages() -> list[tuple[str, str]]:
