@@ -18,7 +18,8 @@ from bot.contexts import IN_A_SERVER
 from cogs._shared import GM_ONLY
 from cogs.fatigue import RECOVER_IS_GMS
 from cogs.party import ResetAnswer
-from cogs.saves import IN_A_DM
+from cogs.saves import IN_A_DM, ROLLER_OR_GM
+from cogs.secret import ONLY_GM_AND_ROLLER, PEEK
 from tests.e2e.helpers import hero, refused, seed, snapshot
 from tests.e2e.rows import sqlite_rows
 from tests.localdiscord import forge
@@ -263,3 +264,28 @@ async def test_a_spanish_change_titles_its_reply_in_spanish(env: Any) -> None:
     assert one.embed["title"] == "Pasa 1 asalto"
     english = await d.slash("clock round", user=d.gm, count=1)
     assert english.embed["title"] == "1 round passes"
+
+
+async def test_a_save_button_and_its_refusal_speak_the_clickers_language(env: Any) -> None:
+    d = env.discord
+    rolled = await d.slash("save wsr", user=speaking(d.player, SPANISH), level=5, vs=7)
+    assert [b["label"] for b in rolled.buttons()] == ["Tirar otra vez"]
+    before = await snapshot(env)
+    other = await d.click(rolled, "Tirar otra vez", user=speaking(d.player2, SPANISH))
+    assert other.ephemeral and other.text == spanish(ROLLER_OR_GM)
+    assert_spanish(other.text)
+    english = await d.click(rolled, "Tirar otra vez", user=d.player2)
+    assert english.ephemeral and english.text == ROLLER_OR_GM
+    assert await snapshot(env) == before
+
+
+async def test_a_secret_roll_refuses_a_stranger_in_spanish(env: Any) -> None:
+    d = env.discord
+    player = speaking(d.player, SPANISH)
+    rolled = await d.settle(await d.slash("roll", user=player, label="Sigilo", secret=True))
+    assert [b["label"] for b in rolled.buttons()] == [spanish(PEEK)]
+    stranger = await d.click(rolled, spanish(PEEK), user=speaking(d.player2, SPANISH))
+    assert stranger.ephemeral and stranger.text == spanish(ONLY_GM_AND_ROLLER)
+    assert_spanish(stranger.text)
+    english = await d.click(rolled, spanish(PEEK), user=speaking(d.player2, "en-GB"))
+    assert english.text == ONLY_GM_AND_ROLLER
