@@ -15,6 +15,7 @@ import lang
 import lang.catalogs
 from bot.clicks import UNKNOWN_CLICK
 from bot.contexts import IN_A_SERVER
+from bot.tree import OUT_OF_DATE
 from cogs._shared import GM_ONLY
 from cogs.fatigue import RECOVER_IS_GMS
 from cogs.party import ResetAnswer
@@ -289,3 +290,17 @@ async def test_a_secret_roll_refuses_a_stranger_in_spanish(env: Any) -> None:
     assert_spanish(stranger.text)
     english = await d.click(rolled, spanish(PEEK), user=speaking(d.player2, "en-GB"))
     assert english.text == ONLY_GM_AND_ROLLER
+
+
+async def test_a_command_discord_knows_but_the_bot_no_longer_has_is_out_of_date_in_spanish(
+    env: Any,
+) -> None:
+    d = env.discord
+    data = {"id": str(d.world.application_id), "name": "retired", "type": 1, "options": []}
+    before = sqlite_rows(env.database_url)
+    reply = await forge.send(d, data, user=speaking(d.player, SPANISH))
+    assert reply.ephemeral and reply.content == spanish(OUT_OF_DATE)
+    assert_spanish(reply.content)
+    english = await forge.send(d, data, user=speaking(d.player, "fr"))
+    assert english.content == OUT_OF_DATE
+    assert sqlite_rows(env.database_url) == before
