@@ -15,7 +15,7 @@ import lang
 import lang.catalogs
 from bot.clicks import UNKNOWN_CLICK
 from bot.contexts import IN_A_SERVER
-from bot.tree import OUT_OF_DATE
+from bot.tree import ALREADY_DONE, OUT_OF_DATE
 from cogs._shared import GM_ONLY
 from cogs.fatigue import RECOVER_IS_GMS
 from cogs.party import ResetAnswer
@@ -25,7 +25,9 @@ from tests.e2e.helpers import hero, refused, seed, snapshot
 from tests.e2e.rows import sqlite_rows
 from tests.localdiscord import forge
 from tests.localdiscord.commands import INTEGER, STRING
+from tests.localdiscord.faults import redeliver
 from tests.localdiscord.forge import option
+from tests.localdiscord.reply import Reply
 from tests.localdiscord.world import speaking
 
 SPANISH = "es-ES"
@@ -304,3 +306,27 @@ async def test_a_command_discord_knows_but_the_bot_no_longer_has_is_out_of_date_
     english = await forge.send(d, data, user=speaking(d.player, "fr"))
     assert english.content == OUT_OF_DATE
     assert sqlite_rows(env.database_url) == before
+
+
+async def test_a_second_delivery_says_already_done_in_spanish(env: Any) -> None:
+    """The first delivery commits but Discord takes no answer; the second writes nothing and
+    says so in the member's language (the change named by its command)."""
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    fault = d.server.faults.fail("POST /interactions/*/callback", status=400, times=2)
+    data = d._command_data("fatigue spend", d.table, {}, None)
+    rec = await d._send(2, data, speaking(d.player, SPANISH), d.table)
+    while len(fault.hits) < 2:
+        await asyncio.sleep(0.025)
+    assert (await env.table()).get("Aria").fatigue.fp == 1
+    d.server.faults.pending.clear()
+    await redeliver(d, rec)
+    for _ in range(200):
+        if rec.callback_type is not None:
+            break
+        await asyncio.sleep(0.025)
+    answer = d.latest(Reply(rec.id, 0))
+    assert answer.ephemeral
+    assert answer.text == spanish(ALREADY_DONE, what="fatigue spend")
+    assert answer.text.startswith("Ya está hecho")
+    assert (await env.table()).get("Aria").fatigue.fp == 1
