@@ -204,4 +204,4 @@ def _number(value: float) -> str:
 def _shown(name: Any) -> str:
     if isinstance(name, str) and name.isascii() and name.replace("_", "").isalnum():
         return f"`{name[:32]}`"
-    return "by that name"
+    return _("by that name")
