@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -21,7 +22,7 @@ from bot.contexts import IN_A_SERVER, NotInServer, NotInstalledHere, needs_serve
 from bot.metrics import of as metrics_of
 from bot.options import MALFORMED, BadOptions, check_options
 from bot.store.errors import AlreadyApplied
-from lang import N_, _, speak
+from lang import N_, _, speak, speaking
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -239,8 +240,10 @@ class TablekeeperTree(app_commands.CommandTree):
                 return False
             name = str(data.get("name"))[:40]
             if isinstance(error, BadOptions):  # a forged payload, or a very stale client
+                with speaking(None):  # the log reads in English, whatever the user reads
+                    reason = _refusal(command, self._declaration, data, autocomplete)
                 log.warning(
-                    "Refused the options of %r from user %s: %s", name, interaction.user.id, error
+                    "Refused the options of %r from user %s: %s", name, interaction.user.id, reason
                 )
             interaction.command_failed = True
             await answer_error(interaction, error, f"command {name!r}")
@@ -264,6 +267,22 @@ class TablekeeperTree(app_commands.CommandTree):
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else None
         await answer_error(interaction, error, f"command {command!r}")
+
+
+def _refusal(
+    command: AnyCommand | None,
+    declaration: Callable[[AnyCommand], dict[str, Any]],
+    data: dict[str, Any],
+    autocomplete: bool,
+) -> str:
+    """Why the options were refused, in the current language (checked again: refusals are rare)."""
+    try:
+        if command is None:
+            return _(MALFORMED)
+        check_options(declaration(command), data, autocomplete=autocomplete)
+    except BadOptions as error:
+        return str(error)
+    return "?"
 
 
 def _leaf(command: AnyCommand, data: dict[str, Any]) -> AnyCommand:

@@ -5,6 +5,7 @@ member with an English client, or a French one (no catalog), reads the English a
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sys
 from typing import Any
@@ -140,19 +141,28 @@ async def test_no_character_here_is_said_in_spanish(env: Any) -> None:
     ],
 )
 async def test_forged_options_are_refused_in_spanish(
-    env: Any, command: str, options: list[dict[str, Any]], said: str
+    env: Any,
+    caplog: pytest.LogCaptureFixture,
+    command: str,
+    options: list[dict[str, Any]],
+    said: str,
 ) -> None:
     d = env.discord
     await seed(env, hero("Bree", d.player))
     before = sqlite_rows(env.database_url)
     data = forge.command_data(d, command, options)
-    reply = await forge.send(d, data, user=speaking(d.player, SPANISH))
+    with caplog.at_level(logging.WARNING, logger="bot.tree"):
+        reply = await forge.send(d, data, user=speaking(d.player, SPANISH))
     assert reply.ephemeral and not reply.embeds
     assert reply.content == said
     assert_spanish(reply.content)
     assert sqlite_rows(env.database_url) == before
     english = await forge.send(d, data, user=speaking(d.player, "fr"))
     assert english.content.startswith("Option `") or english.content.startswith("/character")
+    # The log is for the bot's admins: English, whoever was answered.
+    logged = [r.getMessage() for r in caplog.records if r.name == "bot.tree"]
+    assert len(logged) == 2  # the Spanish member's refusal, then the French one's
+    assert logged[0] == logged[1] and logged[0].endswith(english.content)
 
 
 async def test_a_malformed_payload_is_refused_in_spanish(env: Any) -> None:
