@@ -28,25 +28,20 @@ def marked() -> dict[str, tuple[str, ...]]:
     return found
 
 
-def shipped() -> tuple[dict[str, Catalog], dict[str, int]]:
-    """Each language's files merged, and its number of plural forms as its files' headers say
-    (`Plural-Forms`, what gettext uses; Babel's own CLDR data may count one more for "es")."""
+def shipped() -> dict[str, Catalog]:
     languages: dict[str, Catalog] = {}
-    plurals: dict[str, int] = {}
     for folder in sorted(LOCALES.glob("*/LC_MESSAGES")):
         merged = Catalog(locale=folder.parent.name)
         for path in sorted(folder.glob("*.po")):
-            catalog = read(path)
-            plurals[folder.parent.name] = catalog.num_plurals
-            for message in catalog:
+            for message in read(path):
                 if message.id:
                     merged[message.id] = message
         languages[folder.parent.name] = merged
-    return languages, plurals
+    return languages
 
 
 MARKED = marked()
-LANGUAGES, PLURALS = shipped()
+LANGUAGES = shipped()
 
 
 def test_the_code_marks_messages() -> None:
@@ -60,7 +55,7 @@ def test_every_marked_message_is_translated(language: str) -> None:
     for key, found in MARKED.items():
         message = catalog.get(key)
         texts = [] if message is None or message.fuzzy else translations(message)
-        wanted = PLURALS[language] if len(found) > 2 else 1
+        wanted = catalog.num_plurals if len(found) > 2 else 1
         if len(texts) < wanted:
             missing.append(f"{found[-1]}: {key!r}")
     assert not missing, f"{len(missing)} untranslated in {language}:\n" + "\n".join(missing[:40])
