@@ -340,3 +340,35 @@ async def test_a_second_delivery_says_already_done_in_spanish(env: Any) -> None:
     assert answer.text == spanish(ALREADY_DONE, what="fatigue spend")
     assert answer.text.startswith("Ya está hecho")
     assert (await env.table()).get("Aria").fatigue.fp == 1
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("fatigue spend", {"amount": 2, "character": "Bree"}),
+        ("character set", {"name": "Bree", "level": 3}),
+        ("rest short", {"character": "Bree"}),
+    ],
+)
+async def test_a_player_changing_anothers_character_is_refused_in_spanish(
+    env: Any, command: str, options: dict[str, Any]
+) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=10), hero("Cato", d.player2))
+    text = await refused(env, command, speaking(d.player2, SPANISH), **options)
+    assert text == spanish("You can only change your own characters; ask the GM")
+    assert_spanish(text)
+    english = await refused(env, command, speaking(d.player2, "fr"), **options)
+    assert english == "You can only change your own characters; ask the GM"
+
+
+async def test_another_players_spend_button_is_refused_in_spanish(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=10), hero("Cato", d.player2))
+    shown = await d.slash("fatigue show", user=d.player)  # the owner's board, in English
+    assert [b["label"] for b in shown.buttons()] == ["Spend 1 FP"]
+    before = await snapshot(env)
+    other = await d.click(shown, "Spend 1 FP", user=speaking(d.player2, SPANISH))
+    assert other.ephemeral and not other.embeds
+    assert other.text == spanish("You can only change your own characters; ask the GM")
+    assert await snapshot(env) == before
