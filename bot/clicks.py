@@ -15,11 +15,11 @@ import discord
 
 from bot.ack import finished
 from bot.tree import send_error
-from lang import speak
+from lang import N_, _, speak
 
 log = logging.getLogger(__name__)
 
-UNKNOWN_CLICK = (
+UNKNOWN_CLICK = N_(
     "That button no longer does anything (it may be from an older version of the bot): "
     "nothing was changed. Run the command again for fresh buttons."
 )
@@ -72,6 +72,6 @@ async def answer_unknown_click(interaction: discord.Interaction) -> None:
     log.info("Answered a click nobody handles: %r (user %s)", custom_id, interaction.user.id)
     speak(interaction.locale.value)
     try:
-        await send_error(interaction, UNKNOWN_CLICK)
+        await send_error(interaction, _(UNKNOWN_CLICK))
     finally:
         finished(interaction)  # the watchdog has nothing left to acknowledge

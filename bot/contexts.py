@@ -18,11 +18,13 @@ from typing import Any, TypeVar
 
 from discord import app_commands
 
-IN_A_SERVER = (
+from lang import N_, _
+
+IN_A_SERVER = N_(
     "Use this in a server channel: each channel there keeps its own party, clock and bestiary"
 )
 
-NOT_INSTALLED = (
+NOT_INSTALLED = N_(
     "Use this in a server channel where Tablekeeper is installed: this server hasn't added it "
     "(it is only on your account), so it keeps no party, clock or bestiary here"
 )
@@ -61,7 +63,7 @@ class NotInServer(app_commands.NoPrivateMessage):
     """A command or button that needs a server, used outside one."""
 
     def __init__(self) -> None:
-        super().__init__(IN_A_SERVER)
+        super().__init__(_(IN_A_SERVER))
 
 
 class NotInstalledHere(app_commands.CheckFailure):
@@ -69,4 +71,4 @@ class NotInstalledHere(app_commands.CheckFailure):
     added it to their account): it would keep a table nobody there asked for."""
 
     def __init__(self) -> None:
-        super().__init__(NOT_INSTALLED)
+        super().__init__(_(NOT_INSTALLED))

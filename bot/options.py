@@ -15,6 +15,8 @@ from typing import Any
 
 from discord import app_commands
 
+from lang import N_, _
+
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
 SAFE_INTEGER = 2**53  # Discord's bound on integer and number options without min/max
@@ -28,16 +30,18 @@ _RESOLVED = {
     ATTACHMENT: ("attachments",),
 }
 _NOUNS = {
-    STRING: "text",
-    INTEGER: "a whole number",
-    BOOLEAN: "true or false",
-    USER: "a member",
-    CHANNEL: "a channel",
-    ROLE: "a role",
-    MENTIONABLE: "a member or a role",
-    NUMBER: "a number",
-    ATTACHMENT: "a file",
+    STRING: N_("text"),
+    INTEGER: N_("a whole number"),
+    BOOLEAN: N_("true or false"),
+    USER: N_("a member"),
+    CHANNEL: N_("a channel"),
+    ROLE: N_("a role"),
+    MENTIONABLE: N_("a member or a role"),
+    NUMBER: N_("a number"),
+    ATTACHMENT: N_("a file"),
 }
+A_VALUE = N_("a value")
+MALFORMED = N_("That command arrived malformed; nothing was changed.")
 
 
 class BadOptions(app_commands.AppCommandError):
@@ -53,7 +57,7 @@ def check_options(
     text typed: required options may be missing and the focused value is unchecked text."""
     resolved = data.get("resolved") or {}
     if not isinstance(resolved, dict):
-        raise BadOptions("That command arrived malformed; nothing was changed.")
+        raise BadOptions(_(MALFORMED))
     _check_level(declared, data.get("options"), "/" + str(declared["name"]), resolved, autocomplete)
 
 
@@ -66,14 +70,18 @@ def _check_level(
 ) -> None:
     given = [] if given is None else given
     if not isinstance(given, list) or not all(isinstance(g, dict) for g in given):
-        raise BadOptions(f"The options of {where} arrived malformed; nothing was changed.")
+        raise BadOptions(
+            _("The options of {where} arrived malformed; nothing was changed.", where=where)
+        )
     declared = {o["name"]: o for o in node.get("options") or []}
     subcommands = [o for o in declared.values() if o["type"] in (SUBCOMMAND, GROUP)]
     if subcommands:
         names = ", ".join(o["name"] for o in subcommands)
         sub = declared.get(given[0].get("name")) if len(given) == 1 else None
         if sub is None or sub["type"] != given[0].get("type"):
-            raise BadOptions(f"{where} needs one of its subcommands: {names}.")
+            raise BadOptions(
+                _("{where} needs one of its subcommands: {names}.", where=where, names=names)
+            )
         _check_level(sub, given[0].get("options"), f"{where} {sub['name']}", resolved, autocomplete)
         return
     seen: set[str] = set()
@@ -82,26 +90,32 @@ def _check_level(
         found = declared.get(name) if isinstance(name, str) else None
         if found is None:
             shown = _shown(name)
-            raise BadOptions(f"{where} has no option {shown}; it may have changed: try again.")
+            raise BadOptions(
+                _(
+                    "{where} has no option {shown}; it may have changed: try again.",
+                    where=where,
+                    shown=shown,
+                )
+            )
         if name in seen:
-            raise BadOptions(f"Option `{name}` was given twice.")
+            raise BadOptions(_("Option `{name}` was given twice.", name=name))
         seen.add(name)
         if option.get("type") != found["type"] or "value" not in option:
-            raise BadOptions(f"Option `{name}` needs {_NOUNS.get(found['type'], 'a value')}.")
+            raise BadOptions(_needs(name, found["type"]))
         if autocomplete and option.get("focused") is True:
             if not isinstance(option["value"], str) or "\x00" in option["value"]:
-                raise BadOptions(f"Option `{name}` needs text while typing.")
+                raise BadOptions(_("Option `{name}` needs text while typing.", name=name))
             continue
         _check_value(found, option["value"], resolved)
     if not autocomplete:
         for name, found in declared.items():
             if found.get("required") and name not in seen:
-                raise BadOptions(f"{where} needs the option `{name}`.")
+                raise BadOptions(_("{where} needs the option `{name}`.", where=where, name=name))
 
 
 def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, Any]) -> None:
     kind, name = option["type"], option["name"]
-    wanted = f"Option `{name}` needs {_NOUNS.get(kind, 'a value')}."
+    wanted = _needs(name, kind)
     if kind == STRING:
         if not isinstance(value, str):
             raise BadOptions(wanted)
@@ -116,7 +130,14 @@ def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, A
         low = option.get("min_value", -SAFE_INTEGER)
         high = option.get("max_value", SAFE_INTEGER)
         if not low <= value <= high:
-            raise BadOptions(f"Option `{name}` must be between {_number(low)} and {_number(high)}.")
+            raise BadOptions(
+                _(
+                    "Option `{name}` must be between {low} and {high}.",
+                    name=name,
+                    low=_number(low),
+                    high=_number(high),
+                )
+            )
     elif kind == BOOLEAN:
         if not isinstance(value, bool):
             raise BadOptions(wanted)
@@ -130,23 +151,40 @@ def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, A
         raise BadOptions(wanted)
     choices = option.get("choices")
     if choices and value not in [c["value"] for c in choices]:
-        shown = ", ".join(str(c["name"]) for c in choices)
-        raise BadOptions(f"Option `{name}` must be one of: {shown}.")
+        shown = ", ".join(_(str(c["name"])) for c in choices)  # as the client shows them
+        raise BadOptions(_("Option `{name}` must be one of: {shown}.", name=name, shown=shown))
 
 
 def _check_text(option: Mapping[str, Any], value: str) -> None:
     name = option["name"]
     if "\x00" in value:
-        raise BadOptions(f"Option `{name}` can't contain a NUL character.")
+        raise BadOptions(_("Option `{name}` can't contain a NUL character.", name=name))
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: JSON can carry it, UTF-8 (and SQL) can't
-        raise BadOptions(f"Option `{name}` contains characters that aren't text.") from None
+        raise BadOptions(
+            _("Option `{name}` contains characters that aren't text.", name=name)
+        ) from None
     low, high = option.get("min_length", 0), option.get("max_length", STRING_MAX)
     if not low <= len(value) <= high:
         if low > 0:
-            raise BadOptions(f"Option `{name}` must be {low} to {high} characters long.")
-        raise BadOptions(f"Option `{name}` must be at most {high} characters long.")
+            raise BadOptions(
+                _(
+                    "Option `{name}` must be {low} to {high} characters long.",
+                    name=name,
+                    low=low,
+                    high=high,
+                )
+            )
+        raise BadOptions(
+            _("Option `{name}` must be at most {high} characters long.", name=name, high=high)
+        )
+
+
+def _needs(name: str, kind: Any) -> str:
+    """ "Option `amount` needs a whole number." for an option given the wrong type."""
+    noun = _(_NOUNS.get(kind, A_VALUE))
+    return _("Option `{name}` needs {noun}.", name=name, noun=noun)
 
 
 def _is_snowflake(value: Any) -> bool:
@@ -166,4 +204,4 @@ def _number(value: float) -> str:
 def _shown(name: Any) -> str:
     if isinstance(name, str) and name.isascii() and name.replace("_", "").isalnum():
         return f"`{name[:32]}`"
-    return "by that name"
+    return _("by that name")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -19,20 +20,20 @@ from discord import app_commands
 from bot.ack import ANSWERED_ELSEWHERE, before_work, finished, has_response, saved, send
 from bot.contexts import IN_A_SERVER, NotInServer, NotInstalledHere, needs_server
 from bot.metrics import of as metrics_of
-from bot.options import BadOptions, check_options
+from bot.options import MALFORMED, BadOptions, check_options
 from bot.store.errors import AlreadyApplied
-from lang import speak
+from lang import N_, _, speak, speaking
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
 
-UNEXPECTED = "Something went wrong on our side; nothing was changed."
-OUT_OF_DATE = "This command has changed since Discord last heard of it; try again in a minute."
-SAVED = "Your change was saved ({what}), but I couldn't show the reply: `/history` lists it."
+UNEXPECTED = N_("Something went wrong on our side; nothing was changed.")
+OUT_OF_DATE = N_("This command has changed since Discord last heard of it; try again in a minute.")
+SAVED = N_("Your change was saved ({what}), but I couldn't show the reply: `/history` lists it.")
 # Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
 EXPIRED = 10062  # with bot.ack.ANSWERED_ELSEWHERE (40060)
 ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first answer: 1 s
-ALREADY_DONE = (
+ALREADY_DONE = N_(
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
 )
 
@@ -46,8 +47,27 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
         log.warning("Could not send an error reply (%r): %s", error, text)
 
 
+# Discord's names for the permissions a check may name (others are shown as Discord spells them).
+PERMISSION_NAMES = {
+    "manage_channels": N_("Manage Channels"),
+    "manage_guild": N_("Manage Server"),
+    "manage_roles": N_("Manage Roles"),
+    "manage_messages": N_("Manage Messages"),
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
+    "view_channel": N_("View Channel"),
+    "read_message_history": N_("Read Message History"),
+}
+
+
 def _names(permissions: list[str]) -> str:
-    return ", ".join(p.replace("_", " ").replace("guild", "server").title() for p in permissions)
+    return ", ".join(
+        _(PERMISSION_NAMES[p])
+        if p in PERMISSION_NAMES
+        else p.replace("_", " ").replace("guild", "server").title()
+        for p in permissions
+    )
 
 
 def describe_error(error: BaseException) -> str | None:
@@ -58,23 +78,31 @@ def describe_error(error: BaseException) -> str | None:
         case RulesError() | BadOptions():
             return str(error)
         case app_commands.TransformerError():
-            return f"I couldn't understand {str(error.value)[:50]!r} for that option."
+            return _(
+                "I couldn't understand {value} for that option.", value=repr(str(error.value)[:50])
+            )
         case app_commands.CommandOnCooldown():
-            return f"Slow down: try again in {math.ceil(error.retry_after)} s."
+            return _("Slow down: try again in {seconds} s.", seconds=math.ceil(error.retry_after))
         case app_commands.NoPrivateMessage():
-            return IN_A_SERVER
+            return _(IN_A_SERVER)
         case NotInstalledHere():
             return str(error)
         case app_commands.MissingPermissions():
-            return f"You need the {_names(error.missing_permissions)} permission for that."
+            return _(
+                "You need the {permissions} permission for that.",
+                permissions=_names(error.missing_permissions),
+            )
         case app_commands.BotMissingPermissions():
-            return f"I need the {_names(error.missing_permissions)} permission in this channel."
+            return _(
+                "I need the {permissions} permission in this channel.",
+                permissions=_names(error.missing_permissions),
+            )
         case app_commands.MissingRole() | app_commands.MissingAnyRole():
-            return "You don't have the role this command needs."
+            return _("You don't have the role this command needs.")
         case app_commands.CheckFailure():
-            return "You can't use this command here."
+            return _("You can't use this command here.")
         case app_commands.CommandSignatureMismatch() | app_commands.CommandNotFound():
-            return OUT_OF_DATE
+            return _(OUT_OF_DATE)
     return None
 
 
@@ -124,7 +152,7 @@ async def _answer_error(interaction: discord.Interaction, error: BaseException, 
             original,
             exc_info=text is None,
         )
-        text = SAVED.format(what=what)
+        text = _(SAVED, what=what)
     elif text is None:
         log.error(
             "Unexpected error in %s (user %s, channel %s, guild %s)",
@@ -132,7 +160,7 @@ async def _answer_error(interaction: discord.Interaction, error: BaseException, 
             *context,
             exc_info=error,
         )
-        text = UNEXPECTED
+        text = _(UNEXPECTED)
     elif isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
     if isinstance(original, discord.HTTPException) and original.code in (
@@ -157,7 +185,7 @@ async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) 
             return
         await asyncio.sleep(wait)
     if not await has_response(interaction):
-        await send_error(interaction, ALREADY_DONE.format(what=error.action))
+        await send_error(interaction, _(ALREADY_DONE, what=error.action))
 
 
 AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
@@ -200,7 +228,7 @@ class TablekeeperTree(app_commands.CommandTree):
             return True  # unknown: discord.py raises CommandNotFound, answered as out of date
         try:
             if command is None:  # discord.py's own lookup would fail on it with a TypeError
-                raise BadOptions("That command arrived malformed; nothing was changed.")
+                raise BadOptions(_(MALFORMED))
             check_options(self._declaration(command), data, autocomplete=autocomplete)
             # Where it may run: its declared contexts (`bot.contexts`); in a server, through the
             # server's own install, not only a user's.
@@ -212,8 +240,10 @@ class TablekeeperTree(app_commands.CommandTree):
                 return False
             name = str(data.get("name"))[:40]
             if isinstance(error, BadOptions):  # a forged payload, or a very stale client
+                with speaking(None):  # the log reads in English, whatever the user reads
+                    reason = _refusal(command, self._declaration, data, autocomplete)
                 log.warning(
-                    "Refused the options of %r from user %s: %s", name, interaction.user.id, error
+                    "Refused the options of %r from user %s: %s", name, interaction.user.id, reason
                 )
             interaction.command_failed = True
             await answer_error(interaction, error, f"command {name!r}")
@@ -237,6 +267,22 @@ class TablekeeperTree(app_commands.CommandTree):
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else None
         await answer_error(interaction, error, f"command {command!r}")
+
+
+def _refusal(
+    command: AnyCommand | None,
+    declaration: Callable[[AnyCommand], dict[str, Any]],
+    data: dict[str, Any],
+    autocomplete: bool,
+) -> str:
+    """Why the options were refused, in the current language (checked again: refusals are rare)."""
+    try:
+        if command is None:
+            return _(MALFORMED)
+        check_options(declaration(command), data, autocomplete=autocomplete)
+    except BadOptions as error:
+        return str(error)
+    return "?"
 
 
 def _leaf(command: AnyCommand, data: dict[str, Any]) -> AnyCommand:

@@ -21,6 +21,7 @@ import discord
 from bot.render.characters import cancelled_embed
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, update
+from lang import N_, _
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ class ConfirmButton(TableButton, template=r"(?!)"):
     give a `template` ending in ANSWER's groups (plus their own), `confirmed`, `cancelled`
     and `expired` (the embed that says so and how to ask again)."""
 
-    ONLY_ASKER = "Only <@{asker}> can answer this."
+    ONLY_ASKER = N_("Only <@{asker}> can answer this.")  # translated when said
 
     def __init__(
         self,
@@ -83,7 +84,7 @@ class ConfirmButton(TableButton, template=r"(?!)"):
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.asker_id:
-            await reply(interaction, self.ONLY_ASKER.format(asker=self.asker_id), ephemeral=True)
+            await reply(interaction, _(self.ONLY_ASKER, asker=self.asker_id), ephemeral=True)
         elif not self.yes:
             await update(interaction, embed=self.cancelled(), view=None)
         elif has_expired(self.until):
@@ -114,9 +115,9 @@ class RemovalButton(ConfirmButton, template=r"(?!)"):
     ) -> None:
         self.name = name
         label, style = (
-            ("Remove", discord.ButtonStyle.danger)
+            (_("Remove"), discord.ButtonStyle.danger)
             if yes
-            else ("Cancel", discord.ButtonStyle.secondary)
+            else (_("Cancel"), discord.ButtonStyle.secondary)
         )
         super().__init__(
             self.PREFIX,

@@ -16,6 +16,7 @@ from bot.ack import mark_saved
 from bot.contexts import NotInServer
 from bot.permissions import is_gm
 from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
+from lang import N_, _
 from rules.errors import RulesError
 from table.model import Character, Forbidden, Table
 
@@ -32,7 +33,7 @@ PARTY: Parts = frozenset({CHARACTERS, INITIATIVE})
 BESTIARY: Parts = frozenset({MONSTERS, INITIATIVE})
 CHANNEL_ONLY: Parts = frozenset()
 
-GM_ONLY = "Only the GM can do that here (Manage Channels, or the channel's GM role)"
+GM_ONLY = N_("Only the GM can do that here (Manage Channels, or the channel's GM role)")
 
 
 def bot_of(interaction: discord.Interaction) -> Tablekeeper:
@@ -103,11 +104,12 @@ async def apply_as(
 
 
 def gm_only(fn: Callable[[Table], tuple[Table, R]], refusal: str = GM_ONLY) -> GmStep[R]:
-    """A step for `apply_as` that only the GM may take; anyone else gets `refusal`."""
+    """A step for `apply_as` that only the GM may take; anyone else gets `refusal` (a marked
+    constant, translated when it is said)."""
 
     def step(table: Table, gm: bool) -> tuple[Table, R]:
         if not gm:
-            raise Forbidden(refusal)
+            raise Forbidden(_(refusal))
         return fn(table)
 
     return step
@@ -116,7 +118,7 @@ def gm_only(fn: Callable[[Table], tuple[Table, R]], refusal: str = GM_ONLY) -> G
 def require_gm(interaction: discord.Interaction, table: Table) -> None:
     """Refuse a non-GM by a table already read: for GM-only looks and prompts, not writes."""
     if not is_gm(interaction, table.settings):
-        raise Forbidden(GM_ONLY)
+        raise Forbidden(_(GM_ONLY))
 
 
 def pick_character(table: Table, name: str | None, user_id: int) -> Character:
@@ -126,12 +128,16 @@ def pick_character(table: Table, name: str | None, user_id: int) -> Character:
     own = [c for c in table.characters if c.owner_id == user_id]
     if not own:
         raise RulesError(
-            "You have no character in this channel yet: make one with `/character create`, "
-            "or name one with `character:`"
+            _(
+                "You have no character in this channel yet: make one with `/character create`, "
+                "or name one with `character:`"
+            )
         )
     if len(own) > 1:
         names = ", ".join(c.name for c in own[:5])
-        raise RulesError(f"You have several characters here ({names}): name one with `character:`")
+        raise RulesError(
+            _("You have several characters here ({names}): name one with `character:`", names=names)
+        )
     return own[0]
 
 

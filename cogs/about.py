@@ -13,13 +13,14 @@ from bot.contexts import anywhere
 from bot.render.about import About, about_embed
 from cogs._reply import PRIVATE, reply
 from cogs._shared import bot_of
+from lang import _
 
 
 def tablekeeper_version() -> str:
     try:
         return version("tablekeeper")
     except PackageNotFoundError:  # run from a checkout that was never installed
-        return "unknown (not installed)"
+        return _("unknown (not installed)")
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:

@@ -18,6 +18,7 @@ from bot.render.characters import (
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
 from cogs._reply import PRIVATE, private_unless, reply, update
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
+from lang import N_, _
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
@@ -27,6 +28,7 @@ from table.sheet import SheetOptions, change, create, remove
 log = logging.getLogger(__name__)
 
 DANGER = discord.ButtonStyle.danger
+BOTS_OWN_NOTHING = N_("Bots can't own characters")
 
 Level = app_commands.Range[int, 1, LEVEL_MAX]
 Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
@@ -122,7 +124,7 @@ class Characters(commands.Cog):
         fatigue_level: Fl | None = None,
     ) -> None:
         if owner is not None and owner.bot:
-            raise RulesError("Bots can't own characters")
+            raise RulesError(_(BOTS_OWN_NOTHING))
         options = SheetOptions(
             level=level,
             fortitude=fortitude,
@@ -147,7 +149,8 @@ class Characters(commands.Cog):
             )
 
         made = await apply_as(interaction, "character create", step, PARTY)
-        await reply(interaction, embed=sheet_embed(made, title=f"Created {made.name}"))
+        title = _("Created {name}", name=made.name)
+        await reply(interaction, embed=sheet_embed(made, title=title))
 
     @character.command(name="set", description="Change a character: only the options you give")
     @app_commands.describe(
@@ -183,7 +186,7 @@ class Characters(commands.Cog):
         clear: str | None = None,
     ) -> None:
         if owner is not None and owner.bot:
-            raise RulesError("Bots can't own characters")
+            raise RulesError(_(BOTS_OWN_NOTHING))
         options = SheetOptions(
             level=level,
             fortitude=fortitude,
@@ -211,9 +214,9 @@ class Characters(commands.Cog):
 
         character, changed = await apply_as(interaction, "character set", step, PARTY)
         title = (
-            f"Changed {character.name}"
+            _("Changed {name}", name=character.name)
             if changed
-            else f"Nothing changed: {character.name} was already so"
+            else _("Nothing changed: {name} was already so", name=character.name)
         )
         await reply(interaction, embed=sheet_embed(character, title=title))
 

@@ -13,6 +13,7 @@ from bot.render.fatigue import clock_embed, report_embed
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, gm_only, read_table
 from cogs.fatigue import Minutes
+from lang import n_
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport
@@ -52,7 +53,7 @@ class Clock(commands.Cog):
     @clock.command(name="round", description="GM: advance the clock by rounds")
     @app_commands.describe(count="How many rounds pass (default 1)")
     async def round(self, interaction: discord.Interaction, count: Rounds = 1) -> None:
-        title = "1 round passes" if count == 1 else f"{count} rounds pass"
+        title = n_("{n} round passes", "{n} rounds pass", count)
         await _move(
             interaction, "clock round", title, lambda table: partyops.pass_rounds(table, count)
         )
@@ -60,7 +61,7 @@ class Clock(commands.Cog):
     @clock.command(name="pass", description="GM: let game minutes pass (not resting: see /rest)")
     @app_commands.describe(minutes="How many game minutes pass")
     async def pass_time(self, interaction: discord.Interaction, minutes: Minutes) -> None:
-        title = "1 minute passes" if minutes == 1 else f"{minutes} minutes pass"
+        title = n_("{n} minute passes", "{n} minutes pass", minutes)
         await _move(
             interaction, "clock pass", title, lambda table: partyops.pass_minutes(table, minutes)
         )

@@ -12,16 +12,13 @@ from discord.ext import commands
 from bot.export import export_bytes, export_document, is_empty
 from cogs._reply import reply
 from cogs._shared import bot_of, require_gm, table_channel_id
+from lang import N_, _, n_
 from rules.errors import RulesError
 
-NOTHING = (
+NOTHING = N_(
     "Nothing to export here yet: this channel has no characters, monsters, changed settings"
     " or history"
 )
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 class Export(commands.Cog):
@@ -35,14 +32,15 @@ class Export(commands.Cog):
         table, events = await store.read_with_history(channel_id, interaction.guild_id)
         require_gm(interaction, table)
         if is_empty(table, events):
-            raise RulesError(NOTHING)
+            raise RulesError(_(NOTHING))
         now = datetime.now(UTC)
         data = export_bytes(export_document(table, events, now))
         name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
-        summary = (
-            f"This channel's table: {_count(len(table.characters), 'character')},"
-            f" {_count(len(table.monsters), 'monster')}, settings, clock and"
-            f" {_count(len(events), 'change')}."
+        summary = _(
+            "This channel's table: {characters}, {monsters}, settings, clock and {changes}.",
+            characters=n_("{n} character", "{n} characters", len(table.characters)),
+            monsters=n_("{n} monster", "{n} monsters", len(table.monsters)),
+            changes=n_("{n} change", "{n} changes", len(events)),
         )
         await reply(
             interaction, summary, file=discord.File(io.BytesIO(data), filename=name), ephemeral=True

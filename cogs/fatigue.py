@@ -21,6 +21,7 @@ from bot.render.fatigue import change_embed, character_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
+from lang import N_, _
 from rules.fatigue import FP_AT_ONCE_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
@@ -29,10 +30,10 @@ from table.partyops import CharacterChange
 Amount = app_commands.Range[int, 1, FP_AT_ONCE_MAX]
 Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
 CHARACTER_HELP = "Whose fatigue (default: your character here)"
-RECOVER_IS_GMS = "Only the GM can remove FP directly; rest it off with `/rest` and `character:`"
-CLEAR_VP_IS_GMS = "Only the GM can clear VP damage, once it is applied to the character sheet"
+RECOVER_IS_GMS = N_("Only the GM can remove FP directly; rest it off with `/rest` and `character:`")
+CLEAR_VP_IS_GMS = N_("Only the GM can clear VP damage, once it is applied to the character sheet")
 OneChange = Callable[[Table, str], tuple[Table, CharacterChange]]
-SPEND_ONE, SPEND_MORE = "Spend 1 FP", "Spend 1 more"
+SPEND_ONE, SPEND_MORE = N_("Spend 1 FP"), N_("Spend 1 more")  # labels, translated when shown
 
 
 async def change_character(
@@ -45,13 +46,13 @@ async def change_character(
     spend_more: bool = False,
 ) -> None:
     """Apply `change` to the picked character in one transaction (its owner or the GM only;
-    with `gm_only`, the GM alone, and that text tells anyone else), then reply with the work
+    with `gm_only`, the GM alone, and that marked text tells anyone else), then reply with the work
     (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name."""
     user_id = interaction.user.id
 
     def run(table: Table, gm: bool) -> tuple[Table, tuple[CharacterChange, int]]:
         if gm_only is not None and not gm:
-            raise Forbidden(gm_only)
+            raise Forbidden(_(gm_only))
         character = pick_character(table, name, user_id)
         check_can_change(user_id, gm, character)
         new, done = change(table, character.name)
@@ -73,7 +74,7 @@ async def spend_fp(interaction: discord.Interaction, amount: int, name: str | No
         name,
         "fatigue spend",
         lambda table, found: partyops.spend(table, found, amount),
-        lambda found: f"{found} spends {amount} FP",
+        lambda found: _("{name} spends {amount} FP", name=found, amount=amount),
         spend_more=True,
     )
 
@@ -84,7 +85,7 @@ class SpendOne(TableButton, template=r"tk:fp:spend1:(?P<name>.*)"):
 
     def __init__(self, name: str, label: str = SPEND_MORE) -> None:
         self.name = name
-        super().__init__(f"tk:fp:spend1:{name}", label)
+        super().__init__(f"tk:fp:spend1:{name}", _(label))
 
     @classmethod
     async def from_custom_id(
@@ -120,7 +121,7 @@ class Fatigue(commands.Cog):
             character,
             "fatigue recover",
             lambda table, name: partyops.remove(table, name, amount),
-            lambda name: f"{name} recovers up to {amount} FP",
+            lambda name: _("{name} recovers up to {amount} FP", name=name, amount=amount),
             gm_only=RECOVER_IS_GMS,
         )
 
@@ -143,7 +144,7 @@ class Fatigue(commands.Cog):
             character,
             "fatigue temp",
             lambda table, name: partyops.give_temp(table, name, amount, minutes),
-            lambda name: f"{name} gains {amount} Temporary FP",
+            lambda name: _("{name} gains {amount} Temporary FP", name=name, amount=amount),
         )
 
     @fatigue.command(
@@ -160,7 +161,7 @@ class Fatigue(commands.Cog):
             character,
             "fatigue clear_vp",
             partyops.clear_vp_damage,
-            lambda name: f"{name}'s VP damage tally is cleared",
+            lambda name: _("{name}'s VP damage tally is cleared", name=name),
             gm_only=CLEAR_VP_IS_GMS,
         )
 

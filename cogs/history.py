@@ -23,11 +23,12 @@ from bot.store.undo import undo_last
 from cogs._buttons import TableButton
 from cogs._reply import private_if, reply, update
 from cogs._shared import bot_of, table_channel_id
+from lang import N_, _
 from rules.errors import RulesError
 
 PAGE_SIZE = 10
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway
-OTHER_CHANNEL = "These buttons page another channel's history: use /history here"
+OTHER_CHANNEL = N_("These buttons page another channel's history: use /history here")
 
 
 @dataclass(frozen=True)
@@ -58,22 +59,23 @@ class HistoryButton(TableButton, template=r"tk:history:(?P<channel>\d+):(?P<befo
     """Previous or Next: shows the page of `channel_id`'s log before the event id `before`."""
 
     def __init__(
-        self, channel_id: int, before: int, label: str = "Next", disabled: bool = False
+        self, channel_id: int, before: int, label: str | None = None, disabled: bool = False
     ) -> None:
         self.channel_id = channel_id
         self.before = before
-        super().__init__(f"tk:history:{channel_id}:{before}", label, disabled=disabled)
+        custom_id = f"tk:history:{channel_id}:{before}"
+        super().__init__(custom_id, label or _("Next"), disabled=disabled)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> Self:
-        label = getattr(item, "label", None) or "Next"
+        label = getattr(item, "label", None)
         return cls(int(match["channel"]), min(int(match["before"]), ID_MAX), label)
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if await table_channel_id(interaction) != self.channel_id:
-            raise RulesError(OTHER_CHANNEL)
+            raise RulesError(_(OTHER_CHANNEL))
         page = await load_page(bot_of(interaction).store, self.channel_id, self.before)
         await update(interaction, **page_message(self.channel_id, page))
 
@@ -85,7 +87,7 @@ def page_view(channel_id: int, page: Page) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     previous = page.before if page.newer is None else page.newer
-    view.add_item(HistoryButton(channel_id, previous, "Previous", disabled=page.newer is None))
+    view.add_item(HistoryButton(channel_id, previous, _("Previous"), disabled=page.newer is None))
     view.add_item(HistoryButton(channel_id, page.events[-1].id, disabled=page.older is None))
     return view
 

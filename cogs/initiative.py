@@ -21,6 +21,7 @@ from bot.render.monsters import monster_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, own_first, read_table
+from lang import N_, _, n_
 from rules.defense import FACINGS
 from table import bestiary, initiative
 from table.combat import SCORE_LIMIT, Combatant, Initiative
@@ -29,7 +30,7 @@ from table.model import Table
 
 Score = app_commands.Range[int, -SCORE_LIMIT, SCORE_LIMIT]
 Name = app_commands.Range[str, 1, 100]  # a lookup or a new name: the table checks it
-GM_INIT = "Only the GM runs the initiative (Manage Channels, or the channel's GM role)"
+GM_INIT = N_("Only the GM runs the initiative (Manage Channels, or the channel's GM role)")
 
 
 async def add_autocomplete(
@@ -69,7 +70,7 @@ class FaceButton(TableButton, template=r"tk:face:(?P<facing>[NESW]{1,2}):(?P<nam
     async def clicked(self, interaction: discord.Interaction) -> None:
         step = functools.partial(bestiary.face, name=self.name, facing=self.facing)
         turned = await apply_as(interaction, "monster face", lambda t, gm: step(t, is_gm=gm))
-        title = f"{turned.name} now faces {turned.facing}"
+        title = _("{name} now faces {facing}", name=turned.name, facing=turned.facing)
         await reply(interaction, embed=monster_embed(turned, title=title))
 
 
@@ -99,7 +100,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             return new, (added, new.initiative, new.clock)
 
         added, order, clock = await apply_as(interaction, "init add", step)
-        title = f"{added.name} joins the initiative at {added.score}"
+        title = _("{name} joins the initiative at {score}", name=added.name, score=added.score)
         await reply(interaction, embed=order_embed(order, clock, title))
 
     @init.command(name="remove", description="GM: take a name out of the initiative")
@@ -111,7 +112,8 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             return new, (gone, new.initiative, new.clock)
 
         gone, order, clock = await apply_as(interaction, "init remove", gm_only(step, GM_INIT))
-        await reply(interaction, embed=order_embed(order, clock, f"{gone.name} leaves the fight"))
+        title = _("{name} leaves the fight", name=gone.name)
+        await reply(interaction, embed=order_embed(order, clock, title))
 
     @init.command(name="start", description="GM: round 1 begins (the clock does not move)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -121,7 +123,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
 
         order, clock = await apply_as(interaction, "init start", gm_only(step, GM_INIT))
         current = order.current
-        title = f"⚔️ Round 1 · {current.name if current else '?'}'s turn"
+        title = _("⚔️ Round 1 · {name}'s turn", name=current.name if current else "?")
         await reply(interaction, embed=order_embed(order, clock, title, with_status=False))
 
     @init.command(name="next", description="GM: pass the turn; after the last, a new round")
@@ -137,7 +139,8 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         embed.description = f"{turn_text(report)}\n\n{embed.description}"
         embeds = [embed]
         if report.new_round is not None:
-            passed = report_embed("1 round passes", report.new_round, round_seconds, quiet=True)
+            one = n_("{n} round passes", "{n} rounds pass", 1)
+            passed = report_embed(one, report.new_round, round_seconds, quiet=True)
             # The clock's own round count ("round 496") beside the fight's round misleads; the
             # order above already shows the game time.
             embeds.append(passed.remove_footer())
@@ -159,9 +162,17 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             return new, (was, new.clock)
 
         was, clock = await apply_as(interaction, "init end", gm_only(step, GM_INIT))
-        rounds = f" after {was.round} round{'s' if was.round != 1 else ''}" if was.running else ""
-        embed = order_embed(Initiative(), clock, f"⚔️ The fight is over{rounds}")
-        embed.description = "Nobody is in the initiative now; the clock stays where it is."
+        title = (
+            n_(
+                "⚔️ The fight is over after {n} round",
+                "⚔️ The fight is over after {n} rounds",
+                was.round,
+            )
+            if was.running
+            else _("⚔️ The fight is over")
+        )
+        embed = order_embed(Initiative(), clock, title)
+        embed.description = _("Nobody is in the initiative now; the clock stays where it is.")
         await reply(interaction, embed=embed)
 
 

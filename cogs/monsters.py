@@ -18,6 +18,7 @@ from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._reply import PRIVATE, private_unless, reply
 from cogs._shared import BESTIARY, apply_as, read_table
+from lang import N_, _
 from rules.defense import (
     AGILITY_RANGE,
     ARMOR_LEVELS,
@@ -85,6 +86,16 @@ BUILD_DESCRIPTIONS = {
     "weapon_enchantments": "Weapon Enchantment Ranks, e.g. 2 2 (each ≤ its Rank)",
     "order": "Normal, heavy, miniboss or boss: sets the Material drop",
 }
+# How a stat block's title names its armor level (the option's value stays the English word).
+ARMOR_WORDS = {
+    "unarmored": N_("Unarmored"),
+    "civilian": N_("Civilian"),
+    "light": N_("Light"),
+    "medium": N_("Medium"),
+    "heavy": N_("Heavy"),
+    "extreme": N_("Extreme"),
+    "impervious": N_("Impervious"),
+}
 PUBLIC = "Show it to the whole channel (default: only you see it)"
 
 
@@ -135,7 +146,7 @@ class HitAgain(
     def __init__(self, name: str, damage: int, from_square: str | None) -> None:
         self.name, self.damage, self.from_square = name, damage, from_square
         custom_id = f"tk:hit:{damage}:{from_square or ''}:{name}"
-        super().__init__(custom_id, "Hit again", style=discord.ButtonStyle.danger)
+        super().__init__(custom_id, _("Hit again"), style=discord.ButtonStyle.danger)
 
     @classmethod
     async def from_custom_id(
@@ -210,7 +221,12 @@ class Monsters(commands.Cog):
     ) -> None:
         options = build_options(locals())
         block = bestiary.build(options)
-        title = f"Rank {block.rank} {block.armor.title()} monster"
+        word = ARMOR_WORDS.get(block.armor)
+        title = _(
+            "Rank {rank} {armor} monster",
+            rank=block.rank,
+            armor=block.armor.title() if word is None else _(word),
+        )
         # Unsaved and private: whoever built it sees its hidden spots; in public, a count.
         embed = block_embed(block, title=title, show_hidden=not public)
         await reply(interaction, embed=embed)  # private unless public, as declared
@@ -256,7 +272,8 @@ class Monsters(commands.Cog):
         options = build_options(locals())
         step = functools.partial(bestiary.create, name=name, options=options, hp_max=hp)
         made = await self._change(interaction, "monster create", step)
-        await reply(interaction, embed=monster_embed(made, title=f"Created {made.name}"))
+        title = _("Created {name}", name=made.name)
+        await reply(interaction, embed=monster_embed(made, title=title))
 
     @monster.command(
         name="show",
@@ -300,7 +317,9 @@ class Monsters(commands.Cog):
         turned = await self._change(interaction, "monster face", step)
         await reply(
             interaction,
-            embed=monster_embed(turned, title=f"{turned.name} now faces {turned.facing}"),
+            embed=monster_embed(
+                turned, title=_("{name} now faces {facing}", name=turned.name, facing=turned.facing)
+            ),
         )
 
     @monster.command(name="reveal", description="GM: show the players one hidden unarmored spot")
@@ -309,7 +328,9 @@ class Monsters(commands.Cog):
     async def reveal(self, interaction: discord.Interaction, name: Name, spot: Spot) -> None:
         step = functools.partial(bestiary.reveal, name=name, spot=spot)
         shown = await self._change(interaction, "monster reveal", step)
-        title = f"{shown.name}: its {shown.block.spot(spot).name} spot is revealed"
+        title = _(
+            "{name}: its {spot} spot is revealed", name=shown.name, spot=shown.block.spot(spot).name
+        )
         await reply(interaction, embed=monster_embed(shown, title=title))
 
     @monster.command(name="hit", description="GM: a hit on a monster: damage after its Defense")

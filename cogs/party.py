@@ -15,6 +15,7 @@ from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, 
 from cogs._reply import reply, update
 from cogs._shared import PARTY, apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
+from lang import N_, _
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport
@@ -28,13 +29,13 @@ RESET_NAMES = 10  # names the reset prompt lists before "and N more"
 class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
     """Reset everyone or Cancel on a `/party reset` prompt; only the GM who asked may click."""
 
-    ONLY_ASKER = "Only the GM who asked for this reset can confirm or cancel it."
+    ONLY_ASKER = N_("Only the GM who asked for this reset can confirm or cancel it.")
 
     def __init__(self, yes: bool, asker_id: int, until: str, disabled: bool = False) -> None:
         label, style = (
-            ("Reset everyone", discord.ButtonStyle.danger)
+            (_("Reset everyone"), discord.ButtonStyle.danger)
             if yes
-            else ("Cancel", discord.ButtonStyle.secondary)
+            else (_("Cancel"), discord.ButtonStyle.secondary)
         )
         super().__init__("tk:reset", yes, asker_id, until, label, style=style, disabled=disabled)
 
@@ -51,32 +52,37 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
 
         # Asked again at the click: the GM role may have been taken away since the prompt.
         report, round_seconds = await apply_as(interaction, "party reset", gm_only(run), PARTY)
-        embed = report_embed("Party reset: everyone is fresh", report, round_seconds, reset=True)
+        title = _("Party reset: everyone is fresh")
+        embed = report_embed(title, report, round_seconds, reset=True)
         await update(interaction, embed=embed, view=None)
 
     def cancelled(self) -> discord.Embed:
-        return discord.Embed(title="Party reset cancelled", description="Nothing was changed.")
+        return discord.Embed(
+            title=_("Party reset cancelled"), description=_("Nothing was changed.")
+        )
 
     def expired(self) -> discord.Embed:
         return discord.Embed(
-            title="Party reset timed out",
-            description="No answer within a minute: nothing was changed. "
-            "To reset everyone, run `/party reset` again.",
+            title=_("Party reset timed out"),
+            description=_(
+                "No answer within a minute: nothing was changed. "
+                "To reset everyone, run `/party reset` again."
+            ),
         )
 
 
 class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
     """Previous or Next on the party board: anyone here may page it, as anyone may look."""
 
-    def __init__(self, page: int, label: str = "Next", disabled: bool = False) -> None:
+    def __init__(self, page: int, label: str | None = None, disabled: bool = False) -> None:
         self.page = page
-        super().__init__(f"tk:party:page:{page}", label, disabled=disabled)
+        super().__init__(f"tk:party:page:{page}", label or _("Next"), disabled=disabled)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> Self:
-        return cls(int(match["page"]), getattr(item, "label", None) or "Next")
+        return cls(int(match["page"]), getattr(item, "label", None))
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)
@@ -92,8 +98,8 @@ def page_view(page: int, pages: int) -> discord.ui.View | None:
     if pages <= 1:
         return None
     return buttons_view(
-        PartyPage(page - 1, "Previous", disabled=page <= 1),
-        PartyPage(page + 1, "Next", disabled=page >= pages),
+        PartyPage(page - 1, _("Previous"), disabled=page <= 1),
+        PartyPage(page + 1, _("Next"), disabled=page >= pages),
     )
 
 
@@ -130,7 +136,8 @@ class Party(commands.Cog):
             return new, (report, new.settings.round_seconds)
 
         report, round_seconds = await apply_as(interaction, "party spend", gm_only(run), PARTY)
-        embed = report_embed(f"The party spends {amount} FP each", report, round_seconds)
+        title = _("The party spends {amount} FP each", amount=amount)
+        embed = report_embed(title, report, round_seconds)
         await reply(interaction, embed=embed)
 
     @party.command(name="reset", description="GM: everyone's fatigue back to fresh (asks first)")
@@ -140,11 +147,13 @@ class Party(commands.Cog):
         partyops.require_characters(table)
         shown = [c.name for c in table.characters[:RESET_NAMES]]
         if len(table.characters) > RESET_NAMES:  # a few names say "this party"; 40 are a wall
-            shown.append(f"and {len(table.characters) - RESET_NAMES} more")
+            shown.append(_("and {count} more", count=len(table.characters) - RESET_NAMES))
         names = ", ".join(shown)
         embed = discord.Embed(
-            title="Reset the whole party's fatigue?",
-            description=f"FP, Temporary FP, caps and VP damage go back to 0 for: {names}",
+            title=_("Reset the whole party's fatigue?"),
+            description=_(
+                "FP, Temporary FP, caps and VP damage go back to 0 for: {names}", names=names
+            ),
             colour=discord.Colour.red(),
         )
         await ask(interaction, embed, ResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)

@@ -16,19 +16,28 @@ from bot.render.fatigue import report_embed
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, character_autocomplete, gm_only
 from cogs.fatigue import Minutes, change_character
+from lang import N_, _
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport
 
 CHARACTER_HELP = "Rest only this character (default: the whole party, GM only)"
-PARTY_REST_IS_GMS = (
+PARTY_REST_IS_GMS = N_(
     "Only the GM can rest the whole party; to rest your own character, add `character:`"
 )
-_DOING = {
-    "break": "takes a Break",
-    "short": "takes a Short Rest",
-    "long": "takes a Long Rest",
-    "minutes": "rests",
+# "{name} takes a Break", "The party takes a Break": whole sentences, so each language can
+# order its own words.
+_ONE_DOES = {
+    "break": N_("{name} takes a Break"),
+    "short": N_("{name} takes a Short Rest"),
+    "long": N_("{name} takes a Long Rest"),
+    "minutes": N_("{name} rests"),
+}
+_PARTY_DOES = {
+    "break": N_("The party takes a Break"),
+    "short": N_("The party takes a Short Rest"),
+    "long": N_("The party takes a Long Rest"),
+    "minutes": N_("The party rests"),
 }
 
 
@@ -42,7 +51,7 @@ async def _rest(
             character,
             action,
             lambda table, name: partyops.rest_one(table, name, kind, minutes),
-            lambda name: f"{name} {_DOING[kind]}",
+            lambda name: _(_ONE_DOES[kind], name=name),
         )
         return
 
@@ -53,7 +62,7 @@ async def _rest(
     report, round_seconds = await apply_as(
         interaction, action, gm_only(run, PARTY_REST_IS_GMS), PARTY
     )
-    embed = report_embed(f"The party {_DOING[kind]}", report, round_seconds)
+    embed = report_embed(_(_PARTY_DOES[kind]), report, round_seconds)
     await reply(interaction, embed=embed)
 
 

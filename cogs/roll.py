@@ -14,6 +14,7 @@ from bot.render.label import LABEL_MAX, labelled
 from bot.render.roll import dice_embed, open_ended_embed
 from cogs._reply import reply
 from cogs.secret import send_secret
+from lang import _
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
@@ -44,13 +45,19 @@ class Roll(commands.Cog):
     ) -> None:
         if dice is None:
             embed = open_ended_embed(open_ended(self.rng), mod)
-            what = "d100 roll"
+            what = _("d100 roll")
         elif mod:
-            raise RulesError(f"Put the modifier inside `dice:` (e.g. `{dice.strip()}{mod:+d}`)")
+            raise RulesError(
+                _(
+                    "Put the modifier inside `dice:` (e.g. `{dice}{mod:+d}`)",
+                    dice=dice.strip(),
+                    mod=mod,
+                )
+            )
         else:
             rolled = roll_expression(dice, self.rng)
             embed = dice_embed(rolled.expression, rolled.working, rolled.total)
-            what = "dice roll"
+            what = _("dice roll")
         embed = labelled(embed, label)
         if secret:
             await send_secret(interaction, what, [embed], label)

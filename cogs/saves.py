@@ -32,6 +32,7 @@ from cogs._reply import reply
 from cogs._shared import PARTY, bot_of, character_autocomplete, read_table, require_gm
 from cogs.roll import Label
 from cogs.secret import send_secret
+from lang import N_, _
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from rules.saves import (
@@ -70,12 +71,13 @@ _ONE = {
 }
 
 
-IN_A_DM = (
+IN_A_DM = N_(
     "Characters live in server channels: use this in a server channel, or give `level:` "
     "(and `stat:`, `kin:`) for a plain roll here"
 )
-AGAIN = "Roll again"
-ROLLER_OR_GM = "Only the player who rolled this save, or the GM, can roll it again"
+AGAIN = N_("Roll again")  # translated when shown
+ROLLER_OR_GM = N_("Only the player who rolled this save, or the GM, can roll it again")
+SAVE_WORDS = {SaveKind.TSR: N_("TSR (Toughness save)"), SaveKind.WSR: N_("WSR (Willpower save)")}
 _AGAINST_OPTIONS = {"v": "vs", "d": "dc", "s": "spell"}
 # Pieces of the custom_ids: every number's digits are bounded, so parsing one cannot fail.
 _AGAINST_ID = r"(?P<against>[vds]-?\d{1,4})"
@@ -129,13 +131,13 @@ async def save_table(interaction: discord.Interaction, options: SaveOptions) -> 
     if interaction.guild_id is not None:
         return await read_table(interaction, PARTY)
     if options.character is not None or options.level is None:
-        raise RulesError(IN_A_DM)
+        raise RulesError(_(IN_A_DM))
     return Table(interaction.channel_id or 1, None)
 
 
 def secret_what(kind: SaveKind) -> str:
     """`WSR (Willpower save)`: the kind of save in words, with no number of the result."""
-    return f"{kind.value.upper()} ({kind.full_name.split()[0]} save)"
+    return _(SAVE_WORDS[kind])
 
 
 def saves_cog(interaction: discord.Interaction) -> Saves:
@@ -180,7 +182,7 @@ class SaveAgain(
             optional_text(options.kin),
             options.character or "",
         )
-        super().__init__(":".join(pieces), AGAIN, style=discord.ButtonStyle.primary)
+        super().__init__(":".join(pieces), _(AGAIN), style=discord.ButtonStyle.primary)
 
     @classmethod
     async def from_custom_id(
@@ -200,7 +202,7 @@ class SaveAgain(
     async def clicked(self, interaction: discord.Interaction) -> None:
         table = await save_table(interaction, self.options)
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
-            raise Forbidden(ROLLER_OR_GM)
+            raise Forbidden(_(ROLLER_OR_GM))
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
         await saves_cog(interaction).reply_one(interaction, inputs, self.options, self.roller_id)
 
@@ -216,7 +218,7 @@ class PartySaveAgain(
     ) -> None:
         self.kind, self.against, self.mod, self.per = kind, against, mod, per
         pieces = ("tk:psave", kind.value, against_code(against), str(mod), optional_text(per))
-        super().__init__(":".join(pieces), AGAIN, style=discord.ButtonStyle.primary)
+        super().__init__(":".join(pieces), _(AGAIN), style=discord.ButtonStyle.primary)
 
     @classmethod
     async def from_custom_id(
@@ -270,8 +272,10 @@ class Saves(commands.Cog):
         result = inputs.resolve(open_ended(self.rng))
         embed = labelled(save_embed(result, inputs.name), label)
         if secret:
-            whose = f" for {inputs.name}" if inputs.name else ""
-            await send_secret(interaction, secret_what(inputs.kind) + whose, [embed], label)
+            what = secret_what(inputs.kind)
+            if inputs.name:
+                what = _("{what} for {name}", what=what, name=inputs.name)
+            await send_secret(interaction, what, [embed], label)
             return
         view = buttons_view(SaveAgain(inputs.kind, again, roller_id))
         await reply(interaction, embed=embed, view=view)
@@ -294,7 +298,8 @@ class Saves(commands.Cog):
         embed = party_embed(kind, everyone[0].difficulty, results, mod=mod, per=per)
         embed = labelled(embed, label)
         if secret:
-            await send_secret(interaction, "party " + secret_what(kind), [embed], label)
+            what = _("party {what}", what=secret_what(kind))
+            await send_secret(interaction, what, [embed], label)
             return
         view = buttons_view(PartySaveAgain(kind, against, mod, per))
         await reply(interaction, embed=embed, view=view)

@@ -25,19 +25,21 @@ from bot.store.secrets import SecretRoll, find_secret, keep_secret, mark_reveale
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, reply_message, update
 from cogs._shared import bot_of, table_channel_id
+from lang import N_, _
 from rules.errors import RulesError
 from table.model import Forbidden
 
-PEEK = "See the roll (GM)"
-REVEAL = "Reveal to the channel"
-ONLY_GM_AND_ROLLER = (
+# Marked here, translated when said (`_(PEEK)`): each reader gets their own language.
+PEEK = N_("See the roll (GM)")
+REVEAL = N_("Reveal to the channel")
+ONLY_GM_AND_ROLLER = N_(
     "Only the GM and the player who made this secret roll can see it; "
     "the GM may reveal it to everyone"
 )
-ONLY_GM_REVEALS = "Only the GM can reveal a secret roll"
-UNKNOWN = "I don't have this secret roll any more, so there is nothing to show"
-ELSEWHERE = "That secret roll belongs to another channel: its buttons work only there"
-GONE = "The secret roll's message is gone from the channel: nothing to reveal"
+ONLY_GM_REVEALS = N_("Only the GM can reveal a secret roll")
+UNKNOWN = N_("I don't have this secret roll any more, so there is nothing to show")
+ELSEWHERE = N_("That secret roll belongs to another channel: its buttons work only there")
+GONE = N_("The secret roll's message is gone from the channel: nothing to reveal")
 
 
 def roller_name(interaction: discord.Interaction) -> str:
@@ -78,9 +80,9 @@ async def _secret_here(interaction: discord.Interaction, message_id: int) -> Sec
     """The kept roll, if this click comes from the channel (and server) it was made in."""
     roll = await find_secret(bot_of(interaction).store, message_id)
     if roll is None:
-        raise RulesError(UNKNOWN)
+        raise RulesError(_(UNKNOWN))
     if interaction.channel_id != roll.channel_id or interaction.guild_id != roll.guild_id:
-        raise RulesError(ELSEWHERE)
+        raise RulesError(_(ELSEWHERE))
     return roll
 
 
@@ -94,7 +96,7 @@ class SecretPeek(TableButton, template=r"tk:secret:peek"):
     """On the channel's notice: the GM (with a Reveal button) or the roller sees the result."""
 
     def __init__(self) -> None:
-        super().__init__("tk:secret:peek", PEEK, style=discord.ButtonStyle.secondary)
+        super().__init__("tk:secret:peek", _(PEEK), style=discord.ButtonStyle.secondary)
 
     @classmethod
     async def from_custom_id(
@@ -104,12 +106,12 @@ class SecretPeek(TableButton, template=r"tk:secret:peek"):
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if interaction.message is None:
-            raise RulesError(UNKNOWN)
+            raise RulesError(_(UNKNOWN))
         roll = await _secret_here(interaction, interaction.message.id)
         gm = await _gm_of(interaction, roll)
         yours = interaction.user.id == roll.roller_id
         if not gm and not yours:
-            raise Forbidden(ONLY_GM_AND_ROLLER)
+            raise Forbidden(_(ONLY_GM_AND_ROLLER))
         text = private_text(roll.roller_name, roll.what, yours=yours)
         embeds = result_embeds(roll.embeds)
         if gm and roll.revealed_by is None:
@@ -125,7 +127,7 @@ class SecretReveal(TableButton, template=r"tk:secret:reveal:(?P<message>" + ID_C
     def __init__(self, message_id: int) -> None:
         self.message_id = message_id
         custom_id = f"tk:secret:reveal:{id_code(message_id)}"
-        super().__init__(custom_id, REVEAL, style=discord.ButtonStyle.danger)
+        super().__init__(custom_id, _(REVEAL), style=discord.ButtonStyle.danger)
 
     @classmethod
     async def from_custom_id(
@@ -136,7 +138,7 @@ class SecretReveal(TableButton, template=r"tk:secret:reveal:(?P<message>" + ID_C
     async def clicked(self, interaction: discord.Interaction) -> None:
         roll = await _secret_here(interaction, self.message_id)
         if not await _gm_of(interaction, roll):
-            raise Forbidden(ONLY_GM_REVEALS)
+            raise Forbidden(_(ONLY_GM_REVEALS))
         if roll.revealed_by is None:
             head = notice_embed(roll.roller_name, roll.what, roll.label, revealed=True)
             channel = bot_of(interaction).get_partial_messageable(
@@ -147,9 +149,13 @@ class SecretReveal(TableButton, template=r"tk:secret:reveal:(?P<message>" + ID_C
                     embeds=[head, *result_embeds(roll.embeds)], view=None
                 )
             except discord.NotFound:
-                raise RulesError(GONE) from None
+                raise RulesError(_(GONE)) from None
             await mark_revealed(bot_of(interaction).store, roll, interaction.user.id)
-        done = f"🔓 {roll.roller_name}'s secret {roll.what} is revealed in the channel."
+        done = _(
+            "🔓 {name}'s secret {what} is revealed in the channel.",
+            name=roll.roller_name,
+            what=roll.what,
+        )
         await update(interaction, content=done, view=None)
 
 

@@ -14,6 +14,7 @@ from bot.render.fatigue import clock_line
 from bot.render.settings import RESET_CHOICES, settings_embed
 from cogs._reply import PRIVATE, reply
 from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
+from lang import N_, _
 from rules.errors import RulesError
 from table.model import (
     HISTORY_KEEP_DEFAULT,
@@ -26,7 +27,7 @@ from table.model import (
 )
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 
-MANAGE_SERVER = "Only members with Manage Server can change the server's settings"
+MANAGE_SERVER = N_("Only members with Manage Server can change the server's settings")
 DESCRIBE = {
     "ties": "Does a Save Roll that ties the Difficulty fail (the text) or succeed?",
     "round_seconds": "Game seconds in a round (default 60)",
@@ -46,7 +47,7 @@ Scope = Literal["set", "server"]
 Change = Callable[[Table, SettingsOptions], tuple[Table, tuple[ChannelSettings, ChannelSettings]]]
 Changed = tuple[ChannelSettings, ChannelSettings, str | None]  # before, after, the clock line
 
-IN_THREAD = "Whether threads share the table is set in their channel, not in a thread"
+IN_THREAD = N_("Whether threads share the table is set in their channel, not in a thread")
 
 
 class Settings(commands.Cog):
@@ -91,7 +92,7 @@ class Settings(commands.Cog):
             and threads is not None
             and isinstance(interaction.channel, discord.Thread)
         ):
-            raise RulesError(IN_THREAD)
+            raise RulesError(_(IN_THREAD))
         options = SettingsOptions(
             ties=ties,
             round_seconds=round_seconds,
@@ -126,7 +127,7 @@ class Settings(commands.Cog):
 
         def step(table: Table) -> tuple[Table, Changed]:
             if everyone:  # after the permission check: a refused member hears only that
-                raise RulesError("@everyone can't be the GM role: pick a role only GMs have")
+                raise RulesError(_("@everyone can't be the GM role: pick a role only GMs have"))
             new, (old, changed) = changer(table, options)
             line = None  # the clock line, when this channel's round length changed
             if new.settings.round_seconds != table.settings.round_seconds:
@@ -135,7 +136,7 @@ class Settings(commands.Cog):
 
         def server_step(table: Table, gm: bool) -> tuple[Table, Changed]:
             if not manages_server:  # the member's Manage Server, never the channel's GM role
-                raise Forbidden(MANAGE_SERVER)
+                raise Forbidden(_(MANAGE_SERVER))
             return step(table)
 
         action = f"settings {scope}"
