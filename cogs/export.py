@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.export import export_bytes, export_document, is_empty
 from cogs._reply import reply
 from cogs._shared import bot_of, require_gm, table_channel_id
+from lang import N_
 from rules.errors import RulesError
 
 NOTHING = (
@@ -26,7 +27,7 @@ def _count(n: int, noun: str) -> str:
 
 class Export(commands.Cog):
     @app_commands.command(
-        name="export", description="GM: this channel's table and history as a JSON file"
+        name="export", description=N_("GM: this channel's table and history as a JSON file")
     )
     @app_commands.guild_only()
     async def export(self, interaction: discord.Interaction) -> None:

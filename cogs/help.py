@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.contexts import anywhere, needs_server
 from bot.render.common import NEUTRAL
 from cogs._reply import PRIVATE, reply
+from lang import N_
 from rules.errors import RulesError
 
 # One example per command, by its full name. A command without one is still listed.
@@ -180,9 +181,9 @@ class Help(commands.Cog):
 
     @anywhere
     @app_commands.command(
-        name="help", description="What each command does, with an example", extras=PRIVATE
+        name="help", description=N_("What each command does, with an example"), extras=PRIVATE
     )
-    @app_commands.describe(command="One command for details, e.g. character create")
+    @app_commands.describe(command=N_("One command for details, e.g. character create"))
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
         found = self._entries()
         if command is not None:

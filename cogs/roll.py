@@ -12,8 +12,10 @@ from discord.ext import commands
 from bot.contexts import anywhere
 from bot.render.label import LABEL_MAX, labelled
 from bot.render.roll import dice_embed, open_ended_embed
+from bot.translator import described
 from cogs._reply import reply
 from cogs.secret import send_secret
+from lang import N_
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
@@ -27,12 +29,14 @@ class Roll(commands.Cog):
         self.rng: DieSource = rng or random.SystemRandom()
 
     @anywhere
-    @app_commands.command(name="roll", description="Roll an open-ended d100, or any dice")
+    @app_commands.command(name="roll", description=N_("Roll an open-ended d100, or any dice"))
     @app_commands.describe(
-        mod="Added to the open-ended d100, e.g. 25",
-        dice=f"Roll these dice instead, e.g. {EXAMPLES.replace('`', '')}",
-        label="What the roll is for, shown with it, e.g. Sneak attack",
-        secret="Only you and the GM see the result; the channel sees that you rolled",
+        mod=N_("Added to the open-ended d100, e.g. 25"),
+        dice=described(
+            N_("Roll these dice instead, e.g. {examples}"), examples=EXAMPLES.replace("`", "")
+        ),
+        label=N_("What the roll is for, shown with it, e.g. Sneak attack"),
+        secret=N_("Only you and the GM see the result; the channel sees that you rolled"),
     )
     async def roll(
         self,

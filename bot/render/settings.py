@@ -8,28 +8,29 @@ import discord
 from discord import app_commands
 
 from bot.render.common import NEUTRAL
+from lang import N_
 from table.model import ChannelSettings
 from table.sheet import RESET_ALL
 
 # (field, label, unit) in the order they are shown; the field is also the `/settings set` option.
 ROWS: tuple[tuple[str, str, str], ...] = (
-    ("ties", "Ties", ""),
-    ("round_seconds", "Round length", " s"),
-    ("rest_rate", "Rest rate", " FP per minute"),
-    ("break_minutes", "Take a Break", " min"),
-    ("short_minutes", "Short Rest", " min"),
-    ("long_minutes", "Long Rest", " min"),
-    ("history_keep", "History kept", " latest changes"),
-    ("threads", "Threads", ""),
+    ("ties", N_("Ties"), ""),
+    ("round_seconds", N_("Round length"), " s"),
+    ("rest_rate", N_("Rest rate"), " FP per minute"),
+    ("break_minutes", N_("Take a Break"), " min"),
+    ("short_minutes", N_("Short Rest"), " min"),
+    ("long_minutes", N_("Long Rest"), " min"),
+    ("history_keep", N_("History kept"), " latest changes"),
+    ("threads", N_("Threads"), ""),
 )
 
 
-GM_ROLE_LABEL = "GM role"
+GM_ROLE_LABEL = N_("GM role")
 # `/settings set|server reset:` — a setting by its label, or all of them.
 RESET_CHOICES = [
     *(app_commands.Choice(name=label, value=field) for field, label, _ in ROWS),
     app_commands.Choice(name=GM_ROLE_LABEL, value="gm_role_id"),
-    app_commands.Choice(name="All of them", value=RESET_ALL),
+    app_commands.Choice(name=N_("All of them"), value=RESET_ALL),
 ]
 SOURCE_WORDS = {"channel": "set here", "server": "the server's", "default": "default"}
 
