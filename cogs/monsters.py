@@ -89,7 +89,7 @@ _COMPASS = (
 COMPASS_CHOICES = [
     app_commands.Choice(name=name, value=f) for f, name in zip(FACINGS, _COMPASS, strict=True)
 ]
-BUILD_DESCRIPTIONS = {
+BUILD_DESCRIPTIONS: dict[str, str | app_commands.locale_str] = {
     "rank": N_("The monster's Rank, 0-5"),
     "armor": N_("Armor level: sets Defense (by Rank) and the Evasion modifier"),
     "trade": N_("+k Defense for -k Evasion modifier; negative k trades back"),

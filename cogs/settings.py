@@ -29,7 +29,7 @@ from table.model import (
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 
 MANAGE_SERVER = "Only members with Manage Server can change the server's settings"
-DESCRIBE = {
+DESCRIBE: dict[str, str | app_commands.locale_str] = {
     "ties": N_("Does a Save Roll that ties the Difficulty fail (the text) or succeed?"),
     "round_seconds": N_("Game seconds in a round (default 60)"),
     "rest_rate": N_("FP removed per minute of rest (default 1)"),
