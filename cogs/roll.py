@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import discord
 from discord import app_commands
@@ -20,6 +21,9 @@ from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
 
+# The dice expressions `EXAMPLES` shows, one by one: the sentence around them is translated.
+FIRST, SECOND, THIRD = re.findall(r"`([^`]+)`", EXAMPLES)
+
 Label = app_commands.Range[str, 1, LABEL_MAX]
 
 
@@ -33,7 +37,10 @@ class Roll(commands.Cog):
     @app_commands.describe(
         mod=N_("Added to the open-ended d100, e.g. 25"),
         dice=described(
-            N_("Roll these dice instead, e.g. {examples}"), examples=EXAMPLES.replace("`", "")
+            N_("Roll these dice instead, e.g. {first}, {second} or {third}"),
+            first=FIRST,
+            second=SECOND,
+            third=THIRD,
         ),
         label=N_("What the roll is for, shown with it, e.g. Sneak attack"),
         secret=N_("Only you and the GM see the result; the channel sees that you rolled"),
