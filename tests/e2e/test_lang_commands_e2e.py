@@ -37,7 +37,7 @@ async def test_sync_registers_spanish_descriptions_for_every_command_and_option(
         f"/{where}: {sorted(node.get('description_localizations') or {})}"
         for command in registered
         for where, node in nodes(command)
-        if set(node.get("description_localizations") or {}) != SPANISH
+        if not set(node.get("description_localizations") or {}) >= SPANISH
     ]
     assert missing == []
     assert env.discord.violations == []  # nothing Discord would have refused in that request
@@ -64,7 +64,7 @@ async def test_choices_are_registered_with_spanish_names(env: Any) -> None:
     build = env.discord.synced("monster-build")
     armor = next(o for o in build["options"] if o["name"] == "armor")
     names = {c["value"]: c["name_localizations"] for c in armor["choices"]}
-    assert set(names["heavy"]) == SPANISH
+    assert set(names["heavy"]) >= SPANISH
     with lang.speaking("es-419"):
         assert names["heavy"]["es-419"] == lang._("Heavy")
     assert names["heavy"]["es-419"] != "Heavy"
@@ -77,7 +77,7 @@ async def test_listing_commands_leaves_localizations_out_unless_asked(env: Any) 
         "GET", "/applications/{application_id}/commands", application_id=env.bot.application_id
     )
     full = await env.bot.http.request(route, params={"with_localizations": "true"})
-    assert all(set(c["description_localizations"]) == SPANISH for c in full)
+    assert all(set(c["description_localizations"]) >= SPANISH for c in full)
 
 
 async def test_a_spanish_client_picking_localized_choices_is_accepted(env: Any) -> None:

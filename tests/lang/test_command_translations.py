@@ -1,7 +1,8 @@
 """Every command, group and option description and every choice name, as `python -m bot sync`
-sends them (the live tree, every cog, through `bot.translator.CatalogTranslator`), has its
-Spanish for es-ES and es-419 within Discord's limits, keeps the numbers in it, and passes the
-checks Discord makes; command and option names stay English."""
+sends them (the live tree, every cog, through `bot.translator.CatalogTranslator`), is translated
+for every Discord locale a shipped catalog speaks (Spanish: es-ES and es-419) within Discord's
+limits, keeps the numbers in it, and passes the checks Discord makes; command and option names
+stay English."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from discord import Locale
 
+import lang
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
 from bot.store import Store
@@ -21,7 +24,6 @@ from bot.translator import CatalogTranslator
 from tests.localdiscord.validate import validate_request
 
 Payload = dict[str, Any]
-SPANISH = {"es-ES", "es-419"}
 DIE_SIZE = re.compile(r"^d\d+$")  # a choice such as `d10` reads the same in Spanish
 NUMBER = re.compile(r"\d+(?:,\d{3})*")
 SUBCOMMAND, GROUP = 1, 2
@@ -61,6 +63,16 @@ def choices(slash: list[Payload]) -> Iterator[tuple[str, Payload]]:
                 yield f"{where} {choice['value']!r}", choice
 
 
+def spoken() -> set[str]:
+    """The Discord locales the installed catalogs answer (the bot installs them when built)."""
+    return {locale.value for locale in Locale if lang.language_of(locale.value)}
+
+
+def test_spanish_is_spoken_in_both_its_discord_locales(slash: list[Payload]) -> None:
+    assert spoken() >= {"es-ES", "es-419"}
+    assert "en-US" not in spoken() and "pt-BR" not in spoken()
+
+
 def numbers(text: str) -> Counter[str]:
     """The numbers a text shows (`1,000` and `1000` are one number)."""
     return Counter(n.replace(",", "") for n in NUMBER.findall(text))
@@ -71,14 +83,14 @@ def test_the_tree_has_descriptions_and_choices(slash: list[Payload]) -> None:
     assert len(list(choices(slash))) > 30
 
 
-def test_every_description_is_in_spanish_for_both_locales(slash: list[Payload]) -> None:
-    problems = []
+def test_every_description_is_translated_for_every_spoken_locale(slash: list[Payload]) -> None:
+    problems, wanted = [], spoken()
     for payload in slash:
         for where, node in nodes(payload):
             english = node["description"]
             localized = node.get("description_localizations") or {}
-            if set(localized) != SPANISH:
-                problems.append(f"/{where}: localized for {sorted(localized)}, not es-ES/es-419")
+            if set(localized) != wanted:
+                problems.append(f"/{where}: localized for {sorted(localized)}, not {wanted}")
             for locale, text in localized.items():
                 if not 1 <= len(text) <= 100:
                     problems.append(f"/{where} [{locale}]: {len(text)} characters (1-100)")
@@ -89,16 +101,16 @@ def test_every_description_is_in_spanish_for_both_locales(slash: list[Payload]) 
     assert problems == []
 
 
-def test_every_choice_name_is_in_spanish_for_both_locales(slash: list[Payload]) -> None:
-    problems = []
+def test_every_choice_name_is_translated_for_every_spoken_locale(slash: list[Payload]) -> None:
+    problems, wanted = [], spoken()
     for where, choice in choices(slash):
         localized = choice.get("name_localizations") or {}
         if DIE_SIZE.match(choice["name"]):
             if localized:
                 problems.append(f"/{where}: a die size needs no translation: {localized}")
             continue
-        if set(localized) != SPANISH:
-            problems.append(f"/{where}: localized for {sorted(localized)}, not es-ES/es-419")
+        if set(localized) != wanted:
+            problems.append(f"/{where}: localized for {sorted(localized)}, not {wanted}")
         for locale, text in localized.items():
             if not 1 <= len(text) <= 100 or text == choice["name"]:
                 problems.append(f"/{where} [{locale}]: {text!r}")
