@@ -10,6 +10,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+from lang.catalogs import ids as message_ids
 from tests.lang.test_catalog_complete import MARKED, REPO
 
 TEMPLATE = REPO / "lang" / "messages.pot"
@@ -19,7 +20,7 @@ EXTRACT = ["extract", "-F", "lang/babel.cfg", "-k", "n_:1,2", "-k", "N_", "-o"]
 
 def ids(path: Path) -> set[str]:
     with path.open("rb") as file:
-        return {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(file) if m.id}
+        return {message_ids(m)[0] for m in read_po(file) if m.id}
 
 
 def test_the_readme_gives_the_extract_command() -> None:
