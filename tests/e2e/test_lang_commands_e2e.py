@@ -18,6 +18,7 @@ from cogs.help import EXAMPLES
 from cogs.saves import Saves
 from table.model import ChannelSettings
 from tests.localdiscord.commands import parse_command_line
+from tests.localdiscord.server import without_localizations
 from tests.localdiscord.world import speaking
 
 SPANISH = {"es-ES", "es-419"}
@@ -113,3 +114,16 @@ async def test_every_help_example_runs_as_typed_by_a_spanish_client(env: Any) ->
     for name, line in EXAMPLES.items():
         path, _options = parse_command_line(line, registered, "es-ES")
         assert path == name
+
+
+async def test_the_declaration_the_bot_checks_is_what_discord_registered(env: Any) -> None:
+    """The tree checks each interaction's options against `command.to_dict` (English, no
+    localizations: `bot/options.py`); Discord holds the same commands with localizations added,
+    so whatever a Spanish client sends from them fits the declaration."""
+    registered = {c["name"]: c for c in env.discord.server.commands[None]}
+    server_fields = {"id", "application_id", "version"}
+    for command in env.bot.tree.get_commands():
+        held = without_localizations(registered[command.name])
+        held = {k: v for k, v in held.items() if k not in server_fields}
+        declared = env.bot.tree._declaration(command)
+        assert {k: held[k] for k in declared} == declared, command.name
