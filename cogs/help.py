@@ -18,12 +18,13 @@ from lang import N_, _
 from rules.errors import RulesError
 
 # One example per command, by its full name. A command without one is still listed. Command and
-# option names are the same in every language, so the examples are too.
+# option names are the same in every language; an example with words of its own (a label) is
+# marked, and shown with them translated.
 EXAMPLES: dict[str, str] = {
-    "save tsr": "/save tsr vs:7 label:Poison",
+    "save tsr": N_("/save tsr vs:7 label:Poison"),
     "save wsr": "/save wsr level:5 stat:10 dc:80 per:5 secret:True",
     "save party": "/save party kind:wsr spell:123 secret:True",
-    "roll": "/roll mod:25 label:Sneak attack secret:True",
+    "roll": N_("/roll mod:25 label:Sneak attack secret:True"),
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
     "character set": "/character set name:Bórin fortitude:10 special_wsr:5 base_hd:4+1",
     "character show": "/character show name:Bórin",
@@ -124,7 +125,7 @@ def entries(tree_commands: Iterable[app_commands.Command | app_commands.Group]) 
 def _line(entry: HelpEntry, with_example: bool) -> str:
     line = f"`/{entry.name}` — {entry.description}"
     if with_example and entry.example:
-        line += "\n  " + _("e.g. `{example}`", example=entry.example)
+        line += "\n  " + _("e.g. `{example}`", example=_(entry.example))
     return line
 
 
@@ -179,7 +180,7 @@ def detail_embed(all_entries: Sequence[HelpEntry], name: str) -> discord.Embed:
         ]
         embed.add_field(name=_("Options"), value=_clip("\n".join(lines), FIELD_MAX), inline=False)
     if entry.example:
-        embed.add_field(name=_("Example"), value=f"`{entry.example}`", inline=False)
+        embed.add_field(name=_("Example"), value=f"`{_(entry.example)}`", inline=False)
     where = ANYWHERE if entry.anywhere else IN_SERVER
     embed.add_field(name=_("Where"), value=_(where), inline=False)
     return embed

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import lang
 from cogs.help import EXAMPLES
 from tests.localdiscord.world import speaking
 
@@ -61,7 +62,8 @@ async def test_the_overview_is_in_spanish(env: Any) -> None:
     spanish, english = await both(env, env.discord.player)
     assert leaked(spanish, english) == set()
     assert "Comandos de Tablekeeper" in spanish and "docs/rules.md" in spanish
-    assert "p. ej. `/save tsr vs:7 label:Poison`" in spanish  # the example, as typed
+    assert "p. ej. `/save tsr vs:7 label:Veneno`" in spanish  # the example, its label translated
+    assert "p. ej. `/save wsr level:5 stat:10 dc:80 per:5 secret:True`" in spanish
     for name in EXAMPLES:
         assert f"`/{name}` — " in spanish  # every command, named as registered
 
@@ -79,7 +81,9 @@ async def test_every_page_is_in_spanish(env: Any, page: str) -> None:
     assert spanish != english
     assert leaked(spanish, english) == set(), spanish
     if page in EXAMPLES:
-        assert f"`{EXAMPLES[page]}`" in spanish
+        with lang.speaking("es-ES"):
+            example = lang._(EXAMPLES[page])  # as typed; a label in it is translated
+        assert f"`{example}`" in spanish
 
 
 async def test_an_unknown_command_is_a_spanish_error(env: Any) -> None:

@@ -21,6 +21,8 @@ from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
 from bot.store import Store
 from bot.translator import CatalogTranslator
+from cogs.help import EXAMPLES
+from tests.localdiscord.commands import parse_command_line
 from tests.localdiscord.validate import validate_request
 
 Payload = dict[str, Any]
@@ -181,3 +183,16 @@ def test_the_size_limit_counts_each_fields_longest_localization() -> None:
     assert validate_request("PUT", "/applications/1/commands", [command(spanish=False)]) == []
     problems = validate_request("PUT", "/applications/1/commands", [command(spanish=True)])
     assert any("longest localization" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "es-419"])
+def test_help_examples_in_spanish_run_the_same_command(slash: list[Payload], locale: str) -> None:
+    """`/help` shows a Spanish user the examples with their labels translated: each is still a
+    command line their client takes, for the same command (names and choices as registered)."""
+    registered = [{**p, "id": "1"} for p in slash]
+    for name, line in EXAMPLES.items():
+        with lang.speaking(locale):
+            shown = lang._(line)
+        assert parse_command_line(shown, registered, locale)[0] == name, shown
+    with lang.speaking(locale):
+        assert lang._(EXAMPLES["roll"]) != EXAMPLES["roll"]  # "Sneak attack" is translated
