@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from lang import N_, _
+
 from rules.errors import RulesError
 
 # Both lists run clockwise, so a square's offset from the facing picks the spot.
@@ -16,7 +18,7 @@ SPOTS: tuple[str, ...] = (
     "left",
     "front-left",
 )
-HARD_TO_HIT = "Hard to Hit: −2 to hit"
+HARD_TO_HIT = N_("Hard to Hit: −2 to hit")  # English: show it through `_()`
 
 _LONG_NAMES = {
     "north": "N",
@@ -30,14 +32,22 @@ _LONG_NAMES = {
 }
 
 
-def compass(direction: object, what: str = "direction") -> str:
-    """A compass point as one of FACINGS ('ne', 'North-East' and 'northeast' are accepted)."""
+def compass(direction: object, what: str = N_("direction")) -> str:
+    """A compass point as one of FACINGS ('ne', 'North-East' and 'northeast' are accepted);
+    `what` (a marked message) names it in the error."""
     if isinstance(direction, str):
         key = direction.strip().replace("-", "").replace(" ", "").replace("_", "")
         name = _LONG_NAMES.get(key.lower(), key.upper())
         if name in FACINGS:
             return name
-    raise RulesError(f"Unknown {what} '{direction}': choose {', '.join(FACINGS)}")
+    raise RulesError(
+        _(
+            "Unknown {what} '{value}': choose {choices}",
+            what=_(what),
+            value=direction,
+            choices=", ".join(FACINGS),
+        )
+    )
 
 
 def spot_name(spot: object) -> str:
@@ -46,7 +56,9 @@ def spot_name(spot: object) -> str:
         name = "-".join(spot.strip().lower().replace("_", " ").replace("-", " ").split())
         if name in SPOTS:
             return name
-    raise RulesError(f"Unknown spot '{spot}': choose {', '.join(SPOTS)}")
+    raise RulesError(
+        _("Unknown spot '{spot}': choose {choices}", spot=spot, choices=", ".join(SPOTS))
+    )
 
 
 def relative_spot(facing: str, from_square: str) -> str:
@@ -54,5 +66,6 @@ def relative_spot(facing: str, from_square: str) -> str:
 
     A monster facing E has its front at square E, its back at W and its front-left at NE.
     """
-    turn = FACINGS.index(compass(from_square, "square")) - FACINGS.index(compass(facing, "facing"))
+    square, faces = compass(from_square, N_("square")), compass(facing, N_("facing"))
+    turn = FACINGS.index(square) - FACINGS.index(faces)
     return SPOTS[turn % len(SPOTS)]

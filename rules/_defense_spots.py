@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from lang import N_, _
+
 from rules._defense_facing import HARD_TO_HIT, SPOTS, spot_name
 from rules.errors import RulesError
 
 _KEYS = frozenset({"spot", "hard_to_hit", "revealed"})
+IT = N_("It")  # how an error names a monster whose name it wasn't given
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ class UnarmoredSpot:
     @property
     def line(self) -> str:
         """'back (Hard to Hit: −2 to hit)', or just 'back'."""
-        return f"{self.name} ({HARD_TO_HIT})" if self.hard_to_hit else self.name
+        return f"{self.name} ({_(HARD_TO_HIT)})" if self.hard_to_hit else self.name
 
     def to_dict(self) -> dict[str, object]:
         return {"spot": self.name, "hard_to_hit": self.hard_to_hit, "revealed": self.revealed}
@@ -38,7 +41,7 @@ class UnarmoredSpot:
 
 def _flag(value: object, what: str) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"A spot's {what} must be true or false")
+        raise RulesError(_("A spot's {what} must be true or false", what=_(what)))
     return value
 
 
@@ -49,11 +52,11 @@ def as_spot(value: object) -> UnarmoredSpot:
     if isinstance(value, Mapping):
         unknown = sorted(set(value) - _KEYS)
         if unknown or "spot" not in value:
-            raise RulesError("A stored spot needs its name ('spot') and nothing unknown")
+            raise RulesError(_("A stored spot needs its name ('spot') and nothing unknown"))
         return UnarmoredSpot(
             spot_name(value["spot"]),
-            _flag(value.get("hard_to_hit", True), "Hard to Hit"),
-            _flag(value.get("revealed", False), "revealed"),
+            _flag(value.get("hard_to_hit", True), N_("Hard to Hit")),
+            _flag(value.get("revealed", False), N_("revealed")),
         )
     return UnarmoredSpot(spot_name(value))
 
@@ -63,41 +66,59 @@ def check_spots(spots: object) -> tuple[UnarmoredSpot, ...]:
     if isinstance(spots, str | Mapping | UnarmoredSpot):
         spots = (spots,)
     if not isinstance(spots, Iterable):
-        raise RulesError("Spots must be a list")
+        raise RulesError(_("Spots must be a list"))
     checked = [as_spot(spot) for spot in spots]
     names = [spot.name for spot in checked]
     for name in names:
         if names.count(name) > 1:
-            raise RulesError(f"Spot '{name}' is listed twice: each spot counts once")
+            raise RulesError(_("Spot '{name}' is listed twice: each spot counts once", name=name))
     return tuple(sorted(checked, key=lambda spot: SPOTS.index(spot.name)))
 
 
-def find_spot(spots: tuple[UnarmoredSpot, ...], name: object, whose: str = "It") -> UnarmoredSpot:
+def find_spot(spots: tuple[UnarmoredSpot, ...], name: object, whose: str = IT) -> UnarmoredSpot:
     """The monster's spot of this name, or an error naming the monster (`whose`) and its spots."""
     wanted = spot_name(name)
     for spot in spots:
         if spot.name == wanted:
             return spot
+    who = _(IT) if whose == IT else whose  # a monster's own name is never translated
     if not spots:
-        raise RulesError(f"{whose} has no unarmored spots")
+        raise RulesError(_("{whose} has no unarmored spots", whose=who))
     have = ", ".join(spot.name for spot in spots)
-    raise RulesError(f"{whose} has no unarmored spot at its {wanted} (its unarmored spots: {have})")
+    raise RulesError(
+        _(
+            "{whose} has no unarmored spot at its {wanted} (its unarmored spots: {have})",
+            whose=who,
+            wanted=wanted,
+            have=have,
+        )
+    )
 
 
 def pick_spots(spots: tuple[UnarmoredSpot, ...], names: Iterable[object], what: str) -> set[str]:
-    """The names of `spots` that `names` picks out (for `easy` and `revealed`), each one of them."""
+    """The names of `spots` that `names` picks out (for `easy` and `revealed`), each one of them;
+    `what` (a marked message) says what they are picked as."""
     picked: set[str] = set()
     have = {spot.name for spot in spots}
     for name in names:
         wanted = spot_name(name)
         if not have:
             raise RulesError(
-                f"'{wanted}' is given as {what}, but no unarmored spots are given: add `spots:`"
+                _(
+                    "'{wanted}' is given as {what}, but no unarmored spots are given: add `spots:`",
+                    wanted=wanted,
+                    what=_(what),
+                )
             )
         if wanted not in have:
             listed = ", ".join(sorted(have, key=SPOTS.index))
             raise RulesError(
-                f"'{wanted}' is given as {what} but isn't one of the unarmored spots ({listed})"
+                _(
+                    "'{wanted}' is given as {what} but isn't one of the unarmored spots ({listed})",
+                    wanted=wanted,
+                    what=_(what),
+                    listed=listed,
+                )
             )
         picked.add(wanted)
     return picked

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from lang import N_, _
+
 from rules.errors import RulesError
 from rules.text import signed
 
@@ -16,8 +18,18 @@ ARMOR_LEVELS: tuple[str, ...] = (
     "extreme",
     "impervious",
 )
+# Each level's name as a reply shows it ("Heavy armor"), marked: show it through `_()`.
+ARMOR_NAMES: dict[str, str] = {
+    "unarmored": N_("Unarmored armor"),
+    "civilian": N_("Civilian armor"),
+    "light": N_("Light armor"),
+    "medium": N_("Medium armor"),
+    "heavy": N_("Heavy armor"),
+    "extreme": N_("Extreme armor"),
+    "impervious": N_("Impervious armor"),
+}
 RANKS = range(0, 6)
-IMPERVIOUS_EVASION_TEXT = "Evasion set to 0"
+IMPERVIOUS_EVASION_TEXT = N_("Evasion set to 0")  # English: `format_modifier` translates it
 
 # Rows are Ranks 0-5, columns follow ARMOR_LEVELS (docs/rules.md#41-defense-table).
 _DEFENSE: tuple[tuple[int, ...], ...] = (
@@ -35,7 +47,7 @@ _EVASION_MODIFIER: tuple[int | None, ...] = (0, 0, 0, -2, -4, -6, None)
 def format_modifier(modifier: int | None) -> str:
     """'−2', '0', '+1' (with a real minus sign), or 'Evasion set to 0' for None (Impervious)."""
     if modifier is None:
-        return IMPERVIOUS_EVASION_TEXT
+        return _(IMPERVIOUS_EVASION_TEXT)
     return signed(modifier) if modifier else "0"
 
 
@@ -52,16 +64,17 @@ class ArmorStats(NamedTuple):
 
 
 def check_int(value: object, what: str) -> int:
-    """The value as an int, or a RulesError naming it (bools are not numbers here)."""
+    """The value as an int, or a RulesError naming it (bools are not numbers here); `what` is a
+    marked message, translated here."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{what} must be a whole number")
+        raise RulesError(_("{what} must be a whole number", what=_(what)))
     return value
 
 
 def check_rank(rank: object) -> int:
     """A Rank of 0 to 5, or a RulesError."""
     if isinstance(rank, bool) or not isinstance(rank, int) or rank not in RANKS:
-        raise RulesError(f"Rank must be {RANKS.start} to {RANKS.stop - 1}")
+        raise RulesError(_("Rank must be {low} to {high}", low=RANKS.start, high=RANKS.stop - 1))
     return rank
 
 
@@ -69,7 +82,13 @@ def armor_level(armor: object) -> str:
     """The armor level's canonical name (case-insensitive), or a RulesError listing the choices."""
     name = armor.strip().lower() if isinstance(armor, str) else ""
     if name not in ARMOR_LEVELS:
-        raise RulesError(f"Unknown armor '{armor}': choose {', '.join(ARMOR_LEVELS)}")
+        raise RulesError(
+            _(
+                "Unknown armor '{armor}': choose {choices}",
+                armor=armor,
+                choices=", ".join(ARMOR_LEVELS),
+            )
+        )
     return name
 
 

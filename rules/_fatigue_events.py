@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from lang import N_, _
+
 from rules._fatigue_level import BANDS, EXHAUSTED, SHATTERED, band_index, band_lower
 
 EVENT_KINDS: tuple[str, ...] = (
@@ -24,12 +26,13 @@ EVENT_KINDS: tuple[str, ...] = (
     "vp_cleared",  # the GM cleared the VP damage tally
 )
 
-CAP_ENDS = {"Exhausted": "a Break", "Shattered": "a Short Rest"}
+CAP_ENDS = {"Exhausted": N_("a Break"), "Shattered": N_("a Short Rest")}
 
 
 @dataclass(frozen=True)
 class FatigueEvent:
-    """One thing that happened; `text` is a sentence for the reply, the rest is for code."""
+    """One thing that happened; `text` is a sentence for the reply, in the language of the
+    interaction it was made for; the rest is for code (band and cap names in English)."""
 
     kind: str
     text: str
@@ -43,15 +46,27 @@ def band_event(old_fp: int, new_fp: int, fl: Fraction) -> tuple[FatigueEvent, ..
     old, new = BANDS[band_index(old_fp, fl)], BANDS[band_index(new_fp, fl)]
     if old == new:
         return ()
-    text = f"Now {new} (was {old}) at {new_fp} FP"
+    text = _("Now {new} (was {old}) at {fp} FP", new=_(new), old=_(old), fp=new_fp)
     return (FatigueEvent("band", text, band_from=old, band_to=new),)
 
 
 def cap_set_event(cap: str, fl: Fraction, again: bool = False) -> FatigueEvent:
     """`again`: FP was in that band already (a rest had cleared the cap), so it is set again."""
     floor = band_lower(BANDS.index(cap), fl)
-    how = f"Still {cap}, capped again" if again else f"Entered {cap}"
-    text = f"{how}: FP can't drop below {floor} until {CAP_ENDS[cap]}"
+    if again:
+        text = _(
+            "Still {cap}, capped again: FP can't drop below {floor} until {end}",
+            cap=_(cap),
+            floor=floor,
+            end=_(CAP_ENDS[cap]),
+        )
+    else:
+        text = _(
+            "Entered {cap}: FP can't drop below {floor} until {end}",
+            cap=_(cap),
+            floor=floor,
+            end=_(CAP_ENDS[cap]),
+        )
     return FatigueEvent("cap_set", text, amount=floor, cap=cap)
 
 
@@ -61,12 +76,19 @@ def cap_cleared_event(
     """`still` names a cap that keeps holding (a Break leaves the Shattered cap); `to_zero`: FP
     goes to 0 anyway (a Long Rest), so where it may drop to goes unsaid."""
     floor = band_lower(BANDS.index(cap), fl)
-    text = (
-        f"{cap} cap cleared" if to_zero else f"{cap} cap cleared: FP can drop below {floor} again"
-    )
     if still is not None:
         held = band_lower(BANDS.index(still), fl)
-        text = f"{cap} cap cleared, but the {still} cap holds FP at {held} until {CAP_ENDS[still]}"
+        text = _(
+            "{cap} cap cleared, but the {still} cap holds FP at {held} until {end}",
+            cap=_(cap),
+            still=_(still),
+            held=held,
+            end=_(CAP_ENDS[still]),
+        )
+    elif to_zero:
+        text = _("{cap} cap cleared", cap=_(cap))
+    else:
+        text = _("{cap} cap cleared: FP can drop below {floor} again", cap=_(cap), floor=floor)
     return FatigueEvent("cap_cleared", text, amount=floor, cap=cap)
 
 
@@ -83,4 +105,9 @@ def held_note(cap: str | None, floor: int) -> str:
     """Why FP stopped at `floor`, for a reply where the cap cut a recovery short."""
     if cap is None:
         return ""
-    return f"; the {cap} cap holds FP at {floor} until {CAP_ENDS[cap]}"
+    return _(
+        "; the {cap} cap holds FP at {floor} until {end}",
+        cap=_(cap),
+        floor=floor,
+        end=_(CAP_ENDS[cap]),
+    )

@@ -10,12 +10,21 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
+from lang import N_, _
+
 from rules.errors import RulesError
 from rules.text import plain
 
 HD_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 COMBINES: tuple[str, ...] = ("single", "multi", "dual")
-BANDS: tuple[str, ...] = ("Fresh", "Fatigued", "Tired", "Exhausted", "Shattered")
+# English names, the keys code compares and events keep: shown through `_()`.
+BANDS: tuple[str, ...] = (
+    N_("Fresh"),
+    N_("Fatigued"),
+    N_("Tired"),
+    N_("Exhausted"),
+    N_("Shattered"),
+)
 EXHAUSTED = BANDS.index("Exhausted")
 SHATTERED = BANDS.index("Shattered")
 LEVEL_CAP = 10  # "1 FP per Level up to and including Level 10"
@@ -38,21 +47,29 @@ _CON_ROWS: tuple[tuple[int, int], ...] = (
 )
 
 _BASE_HD = re.compile(r"\s*(\d+)\s*(?:\+\s*(\d+)\s*)?")
-_BASE_HD_SHAPE = "Base HD must look like 4+1"
+_BASE_HD_SHAPE = N_("Base HD must look like 4+1")
 BASE_HD_MAX = 999  # not a rule: a bound on both parts of D+P that keeps typos out
 
 
 def check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
-    """Return `value` if it is an int in [low, high]; otherwise raise a readable RulesError."""
+    """Return `value` if it is an int in [low, high]; otherwise raise a readable RulesError.
+    `what` is a marked message (`N_`), translated here."""
     # bool is an int subclass, but True FP is never what anyone meant
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{what} must be a whole number")
+        raise RulesError(_("{what} must be a whole number", what=_(what)))
     if low is not None and high is not None and not low <= value <= high:
-        raise RulesError(f"{what} must be between {plain(low)} and {plain(high)}")
+        raise RulesError(
+            _(
+                "{what} must be between {low} and {high}",
+                what=_(what),
+                low=plain(low),
+                high=plain(high),
+            )
+        )
     if low is not None and value < low:
-        raise RulesError(f"{what} must be {plain(low)} or more")
+        raise RulesError(_("{what} must be {low} or more", what=_(what), low=plain(low)))
     if high is not None and value > high:
-        raise RulesError(f"{what} must be {plain(high)} or less")
+        raise RulesError(_("{what} must be {high} or less", what=_(what), high=plain(high)))
     return value
 
 
@@ -61,28 +78,28 @@ def check_fl(fl: object) -> Fraction:
     if type(fl) is Fraction:  # already exact, and immutable: no copy (band lookups call this)
         return fl
     if isinstance(fl, bool) or not isinstance(fl, int | Fraction):
-        raise RulesError("Fatigue Level must be a whole number or a fraction")
+        raise RulesError(_("Fatigue Level must be a whole number or a fraction"))
     return Fraction(fl)
 
 
 def toughness_from_con(con: int) -> int:
     """Toughness for a Constitution of 0..25 (docs/rules.md#31-fatigue-level)."""
-    check_int(con, "Constitution", 0, 25)
+    check_int(con, N_("Constitution"), 0, 25)
     return next(toughness for highest, toughness in _CON_ROWS if con <= highest)
 
 
 def parse_base_hd(text: str) -> tuple[int, int]:
     """Split Base HD written `D+P` (or just `D`) into (D, P): D is 1 to 999, P 0 to 999."""
     if not isinstance(text, str):
-        raise RulesError(_BASE_HD_SHAPE)
+        raise RulesError(_(_BASE_HD_SHAPE))
     match = _BASE_HD.fullmatch(text)
     if match is None:
-        raise RulesError(_BASE_HD_SHAPE)
+        raise RulesError(_(_BASE_HD_SHAPE))
     dice, plus = (_bounded(digits) for digits in (match.group(1), match.group(2) or "0"))
     if not 1 <= dice <= BASE_HD_MAX:
-        raise RulesError(f"Base HD must be 1 to {BASE_HD_MAX} HD (the 4 of 4+1)")
+        raise RulesError(_("Base HD must be 1 to {most} HD (the 4 of 4+1)", most=BASE_HD_MAX))
     if plus > BASE_HD_MAX:
-        raise RulesError(f"Base HD's plus must be 0 to {BASE_HD_MAX} (the 1 of 4+1)")
+        raise RulesError(_("Base HD's plus must be 0 to {most} (the 1 of 4+1)", most=BASE_HD_MAX))
     return dice, plus
 
 
@@ -102,7 +119,7 @@ def base_hd_bonus(text: str) -> int:
 def _check_hd(size: object, what: str) -> int:
     if isinstance(size, bool) or size not in HD_SIZES:
         sizes = ", ".join(f"d{s}" for s in HD_SIZES)
-        raise RulesError(f"{what} must be one of {sizes}")
+        raise RulesError(_("{what} must be one of {sizes}", what=_(what), sizes=sizes))
     assert isinstance(size, int)
     return size
 
@@ -112,15 +129,15 @@ def _check_classes(classes: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     try:
         entries = list(classes)
     except TypeError:
-        raise RulesError("Classes must be a list of (HD size, level) pairs") from None
+        raise RulesError(_("Classes must be a list of (HD size, level) pairs")) from None
     for entry in entries:
         try:
             size, level = entry
         except (TypeError, ValueError):
-            raise RulesError("Each class needs an HD size and a level") from None
-        pairs.append((_check_hd(size, "Class HD size"), check_int(level, "Level", 1)))
+            raise RulesError(_("Each class needs an HD size and a level")) from None
+        pairs.append((_check_hd(size, N_("Class HD size")), check_int(level, N_("Level"), 1)))
     if not pairs:
-        raise RulesError("A character needs at least one class")
+        raise RulesError(_("A character needs at least one class"))
     return pairs
 
 
@@ -137,16 +154,17 @@ def fatigue_level(
     """
     pairs = _check_classes(classes)
     if combine not in COMBINES:
-        raise RulesError("Classes combine as single, multi or dual")
+        raise RulesError(_("Classes combine as single, multi or dual"))
     if combine == "single" and len(pairs) != 1:
-        raise RulesError("A single-class character has exactly one class")
+        raise RulesError(_("A single-class character has exactly one class"))
     if combine != "single" and len(pairs) < 2:
-        word = "Multiclass" if combine == "multi" else "Dualclass"
-        raise RulesError(f"{word} needs two or more classes")
-    check_int(toughness, "Toughness", TOUGHNESS_MIN, TOUGHNESS_MAX)
+        if combine == "multi":
+            raise RulesError(_("Multiclass needs two or more classes"))
+        raise RulesError(_("Dualclass needs two or more classes"))
+    check_int(toughness, N_("Toughness"), TOUGHNESS_MIN, TOUGHNESS_MAX)
 
-    sizes = [size for size, _ in pairs]
-    levels = [min(level, LEVEL_CAP) for _, level in pairs]
+    sizes = [size for size, ignored in pairs]
+    levels = [min(level, LEVEL_CAP) for ignored, level in pairs]
     if combine == "multi":
         hd_size = Fraction(sum(sizes), len(sizes))
         level_part = Fraction(sum(levels), len(levels))
@@ -154,7 +172,7 @@ def fatigue_level(
         hd_size = Fraction(max(sizes))
         level_part = Fraction(max(levels))
     if kin_hd_size is not None:
-        hd_size = max(hd_size, Fraction(_check_hd(kin_hd_size, "Kin HD size")))
+        hd_size = max(hd_size, Fraction(_check_hd(kin_hd_size, N_("Kin HD size"))))
     bonus = 0 if base_hd is None else base_hd_bonus(base_hd)
     return hd_size + toughness + level_part + bonus
 
@@ -176,7 +194,7 @@ def band_lower(index: int, fl: Fraction) -> int:
 
 def band_index(fp: int, fl: Fraction) -> int:
     """0 (Fresh) .. 4 (Shattered); FP above Maximum stays Shattered."""
-    check_int(fp, "FP", 0)
+    check_int(fp, N_("FP"), 0)
     width = band_width(fl)
     return 0 if fp <= width else min(SHATTERED, (fp - 1) // width)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lang import N_, _
+
 from rules._defense_build import (
     AGILITY_RANGE,
     BALANCE_NOTES,
@@ -23,6 +25,7 @@ from rules._defense_facing import FACINGS, HARD_TO_HIT, SPOTS, compass, relative
 from rules._defense_spots import UnarmoredSpot, check_spots, pick_spots
 from rules._defense_table import (
     ARMOR_LEVELS,
+    ARMOR_NAMES,
     IMPERVIOUS_EVASION_TEXT,
     RANKS,
     ArmorStats,
@@ -37,6 +40,7 @@ DAMAGE_MAX = 100_000  # not a rule: more damage in one hit is surely a typo
 __all__ = [
     "AGILITY_RANGE",
     "ARMOR_LEVELS",
+    "ARMOR_NAMES",
     "BALANCE_NOTES",
     "DAMAGE_MAX",
     "EXTRA_DEFENSE_MAX",
@@ -87,12 +91,12 @@ def _defense_against(defense: int, unarmored_spot: bool) -> int:
 
 def damage_taken(defense: int, damage: int, *, unarmored_spot: bool = False) -> int:
     """max(1, damage − Defense); an unarmored spot applies only ⌊Defense/2⌋."""
-    defense = check_int(defense, "Defense")
-    damage = check_int(damage, "Damage")
+    defense = check_int(defense, N_("Defense"))
+    damage = check_int(damage, N_("Damage"))
     if defense < 0:
-        raise RulesError("Defense must be 0 or more")
+        raise RulesError(_("Defense must be 0 or more"))
     if not 1 <= damage <= DAMAGE_MAX:
-        raise RulesError(f"Damage must be 1 to {DAMAGE_MAX:,}")
+        raise RulesError(_("Damage must be 1 to {most:,}", most=DAMAGE_MAX))
     return max(1, damage - _defense_against(defense, unarmored_spot))
 
 
@@ -105,7 +109,7 @@ def hit(
     """
     spot = None if from_square is None else relative_spot(facing, from_square)
     if from_square is None:
-        compass(facing, "facing")  # still reject a bad facing
+        compass(facing, N_("facing"))  # still reject a bad facing
     struck = next((s for s in block.spots if s.name == spot), None)
     unarmored = struck is not None
     taken = damage_taken(block.defense, damage, unarmored_spot=unarmored)

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from lang import _
+from lang import N_, _
 
 from rules.errors import RulesError
 from rules.text import MINUS, plain
@@ -25,6 +25,8 @@ MAX_TOTAL = HIGH_FACES[-1] + FACES * MAX_EXTRA_DICE  # 100 followed by 100 hundr
 MIN_TOTAL = LOW_FACES[0] - FACES * MAX_EXTRA_DICE  # 01 followed by 100 hundreds subtracted
 
 Direction = Literal["none", "high", "low"]
+# How a direction reads in an error (the Literal values are what code compares).
+_DIRECTIONS: dict[str, str] = {"none": N_("none"), "high": N_("high"), "low": N_("low")}
 
 
 class DieSource(Protocol):
@@ -49,20 +51,20 @@ def _read_chain(dice: tuple[int, ...]) -> tuple[Direction, int]:
         if not 1 <= die <= FACES:
             raise RulesError(_("A d100 shows 1 to 100, not {die}.", die=die))
     if len(dice) > 1 + MAX_EXTRA_DICE:
-        raise RulesError(f"A roll has at most {MAX_EXTRA_DICE} extra dice.")
+        raise RulesError(_("A roll has at most {most} extra dice.", most=MAX_EXTRA_DICE))
     direction = _direction_of(dice[0])
     if direction == "none":
         if len(dice) > 1:
-            raise RulesError(f"A first die of {dice[0]:02d} does not roll again.")
+            raise RulesError(_("A first die of {die:02d} does not roll again.", die=dice[0]))
         return direction, dice[0]
     if len(dice) == 1:
-        raise RulesError(f"A first die of {dice[0]:02d} rolls again.")
+        raise RulesError(_("A first die of {die:02d} rolls again.", die=dice[0]))
     # Every extra die but the last continued the chain; the last stopped it, unless the cap did.
     for die in dice[1:-1]:
         if die not in HIGH_FACES:
-            raise RulesError(f"The chain stops after a {die:02d}.")
+            raise RulesError(_("The chain stops after a {die:02d}.", die=die))
     if dice[-1] in HIGH_FACES and len(dice) < 1 + MAX_EXTRA_DICE:
-        raise RulesError(f"The chain goes on after a {dice[-1]:02d}.")
+        raise RulesError(_("The chain goes on after a {die:02d}.", die=dice[-1]))
     sign = -1 if direction == "low" else 1
     return direction, dice[0] + sign * sum(dice[1:])
 
@@ -82,8 +84,14 @@ class OpenEndedRoll:
         direction, total = _read_chain(self.dice)
         if (self.direction, self.total) != (direction, total):
             raise RulesError(
-                f"Those dice make a roll going {direction} for {plain(total)}, "
-                f"not {self.direction} for {plain(self.total)}."
+                _(
+                    "Those dice make a roll going {direction} for {total}, "
+                    "not {claimed} for {claimed_total}.",
+                    direction=_(_DIRECTIONS.get(direction, direction)),
+                    total=plain(total),
+                    claimed=_(_DIRECTIONS.get(self.direction, str(self.direction))),
+                    claimed_total=plain(self.total),
+                )
             )
 
     @classmethod
@@ -118,7 +126,7 @@ def open_ended(rng: DieSource) -> OpenEndedRoll:
     """Roll an open-ended d100 with `rng`."""
     dice = [_roll_die(rng)]
     if _direction_of(dice[0]) != "none":
-        for _ in range(MAX_EXTRA_DICE):
+        for __ in range(MAX_EXTRA_DICE):
             dice.append(_roll_die(rng))
             if dice[-1] not in HIGH_FACES:
                 break

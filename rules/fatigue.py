@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from lang import N_, _
+
 from rules._fatigue_events import (
     EVENT_KINDS,
     FatigueEvent,
@@ -77,7 +79,12 @@ __all__ = [
 ]
 
 REST_KINDS: tuple[str, ...] = ("break", "short", "long", "minutes")
-_REST_NAMES = {"break": "Took a Break", "short": "Took a Short Rest", "long": "Took a Long Rest"}
+_REST_NAMES = {
+    "break": N_("Took a Break"),
+    "short": N_("Took a Short Rest"),
+    "long": N_("Took a Long Rest"),
+}
+RESTED = N_("Rested")  # a rest of some minutes
 _MAX_MINUTES = 7 * 24 * 60  # a week of game time: longer is surely a typo
 FP_AT_ONCE_MAX = 1000  # FP gained, recovered or granted in one go: more is surely a typo
 
@@ -94,12 +101,12 @@ class FatigueSettings:
     temp_minutes: int = 10  # Temporary FP duration when none is given
 
     def __post_init__(self) -> None:
-        check_int(self.round_seconds, "Round length (seconds)", 1, 3600)
-        check_int(self.rest_rate, "Rest rate (FP per minute)", 0, 100)
-        check_int(self.break_minutes, "Break length (minutes)", 1, 24 * 60)
-        check_int(self.short_minutes, "Short Rest length (minutes)", 1, 24 * 60)
-        check_int(self.long_minutes, "Long Rest length (minutes)", 1, _MAX_MINUTES)
-        check_int(self.temp_minutes, "Temporary FP duration (minutes)", 1, _MAX_MINUTES)
+        check_int(self.round_seconds, N_("Round length (seconds)"), 1, 3600)
+        check_int(self.rest_rate, N_("Rest rate (FP per minute)"), 0, 100)
+        check_int(self.break_minutes, N_("Break length (minutes)"), 1, 24 * 60)
+        check_int(self.short_minutes, N_("Short Rest length (minutes)"), 1, 24 * 60)
+        check_int(self.long_minutes, N_("Long Rest length (minutes)"), 1, _MAX_MINUTES)
+        check_int(self.temp_minutes, N_("Temporary FP duration (minutes)"), 1, _MAX_MINUTES)
 
 
 @dataclass(frozen=True)
@@ -115,20 +122,20 @@ class FatigueState:
     settled: int = 0  # game seconds rested through ahead of the clock (see the module docstring)
 
     def __post_init__(self) -> None:
-        check_int(self.fp, "FP", 0)
-        check_int(self.temp, "Temporary FP", 0)
-        check_int(self.vp_damage, "VP damage", 0)
-        check_int(self.settled, "Settled game time", 0)
+        check_int(self.fp, N_("FP"), 0)
+        check_int(self.temp, N_("Temporary FP"), 0)
+        check_int(self.vp_damage, N_("VP damage"), 0)
+        check_int(self.settled, N_("Settled game time"), 0)
         if self.temp > 0 and self.temp_expires is None:
-            raise RulesError("Temporary FP needs an expiry time")
+            raise RulesError(_("Temporary FP needs an expiry time"))
         if self.temp == 0 and self.temp_expires is not None:
-            raise RulesError("An expiry time needs Temporary FP")
+            raise RulesError(_("An expiry time needs Temporary FP"))
         if self.temp_expires is not None:
-            check_int(self.temp_expires, "Temporary FP expiry", 0)
+            check_int(self.temp_expires, N_("Temporary FP expiry"), 0)
         for name in ("exhausted_cap", "shattered_cap"):
             flag = getattr(self, name)
             if flag not in (0, 1):  # also takes SQLite's 0/1, kept as a real bool
-                raise RulesError(f"{name} must be true or false")
+                raise RulesError(_("{name} must be true or false", name=name))
             object.__setattr__(self, name, bool(flag))
 
     def floor(self, fl: Fraction) -> int:
@@ -186,7 +193,7 @@ def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     ending in a band whose cap a rest cleared sets it again. Leaving FP above Maximum after
     raising it costs 1 VP.
     """
-    amount = check_int(amount, "FP gained", 1, FP_AT_ONCE_MAX)
+    amount = check_int(amount, N_("FP gained"), 1, FP_AT_ONCE_MAX)
     absorbed = min(state.temp, amount)
     fp = state.fp + amount - absorbed
     old_band, new_band = band_index(state.fp, fl), band_index(fp, fl)
@@ -203,11 +210,15 @@ def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
 
     events: list[FatigueEvent] = []
     if absorbed:
-        left = f"{new.temp} left" if new.temp else "pool used up"
-        text = f"Temporary FP absorbed {absorbed} ({left})"
+        if new.temp:
+            text = _(
+                "Temporary FP absorbed {absorbed} ({left} left)", absorbed=absorbed, left=new.temp
+            )
+        else:
+            text = _("Temporary FP absorbed {absorbed} (pool used up)", absorbed=absorbed)
         events.append(FatigueEvent("absorbed", text, amount=absorbed))
     if fp > state.fp:
-        text = f"FP {state.fp} → {fp} (+{fp - state.fp})"
+        text = _("FP {old} → {new} (+{gain})", old=state.fp, new=fp, gain=fp - state.fp)
         events.append(FatigueEvent("gained", text, amount=fp - state.fp))
     events.extend(band_event(state.fp, fp, fl))
     if crossed_exhausted:  # through Exhausted into Shattered in one go
@@ -215,7 +226,7 @@ def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     new, capped = _recap(state, new, fl)
     events.extend(capped)
     if hurt:
-        text = f"Over Maximum FP ({fp}/{top}): 1 VP damage"
+        text = _("Over Maximum FP ({fp}/{top}): 1 VP damage", fp=fp, top=top)
         events.append(FatigueEvent("vp_damage", text, amount=1))
     return Transition(new, tuple(events))
 
@@ -224,8 +235,8 @@ def clear_vp(state: FatigueState) -> Transition:
     """The GM has applied the VP damage tally to the sheet (or waives it): it goes back to 0.
     No rest does this (docs/rules.md#33-gaining-fp-and-vp-damage)."""
     if not state.vp_damage:
-        raise RulesError("There is no VP damage to clear")
-    text = f"VP damage tally cleared ({state.vp_damage} → 0)"
+        raise RulesError(_("There is no VP damage to clear"))
+    text = _("VP damage tally cleared ({tally} → 0)", tally=state.vp_damage)
     return Transition(
         replace(state, vp_damage=0), (FatigueEvent("vp_cleared", text, amount=state.vp_damage),)
     )
@@ -233,16 +244,22 @@ def clear_vp(state: FatigueState) -> Transition:
 
 def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     """The GM removes `amount` FP directly; FP stops at the floor (a cap) and at 0."""
-    amount = check_int(amount, "FP recovered", 1, FP_AT_ONCE_MAX)
+    amount = check_int(amount, N_("FP recovered"), 1, FP_AT_ONCE_MAX)
     floor = state.floor(fl)
     fp = _lower(state.fp, amount, floor)
     new = _with(state, fp=fp)
     note = held_note(holding_cap(state.exhausted_cap, state.shattered_cap), floor)
     held = note if state.fp - amount < floor else ""
     if fp == state.fp:  # at 0 or at the floor: "Recovered 0 FP (0 → 0)" reads like a mistake
-        text = f"Recovered nothing: FP stays {fp}{held}"
+        text = _("Recovered nothing: FP stays {fp}{held}", fp=fp, held=held)
     else:
-        text = f"Recovered {state.fp - fp} FP ({state.fp} → {fp}){held}"
+        text = _(
+            "Recovered {amount} FP ({old} → {new}){held}",
+            amount=state.fp - fp,
+            old=state.fp,
+            new=fp,
+            held=held,
+        )
     events = [FatigueEvent("recovered", text, amount=state.fp - fp), *band_event(state.fp, fp, fl)]
     new, capped = _recap(state, new, fl)
     return Transition(new, (*events, *capped))
@@ -250,7 +267,9 @@ def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
 
 def _fp_change(old: int, new: int) -> str:
     # "FP 0 → 0" reads like a mistake in a reply; say it stayed.
-    return f"FP {old} → {new}" if old != new else f"FP stays {new}"
+    if old != new:
+        return _("FP {old} → {new}", old=old, new=new)
+    return _("FP stays {new}", new=new)
 
 
 def grant_temp(
@@ -268,11 +287,11 @@ def grant_temp(
     pool (and its expiry) alone. A character who rested alone ahead of the clock gets it at
     its own time, the end of that rest: the rest is over, so its minutes can't convert it.
     """
-    amount = check_int(amount, "Temporary FP", 1, FP_AT_ONCE_MAX)
-    now = max(check_int(now, "Game time (seconds)", 0), state.settled)
+    amount = check_int(amount, N_("Temporary FP"), 1, FP_AT_ONCE_MAX)
+    now = max(check_int(now, N_("Game time (seconds)"), 0), state.settled)
     if minutes is None:
         minutes = settings.temp_minutes
-    minutes = check_int(minutes, "Temporary FP duration (minutes)", 1, _MAX_MINUTES)
+    minutes = check_int(minutes, N_("Temporary FP duration (minutes)"), 1, _MAX_MINUTES)
     fp = _lower(state.fp, amount, state.floor(fl))
     pooled = amount - (state.fp - fp)
     expires = state.temp_expires
@@ -281,9 +300,9 @@ def grant_temp(
         expires = ends if expires is None else max(expires, ends)
     new = _with(state, fp=fp, temp=state.temp + pooled, temp_expires=expires)
 
-    text = f"Temporary FP +{amount}: {_fp_change(state.fp, fp)}"
+    text = _("Temporary FP +{amount}: {change}", amount=amount, change=_fp_change(state.fp, fp))
     if new.temp and new.temp_expires is not None:
-        text += f", pool {new.temp} until {game_time(new.temp_expires)}"
+        text += _(", pool {temp} until {time}", temp=new.temp, time=game_time(new.temp_expires))
     events = [FatigueEvent("temp_granted", text, amount=amount), *band_event(state.fp, fp, fl)]
     new, capped = _recap(state, new, fl)
     return Transition(new, (*events, *capped))
@@ -304,12 +323,16 @@ def _convert(
     events: list[FatigueEvent] = []
     if steps:
         if resting:  # a reply says why it dropped before its expiry
-            text = f"{steps} Temporary FP converted while resting ({new.temp} left)"
+            text = _(
+                "{steps} Temporary FP converted while resting ({left} left)",
+                steps=steps,
+                left=new.temp,
+            )
         else:
-            text = f"Temporary FP −{steps} ({new.temp} left)"
+            text = _("Temporary FP −{steps} ({left} left)", steps=steps, left=new.temp)
         events.append(FatigueEvent("temp_decay", text, amount=steps))
         if new.temp == 0:
-            events.append(FatigueEvent("temp_expired", "Temporary FP gone"))
+            events.append(FatigueEvent("temp_expired", _("Temporary FP gone")))
     return new, events
 
 
@@ -331,10 +354,10 @@ def advance(
     """The channel clock moves from `start` to `end` game seconds (see the module docstring).
     Only the part after `state.settled` counts: a character who rested alone through part of the
     span had that part already."""
-    start = check_int(start, "Start time (seconds)", 0)
-    end = check_int(end, "End time (seconds)", 0)
+    start = check_int(start, N_("Start time (seconds)"), 0)
+    end = check_int(end, N_("End time (seconds)"), 0)
     if end < start:
-        raise RulesError("The game clock can't run backwards")
+        raise RulesError(_("The game clock can't run backwards"))
     settled = _ahead(state.settled, end)
     steps = 0
     if state.temp_expires is not None:
@@ -345,7 +368,7 @@ def advance(
         return Transition(state if settled == state.settled else replace(state, settled=settled))
     new, events = _convert(state, fl, steps, state.floor(fl))
     if new.fp != state.fp:
-        text = f"FP {state.fp} → {new.fp} as Temporary FP fades"
+        text = _("FP {old} → {new} as Temporary FP fades", old=state.fp, new=new.fp)
         events.append(FatigueEvent("recovered", text, amount=state.fp - new.fp))
     events.extend(band_event(state.fp, new.fp, fl))
     return Transition(replace(new, settled=settled), tuple(events))
@@ -355,13 +378,13 @@ def rest_minutes(kind: str, settings: FatigueSettings, minutes: int | None = Non
     """How long a rest lasts: the setting for "break", "short" and "long"; `minutes` (required,
     1 or more) for "minutes"."""
     if kind not in REST_KINDS:
-        raise RulesError("A rest is a break, short, long or a number of minutes")
+        raise RulesError(_("A rest is a break, short, long or a number of minutes"))
     if kind == "minutes":
         if minutes is None:
-            raise RulesError("Say how many minutes the rest lasts")
-        return check_int(minutes, "Rest length (minutes)", 1, _MAX_MINUTES)
+            raise RulesError(_("Say how many minutes the rest lasts"))
+        return check_int(minutes, N_("Rest length (minutes)"), 1, _MAX_MINUTES)
     if minutes is not None:
-        raise RulesError("Only a rest in minutes takes a length; the others use the settings")
+        raise RulesError(_("Only a rest in minutes takes a length; the others use the settings"))
     lengths = {
         "break": settings.break_minutes,
         "short": settings.short_minutes,
@@ -398,7 +421,7 @@ def rest(
     `rest_rate` FP. A Long Rest ends with FP and Temporary FP at 0. `alone`: only this character
     rests and the clock stands still. `Transition.minutes` is the rest's length."""
     length = rest_minutes(kind, settings, minutes)
-    now = check_int(now, "Game time (seconds)", 0)
+    now = check_int(now, N_("Game time (seconds)"), 0)
     start, counted, settled = _rest_span(state, length, now, alone)
     clear_exhausted = kind in ("break", "short", "long")
     clear_shattered = kind in ("short", "long")
@@ -421,7 +444,7 @@ def rest(
     if kind == "long":
         new = _with(uncapped, fp=0, temp=0)
         if state.temp:
-            events.append(FatigueEvent("temp_expired", "Temporary FP gone while resting"))
+            events.append(FatigueEvent("temp_expired", _("Temporary FP gone while resting")))
     else:
         steps = min(state.temp, counted)
         extra = settings.rest_rate * counted
@@ -430,14 +453,30 @@ def rest(
         holding = holding_cap(new.exhausted_cap, new.shattered_cap)
         if state.fp - steps - extra < floor and holding != still:
             held = held_note(holding, floor)
-    rested = _REST_NAMES.get(kind, "Rested")
+    rested = _(_REST_NAMES.get(kind, RESTED))
     if alone:
-        when = f"{length} min alone, {game_time(start)} → {game_time(settled)}"
+        when = _(
+            "{length} min alone, {start} → {end}",
+            length=length,
+            start=game_time(start),
+            end=game_time(settled),
+        )
     elif counted < length and kind != "long":  # a Long Rest ends at 0 FP whatever counted
-        when = f"{length} min, {counted} counted: rested alone until {game_time(state.settled)}"
+        when = _(
+            "{length} min, {counted} counted: rested alone until {time}",
+            length=length,
+            counted=counted,
+            time=game_time(state.settled),
+        )
     else:
-        when = f"{length} min"
-    text = f"{rested} ({when}): {_fp_change(state.fp, new.fp)}{held}"
+        when = _("{length} min", length=length)
+    text = _(
+        "{rested} ({when}): {change}{held}",
+        rested=rested,
+        when=when,
+        change=_fp_change(state.fp, new.fp),
+        held=held,
+    )
     events.append(FatigueEvent("recovered", text, amount=state.fp - new.fp))
     events.extend(band_event(state.fp, new.fp, fl))
     return Transition(new, tuple(events), minutes=length)

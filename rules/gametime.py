@@ -1,5 +1,7 @@
 """Game time, not wall time: the channel clock counts game seconds from Day 1, 00:00."""
 
+from lang import _
+
 DAY = 24 * 60 * 60
 
 
@@ -8,8 +10,15 @@ def game_time(seconds: int) -> str:
     day, rest = divmod(seconds, DAY)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
-    text = f"Day {day + 1}, {hours:02}:{minutes:02}"
-    return f"{text}:{secs:02}" if secs else text
+    if secs:
+        return _(
+            "Day {day}, {hours:02}:{minutes:02}:{seconds:02}",
+            day=day + 1,
+            hours=hours,
+            minutes=minutes,
+            seconds=secs,
+        )
+    return _("Day {day}, {hours:02}:{minutes:02}", day=day + 1, hours=hours, minutes=minutes)
 
 
 def round_number(seconds: int, round_seconds: int, since: int = 0, first: int = 0) -> int:

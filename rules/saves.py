@@ -8,6 +8,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
+from lang import N_, _
+
 from rules.dice import OpenEndedRoll, chance_at_least
 from rules.errors import NoSaveError, RulesError
 from rules.text import plain
@@ -55,17 +57,17 @@ def _by_level(level: int, what: str, base: int) -> int:
 
 def sr_bonus(level: int) -> int:
     """SR Bonus of a defender of `level` (≥ 1)."""
-    return _by_level(level, "Level", 0)
+    return _by_level(level, N_("Level"), 0)
 
 
 def sr_difficulty(attack_level: int) -> int:
     """SR Difficulty of an effect of Attack Level `attack_level` (≥ 1)."""
-    return _by_level(attack_level, "Attack Level", 50)
+    return _by_level(attack_level, N_("Attack Level"), 50)
 
 
 def spell_difficulty(casting_total: int) -> int | None:
     """SR Difficulty set by a Spell Casting total; None when the cast gives no save (≤ 50)."""
-    _check_whole("A Spell Casting total", casting_total, -CASTING_LIMIT, CASTING_LIMIT)
+    _check_whole(N_("A Spell Casting total"), casting_total, -CASTING_LIMIT, CASTING_LIMIT)
     for lowest, difficulty in _SPELL_BANDS:
         if casting_total >= lowest:
             return difficulty
@@ -103,32 +105,38 @@ class Difficulty:
     @classmethod
     def attack_level(cls, attack_level: int) -> Difficulty:
         value = sr_difficulty(attack_level)
-        return cls(value, "level", f"Attack Level {attack_level} → {value}")
+        label = _("Attack Level {level} → {value}", level=attack_level, value=value)
+        return cls(value, "level", label)
 
     @classmethod
     def number(cls, dc: int) -> Difficulty:
-        _check_whole("A DC", dc, DC_MIN, DC_MAX)
-        return cls(dc, "dc", f"DC {dc}")
+        _check_whole(N_("A DC"), dc, DC_MIN, DC_MAX)
+        return cls(dc, "dc", _("DC {dc}", dc=dc))
 
     @classmethod
     def spell(cls, casting_total: int) -> Difficulty:
         value = spell_difficulty(casting_total)
         if value is None:
             raise NoSaveError(_no_save_text(casting_total))
-        return cls(value, "spell", f"Spell cast {casting_total} → {value}")
+        label = _("Spell cast {total} → {value}", total=casting_total, value=value)
+        return cls(value, "spell", label)
 
 
 def _no_save_text(casting_total: int) -> str:
     if casting_total <= SPELL_FAILURE_MAX:
-        outcome = f"is a spell failure ({SPELL_FAILURE_MAX} or less)"
-    else:
-        outcome = (
-            f"is a partial success ({SPELL_FAILURE_MAX + 1}–{PARTIAL_SUCCESS_MAX}): "
-            "the caster picks an effect"
+        return _(
+            "A Spell Casting total of {total} is a spell failure ({most} or less), so there is "
+            "no Save Roll. If a save is still called for, give its Difficulty with `dc`.",
+            total=plain(casting_total),
+            most=SPELL_FAILURE_MAX,
         )
-    return (
-        f"A Spell Casting total of {plain(casting_total)} {outcome}, so there is no Save Roll. "
-        "If a save is still called for, give its Difficulty with `dc`."
+    return _(
+        "A Spell Casting total of {total} is a partial success ({low}–{high}): the caster "
+        "picks an effect, so there is no Save Roll. If a save is still called for, give its "
+        "Difficulty with `dc`.",
+        total=plain(casting_total),
+        low=SPELL_FAILURE_MAX + 1,
+        high=PARTIAL_SUCCESS_MAX,
     )
 
 
@@ -138,12 +146,13 @@ class SaveKind(enum.Enum):
 
     @property
     def stat_name(self) -> str:
-        """The stat added to this save."""
-        return "Fortitude" if self is SaveKind.TSR else "Wisdom"
+        """The stat added to this save (English, a marked message: show it with `_()`)."""
+        return N_("Fortitude") if self is SaveKind.TSR else N_("Wisdom")
 
     @property
     def full_name(self) -> str:
-        return "Toughness Save Roll" if self is SaveKind.TSR else "Willpower Save Roll"
+        """English, a marked message: show it with `_()`."""
+        return N_("Toughness Save Roll") if self is SaveKind.TSR else N_("Willpower Save Roll")
 
 
 @dataclass(frozen=True)
@@ -163,11 +172,19 @@ class SaveResult:
 
 
 def _check_whole(name: str, value: object, low: int, high: int) -> None:
-    """A whole number (not a bool, a float or 2**63) between low and high, or a RulesError."""
+    """A whole number (not a bool, a float or 2**63) between low and high, or a RulesError.
+    `name` is a marked message, translated here."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number.")
+        raise RulesError(_("{name} must be a whole number.", name=_(name)))
     if not low <= value <= high:
-        raise RulesError(f"{name} must be between {plain(low)} and {plain(high)}.")
+        raise RulesError(
+            _(
+                "{name} must be between {low} and {high}.",
+                name=_(name),
+                low=plain(low),
+                high=plain(high),
+            )
+        )
 
 
 def _check_modifier(name: str, value: int) -> None:
@@ -176,7 +193,7 @@ def _check_modifier(name: str, value: int) -> None:
 
 def _check_per(per: int) -> None:
     if isinstance(per, bool) or not isinstance(per, int) or not 1 <= per <= PER_MAX:
-        raise RulesError(f"Points of failure are counted per 1 to {PER_MAX}.")
+        raise RulesError(_("Points of failure are counted per 1 to {most}.", most=PER_MAX))
 
 
 def resolve(
@@ -194,13 +211,20 @@ def resolve(
 ) -> SaveResult:
     """Resolve a Save Roll of `kind` for a defender of `level` against `difficulty`."""
     level_bonus = sr_bonus(level)
-    others = ((kind.stat_name, stat), ("Kin", kin), ("Special", special), ("Modifier", mod))
+    others = (
+        (kind.stat_name, stat),
+        (N_("Kin"), kin),
+        (N_("Special"), special),
+        (N_("Modifier"), mod),
+    )
     for name, value in others:
         _check_modifier(name, value)
     if per is not None:
         _check_per(per)
-    pieces = ((f"Level {level}", level_bonus), *((n, v) for n, v in others if v != 0))
-    bonus = sum(value for _, value in pieces)
+    # The pieces are shown as they are: named in the reader's language here.
+    level_piece = _("Level {level}", level=level)
+    pieces = ((level_piece, level_bonus), *((_(n), v) for n, v in others if v != 0))
+    bonus = sum(value for ignored, value in pieces)
     total = roll.total + bonus
     success = total >= difficulty.value if ties_succeed else total > difficulty.value
     failure_points = None if per is None else points_of_failure(total, difficulty.value, per)

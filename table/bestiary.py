@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from lang import N_, _
 from rules.defense import (
     FACINGS,
     MAX_ARMOR_ENCHANTMENTS,
@@ -29,11 +30,12 @@ from table.model import Forbidden, Monster, Table
 from table.names import clean_name
 
 MONSTERS_MAX = 25  # not a rule: one list embed and one autocomplete page hold them all
-ENCHANTMENTS_HELP = (
+# Marked messages in English: shown through `_()` (ENCHANTMENTS_HELP with `most=`).
+ENCHANTMENTS_HELP = N_(
     "Enchantments look like `1 2 2`: one Rank per enchantment, each no higher than the "
-    f"monster's Rank (at most {MAX_ARMOR_ENCHANTMENTS} on its armor)"
+    "monster's Rank (at most {most} on its armor)"
 )
-GM_ONLY = "Only the GM can change this channel's monsters (Manage Channels, or the GM role)"
+GM_ONLY = N_("Only the GM can change this channel's monsters (Manage Channels, or the GM role)")
 _SPOT_SEPARATORS = re.compile(r"[,;/]")
 _ENCHANTMENT_SEPARATORS = re.compile(r"[\s,;/]+")
 _NONE_WORDS = frozenset({"none", "no", "-"})
@@ -103,7 +105,13 @@ def parse_enchantments(text: str | None) -> tuple[int, ...]:
         if not token:  # a stray comma at either end, as `spots:` allows
             continue
         if not re.fullmatch(r"[+-]?\d{1,6}", token):
-            raise RulesError(f"'{token[:20]}' isn't an enchantment Rank. {ENCHANTMENTS_HELP}")
+            raise RulesError(
+                _(
+                    "'{token}' isn't an enchantment Rank. {help}",
+                    token=token[:20],
+                    help=_(ENCHANTMENTS_HELP, most=MAX_ARMOR_ENCHANTMENTS),
+                )
+            )
         ranks.append(int(token))
     return tuple(ranks)
 
@@ -113,8 +121,8 @@ def _spots(options: BuildOptions) -> tuple[UnarmoredSpot, ...]:
     `revealed_spots` (both must name spots from `spots`)."""
     names = parse_spots(options.spots)
     checked = check_spots(names)
-    easy = pick_spots(checked, parse_spots(options.easy_spots), "not Hard to Hit")
-    revealed = pick_spots(checked, parse_spots(options.revealed_spots), "revealed")
+    easy = pick_spots(checked, parse_spots(options.easy_spots), N_("not Hard to Hit"))
+    revealed = pick_spots(checked, parse_spots(options.revealed_spots), N_("revealed"))
     return tuple(
         UnarmoredSpot(s.name, hard_to_hit=s.name not in easy, revealed=s.name in revealed)
         for s in checked
@@ -141,7 +149,7 @@ def spot_suggestions(typed: str) -> list[str]:
     """Autocomplete for the spots text: what was typed, completed with each spot not yet named.
 
     `back, fr` → `back, front`, `back, front-right`, `back, front-left`."""
-    head, _, fragment = typed.rpartition(",")
+    head, __, fragment = typed.rpartition(",")
     prefix = f"{head.strip()}, " if head.strip() else ""
     try:
         named = set(parse_spots(head))
@@ -160,7 +168,7 @@ def spot_squares(block: MonsterBlock, facing: str) -> dict[str, str]:
 
 def _require_gm(is_gm: bool) -> None:
     if not is_gm:
-        raise Forbidden(GM_ONLY)
+        raise Forbidden(_(GM_ONLY))
 
 
 # --- the changes: Table -> (Table, result) -----------------------------------------------
@@ -170,17 +178,22 @@ def create(
     table: Table, *, is_gm: bool, name: str, options: BuildOptions, hp_max: int | None = None
 ) -> tuple[Table, Monster]:
     _require_gm(is_gm)
-    name = clean_name(name, "monster")
+    name = clean_name(name, N_("monster"))
     taken = table.find_monster(name)
     if taken is not None:  # named as it was made, as a taken character name is
         raise RulesError(
-            f"There is already a monster named '{taken.name}' in this channel: pick another "
-            "name, or remove that one with `/monster remove`"
+            _(
+                "There is already a monster named '{name}' in this channel: pick another "
+                "name, or remove that one with `/monster remove`",
+                name=taken.name,
+            )
         )
     if len(table.monsters) >= MONSTERS_MAX:
         raise RulesError(
-            f"This channel already has {MONSTERS_MAX} monsters, the most it can keep: "
-            "remove one first"
+            _(
+                "This channel already has {most} monsters, the most it can keep: remove one first",
+                most=MONSTERS_MAX,
+            )
         )
     monster = Monster(name, build(options).to_dict(), hp_max=hp_max)
     return table.with_monster(monster), monster

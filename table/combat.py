@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from lang import _
 from rules.errors import RulesError
 from rules.text import plain
 
@@ -23,10 +24,14 @@ KINDS: tuple[str, ...] = ("character", "monster", "other")
 
 def check_score(score: object) -> int:
     if isinstance(score, bool) or not isinstance(score, int):
-        raise RulesError("An initiative score must be a whole number")
+        raise RulesError(_("An initiative score must be a whole number"))
     if not -SCORE_LIMIT <= score <= SCORE_LIMIT:
         raise RulesError(
-            f"An initiative score must be between {plain(-SCORE_LIMIT)} and {plain(SCORE_LIMIT)}"
+            _(
+                "An initiative score must be between {low} and {high}",
+                low=plain(-SCORE_LIMIT),
+                high=plain(SCORE_LIMIT),
+            )
         )
     return score
 
@@ -41,10 +46,12 @@ class Combatant:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= NAME_MAX:
-            raise RulesError(f"A name in the initiative must be 1 to {NAME_MAX} characters")
+            raise RulesError(
+                _("A name in the initiative must be 1 to {most} characters", most=NAME_MAX)
+            )
         check_score(self.score)
         if self.kind not in KINDS:
-            raise RulesError("A combatant is a character, a monster or another name")
+            raise RulesError(_("A combatant is a character, a monster or another name"))
 
     @property
     def key(self) -> str:
@@ -73,12 +80,12 @@ class Initiative:
         ordered = tuple(sorted(self.combatants, key=lambda c: (-c.score, c.added)))
         keys = [c.key for c in ordered]
         if len(set(keys)) != len(keys):
-            raise RulesError("A name can be in the initiative only once")
+            raise RulesError(_("A name can be in the initiative only once"))
         object.__setattr__(self, "combatants", ordered)
         if self.round < 0 or not (0 <= self.turn < max(1, len(ordered))):
-            raise RulesError("The initiative's round and turn are out of range")
+            raise RulesError(_("The initiative's round and turn are out of range"))
         if self.round and not ordered:
-            raise RulesError("An initiative with nobody in it can't run")
+            raise RulesError(_("An initiative with nobody in it can't run"))
 
     @property
     def running(self) -> bool:
@@ -101,8 +108,11 @@ class Initiative:
         taken = self.find(name)
         if taken is not None and taken.key != there.key:
             raise RulesError(
-                f"{taken.name} is already in the initiative: pick another name, or"
-                " `/init remove` it first"
+                _(
+                    "{name} is already in the initiative: pick another name, or"
+                    " `/init remove` it first",
+                    name=taken.name,
+                )
             )
         moved = replace(there, name=name, owner_id=owner_id)
         return replace(self, combatants=tuple(moved if c is there else c for c in self.combatants))

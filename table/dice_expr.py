@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import d20
+from lang import N_, _
 from rules.dice import DieSource
 from rules.errors import RulesError
 
@@ -22,6 +23,9 @@ _ANNOTATION_OR_DICE = re.compile(r"\[[^\]]*\]|[^\[]+")  # `[fire]`, or the dice 
 # What Discord would read as formatting or a mention in a player's `[annotation]`.
 _MARKUP = re.compile(r"[\\*_~`|<>@#]")
 EXAMPLES = "`2d6+3`, `4d6kh3` or `1d6e6`"
+# d20's own refusals, in its words (English), and how each reads translated.
+_D20_FIXED = {"Cannot divide by zero.": N_("Cannot divide by zero.")}
+_D20_SELECTOR = re.compile(r"(.{1,40}) is not a valid selector for (minimums|maximums)\.")
 
 
 # d20 rolls with the module-level generator; these subclasses make it roll with ours, carried
@@ -37,7 +41,7 @@ class _Die(d20.Die):
 
     def _add_roll(self) -> None:
         if self.size != "%" and self.size < 1:
-            raise d20.RollValueError("Cannot roll a 0-sided die")
+            raise d20.RollValueError(_("Cannot roll a 0-sided die"))
         context: _Context = self._context
         context.count_roll()
         # d% is a tens die (00–90), as d20 rolls it.
@@ -108,7 +112,7 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
     """Roll `expression` with `rng`, or a RulesError naming what is wrong with it."""
     expression = expression.strip()
     if not 1 <= len(expression) <= EXPRESSION_MAX:
-        raise RulesError(f"Dice expressions are 1 to {EXPRESSION_MAX} characters long")
+        raise RulesError(_("Dice expressions are 1 to {most} characters long", most=EXPRESSION_MAX))
     try:
         roller = _Roller(rng)
         result = roller.roll(_dice_case(expression), stringifier=_Markdown())
@@ -119,19 +123,47 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
         return DiceRoll(expression, working, result.total)
     except d20.TooManyRolls:
         raise RulesError(
-            f"`{expression}` rolls too many dice: at most {DICE_MAX}, rerolls and explosions "
-            "included"
+            _(
+                "`{expression}` rolls too many dice: at most {most}, rerolls and explosions "
+                "included",
+                expression=expression,
+                most=DICE_MAX,
+            )
         ) from None
     except d20.RollSyntaxError as error:
         got = str(error.got)
-        problem = (
-            f"{got[:20]!r} at character {error.col} doesn't fit" if got else "it stops too soon"
-        )
+        if got:
+            problem = _(
+                "{got} at character {column} doesn't fit", got=repr(got[:20]), column=error.col
+            )
+        else:
+            problem = _("it stops too soon")
         raise RulesError(
-            f"I can't read `{expression}` as dice: {problem}. Try something like {EXAMPLES}"
+            _(
+                "I can't read `{expression}` as dice: {problem}. Try something like {examples}",
+                expression=expression,
+                problem=problem,
+                examples=EXAMPLES,
+            )
         ) from None
     except d20.RollError as error:
-        raise RulesError(f"I can't roll `{expression}`: {error}") from None
+        raise RulesError(
+            _("I can't roll `{expression}`: {error}", expression=expression, error=_reason(error))
+        ) from None
+
+
+def _reason(error: d20.RollError) -> str:
+    """d20's refusal in the reader's language where its words are known (the 0-sided die is
+    ours, raised translated); anything else as d20 wrote it."""
+    text = str(error)
+    if text in _D20_FIXED:
+        return _(_D20_FIXED[text])
+    selector = _D20_SELECTOR.fullmatch(text)
+    if selector is None:
+        return text
+    if selector[2] == "minimums":
+        return _("{selector} is not a valid selector for minimums.", selector=selector[1])
+    return _("{selector} is not a valid selector for maximums.", selector=selector[1])
 
 
 def _dice_case(expression: str) -> str:
@@ -150,8 +182,10 @@ class _Totals(_Markdown):
     """The working with each dice term as its total: `1000d6kh1 (total 6) + 5 = `11``."""
 
     def _str_dice(self, node: d20.Dice) -> str:
-        return f"{node.num}d{node.size}{self._str_ops(node.operations)} (total {int(node.number)})"
+        dice = f"{node.num}d{node.size}{self._str_ops(node.operations)}"
+        return _("{dice} (total {total})", dice=dice, total=int(node.number))
 
 
 def _summary(expr: d20.Expression, dice: int) -> str:
-    return f"{_Totals().stringify(expr)}\n*{dice} dice: too many to show each one*"
+    too_many = _("{count} dice: too many to show each one", count=dice)
+    return f"{_Totals().stringify(expr)}\n*{too_many}*"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from lang import N_, _
 from rules.errors import RulesError
 
 from table import partyops
@@ -17,11 +18,12 @@ from table.model import Forbidden, Monster, Table
 from table.names import clean_name
 from table.partyops import PartyReport
 
-PLAYERS_ADD_OWN = (
+# Marked messages in English: raised (or shown) through `_()`.
+PLAYERS_ADD_OWN = N_(
     "Players add only their own character to the initiative; the GM adds monsters and others"
 )
-NOBODY = "Nobody is in the initiative yet: add them with `/init add name:… score:…`"
-NOT_RUNNING = "No initiative is running: add names with `/init add`, then `/init start`"
+NOBODY = N_("Nobody is in the initiative yet: add them with `/init add name:… score:…`")
+NOT_RUNNING = N_("No initiative is running: add names with `/init add`, then `/init start`")
 
 
 @dataclass(frozen=True)
@@ -53,22 +55,34 @@ def add(
     character = table.find(name)
     monster = None if character is not None else table.find_monster(name)
     if not is_gm and (character is None or character.owner_id != actor_id):
-        raise Forbidden(PLAYERS_ADD_OWN)
+        raise Forbidden(_(PLAYERS_ADD_OWN))
     if character is not None:
         new = Combatant(character.name, score, 0, "character", character.owner_id)
     elif monster is not None:
         new = Combatant(monster.name, score, 0, "monster")
     else:
-        new = Combatant(clean_name(name, "combatant"), score, 0)
+        new = Combatant(clean_name(name, N_("combatant")), score, 0)
     there = order.find(new.name)
     if there is not None:
-        who = "" if is_gm else "ask the GM to "  # `/init remove` is the GM's
-        raise RulesError(
-            f"{there.name} is already in the initiative (score {there.score}): "
-            f"{who}`/init remove` it first to change the score"
+        if is_gm:
+            raise RulesError(
+                _(
+                    "{name} is already in the initiative (score {score}): "
+                    "`/init remove` it first to change the score",
+                    name=there.name,
+                    score=there.score,
+                )
+            )
+        raise RulesError(  # `/init remove` is the GM's
+            _(
+                "{name} is already in the initiative (score {score}): "
+                "ask the GM to `/init remove` it first to change the score",
+                name=there.name,
+                score=there.score,
+            )
         )
     if len(order.combatants) >= COMBATANTS_MAX:
-        raise RulesError(f"The initiative holds at most {COMBATANTS_MAX} names")
+        raise RulesError(_("The initiative holds at most {most} names", most=COMBATANTS_MAX))
     added = 1 + max((c.added for c in order.combatants), default=0)
     new = replace(new, added=added)
     current = order.current
@@ -84,14 +98,21 @@ def remove(table: Table, name: str) -> tuple[Table, Combatant]:
     gone = order.find(name)
     if gone is None:
         shown = " ".join(name.split())[:40]
-        names = ", ".join(c.name for c in order.combatants[:5]) or "nobody yet"
-        raise RulesError(f"No '{shown}' in the initiative; in it: {names}")
+        names = ", ".join(c.name for c in order.combatants[:5]) or _("nobody yet")
+        raise RulesError(
+            _("No '{name}' in the initiative; in it: {names}", name=shown, names=names)
+        )
     current = order.current
     if current is not None and current.key == gone.key:
         if len(order.combatants) == 1:  # passing would only give them the next round
-            raise RulesError(f"{gone.name} is the only one left: `/init end` ends the fight")
+            raise RulesError(
+                _("{name} is the only one left: `/init end` ends the fight", name=gone.name)
+            )
         raise RulesError(
-            f"It is {gone.name}'s turn: pass it with `/init next` first, then remove them"
+            _(
+                "It is {name}'s turn: pass it with `/init next` first, then remove them",
+                name=gone.name,
+            )
         )
     left = tuple(c for c in order.combatants if c.key != gone.key)
     if not left:
@@ -106,11 +127,14 @@ def start(table: Table) -> tuple[Table, Initiative]:
     """Round 1, the highest score's turn. The clock does not move."""
     order = _order(table)
     if not order.combatants:
-        raise RulesError(NOBODY)
+        raise RulesError(_(NOBODY))
     if order.running:
         raise RulesError(
-            f"The initiative is already running (round {order.round}): "
-            "`/init next` passes the turn, `/init end` ends it"
+            _(
+                "The initiative is already running (round {round}): "
+                "`/init next` passes the turn, `/init end` ends it",
+                round=order.round,
+            )
         )
     started = replace(order, round=1, turn=0)
     return _with(table, started), started
@@ -122,7 +146,7 @@ def next_turn(table: Table) -> tuple[Table, TurnReport]:
     order = _order(table)
     ended = order.current
     if ended is None:
-        raise RulesError(NOT_RUNNING)
+        raise RulesError(_(NOT_RUNNING))
     turn, round_ = order.turn + 1, order.round
     report = None
     if turn == len(order.combatants):
@@ -139,5 +163,5 @@ def end(table: Table) -> tuple[Table, Initiative]:
     """Everyone out of the order; the clock stays where it is. Returns the order as it was."""
     order = _order(table)
     if not order.combatants:
-        raise RulesError("There is no initiative to end here")
+        raise RulesError(_("There is no initiative to end here"))
     return _with(table, Initiative()), order

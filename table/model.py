@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any, Literal, Protocol, TypeVar
 
+from lang import N_, _
 from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
 from rules.fatigue import FatigueSettings, FatigueState
@@ -35,7 +36,9 @@ HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 100_000
 COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
 _LISTED_NAMES = 5  # how many names an unknown-name error suggests
 # One wording wherever a command needs characters and the channel has none.
-NO_CHARACTERS = "There are no characters in this channel yet: make one with `/character create`"
+NO_CHARACTERS = N_(
+    "There are no characters in this channel yet: make one with `/character create`"
+)  # English: raise it (or show it) through `_()`
 
 
 # A Fatigue Level is worked out once per set of inputs, not on every load of every character
@@ -61,13 +64,20 @@ class Forbidden(RulesError):
 
 
 def _check_int(value: object, what: str, low: int, high: int | None = None) -> int:
+    """`value` if a whole number in range, else a RulesError naming `what` (a marked message)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{what} must be a whole number")
-    if value < low or (high is not None and value > high):
-        bounds = (
-            f"{plain(low)} or more" if high is None else f"between {plain(low)} and {plain(high)}"
+        raise RulesError(_("{what} must be a whole number", what=_(what)))
+    if high is None and value < low:
+        raise RulesError(_("{what} must be {low} or more", what=_(what), low=plain(low)))
+    if high is not None and not low <= value <= high:
+        raise RulesError(
+            _(
+                "{what} must be between {low} and {high}",
+                what=_(what),
+                low=plain(low),
+                high=plain(high),
+            )
         )
-        raise RulesError(f"{what} must be {bounds}")
     return value
 
 
@@ -94,9 +104,10 @@ _Named = TypeVar("_Named", bound=_HasName)
 
 def _named(items: Sequence[_Named], name: str, noun: str) -> _Named:
     """The item with this name; else the only one that matches without accents ('borin' finds
-    Bórin); else an error that suggests close names (a typo) or lists a few."""
+    Bórin); else an error that suggests close names (a typo) or lists a few. `noun` is a marked
+    message ("character", "monster")."""
     if not isinstance(name, str):
-        raise RulesError(f"A {noun}'s name is text")
+        raise RulesError(_("A {noun}'s name is text", noun=_(noun)))
     key = name_key(name)
     found = next((i for i in items if i.key == key), None)
     if found is not None:
@@ -106,15 +117,36 @@ def _named(items: Sequence[_Named], name: str, noun: str) -> _Named:
         return plain[0]
     shown = " ".join(name.split())[:NAME_MAX]
     if not items:
-        raise RulesError(f"No {noun} named '{shown}' in this channel (there are none yet)")
+        raise RulesError(
+            _(
+                "No {noun} named '{name}' in this channel (there are none yet)",
+                noun=_(noun),
+                name=shown,
+            )
+        )
     by_key = {_unaccented(i.key): i.name for i in items}
     close = difflib.get_close_matches(_unaccented(key), list(by_key), n=3, cutoff=0.6)
     if close:
-        guesses = " or ".join(by_key[k] for k in close)
-        raise RulesError(f"No {noun} named '{shown}' in this channel: did you mean {guesses}?")
+        guesses = (" " + _("or") + " ").join(by_key[k] for k in close)
+        raise RulesError(
+            _(
+                "No {noun} named '{name}' in this channel: did you mean {guesses}?",
+                noun=_(noun),
+                name=shown,
+                guesses=guesses,
+            )
+        )
     names = [i.name for i in items[:_LISTED_NAMES]]
     more = ", …" if len(items) > _LISTED_NAMES else ""
-    raise RulesError(f"No {noun} named '{shown}' in this channel; here: {', '.join(names)}{more}")
+    raise RulesError(
+        _(
+            "No {noun} named '{name}' in this channel; here: {names}{more}",
+            noun=_(noun),
+            name=shown,
+            names=", ".join(names),
+            more=more,
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -132,13 +164,13 @@ class ChannelSettings:
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
-            raise RulesError("Ties must either fail or succeed")
+            raise RulesError(_("Ties must either fail or succeed"))
         if self.threads not in ("shared", "own"):
-            raise RulesError("Threads either share this channel's table or keep their own")
+            raise RulesError(_("Threads either share this channel's table or keep their own"))
         self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
         if self.gm_role_id is not None:
-            _check_id(self.gm_role_id, "GM role")
-        _check_int(self.history_keep, "History kept", HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
+            _check_id(self.gm_role_id, N_("GM role"))
+        _check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
 
     @property
     def ties_succeed(self) -> bool:
@@ -167,7 +199,7 @@ def server_layer(values: Mapping[str, Any]) -> ServerLayer:
     as a channel's (`ChannelSettings`): one source for every limit."""
     unknown = set(values) - set(SETTING_NAMES)
     if unknown:
-        raise RulesError(f"No setting named {sorted(unknown)[0]!r}")
+        raise RulesError(_("No setting named {name}", name=repr(sorted(unknown)[0])))
     given = {name: value for name, value in values.items() if value is not None}
     ChannelSettings(**given)  # raises the same RulesError a channel would get
     # A server setting the default sets nothing.
@@ -192,8 +224,8 @@ def _typed(items: Iterable[tuple[str, Any]]) -> tuple[tuple[str, type, Any], ...
 def _layered(
     own: tuple[tuple[str, type, Any], ...], server: tuple[tuple[str, type, Any], ...]
 ) -> ChannelSettings:
-    base = ChannelSettings(**{name: value for name, _, value in server})
-    return replace(base, **{name: value for name, _, value in own})
+    base = ChannelSettings(**{name: value for name, ignored, value in server})
+    return replace(base, **{name: value for name, ignored, value in own})
 
 
 @dataclass(frozen=True)
@@ -218,40 +250,44 @@ class Character:
     def __post_init__(self) -> None:
         name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
         if not name:
-            raise RulesError("A character needs a name")
+            raise RulesError(_("A character needs a name"))
         if len(name) > NAME_MAX:
-            raise RulesError(f"A character's name must be {NAME_MAX} characters or fewer")
+            raise RulesError(
+                _("A character's name must be {most} characters or fewer", most=NAME_MAX)
+            )
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "_key", name_key(name))  # not a field: compared via the name
-        _check_id(self.owner_id, "Owner")
-        _check_int(self.level, "Level", 1, LEVEL_MAX)
+        _check_id(self.owner_id, N_("Owner"))
+        _check_int(self.level, N_("Level"), 1, LEVEL_MAX)
         for what, value in (
-            ("Fortitude", self.fortitude),
-            ("Wisdom", self.wisdom),
-            ("Kin TSR bonus", self.kin_tsr),
-            ("Kin WSR bonus", self.kin_wsr),
-            ("TSR special modifier", self.special_tsr),
-            ("WSR special modifier", self.special_wsr),
+            (N_("Fortitude"), self.fortitude),
+            (N_("Wisdom"), self.wisdom),
+            (N_("Kin TSR bonus"), self.kin_tsr),
+            (N_("Kin WSR bonus"), self.kin_wsr),
+            (N_("TSR special modifier"), self.special_tsr),
+            (N_("WSR special modifier"), self.special_wsr),
         ):
             _check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
         if self.combine not in COMBINES:
-            raise RulesError("Classes combine as single, multi or dual")
+            raise RulesError(_("Classes combine as single, multi or dual"))
         try:  # lists (from JSON) become the tuples a frozen value needs
             classes = tuple((size, level) for size, level in self.classes)
         except (TypeError, ValueError):
-            raise RulesError("Each class needs an HD size and a level") from None
+            raise RulesError(_("Each class needs an HD size and a level")) from None
         object.__setattr__(self, "classes", classes)
         if self.fl_override is not None:
             if isinstance(self.fl_override, bool) or not isinstance(
                 self.fl_override, int | Fraction
             ):
-                raise RulesError("Fatigue Level must be a whole number or a fraction")
+                raise RulesError(_("Fatigue Level must be a whole number or a fraction"))
             override = Fraction(self.fl_override)
             if not 0 < override <= FL_MAX:
-                raise RulesError(f"Fatigue Level must be more than 0 and at most {FL_MAX}")
+                raise RulesError(
+                    _("Fatigue Level must be more than 0 and at most {most}", most=FL_MAX)
+                )
             object.__setattr__(self, "fl_override", override)
         if not isinstance(self.fatigue, FatigueState):
-            raise RulesError("Fatigue must be a fatigue state")
+            raise RulesError(_("Fatigue must be a fatigue state"))
         # Bad fatigue inputs fail here, not on some later command; without classes, a stand-in
         # d10 class lets the rules check toughness, Base HD and kin HD all the same.
         fatigue_level(
@@ -284,8 +320,11 @@ class Character:
         fl = self.fl
         if fl is None:
             raise RulesError(
-                f"{self.name} has no Fatigue Level yet: give one with "
-                f"`/character set name:{self.name} fatigue_level:…` or its classes"
+                _(
+                    "{name} has no Fatigue Level yet: give one with "
+                    "`/character set name:{name} fatigue_level:…` or its classes",
+                    name=self.name,
+                )
             )
         return fl
 
@@ -293,7 +332,7 @@ class Character:
 def check_can_change(actor_id: int, is_gm: bool, character: Character) -> None:
     """Players change their own characters; the GM changes anyone's."""
     if not is_gm and actor_id != character.owner_id:
-        raise Forbidden("You can only change your own characters; ask the GM")
+        raise Forbidden(_("You can only change your own characters; ask the GM"))
 
 
 @dataclass(frozen=True)
@@ -310,25 +349,27 @@ class Monster:
     def __post_init__(self) -> None:
         name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
         if not name:
-            raise RulesError("A monster needs a name")
+            raise RulesError(_("A monster needs a name"))
         if len(name) > NAME_MAX:
-            raise RulesError(f"A monster's name must be {NAME_MAX} characters or fewer")
+            raise RulesError(
+                _("A monster's name must be {most} characters or fewer", most=NAME_MAX)
+            )
         object.__setattr__(self, "name", name)
         if not isinstance(self.build, Mapping):
-            raise RulesError("A monster's build must be a mapping of its build inputs")
+            raise RulesError(_("A monster's build must be a mapping of its build inputs"))
         # Stored canonical (every input, armor in lower case, spots in order) so equal monsters
         # compare equal; a bad build fails here, not when it is shown.
         object.__setattr__(self, "build", MonsterBlock.from_dict(self.build).to_dict())
         if self.hp_max is None:
             if self.hp is not None:
-                raise RulesError("A monster's HP can only be tracked with its maximum HP")
+                raise RulesError(_("A monster's HP can only be tracked with its maximum HP"))
         else:
-            _check_int(self.hp_max, "Maximum HP", 1, HP_MAX)
+            _check_int(self.hp_max, N_("Maximum HP"), 1, HP_MAX)
             hp = self.hp_max if self.hp is None else self.hp
-            _check_int(hp, "HP", -(2**62), self.hp_max)
+            _check_int(hp, N_("HP"), -(2**62), self.hp_max)
             object.__setattr__(self, "hp", hp)
         if self.facing not in FACINGS:
-            raise RulesError(f"Facing must be one of {', '.join(FACINGS)}")
+            raise RulesError(_("Facing must be one of {choices}", choices=", ".join(FACINGS)))
 
     @property
     def key(self) -> str:
@@ -367,23 +408,28 @@ class Table:
         inherited = layered({}, self.server) if self.server else DEFAULT_SETTINGS
         differ = {n for n in SETTING_NAMES if getattr(self.settings, n) != getattr(inherited, n)}
         if not set(self.own) <= set(SETTING_NAMES):
-            raise RulesError(f"Unknown settings: {sorted(set(self.own) - set(SETTING_NAMES))}")
+            unknown = sorted(set(self.own) - set(SETTING_NAMES))
+            raise RulesError(_("Unknown settings: {names}", names=unknown))
         object.__setattr__(self, "own", frozenset(self.own) | differ)
-        _check_id(self.channel_id, "Channel")
+        _check_id(self.channel_id, N_("Channel"))
         if self.guild_id is not None:
-            _check_id(self.guild_id, "Server")
-        _check_int(self.clock, "Game time (seconds)", 0, 2**62)
-        _check_int(self.round_start, "Round start (seconds)", 0, 2**62)
-        _check_int(self.round_first, "Rounds gone by", 0, 2**62)
+            _check_id(self.guild_id, N_("Server"))
+        _check_int(self.clock, N_("Game time (seconds)"), 0, 2**62)
+        _check_int(self.round_start, N_("Round start (seconds)"), 0, 2**62)
+        _check_int(self.round_first, N_("Rounds gone by"), 0, 2**62)
         characters = tuple(sorted(self.characters, key=lambda c: c.key))
         for first, second in itertools.pairwise(characters):
             if first.key == second.key:
-                raise RulesError(f"There is already a character named '{second.name}' here")
+                raise RulesError(
+                    _("There is already a character named '{name}' here", name=second.name)
+                )
         object.__setattr__(self, "characters", characters)
         monsters = tuple(sorted(self.monsters, key=lambda m: m.key))
         for earlier, later in itertools.pairwise(monsters):
             if earlier.key == later.key:
-                raise RulesError(f"There is already a monster named '{later.name}' here")
+                raise RulesError(
+                    _("There is already a monster named '{name}' here", name=later.name)
+                )
         object.__setattr__(self, "monsters", monsters)
 
     @property
@@ -446,7 +492,7 @@ class Table:
         return next((c for c in self.characters if c.key == key), None)
 
     def get(self, name: str) -> Character:
-        return _named(self.characters, name, "character")
+        return _named(self.characters, name, N_("character"))
 
     def with_character(self, character: Character) -> Table:
         """Insert, or replace the character with the same name (case-insensitive)."""
@@ -463,7 +509,7 @@ class Table:
         return next((m for m in self.monsters if m.key == key), None)
 
     def get_monster(self, name: str) -> Monster:
-        return _named(self.monsters, name, "monster")
+        return _named(self.monsters, name, N_("monster"))
 
     def with_monster(self, monster: Monster) -> Table:
         """Insert, or replace the monster with the same name (case-insensitive)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from lang import _
 from rules.errors import RulesError
 
 NAME_LIMIT = 32  # fits an autocomplete choice and an embed title
@@ -22,29 +23,41 @@ def name_key(name: str) -> str:
 
 def clean_name(text: str, noun: str) -> str:
     """A name as shown: one line, spaces squeezed, 1–32 characters, nothing Discord formats.
-    `noun` ("character", "monster") names what is being named in the errors."""
+    `noun` ("character", "monster", a marked message) names what is being named in the errors."""
     if len(text.strip().splitlines()) > 1:
-        raise RulesError("A name must fit on one line")
+        raise RulesError(_("A name must fit on one line"))
     name = " ".join(text.split())
     if not name:
-        raise RulesError(f"A {noun} needs a name")
+        raise RulesError(_("A {noun} needs a name", noun=_(noun)))
     if len(name) > NAME_LIMIT:
-        raise RulesError(f"A {noun}'s name must be {NAME_LIMIT} characters or fewer")
+        raise RulesError(
+            _(
+                "A {noun}'s name must be {most} characters or fewer",
+                noun=_(noun),
+                most=NAME_LIMIT,
+            )
+        )
     for char in name:
         if char != " " and char not in NAME_PUNCTUATION and not _is_word_char(char):
-            shown = f"'{char}'" if char.isprintable() else "that character"
+            shown = f"'{char}'" if char.isprintable() else _("that character")
             raise RulesError(
-                f"A name can't contain {shown}: use letters, numbers, "
-                f"spaces and {' '.join(NAME_PUNCTUATION)}"
+                _(
+                    "A name can't contain {shown}: use letters, numbers, spaces and {allowed}",
+                    shown=shown,
+                    allowed=" ".join(NAME_PUNCTUATION),
+                )
             )
     if not _is_word_char(name[0]):
-        raise RulesError("A name must start with a letter or a number")
+        raise RulesError(_("A name must start with a letter or a number"))
     marks = 0
     for char in name:
         marks = marks + 1 if unicodedata.category(char).startswith("M") else 0
         if marks > MARKS_PER_LETTER:
             raise RulesError(
-                f"A name can't stack more than {MARKS_PER_LETTER} accents on one letter"
+                _(
+                    "A name can't stack more than {most} accents on one letter",
+                    most=MARKS_PER_LETTER,
+                )
             )
     return name
 

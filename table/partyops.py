@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from lang import N_, _
 from rules.errors import RulesError
 from rules.fatigue import (
     FatigueEvent,
@@ -92,7 +93,7 @@ def _change_all(
 
 def require_characters(table: Table) -> None:
     if not table.characters:
-        raise RulesError(NO_CHARACTERS)
+        raise RulesError(_(NO_CHARACTERS))
 
 
 # --- one character -------------------------------------------------------------------------
@@ -125,7 +126,7 @@ def clear_vp_damage(table: Table, name: str) -> tuple[Table, CharacterChange]:
     """The GM clears `name`'s VP damage tally (applied to the sheet): no rest does."""
     character = table.get(name)
     if not character.fatigue.vp_damage:
-        raise RulesError(f"{character.name} has no VP damage to clear")
+        raise RulesError(_("{name} has no VP damage to clear", name=character.name))
     return _change_one(table, name, lambda state, fl: clear_vp(state))
 
 
@@ -149,7 +150,7 @@ def party_spend(table: Table, amount: int) -> tuple[Table, PartyReport]:
     """Everyone with a Fatigue Level takes an action costing `amount` FP."""
     require_characters(table)
     if all(c.fl is None for c in table.characters):
-        raise RulesError("Nobody here has a Fatigue Level yet: set one with `/character set`")
+        raise RulesError(_("Nobody here has a Fatigue Level yet: set one with `/character set`"))
     return _change_all(table, lambda state, fl: gain(state, fl, amount))
 
 
@@ -183,7 +184,7 @@ def party_rest(table: Table, kind: str, minutes: int | None = None) -> tuple[Tab
 def pass_seconds(table: Table, seconds: int) -> tuple[Table, PartyReport]:
     """The channel clock moves on by `seconds`; everyone's expired Temporary FP fades by it."""
     if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
-        raise RulesError("Time passing must be 1 second or more")
+        raise RulesError(_("Time passing must be 1 second or more"))
     settings = table.settings.fatigue_settings()
     start, end = table.clock, table.clock + seconds
     return _change_all(
@@ -193,16 +194,18 @@ def pass_seconds(table: Table, seconds: int) -> tuple[Table, PartyReport]:
 
 def pass_rounds(table: Table, count: int) -> tuple[Table, PartyReport]:
     """`count` rounds of the channel's round length pass."""
-    _check_count(count, "Rounds", ROUNDS_MAX)
+    _check_count(count, N_("Rounds"), ROUNDS_MAX)
     return pass_seconds(table, count * table.settings.round_seconds)
 
 
 def pass_minutes(table: Table, minutes: int) -> tuple[Table, PartyReport]:
     """`minutes` of game time pass (not resting: see `party_rest`)."""
-    _check_count(minutes, "Minutes", MINUTES_MAX)
+    _check_count(minutes, N_("Minutes"), MINUTES_MAX)
     return pass_seconds(table, 60 * minutes)
 
 
 def _check_count(value: int, what: str, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-        raise RulesError(f"{what} must be between 1 and {high}")
+        raise RulesError(
+            _("{what} must be between {low} and {high}", what=_(what), low=1, high=high)
+        )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lang import _
 from rules import saves
 from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
@@ -35,12 +36,16 @@ class DifficultyOptions:
         ]
         if not given:
             raise RulesError(
-                "Say what the save is against: `vs:` (Attack Level), `dc:` (a Difficulty) "
-                "or `spell:` (the caster's casting total)"
+                _(
+                    "Say what the save is against: `vs:` (Attack Level), `dc:` (a Difficulty) "
+                    "or `spell:` (the caster's casting total)"
+                )
             )
         if len(given) > 1:
-            shown = " and ".join(f"`{name}:`" for name in given)
-            raise RulesError(f"Give only one of `vs:`, `dc:` or `spell:` (you gave {shown})")
+            shown = (" " + _("and") + " ").join(f"`{name}:`" for name in given)
+            raise RulesError(
+                _("Give only one of `vs:`, `dc:` or `spell:` (you gave {shown})", shown=shown)
+            )
         if self.vs is not None:
             return Difficulty.attack_level(self.vs)
         if self.dc is not None:
@@ -119,21 +124,29 @@ def _character_for(table: Table, options: SaveOptions, user_id: int) -> Characte
     if not own:
         if options.level is None and table.characters:  # a GM, usually: none of their own
             raise RulesError(
-                "Give the defender's `level:` for a plain roll, or say whose save it is with "
-                "`character:`"
+                _(
+                    "Give the defender's `level:` for a plain roll, or say whose save it is with "
+                    "`character:`"
+                )
             )
         if options.level is None:
             raise RulesError(
-                "Give the defender's `level:`, or make a character with `/character create` "
-                "so its level and stats fill in"
+                _(
+                    "Give the defender's `level:`, or make a character with `/character create` "
+                    "so its level and stats fill in"
+                )
             )
         return None
     if options.level is None:
         names = ", ".join(c.name for c in own[:_LISTED_NAMES])
         more = ", …" if len(own) > _LISTED_NAMES else ""
         raise RulesError(
-            f"You have several characters here ({names}{more}): name one with `character:`, "
-            "or give `level:` for a plain roll"
+            _(
+                "You have several characters here ({names}{more}): name one with `character:`, "
+                "or give `level:` for a plain roll",
+                names=names,
+                more=more,
+            )
         )
     return None
 
@@ -173,7 +186,7 @@ def party_inputs(
     """One Save Roll per character in the channel, each with its own stored numbers."""
     difficulty = against.difficulty()
     if not table.characters:
-        raise RulesError(NO_CHARACTERS)
+        raise RulesError(_(NO_CHARACTERS))
     return tuple(
         SaveInputs(
             kind=kind,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from lang import N_, _
 from rules.errors import RulesError
 from rules.fatigue import FatigueState, toughness_from_con
 
@@ -32,10 +33,10 @@ from table.names import clean_name
 
 CLASSES_MAX = 5  # more classes than this is surely a typo
 CLASS_LEVEL_MAX = 100
-CLASSES_HELP = (
+CLASSES_HELP = N_(
     "Classes look like `10:5` (a d10 class at level 5) or, for several, `10:5 6:6` or "
     "`d10/5 d6/6`: the HD size, then the level, for each class"
-)
+)  # English: shown through `_()`
 Clearable = Literal["fatigue_level", "base_hd", "kin_hd", "classes"]
 CLEARABLE: tuple[str, ...] = ("fatigue_level", "base_hd", "kin_hd", "classes")
 
@@ -61,28 +62,38 @@ def parse_classes(text: str) -> tuple[tuple[int, int], ...]:
             continue
         if tokens[i] == "d":
             i += 1
-        size, i = _number(tokens, i, "an HD size")
+        size, i = _number(tokens, i, _("an HD size"))
         if i < len(tokens) and tokens[i] in _JOINERS:
             i += 1
         if i == len(tokens) or tokens[i] == "d":
-            raise RulesError(f"The d{size} class needs a level. {CLASSES_HELP}")
-        level, i = _number(tokens, i, f"the level of the d{size} class")
+            raise RulesError(
+                _("The d{size} class needs a level. {help}", size=size, help=_(CLASSES_HELP))
+            )
+        level, i = _number(tokens, i, _("the level of the d{size} class", size=size))
         if not 1 <= level <= CLASS_LEVEL_MAX:
-            raise RulesError(f"A class level must be between 1 and {CLASS_LEVEL_MAX}")
+            raise RulesError(_("A class level must be between 1 and {most}", most=CLASS_LEVEL_MAX))
         pairs.append((size, level))
     if not pairs:
-        raise RulesError(f"No classes given. {CLASSES_HELP}")
+        raise RulesError(_("No classes given. {help}", help=_(CLASSES_HELP)))
     if len(pairs) > CLASSES_MAX:
-        raise RulesError(f"A character can have at most {CLASSES_MAX} classes")
+        raise RulesError(_("A character can have at most {most} classes", most=CLASSES_MAX))
     return tuple(pairs)
 
 
 def _number(tokens: list[str], i: int, what: str) -> tuple[int, int]:
+    """The number at `i` and the index after it; `what` (translated) names it in an error."""
     if i >= len(tokens):
-        raise RulesError(f"Expected {what} at the end. {CLASSES_HELP}")
+        raise RulesError(_("Expected {what} at the end. {help}", what=what, help=_(CLASSES_HELP)))
     token = tokens[i]
     if not token.isdigit() or len(token) > 3:
-        raise RulesError(f"Expected {what}, not '{token[:10]}'. {CLASSES_HELP}")
+        raise RulesError(
+            _(
+                "Expected {what}, not '{token}'. {help}",
+                what=what,
+                token=token[:10],
+                help=_(CLASSES_HELP),
+            )
+        )
     return int(token), i + 1
 
 
@@ -94,13 +105,13 @@ def format_classes(classes: tuple[tuple[int, int], ...]) -> str:
 def parse_fl(value: float | int | Fraction) -> Fraction:
     """A Fatigue Level typed as a number (20.5) kept exact: 20.5 → 41/2, never a binary float."""
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
-        raise RulesError("Fatigue Level must be a number such as 20 or 20.5")
+        raise RulesError(_("Fatigue Level must be a number such as 20 or 20.5"))
     if isinstance(value, float) and not math.isfinite(value):  # NaN and ∞ have no Fraction
-        raise RulesError("Fatigue Level must be a number such as 20 or 20.5")
+        raise RulesError(_("Fatigue Level must be a number such as 20 or 20.5"))
     # str() of a float is its shortest decimal form, so Fraction("20.3") is 203/10 exactly
     fl = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
     if not 0 < fl <= FL_MAX:
-        raise RulesError(f"Fatigue Level must be more than 0 and at most {FL_MAX}")
+        raise RulesError(_("Fatigue Level must be more than 0 and at most {most}", most=FL_MAX))
     return fl
 
 
@@ -133,11 +144,13 @@ class SheetOptions:
     def changes(self, current: Character | None) -> dict[str, Any]:
         """The Character fields these options set (on top of `current` when changing one)."""
         if self.toughness is not None and self.constitution is not None:
-            raise RulesError("Give Toughness or Constitution, not both")
+            raise RulesError(_("Give Toughness or Constitution, not both"))
         if self.clear is not None and self.clear not in CLEARABLE:
-            raise RulesError(f"Only {', '.join(CLEARABLE)} can be cleared")
+            raise RulesError(_("Only {names} can be cleared", names=", ".join(CLEARABLE)))
         if self.clear is not None and getattr(self, self.clear) is not None:
-            raise RulesError(f"You both set and cleared {self.clear}: do one or the other")
+            raise RulesError(
+                _("You both set and cleared {name}: do one or the other", name=self.clear)
+            )
         fields: dict[str, Any] = {}
         for name in (
             "level",
@@ -188,16 +201,19 @@ class SheetOptions:
         if current is not None and current.combine != "single":
             return None  # keep multi or dual
         raise RulesError(
-            f"{len(classes)} classes: say how they combine with `combine:` "
-            "(multi for multiclass, dual for dualclass)"
+            _(
+                "{count} classes: say how they combine with `combine:` "
+                "(multi for multiclass, dual for dualclass)",
+                count=len(classes),
+            )
         )
 
 
 def new_character(name: str, owner_id: int, options: SheetOptions) -> Character:
     fields = options.changes(None)
     if "level" not in fields and fields.get("classes"):
-        fields["level"] = max(level for _, level in fields["classes"])  # no level: the highest
-    return Character(name=clean_name(name, "character"), owner_id=owner_id, **fields)
+        fields["level"] = max(level for ignored, level in fields["classes"])  # the highest
+    return Character(name=clean_name(name, N_("character")), owner_id=owner_id, **fields)
 
 
 def create(
@@ -210,13 +226,16 @@ def create(
 ) -> tuple[Table, Character]:
     """Add a character; players make their own, the GM makes anyone's. Names are unique."""
     if owner_id != actor_id and not is_gm:
-        raise Forbidden("Only the GM can make a character for someone else")
+        raise Forbidden(_("Only the GM can make a character for someone else"))
     character = new_character(name, owner_id, options)
     taken = table.find(character.name)
     if taken is not None:
         raise RulesError(
-            f"There is already a character named '{taken.name}' in this channel: "
-            "pick another name, or change that one with `/character set`"
+            _(
+                "There is already a character named '{name}' in this channel: "
+                "pick another name, or change that one with `/character set`",
+                name=taken.name,
+            )
         )
     return table.with_character(character), character
 
@@ -232,17 +251,17 @@ def change(
 ) -> tuple[Table, Character]:
     """Change only what was given; players their own characters, the GM anyone's."""
     if not options.given() and new_name is None and owner_id is None:
-        raise RulesError("Say what to change: give at least one option besides the name")
+        raise RulesError(_("Say what to change: give at least one option besides the name"))
     old = table.get(name)
     check_can_change(actor_id, is_gm, old)
     if owner_id is not None and owner_id != old.owner_id and not is_gm:
-        raise Forbidden("Only the GM can give a character to someone else")
+        raise Forbidden(_("Only the GM can give a character to someone else"))
     fields = options.changes(old)
     if new_name is not None:
-        fields["name"] = clean_name(new_name, "character")
+        fields["name"] = clean_name(new_name, N_("character"))
         taken = table.find(fields["name"])
         if taken is not None and taken.key != old.key:
-            raise RulesError(f"There is already a character named '{taken.name}' here")
+            raise RulesError(_("There is already a character named '{name}' here", name=taken.name))
     if owner_id is not None:
         fields["owner_id"] = owner_id
     new = replace(old, **fields)
@@ -298,15 +317,15 @@ class SettingsOptions:
         """One scope's own settings (name → value) with these options applied: `reset` and
         `clear_gm_role` forget a value (the next scope's applies), the rest set one."""
         if not self.given():
-            raise RulesError("Say what to change: give at least one setting")
+            raise RulesError(_("Say what to change: give at least one setting"))
         if self.gm_role_id is not None and self.clear_gm_role:
-            raise RulesError("Set a GM role or clear it, not both")
+            raise RulesError(_("Set a GM role or clear it, not both"))
         forget = set(SETTING_NAMES) if self.reset == RESET_ALL else {self.reset}
         if self.reset is not None and not forget <= set(SETTING_NAMES):
-            raise RulesError(f"There is no setting {self.reset!r} to reset")
+            raise RulesError(_("There is no setting {name} to reset", name=repr(self.reset)))
         given = {n: getattr(self, n) for n in SETTING_NAMES if getattr(self, n) is not None}
         if forget & set(given):
-            raise RulesError("Set a setting or reset it, not both")
+            raise RulesError(_("Set a setting or reset it, not both"))
         if self.clear_gm_role:
             forget.add("gm_role_id")
         kept = {n: v for n, v in values.items() if n not in forget}
@@ -334,7 +353,7 @@ def change_server_settings(
     channel of the server that set nothing of its own does on its next read. The result is the
     server's settings before and after, the defaults filling what it doesn't set."""
     if table.guild_id is None:
-        raise RulesError("Server settings need a server")
+        raise RulesError(_("Server settings need a server"))
     server = server_layer(options.applied_to(dict(table.server)))
     new = table.relayered(table.own_settings(), server)
     return new, (layered({}, table.server), layered({}, server))

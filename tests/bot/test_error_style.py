@@ -20,6 +20,14 @@ RAISED = {
 }  # the last: d20's, shown as is
 # Texts handed to RulesError through a parameter rather than in the raise itself.
 PASSED_ON = {"RECOVER_IS_GMS"}
+MARKS = {"_", "n_", "N_"}  # `lang`'s: a marked message is read through its English text
+
+
+def _unmarked(node: ast.expr | None) -> list[ast.expr]:
+    """`_("text", ...)` → the English text's node(s) (both forms of an `n_`); else the node."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKS:
+        return list(node.args[:2] if node.func.id == "n_" else node.args[:1])
+    return [] if node is None else [node]
 
 
 def _modules() -> list[Path]:
@@ -35,10 +43,10 @@ def _constants(trees: dict[Path, ast.Module]) -> dict[str, list[str]]:
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, str)
             ):
-                found[node.targets[0].id].append(node.value.value)
+                for value in _unmarked(node.value):
+                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                        found[node.targets[0].id].append(value.value)
     return found
 
 
@@ -52,6 +60,9 @@ def _endings(node: ast.expr, constants: dict[str, list[str]]) -> Iterator[str]:
         yield from _endings(node.value, constants)
     elif isinstance(node, ast.Name):
         yield from constants.get(node.id, [])
+    elif isinstance(node, ast.Call) and _unmarked(node) != [node]:
+        for text in _unmarked(node):
+            yield from _endings(text, constants)
 
 
 def _messages() -> list[tuple[str, str]]:

@@ -1,0 +1,89 @@
+"""A refusal from the table, raised inside the SQLite write transaction (on the connection's own
+thread), reaches a player whose Discord speaks Spanish in Spanish, and an English player in
+English, through the real client and the local Discord; nothing is written either way."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.store.backend import Body
+from rules.errors import RulesError
+from tests.e2e.helpers import hero, seed, snapshot
+from tests.localdiscord.world import speaking
+
+
+@contextlib.contextmanager
+def refusals_in_write_transactions(env: Any) -> Iterator[list[tuple[str, bool]]]:
+    """Every RulesError a write transaction's body raises: its text, and whether it was raised
+    off the event loop's thread (SQLite runs a body on its connection's thread)."""
+    backend, loop_thread = env.store._backend, threading.get_ident()
+    original = backend.write
+    seen: list[tuple[str, bool]] = []
+
+    async def write(channel_id: int, body: Body[Any]) -> Any:
+        async def watched(tx: Any) -> Any:
+            try:
+                return await body(tx)
+            except RulesError as error:
+                seen.append((str(error), threading.get_ident() != loop_thread))
+                raise
+
+        return await original(channel_id, watched)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(backend, "write", write)
+        yield seen
+
+
+async def test_a_refusal_inside_the_transaction_speaks_each_users_language(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player), hero("Odo", d.player2, fl=None))
+    before = await snapshot(env)
+    spanish_player = speaking(d.player, "es-ES")
+    with refusals_in_write_transactions(env) as seen:
+        unknown_es = await d.slash("fatigue spend", user=spanish_player, character="Bilbo")
+        unknown_en = await d.slash("fatigue spend", user=d.player, character="Bilbo")
+        no_fl_es = await d.slash("fatigue spend", user=speaking(d.player2, "es-419"), amount=3)
+        no_fl_en = await d.slash("fatigue spend", user=d.player2, amount=3)
+
+    spanish_unknown = "No hay ningún personaje llamado 'Bilbo' en este canal; aquí hay: Bree, Odo"
+    assert unknown_es.ephemeral and spanish_unknown in unknown_es.content
+    assert "No character named" not in unknown_es.content
+    assert unknown_en.ephemeral
+    assert "No character named 'Bilbo' in this channel; here: Bree, Odo" in unknown_en.content
+
+    assert (
+        no_fl_es.ephemeral
+        and (
+            "Odo aún no tiene Nivel de Fatiga: dale uno con "
+            "`/character set name:Odo fatigue_level:…` o sus clases"
+        )
+        in no_fl_es.content
+    )
+    assert no_fl_en.ephemeral and "Odo has no Fatigue Level yet" in no_fl_en.content
+
+    # Each refusal was made by the transaction's body, on SQLite's thread, in its user's words.
+    assert [text for text, _off_loop in seen] == [
+        spanish_unknown,
+        "No character named 'Bilbo' in this channel; here: Bree, Odo",
+        no_fl_es.content.strip(),
+        no_fl_en.content.strip(),
+    ]
+    assert all(off_loop for _text, off_loop in seen)
+    assert await snapshot(env) == before
+
+
+async def test_a_spanish_spend_reports_its_fatigue_events_in_spanish(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player, fp=55))
+    reply = await d.slash("fatigue spend", user=speaking(d.player, "es-ES"), amount=10)
+    assert not reply.ephemeral
+    assert "Ahora Agotado (antes Cansado) con 65 FP" in reply.text
+    assert "Pasa a Agotado: los FP no pueden bajar de 61 hasta una Pausa" in reply.text
+    english = await d.slash("fatigue spend", user=d.player, amount=1)
+    assert "FP 65 → 66 (+1)" in english.text and "Agotado" not in english.text
