@@ -52,43 +52,38 @@ Text = app_commands.Range[str, 1, 100]
 ArmorEnchantments = app_commands.Range[str, 1, 8 * MAX_ARMOR_ENCHANTMENTS]
 Spot = app_commands.Range[str, 1, 20]
 
-# Choice names written out whole, in the rules' order, so each can be translated.
-_ARMOR_NAMES = (
-    N_("Unarmored"),
-    N_("Civilian"),
-    N_("Light"),
-    N_("Medium"),
-    N_("Heavy"),
-    N_("Extreme"),
-    N_("Impervious"),
-)
-ARMOR_CHOICES = [
-    app_commands.Choice(name=name, value=a)
-    for a, name in zip(ARMOR_LEVELS, _ARMOR_NAMES, strict=True)
-]
-_ORDER_NAMES = (
-    N_("Normal (drops {n} Materials + 1 per enchantment)"),
-    N_("Heavy (drops {n} Materials + 1 per enchantment)"),
-    N_("Miniboss (drops {n} Materials + 1 per enchantment)"),
-    N_("Boss (drops {n} Materials + 1 per enchantment)"),
-)
+# Choice names written out whole, by the rules' value, so each can be translated (a value the
+# rules add without a name here stops the import).
+_ARMOR_NAMES = {
+    "unarmored": N_("Unarmored"),
+    "civilian": N_("Civilian"),
+    "light": N_("Light"),
+    "medium": N_("Medium"),
+    "heavy": N_("Heavy"),
+    "extreme": N_("Extreme"),
+    "impervious": N_("Impervious"),
+}
+ARMOR_CHOICES = [app_commands.Choice(name=_ARMOR_NAMES[a], value=a) for a in ARMOR_LEVELS]
+_ORDER_NAMES = {
+    "normal": N_("Normal (drops {n} Materials + 1 per enchantment)"),
+    "heavy": N_("Heavy (drops {n} Materials + 1 per enchantment)"),
+    "miniboss": N_("Miniboss (drops {n} Materials + 1 per enchantment)"),
+    "boss": N_("Boss (drops {n} Materials + 1 per enchantment)"),
+}
 ORDER_CHOICES = [
-    app_commands.Choice(name=described(name, n=n), value=o)
-    for (o, n), name in zip(ORDERS.items(), _ORDER_NAMES, strict=True)
+    app_commands.Choice(name=described(_ORDER_NAMES[o], n=n), value=o) for o, n in ORDERS.items()
 ]
-_COMPASS = (
-    N_("N (north)"),
-    N_("NE (north-east)"),
-    N_("E (east)"),
-    N_("SE (south-east)"),
-    N_("S (south)"),
-    N_("SW (south-west)"),
-    N_("W (west)"),
-    N_("NW (north-west)"),
-)
-COMPASS_CHOICES = [
-    app_commands.Choice(name=name, value=f) for f, name in zip(FACINGS, _COMPASS, strict=True)
-]
+_COMPASS = {
+    "N": N_("N (north)"),
+    "NE": N_("NE (north-east)"),
+    "E": N_("E (east)"),
+    "SE": N_("SE (south-east)"),
+    "S": N_("S (south)"),
+    "SW": N_("SW (south-west)"),
+    "W": N_("W (west)"),
+    "NW": N_("NW (north-west)"),
+}
+COMPASS_CHOICES = [app_commands.Choice(name=_COMPASS[f], value=f) for f in FACINGS]
 BUILD_DESCRIPTIONS: dict[str, str | app_commands.locale_str] = {
     "rank": N_("The monster's Rank, 0-5"),
     "armor": N_("Armor level: sets Defense (by Rank) and the Evasion modifier"),
