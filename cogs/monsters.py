@@ -53,8 +53,8 @@ ArmorEnchantments = app_commands.Range[str, 1, 8 * MAX_ARMOR_ENCHANTMENTS]
 Spot = app_commands.Range[str, 1, 20]
 
 # Choice names written out whole, by the rules' value, so each can be translated (a value the
-# rules add without a name here stops the import).
-_ARMOR_NAMES = {
+# rules add without a name here stops the import). The option's value stays the English word.
+ARMOR_WORDS = {
     "unarmored": N_("Unarmored"),
     "civilian": N_("Civilian"),
     "light": N_("Light"),
@@ -63,7 +63,7 @@ _ARMOR_NAMES = {
     "extreme": N_("Extreme"),
     "impervious": N_("Impervious"),
 }
-ARMOR_CHOICES = [app_commands.Choice(name=_ARMOR_NAMES[a], value=a) for a in ARMOR_LEVELS]
+ARMOR_CHOICES = [app_commands.Choice(name=ARMOR_WORDS[a], value=a) for a in ARMOR_LEVELS]
 _ORDER_NAMES = {
     "normal": N_("Normal (drops {n} Materials + 1 per enchantment)"),
     "heavy": N_("Heavy (drops {n} Materials + 1 per enchantment)"),
