@@ -35,7 +35,11 @@ from lang import speak
 log = logging.getLogger(__name__)
 
 WATCHDOG = 1.2  # seconds after arrival: defer if nothing was sent by then
-BUSY = 8  # more unanswered interactions than this in flight: defer each new one at once
+# More unanswered interactions than this in flight: defer each new one at once. A loop turn
+# takes one step of each, well under a millisecond: with 64 in flight the watchdog's timer is
+# late by tens of milliseconds, not seconds. Below that, deferring at once only doubled the HTTP
+# calls of a busy bot (a deferral and an edit instead of one answer) and slowed it further.
+BUSY = 64
 RECENT = 4096  # interaction ids remembered, to spot a second delivery in this process
 LOST = (aiohttp.ClientConnectionError, asyncio.TimeoutError)  # no answer: was it received?
 EDIT_TRIES = 3  # an edit is idempotent: a lost response is simply sent again

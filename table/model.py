@@ -42,7 +42,8 @@ NO_CHARACTERS = N_(
 
 
 # A Fatigue Level is worked out once per set of inputs, not on every load of every character
-# (exact Fractions are slow); errors are never cached.
+# (exact Fractions are slow); errors are never cached. Only inputs of exactly the types the rules
+# take are cached: a cache key compares True == 1 == 1.0, and the rules refuse True and 1.0.
 _cached_fatigue_level = functools.lru_cache(maxsize=4096)(_fatigue_level)
 
 
@@ -53,10 +54,26 @@ def fatigue_level(
     base_hd: str | None,
     kin_hd_size: int | None,
 ) -> Fraction:
-    try:
+    if _plain_inputs(classes, combine, toughness, base_hd, kin_hd_size):
         return _cached_fatigue_level(classes, combine, toughness, base_hd, kin_hd_size)
-    except TypeError:  # an unhashable input: let the rules say what is wrong with it
-        return _fatigue_level(classes, combine, toughness, base_hd, kin_hd_size)
+    return _fatigue_level(classes, combine, toughness, base_hd, kin_hd_size)  # the rules say
+
+
+def _plain_inputs(
+    classes: object, combine: object, toughness: object, base_hd: object, kin_hd_size: object
+) -> bool:
+    """Each input of exactly its type (an int, not a bool or a float): safe as a cache key."""
+    return (
+        type(classes) is tuple
+        and all(
+            type(pair) is tuple and len(pair) == 2 and all(type(n) is int for n in pair)
+            for pair in classes
+        )
+        and type(combine) is str
+        and type(toughness) is int
+        and (base_hd is None or type(base_hd) is str)
+        and (kin_hd_size is None or type(kin_hd_size) is int)
+    )
 
 
 class Forbidden(RulesError):

@@ -8,7 +8,7 @@ suspend there), PostgreSQL on one pooled connection."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, Protocol, TypeVar
 
 from bot.store.migrate import Migration
@@ -38,8 +38,13 @@ Body = Callable[[Tx], Awaitable[R]]
 class Backend(Protocol):
     dialect: str  # names the folder of its migrations: bot/migrations/<dialect>/
 
-    async def read(self, body: Body[R]) -> R:
-        """Run `body` in a transaction that sees one consistent snapshot and writes nothing."""
+    async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
+        """Run `body` in a transaction that sees one consistent snapshot and writes nothing.
+        `quick`: the read is small and bounded (a channel, a page of history), so SQLite may
+        run it at once on the event loop's thread instead of a hop to its worker thread.
+        `key` (with `quick`): names everything `body` reads, so SQLite may answer with its last
+        result while the database has not changed at all; the result is then shared, and must
+        be immutable."""
         ...
 
     async def write(self, channel_id: int, body: Body[R]) -> R:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,3 +45,34 @@ def event_from_row(row: Mapping[str, Any]) -> Event:
         undoes=row["undoes"],
         seq=row.get("seq") or 0,
     )
+
+
+# An events row's columns in the order `event_from_values` takes them.
+EVENT_COLUMNS = (
+    "id",
+    "actor_id",
+    "action",
+    "created_at",
+    "before",
+    "after",
+    "channel_id",
+    "clock",
+    "undone_by",
+    "undoes",
+    "seq",
+)
+
+
+def event_from_values(values: tuple[Any, ...]) -> Event:
+    """A row of `EVENT_COLUMNS` as an Event, decoded once per stored version of the row (a page
+    of history is read again after every change to the channel, its older lines unchanged).
+    Events are shared, so never changed by their readers."""
+    try:
+        return _cached_event(values)
+    except TypeError:  # a value that can't be a key (JSON a driver decoded already)
+        return event_from_row(dict(zip(EVENT_COLUMNS, values, strict=True)))
+
+
+@functools.lru_cache(maxsize=1024)  # about a hundred pages of ten
+def _cached_event(values: tuple[Any, ...]) -> Event:
+    return event_from_row(dict(zip(EVENT_COLUMNS, values, strict=True)))

@@ -9,6 +9,7 @@ import itertools
 import logging
 import re
 import time
+from collections.abc import Hashable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -98,7 +99,7 @@ class PostgresBackend:
             raise
         return backend
 
-    async def read(self, body: Body[R]) -> R:
+    async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
         async with self._pool.acquire() as conn:
             # One round trip opens the snapshot (asyncpg's transaction() would take its own).
             await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")

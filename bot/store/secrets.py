@@ -58,7 +58,7 @@ async def find_secret(store: Store, message_id: int) -> SecretRoll | None:
     async def body(tx: Tx) -> Row | None:
         return await tx.fetchone("SELECT * FROM secret_rolls WHERE message_id = ?", message_id)
 
-    row = await store._backend.read(body)
+    row = await store._backend.read(body, quick=True)
     if row is None:
         return None
     return SecretRoll(

@@ -6,17 +6,27 @@ is handed to that thread as one callable: its `Tx` calls sqlite3 directly, so it
 suspend, and `_drive` runs the coroutine to its end there. One hop per transaction, and the
 thread's queue runs them one at a time, so they never interleave (BEGIN IMMEDIATE guards
 against other processes). Changes that arrive while others commit are committed with the next
-batch, in one transaction of savepoints: one sync of the log for many under synchronous=FULL."""
+batch, in one transaction of savepoints: one sync of the log for many under synchronous=FULL.
+
+A quick read (a channel's snapshot, a page of history: bounded, a few dozen microseconds of
+SQLite) skips the hop altogether: it runs at once on the event loop's thread, over a second,
+read-only connection (`QuickReader`). In WAL mode a reader never waits for a writer, so it can't
+hold the loop up; if SQLite ever says busy all the same, the read takes the hop instead. Each
+read is a fresh snapshot of the file, so it sees every commit, of this process or another; a
+read with a `key` may be answered from the last one's result while SQLite's data_version says
+nothing at all was committed since (by any connection, in any process)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
+import functools
 import sqlite3
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Hashable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -26,6 +36,7 @@ from bot.store.migrate import Migration, load_migrations, migrate
 from bot.store.preflight import check_sqlite_file
 
 PREFIX = "sqlite:///"
+QUICK_RESULTS = 512  # keyed quick reads kept between two changes to the database, at most
 R = TypeVar("R")
 # In WAL mode, FULL syncs the log at every commit: a commit that returned survives a power cut.
 # NORMAL syncs only at checkpoints: safe against a killed process, not against the machine dying.
@@ -51,8 +62,8 @@ def _rows(cursor: sqlite3.Cursor, rows: list[tuple[Any, ...]]) -> list[Row]:
 
 
 class SqliteTx:
-    """Async in form, to fit `Tx`; synchronous in fact: only ever run on the connection's
-    thread, inside `SqliteBackend._run`."""
+    """Async in form, to fit `Tx`; synchronous in fact: only ever run inside `_run`, on the
+    thread that owns the connection."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
@@ -83,6 +94,11 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_exception(error)
 
 
+def _settle_all(settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    for future, result, error in settled:
+        _settle(future, result, error)
+
+
 def _drive(coro: Coroutine[Any, Any, R]) -> R:
     """Run a coroutine that never suspends (a body over a SqliteTx) to its end."""
     try:
@@ -96,13 +112,15 @@ def _drive(coro: Coroutine[Any, Any, R]) -> R:
 class SqliteBackend:
     dialect = "sqlite"
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, reader: QuickReader | None = None) -> None:
         self._db = db
+        self._reader = reader  # for quick reads on the loop's thread; None for :memory:
         # Migrations and closing still take several hops: they hold this; transactions need
         # not (each is one hop, and the thread runs one at a time).
         self._lock = asyncio.Lock()
         # Changes to commit, each with its task's context.
         self._pending: deque[tuple[Body[Any], asyncio.Future[Any], contextvars.Context]] = deque()
+        self._queued = False  # a call to `_commit_pending` waits on the thread's queue
 
     @classmethod
     async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
@@ -114,45 +132,63 @@ class SqliteBackend:
         # isolation_level=None: no implicit transactions; we BEGIN and COMMIT ourselves.
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
+            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+                mode = await cursor.fetchone()
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA busy_timeout = 5000")
             backend = cls(db)
             await backend.migrate()
+            if mode is not None and str(mode[0]).lower() == "wal":  # else readers wait
+                backend._reader = QuickReader.open(path)
         except BaseException:
-            await db.close()
+            await backend_close(db, None)
             raise
         return backend
 
-    async def read(self, body: Body[R]) -> R:
+    async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
+        if quick and self._reader is not None:
+            try:
+                return self._reader.read(body, key)
+            except sqlite3.OperationalError as error:
+                if not _busy(error):
+                    raise
+                # Locked after all (e.g. another process recovering the log): take the hop,
+                # where the connection waits its busy timeout.
         return await self._transaction("BEGIN", body)
 
     async def write(self, channel_id: int, body: Body[R]) -> R:
         # The whole file is locked for writing, which covers the channel. Changes that queue
         # while one commits go together (group commit): see `_commit_pending`.
+        if not self._db._running or self._db._connection is None:
+            raise ValueError("Connection closed")  # as aiosqlite's own calls say it
         loop = asyncio.get_running_loop()
         future: asyncio.Future[R] = loop.create_future()
         # The body runs on the connection's thread, in this task's context: the words it
         # raises or returns are in the language of the interaction it serves (`lang`).
         self._pending.append((body, future, contextvars.copy_context()))
-        await self._db._execute(self._commit_pending, loop)
+        if not self._queued:
+            # One call on the thread's queue, with no future of aiosqlite's: the batch settles
+            # its callers' futures itself, in one wake-up of this loop (not one per caller,
+            # plus one for aiosqlite's own future).
+            self._queued = True
+            self._db._tx.put_nowait((None, functools.partial(self._commit_pending, loop)))
         return await future
 
     def _commit_pending(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the connection's thread: every change queued so far, in order, in ONE transaction,
         each in a savepoint of its own, so one that raises takes back only itself. One COMMIT
         (one sync of the log under synchronous=FULL) for them all; each caller hears its result
-        only after it, and if the COMMIT fails, they all hear that nothing was kept. A change
-        already taken by an earlier batch leaves nothing to do here."""
+        only after it, and if the COMMIT fails, they all hear that nothing was kept."""
+        self._queued = False  # first: a change queued from now on queues another call
         batch = []
         while self._pending:
             batch.append(self._pending.popleft())
         if not batch:
             return
-        conn = self._db._conn
         outcomes: list[tuple[Any, BaseException | None]] = []
         try:
+            conn = self._db._conn
             conn.execute("BEGIN IMMEDIATE")
             for body, _, context in batch:
                 conn.execute("SAVEPOINT change")
@@ -164,31 +200,20 @@ class SqliteBackend:
                 conn.execute("RELEASE change")
             conn.execute("COMMIT")
         except BaseException as fault:  # nothing of the batch was kept
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            with contextlib.suppress(Exception):
+                if self._db._conn.in_transaction:
+                    self._db._conn.execute("ROLLBACK")
             outcomes = [(None, fault)] * len(batch)
-        for (_, future, _), (result, failure) in zip(batch, outcomes, strict=True):
-            loop.call_soon_threadsafe(_settle, future, result, failure)
+        settled = [
+            (future, *outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)
+        ]
+        loop.call_soon_threadsafe(_settle_all, settled)
 
     async def _transaction(self, begin: str, body: Body[R]) -> R:
-        # aiosqlite's way to run a callable on the connection's thread (it has no public one).
-        result: R = await self._db._execute(
-            contextvars.copy_context().run, self._run, begin, body
-        )  # in this task's context, as `write`'s changes are
-        return result
-
-    def _run(self, begin: str, body: Body[R]) -> R:
-        """On the connection's thread: the whole transaction. Even if the awaiting task is
-        cancelled meanwhile, this runs to its COMMIT or ROLLBACK."""
-        conn = self._db._conn
-        conn.execute(begin)
-        try:
-            result: R = _drive(body(SqliteTx(conn)))  # type: ignore[arg-type]
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        # aiosqlite's way to run a callable on the connection's thread (it has no public one),
+        # in this task's context, as `write`'s changes are.
+        context = contextvars.copy_context()
+        result: R = await self._db._execute(context.run, _run, self._db._conn, begin, body)
         return result
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
@@ -199,4 +224,85 @@ class SqliteBackend:
 
     async def close(self) -> None:
         async with self._lock:
-            await self._db.close()
+            await backend_close(self._db, self._reader)
+            self._reader = None
+
+
+async def backend_close(db: aiosqlite.Connection, reader: QuickReader | None) -> None:
+    if reader is not None:
+        reader.close()
+    await db.close()
+
+
+class QuickReader:
+    """The connection for quick reads, used only on the event loop's thread: it can't write
+    (query_only), and never waits for a lock (busy_timeout 0: the read takes the hop instead).
+    It keeps the results of keyed reads until the database changes: `PRAGMA data_version`
+    differs after any other connection's commit (the writer's, another process's), and reading
+    it costs a few microseconds, against a hundred or more for the statements and decoding."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._version: int | None = None  # the data_version the results were read at
+        self._results: dict[Hashable, Any] = {}
+
+    @classmethod
+    def open(cls, path: str) -> QuickReader | None:
+        """None for an in-memory database, which a second connection would not share."""
+        if path == ":memory:":
+            return None
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("PRAGMA busy_timeout = 0")
+        return cls(conn)
+
+    def read(self, body: Body[R], key: Hashable = None) -> R:
+        """`body` in a snapshot; with a `key` (naming all that `body` reads: its result must be
+        immutable, as it is shared), the last result for it while nothing was committed since."""
+        if key is None:
+            return _run(self._conn, "BEGIN", body)
+        if self._version is not None and key in self._results and self._changed() is None:
+            return cast(R, self._results[key])
+        self._conn.execute("BEGIN")
+        try:
+            version = self._changed()  # first, in the snapshot: never newer than what's read
+            result = _run(self._conn, None, body)
+        except BaseException:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise
+        if version is not None:  # changed: what was kept is stale
+            self._version, self._results = version, {}
+        if len(self._results) >= QUICK_RESULTS:
+            self._results.clear()
+        self._results[key] = result
+        return result
+
+    def _changed(self) -> int | None:
+        """The data_version if it differs from the one the kept results were read at."""
+        (version,) = self._conn.execute("PRAGMA data_version").fetchone()
+        return None if version == self._version else int(version)
+
+    def close(self) -> None:
+        self._results.clear()
+        self._conn.close()
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    text = str(error)
+    return "locked" in text or "busy" in text
+
+
+def _run(conn: sqlite3.Connection, begin: str | None, body: Body[R]) -> R:
+    """The whole transaction (begun already if `begin` is None), on the thread that owns `conn`.
+    Even if the awaiting task is cancelled meanwhile, this runs to its COMMIT or ROLLBACK."""
+    if begin is not None:
+        conn.execute(begin)
+    try:
+        result: R = _drive(body(SqliteTx(conn)))  # type: ignore[arg-type]
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result

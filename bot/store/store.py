@@ -16,7 +16,7 @@ from typing import Any, Self, TypeVar
 from bot.store import codec, retention
 from bot.store.backend import Backend, Row, Tx
 from bot.store.errors import AlreadyApplied, StoreError
-from bot.store.events import Event, event_from_row
+from bot.store.events import EVENT_COLUMNS, Event, event_from_row, event_from_values
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
 from bot.store.sqlite import SqliteBackend
@@ -49,15 +49,19 @@ async def open_backend(
 
 
 # A channel read: its row (if any), its turn order (a row of its own while it has one) as
-# `initiative_state`, and its server's settings (if any) as `server_<name>`. The parameters are
-# the channel id and the guild id (NULL outside a server: no server settings).
+# `initiative_state`, its server's settings (if any) as `server_<name>`, and the event already
+# logged for an interaction (if any) as `applied_id` and `applied_action`. The parameters are
+# the channel id, the guild id (NULL outside a server: no server settings) and the interaction
+# id (NULL when not asked): one round trip for what a change needs to know before it runs.
 _CHANNEL_AND_SERVER = (
-    "SELECT c.*, i.state AS initiative_state, "
+    "SELECT c.*, i.state AS initiative_state, a.id AS applied_id, a.action AS applied_action, "
     + ", ".join(f"g.{n} AS {codec.SERVER_PREFIX}{n}" for n in codec.SETTING_NAMES)
-    + " FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id) AS k"
+    + " FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id,"
+    " CAST(? AS BIGINT) AS interaction_id) AS k"
     " LEFT JOIN channels AS c ON c.channel_id = k.channel_id"
     " LEFT JOIN initiatives AS i ON i.channel_id = k.channel_id"
     " LEFT JOIN guild_settings AS g ON g.guild_id = COALESCE(k.guild_id, c.guild_id)"
+    " LEFT JOIN events AS a ON a.interaction_id = k.interaction_id"
 )
 
 
@@ -138,15 +142,27 @@ class Store:
         async def body(tx: Tx) -> Table:
             return (await self._load(tx, channel_id, guild_id, parts))[0]
 
-        return await self._backend.read(body)
+        key = ("table", channel_id, guild_id, parts)  # a Table is immutable: it may be shared
+        return await self._backend.read(body, quick=True, key=key)
 
     async def _load(
-        self, tx: Tx, channel_id: int, guild_id: int | None, parts: Parts = EVERYTHING
+        self,
+        tx: Tx,
+        channel_id: int,
+        guild_id: int | None,
+        parts: Parts = EVERYTHING,
+        interaction_id: int | None = None,
     ) -> tuple[Table, bool]:
-        """The channel's Table, and whether its row is stored yet."""
-        # The channel's row, its turn order and its server's settings in one round trip (any
-        # may be absent: the query always returns its one row).
-        channel = await tx.fetchone(_CHANNEL_AND_SERVER, channel_id, guild_id)
+        """The channel's Table, and whether its row is stored yet. With `interaction_id`, it
+        first raises AlreadyApplied if a change of that interaction is logged: inside the
+        writing transaction, which holds the channel's lock, a concurrent second delivery waits
+        for the first to commit and then finds it (the unique index backs this up)."""
+        # The channel's row, its turn order, its server's settings and the interaction's event
+        # in one round trip (any may be absent: the query always returns its one row).
+        channel = await tx.fetchone(_CHANNEL_AND_SERVER, channel_id, guild_id, interaction_id)
+        if channel is not None and channel["applied_id"] is not None:
+            applied = channel["applied_id"], channel["applied_action"]
+            raise AlreadyApplied(interaction_id or 0, *applied)
         stored = channel is not None and channel["channel_id"] is not None
         characters = monsters = None
         order = channel["initiative_state"] if channel and INITIATIVE in parts else None
@@ -195,13 +211,18 @@ class Store:
             args.append(after_id)
         # Counting up from after_id picks the changes nearest it; they are sorted back below.
         order = "DESC" if after_id is None else "ASC"
-        sql = f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY id {order} LIMIT ?"
+        sql = (
+            f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE {' AND '.join(where)}"
+            f" ORDER BY id {order} LIMIT ?"
+        )
 
-        async def body(tx: Tx) -> list[Row]:
-            return await tx.fetchall(sql, *args, limit)
+        async def body(tx: Tx) -> tuple[Event, ...]:
+            return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
 
-        rows = await self._backend.read(body)
-        return sorted(map(event_from_row, rows), key=lambda event: event.id, reverse=True)
+        # Events are never changed by their readers: a page may be shared.
+        key = ("history", channel_id, limit, before_id, after_id)
+        events = await self._backend.read(body, quick=True, key=key)
+        return sorted(events, key=lambda event: event.id, reverse=True)
 
     # --- changing --------------------------------------------------------------------------
 
@@ -224,8 +245,7 @@ class Store:
         or is written and AlreadyApplied is raised."""
 
         async def body(tx: Tx) -> R:
-            await self.check_not_applied(tx, interaction_id)
-            before, stored = await self._load(tx, channel_id, guild_id, parts)
+            before, stored = await self._load(tx, channel_id, guild_id, parts, interaction_id)
             after, result = fn(before)
             if not isinstance(after, Table) or after.channel_id != channel_id:
                 raise StoreError(f"{action}: must return the same channel's Table")
@@ -234,19 +254,6 @@ class Store:
             return result
 
         return await self._backend.write(channel_id, body)
-
-    @staticmethod
-    async def check_not_applied(tx: Tx, interaction_id: int | None) -> None:
-        """Raise AlreadyApplied if a change of this interaction is logged. Inside the writing
-        transaction, which holds the channel's lock: a concurrent second delivery waits for the
-        first to commit and then finds it (the unique index backs this up)."""
-        if interaction_id is None:
-            return
-        row = await tx.fetchone(
-            "SELECT id, action FROM events WHERE interaction_id = ?", interaction_id
-        )
-        if row is not None:
-            raise AlreadyApplied(interaction_id, row["id"], row["action"])
 
     async def _save(
         self,

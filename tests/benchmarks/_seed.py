@@ -190,3 +190,10 @@ async def keep_all_history(path: Path, channel_id: int) -> None:
             await db.execute(
                 "UPDATE channels SET history_keep = 100000 WHERE channel_id = ?", (channel_id,)
             )
+        if "own_settings" in columns:  # the channel's own value counts where this names it
+            await db.execute(
+                "UPDATE channels SET own_settings = TRIM(COALESCE(own_settings, '')"
+                " || ' history_keep') WHERE channel_id = ?"
+                " AND ' ' || COALESCE(own_settings, '') || ' ' NOT LIKE '% history_keep %'",
+                (channel_id,),
+            )

@@ -1,9 +1,12 @@
-"""The SQLite backend runs each transaction whole, in one hop to aiosqlite's thread: counted
-here on a real file, with what happens when a body misbehaves."""
+"""The SQLite backend runs each transaction whole, in one hop to aiosqlite's thread, and a quick
+read (a channel, a page of history) with no hop at all: counted here on a real file, with what
+happens when a body misbehaves, and quick reads seeing every commit (of another store on the same
+file too) and stepping aside when SQLite says busy."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -27,20 +30,25 @@ def spend(fp: int) -> Any:
     return lambda table: partyops.spend(table, "Hero", fp)
 
 
+class CountedQueue:
+    """aiosqlite's queue to its thread, counting what is put on it (a hop each)."""
+
+    def __init__(self, queue: Any, hops: list[object]) -> None:
+        self._queue, self._hops = queue, hops
+
+    def put_nowait(self, item: Any) -> None:
+        self._hops.append(item)
+        self._queue.put_nowait(item)
+
+
 def count_hops(store: Store, patch: pytest.MonkeyPatch) -> list[object]:
     connection = store._backend._db  # type: ignore[attr-defined]
     hops: list[object] = []
-    original = connection._execute
-
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        hops.append(fn)
-        return await original(fn, *args, **kwargs)
-
-    patch.setattr(connection, "_execute", counted)
+    patch.setattr(connection, "_tx", CountedQueue(connection._tx, hops))
     return hops
 
 
-async def test_a_change_and_a_read_are_one_hop_each(tmp_path: Path) -> None:
+async def test_a_change_is_one_hop_and_a_quick_read_none(tmp_path: Path) -> None:
     async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
         await store.apply(CH, GUILD, GM, "seed", hero)
         with pytest.MonkeyPatch.context() as patch:
@@ -50,9 +58,89 @@ async def test_a_change_and_a_read_are_one_hop_each(tmp_path: Path) -> None:
             )
             assert len(hops) == 1  # BEGIN, loads, writes, the event, COMMIT: all in one
             table = await store.read(CH, GUILD)
-            await store.history(CH)
-            assert len(hops) == 3
+            events = await store.history(CH)
+            assert len(hops) == 1  # both read at once, on this thread
+            await store.read_with_history(CH, GUILD)  # a whole log is not quick: one hop
+            assert len(hops) == 2
         assert table.get("Hero").fatigue.fp == 2
+        assert [e.action for e in events] == ["fatigue spend", "seed"]
+
+
+async def test_quick_reads_see_each_commit_of_another_store_on_the_file(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    async with Store.open(url) as one, Store.open(url) as two:  # as two processes would
+        await one.apply(CH, GUILD, GM, "seed", hero)
+        for fp in range(1, 4):
+            await two.apply(CH, GUILD, GM, "fatigue spend", spend(1))
+            assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == fp
+            assert len(await one.history(CH, 100)) == fp + 1
+            await one.apply(CH, GUILD, GM, "look", lambda t: (t, None))  # no change, no event
+            assert (await two.read(CH, GUILD)).get("Hero").fatigue.fp == fp
+
+
+async def test_a_kept_read_is_given_again_only_while_nothing_was_committed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tk.db"
+    url = f"sqlite:///{path}"
+    async with Store.open(url) as one, Store.open(url) as two:
+        await one.apply(CH, GUILD, GM, "seed", hero)
+        first = await one.read(CH, GUILD)
+        assert await one.read(CH, GUILD) is first  # nothing changed: the same Table again
+        page = await one.history(CH)
+        assert await one.history(CH) == page
+        await two.apply(CH + 1, GUILD, GM, "seed", hero)  # another process, another channel
+        assert await one.read(CH, GUILD) is not first  # read again: any commit at all counts
+        await two.apply(CH, GUILD, GM, "fatigue spend", spend(4))
+        assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == 4
+        assert [e.action for e in await one.history(CH)] == ["fatigue spend", "seed"]
+        raw = sqlite3.connect(path, isolation_level=None)  # a third, outside the bot
+        try:
+            raw.execute("UPDATE characters SET fp = 7 WHERE channel_id = ?", (CH,))
+        finally:
+            raw.close()
+        assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == 7
+        await one.apply(CH, GUILD, GM, "fatigue spend", spend(1))  # its own writer: the same
+        assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == 8
+
+
+async def test_a_quick_read_never_waits_for_a_writer(tmp_path: Path) -> None:
+    path = tmp_path / "tk.db"
+    async with Store.open(f"sqlite:///{path}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        writer = sqlite3.connect(path, isolation_level=None)
+        try:
+            writer.execute("BEGIN IMMEDIATE")  # another process, mid-change, holding the lock
+            writer.execute("DELETE FROM characters")
+            table = await asyncio.wait_for(store.read(CH, GUILD), 1.0)
+            assert table.get("Hero")  # the last committed state, not the uncommitted delete
+        finally:
+            writer.close()
+
+
+class Busy:
+    """A quick reader on which SQLite always says the database is locked."""
+
+    def read(self, *args: Any) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+
+async def test_a_quick_read_that_finds_the_database_busy_takes_the_hop(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        reader = store._backend._reader  # type: ignore[attr-defined]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(store._backend, "_reader", Busy())
+            hops = count_hops(store, patch)
+            assert (await store.read(CH, GUILD)).get("Hero")
+            assert len(hops) == 1
+        assert store._backend._reader is reader  # type: ignore[attr-defined]
+
+
+async def test_an_in_memory_database_reads_through_its_one_connection() -> None:
+    async with Store.open("sqlite:///:memory:") as store:  # a second one would be empty
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        assert (await store.read(CH, GUILD)).get("Hero")
 
 
 async def test_concurrent_changes_to_one_channel_all_land(tmp_path: Path) -> None:
@@ -89,8 +177,8 @@ async def test_a_cancelled_caller_leaves_a_whole_transaction(tmp_path: Path) -> 
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        table = await store.read(CH, GUILD)
-        events = await store.history(CH, 10)
+        # One snapshot for both (it may be committing right now, on the thread).
+        table, events = await store.read_with_history(CH, GUILD)
         # Either it committed whole (the change and its event) or not at all.
         assert (table.get("Hero").fatigue.fp, len(events)) in ((0, 1), (5, 2))
 
@@ -100,19 +188,23 @@ async def test_changes_queued_together_commit_together_and_fail_alone(tmp_path: 
         await store.apply(CH, GUILD, GM, "seed", hero)
         gate = threading.Event()
         busy = asyncio.create_task(store._backend._db._execute(gate.wait))  # type: ignore[attr-defined]
+        await asyncio.sleep(0)  # the thread is held from now on
 
         async def broken(tx: Tx) -> None:
             await tx.execute("DELETE FROM characters WHERE channel_id = ?", CH)
             raise RulesError("this change fails after writing")
 
         spends = [store.apply(CH, GUILD, GM, "fatigue spend", spend(1)) for _ in range(3)]
-        queued = asyncio.gather(
-            *spends[:2], store._backend.write(CH, broken), spends[2], return_exceptions=True
-        )
-        await asyncio.sleep(0.05)  # all four wait behind the busy thread: one batch
-        gate.set()
-        results = await queued
-        await busy
+        with pytest.MonkeyPatch.context() as patch:
+            hops = count_hops(store, patch)
+            queued = asyncio.gather(
+                *spends[:2], store._backend.write(CH, broken), spends[2], return_exceptions=True
+            )
+            await asyncio.sleep(0.05)  # all four wait behind the busy thread: one batch
+            gate.set()
+            results = await queued
+            assert len(hops) == 1  # ...queued on the thread as one call, not four
+            await busy
         assert isinstance(results[2], RulesError)
         spent = [r for i, r in enumerate(results) if isinstance(r, partyops.CharacterChange)]
         assert [r.after.fp for r in spent] == [1, 2, 3]  # all three, in the order they came

@@ -335,7 +335,10 @@ async def test_undo_marks_survive_a_restart(db: Database) -> None:
         await store.apply(
             CH, GUILD, PIP, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 3))
         )
+        assert (await store.history(CH))[0].undone_by is None  # read (and kept) before
         await undo_last(store, CH, GUILD, PIP, False)
+        undo, spent, *_ = await store.history(CH)  # the same store: the mark, not what it kept
+        assert (undo.undoes, spent.undone_by) == (spent.id, undo.id)
     async with Store.open(db.url) as store:
         undo, spent, first, seed_event = await store.history(CH)
         assert (undo.undoes, spent.undone_by) == (spent.id, undo.id)

@@ -336,9 +336,14 @@ class LocalDiscord:
         return False
 
     def _note_unanswered(self) -> None:
+        # After every reply, over every interaction kept: the cheap tests first, one clock read.
+        now = time.monotonic()
         for rec in self.server.interactions.values():
-            late = time.monotonic() - rec.sent_at > self.server.deadline
-            if rec.callback_type is None and late and not rec.noted_late:
+            if (
+                rec.callback_type is None
+                and not rec.noted_late
+                and now - rec.sent_at > self.server.deadline
+            ):
                 rec.noted_late = True
                 what = rec.payload["data"].get("name") or rec.payload["data"].get("custom_id")
                 self.server.record(f"interaction {what!r} left unanswered past the deadline")

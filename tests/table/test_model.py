@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from rules.fatigue import FatigueSettings, FatigueState
+from rules.fatigue import fatigue_level as rules_fatigue_level
 from table.model import (
     ChannelSettings,
     Character,
@@ -19,6 +20,7 @@ from table.model import (
     Monster,
     Table,
     check_can_change,
+    fatigue_level,
     name_key,
 )
 
@@ -274,3 +276,37 @@ def test_a_monster_typo_gets_a_suggestion_too() -> None:
     assert table.get_monster("cave troll").name == "Cave Troll"
     with pytest.raises(RulesError, match="did you mean Cave Troll"):
         table.get_monster("cave trol")
+
+
+def _outcome(fn: object, *args: object) -> object:
+    try:
+        return fn(*args)  # type: ignore[operator]
+    except RulesError as error:
+        return f"refused: {error}"
+
+
+# Numbers as an int, or as a value equal to it that the rules refuse (True == 1 == 1.0).
+_like_an_int = st.integers(0, 7).flatmap(
+    lambda n: st.sampled_from([n, float(n)] + ([bool(n)] if n in (0, 1) else []))
+)
+
+
+@given(
+    size=st.sampled_from([4, 6, 8, 10, 12]),
+    level=st.integers(1, 20),
+    toughness=_like_an_int,
+    kin=st.one_of(st.none(), st.sampled_from([4, 6, 8, 10, 12])),
+)
+def test_the_cached_fatigue_level_answers_as_the_rules_whatever_was_cached_first(
+    size: int, level: int, toughness: object, kin: object
+) -> None:
+    """The table's Fatigue Level is cached by its inputs; an input equal to a cached one but of
+    another type (True for 1, 1.0 for 1) still gets the rules' own answer, a refusal."""
+    plain = int(toughness)  # type: ignore[call-overload]
+    kin_plain = None if kin is None else int(kin)  # type: ignore[call-overload]
+    fatigue_level(((size, level),), "single", plain, None, kin_plain)  # cached first
+    args = (((size, level),), "single", toughness, None, kin)
+    assert _outcome(fatigue_level, *args) == _outcome(rules_fatigue_level, *args)
+    assert _outcome(fatigue_level, ((size, True),), "single", plain, None, None) == _outcome(
+        rules_fatigue_level, ((size, True),), "single", plain, None, None
+    )
