@@ -41,7 +41,8 @@ class Backend(Protocol):
     async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
         """Run `body` in a transaction that sees one consistent snapshot and writes nothing.
         `quick`: the read is small and bounded (a channel, a page of history), so SQLite may
-        run it at once on the event loop's thread instead of a hop to its worker thread.
+        run it at once on the event loop's thread instead of a hop to its worker thread; on
+        PostgreSQL it must be ONE statement, run without BEGIN and COMMIT (one round trip).
         `key` (with `quick`): names everything `body` reads, so SQLite may answer with its last
         result while the database has not changed at all; the result is then shared, and must
         be immutable."""

@@ -1,30 +1,16 @@
-"""One logged change to a channel, as `/history` shows it and `/undo` reverts it."""
+"""Events rows as `table.event.Event`s (SQLite keeps times and JSON as text, PostgreSQL not)."""
 
 from __future__ import annotations
 
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from table.event import Event
 
-@dataclass(frozen=True)
-class Event:
-    """One change to a channel, newest first from `Store.history`."""
-
-    id: int
-    actor_id: int
-    action: str
-    created_at: datetime  # wall time, UTC
-    before: dict[str, Any]  # codec.Snapshot: what changed, as it was
-    after: dict[str, Any]  # ... and as it became; codec.restore(table, before) undoes it
-    channel_id: int = 0
-    clock: int = 0  # the game clock after the change
-    undone_by: int | None = None  # the id of the undo event that reverted this one
-    undoes: int | None = None  # on an undo event: the id of the event it reverted
-    seq: int = 0  # its number among the channel's events (1, 2, …): how retention counts
+__all__ = ["EVENT_COLUMNS", "Event", "event_from_row", "event_from_values"]
 
 
 def event_from_row(row: Mapping[str, Any]) -> Event:

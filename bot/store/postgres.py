@@ -42,21 +42,53 @@ def numbered(sql: str) -> str:
 
 
 class PostgresTx:
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    """`single`: the body runs outside a transaction, so it may send one statement only (one
+    statement sees one snapshot by itself; a second would see another)."""
+
+    def __init__(self, conn: asyncpg.Connection, single: bool = False) -> None:
         self._conn = conn
+        self._single = single
+        self._sent = 0
+
+    def _sql(self, sql: str) -> str:
+        self._sent += 1
+        if self._single and self._sent > 1:
+            raise StoreError("A quick read is one statement on PostgreSQL (no transaction)")
+        return numbered(sql)
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
-        row = await self._conn.fetchrow(numbered(sql), *args)
+        row = await self._conn.fetchrow(self._sql(sql), *args)
         return None if row is None else dict(row)
 
     async def fetchall(self, sql: str, *args: Any) -> list[Row]:
-        return [dict(row) for row in await self._conn.fetch(numbered(sql), *args)]
+        return [dict(row) for row in await self._conn.fetch(self._sql(sql), *args)]
 
     async def fetchvalues(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        return [tuple(row) for row in await self._conn.fetch(numbered(sql), *args)]
+        return [tuple(row) for row in await self._conn.fetch(self._sql(sql), *args)]
 
     async def execute(self, sql: str, *args: Any) -> None:
-        await self._conn.execute(numbered(sql), *args)
+        await self._conn.execute(self._sql(sql), *args)
+
+
+async def _end_of_use(conn: asyncpg.Connection) -> None:
+    """What the pool does as a connection comes back, instead of asyncpg's session reset (a
+    round trip on every command): nothing. The store never changes session state, its
+    channel locks are the transaction's, the migration lock is released in a `finally`, and
+    a transaction left open is rolled back by the pool itself before this runs."""
+
+
+async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
+    """The store's pool (tests pass `connection_class` to count round trips)."""
+    import asyncpg
+
+    return await asyncpg.create_pool(
+        url,
+        min_size=1,
+        max_size=10,
+        reset=_end_of_use,
+        server_settings={"application_name": "tablekeeper"},
+        **options,
+    )
 
 
 class PostgresBackend:
@@ -77,12 +109,7 @@ class PostgresBackend:
         delay = 0.5
         while True:
             try:
-                pool = await asyncpg.create_pool(
-                    url,
-                    min_size=1,
-                    max_size=10,
-                    server_settings={"application_name": "tablekeeper"},
-                )
+                pool = await create_pool(url)
                 break
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
                 left = deadline - time.monotonic()
@@ -101,6 +128,8 @@ class PostgresBackend:
 
     async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
         async with self._pool.acquire() as conn:
+            if quick:  # one statement (the store's quick reads are): its own snapshot
+                return await body(PostgresTx(conn, single=True))
             # One round trip opens the snapshot (asyncpg's transaction() would take its own).
             await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             return await self._run(conn, body)

@@ -44,6 +44,23 @@ async def newest_seq(tx: Tx, channel_id: int) -> int:
     return int(row["seq"] or 0) if row is not None else 0
 
 
+_LOG = (
+    "INSERT INTO events"
+    " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id, seq)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, COALESCE("
+    "  (SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0) + 1)"
+)
+# PostgreSQL: the event and its keys in one statement (the keys as two parallel arrays, so the
+# statement is the same, and prepared once, whatever their number).
+_LOG_WITH_KEYS = (
+    f"WITH e AS ({_LOG} RETURNING id, seq, channel_id),"
+    " k AS (INSERT INTO event_keys (channel_id, part, key, event_id)"
+    " SELECT e.channel_id, u.part, u.key, e.id FROM e, unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]))"
+    " AS u (part, key))"
+    " SELECT id, seq FROM e"
+)
+
+
 async def log(
     tx: Tx,
     after: Table,
@@ -53,16 +70,15 @@ async def log(
     old: Snapshot,
     new: Snapshot,
     interaction_id: int | None = None,
+    *,
+    together: bool = False,
 ) -> Event:
     """Log one change (the table as it became, and exactly what changed, and the Discord
-    interaction that made it, if any); returns the event."""
+    interaction that made it, if any); returns the event. `together` (PostgreSQL): its
+    `event_keys` go in the same statement, one round trip."""
     channel_id = after.channel_id
-    row = await tx.fetchone(
-        "INSERT INTO events"
-        " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id, seq)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, COALESCE("
-        "  (SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0) + 1)"
-        " RETURNING id, seq",
+    keys = touched_keys(old, new)
+    values = (
         channel_id,
         actor_id,
         action,
@@ -73,17 +89,22 @@ async def log(
         interaction_id,
         channel_id,
     )
+    if together:
+        parts, names = [part for part, _key in keys], [key for _part, key in keys]
+        row = await tx.fetchone(_LOG_WITH_KEYS, *values, parts, names)
+        keys = []  # written
+    else:
+        row = await tx.fetchone(_LOG + " RETURNING id, seq", *values)
     assert row is not None  # RETURNING gives the one row inserted
     event_id, seq = int(row["id"]), int(row["seq"])
-    keys = touched_keys(old, new)
     if keys:
-        values: list[Any] = []
+        rows: list[Any] = []
         for part, key in keys:
-            values += [channel_id, part, key, event_id]
+            rows += [channel_id, part, key, event_id]
         await tx.execute(
             "INSERT INTO event_keys (channel_id, part, key, event_id) VALUES "
             + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
-            *values,
+            *rows,
         )
     if seq % PRUNE_EVERY == 0:
         await prune(tx, channel_id, seq - after.settings.history_keep)

@@ -65,6 +65,27 @@ _CHANNEL_AND_SERVER = (
 )
 
 
+# PostgreSQL reads the party and the bestiary in the same statement, as arrays of rows (one
+# round trip for the whole load; SQLite's extra statements cost no trip to a server). The rows
+# come back in the same column order as the SELECTs below.
+_PG_PARTS = {
+    CHARACTERS: (
+        f"ARRAY(SELECT ROW({', '.join(codec.CHARACTER_ROW)}) FROM characters"
+        " WHERE channel_id = k.channel_id ORDER BY key) AS party_rows"
+    ),
+    MONSTERS: (
+        f"ARRAY(SELECT ROW({', '.join(codec.MONSTER_FIELDS)}) FROM monsters"
+        " WHERE channel_id = k.channel_id ORDER BY key) AS bestiary_rows"
+    ),
+}
+
+
+@functools.lru_cache(maxsize=16)
+def _pg_channel_sql(parts: Parts) -> str:
+    arrays = "".join(f", {_PG_PARTS[p]}" for p in (CHARACTERS, MONSTERS) if p in parts)
+    return _CHANNEL_AND_SERVER.replace(" FROM (SELECT CAST(", f"{arrays} FROM (SELECT CAST(", 1)
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -159,14 +180,19 @@ class Store:
         for the first to commit and then finds it (the unique index backs this up)."""
         # The channel's row, its turn order, its server's settings and the interaction's event
         # in one round trip (any may be absent: the query always returns its one row).
-        channel = await tx.fetchone(_CHANNEL_AND_SERVER, channel_id, guild_id, interaction_id)
+        together = self.dialect == "postgres"  # the party and bestiary in the same statement
+        sql = _pg_channel_sql(parts) if together else _CHANNEL_AND_SERVER
+        channel = await tx.fetchone(sql, channel_id, guild_id, interaction_id)
         if channel is not None and channel["applied_id"] is not None:
             applied = channel["applied_id"], channel["applied_action"]
             raise AlreadyApplied(interaction_id or 0, *applied)
         stored = channel is not None and channel["channel_id"] is not None
         characters = monsters = None
         order = channel["initiative_state"] if channel and INITIATIVE in parts else None
-        if stored:  # no row: nothing of the channel's is stored
+        if together and channel is not None:
+            characters = channel.pop("party_rows", None)
+            monsters = channel.pop("bestiary_rows", None) if MONSTERS in parts else None
+        elif stored:  # no row: nothing of the channel's is stored
             if CHARACTERS in parts:
                 characters = await tx.fetchvalues(_CHARACTERS_SQL, channel_id)
             if MONSTERS in parts:
@@ -296,7 +322,15 @@ class Store:
         if codec.INITIATIVE in new:
             await self._save_initiative(tx, after)
         return await retention.log(
-            tx, after, actor_id, action, self._now(), old, new, interaction_id
+            tx,
+            after,
+            actor_id,
+            action,
+            self._now(),
+            old,
+            new,
+            interaction_id,
+            together=self.dialect == "postgres",
         )
 
     async def _save_server(self, tx: Tx, after: Table, names: Iterable[str]) -> None:

@@ -1,0 +1,183 @@
+"""A table's parts to and from plain dicts: the snapshots of the event log (`diff` what a change
+did, `restore` one onto a table: the basis of /undo). Storage-free; the SQL rows are in
+`bot.store.codec`.
+
+Fractions are kept exactly as text ("41/2"); classes as [[hd_size, level], ...].
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+from rules.fatigue import FatigueState
+
+from table.combat import Initiative
+from table.model import (
+    SETTING_NAMES,
+    ChannelSettings,
+    Character,
+    Monster,
+    Table,
+    layered,
+    server_layer,
+)
+
+CHANNEL_SETTINGS = tuple(f.name for f in dataclasses.fields(ChannelSettings))
+FATIGUE_FIELDS = tuple(f.name for f in dataclasses.fields(FatigueState))
+CHARACTER_FIELDS = tuple(f.name for f in dataclasses.fields(Character) if f.name != "fatigue")
+MONSTER_FIELDS = tuple(f.name for f in dataclasses.fields(Monster))
+
+ROUND_FIELDS = ("round_start", "round_first")  # where today's round length starts counting
+SERVER = "server"  # the part of a snapshot for the server's settings
+
+# {"channel"?: {...}, "characters": {key: {...} | None}, "monsters"?: {key: {...} | None},
+#  "initiative"?: {"order": {...} | None}}
+Snapshot = dict[str, Any]
+
+
+def settings_to_dict(settings: ChannelSettings) -> dict[str, Any]:
+    # Flat fields: a plain getattr per field (dataclasses.asdict deep-copies, and is slow).
+    return {name: getattr(settings, name) for name in CHANNEL_SETTINGS}
+
+
+def channel_to_dict(table: Table) -> dict[str, Any]:
+    return {
+        "guild_id": table.guild_id,
+        "clock": table.clock,
+        "settings": settings_to_dict(table.settings),  # as the channel reads them
+        "own": sorted(table.own),  # ... of which the channel set these itself
+        **{name: getattr(table, name) for name in ROUND_FIELDS},
+    }
+
+
+def server_to_dict(table: Table) -> dict[str, Any]:
+    """The server's settings, every name present (None: the server doesn't set it)."""
+    server = dict(table.server)
+    return {"guild_id": table.guild_id, "settings": {n: server.get(n) for n in SETTING_NAMES}}
+
+
+def _own_in(channel: dict[str, Any]) -> dict[str, Any]:
+    """A logged channel's own settings; one logged before server settings existed set
+    whatever differs from the defaults (the same rule its migration applied to the rows)."""
+    settings = channel["settings"]
+    if "own" in channel:
+        return {name: settings[name] for name in channel["own"]}
+    defaults = dataclasses.asdict(ChannelSettings())
+    return {n: v for n, v in settings.items() if v != defaults[n]}
+
+
+def character_to_dict(character: Character) -> dict[str, Any]:
+    data = {name: getattr(character, name) for name in CHARACTER_FIELDS}
+    data["classes"] = [list(pair) for pair in character.classes]
+    data["fl_override"] = None if character.fl_override is None else str(character.fl_override)
+    data["fatigue"] = {name: getattr(character.fatigue, name) for name in FATIGUE_FIELDS}
+    return data
+
+
+def character_from_dict(data: dict[str, Any]) -> Character:
+    # A field added later (the special modifiers) is missing from older events: its default.
+    fields = {name: data[name] for name in CHARACTER_FIELDS if name in data}
+    fields["classes"] = tuple((size, level) for size, level in data["classes"])
+    override = data["fl_override"]
+    fields["fl_override"] = None if override is None else Fraction(override)
+    # Events logged before the fatigue_time migration have no `settled`: the default, 0.
+    return Character(**fields, fatigue=FatigueState(**data["fatigue"]))
+
+
+def monster_to_dict(monster: Monster) -> dict[str, Any]:
+    data = {name: getattr(monster, name) for name in MONSTER_FIELDS}
+    data["build"] = dict(monster.build)  # a copy: the snapshot must not share the monster's dict
+    return data
+
+
+def monster_from_dict(data: dict[str, Any]) -> Monster:
+    return Monster(**{name: data[name] for name in MONSTER_FIELDS})
+
+
+def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
+    """Exactly what changed, as it was and as it became. A character missing on one side is
+    None there; the channel part appears only when the clock, guild or settings changed."""
+    old: Snapshot = {"characters": {}}
+    new: Snapshot = {"characters": {}}
+    if channel_to_dict(before) != channel_to_dict(after):
+        old["channel"], new["channel"] = channel_to_dict(before), channel_to_dict(after)
+    if before.server != after.server:  # only where a change to the server was made
+        old[SERVER], new[SERVER] = server_to_dict(before), server_to_dict(after)
+    was = {c.key: c for c in before.characters}
+    now = {c.key: c for c in after.characters}
+    for key in sorted(was.keys() | now.keys()):
+        if was.get(key) != now.get(key):
+            old["characters"][key] = _maybe(was.get(key))
+            new["characters"][key] = _maybe(now.get(key))
+    # Monsters appear only when one changed, so older events keep their shape.
+    was_m = {m.key: m for m in before.monsters}
+    now_m = {m.key: m for m in after.monsters}
+    for key in sorted(was_m.keys() | now_m.keys()):
+        if was_m.get(key) != now_m.get(key):
+            old.setdefault("monsters", {})[key] = _maybe_monster(was_m.get(key))
+            new.setdefault("monsters", {})[key] = _maybe_monster(now_m.get(key))
+    # The turn order appears only when it changed, as one thing ("order").
+    if before.initiative != after.initiative:
+        old[INITIATIVE] = {ORDER: initiative_to_dict(before.initiative)}
+        new[INITIATIVE] = {ORDER: initiative_to_dict(after.initiative)}
+    return old, new
+
+
+INITIATIVE, ORDER = "initiative", "order"
+
+
+def initiative_to_dict(initiative: Initiative) -> dict[str, Any] | None:
+    """None for no turn order at all."""
+    return initiative.to_dict() if initiative != Initiative() else None
+
+
+def _maybe_monster(monster: Monster | None) -> dict[str, Any] | None:
+    return None if monster is None else monster_to_dict(monster)
+
+
+def _maybe(character: Character | None) -> dict[str, Any] | None:
+    return None if character is None else character_to_dict(character)
+
+
+def restore(table: Table, snapshot: Snapshot) -> Table:
+    """Put a snapshot (an event's `before` or `after`) back onto `table`: the basis of /undo."""
+    server = table.server
+    if SERVER in snapshot:
+        server = server_layer(snapshot[SERVER]["settings"])
+    own = table.own_settings()
+    if "channel" in snapshot:
+        channel = snapshot["channel"]
+        own = _own_in(channel)
+        table = dataclasses.replace(
+            table,
+            guild_id=channel["guild_id"],
+            clock=channel["clock"],
+            # events logged before the fatigue_time migration have no round fields: keep these
+            **{name: channel.get(name, getattr(table, name)) for name in ROUND_FIELDS},
+        )
+    if "channel" in snapshot or SERVER in snapshot:
+        # Settings put back as layers, the round fields as logged (not moved again).
+        table = dataclasses.replace(
+            table, settings=layered(own, server), own=frozenset(own), server=server
+        )
+    characters = {c.key: c for c in table.characters}
+    for key, data in snapshot["characters"].items():
+        characters.pop(key, None)
+        if data is not None:
+            character = character_from_dict(data)
+            characters[character.key] = character
+    monsters = {m.key: m for m in table.monsters}
+    for key, data in snapshot.get("monsters", {}).items():
+        monsters.pop(key, None)
+        if data is not None:
+            monster = monster_from_dict(data)
+            monsters[monster.key] = monster
+    if INITIATIVE in snapshot:
+        table = dataclasses.replace(
+            table, initiative=Initiative.from_dict(snapshot[INITIATIVE][ORDER])
+        )
+    return dataclasses.replace(
+        table, characters=tuple(characters.values()), monsters=tuple(monsters.values())
+    )

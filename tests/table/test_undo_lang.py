@@ -1,0 +1,47 @@
+"""/undo's refusals are the table's (table.undo) and speak the reader's language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+import lang
+import lang.catalogs
+from table.event import Event
+from table.model import Forbidden
+from table.undo import check_player_may_undo, nothing_to_undo, too_old
+
+CHANGE = Event(
+    1,
+    actor_id=7,
+    action="fatigue spend",
+    created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    before={"characters": {}},
+    after={"characters": {}},
+)
+
+
+@pytest.fixture(autouse=True)
+def catalogs() -> Iterator[None]:
+    lang.install(lang.catalogs.load())
+    yield
+    lang.install({})
+
+
+def test_english_reads_as_written() -> None:
+    assert nothing_to_undo(True) == "Nothing left to undo here (an undo can't itself be undone)"
+    assert too_old(1000, CHANGE) == (
+        "Can't undo: fatigue spend by <@7> at <t:1767225600:t> is older than this channel keeps "
+        "(its last 1,000 changes; a GM can keep more with `/settings set history_keep:`)"
+    )
+
+
+def test_spanish_keeps_the_numbers_and_the_mention() -> None:
+    with lang.speaking("es-ES"):
+        text = too_old(1000, CHANGE)
+        with pytest.raises(Forbidden) as refused:
+            check_player_may_undo(CHANGE, actor_id=8)
+    assert text.startswith("No se puede deshacer") and "1,000" in text and "<@7>" in text
+    assert "pídeselo al DJ" in str(refused.value)
