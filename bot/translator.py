@@ -18,6 +18,23 @@ TRANSLATED = {
 }
 
 
+def described(message: str, /, **params: object) -> app_commands.locale_str:
+    """A description or choice name with values in it (a limit, a count): English as
+    `message.format(**params)`, other languages from `message` (marked with `N_`) and the same
+    values, so the limit is written once and every language shows it."""
+    return app_commands.locale_str(message.format(**params), template=message, params=params)
+
+
+def in_language(text: str | app_commands.locale_str) -> str:
+    """A description or choice name in the current language (`/help` shows them too)."""
+    if isinstance(text, str):
+        return _(text)
+    template = text.extras.get("template")
+    if template is None:
+        return _(text.message)
+    return _(template, **text.extras["params"])
+
+
 class CatalogTranslator(app_commands.Translator):
     async def translate(
         self,
@@ -28,5 +45,5 @@ class CatalogTranslator(app_commands.Translator):
         if context.location not in TRANSLATED:
             return None
         with speaking(locale.value):
-            text = _(string.message)
+            text = in_language(string)
         return None if text == string.message else text

@@ -13,7 +13,7 @@ from bot.contexts import anywhere
 from bot.render.about import About, about_embed
 from cogs._reply import PRIVATE, reply
 from cogs._shared import bot_of
-from lang import _
+from lang import N_, _
 
 
 def tablekeeper_version() -> str:
@@ -31,7 +31,7 @@ def shard_of(guild_id: int | None, shard_count: int) -> int:
 class AboutCog(commands.Cog, name="About"):
     @anywhere
     @app_commands.command(
-        name="about", description="Version, uptime, database, shard and links", extras=PRIVATE
+        name="about", description=N_("Version, uptime, database, shard and links"), extras=PRIVATE
     )
     async def about(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)

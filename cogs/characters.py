@@ -39,31 +39,31 @@ Fl = app_commands.Range[float, 1, FL_MAX]
 
 HD_CHOICES = [app_commands.Choice(name=f"d{size}", value=size) for size in (4, 6, 8, 10, 12, 20)]
 COMBINE_CHOICES = [
-    app_commands.Choice(name="single class", value="single"),
-    app_commands.Choice(name="multiclass (average HD and levels)", value="multi"),
-    app_commands.Choice(name="dualclass (largest HD, highest level)", value="dual"),
+    app_commands.Choice(name=N_("single class"), value="single"),
+    app_commands.Choice(name=N_("multiclass (average HD and levels)"), value="multi"),
+    app_commands.Choice(name=N_("dualclass (largest HD, highest level)"), value="dual"),
 ]
 CLEAR_CHOICES = [
-    app_commands.Choice(name="Fatigue Level given directly", value="fatigue_level"),
-    app_commands.Choice(name="Base HD", value="base_hd"),
-    app_commands.Choice(name="Kin HD size", value="kin_hd"),
-    app_commands.Choice(name="Classes", value="classes"),
+    app_commands.Choice(name=N_("Fatigue Level given directly"), value="fatigue_level"),
+    app_commands.Choice(name=N_("Base HD"), value="base_hd"),
+    app_commands.Choice(name=N_("Kin HD size"), value="kin_hd"),
+    app_commands.Choice(name=N_("Classes"), value="classes"),
 ]
 SHEET_DESCRIPTIONS = {
-    "level": "Character level (sets the SR Bonus)",
-    "fortitude": "Fortitude, added to TSR",
-    "wisdom": "Wisdom, added to WSR",
-    "kin_tsr": "Kin bonus to TSR",
-    "kin_wsr": "Kin bonus to WSR",
-    "special_tsr": "Special modifier to every TSR (a ring, a blessing), -100 to 100",
-    "special_wsr": "Special modifier to every WSR (a ring, a blessing), -100 to 100",
-    "classes": "HD size and level per class, e.g. 10:5 or d10/5 d6/6",
-    "combine": "How several classes combine",
-    "toughness": "Toughness, -5 to 7 (or give constitution instead)",
-    "constitution": "Constitution 0-25, turned into Toughness",
-    "base_hd": "Base HD like 4+1 (monsters and kin such as Ogres)",
-    "kin_hd": "Kin HD size, used when larger than the class's",
-    "fatigue_level": "Fatigue Level given directly, e.g. 20.5 (instead of the inputs)",
+    "level": N_("Character level (sets the SR Bonus)"),
+    "fortitude": N_("Fortitude, added to TSR"),
+    "wisdom": N_("Wisdom, added to WSR"),
+    "kin_tsr": N_("Kin bonus to TSR"),
+    "kin_wsr": N_("Kin bonus to WSR"),
+    "special_tsr": N_("Special modifier to every TSR (a ring, a blessing), -100 to 100"),
+    "special_wsr": N_("Special modifier to every WSR (a ring, a blessing), -100 to 100"),
+    "classes": N_("HD size and level per class, e.g. 10:5 or d10/5 d6/6"),
+    "combine": N_("How several classes combine"),
+    "toughness": N_("Toughness, -5 to 7 (or give constitution instead)"),
+    "constitution": N_("Constitution 0-25, turned into Toughness"),
+    "base_hd": N_("Base HD like 4+1 (monsters and kin such as Ogres)"),
+    "kin_hd": N_("Kin HD size, used when larger than the class's"),
+    "fatigue_level": N_("Fatigue Level given directly, e.g. 20.5 (instead of the inputs)"),
 }
 
 
@@ -85,7 +85,9 @@ class RemoveAnswer(RemovalButton, template=r"tk:rm:" + ANSWER + NAME):
 
 class Characters(commands.Cog):
     character = app_commands.Group(
-        name="character", description="Make, change, show and remove characters", guild_only=True
+        name="character",
+        description=N_("Make, change, show and remove characters"),
+        guild_only=True,
     )
 
     def __init__(self, confirm_seconds: float = CONFIRM_SECONDS) -> None:
@@ -95,10 +97,10 @@ class Characters(commands.Cog):
     async def cog_unload(self) -> None:
         self.timers.cancel_all()
 
-    @character.command(name="create", description="Make a character in this channel")
+    @character.command(name="create", description=N_("Make a character in this channel"))
     @app_commands.describe(
-        name="The character's name (letters, numbers, spaces; up to 32)",
-        owner="Who plays it (default: you; only the GM can pick someone else)",
+        name=N_("The character's name (letters, numbers, spaces; up to 32)"),
+        owner=N_("Who plays it (default: you; only the GM can pick someone else)"),
         **SHEET_DESCRIPTIONS,
     )
     @app_commands.choices(combine=COMBINE_CHOICES)
@@ -152,12 +154,12 @@ class Characters(commands.Cog):
         title = _("Created {name}", name=made.name)
         await reply(interaction, embed=sheet_embed(made, title=title))
 
-    @character.command(name="set", description="Change a character: only the options you give")
+    @character.command(name="set", description=N_("Change a character: only the options you give"))
     @app_commands.describe(
-        name="Which character",
-        new_name="Rename it",
-        owner="GM: give it to another player",
-        clear="Forget one input",
+        name=N_("Which character"),
+        new_name=N_("Rename it"),
+        owner=N_("GM: give it to another player"),
+        clear=N_("Forget one input"),
         **SHEET_DESCRIPTIONS,
     )
     @app_commands.choices(combine=COMBINE_CHOICES, clear=CLEAR_CHOICES)
@@ -222,12 +224,12 @@ class Characters(commands.Cog):
 
     @character.command(
         name="show",
-        description="Show a character's sheet: saves, fatigue, bands",
+        description=N_("Show a character's sheet: saves, fatigue, bands"),
         extras=private_unless("public"),
     )
     @app_commands.describe(
-        name="Which character (default: yours here)",
-        public="Show it to the whole channel (default: only you)",
+        name=N_("Which character (default: yours here)"),
+        public=N_("Show it to the whole channel (default: only you)"),
     )
     @app_commands.autocomplete(name=character_autocomplete)
     async def show(
@@ -237,15 +239,17 @@ class Characters(commands.Cog):
         character = pick_character(table, name, interaction.user.id)
         await reply(interaction, embed=sheet_embed(character))
 
-    @character.command(name="list", description="Every character in this channel", extras=PRIVATE)
+    @character.command(
+        name="list", description=N_("Every character in this channel"), extras=PRIVATE
+    )
     async def list_(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)
         await reply(interaction, embed=roster_embed(table))
 
     @character.command(
-        name="remove", description="Remove a character (asks to confirm)", extras=PRIVATE
+        name="remove", description=N_("Remove a character (asks to confirm)"), extras=PRIVATE
     )
-    @app_commands.describe(name="Which character")
+    @app_commands.describe(name=N_("Which character"))
     @app_commands.autocomplete(name=character_autocomplete)
     async def remove_(self, interaction: discord.Interaction, name: Name) -> None:
         table = await read_table(interaction, PARTY)

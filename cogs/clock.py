@@ -13,7 +13,7 @@ from bot.render.fatigue import clock_embed, report_embed
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, gm_only, read_table
 from cogs.fatigue import Minutes
-from lang import n_
+from lang import N_, n_
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport
@@ -39,27 +39,31 @@ async def _move(
 
 class Clock(commands.Cog):
     clock = app_commands.Group(
-        name="clock", description="The channel's game clock: rounds and minutes", guild_only=True
+        name="clock",
+        description=N_("The channel's game clock: rounds and minutes"),
+        guild_only=True,
     )
 
     @clock.command(
         name="show",
-        description="The game clock, running Temporary FP, and who rested alone ahead of it",
+        description=N_("The game clock, running Temporary FP, and who rested alone ahead of it"),
     )
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)
         await reply(interaction, embed=clock_embed(table))
 
-    @clock.command(name="round", description="GM: advance the clock by rounds")
-    @app_commands.describe(count="How many rounds pass (default 1)")
+    @clock.command(name="round", description=N_("GM: advance the clock by rounds"))
+    @app_commands.describe(count=N_("How many rounds pass (default 1)"))
     async def round(self, interaction: discord.Interaction, count: Rounds = 1) -> None:
         title = n_("{n} round passes", "{n} rounds pass", count)
         await _move(
             interaction, "clock round", title, lambda table: partyops.pass_rounds(table, count)
         )
 
-    @clock.command(name="pass", description="GM: let game minutes pass (not resting: see /rest)")
-    @app_commands.describe(minutes="How many game minutes pass")
+    @clock.command(
+        name="pass", description=N_("GM: let game minutes pass (not resting: see /rest)")
+    )
+    @app_commands.describe(minutes=N_("How many game minutes pass"))
     async def pass_time(self, interaction: discord.Interaction, minutes: Minutes) -> None:
         title = n_("{n} minute passes", "{n} minutes pass", minutes)
         await _move(

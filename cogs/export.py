@@ -23,7 +23,7 @@ NOTHING = N_(
 
 class Export(commands.Cog):
     @app_commands.command(
-        name="export", description="GM: this channel's table and history as a JSON file"
+        name="export", description=N_("GM: this channel's table and history as a JSON file")
     )
     @app_commands.guild_only()
     async def export(self, interaction: discord.Interaction) -> None:

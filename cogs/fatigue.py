@@ -29,7 +29,7 @@ from table.partyops import CharacterChange
 
 Amount = app_commands.Range[int, 1, FP_AT_ONCE_MAX]
 Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
-CHARACTER_HELP = "Whose fatigue (default: your character here)"
+CHARACTER_HELP = N_("Whose fatigue (default: your character here)")
 RECOVER_IS_GMS = N_("Only the GM can remove FP directly; rest it off with `/rest` and `character:`")
 CLEAR_VP_IS_GMS = N_("Only the GM can clear VP damage, once it is applied to the character sheet")
 OneChange = Callable[[Table, str], tuple[Table, CharacterChange]]
@@ -99,19 +99,19 @@ class SpendOne(TableButton, template=r"tk:fp:spend1:(?P<name>.*)"):
 
 class Fatigue(commands.Cog):
     fatigue = app_commands.Group(
-        name="fatigue", description="Spend, recover and show a character's FP", guild_only=True
+        name="fatigue", description=N_("Spend, recover and show a character's FP"), guild_only=True
     )
 
-    @fatigue.command(name="spend", description="An action costs FP: Temporary FP absorbs first")
-    @app_commands.describe(amount="FP the action costs (default 1)", character=CHARACTER_HELP)
+    @fatigue.command(name="spend", description=N_("An action costs FP: Temporary FP absorbs first"))
+    @app_commands.describe(amount=N_("FP the action costs (default 1)"), character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def spend(
         self, interaction: discord.Interaction, amount: Amount = 1, character: str | None = None
     ) -> None:
         await spend_fp(interaction, amount, character)
 
-    @fatigue.command(name="recover", description="GM: remove FP directly (a cap's floor holds)")
-    @app_commands.describe(amount="FP to remove (default 1)", character=CHARACTER_HELP)
+    @fatigue.command(name="recover", description=N_("GM: remove FP directly (a cap's floor holds)"))
+    @app_commands.describe(amount=N_("FP to remove (default 1)"), character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def recover(
         self, interaction: discord.Interaction, amount: Amount = 1, character: str | None = None
@@ -125,10 +125,10 @@ class Fatigue(commands.Cog):
             gm_only=RECOVER_IS_GMS,
         )
 
-    @fatigue.command(name="temp", description="Grant Temporary FP: lowers FP first, then pools")
+    @fatigue.command(name="temp", description=N_("Grant Temporary FP: lowers FP first, then pools"))
     @app_commands.describe(
-        amount="Temporary FP granted",
-        minutes="How long it lasts in game minutes (default 10)",
+        amount=N_("Temporary FP granted"),
+        minutes=N_("How long it lasts in game minutes (default 10)"),
         character=CHARACTER_HELP,
     )
     @app_commands.autocomplete(character=character_autocomplete)
@@ -149,7 +149,9 @@ class Fatigue(commands.Cog):
 
     @fatigue.command(
         name="clear_vp",
-        description="GM: clear the VP damage tally once applied to the sheet (no rest clears it)",
+        description=N_(
+            "GM: clear the VP damage tally once applied to the sheet (no rest clears it)"
+        ),
     )
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
@@ -165,7 +167,7 @@ class Fatigue(commands.Cog):
             gm_only=CLEAR_VP_IS_GMS,
         )
 
-    @fatigue.command(name="show", description="A character's FP, band, caps and Temporary FP")
+    @fatigue.command(name="show", description=N_("A character's FP, band, caps and Temporary FP"))
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def show(self, interaction: discord.Interaction, character: str | None = None) -> None:

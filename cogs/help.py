@@ -12,15 +12,19 @@ from discord.ext import commands
 
 from bot.contexts import anywhere, needs_server
 from bot.render.common import NEUTRAL
+from bot.translator import in_language
 from cogs._reply import PRIVATE, reply
+from lang import N_, _
 from rules.errors import RulesError
 
-# One example per command, by its full name. A command without one is still listed.
+# One example per command, by its full name. A command without one is still listed. Command and
+# option names are the same in every language; an example with words of its own (a label) is
+# marked, and shown with them translated.
 EXAMPLES: dict[str, str] = {
-    "save tsr": "/save tsr vs:7 label:Poison",
+    "save tsr": N_("/save tsr vs:7 label:Poison"),
     "save wsr": "/save wsr level:5 stat:10 dc:80 per:5 secret:True",
     "save party": "/save party kind:wsr spell:123 secret:True",
-    "roll": "/roll mod:25 label:Sneak attack secret:True",
+    "roll": N_("/roll mod:25 label:Sneak attack secret:True"),
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
     "character set": "/character set name:Bórin fortitude:10 special_wsr:5 base_hd:4+1",
     "character show": "/character show name:Bórin",
@@ -67,13 +71,13 @@ EXAMPLES: dict[str, str] = {
 }
 
 # Where every rule, table and number is explained (a file in the bot's source).
-RULES_REFERENCE = "The rules, table by table: docs/rules.md in Tablekeeper's source"
-ANYWHERE = (
+RULES_REFERENCE = N_("The rules, table by table: docs/rules.md in Tablekeeper's source")
+ANYWHERE = N_(
     "Anywhere: a server, a DM with Tablekeeper, or a group DM when you have added Tablekeeper "
     "to your account"
 )
-IN_SERVER = "In a server channel: it uses that channel's table"
-SERVER_COMMANDS = (
+IN_SERVER = N_("In a server channel: it uses that channel's table")
+SERVER_COMMANDS = N_(
     "Characters, fatigue, rests, the clock, monsters kept in a bestiary, settings, /history and "
     "/undo work in a server channel where Tablekeeper is installed"
 )
@@ -98,7 +102,8 @@ class HelpEntry:
 
 
 def entries(tree_commands: Iterable[app_commands.Command | app_commands.Group]) -> list[HelpEntry]:
-    """Every command users can run (subcommands rather than their groups), sorted by name."""
+    """Every command users can run (subcommands rather than their groups), sorted by name,
+    described in the current language (the catalogs' Spanish is what `sync` registers)."""
     found: list[HelpEntry] = []
     for command in tree_commands:
         leaves = command.walk_commands() if isinstance(command, app_commands.Group) else [command]
@@ -106,19 +111,21 @@ def entries(tree_commands: Iterable[app_commands.Command | app_commands.Group]) 
             if isinstance(leaf, app_commands.Group):
                 continue  # its subcommands are walked too
             options = tuple(
-                (p.display_name, str(p.description), p.required) for p in leaf.parameters
+                (p.display_name, in_language(p.locale_description or p.description), p.required)
+                for p in leaf.parameters
             )
             name = leaf.qualified_name
             example = EXAMPLES.get(name)
             everywhere = not needs_server(leaf)
-            found.append(HelpEntry(name, str(leaf.description), options, example, everywhere))
+            description = in_language(str(leaf.description))
+            found.append(HelpEntry(name, description, options, example, everywhere))
     return sorted(found, key=lambda e: e.name)
 
 
 def _line(entry: HelpEntry, with_example: bool) -> str:
     line = f"`/{entry.name}` — {entry.description}"
     if with_example and entry.example:
-        line += f"\n  e.g. `{entry.example}`"
+        line += "\n  " + _("e.g. `{example}`", example=_(entry.example))
     return line
 
 
@@ -129,17 +136,21 @@ def _clip(text: str, limit: int) -> str:
 def overview_embed(all_entries: Sequence[HelpEntry]) -> discord.Embed:
     """All commands grouped by top-level command, with examples when they fit in one embed."""
     for with_example in (True, False):
-        embed = discord.Embed(title="Tablekeeper commands", colour=NEUTRAL)
+        embed = discord.Embed(title=_("Tablekeeper commands"), colour=NEUTRAL)
         groups: dict[str, list[str]] = {}
         for entry in all_entries:
             groups.setdefault(entry.top, []).append(_line(entry, with_example))
         for index, (top, lines) in enumerate(groups.items()):
             if index == FIELDS_MAX - 1 and len(groups) > FIELDS_MAX:
                 rest = ", ".join(f"/{name}" for name in list(groups)[index:])
-                embed.add_field(name="More", value=_clip(rest, FIELD_MAX), inline=False)
+                embed.add_field(name=_("More"), value=_clip(rest, FIELD_MAX), inline=False)
                 break
             embed.add_field(name=f"/{top}", value=_clip("\n".join(lines), FIELD_MAX), inline=False)
-        embed.set_footer(text=f"Details and an example: /help command:<name> · {RULES_REFERENCE}")
+        footer = _(
+            "Details and an example: /help command:<name> · {reference}",
+            reference=_(RULES_REFERENCE),
+        )
+        embed.set_footer(text=footer)
         if len(embed) <= EMBED_MAX:
             return embed
     return embed  # still too long without examples: Discord would refuse; fields are clipped
@@ -150,23 +161,28 @@ def detail_embed(all_entries: Sequence[HelpEntry], name: str) -> discord.Embed:
     wanted = " ".join(name.lower().lstrip("/").split())
     matching = [e for e in all_entries if e.name == wanted or e.top == wanted]
     if not matching:
-        raise RulesError(f"There is no command /{wanted[:50]}: see `/help` for the list")
+        raise RulesError(
+            _("There is no command /{name}: see `/help` for the list", name=wanted[:50])
+        )
     if len(matching) > 1 or matching[0].name != wanted:
         embed = discord.Embed(title=f"/{wanted}", colour=NEUTRAL)
         embed.description = _clip("\n".join(_line(e, True) for e in matching), 4096)
-        embed.set_footer(text=f"Details: /help command:{matching[0].name}")
+        embed.set_footer(text=_("Details: /help command:{name}", name=matching[0].name))
         return embed
     entry = matching[0]
     embed = discord.Embed(title=f"/{entry.name}", description=entry.description, colour=NEUTRAL)
     if entry.options:
         lines = [
-            f"`{option}`{' (required)' if required else ''} — {text}"
+            _("`{option}` (required) — {text}", option=option, text=text)
+            if required
+            else f"`{option}` — {text}"
             for option, text, required in entry.options
         ]
-        embed.add_field(name="Options", value=_clip("\n".join(lines), FIELD_MAX), inline=False)
+        embed.add_field(name=_("Options"), value=_clip("\n".join(lines), FIELD_MAX), inline=False)
     if entry.example:
-        embed.add_field(name="Example", value=f"`{entry.example}`", inline=False)
-    embed.add_field(name="Where", value=ANYWHERE if entry.anywhere else IN_SERVER, inline=False)
+        embed.add_field(name=_("Example"), value=f"`{_(entry.example)}`", inline=False)
+    where = ANYWHERE if entry.anywhere else IN_SERVER
+    embed.add_field(name=_("Where"), value=_(where), inline=False)
     return embed
 
 
@@ -180,17 +196,17 @@ class Help(commands.Cog):
 
     @anywhere
     @app_commands.command(
-        name="help", description="What each command does, with an example", extras=PRIVATE
+        name="help", description=N_("What each command does, with an example"), extras=PRIVATE
     )
-    @app_commands.describe(command="One command for details, e.g. character create")
+    @app_commands.describe(command=N_("One command for details, e.g. character create"))
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
         found = self._entries()
         if command is not None:
             embed = detail_embed(found, command)
         elif interaction.guild_id is None:  # a DM: what works here, and where the rest does
             embed = overview_embed([e for e in found if e.anywhere])
-            embed.title = "Tablekeeper commands that work here"
-            embed.description = SERVER_COMMANDS
+            embed.title = _("Tablekeeper commands that work here")
+            embed.description = _(SERVER_COMMANDS)
         else:
             embed = overview_embed(found)
         await reply(interaction, embed=embed)

@@ -102,18 +102,19 @@ def page_message(channel_id: int, page: Page) -> dict[str, Any]:
 class History(commands.Cog):
     @app_commands.command(
         name="history",
-        description="This channel's recent changes, newest first",
+        description=N_("This channel's recent changes, newest first"),
         extras=private_if("private"),
     )
     @app_commands.guild_only()
-    @app_commands.describe(private="Only you see it (default: the whole channel)")
+    @app_commands.describe(private=N_("Only you see it (default: the whole channel)"))
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
         channel_id = await table_channel_id(interaction)
         page = await load_page(bot_of(interaction).store, channel_id, 0)
         await reply(interaction, **page_message(channel_id, page))
 
     @app_commands.command(
-        name="undo", description="Undo the channel's last change (players: their own last change)"
+        name="undo",
+        description=N_("Undo the channel's last change (players: their own last change)"),
     )
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.render.fatigue import report_embed
 from bot.render.initiative import order_embed, turn_text, turn_title
 from bot.render.monsters import monster_embed
+from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, own_first, read_table
@@ -83,13 +84,17 @@ def facing_view(report: TurnReport) -> discord.ui.View | None:
 
 class InitiativeCog(commands.Cog, name="Initiative"):
     init = app_commands.Group(
-        name="init", description="The turn order of a fight, on the game clock", guild_only=True
+        name="init", description=N_("The turn order of a fight, on the game clock"), guild_only=True
     )
 
-    @init.command(name="add", description="Add a character, a monster or any name, with a score")
+    @init.command(
+        name="add", description=N_("Add a character, a monster or any name, with a score")
+    )
     @app_commands.describe(
-        name="A character or monster here (suggested), or any name (GM)",
-        score=f"Initiative score, highest acts first (-{SCORE_LIMIT} to {SCORE_LIMIT})",
+        name=N_("A character or monster here (suggested), or any name (GM)"),
+        score=described(
+            N_("Initiative score, highest acts first (-{limit} to {limit})"), limit=SCORE_LIMIT
+        ),
     )
     @app_commands.autocomplete(name=add_autocomplete)
     async def add(self, interaction: discord.Interaction, name: Name, score: Score) -> None:
@@ -103,8 +108,8 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         title = _("{name} joins the initiative at {score}", name=added.name, score=added.score)
         await reply(interaction, embed=order_embed(order, clock, title))
 
-    @init.command(name="remove", description="GM: take a name out of the initiative")
-    @app_commands.describe(name="Who leaves the fight")
+    @init.command(name="remove", description=N_("GM: take a name out of the initiative"))
+    @app_commands.describe(name=N_("Who leaves the fight"))
     @app_commands.autocomplete(name=order_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
         def step(table: Table) -> tuple[Table, tuple[Combatant, Initiative, int]]:
@@ -115,7 +120,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         title = _("{name} leaves the fight", name=gone.name)
         await reply(interaction, embed=order_embed(order, clock, title))
 
-    @init.command(name="start", description="GM: round 1 begins (the clock does not move)")
+    @init.command(name="start", description=N_("GM: round 1 begins (the clock does not move)"))
     async def start(self, interaction: discord.Interaction) -> None:
         def step(table: Table) -> tuple[Table, tuple[Initiative, int]]:
             new, order = initiative.start(table)
@@ -126,7 +131,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         title = _("⚔️ Round 1 · {name}'s turn", name=current.name if current else "?")
         await reply(interaction, embed=order_embed(order, clock, title, with_status=False))
 
-    @init.command(name="next", description="GM: pass the turn; after the last, a new round")
+    @init.command(name="next", description=N_("GM: pass the turn; after the last, a new round"))
     async def next_(self, interaction: discord.Interaction) -> None:
         def step(table: Table) -> tuple[Table, tuple[TurnReport, Initiative, int, int]]:
             new, report = initiative.next_turn(table)
@@ -150,12 +155,12 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         else:
             await reply(interaction, embeds=embeds, view=view)
 
-    @init.command(name="show", description="The turn order, whose turn it is and the round")
+    @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
         await reply(interaction, embed=order_embed(table.initiative, table.clock))
 
-    @init.command(name="end", description="GM: end the fight; everyone leaves the order")
+    @init.command(name="end", description=N_("GM: end the fight; everyone leaves the order"))
     async def end(self, interaction: discord.Interaction) -> None:
         def step(table: Table) -> tuple[Table, tuple[Initiative, int]]:
             new, was = initiative.end(table)

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.contexts import anywhere
 from bot.permissions import is_gm
 from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
+from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
@@ -51,42 +52,8 @@ Text = app_commands.Range[str, 1, 100]
 ArmorEnchantments = app_commands.Range[str, 1, 8 * MAX_ARMOR_ENCHANTMENTS]
 Spot = app_commands.Range[str, 1, 20]
 
-ARMOR_CHOICES = [app_commands.Choice(name=a.title(), value=a) for a in ARMOR_LEVELS]
-ORDER_CHOICES = [
-    app_commands.Choice(name=f"{o.title()} (drops {n} Materials + 1 per enchantment)", value=o)
-    for o, n in ORDERS.items()
-]
-_COMPASS = (
-    "north",
-    "north-east",
-    "east",
-    "south-east",
-    "south",
-    "south-west",
-    "west",
-    "north-west",
-)
-COMPASS_CHOICES = [
-    app_commands.Choice(name=f"{f} ({word})", value=f)
-    for f, word in zip(FACINGS, _COMPASS, strict=True)
-]
-BUILD_DESCRIPTIONS = {
-    "rank": "The monster's Rank, 0-5",
-    "armor": "Armor level: sets Defense (by Rank) and the Evasion modifier",
-    "trade": "+k Defense for -k Evasion modifier; negative k trades back",
-    "agility": "Agility: shows Evasion as 10 + Agility + modifier",
-    "extra_defense": "Extra worn armor's Defense (half counts unless Unarmored)",
-    "extra_evasion": "Extra worn armor's Evasion penalty, e.g. -2",
-    "spots": "Unarmored spots from its facing, e.g. back, back-left (hidden, Hard to Hit)",
-    "easy_spots": "Of those spots, the ones that are not Hard to Hit",
-    "revealed_spots": "Of those spots, the ones the players already know (default: none)",
-    "armor_enchantments": (
-        f"Armor Enchantment Ranks, e.g. 1 2 (at most {MAX_ARMOR_ENCHANTMENTS}, each ≤ its Rank)"
-    ),
-    "weapon_enchantments": "Weapon Enchantment Ranks, e.g. 2 2 (each ≤ its Rank)",
-    "order": "Normal, heavy, miniboss or boss: sets the Material drop",
-}
-# How a stat block's title names its armor level (the option's value stays the English word).
+# Choice names written out whole, by the rules' value, so each can be translated (a value the
+# rules add without a name here stops the import). The option's value stays the English word.
 ARMOR_WORDS = {
     "unarmored": N_("Unarmored"),
     "civilian": N_("Civilian"),
@@ -96,7 +63,45 @@ ARMOR_WORDS = {
     "extreme": N_("Extreme"),
     "impervious": N_("Impervious"),
 }
-PUBLIC = "Show it to the whole channel (default: only you see it)"
+ARMOR_CHOICES = [app_commands.Choice(name=ARMOR_WORDS[a], value=a) for a in ARMOR_LEVELS]
+_ORDER_NAMES = {
+    "normal": N_("Normal (drops {n} Materials + 1 per enchantment)"),
+    "heavy": N_("Heavy (drops {n} Materials + 1 per enchantment)"),
+    "miniboss": N_("Miniboss (drops {n} Materials + 1 per enchantment)"),
+    "boss": N_("Boss (drops {n} Materials + 1 per enchantment)"),
+}
+ORDER_CHOICES = [
+    app_commands.Choice(name=described(_ORDER_NAMES[o], n=n), value=o) for o, n in ORDERS.items()
+]
+_COMPASS = {
+    "N": N_("N (north)"),
+    "NE": N_("NE (north-east)"),
+    "E": N_("E (east)"),
+    "SE": N_("SE (south-east)"),
+    "S": N_("S (south)"),
+    "SW": N_("SW (south-west)"),
+    "W": N_("W (west)"),
+    "NW": N_("NW (north-west)"),
+}
+COMPASS_CHOICES = [app_commands.Choice(name=_COMPASS[f], value=f) for f in FACINGS]
+BUILD_DESCRIPTIONS: dict[str, str | app_commands.locale_str] = {
+    "rank": N_("The monster's Rank, 0-5"),
+    "armor": N_("Armor level: sets Defense (by Rank) and the Evasion modifier"),
+    "trade": N_("+k Defense for -k Evasion modifier; negative k trades back"),
+    "agility": N_("Agility: shows Evasion as 10 + Agility + modifier"),
+    "extra_defense": N_("Extra worn armor's Defense (half counts unless Unarmored)"),
+    "extra_evasion": N_("Extra worn armor's Evasion penalty, e.g. -2"),
+    "spots": N_("Unarmored spots from its facing, e.g. back, back-left (hidden, Hard to Hit)"),
+    "easy_spots": N_("Of those spots, the ones that are not Hard to Hit"),
+    "revealed_spots": N_("Of those spots, the ones the players already know (default: none)"),
+    "armor_enchantments": described(
+        N_("Armor Enchantment Ranks, e.g. 1 2 (at most {most}, each ≤ its Rank)"),
+        most=MAX_ARMOR_ENCHANTMENTS,
+    ),
+    "weapon_enchantments": N_("Weapon Enchantment Ranks, e.g. 2 2 (each ≤ its Rank)"),
+    "order": N_("Normal, heavy, miniboss or boss: sets the Material drop"),
+}
+PUBLIC = N_("Show it to the whole channel (default: only you see it)")
 
 
 def build_options(given: dict[str, Any]) -> BuildOptions:
@@ -174,7 +179,7 @@ async def hit_and_reply(
 class Monsters(commands.Cog):
     monster = app_commands.Group(
         name="monster",
-        description="Monster Defense & Armor, and this channel's monsters",
+        description=N_("Monster Defense & Armor, and this channel's monsters"),
         guild_only=True,
     )
 
@@ -231,7 +236,7 @@ class Monsters(commands.Cog):
         embed = block_embed(block, title=title, show_hidden=not public)
         await reply(interaction, embed=embed)  # private unless public, as declared
 
-    BUILD = "A monster's stat block from its Rank and armor"
+    BUILD = N_("A monster's stat block from its Rank and armor")
     build = monster.command(name="build", description=BUILD, extras=private_unless("public"))(
         _build
     )
@@ -241,10 +246,10 @@ class Monsters(commands.Cog):
         )(_build)
     )
 
-    @monster.command(name="create", description="GM: keep a monster in this channel")
+    @monster.command(name="create", description=N_("GM: keep a monster in this channel"))
     @app_commands.describe(
-        name="The monster's name (up to 32 characters)",
-        hp="Its maximum HP, to track damage (optional)",
+        name=N_("The monster's name (up to 32 characters)"),
+        hp=N_("Its maximum HP, to track damage (optional)"),
         **BUILD_DESCRIPTIONS,
     )
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
@@ -277,10 +282,10 @@ class Monsters(commands.Cog):
 
     @monster.command(
         name="show",
-        description="A monster's stat block, HP and facing",
+        description=N_("A monster's stat block, HP and facing"),
         extras=private_unless("public"),
     )
-    @app_commands.describe(name="Which monster", public=PUBLIC)
+    @app_commands.describe(name=N_("Which monster"), public=PUBLIC)
     @app_commands.autocomplete(name=monster_autocomplete)
     async def show(
         self, interaction: discord.Interaction, name: Name, public: bool = False
@@ -293,7 +298,7 @@ class Monsters(commands.Cog):
         await reply(interaction, embed=embed)  # private unless public, as declared
 
     @monster.command(
-        name="list", description="This channel's monsters", extras=private_unless("public")
+        name="list", description=N_("This channel's monsters"), extras=private_unless("public")
     )
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
@@ -301,15 +306,17 @@ class Monsters(commands.Cog):
         await reply(interaction, embed=roster_embed(table.monsters))
 
     @monster.command(
-        name="remove", description="GM: remove a monster (asks to confirm)", extras=PRIVATE
+        name="remove", description=N_("GM: remove a monster (asks to confirm)"), extras=PRIVATE
     )
-    @app_commands.describe(name="Which monster")
+    @app_commands.describe(name=N_("Which monster"))
     @app_commands.autocomplete(name=monster_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
         await confirm_monster_removal(interaction, name, self.confirm_seconds, self.timers)
 
-    @monster.command(name="face", description="GM: turn a monster (moves its unarmored spots)")
-    @app_commands.describe(name="Which monster", facing="The compass direction it now faces")
+    @monster.command(name="face", description=N_("GM: turn a monster (moves its unarmored spots)"))
+    @app_commands.describe(
+        name=N_("Which monster"), facing=N_("The compass direction it now faces")
+    )
     @app_commands.choices(facing=COMPASS_CHOICES)
     @app_commands.autocomplete(name=monster_autocomplete)
     async def face(self, interaction: discord.Interaction, name: Name, facing: str) -> None:
@@ -322,8 +329,12 @@ class Monsters(commands.Cog):
             ),
         )
 
-    @monster.command(name="reveal", description="GM: show the players one hidden unarmored spot")
-    @app_commands.describe(name="Which monster", spot="Which of its hidden spots, e.g. back")
+    @monster.command(
+        name="reveal", description=N_("GM: show the players one hidden unarmored spot")
+    )
+    @app_commands.describe(
+        name=N_("Which monster"), spot=N_("Which of its hidden spots, e.g. back")
+    )
     @app_commands.autocomplete(name=monster_autocomplete, spot=hidden_spot_autocomplete)
     async def reveal(self, interaction: discord.Interaction, name: Name, spot: Spot) -> None:
         step = functools.partial(bestiary.reveal, name=name, spot=spot)
@@ -333,11 +344,11 @@ class Monsters(commands.Cog):
         )
         await reply(interaction, embed=monster_embed(shown, title=title))
 
-    @monster.command(name="hit", description="GM: a hit on a monster: damage after its Defense")
+    @monster.command(name="hit", description=N_("GM: a hit on a monster: damage after its Defense"))
     @app_commands.describe(
-        name="Which monster",
-        damage="The attack's damage, before Defense",
-        from_="The square the attack comes from (or passes through)",
+        name=N_("Which monster"),
+        damage=N_("The attack's damage, before Defense"),
+        from_=N_("The square the attack comes from (or passes through)"),
     )
     @app_commands.rename(from_="from")
     @app_commands.choices(from_=COMPASS_CHOICES)

@@ -105,7 +105,9 @@ def page_view(page: int, pages: int) -> discord.ui.View | None:
 
 class Party(commands.Cog):
     party = app_commands.Group(
-        name="party", description="The channel's fatigue board and party-wide FP", guild_only=True
+        name="party",
+        description=N_("The channel's fatigue board and party-wide FP"),
+        guild_only=True,
     )
 
     def __init__(self) -> None:
@@ -114,8 +116,8 @@ class Party(commands.Cog):
     async def cog_unload(self) -> None:
         self.timers.cancel_all()
 
-    @party.command(name="show", description="Every character's FP, band, caps and Temporary FP")
-    @app_commands.describe(page="Page of the board (10 characters a page)")
+    @party.command(name="show", description=N_("Every character's FP, band, caps and Temporary FP"))
+    @app_commands.describe(page=N_("Page of the board (10 characters a page)"))
     async def show(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, PAGES_MAX] = 1
     ) -> None:
@@ -127,8 +129,8 @@ class Party(commands.Cog):
         else:
             await reply(interaction, embed=embed, view=view)
 
-    @party.command(name="spend", description="GM: everyone here takes an action costing FP")
-    @app_commands.describe(amount="FP the action costs each character (default 1)")
+    @party.command(name="spend", description=N_("GM: everyone here takes an action costing FP"))
+    @app_commands.describe(amount=N_("FP the action costs each character (default 1)"))
     async def spend(self, interaction: discord.Interaction, amount: Amount = 1) -> None:
 
         def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
@@ -140,7 +142,9 @@ class Party(commands.Cog):
         embed = report_embed(title, report, round_seconds)
         await reply(interaction, embed=embed)
 
-    @party.command(name="reset", description="GM: everyone's fatigue back to fresh (asks first)")
+    @party.command(
+        name="reset", description=N_("GM: everyone's fatigue back to fresh (asks first)")
+    )
     async def reset(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)
         require_gm(interaction, table)  # refuse now, not at the click (which asks again)

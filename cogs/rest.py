@@ -21,7 +21,7 @@ from table import partyops
 from table.model import Table
 from table.partyops import PartyReport
 
-CHARACTER_HELP = "Rest only this character (default: the whole party, GM only)"
+CHARACTER_HELP = N_("Rest only this character (default: the whole party, GM only)")
 PARTY_REST_IS_GMS = N_(
     "Only the GM can rest the whole party; to rest your own character, add `character:`"
 )
@@ -68,10 +68,12 @@ async def _rest(
 
 class Rest(commands.Cog):
     rest = app_commands.Group(
-        name="rest", description="Rest off FP: the party (GM) or one character", guild_only=True
+        name="rest", description=N_("Rest off FP: the party (GM) or one character"), guild_only=True
     )
 
-    @rest.command(name="break", description="Take a Break: clears the Exhausted cap, then rests")
+    @rest.command(
+        name="break", description=N_("Take a Break: clears the Exhausted cap, then rests")
+    )
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def take_break(
@@ -79,7 +81,7 @@ class Rest(commands.Cog):
     ) -> None:
         await _rest(interaction, "break", character)
 
-    @rest.command(name="short", description="Short Rest: clears both caps, then rests")
+    @rest.command(name="short", description=N_("Short Rest: clears both caps, then rests"))
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def short(self, interaction: discord.Interaction, character: str | None = None) -> None:
@@ -87,15 +89,15 @@ class Rest(commands.Cog):
 
     @rest.command(
         name="long",
-        description="Long Rest: FP and Temporary FP to 0, caps cleared; VP damage stays",
+        description=N_("Long Rest: FP and Temporary FP to 0, caps cleared; VP damage stays"),
     )
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def long(self, interaction: discord.Interaction, character: str | None = None) -> None:
         await _rest(interaction, "long", character)
 
-    @rest.command(name="minutes", description="Rest some minutes: no cap is cleared")
-    @app_commands.describe(minutes="Game minutes of rest", character=CHARACTER_HELP)
+    @rest.command(name="minutes", description=N_("Rest some minutes: no cap is cleared"))
+    @app_commands.describe(minutes=N_("Game minutes of rest"), character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def minutes(
         self, interaction: discord.Interaction, minutes: Minutes, character: str | None = None

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import discord
 from discord import app_commands
@@ -12,12 +13,16 @@ from discord.ext import commands
 from bot.contexts import anywhere
 from bot.render.label import LABEL_MAX, labelled
 from bot.render.roll import dice_embed, open_ended_embed
+from bot.translator import described
 from cogs._reply import reply
 from cogs.secret import send_secret
-from lang import _
+from lang import N_, _
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
+
+# The dice expressions `EXAMPLES` shows, one by one: the sentence around them is translated.
+FIRST, SECOND, THIRD = re.findall(r"`([^`]+)`", EXAMPLES)
 
 Label = app_commands.Range[str, 1, LABEL_MAX]
 
@@ -28,12 +33,17 @@ class Roll(commands.Cog):
         self.rng: DieSource = rng or random.SystemRandom()
 
     @anywhere
-    @app_commands.command(name="roll", description="Roll an open-ended d100, or any dice")
+    @app_commands.command(name="roll", description=N_("Roll an open-ended d100, or any dice"))
     @app_commands.describe(
-        mod="Added to the open-ended d100, e.g. 25",
-        dice=f"Roll these dice instead, e.g. {EXAMPLES.replace('`', '')}",
-        label="What the roll is for, shown with it, e.g. Sneak attack",
-        secret="Only you and the GM see the result; the channel sees that you rolled",
+        mod=N_("Added to the open-ended d100, e.g. 25"),
+        dice=described(
+            N_("Roll these dice instead, e.g. {first}, {second} or {third}"),
+            first=FIRST,
+            second=SECOND,
+            third=THIRD,
+        ),
+        label=N_("What the roll is for, shown with it, e.g. Sneak attack"),
+        secret=N_("Only you and the GM see the result; the channel sees that you rolled"),
     )
     async def roll(
         self,

@@ -56,18 +56,18 @@ Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
 Per = app_commands.Range[int, 1, PER_MAX]
 
 _AGAINST = {
-    "vs": "Attack Level of the effect (sets the Difficulty)",
-    "dc": "A Difficulty number, instead of vs or spell",
-    "spell": "The caster's Spell Casting total, instead of vs or dc",
-    "mod": "Situational modifier, e.g. -10",
-    "per": "Count points of failure per this many points (an effect 'per 5')",
-    "label": "What the save is for, shown with it, e.g. Poison",
-    "secret": "Only you and the GM see the result; the channel sees that you rolled",
+    "vs": N_("Attack Level of the effect (sets the Difficulty)"),
+    "dc": N_("A Difficulty number, instead of vs or spell"),
+    "spell": N_("The caster's Spell Casting total, instead of vs or dc"),
+    "mod": N_("Situational modifier, e.g. -10"),
+    "per": N_("Count points of failure per this many points (an effect 'per 5')"),
+    "label": N_("What the save is for, shown with it, e.g. Poison"),
+    "secret": N_("Only you and the GM see the result; the channel sees that you rolled"),
 }
 _ONE = {
-    "level": "Defender's level (default: your character's)",
-    "kin": "Kin bonus (default: your character's)",
-    "character": "Whose save (default: your character here)",
+    "level": N_("Defender's level (default: your character's)"),
+    "kin": N_("Kin bonus (default: your character's)"),
+    "character": N_("Whose save (default: your character here)"),
 }
 
 
@@ -238,7 +238,7 @@ class Saves(commands.Cog):
     # need a server channel (the party's own `guild_only` is the bot's check alone: Discord
     # applies contexts to the whole /save command).
     save = anywhere(
-        app_commands.Group(name="save", description="Roll a Save Roll with all its working")
+        app_commands.Group(name="save", description=N_("Roll a Save Roll with all its working"))
     )
 
     def __init__(self, rng: DieSource | None = None) -> None:
@@ -304,8 +304,8 @@ class Saves(commands.Cog):
         view = buttons_view(PartySaveAgain(kind, against, mod, per))
         await reply(interaction, embed=embed, view=view)
 
-    @save.command(name="tsr", description="Toughness Save Roll: poison, disease, fatigue")
-    @app_commands.describe(**_AGAINST, **_ONE, stat="Fortitude (default: your character's)")
+    @save.command(name="tsr", description=N_("Toughness Save Roll: poison, disease, fatigue"))
+    @app_commands.describe(**_AGAINST, **_ONE, stat=N_("Fortitude (default: your character's)"))
     @app_commands.autocomplete(character=character_autocomplete)
     async def tsr(
         self,
@@ -328,8 +328,8 @@ class Saves(commands.Cog):
         )
         await self._one(interaction, SaveKind.TSR, options, label, secret)
 
-    @save.command(name="wsr", description="Willpower Save Roll: fear, illusions, mind control")
-    @app_commands.describe(**_AGAINST, **_ONE, stat="Wisdom (default: your character's)")
+    @save.command(name="wsr", description=N_("Willpower Save Roll: fear, illusions, mind control"))
+    @app_commands.describe(**_AGAINST, **_ONE, stat=N_("Wisdom (default: your character's)"))
     @app_commands.autocomplete(character=character_autocomplete)
     async def wsr(
         self,
@@ -352,13 +352,13 @@ class Saves(commands.Cog):
         )
         await self._one(interaction, SaveKind.WSR, options, label, secret)
 
-    @save.command(name="party", description="GM: the same save for every character here")
+    @save.command(name="party", description=N_("GM: the same save for every character here"))
     @app_commands.guild_only()
-    @app_commands.describe(kind="Toughness (TSR) or Willpower (WSR)", **_AGAINST)
+    @app_commands.describe(kind=N_("Toughness (TSR) or Willpower (WSR)"), **_AGAINST)
     @app_commands.choices(
         kind=[
-            app_commands.Choice(name="TSR (Toughness)", value="tsr"),
-            app_commands.Choice(name="WSR (Willpower)", value="wsr"),
+            app_commands.Choice(name=N_("TSR (Toughness)"), value="tsr"),
+            app_commands.Choice(name=N_("WSR (Willpower)"), value="wsr"),
         ]
     )
     async def party(

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.render.fatigue import clock_line
 from bot.render.settings import RESET_CHOICES, settings_embed
+from bot.translator import described
 from cogs._reply import PRIVATE, reply
 from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
 from lang import N_, _
@@ -28,21 +29,26 @@ from table.model import (
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 
 MANAGE_SERVER = N_("Only members with Manage Server can change the server's settings")
-DESCRIBE = {
-    "ties": "Does a Save Roll that ties the Difficulty fail (the text) or succeed?",
-    "round_seconds": "Game seconds in a round (default 60)",
-    "rest_rate": "FP removed per minute of rest (default 1)",
-    "break_minutes": "Minutes in Take a Break (default 10)",
-    "short_minutes": "Minutes in a Short Rest (default 60)",
-    "long_minutes": "Minutes in a Long Rest (default 480)",
-    "gm_role": "Members with this role are GMs (besides Manage Channels)",
-    "clear_gm_role": "Forget this GM role (at a channel: the server's applies, if any)",
-    "history_keep": (
-        f"How many latest changes /history and /undo keep (default {HISTORY_KEEP_DEFAULT:,})"
+DESCRIBE: dict[str, str | app_commands.locale_str] = {
+    "ties": N_("Does a Save Roll that ties the Difficulty fail (the text) or succeed?"),
+    "round_seconds": N_("Game seconds in a round (default 60)"),
+    "rest_rate": N_("FP removed per minute of rest (default 1)"),
+    "break_minutes": N_("Minutes in Take a Break (default 10)"),
+    "short_minutes": N_("Minutes in a Short Rest (default 60)"),
+    "long_minutes": N_("Minutes in a Long Rest (default 480)"),
+    "gm_role": N_("Members with this role are GMs (besides Manage Channels)"),
+    "clear_gm_role": N_("Forget this GM role (at a channel: the server's applies, if any)"),
+    "history_keep": described(
+        N_("How many latest changes /history and /undo keep (default {default:,})"),
+        default=HISTORY_KEEP_DEFAULT,
     ),
-    "threads": "Do a channel's threads play at its table (shared) or keep their own?",
-    "reset": "Forget a value set at this scope (a channel then reads the server's, else default)",
+    "threads": N_("Do a channel's threads play at its table (shared) or keep their own?"),
+    "reset": N_(
+        "Forget a value set at this scope (a channel then reads the server's, else default)"
+    ),
 }
+# The choices of `ties:` and `threads:` are their Literal values: named in each language at sync.
+LITERAL_CHOICES = (N_("fail"), N_("succeed"), N_("shared"), N_("own"))
 Scope = Literal["set", "server"]
 Change = Callable[[Table, SettingsOptions], tuple[Table, tuple[ChannelSettings, ChannelSettings]]]
 Changed = tuple[ChannelSettings, ChannelSettings, str | None]  # before, after, the clock line
@@ -53,13 +59,13 @@ IN_THREAD = N_("Whether threads share the table is set in their channel, not in 
 class Settings(commands.Cog):
     settings = app_commands.Group(
         name="settings",
-        description="The table's rules settings: this channel's, or the server's",
+        description=N_("The table's rules settings: this channel's, or the server's"),
         guild_only=True,
     )
 
     @settings.command(
         name="show",
-        description="This channel's settings, and where each comes from",
+        description=N_("This channel's settings, and where each comes from"),
         extras=PRIVATE,
     )
     async def show(self, interaction: discord.Interaction) -> None:
@@ -109,9 +115,11 @@ class Settings(commands.Cog):
         everyone = gm_role is not None and gm_role.is_default()
         await self.change(interaction, scope, options, everyone)
 
-    set_ = settings.command(name="set", description="GM: change this channel's settings")(_change)
+    set_ = settings.command(name="set", description=N_("GM: change this channel's settings"))(
+        _change
+    )
     server = settings.command(
-        name="server", description="Manage Server: change the settings of every channel here"
+        name="server", description=N_("Manage Server: change the settings of every channel here")
     )(_change)
 
     async def change(

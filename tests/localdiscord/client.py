@@ -158,7 +158,7 @@ class LocalDiscord:
 
     async def type(self, line: str, *, user: User, channel: Place | None = None) -> Reply:
         """Run a typed command line such as '/save wsr level:5 vs:7'."""
-        path, options = parse_command_line(line, self.commands(channel))
+        path, options = parse_command_line(line, self.commands(channel), user.locale)
         return await self.slash(path, user=user, channel=channel, options=options)
 
     async def autocomplete(

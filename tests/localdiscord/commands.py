@@ -135,10 +135,13 @@ def nest(chain: list[dict[str, Any]], leaf_options: list[dict[str, Any]]) -> lis
 _OPTION = re.compile(r"(?:^|\s)([\w-]+):")
 
 
-def parse_command_line(line: str, commands: Sequence[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+def parse_command_line(
+    line: str, commands: Sequence[dict[str, Any]], locale: str | None = None
+) -> tuple[str, dict[str, Any]]:
     """'/save wsr level:5 vs:7' -> ('save wsr', {'level': 5, 'vs': 7}), checked and typed.
 
     User, channel and role values stay text (a mention, id or name) for the caller to look up.
+    A choice may be given by its name as a client in `locale` shows it (`armor:Pesada`).
     """
     text = line.strip()
     if not text.startswith("/"):
@@ -158,7 +161,7 @@ def parse_command_line(line: str, commands: Sequence[dict[str, Any]]) -> tuple[s
         option = option_def(leaf, match.group(1), where)
         if option["name"] in options:
             raise CommandLineError(f"Option {option['name']!r} given twice")
-        value = _from_text(option, raw)
+        value = _from_text(option, raw, locale)
         if option["type"] in (STRING, INTEGER, NUMBER, BOOLEAN):
             _check_limits(option, value)
         options[option["name"]] = value
@@ -166,10 +169,12 @@ def parse_command_line(line: str, commands: Sequence[dict[str, Any]]) -> tuple[s
     return path, options
 
 
-def _from_text(option: dict[str, Any], raw: str) -> Any:
+def _from_text(option: dict[str, Any], raw: str, locale: str | None = None) -> Any:
     kind, name = option["type"], option["name"]
     for choice in option.get("choices") or []:
-        if raw == choice["name"]:  # Discord's picker shows choice names
+        # Discord's picker shows choice names, localized for the client's language.
+        shown = (choice.get("name_localizations") or {}).get(locale or "", choice["name"])
+        if raw in (choice["name"], shown):
             return choice["value"]
     try:
         if kind == INTEGER:

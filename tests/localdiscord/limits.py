@@ -6,8 +6,10 @@ Each check names the Discord error a real request would get.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
+LOCALIZED = ("name_localizations", "description_localizations")
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 SUBCOMMANDS = (1, 2)
 MESSAGE_CREATES = ("/webhooks/{webhook_id}/{webhook_token}",)
@@ -59,11 +61,40 @@ def _command(command: dict[str, Any], where: str) -> list[str]:
         problems.append(f"{where}.name: {name!r} must be 1-32 lowercase letters, digits, - or _")
     if not command.get("description"):  # the spec lets it be empty or null
         problems.append(f"{where}.description: a slash command needs a description")
+    problems += _localizations(command, where)
     problems += _options(command.get("options") or [], f"{where}.options")
     if (size := _characters(command)) > 4000:
         problems.append(
-            f"{where}: names, descriptions and choices total {size} characters (max 4000)"
+            f"{where}: names, descriptions and choices total {size} characters (max 4000, "
+            "counting each field's longest localization)"
         )
+    return problems
+
+
+@cache
+def _locales() -> frozenset[str]:
+    """The locales Discord takes as localization keys (the spec's AvailableLocalesEnum)."""
+    from tests.localdiscord.validate import spec  # validate imports this module
+
+    return frozenset(
+        c["const"] for c in spec()["components"]["schemas"]["AvailableLocalesEnum"]["oneOf"]
+    )
+
+
+def _localizations(node: dict[str, Any], where: str, *, named: bool = True) -> list[str]:
+    """Keys must be locales Discord has (the spec types them as any string): Discord answers
+    an unknown one with 50035 Invalid Form Body. A localized name obeys the name rules."""
+    problems = []
+    for field in LOCALIZED:
+        found = node.get(field) or {}
+        if not isinstance(found, dict):
+            continue
+        for locale in sorted(set(found) - _locales(), key=str):
+            problems.append(f"{where}.{field}: {locale!r} is not a locale Discord knows (50035)")
+        if field == "name_localizations" and named:  # a command's or option's, not a choice's
+            for locale, name in sorted(found.items()):
+                if not _valid_name(name):
+                    problems.append(f"{where}.{field}.{locale}: {name!r} is not a valid name")
     return problems
 
 
@@ -88,6 +119,10 @@ def _options(options: list[Any], where: str) -> list[str]:
         seen_optional |= not option.get("required") and option.get("type") not in SUBCOMMANDS
         if option.get("autocomplete") and option.get("choices"):
             problems.append(f"{here}: autocomplete and choices cannot both be set")
+        problems += _localizations(option, here)
+        for number, choice in enumerate(option.get("choices") or []):
+            if isinstance(choice, dict):
+                problems += _localizations(choice, f"{here}.choices[{number}]", named=False)
         problems += _options(option.get("options") or [], f"{here}.options")
     return problems
 
@@ -96,10 +131,20 @@ def _valid_name(name: Any) -> bool:
     return isinstance(name, str) and bool(COMMAND_NAME.match(name)) and name == name.lower()
 
 
+def _longest(node: dict[str, Any], field: str) -> int:
+    """A field's length as Discord counts it toward the size limit: its longest localization,
+    the default included."""
+    found = node.get(f"{field}_localizations") or {}
+    texts = [node.get(field) or "", *(found.values() if isinstance(found, dict) else ())]
+    return max(len(t) for t in texts if isinstance(t, str))
+
+
 def _characters(node: dict[str, Any]) -> int:
-    total = len(node.get("name") or "") + len(node.get("description") or "")
+    total = _longest(node, "name") + _longest(node, "description")
     total += sum(
-        len(str(c.get("value", ""))) + len(c.get("name", "")) for c in node.get("choices") or []
+        len(str(c.get("value", ""))) + _longest(c, "name")
+        for c in node.get("choices") or []
+        if isinstance(c, dict)
     )
     return total + sum(_characters(o) for o in node.get("options") or [] if isinstance(o, dict))
 

@@ -170,7 +170,10 @@ class LocalServer:
         return int(guild) if guild else None
 
     async def _get_commands(self, request: web.Request) -> web.Response:
-        return json_response(self.commands.get(self._check_app(request), []))
+        found = self.commands.get(self._check_app(request), [])
+        if request.query.get("with_localizations") == "true":
+            return json_response(found)
+        return json_response([without_localizations(c) for c in found])
 
     async def _put_commands(self, request: web.Request) -> web.Response:
         guild_id = self._check_app(request)
@@ -198,3 +201,17 @@ async def _read_body(request: web.Request) -> Any:
         body, request[UPLOADS] = await read_multipart(request)
         return body
     return json.loads(await request.text())
+
+
+def without_localizations(node: dict[str, Any]) -> dict[str, Any]:
+    """A command as Discord lists it without `with_localizations=true`: the localization
+    dictionaries left out (PUT keeps and returns them whole)."""
+    kept = {
+        k: v
+        for k, v in node.items()
+        if k not in ("name_localizations", "description_localizations")
+    }
+    for key in ("options", "choices"):
+        if isinstance(node.get(key), list):
+            kept[key] = [without_localizations(o) if isinstance(o, dict) else o for o in node[key]]
+    return kept
