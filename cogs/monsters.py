@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.contexts import anywhere
 from bot.permissions import is_gm
-from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
+from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed, spot_name
 from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
@@ -339,8 +339,9 @@ class Monsters(commands.Cog):
     async def reveal(self, interaction: discord.Interaction, name: Name, spot: Spot) -> None:
         step = functools.partial(bestiary.reveal, name=name, spot=spot)
         shown = await self._change(interaction, "monster reveal", step)
+        found = shown.block.spot(spot)
         title = _(
-            "{name}: its {spot} spot is revealed", name=shown.name, spot=shown.block.spot(spot).name
+            "{name}: its {spot} spot is revealed", name=shown.name, spot=spot_name(found.name)
         )
         await reply(interaction, embed=monster_embed(shown, title=title))
 

@@ -22,7 +22,7 @@ WORKING_MAX = 1000  # characters of working shown; more is a wall of numbers on 
 _ANNOTATION_OR_DICE = re.compile(r"\[[^\]]*\]|[^\[]+")  # `[fire]`, or the dice between
 # What Discord would read as formatting or a mention in a player's `[annotation]`.
 _MARKUP = re.compile(r"[\\*_~`|<>@#]")
-EXAMPLES = "`2d6+3`, `4d6kh3` or `1d6e6`"
+EXAMPLES = N_("`2d6+3`, `4d6kh3` or `1d6e6`")  # the joining word is translated
 # d20's own refusals, in its words (English), and how each reads translated.
 _D20_FIXED = {"Cannot divide by zero.": N_("Cannot divide by zero.")}
 _D20_SELECTOR = re.compile(r"(.{1,40}) is not a valid selector for (minimums|maximums)\.")
@@ -143,7 +143,7 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
                 "I can't read `{expression}` as dice: {problem}. Try something like {examples}",
                 expression=expression,
                 problem=problem,
-                examples=EXAMPLES,
+                examples=_(EXAMPLES),
             )
         ) from None
     except d20.RollError as error:

@@ -58,6 +58,7 @@ _MARKUP = re.compile(
     r"<(?:@[!&]?|#|t:)[^>]*>"  # mentions, channels, timestamps
     r"|https?://\S+"  # links
     r"|`[^`]*`"  # code: command names and option syntax
+    r"|/help command:[a-z-]+(?: [a-z_]+)?"  # a footer (no markdown there) naming a command
     r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"  # settings' environment names (SOURCE_URL)
 )
 _COMMAND = re.compile(r"/[a-z][a-z_-]*(?: ([a-z_]+))?")
