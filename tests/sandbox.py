@@ -15,6 +15,7 @@ import importlib
 import logging
 import os
 import queue
+import re
 import sys
 import tempfile
 import threading
@@ -42,7 +43,7 @@ from tests.localdiscord.fixtures import running
 from tests.localdiscord.private import PrivateChannel
 from tests.localdiscord.render_text import render_reply
 from tests.localdiscord.reply import Reply
-from tests.localdiscord.world import Channel, User
+from tests.localdiscord.world import Channel, User, speaking
 
 CAST = ("gm", "player", "player2", "owner", "named_gm", "outsider")
 CHANNELS = ("table", "scene", "ooc", "gm-notes", "side-table", "other-table")
@@ -54,6 +55,7 @@ Sandbox commands:
   :channel NAME   where: table, scene (a thread of #table), ooc, gm-notes, side-table,
                   other-table (another server), dm (the bot's DM), group-dm (a group DM)
   :click LABEL    press a button on the latest reply that has buttons
+  :lang LOCALE    the typing client's language: es-ES (Spanish), en-US (English), …
   :help [/CMD]    this help, or one command's options
   :quit           leave (Ctrl-D works too)"""
 
@@ -71,11 +73,12 @@ class Session:
     where: str = "table"
     clickable: Reply | None = None
     group: PrivateChannel | None = None  # the group DM, opened when first visited
+    locale: str = "en-US"  # the language of everyone's Discord client (`:lang`)
 
     @property
     def user(self) -> User:
         user: User = getattr(self.discord, self.who)
-        return user
+        return speaking(user, self.locale)
 
     @property
     def channel(self) -> Place:
@@ -131,6 +134,11 @@ async def _meta(session: Session, line: str) -> str:
             raise CommandLineError(f"Who? One of: {', '.join(CAST)}")
         session.who = rest
         return f"Now typing as {session.user.username} ({rest})."
+    if word == "lang":
+        if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,3})?", rest):
+            raise CommandLineError("Which language? A Discord locale, e.g. es-ES or en-US")
+        session.locale = rest
+        return f"Discord now speaks {rest} to the bot (unsupported languages read English)."
     if word == "channel":
         name = rest.lstrip("#")
         if name not in CHANNELS + PRIVATE:
@@ -295,7 +303,7 @@ async def run(args: argparse.Namespace) -> int:
                 bot = Tablekeeper(settings, store, cogs=cogs)
                 async with running(bot, discord_, commands=False):
                     names = await sync_commands(bot, None)  # what `python -m bot sync` does
-                    session = Session(discord_, who=args.who)
+                    session = Session(discord_, who=args.who, locale=args.locale)
                     kept = "kept" if args.db else "deleted on exit; --db PATH keeps one"
                     print(
                         f"Tablekeeper sandbox: {len(cogs)} cogs, {len(names)} commands "
@@ -320,6 +328,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--db", metavar="PATH", help="SQLite file to use and keep")
     parser.add_argument("--as", dest="who", choices=CAST, default="player", help="who types")
+    parser.add_argument(
+        "--lang", dest="locale", default="en-US", help="the client's language, e.g. es-ES"
+    )
     parser.add_argument("--verbose", action="store_true", help="show discord.py's logs")
     return parser.parse_args(argv)
 

@@ -205,3 +205,15 @@ def test_a_secret_roll_and_a_round_of_initiative() -> None:
     new_round = out.rsplit("gandra (gm) #table> /init next\n", 1)[1]
     assert "Round 2 begins · Troll's turn" in new_round
     assert "Day 1, 00:00 → **Day 1, 00:01** (+1 min)" in new_round
+
+
+def test_the_sandbox_speaks_the_client_language_it_is_given() -> None:
+    """`--lang es-ES` (or `:lang`) sends the typing client's locale: the bot answers in it."""
+    script = "/save wsr level:5 vs:7\n:lang fr\n/save wsr level:5 vs:7\n:lang nonsense!\n"
+    done, _seconds = sandbox(script, "--lang", "es-ES")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    spanish, french = out.split("/save wsr level:5 vs:7\n")[1:3]
+    assert "Tirada de Salvación de Voluntad" in spanish and "→ 85" in spanish
+    assert "Willpower Save Roll" in french and "→ 85" in french  # unsupported: English
+    assert "Which language?" in out.split(":lang nonsense!\n")[1]

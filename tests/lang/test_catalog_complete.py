@@ -29,14 +29,21 @@ def marked() -> dict[str, tuple[str, ...]]:
 
 
 def shipped() -> dict[str, Catalog]:
+    """Each language's .po files merged, under the first file's header: its `Plural-Forms`
+    says how many forms a plural message needs (the bot reads them the same way)."""
     languages: dict[str, Catalog] = {}
     for folder in sorted(LOCALES.glob("*/LC_MESSAGES")):
-        merged = Catalog(locale=folder.parent.name)
+        merged: Catalog | None = None
         for path in sorted(folder.glob("*.po")):
-            for message in read(path):
+            catalog = read(path)
+            if merged is None:
+                merged = catalog
+                continue
+            for message in catalog:
                 if message.id:
                     merged[message.id] = message
-        languages[folder.parent.name] = merged
+        if merged is not None:
+            languages[folder.parent.name] = merged
     return languages
 
 
