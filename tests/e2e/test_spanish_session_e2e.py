@@ -126,3 +126,29 @@ async def test_the_same_session_in_english_is_found_english(env: Any) -> None:
     said = await play(env, "en-US")
     found = [line for line, text in said if english_words(text, NAMES)]
     assert len(found) >= len(said) * 0.8, [line for line, _text in said if line not in found]
+
+
+async def test_a_spanish_player_rolls_in_dms_and_through_their_own_install(env: Any) -> None:
+    """The bot's DM, a group DM (a user install) and a server through the user's own install:
+    the stateless commands answer in Spanish; a table command refuses in Spanish, naming a
+    server channel, and writes nothing."""
+    d = env.discord
+    player = speaking(d.player, "es-ES")
+    friends = d.group_dm(player, speaking(d.player2, "es-ES"))
+    lines = [
+        "/save wsr level:5 vs:7",
+        "/roll dice:2d6+1",
+        "/monster-build rank:2 armor:light spots:back",
+        "/help",
+        "/about",
+    ]
+    for place in (d.dm(player), friends):
+        for line in lines:
+            reply = await d.type(line, user=player, channel=place)
+            assert reply.text and not english_words(readable(reply), NAMES), (place.where, line)
+        refused = await d.slash("fatigue spend", user=player, channel=place, offered=False)
+        assert refused.ephemeral and "servidor" in refused.text, refused.text
+        assert not english_words(readable(refused), NAMES)
+    installed = await d.slash("roll", user=player, user_install=True, dice="1d6")
+    assert installed.text and not english_words(readable(installed), NAMES)
+    assert (await env.table()).characters == ()  # nothing was written anywhere
