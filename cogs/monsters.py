@@ -12,7 +12,15 @@ from discord.ext import commands
 
 from bot.contexts import anywhere
 from bot.permissions import is_gm
-from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed, spot_name
+from bot.render.monsters import (
+    ARMOR_NAMES,
+    armor_name,
+    block_embed,
+    hit_embed,
+    monster_embed,
+    roster_embed,
+    spot_name,
+)
 from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
@@ -53,17 +61,8 @@ ArmorEnchantments = app_commands.Range[str, 1, 8 * MAX_ARMOR_ENCHANTMENTS]
 Spot = app_commands.Range[str, 1, 20]
 
 # Choice names written out whole, by the rules' value, so each can be translated (a value the
-# rules add without a name here stops the import). The option's value stays the English word.
-ARMOR_WORDS = {
-    "unarmored": N_("Unarmored"),
-    "civilian": N_("Civilian"),
-    "light": N_("Light"),
-    "medium": N_("Medium"),
-    "heavy": N_("Heavy"),
-    "extreme": N_("Extreme"),
-    "impervious": N_("Impervious"),
-}
-ARMOR_CHOICES = [app_commands.Choice(name=ARMOR_WORDS[a], value=a) for a in ARMOR_LEVELS]
+# rules add without a name stops the import). The option's value stays the English word.
+ARMOR_CHOICES = [app_commands.Choice(name=ARMOR_NAMES[a], value=a) for a in ARMOR_LEVELS]
 _ORDER_NAMES = {
     "normal": N_("Normal (drops {n} Materials + 1 per enchantment)"),
     "heavy": N_("Heavy (drops {n} Materials + 1 per enchantment)"),
@@ -226,12 +225,7 @@ class Monsters(commands.Cog):
     ) -> None:
         options = build_options(locals())
         block = bestiary.build(options)
-        word = ARMOR_WORDS.get(block.armor)
-        title = _(
-            "Rank {rank} {armor} monster",
-            rank=block.rank,
-            armor=block.armor.title() if word is None else _(word),
-        )
+        title = _("Rank {rank} {armor} monster", rank=block.rank, armor=armor_name(block.armor))
         # Unsaved and private: whoever built it sees its hidden spots; in public, a count.
         embed = block_embed(block, title=title, show_hidden=not public)
         await reply(interaction, embed=embed)  # private unless public, as declared
