@@ -75,8 +75,8 @@ def emoji(fp: int, fl: Fraction | None) -> str:
     return NO_BAND_EMOJI if fl is None else BAND_EMOJI[band_name(fp, fl)]
 
 
-def fp_text(state: FatigueState, fl: Fraction) -> str:
-    top = max_fp(fl)
+def fp_text(state: FatigueState, top: int) -> str:
+    """`12/40 FP` against Maximum FP `top`."""
     if state.fp > top:
         return _("{fp}/{top} FP (over Maximum)", fp=state.fp, top=top)
     return f"{state.fp}/{top} FP"
@@ -110,7 +110,8 @@ def cap_text(state: FatigueState, fl: Fraction) -> str | None:
 
 def status_parts(state: FatigueState, fl: Fraction, clock: int) -> list[str]:
     """Everything about a fatigue state worth a line: FP, temp, cap, VP damage."""
-    parts = [f"{bar(state.fp, max_fp(fl))} {fp_text(state, fl)}"]
+    top = max_fp(fl)
+    parts = [f"{bar(state.fp, top)} {fp_text(state, top)}"]
     extras = [temp_text(state, clock), cap_text(state, fl), rested_text(state, clock)]
     if state.vp_damage:
         extras.append(_("{vp} VP damage (to apply on the sheet)", vp=state.vp_damage))
@@ -209,20 +210,22 @@ def party_embed(table: Table, page: int = 1) -> discord.Embed:
     if not 1 <= page <= pages:
         raise RulesError(n_("The party board has {n} page", "The party board has {n} pages", pages))
     fs = table.settings
+    # Each Fatigue Level worked out once, for the colour and for the character's line.
+    with_fl = [(c, c.fl) for c in table.characters]
     embed = discord.Embed(
         title=_("Party fatigue"),
-        colour=worst_colour([(c.fatigue.fp, c.fl) for c in table.characters]),
+        colour=worst_colour([(c.fatigue.fp, fl) for c, fl in with_fl]),
     )
     if not table.characters:
         embed.description = _("No characters here yet: make one with `/character create`.")
-    shown = table.characters[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
-    for character in shown:
-        fl, state = character.fl, character.fatigue
+    for character, fl in with_fl[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
+        state = character.fatigue
         if fl is None:
             name = f"{NO_BAND_EMOJI} {character.name}"
             value = _("No Fatigue Level yet: `/character set`")
         else:
-            name = f"{emoji(state.fp, fl)} {character.name} — {_(band_name(state.fp, fl))}"
+            band = band_name(state.fp, fl)  # once, for its emoji and its name
+            name = f"{BAND_EMOJI[band]} {character.name} — {_(band)}"
             value = "\n".join(status_parts(state, fl, table.clock))
         embed.add_field(name=name, value=value, inline=False)
     footer = clock_line(table.clock, fs.round_seconds, table.round_number)
