@@ -307,13 +307,15 @@ class Character:
             raise RulesError(_("Fatigue must be a fatigue state"))
         # Bad fatigue inputs fail here, not on some later command; without classes, a stand-in
         # d10 class lets the rules check toughness, Base HD and kin HD all the same.
-        fatigue_level(
+        computed = fatigue_level(
             self.classes or ((10, 1),),
             self.combine if self.classes else "single",
             self.toughness,
             self.base_hd,
             self.kin_hd_size,
         )
+        # The inputs are frozen: their Fatigue Level is kept, not looked up on every `fl`.
+        object.__setattr__(self, "_computed_fl", computed if self.classes else None)
 
     @property
     def key(self) -> str:
@@ -322,11 +324,8 @@ class Character:
 
     def computed_fl(self) -> Fraction | None:
         """The Fatigue Level from the inputs (ignoring the override); None without classes."""
-        if not self.classes:
-            return None
-        return fatigue_level(
-            self.classes, self.combine, self.toughness, self.base_hd, self.kin_hd_size
-        )
+        computed: Fraction | None = self._computed_fl  # type: ignore[attr-defined]  # __post_init__
+        return computed
 
     @property
     def fl(self) -> Fraction | None:
