@@ -115,18 +115,18 @@ def _check_level(
 
 def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, Any]) -> None:
     kind, name = option["type"], option["name"]
-    wanted = _needs(name, kind)
+    # Every option of every command passes here: a refusal's words are made only to refuse.
     if kind == STRING:
         if not isinstance(value, str):
-            raise BadOptions(wanted)
+            raise BadOptions(_needs(name, kind))
         _check_text(option, value)
     elif kind in (INTEGER, NUMBER):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise BadOptions(wanted)
+            raise BadOptions(_needs(name, kind))
         if kind == INTEGER and not isinstance(value, int):
-            raise BadOptions(wanted)
+            raise BadOptions(_needs(name, kind))
         if isinstance(value, float) and not math.isfinite(value):  # an int is always finite
-            raise BadOptions(wanted)
+            raise BadOptions(_needs(name, kind))
         low = option.get("min_value", -SAFE_INTEGER)
         high = option.get("max_value", SAFE_INTEGER)
         if not low <= value <= high:
@@ -140,15 +140,15 @@ def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, A
             )
     elif kind == BOOLEAN:
         if not isinstance(value, bool):
-            raise BadOptions(wanted)
+            raise BadOptions(_needs(name, kind))
     elif kind in _RESOLVED:
         if not _is_snowflake(value) or not any(
             isinstance(resolved.get(key), dict) and value in resolved[key]
             for key in _RESOLVED[kind]
         ):
-            raise BadOptions(wanted)
+            raise BadOptions(_needs(name, kind))
     else:  # a type this bot never declares
-        raise BadOptions(wanted)
+        raise BadOptions(_needs(name, kind))
     choices = option.get("choices")
     if choices and value not in [c["value"] for c in choices]:
         shown = ", ".join(_(str(c["name"])) for c in choices)  # as the client shows them
