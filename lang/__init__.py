@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["N_", "_", "install", "language_of", "languages", "n_", "speak", "speaking"]
+__all__ = ["N_", "_", "install", "installed", "language_of", "languages", "n_", "speak", "speaking"]
 
 ENGLISH = gettext.NullTranslations()
 _catalogs: dict[str, gettext.NullTranslations] = {}  # language ("es") -> its translations
@@ -47,6 +47,11 @@ def install(catalogs: Mapping[str, gettext.NullTranslations]) -> None:
     """The languages to speak besides English, by language code (`lang.catalogs.load`)."""
     _catalogs.clear()
     _catalogs.update(catalogs)
+
+
+def installed() -> dict[str, gettext.NullTranslations]:
+    """The installed catalogs, by language (to put back what a test replaced)."""
+    return dict(_catalogs)
 
 
 def languages() -> list[str]:

@@ -9,7 +9,19 @@ from collections.abc import Iterator
 
 import pytest
 
+import lang
+from lang.catalogs import load
 from tests.pg import Server, Unavailable, postgres_server
+
+
+@pytest.fixture
+def shipped_catalogs() -> Iterator[None]:
+    """The shipped translation catalogs installed, as the bot installs them; afterwards,
+    whatever was installed before."""
+    before = lang.installed()
+    lang.install(load())
+    yield
+    lang.install(before)
 
 
 @pytest.fixture(scope="session")

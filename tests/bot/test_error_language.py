@@ -5,8 +5,6 @@ they are read straight from `describe_error`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from discord import app_commands
 
@@ -14,11 +12,7 @@ import lang
 import lang.catalogs
 from bot.tree import describe_error
 
-
-@pytest.fixture(autouse=True)
-def catalogs() -> Iterator[None]:
-    lang.install(lang.catalogs.load())
-    yield
+pytestmark = pytest.mark.usefixtures("shipped_catalogs")
 
 
 def said(error: BaseException, locale: str) -> str | None:

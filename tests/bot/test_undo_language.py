@@ -5,8 +5,6 @@ with nothing written either way."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 import lang
@@ -17,11 +15,7 @@ from rules.errors import RulesError
 from tests.bot.conftest import Database
 from tests.bot.test_store_retention import CH, GM, GUILD, KEEP, PIP, seed, spend
 
-
-@pytest.fixture(autouse=True)
-def catalogs() -> Iterator[None]:
-    lang.install(lang.catalogs.load())
-    yield
+pytestmark = pytest.mark.usefixtures("shipped_catalogs")
 
 
 async def refusal(store: Store, actor: int, gm: bool, locale: str) -> str:

@@ -47,7 +47,7 @@ def spanish(tmp_path: Path):  # type: ignore[no-untyped-def]
             ),  # CLDR order: one, many, other,
         },
     )
-    before = {code: lang._catalogs[code] for code in lang.languages()}
+    before = lang.installed()
     lang.install(load_from(tmp_path))
     yield
     lang.install(before)

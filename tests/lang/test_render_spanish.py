@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from fractions import Fraction
 from functools import partial
@@ -27,7 +27,6 @@ from bot.store import Event
 from bot.store.codec import diff
 from bot.store.undo import Undone
 from lang import _
-from lang.catalogs import load
 from rules.defense import SPOTS
 from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
@@ -37,6 +36,8 @@ from table.combat import Combatant, Initiative
 from table.model import ChannelSettings, Character, Monster, Table
 from table.partyops import CharacterChange, PartyReport
 from tests.e2e.english import english_words
+
+pytestmark = pytest.mark.usefixtures("shipped_catalogs")
 
 NOW = datetime(2025, 5, 1, 14, 30, tzinfo=UTC)
 AT = datetime(2025, 4, 1, 14, 2, tzinfo=UTC)
@@ -69,14 +70,6 @@ ORC = Monster(
     hp=-2,
     facing="E",
 )
-
-
-@pytest.fixture(autouse=True)
-def catalogs() -> Iterator[None]:
-    before = {code: lang._catalogs[code] for code in lang.languages()}
-    lang.install(load())
-    yield
-    lang.install(before)
 
 
 def shown(embed: discord.Embed) -> str:

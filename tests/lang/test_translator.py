@@ -4,7 +4,6 @@ names from the catalogs, values filled in after translating, names never — and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,18 +12,11 @@ from discord import Locale, app_commands
 import lang
 from bot.translator import CatalogTranslator, described, in_language
 from lang import N_
-from lang.catalogs import load
+
+pytestmark = pytest.mark.usefixtures("shipped_catalogs")
 
 Where = app_commands.TranslationContextLocation
 SCORE = N_("Initiative score, highest acts first (-{limit} to {limit})")
-
-
-@pytest.fixture(autouse=True)
-def catalogs() -> Iterator[None]:
-    before = {code: lang._catalogs[code] for code in lang.languages()}
-    lang.install(load())
-    yield
-    lang.install(before)
 
 
 async def translate(

@@ -7,16 +7,14 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import lang
 from lang import speaking
-from lang.catalogs import load
 from rules import saves
 from rules.defense import build_monster, damage_taken, hit
 from rules.dice import OpenEndedRoll
@@ -32,18 +30,11 @@ from table.model import Character, Monster, Table
 from table.names import clean_name
 from table.sheet import parse_classes
 
+pytestmark = pytest.mark.usefixtures("shipped_catalogs")
+
 SPANISH = "es-ES"
 FL = Fraction(20)  # bands of 20: Exhausted from 61, Shattered from 81, Maximum FP 100
 OWNER = 111
-
-
-@pytest.fixture(autouse=True)
-def catalogs() -> Iterator[None]:
-    """The shipped catalogs, as the bot installs them; whatever was installed before after."""
-    before = {code: lang._catalogs[code] for code in lang.languages()}
-    lang.install(load())
-    yield
-    lang.install(before)
 
 
 def error_of(action: Callable[[], object]) -> str:

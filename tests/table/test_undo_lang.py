@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -13,6 +12,8 @@ from table.event import Event
 from table.model import Forbidden
 from table.undo import check_player_may_undo, nothing_to_undo, too_old
 
+pytestmark = pytest.mark.usefixtures("shipped_catalogs")
+
 CHANGE = Event(
     1,
     actor_id=7,
@@ -21,13 +22,6 @@ CHANGE = Event(
     before={"characters": {}},
     after={"characters": {}},
 )
-
-
-@pytest.fixture(autouse=True)
-def catalogs() -> Iterator[None]:
-    lang.install(lang.catalogs.load())
-    yield
-    lang.install({})
 
 
 def test_english_reads_as_written() -> None:
