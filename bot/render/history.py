@@ -35,10 +35,10 @@ LINE_MAX = 380  # ten lines and their markup stay well inside a description's 40
 RECENT = timedelta(hours=12)  # older than this, a line shows the date too
 CHANGE_ICON, UNDO_ICON = "🕒", "↩️"
 
-# An action as logged (the command's name, never translated in the database) -> as shown.
-ACTIONS = {
-    action: action
-    for action in (
+# The actions as logged (command names, never translated in the database), marked to be shown
+# in the reader's language.
+ACTIONS = frozenset(
+    (
         N_("character create"),
         N_("character set"),
         N_("character remove"),
@@ -68,11 +68,10 @@ ACTIONS = {
         N_("settings server"),
         N_("undo"),
     )
-}
-# Stored words (settings' values, a character's way of combining classes) as shown.
-WORDS = {
-    word: word
-    for word in (
+)
+# Stored words (settings' values, a character's way of combining classes), marked likewise.
+WORDS = frozenset(
+    (
         N_("fail"),
         N_("succeed"),
         N_("shared"),
@@ -81,18 +80,18 @@ WORDS = {
         N_("multi"),
         N_("dual"),
     )
-}
+)
 
 
 def action_text(action: str) -> str:
     """A logged action (`fatigue spend`) in the reader's language; one this version doesn't
     know reads as logged."""
-    return _(ACTIONS[action]) if action in ACTIONS else action
+    return _(action) if action in ACTIONS else action
 
 
 def _word(value: Any) -> str:
     text = str(value)
-    return _(WORDS[text]) if text in WORDS else text
+    return _(text) if text in WORDS else text
 
 
 _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
