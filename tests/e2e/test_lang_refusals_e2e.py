@@ -24,11 +24,10 @@ from cogs.saves import IN_A_DM, ROLLER_OR_GM
 from cogs.secret import ONLY_GM_AND_ROLLER, PEEK
 from tests.e2e.helpers import hero, refused, seed, snapshot
 from tests.e2e.rows import sqlite_rows
+from tests.e2e.test_redelivery_e2e import redelivered_unanswered_spend
 from tests.localdiscord import forge
 from tests.localdiscord.commands import INTEGER, STRING
-from tests.localdiscord.faults import redeliver
 from tests.localdiscord.forge import option
-from tests.localdiscord.reply import Reply
 from tests.localdiscord.world import speaking
 
 SPANISH = "es-ES"
@@ -322,20 +321,7 @@ async def test_a_second_delivery_says_already_done_in_spanish(env: Any) -> None:
     """The first delivery commits but Discord takes no answer; the second writes nothing and
     says so in the member's language (the change named by its command)."""
     d = env.discord
-    await seed(env, hero("Aria", d.player))
-    fault = d.server.faults.fail("POST /interactions/*/callback", status=400, times=2)
-    data = d._command_data("fatigue spend", d.table, {}, None)
-    rec = await d._send(2, data, speaking(d.player, SPANISH), d.table)
-    while len(fault.hits) < 2:
-        await asyncio.sleep(0.025)
-    assert (await env.table()).get("Aria").fatigue.fp == 1
-    d.server.faults.pending.clear()
-    await redeliver(d, rec)
-    for _ in range(200):
-        if rec.callback_type is not None:
-            break
-        await asyncio.sleep(0.025)
-    answer = d.latest(Reply(rec.id, 0))
+    answer = await redelivered_unanswered_spend(env, speaking(d.player, SPANISH))
     assert answer.ephemeral
     assert answer.text == spanish(ALREADY_DONE, what="fatigue spend")
     assert answer.text.startswith("Ya está hecho")

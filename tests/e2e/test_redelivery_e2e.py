@@ -14,6 +14,7 @@ from tests.localdiscord.faults import redeliver
 from tests.localdiscord.payloads import interaction_payload
 from tests.localdiscord.records import InteractionRecord
 from tests.localdiscord.reply import Reply
+from tests.localdiscord.world import User
 
 CALLBACK = "POST /interactions/*/callback"
 
@@ -79,13 +80,14 @@ async def test_a_look_or_a_click_delivered_twice_is_answered_once(env: Env) -> N
     d.assert_clean()
 
 
-async def test_a_second_delivery_of_an_unanswered_change_says_already_done(env: Env) -> None:
+async def redelivered_unanswered_spend(env: Env, user: User) -> Reply:
+    """`user`'s `/fatigue spend` commits (Aria: FP 1), but Discord takes neither its answer nor
+    the error after it; the answer to the same interaction delivered again."""
     d = env.discord
     await seed(env, hero("Aria", d.player))
-    # The first delivery commits, but Discord takes neither its answer nor the error after it.
     fault = d.server.faults.fail(CALLBACK, status=400, times=2)
     data = d._command_data("fatigue spend", d.table, {}, None)
-    rec = await d._send(2, data, d.player, d.table)
+    rec = await d._send(2, data, user, d.table)
     while len(fault.hits) < 2:
         await asyncio.sleep(0.025)
     assert rec.callback_type is None and (await env.table()).get("Aria").fatigue.fp == 1
@@ -95,7 +97,11 @@ async def test_a_second_delivery_of_an_unanswered_change_says_already_done(env: 
         if rec.callback_type is not None:
             break
         await asyncio.sleep(0.025)
-    answer = d.latest(Reply(rec.id, 0))
+    return d.latest(Reply(rec.id, 0))
+
+
+async def test_a_second_delivery_of_an_unanswered_change_says_already_done(env: Env) -> None:
+    answer = await redelivered_unanswered_spend(env, env.discord.player)
     assert answer.ephemeral
     assert answer.text == ALREADY_DONE.format(what="fatigue spend")
     assert (await env.table()).get("Aria").fatigue.fp == 1
