@@ -31,21 +31,42 @@ class Tx(Protocol):
 
     async def execute(self, sql: str, *args: Any) -> None: ...
 
+    async def kept(self, key: Hashable, scope: Scope) -> Any:
+        """In a change: what an earlier change `keep`-ed under `key`, if nothing in `scope`
+        changed since (by anyone); else None (always None on PostgreSQL, which keeps nothing)."""
+        ...
 
+    async def keep(self, key: Hashable, scope: Scope, value: Any) -> None:
+        """In a change: `value` (immutable) is what reading `key` finds once this commits, as
+        long as nothing in `scope` changes; the backend may keep it for the next change and
+        the next look (SQLite does, and only if the COMMIT succeeds)."""
+        ...
+
+
+# What a kept result depends on: its channel, and its server (None: the channel row's).
+Scope = tuple[int, int | None]
 Body = Callable[[Tx], Awaitable[R]]
 
 
 class Backend(Protocol):
     dialect: str  # names the folder of its migrations: bot/migrations/<dialect>/
 
-    async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
+    async def read(
+        self,
+        body: Body[R],
+        *,
+        quick: bool = False,
+        key: Hashable = None,
+        scope: Scope | None = None,
+    ) -> R:
         """Run `body` in a transaction that sees one consistent snapshot and writes nothing.
         `quick`: the read is small and bounded (a channel, a page of history), so SQLite may
         run it at once on the event loop's thread instead of a hop to its worker thread; on
         PostgreSQL it must be ONE statement, run without BEGIN and COMMIT (one round trip).
-        `key` (with `quick`): names everything `body` reads, so SQLite may answer with its last
-        result while the database has not changed at all; the result is then shared, and must
-        be immutable."""
+        `key` (with `quick`): names everything `body` reads, so SQLite may answer with a result
+        it kept while the database has not changed at all, or (with `scope`: the channel and
+        server `body` reads) while nothing in that scope has; the result is then shared, and
+        must be immutable."""
         ...
 
     async def write(self, channel_id: int, body: Body[R]) -> R:

@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.store.backend import Body, Row
+from bot.store.backend import Body, Row, Scope
 from bot.store.errors import StoreError
 from bot.store.migrate import Migration, check_not_newer, load_migrations
 
@@ -68,6 +68,12 @@ class PostgresTx:
 
     async def execute(self, sql: str, *args: Any) -> None:
         await self._conn.execute(self._sql(sql), *args)
+
+    async def kept(self, key: Hashable, scope: Scope) -> Any:
+        return None  # reads and changes here keep nothing: every load goes to the server
+
+    async def keep(self, key: Hashable, scope: Scope, value: Any) -> None:
+        pass
 
 
 async def _end_of_use(conn: asyncpg.Connection) -> None:
@@ -126,7 +132,14 @@ class PostgresBackend:
             raise
         return backend
 
-    async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
+    async def read(
+        self,
+        body: Body[R],
+        *,
+        quick: bool = False,
+        key: Hashable = None,
+        scope: Scope | None = None,
+    ) -> R:
         async with self._pool.acquire() as conn:
             if quick:  # one statement (the store's quick reads are): its own snapshot
                 return await body(PostgresTx(conn, single=True))

@@ -23,20 +23,20 @@ import contextlib
 import contextvars
 import functools
 import sqlite3
-from collections import deque
-from collections.abc import Coroutine, Hashable
+from collections import ChainMap, deque
+from collections.abc import Coroutine, Hashable, Mapping
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from bot.store.backend import Body, Row
+from bot.store.backend import Body, Row, Scope
 from bot.store.errors import StoreError
 from bot.store.migrate import Migration, load_migrations, migrate
 from bot.store.preflight import check_sqlite_file
 
 PREFIX = "sqlite:///"
-QUICK_RESULTS = 512  # keyed quick reads kept between two changes to the database, at most
+QUICK_RESULTS = 512  # results of keyed reads (and of changes) kept, at most
 R = TypeVar("R")
 # In WAL mode, FULL syncs the log at every commit: a commit that returned survives a power cut.
 # NORMAL syncs only at checkpoints: safe against a killed process, not against the machine dying.
@@ -63,10 +63,15 @@ def _rows(cursor: sqlite3.Cursor, rows: list[tuple[Any, ...]]) -> list[Row]:
 
 class SqliteTx:
     """Async in form, to fit `Tx`; synchronous in fact: only ever run inside `_run`, on the
-    thread that owns the connection."""
+    thread that owns the connection. `kept`: what the connection's changes left (`kept`,
+    `keep`); none for reads."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, kept: Mapping[Hashable, Kept] | None = None
+    ) -> None:
         self._conn = conn
+        self._kept = kept
+        self.keeping: list[tuple[Hashable, Scope, Any]] = []  # what `keep` was given
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
         cursor = self._conn.execute(sql, _bind(args))
@@ -83,6 +88,36 @@ class SqliteTx:
 
     async def execute(self, sql: str, *args: Any) -> None:
         self._conn.execute(sql, _bind(args))
+
+    async def kept(self, key: Hashable, scope: Scope) -> Any:
+        """What an earlier change kept under `key`, if its scope's stamps are what they were
+        when it committed (nothing touched the channel since); else None."""
+        found = None if self._kept is None else self._kept.get(key)
+        if found is None or stamps(self._conn, scope) != found[1]:
+            return None
+        return found[0]
+
+    async def keep(self, key: Hashable, scope: Scope, value: Any) -> None:
+        """`value` (immutable) is what a read of `key` finds once this change is committed: the
+        backend keeps it, with the scope's stamps after the change, if the COMMIT succeeds."""
+        if self._kept is not None:
+            self.keeping.append((key, scope, value))
+
+
+Stamps = tuple[int | None, int | None]
+Kept = tuple[Any, Stamps]  # a result and its scope's stamps when it was true
+# The stamps the V10 migration's triggers keep: NULL until the first change since.
+_STAMPS = (
+    "SELECT (SELECT stamp FROM channel_stamps WHERE channel_id = ?1),"
+    " (SELECT stamp FROM guild_stamps WHERE guild_id ="
+    " COALESCE(?2, (SELECT guild_id FROM channels WHERE channel_id = ?1)))"
+)
+
+
+def stamps(conn: sqlite3.Connection, scope: Scope) -> Stamps:
+    """The scope's change stamps, as the connection sees them now."""
+    found: Stamps = conn.execute(_STAMPS, scope).fetchone()
+    return found
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -121,6 +156,9 @@ class SqliteBackend:
         # Changes to commit, each with its task's context.
         self._pending: deque[tuple[Body[Any], asyncio.Future[Any], contextvars.Context]] = deque()
         self._queued = False  # a call to `_commit_pending` waits on the thread's queue
+        # What committed changes kept (`SqliteTx.keep`), with their stamps: used only on the
+        # connection's thread, by the changes that come after.
+        self._kept: dict[Hashable, Kept] = {}
 
     @classmethod
     async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
@@ -146,10 +184,17 @@ class SqliteBackend:
             raise
         return backend
 
-    async def read(self, body: Body[R], *, quick: bool = False, key: Hashable = None) -> R:
+    async def read(
+        self,
+        body: Body[R],
+        *,
+        quick: bool = False,
+        key: Hashable = None,
+        scope: Scope | None = None,
+    ) -> R:
         if quick and self._reader is not None:
             try:
-                return self._reader.read(body, key)
+                return self._reader.read(body, key, scope)
             except sqlite3.OperationalError as error:
                 if not _busy(error):
                     raise
@@ -187,13 +232,21 @@ class SqliteBackend:
         if not batch:
             return
         outcomes: list[tuple[Any, BaseException | None]] = []
+        # What this batch's changes keep (`SqliteTx.keep`): seen by the later changes of the
+        # batch at once, kept for good (and offered to the quick reader) only once committed.
+        staged: dict[Hashable, Kept] = {}
+        kept = ChainMap(staged, self._kept)
         try:
             conn = self._db._conn
             conn.execute("BEGIN IMMEDIATE")
             for body, _, context in batch:
                 conn.execute("SAVEPOINT change")
+                tx = SqliteTx(conn, kept)
                 try:
-                    outcomes.append((context.run(_drive, body(SqliteTx(conn))), None))  # type: ignore[arg-type]
+                    outcome: Any = context.run(_drive, body(tx))  # type: ignore[arg-type]
+                    for key, scope, value in tx.keeping:  # the stamps after its change
+                        staged[key] = (value, stamps(conn, scope))
+                    outcomes.append((outcome, None))
                 except Exception as error:  # this change only: the others go on
                     conn.execute("ROLLBACK TO change")
                     outcomes.append((None, error))
@@ -204,10 +257,24 @@ class SqliteBackend:
                 if self._db._conn.in_transaction:
                     self._db._conn.execute("ROLLBACK")
             outcomes = [(None, fault)] * len(batch)
+            staged = {}
+        for key, found in staged.items():
+            _put(self._kept, key, found)
         settled = [
             (future, *outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)
         ]
-        loop.call_soon_threadsafe(_settle_all, settled)
+        loop.call_soon_threadsafe(self._settle, settled, staged)
+
+    def _settle(
+        self,
+        settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]],
+        staged: dict[Hashable, Kept],
+    ) -> None:
+        """On the loop's thread, after a batch: what it committed goes to the quick reader
+        first, so a caller's next look finds its own change kept (`QuickReader.offer`)."""
+        if staged and self._reader is not None:
+            self._reader.offer(staged)
+        _settle_all(settled)
 
     async def _transaction(self, begin: str, body: Body[R]) -> R:
         # aiosqlite's way to run a callable on the connection's thread (it has no public one),
@@ -237,14 +304,19 @@ async def backend_close(db: aiosqlite.Connection, reader: QuickReader | None) ->
 class QuickReader:
     """The connection for quick reads, used only on the event loop's thread: it can't write
     (query_only), and never waits for a lock (busy_timeout 0: the read takes the hop instead).
-    It keeps the results of keyed reads until the database changes: `PRAGMA data_version`
-    differs after any other connection's commit (the writer's, another process's), and reading
-    it costs a few microseconds, against a hundred or more for the statements and decoding."""
+
+    It keeps the results of keyed reads, each with the change stamps of its scope (its channel
+    and server) as they were in the snapshot it was read in. While `PRAGMA data_version` says
+    no other connection committed since a result was last found true (a few microseconds to
+    ask), it is given again as it is; after a commit, it is given again if its scope's stamps
+    are unchanged (one statement), so a change to one channel costs no other channel its kept
+    reads. The writer offers what its changes leave (`offer`), so a look right after a change
+    here finds it kept."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self._version: int | None = None  # the data_version the results were read at
-        self._results: dict[Hashable, Any] = {}
+        # key -> (result, its scope's stamps (None: no scope), the data_version it was true at)
+        self._results: dict[Hashable, tuple[Any, Stamps | None, int | None]] = {}
 
     @classmethod
     def open(cls, path: str) -> QuickReader | None:
@@ -256,36 +328,52 @@ class QuickReader:
         conn.execute("PRAGMA busy_timeout = 0")
         return cls(conn)
 
-    def read(self, body: Body[R], key: Hashable = None) -> R:
+    def read(self, body: Body[R], key: Hashable = None, scope: Scope | None = None) -> R:
         """`body` in a snapshot; with a `key` (naming all that `body` reads: its result must be
-        immutable, as it is shared), the last result for it while nothing was committed since."""
+        immutable, as it is shared), the kept result for it while it is still true: nothing
+        committed since, or nothing in `scope` (the channel and server `body` reads)."""
         if key is None:
             return _run(self._conn, "BEGIN", body)
-        if self._version is not None and key in self._results and self._changed() is None:
-            return cast(R, self._results[key])
+        (version,) = self._conn.execute("PRAGMA data_version").fetchone()
+        found = self._results.get(key)
+        if found is not None:
+            result, kept_stamps, true_at = found
+            if true_at == version:
+                return cast(R, result)
+            if scope is not None and stamps(self._conn, scope) == kept_stamps:
+                self._results[key] = (result, kept_stamps, version)
+                return cast(R, result)
+        # The version first, the snapshot after it: a commit in between makes the result
+        # newer than the version says, never older, so it is only checked again sooner.
         self._conn.execute("BEGIN")
         try:
-            version = self._changed()  # first, in the snapshot: never newer than what's read
-            result = _run(self._conn, None, body)
+            result = _drive(body(SqliteTx(self._conn)))  # type: ignore[arg-type]
+            now = None if scope is None else stamps(self._conn, scope)  # the same snapshot
+            self._conn.execute("COMMIT")
         except BaseException:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
             raise
-        if version is not None:  # changed: what was kept is stale
-            self._version, self._results = version, {}
-        if len(self._results) >= QUICK_RESULTS:
-            self._results.clear()
-        self._results[key] = result
-        return result
+        _put(self._results, key, (result, now, version))
+        return cast(R, result)
 
-    def _changed(self) -> int | None:
-        """The data_version if it differs from the one the kept results were read at."""
-        (version,) = self._conn.execute("PRAGMA data_version").fetchone()
-        return None if version == self._version else int(version)
+    def offer(self, committed: Mapping[Hashable, Kept]) -> None:
+        """Results a committed change left, with their scopes' stamps right after it: each is
+        given only once its stamps are checked (the reader doesn't know the commit's version)."""
+        for key, (result, kept_stamps) in committed.items():
+            _put(self._results, key, (result, kept_stamps, None))
 
     def close(self) -> None:
         self._results.clear()
         self._conn.close()
+
+
+def _put(kept: dict[Hashable, Any], key: Hashable, value: Any) -> None:
+    """Keep `value` under `key`, forgetting the longest kept first beyond QUICK_RESULTS."""
+    kept.pop(key, None)
+    if len(kept) >= QUICK_RESULTS:
+        del kept[next(iter(kept))]
+    kept[key] = value
 
 
 def _busy(error: sqlite3.OperationalError) -> bool:

@@ -163,8 +163,9 @@ class Store:
         async def body(tx: Tx) -> Table:
             return (await self._load(tx, channel_id, guild_id, parts))[0]
 
-        key = ("table", channel_id, guild_id, parts)  # a Table is immutable: it may be shared
-        return await self._backend.read(body, quick=True, key=key)
+        # A Table is immutable: it may be shared (and kept, by its channel and server's stamps).
+        key = _table_key(channel_id, guild_id, parts)
+        return await self._backend.read(body, quick=True, key=key, scope=(channel_id, guild_id))
 
     async def _load(
         self,
@@ -245,9 +246,10 @@ class Store:
         async def body(tx: Tx) -> tuple[Event, ...]:
             return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
 
-        # Events are never changed by their readers: a page may be shared.
+        # Events are never changed by their readers: a page may be shared (and kept by the
+        # channel's stamps; None: its server's too, which a page doesn't need but costs nothing).
         key = ("history", channel_id, limit, before_id, after_id)
-        events = await self._backend.read(body, quick=True, key=key)
+        events = await self._backend.read(body, quick=True, key=key, scope=(channel_id, None))
         return sorted(events, key=lambda event: event.id, reverse=True)
 
     # --- changing --------------------------------------------------------------------------
@@ -270,13 +272,25 @@ class Store:
         the change is applied at most once: if an event already carries that id, nothing runs
         or is written and AlreadyApplied is raised."""
 
+        key, scope = _table_key(channel_id, guild_id, parts), (channel_id, guild_id)
+
         async def body(tx: Tx) -> R:
-            before, stored = await self._load(tx, channel_id, guild_id, parts, interaction_id)
+            # The Table the last change here left (SQLite), if nothing touched the channel or
+            # its server since: no load. Kept only once the channel's row is stored.
+            before = await tx.kept(key, scope)
+            if before is not None:
+                await _check_not_applied(tx, interaction_id)
+                stored = True
+            else:
+                before, stored = await self._load(tx, channel_id, guild_id, parts, interaction_id)
             after, result = fn(before)
             if not isinstance(after, Table) or after.channel_id != channel_id:
                 raise StoreError(f"{action}: must return the same channel's Table")
             if after != before:
                 await self._save(tx, before, after, actor_id, action, stored, interaction_id)
+                stored = True
+            if stored:  # what a read of the same parts finds once this commits
+                await tx.keep(key, scope, after)
             return result
 
         return await self._backend.write(channel_id, body)
@@ -393,6 +407,23 @@ class Store:
         row: tuple[Any, ...],
     ) -> None:
         await tx.execute(_upsert_sql(table, columns, keys), *row)
+
+
+def _table_key(channel_id: int, guild_id: int | None, parts: Parts) -> tuple[Any, ...]:
+    """What a kept Table is kept under: by a read (`Store.read`) or a change (`Store.apply`)."""
+    return ("table", channel_id, guild_id, parts)
+
+
+async def _check_not_applied(tx: Tx, interaction_id: int | None) -> None:
+    """AlreadyApplied if a change of this interaction is logged (`_load` checks this in its
+    channel query; a change that needs no load asks here)."""
+    if interaction_id is None:
+        return
+    row = await tx.fetchone(
+        "SELECT id, action FROM events WHERE interaction_id = ?", interaction_id
+    )
+    if row is not None:
+        raise AlreadyApplied(interaction_id, row["id"], row["action"])
 
 
 @functools.lru_cache(maxsize=32)

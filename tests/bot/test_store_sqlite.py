@@ -78,7 +78,7 @@ async def test_quick_reads_see_each_commit_of_another_store_on_the_file(tmp_path
             assert (await two.read(CH, GUILD)).get("Hero").fatigue.fp == fp
 
 
-async def test_a_kept_read_is_given_again_only_while_nothing_was_committed(
+async def test_a_kept_read_is_given_again_only_while_its_channel_and_server_are_unchanged(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "tk.db"
@@ -86,11 +86,19 @@ async def test_a_kept_read_is_given_again_only_while_nothing_was_committed(
     async with Store.open(url) as one, Store.open(url) as two:
         await one.apply(CH, GUILD, GM, "seed", hero)
         first = await one.read(CH, GUILD)
+        statements = reader_statements(one)
         assert await one.read(CH, GUILD) is first  # nothing changed: the same Table again
         page = await one.history(CH)
         assert await one.history(CH) == page
+        assert statements.count("BEGIN") == 1  # only the page was read, once
         await two.apply(CH + 1, GUILD, GM, "seed", hero)  # another process, another channel
-        assert await one.read(CH, GUILD) is not first  # read again: any commit at all counts
+        statements.clear()
+        assert await one.read(CH, GUILD) is first  # its stamps are unchanged: still true
+        assert await one.history(CH) == page
+        assert [s.split()[0] for s in statements] == ["PRAGMA", "SELECT"] * 2  # stamps only
+        server = (("rest_rate", 2),)
+        await two.apply(CH + 1, GUILD, GM, "server", lambda t: (t.relayered({}, server), None))
+        assert (await one.read(CH, GUILD)).settings.rest_rate == 2  # its server changed
         await two.apply(CH, GUILD, GM, "fatigue spend", spend(4))
         assert (await one.read(CH, GUILD)).get("Hero").fatigue.fp == 4
         assert [e.action for e in await one.history(CH)] == ["fatigue spend", "seed"]
@@ -116,6 +124,14 @@ async def test_a_quick_read_never_waits_for_a_writer(tmp_path: Path) -> None:
             assert table.get("Hero")  # the last committed state, not the uncommitted delete
         finally:
             writer.close()
+
+
+def reader_statements(store: Store) -> list[str]:
+    """The statements the store's quick reader runs from now on (its first words each)."""
+    statements: list[str] = []
+    reader = store._backend._reader  # type: ignore[attr-defined]
+    reader._conn.set_trace_callback(statements.append)
+    return statements
 
 
 class Busy:
