@@ -33,6 +33,8 @@ from bot.tools import ToolError
 # Copied first, in this order (foreign keys); any other table of a later schema comes after.
 FIRST = ("channels", "events")
 SELF_REFERENCES = {"events": ("undone_by", "undoes")}  # set after every row is in
+# SQLite's change stamps (V10): its triggers make them as the rows go in; never copied.
+OWN_BOOKKEEPING = frozenset({"schema_version", "channel_stamps", "guild_stamps"})
 CONNECT_TIMEOUT = 10.0
 
 
@@ -150,7 +152,7 @@ async def check_source(raw: Raw, url: str) -> list[str]:
             f"{shown} is at schema version {version}, newer than this Tablekeeper's"
             f" ({latest}): copy with the newer version"
         )
-    rest = sorted(tables - set(FIRST) - {"schema_version"})
+    rest = sorted(tables - set(FIRST) - OWN_BOOKKEEPING)
     return [*FIRST, *rest]
 
 
@@ -170,7 +172,7 @@ async def check_target(raw: Raw, url: str) -> None:
             f"{shown} is at schema version {version}, this Tablekeeper's is {latest}:"
             " copy into an empty database"
         )
-    filled = {t: n for t in sorted(tables - {"schema_version"}) if (n := await raw.count(t))}
+    filled = {t: n for t in sorted(tables - OWN_BOOKKEEPING) if (n := await raw.count(t))}
     if filled:
         what = ", ".join(f"{n} {t}" for t, n in filled.items())
         raise ToolError(f"{shown} already holds data ({what}): copy into an empty database")

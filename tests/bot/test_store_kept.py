@@ -1,0 +1,248 @@
+"""Kept results never show a stale table or page. SQLite keeps reads and changes' results by
+their channel's and server's change stamps (V10's triggers): here two Stores on one file (as two
+processes) and a raw sqlite3 connection (outside the bot, writing every table a channel's Table
+and history are made of) change things in any order, and every read through the stores' kept
+results must equal the same read made afresh (a third Store that keeps nothing)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule
+
+from bot.store import Store
+from bot.store.errors import AlreadyApplied
+from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
+from bot.store.undo import undo_last
+from rules.errors import RulesError
+from table import initiative, partyops
+from table.model import Character, Monster, Table, server_layer
+
+GM = 11
+GUILD_OF = {101: 7, 102: 7, 103: 8}  # two channels of one server, one of another
+CHANNELS = st.sampled_from(sorted(GUILD_OF))
+ALL_PARTS: list[Parts] = [
+    EVERYTHING,
+    frozenset({CHARACTERS, INITIATIVE}),
+    frozenset({MONSTERS, INITIATIVE}),
+    frozenset({CHARACTERS}),
+    frozenset(),
+]
+NAMES = st.sampled_from(["Ana", "Bo"])
+Step = Callable[[Table], tuple[Table, Any]]
+
+
+def _ready(table: Table, name: str, needs: str) -> None:
+    if needs == CHARACTERS and table.find(name) is None:
+        raise RulesError("no such character")
+    if needs == MONSTERS and table.find_monster(name) is None:
+        raise RulesError("no such monster")
+
+
+def refused(table: Table) -> tuple[Table, Any]:
+    raise RulesError("refused")
+
+
+# Table operations, each with the part it needs loaded (None: the channel row alone).
+def steps(name: str, n: int) -> dict[str, tuple[str | None, Step]]:
+    def fatigue(t: Table) -> tuple[Table, Any]:
+        _ready(t, name, CHARACTERS)
+        return partyops.spend(t, name, 1)
+
+    def gone(t: Table) -> tuple[Table, Any]:
+        _ready(t, name, CHARACTERS)
+        return t.without(name), None
+
+    def beast_gone(t: Table) -> tuple[Table, Any]:
+        _ready(t, name, MONSTERS)
+        return t.without_monster(name), None
+
+    hero = Character(name, GM, classes=((10, 2),))
+    beast = Monster(name, {"rank": 0, "armor": "light"})
+    own = {"rest_rate": 1 + n % 3}
+    return {
+        "create": (CHARACTERS, lambda t: (t if t.find(name) else t.with_character(hero), None)),
+        "spend": (CHARACTERS, fatigue),
+        "remove": (CHARACTERS, gone),
+        "monster": (MONSTERS, lambda t: (t if t.find_monster(name) else t.with_monster(beast), 0)),
+        "monster gone": (MONSTERS, beast_gone),
+        "setting": (None, lambda t: (t.relayered(own), None)),
+        "server": (None, lambda t: (t.relayered(t.own_settings(), server_layer(own)), None)),
+        "clock": (None, lambda t: (dataclasses.replace(t, clock=t.clock + 60 * n), None)),
+        "init add": (
+            INITIATIVE,
+            lambda t: initiative.add(t, actor_id=GM, is_gm=True, name=f"{name}{n}", score=n),
+        ),
+        "init end": (INITIATIVE, initiative.end),
+        "nothing": (None, lambda t: (t, None)),
+        "refused": (None, refused),
+    }
+
+
+STEP_NAMES = st.sampled_from(sorted(steps("x", 0)))
+COMBATANT = '{"combatants": [{"name": "Raw", "score": 3, "added": 0, "kind": "other",'
+COMBATANT += ' "owner_id": null}], "round": 0, "turn": 0}'
+# What a raw connection does to the rows (as an admin's script or an older process might),
+# each with `?` for the channel id or the guild id.
+RAW = [
+    ("UPDATE characters SET fp = fp + 1, vp_damage = vp_damage + 1 WHERE channel_id = ?", "c"),
+    (
+        "DELETE FROM characters WHERE channel_id = ?1 AND key ="
+        " (SELECT min(key) FROM characters WHERE channel_id = ?1)",
+        "c",
+    ),
+    (
+        "UPDATE monsters SET facing = CASE facing WHEN 'N' THEN 'S' ELSE 'N' END"
+        " WHERE channel_id = ?",
+        "c",
+    ),
+    ("DELETE FROM monsters WHERE channel_id = ?", "c"),
+    ("UPDATE channels SET clock = clock + 7 WHERE channel_id = ?", "c"),
+    ("UPDATE channels SET guild_id = 8 WHERE channel_id = ?", "c"),
+    (
+        f"INSERT INTO initiatives (channel_id, state) SELECT ?1, '{COMBATANT}'"
+        " WHERE EXISTS (SELECT 1 FROM channels WHERE channel_id = ?1)"
+        " ON CONFLICT (channel_id) DO UPDATE SET state = excluded.state",
+        "c",
+    ),
+    ("DELETE FROM initiatives WHERE channel_id = ?", "c"),
+    (
+        "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after, seq)"
+        " VALUES (?, 1, 'raw', '2026-01-01T00:00:00+00:00', 0, '{}', '{}', 0)",
+        "c",
+    ),
+    (
+        "UPDATE events SET action = 'edited' WHERE id ="
+        " (SELECT max(id) FROM events WHERE channel_id = ?)",
+        "c",
+    ),
+    ("DELETE FROM events WHERE id = (SELECT max(id) FROM events WHERE channel_id = ?)", "c"),
+    (
+        "INSERT INTO guild_settings (guild_id, rest_rate) VALUES (?, 3)"
+        " ON CONFLICT (guild_id) DO UPDATE SET rest_rate = 5 - rest_rate",
+        "g",
+    ),
+    ("DELETE FROM guild_settings WHERE guild_id = ?", "g"),
+]
+
+
+class KeptReads(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.folder = tempfile.TemporaryDirectory()
+        self.path = Path(self.folder.name) / "tk.db"
+        url = f"sqlite:///{self.path}"
+        self.stores = [self.run(Store.open(url)), self.run(Store.open(url))]
+        self.fresh = self.run(Store.open(url))
+        reader = self.fresh._backend._reader  # type: ignore[attr-defined]
+        reader.close()
+        self.fresh._backend._reader = None  # type: ignore[attr-defined]  # every read afresh
+        self.raw = sqlite3.connect(self.path, isolation_level=None)
+        self.interactions: list[int] = []
+
+    def run(self, coro: Any) -> Any:
+        return self.loop.run_until_complete(coro)
+
+    def teardown(self) -> None:
+        self.raw.close()
+        for store in [*self.stores, self.fresh]:
+            self.run(store.close())
+        self.loop.close()
+        self.folder.cleanup()
+
+    async def _apply(
+        self, store: Store, channel: int, step: str, name: str, n: int, parts: Parts, again: bool
+    ) -> None:
+        needs, fn = steps(name, n)[step]
+        parts = parts if needs is None else parts | {needs}
+        if again and self.interactions:
+            interaction = self.interactions[n % len(self.interactions)]
+        else:
+            interaction = 1000 + len(self.interactions)
+        try:
+            await store.apply(
+                channel, GUILD_OF[channel], GM, step, fn, parts, interaction_id=interaction
+            )
+            self.interactions.append(interaction)
+        except AlreadyApplied:
+            assert interaction in self.interactions  # found on every path, kept or loaded
+        except RulesError:
+            pass
+
+    @rule(
+        which=st.integers(0, 1),
+        channel=CHANNELS,
+        step=STEP_NAMES,
+        name=NAMES,
+        n=st.integers(1, 4),
+        parts=st.sampled_from(ALL_PARTS),
+        again=st.booleans(),
+    )
+    def change(
+        self, which: int, channel: int, step: str, name: str, n: int, parts: Parts, again: bool
+    ) -> None:
+        self.run(self._apply(self.stores[which], channel, step, name, n, parts, again))
+
+    @rule(
+        which=st.integers(0, 1),
+        changes=st.lists(
+            st.tuples(CHANNELS, STEP_NAMES, NAMES, st.integers(1, 4), st.sampled_from(ALL_PARTS)),
+            min_size=2,
+            max_size=5,
+        ),
+    )
+    def batch(self, which: int, changes: list[tuple[int, str, str, int, Parts]]) -> None:
+        """Changes queued together commit together (one of them may fail alone)."""
+        store = self.stores[which]
+
+        async def together() -> None:
+            await asyncio.gather(*(self._apply(store, *change, again=False) for change in changes))
+
+        self.run(together())
+
+    @rule(which=st.integers(0, 1), channel=CHANNELS)
+    def undo(self, which: int, channel: int) -> None:
+        with contextlib.suppress(RulesError):
+            self.run(undo_last(self.stores[which], channel, GUILD_OF[channel], GM, True))
+
+    @rule(statement=st.sampled_from(RAW), channel=CHANNELS)
+    def raw_write(self, statement: tuple[str, str], channel: int) -> None:
+        sql, of = statement
+        self.raw.execute(sql, (channel if of == "c" else GUILD_OF[channel],))
+
+    @rule(
+        which=st.integers(0, 1),
+        channel=CHANNELS,
+        parts=st.sampled_from(ALL_PARTS),
+        guild=st.booleans(),
+    )
+    def read(self, which: int, channel: int, parts: Parts, guild: bool) -> None:
+        guild_id = GUILD_OF[channel] if guild else None
+        kept = self.run(self.stores[which].read(channel, guild_id, parts))
+        assert kept == self.run(self.fresh.read(channel, guild_id, parts))
+
+    @rule(
+        which=st.integers(0, 1),
+        channel=CHANNELS,
+        limit=st.integers(1, 4),
+        edge=st.integers(0, 12),
+        back=st.booleans(),
+    )
+    def history(self, which: int, channel: int, limit: int, edge: int, back: bool) -> None:
+        before, after = (edge or None, None) if back else (None, edge or None)
+        kept = self.run(self.stores[which].history(channel, limit, before, after))
+        assert kept == self.run(self.fresh.history(channel, limit, before, after))
+
+
+KeptReads.TestCase.settings = settings(max_examples=40, stateful_step_count=40, deadline=None)
+test_kept_reads_equal_fresh_reads = KeptReads.TestCase
