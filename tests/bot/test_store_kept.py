@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule
@@ -116,8 +117,9 @@ RAW = [
     ),
     ("DELETE FROM initiatives WHERE channel_id = ?", "c"),
     (
-        "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after, seq)"
-        " VALUES (?, 1, 'raw', '2026-01-01T00:00:00+00:00', 0, '{}', '{}', 0)",
+        # marked as an undo (`undoes`), which /undo never takes back: its snapshots are empty
+        "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after,"
+        " seq, undoes) VALUES (?, 1, 'raw', '2026-01-01T00:00:00+00:00', 0, '{}', '{}', 0, 0)",
         "c",
     ),
     (
@@ -246,3 +248,51 @@ class KeptReads(RuleBasedStateMachine):
 
 KeptReads.TestCase.settings = settings(max_examples=40, stateful_step_count=40, deadline=None)
 test_kept_reads_equal_fresh_reads = KeptReads.TestCase
+
+
+class FailingCommit:
+    """The writer's sqlite3 connection, whose COMMIT fails (as on a full disk)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._conn.execute(sql, *args)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._conn.in_transaction
+
+
+async def test_a_change_whose_commit_fails_leaves_nothing_kept(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        party = frozenset({CHARACTERS, INITIATIVE})
+        create, spend = steps("Ana", 1)["create"][1], steps("Ana", 1)["spend"][1]
+        await store.apply(101, 7, GM, "create", create, party)
+        assert (await store.read(101, 7, party)).get("Ana").fatigue.fp == 0
+        db = store._backend._db  # type: ignore[attr-defined]
+        real = db._connection
+        db._connection = FailingCommit(real)
+        try:
+            with pytest.raises(sqlite3.OperationalError):
+                await store.apply(101, 7, GM, "spend", spend, party)
+        finally:
+            db._connection = real
+        assert (await store.read(101, 7, party)).get("Ana").fatigue.fp == 0  # not the lost one
+        raw = sqlite3.connect(tmp_path / "tk.db", isolation_level=None)
+        try:
+            # Two other changes bring the channel's stamp where the lost one had it (a spend
+            # stamps twice: its character's row, its event; checked below), with fp 5, not 1.
+            stamp = "SELECT stamp FROM channel_stamps WHERE channel_id = 101"
+            (before,) = raw.execute(stamp).fetchone()
+            raw.execute("UPDATE characters SET fp = 4")
+            raw.execute("UPDATE characters SET fp = 5")
+            assert (await store.read(101, 7, party)).get("Ana").fatigue.fp == 5
+            await store.apply(101, 7, GM, "spend", spend, party)  # from what is stored
+            assert (await store.read(101, 7, party)).get("Ana").fatigue.fp == 6
+            (after,) = raw.execute(stamp).fetchone()
+            assert after - before == 2 + 2  # the two updates, then a spend as the lost one
+        finally:
+            raw.close()
