@@ -336,26 +336,24 @@ class QuickReader:
             return _run(self._conn, "BEGIN", body)
         (version,) = self._conn.execute("PRAGMA data_version").fetchone()
         found = self._results.get(key)
-        if found is not None:
-            result, kept_stamps, true_at = found
-            if true_at == version:
-                return cast(R, result)
-            if scope is not None and stamps(self._conn, scope) == kept_stamps:
-                self._results[key] = (result, kept_stamps, version)
-                return cast(R, result)
-        # The version first, the snapshot after it: a commit in between makes the result
-        # newer than the version says, never older, so it is only checked again sooner.
+        if found is not None and found[2] == version:
+            return cast(R, found[0])
+        # Read before the snapshot, the stamps may be older than what the body reads, never
+        # newer: a result is kept by stamps that can only make it checked again too soon.
+        now = None if scope is None else stamps(self._conn, scope)
+        if found is not None and now is not None and now == found[1]:
+            self._results[key] = (found[0], now, version)
+            return cast(R, found[0])
         self._conn.execute("BEGIN")
         try:
-            result = _drive(body(SqliteTx(self._conn)))  # type: ignore[arg-type]
-            now = None if scope is None else stamps(self._conn, scope)  # the same snapshot
+            result: R = _drive(body(SqliteTx(self._conn)))  # type: ignore[arg-type]
             self._conn.execute("COMMIT")
         except BaseException:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
             raise
         _put(self._results, key, (result, now, version))
-        return cast(R, result)
+        return result
 
     def offer(self, committed: Mapping[Hashable, Kept]) -> None:
         """Results a committed change left, with their scopes' stamps right after it: each is

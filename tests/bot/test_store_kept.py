@@ -146,9 +146,9 @@ class KeptReads(RuleBasedStateMachine):
         url = f"sqlite:///{self.path}"
         self.stores = [self.run(Store.open(url)), self.run(Store.open(url))]
         self.fresh = self.run(Store.open(url))
-        reader = self.fresh._backend._reader  # type: ignore[attr-defined]
+        reader = self.fresh._backend._reader
         reader.close()
-        self.fresh._backend._reader = None  # type: ignore[attr-defined]  # every read afresh
+        self.fresh._backend._reader = None  # every read afresh
         self.raw = sqlite3.connect(self.path, isolation_level=None)
         self.interactions: list[int] = []
 
