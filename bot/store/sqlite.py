@@ -12,9 +12,17 @@ A quick read (a channel's snapshot, a page of history: bounded, a few dozen micr
 SQLite) skips the hop altogether: it runs at once on the event loop's thread, over a second,
 read-only connection (`QuickReader`). In WAL mode a reader never waits for a writer, so it can't
 hold the loop up; if SQLite ever says busy all the same, the read takes the hop instead. Each
-read is a fresh snapshot of the file, so it sees every commit, of this process or another; a
-read with a `key` may be answered from the last one's result while SQLite's data_version says
-nothing at all was committed since (by any connection, in any process)."""
+read is a fresh snapshot of the file, so it sees every commit, of this process or another.
+
+Results are kept by change stamps: a number per channel and per server that the database bumps
+itself (the V10 migration's triggers, on every row a channel's Table and history are made of),
+whoever writes, in whatever process. A read with a `key` and a `scope` is answered from the
+result kept for it while SQLite's data_version says nothing at all was committed since, or
+else while its scope's stamps are unchanged (one statement, instead of the statements and the
+decoding): a change to one channel costs no other its kept reads. A change may `keep` what a
+read would find after it (the Table it leaves): with the stamps it left, read inside its
+transaction, that goes to the next change of the channel (no load) and to the quick reader
+(the next look is kept already), but only once its COMMIT succeeded."""
 
 from __future__ import annotations
 
