@@ -369,8 +369,12 @@ class QuickReader:
         for key, (result, kept_stamps) in committed.items():
             _put(self._results, key, (result, kept_stamps, None))
 
-    def close(self) -> None:
+    def forget(self) -> None:
+        """Drop every kept result (a benchmark timing reads afresh)."""
         self._results.clear()
+
+    def close(self) -> None:
+        self.forget()
         self._conn.close()
 
 

@@ -4,7 +4,7 @@ Each round runs every case once, in a shuffled order, on one database file in a 
 - `apply()` of a fatigue spend (`table.partyops.spend`) on one character, one after another;
   from 20 concurrent coroutines on one channel; and from 20 coroutines on 20 channels;
 - `read()` of a channel with 1, 10 and 50 characters: as it comes (given again from the last
-  read while nothing was committed since), and afresh (the statements and the decoding).
+  read while its channel is unchanged), and afresh (the statements and the decoding).
 Then the cost of durability: the sequential spend on two more files, one with the default
 `synchronous=FULL` (a commit that returned survives a power cut) and one with NORMAL
 (`SQLITE_SYNCHRONOUS=normal`: survives a killed process only), interleaved, side by side.
@@ -161,11 +161,11 @@ def operations(store: Store, bare: Bare) -> dict[str, tuple[list[Operation], int
 
     def store_read_afresh(channel_id: int) -> Operation:
         async def read() -> object:
-            # A benchmark may reach in: forget the reads SQLite's data_version lets the store
-            # give again, as a commit anywhere would, so this times the statements and decoding.
+            # A benchmark may reach in: forget the results the store keeps (by its channel's
+            # change stamps), so this times the statements and the decoding.
             reader = store._backend._reader  # type: ignore[attr-defined]
             if reader is not None:
-                reader._version = None
+                reader.forget()
             return await store.read(channel_id, GUILD)
 
         return read
