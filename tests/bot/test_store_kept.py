@@ -2,7 +2,9 @@
 their channel's and server's change stamps (V10's triggers): here two Stores on one file (as two
 processes) and a raw sqlite3 connection (outside the bot, writing every table a channel's Table
 and history are made of) change things in any order, and every read through the stores' kept
-results must equal the same read made afresh (a third Store that keeps nothing)."""
+results must equal the same read made afresh (a third Store that keeps nothing). Then each
+trigger alone: one raw change per table and kind of statement, each seen by a kept look (the
+case of a trigger fails without it); and a change whose COMMIT fails leaves nothing kept."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule
 
-from bot.store import Store
+from bot.store import Store, codec
 from bot.store.errors import AlreadyApplied
 from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from bot.store.undo import undo_last
@@ -296,3 +298,83 @@ async def test_a_change_whose_commit_fails_leaves_nothing_kept(tmp_path: Path) -
             assert after - before == 2 + 2  # the two updates, then a spend as the lost one
         finally:
             raw.close()
+
+
+# One raw change per table and kind of statement, each with what must be there before it (also
+# written raw): a kept look at channel 101 must see every one (each is one trigger's work).
+SEEDED = 101
+ORDER = '{"combatants": [], "round": 0, "turn": 0}'
+EVENT = (
+    "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after, seq)"
+    " VALUES (101, 1, 'raw', '2026-01-01T00:00:00+00:00', 0, '{}', '{}', 9)"
+)
+BY_TRIGGER = {
+    "channels insert": (
+        "DELETE FROM channels",
+        "INSERT INTO channels (channel_id, clock) VALUES (101, 99)",
+    ),
+    "channels update": ("", "UPDATE channels SET clock = 99"),
+    "channels delete": ("UPDATE channels SET clock = 99", "DELETE FROM channels"),
+    "characters insert": ("", "INSERT INTO characters (%columns%) VALUES (%character%)"),
+    "characters update": ("", "UPDATE characters SET fp = fp + 1"),
+    "characters delete": ("", "DELETE FROM characters"),
+    "monsters insert": ("", "INSERT INTO monsters (%m_columns%) VALUES (%monster%)"),
+    "monsters update": ("", "UPDATE monsters SET facing = 'S'"),
+    "monsters delete": ("", "DELETE FROM monsters"),
+    "initiatives insert": ("", f"INSERT INTO initiatives VALUES (101, '{COMBATANT}')"),
+    "initiatives update": (
+        f"INSERT INTO initiatives VALUES (101, '{ORDER}')",
+        f"UPDATE initiatives SET state = '{COMBATANT}'",
+    ),
+    "initiatives delete": (
+        f"INSERT INTO initiatives VALUES (101, '{COMBATANT}')",
+        "DELETE FROM initiatives",
+    ),
+    "events insert": ("", EVENT),
+    "events update": ("", "UPDATE events SET action = 'edited'"),
+    "events delete": ("", "DELETE FROM events"),
+    "guild_settings insert": ("", "INSERT INTO guild_settings (guild_id, rest_rate) VALUES (7, 3)"),
+    "guild_settings update": (
+        "INSERT INTO guild_settings (guild_id, rest_rate) VALUES (7, 3)",
+        "UPDATE guild_settings SET rest_rate = 4",
+    ),
+    "guild_settings delete": (
+        "INSERT INTO guild_settings (guild_id, rest_rate) VALUES (7, 3)",
+        "DELETE FROM guild_settings",
+    ),
+}
+
+
+def _literal(value: Any) -> str:
+    return "NULL" if value is None else repr(value) if isinstance(value, str) else str(value)
+
+
+@pytest.mark.parametrize("trigger", sorted(BY_TRIGGER))
+async def test_each_kind_of_raw_change_is_seen_by_a_kept_look(tmp_path: Path, trigger: str) -> None:
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    before, change = BY_TRIGGER[trigger]
+    zed = codec.character_row(SEEDED, Character("Zed", GM))
+    imp = codec.monster_row(SEEDED, Monster("Imp", {"rank": 0, "armor": "light"}))
+    for name, value in {
+        "columns": ", ".join(codec.CHARACTER_COLUMNS),
+        "character": ", ".join(map(_literal, zed)),
+        "m_columns": ", ".join(codec.MONSTER_COLUMNS),
+        "monster": ", ".join(map(_literal, imp)),
+    }.items():
+        change = change.replace(f"%{name}%", value)
+    async with Store.open(url) as store, Store.open(url) as fresh:
+        fresh._backend._reader = None  # type: ignore[attr-defined]  # reads afresh (a hop)
+        for step in ("create", "monster", "clock"):
+            await store.apply(SEEDED, 7, GM, step, steps("Ana", 1)[step][1])
+        raw = sqlite3.connect(tmp_path / "tk.db", isolation_level=None)
+        try:
+            if before:
+                raw.execute(before)
+            kept = await store.read(SEEDED, 7), await store.history(SEEDED)
+            assert kept == (await fresh.read(SEEDED, 7), await fresh.history(SEEDED))
+            raw.execute(change)
+        finally:
+            raw.close()
+        seen = await store.read(SEEDED, 7), await store.history(SEEDED)
+        assert seen == (await fresh.read(SEEDED, 7), await fresh.history(SEEDED))
+        assert seen != kept  # the change shows: the case tests something
