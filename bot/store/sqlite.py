@@ -15,14 +15,14 @@ hold the loop up; if SQLite ever says busy all the same, the read takes the hop 
 read is a fresh snapshot of the file, so it sees every commit, of this process or another.
 
 Results are kept by change stamps: a number per channel and per server that the database bumps
-itself (the V10 migration's triggers, on every row a channel's Table and history are made of),
-whoever writes, in whatever process. A read with a `key` and a `scope` is answered from the
-result kept for it while SQLite's data_version says nothing at all was committed since, or
-else while its scope's stamps are unchanged (one statement, instead of the statements and the
-decoding): a change to one channel costs no other its kept reads. A change may `keep` what a
-read would find after it (the Table it leaves): with the stamps it left, read inside its
-transaction, that goes to the next change of the channel (no load) and to the quick reader
-(the next look is kept already), but only once its COMMIT succeeded."""
+itself (the `change_stamps` migration's triggers, on every row a channel's Table and history
+are made of), whoever writes, in whatever process. A read with a `key` and a `scope` is
+answered from the result kept for it while SQLite's data_version says nothing at all was
+committed since, or else while its scope's stamps are unchanged (one statement, instead of the
+statements and the decoding): a change to one channel costs no other its kept reads. A change
+may `keep` what a read would find after it (the Table it leaves): with the stamps it left, read
+inside its transaction, that goes to the next change of the channel (no load) and to the quick
+reader (the next look is kept already), but only once its COMMIT succeeded."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ class SqliteTx:
 
 Stamps = tuple[int | None, int | None]
 Kept = tuple[Any, Stamps]  # a result and its scope's stamps when it was true
-# The stamps the V10 migration's triggers keep: NULL until the first change since.
+# The stamps the `change_stamps` migration's triggers keep: NULL until the first change since.
 _STAMPS = (
     "SELECT (SELECT stamp FROM channel_stamps WHERE channel_id = ?1),"
     " (SELECT stamp FROM guild_stamps WHERE guild_id ="

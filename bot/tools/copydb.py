@@ -33,7 +33,8 @@ from bot.tools import ToolError
 # Copied first, in this order (foreign keys); any other table of a later schema comes after.
 FIRST = ("channels", "events")
 SELF_REFERENCES = {"events": ("undone_by", "undoes")}  # set after every row is in
-# SQLite's change stamps (V10): its triggers make them as the rows go in; never copied.
+# SQLite's change stamps (migration `change_stamps`): its triggers make them as the rows go
+# in, so they are never copied.
 OWN_BOOKKEEPING = frozenset({"schema_version", "channel_stamps", "guild_stamps"})
 CONNECT_TIMEOUT = 10.0
 
