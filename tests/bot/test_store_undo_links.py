@@ -21,20 +21,21 @@ async def test_undo_links_are_looked_up_through_an_index(db: Database) -> None:
     for column in ("undoes", "undone_by"):
         if db.path is not None:
             with sqlite3.connect(db.path) as conn:
-                plan = conn.execute(
+                rows = conn.execute(
                     f"EXPLAIN QUERY PLAN SELECT id FROM events WHERE {column} = ?", (1,)
                 ).fetchall()
-            assert f"INDEX events_{column} ({column}=?)" in str(plan), plan
+            plan = str(rows)
+            assert f"INDEX events_{column} ({column}=?)" in plan, plan
         else:
             import asyncpg
 
             conn = await asyncpg.connect(db.url)
             try:
                 await conn.execute("SET enable_seqscan = off")  # the tables here are tiny
-                rows = await conn.fetch(f"EXPLAIN SELECT id FROM events WHERE {column} = 1")
+                found = await conn.fetch(f"EXPLAIN SELECT id FROM events WHERE {column} = 1")
             finally:
                 await conn.close()
-            plan = "\n".join(row[0] for row in rows)
+            plan = "\n".join(row[0] for row in found)
             assert f"events_{column}" in plan, plan
 
 
