@@ -243,7 +243,7 @@ async def profiled(folder: Path | None, label: str, pid: int) -> AsyncIterator[N
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"{label.replace(' ', '-').lower()}.txt"
     spy = await asyncio.create_subprocess_exec(
-        *("py-spy", "record", "--pid", str(pid), "--format", "raw", "--function"),
+        *("py-spy", "record", "--pid", str(pid), "--format", "raw", "--function", "--gil"),
         *("--rate", "200", "--output", str(out)),
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
@@ -256,9 +256,12 @@ async def profiled(folder: Path | None, label: str, pid: int) -> AsyncIterator[N
     print(where_time_goes(out))
 
 
+ROOTS = ("threading.py", "<frozen runpy>", "asyncio/runners.py", "base_events.py", "__main__.py")
+
+
 def where_time_goes(samples: Path, top: int = 25) -> str:
-    """From py-spy's collapsed stacks: each function's share of the samples, on its own
-    (the innermost frame) and with what it calls (anywhere in the stack)."""
+    """From py-spy's collapsed stacks (samples holding the GIL: the bot's one core of Python):
+    each function's share on its own (the innermost frame) and with what it calls."""
     own: Counter[str] = Counter()
     within: Counter[str] = Counter()
     total = 0
@@ -270,16 +273,16 @@ def where_time_goes(samples: Path, top: int = 25) -> str:
         own[frames[-1]] += n
         for frame in set(frames):
             within[frame] += n
-    rows = [
-        [name[:90], f"{own[name] / total:.1%}", f"{within[name] / total:.1%}"]
-        for name, _ in own.most_common(top)
-    ]
-    rows2 = [[name[:90], "", f"{n / total:.1%}"] for name, n in within.most_common(top)]
+    if not total:
+        return f"  py-spy: no samples in {samples}"
+    rows = [[name[:90], f"{n / total:.1%}"] for name, n in own.most_common(top)]
+    inner = [(name, n) for name, n in within.most_common() if not any(r in name for r in ROOTS)]
+    rows2 = [[name[:90], f"{n / total:.1%}"] for name, n in inner[:top]]
     return "\n".join(
         [
-            f"  py-spy, {total:,} samples ({samples}):",
-            table(["on its own", "own", "with callees"], rows),
-            table(["with what it calls", "", "with callees"], rows2),
+            f"  py-spy, {total:,} samples holding the GIL ({samples}):",
+            table(["on its own", "share"], rows),
+            table(["with what it calls", "share"], rows2),
         ]
     )
 
