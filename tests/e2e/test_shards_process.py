@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -179,6 +180,26 @@ async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, database_
 
     channels = [g.channels[0].id for g in tables(world)]
     assert await fp_by_channel(database_url, channels) == dict.fromkeys(channels, rounds * 2)
+
+
+async def test_one_process_with_the_shard_count_unset_runs_the_shard_discord_suggests(
+    tmp_path: Path,
+) -> None:
+    """As an admin with one process runs it (no SHARD_COUNT), with the `settings` given."""
+    database_url = f"sqlite:///{tmp_path / 'one.db'}"
+    async with (
+        LocalDiscord(timeout=15.0) as d,
+        shard_processes(
+            d, database_url, tmp_path, [None], shard_count=None, settings={"LOG_FORMAT": "json"}
+        ) as (bot,),
+    ):
+        assert d.server.gateway.identified_shards == [0]
+        reply = await d.slash("character create", user=d.player, name="Aria", level=2)
+        assert "Created Aria" in reply.text
+        assert await served(bot.port) == 1
+        d.assert_clean()
+    logged = output(tmp_path / "bot0-None")[1].splitlines()
+    assert logged and all(json.loads(line)["message"] for line in logged)
 
 
 async def test_a_killed_process_loses_nothing_acknowledged_while_the_other_answers(
