@@ -190,9 +190,13 @@ async def spent(url: str, channels: list[Channel]) -> int:
         return sum([(await store.read(c.id)).get("Aria").fatigue.fp for c in channels])
 
 
+Case = tuple[str, str, dict[str, str]]  # label, DATABASE_URL, other settings
+
+
 async def measure(
-    p: Pair, echo_pid: int, url: str, settings: dict[str, str], tmp: Path, args: argparse.Namespace
+    p: Pair, echo_pid: int, case: Case, tmp: Path, args: argparse.Namespace
 ) -> Figures:
+    label, url, settings = case
     sizes: Sizes = args.sizes
     spread = extra_channels(p.tk, 100, "spread")
     async with Store.open(url) as store:
@@ -216,7 +220,7 @@ async def measure(
         checked(p, False)
         tk.stop_if_wrong("warm-up, Tablekeeper")
         echo.stop_if_wrong("warm-up, echo bot")
-        async with profiled(args.profile, args.label, pid):
+        async with profiled(args.profile, label, pid):
             figures = await saturation_rounds(runs, sizes, args.inflight, args.seed)
         figures.half = figures.rate(RUNS[0]) / 2
         figures.latencies = await poisson(runs[RUNS[0]][0], sizes.arrivals, figures.half, args.seed)
@@ -294,7 +298,7 @@ async def run(args: argparse.Namespace) -> None:
 
 async def run_cases(args: argparse.Namespace, tmp: Path) -> None:
     sizes: Sizes = args.sizes
-    cases = [
+    cases: list[Case] = [
         ("SQLite FULL", f"sqlite:///{tmp / 'full.db'}", {"SQLITE_SYNCHRONOUS": "full"}),
         ("SQLite NORMAL", f"sqlite:///{tmp / 'normal.db'}", {"SQLITE_SYNCHRONOUS": "normal"}),
     ]
@@ -308,14 +312,14 @@ async def run_cases(args: argparse.Namespace, tmp: Path) -> None:
             echo_d.timeout = tk_d.timeout = 60.0
             p = Pair(echo_d, tk_d)
             async with echo_process(echo_d, tmp) as echo_pid:
-                for label, url, settings in cases:
+                for case in cases:
+                    label = case[0]
                     if args.only and label not in args.only:
                         continue
                     print(f"  {label}", flush=True)
-                    args.label = label
                     folder = tmp / label.replace(" ", "-")
                     folder.mkdir()
-                    results[label] = await measure(p, echo_pid, url, settings, folder, args)
+                    results[label] = await measure(p, echo_pid, case, folder, args)
                     print(f"    checks: {results[label].checks}", flush=True)
     report(results, sizes, args.inflight)
 
