@@ -38,7 +38,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +46,7 @@ from bot.store import Store
 from tests.benchmarks import _seed
 from tests.benchmarks._bots import ECHO_TEXT, Pair, checked, extra_channels, forget
 from tests.benchmarks._figures import duration, machine, orders, percentile, table
+from tests.benchmarks._profile import profiled
 from tests.benchmarks.commands import Send, poisson, saturate, senders
 from tests.e2e.test_process import finish, output, process_env
 from tests.e2e.test_shards_process import served, shard_processes
@@ -236,59 +236,6 @@ async def measure(
     if not tk.sent == counted == fp:
         raise SystemExit(f"lost or doubled: {figures.checks}")
     return figures
-
-
-@contextlib.asynccontextmanager
-async def profiled(folder: Path | None, label: str, pid: int) -> AsyncIterator[None]:
-    """py-spy sampling process `pid` while the block runs; then its top costs printed."""
-    if folder is None:
-        yield
-        return
-    folder.mkdir(parents=True, exist_ok=True)
-    out = folder / f"{label.replace(' ', '-').lower()}.txt"
-    spy = await asyncio.create_subprocess_exec(
-        *("py-spy", "record", "--pid", str(pid), "--format", "raw", "--function", "--gil"),
-        *("--rate", "200", "--output", str(out)),
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        yield
-    finally:
-        spy.send_signal(signal.SIGINT)  # py-spy writes its samples when interrupted
-        await spy.wait()
-    print(where_time_goes(out))
-
-
-ROOTS = ("threading.py", "<frozen runpy>", "asyncio/runners.py", "base_events.py", "__main__.py")
-
-
-def where_time_goes(samples: Path, top: int = 25) -> str:
-    """From py-spy's collapsed stacks (samples holding the GIL: the bot's one core of Python):
-    each function's share on its own (the innermost frame) and with what it calls."""
-    own: Counter[str] = Counter()
-    within: Counter[str] = Counter()
-    total = 0
-    for line in samples.read_text().splitlines():
-        stack, _, count = line.rpartition(" ")
-        frames = stack.split(";")[1:]  # the first is the thread
-        n = int(count)
-        total += n
-        own[frames[-1]] += n
-        for frame in set(frames):
-            within[frame] += n
-    if not total:
-        return f"  py-spy: no samples in {samples}"
-    rows = [[name[:90], f"{n / total:.1%}"] for name, n in own.most_common(top)]
-    inner = [(name, n) for name, n in within.most_common() if not any(r in name for r in ROOTS)]
-    rows2 = [[name[:90], f"{n / total:.1%}"] for name, n in inner[:top]]
-    return "\n".join(
-        [
-            f"  py-spy, {total:,} samples holding the GIL ({samples}):",
-            table(["on its own", "share"], rows),
-            table(["with what it calls", "share"], rows2),
-        ]
-    )
 
 
 async def run(args: argparse.Namespace) -> None:
