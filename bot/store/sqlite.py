@@ -99,7 +99,7 @@ class SqliteTx:
 
     async def kept(self, key: Hashable, scope: Scope) -> Any:
         """What an earlier change kept under `key`, if its scope's stamps are what they were
-        when it committed (nothing touched the channel since); else None."""
+        right after it (nothing touched the channel or its server since); else None."""
         found = None if self._kept is None else self._kept.get(key)
         if found is None or stamps(self._conn, scope) != found[1]:
             return None
@@ -314,7 +314,7 @@ class QuickReader:
     (query_only), and never waits for a lock (busy_timeout 0: the read takes the hop instead).
 
     It keeps the results of keyed reads, each with the change stamps of its scope (its channel
-    and server) as they were in the snapshot it was read in. While `PRAGMA data_version` says
+    and server) as they were just before it was read. While `PRAGMA data_version` says
     no other connection committed since a result was last found true (a few microseconds to
     ask), it is given again as it is; after a commit, it is given again if its scope's stamps
     are unchanged (one statement), so a change to one channel costs no other channel its kept
@@ -352,14 +352,7 @@ class QuickReader:
         if found is not None and now is not None and now == found[1]:
             self._results[key] = (found[0], now, version)
             return cast(R, found[0])
-        self._conn.execute("BEGIN")
-        try:
-            result: R = _drive(body(SqliteTx(self._conn)))  # type: ignore[arg-type]
-            self._conn.execute("COMMIT")
-        except BaseException:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            raise
+        result = _run(self._conn, "BEGIN", body)
         _put(self._results, key, (result, now, version))
         return result
 
