@@ -5,7 +5,8 @@ every table a channel's Table and history are made of) change things in any orde
 read through the stores' kept results must equal the same read made afresh (a third Store that
 keeps nothing). Then each
 trigger alone: one raw change per table and kind of statement, each seen by a kept look (the
-case of a trigger fails without it); and a change whose COMMIT fails leaves nothing kept."""
+case of a trigger fails without it); and a change whose COMMIT fails, or that raises, leaves
+nothing kept."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from hypothesis.stateful import RuleBasedStateMachine, rule
 
 from bot.store import Store, codec
 from bot.store.errors import AlreadyApplied
-from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
+from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts, _table_key
 from bot.store.undo import undo_last
 from rules.errors import RulesError
 from table import initiative, partyops
@@ -379,3 +380,30 @@ async def test_each_kind_of_raw_change_is_seen_by_a_kept_look(tmp_path: Path, tr
         seen = await store.read(SEEDED, 7), await store.history(SEEDED)
         assert seen == (await fresh.read(SEEDED, 7), await fresh.history(SEEDED))
         assert seen != kept  # the change shows: the case tests something
+
+
+async def test_a_change_that_raises_keeps_nothing(tmp_path: Path) -> None:
+    """What a body kept before it raised is not kept: its savepoint took its change back."""
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        party = frozenset({CHARACTERS, INITIATIVE})
+        await store.apply(101, 7, GM, "create", steps("Ana", 1)["create"][1], party)
+        table = await store.read(101, 7, party)
+
+        async def body(tx: Any) -> None:
+            await tx.keep(_table_key(101, 7, party), (101, 7), "not a table")
+            raise RulesError("refused")
+
+        async def fine(tx: Any) -> None:
+            pass
+
+        async def together() -> Any:  # in one batch, with one that commits
+            return await asyncio.gather(
+                store._backend.write(101, body),
+                store._backend.write(101, fine),
+                return_exceptions=True,
+            )
+
+        assert [type(outcome) for outcome in await together()] == [RulesError, type(None)]
+        assert await store.read(101, 7, party) == table
+        await store.apply(101, 7, GM, "spend", steps("Ana", 1)["spend"][1], party)
+        assert (await store.read(101, 7, party)).get("Ana").fatigue.fp == 1
