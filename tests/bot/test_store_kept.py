@@ -3,10 +3,9 @@ their channel's and server's change stamps (the `change_stamps` migration's trig
 Stores on one file (as two processes) and a raw sqlite3 connection (outside the bot, writing
 every table a channel's Table and history are made of) change things in any order, and every
 read through the stores' kept results must equal the same read made afresh (a third Store that
-keeps nothing). Then each
-trigger alone: one raw change per table and kind of statement, each seen by a kept look (the
-case of a trigger fails without it); and a change whose COMMIT fails, or that raises, leaves
-nothing kept."""
+keeps nothing). Then each trigger alone: one raw change per table and kind of statement, each
+seen by a kept look (the case of a trigger fails without it); and a change whose COMMIT fails,
+or that raises, leaves nothing kept."""
 
 from __future__ import annotations
 
