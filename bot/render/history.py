@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -107,6 +108,13 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
 }
 
 
+@lru_cache(maxsize=1024)
+def _fraction(text: str) -> Fraction:
+    """A logged Fatigue Level ("41/2"), read once per text: every line showing a band reads
+    one, and parsing a Fraction from text is slow. (A str key, an immutable Fraction.)"""
+    return Fraction(text)
+
+
 def _fl(value: str) -> str:
     return fl_text(Fraction(value))
 
@@ -154,8 +162,12 @@ _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
 }
 
 
+# A name escaped once, not on every line naming it (a regex pass each time): str in, str out.
+_escaped = lru_cache(maxsize=1024)(escape_markdown)
+
+
 def _name(data: dict[str, Any]) -> str:
-    return escape_markdown(str(data.get("name", "?")))
+    return _escaped(str(data.get("name", "?")))
 
 
 def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:
@@ -170,6 +182,8 @@ def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:
 def _fields(
     old: dict[str, Any], new: dict[str, Any], labels: dict[str, tuple[str, Callable[[Any], str]]]
 ) -> list[str]:
+    if old == new:  # most parts of most changes: one comparison instead of a look per label
+        return []
     return [
         _arrow(label, show, old.get(name), new.get(name))
         for name, (label, show) in labels.items()
@@ -185,7 +199,9 @@ def _band(data: dict[str, Any]) -> str | None:
     try:
         override = data["fl_override"]
         if override is not None:
-            fl: Fraction | None = Fraction(override)
+            fl: Fraction | None = (
+                _fraction(override) if type(override) is str else Fraction(override)
+            )
         else:
             classes = tuple((size, level) for size, level in data["classes"])
             fl = None
@@ -279,7 +295,9 @@ def monster_change(
 
 def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """`clock Day 1, 00:00 → Day 1, 00:10`, `settings: ties fail → succeed, round 60 s → 6 s`."""
-    parts = []
+    parts: list[str] = []
+    if old == new:  # a change to characters or monsters only (both empty)
+        return parts
     if old.get("clock") != new.get("clock"):
         parts.append(_arrow(N_("clock"), game_time, old.get("clock"), new.get("clock")))
     settings = _fields(old.get("settings") or {}, new.get("settings") or {}, _SETTINGS)
