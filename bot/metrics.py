@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -98,6 +99,10 @@ class Metrics:
         )
         self.registry.register(_GatewayCollector(bot))
         self._received: dict[int, float] = {}
+        # Each label's child metrics, looked up once: `labels()` takes a lock and checks and
+        # joins the labels on every call. Bounded by the commands and outcomes there are.
+        self._counted: dict[tuple[str, str], Any] = {}
+        self._timed: dict[str, Any] = {}
 
     def received(self, interaction: discord.Interaction) -> None:
         if len(self._received) >= _KEPT:
@@ -111,10 +116,16 @@ class Metrics:
 
     def finished(self, interaction: discord.Interaction, outcome: str) -> None:
         label = command_label(interaction)
-        self.interactions.labels(label, outcome).inc()
+        counted = self._counted.get((label, outcome))
+        if counted is None:
+            counted = self._counted[label, outcome] = self.interactions.labels(label, outcome)
+        counted.inc()
         start = self._received.pop(interaction.id, None)
         if start is not None:
-            self.latency.labels(label).observe(time.monotonic() - start)
+            timed = self._timed.get(label)
+            if timed is None:
+                timed = self._timed[label] = self.latency.labels(label)
+            timed.observe(time.monotonic() - start)
 
     def failed(self, interaction: discord.Interaction, error: BaseException, outcome: str) -> None:
         """An interaction ended in an error; `outcome` says which kind (see bot.tree.outcome)."""

@@ -11,6 +11,7 @@ either: templates bound every number's digits, and the values are checked when c
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -24,6 +25,8 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 ID_CODE = r"[0-9a-z]{1,13}"  # a snowflake (< 2**64) in base 36
 
 
+# The same users roll again and again: each id's code is kept (an int in, a str out).
+@lru_cache(maxsize=4096)
 def id_code(snowflake: int) -> str:
     """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id."""
     if snowflake < 0:

@@ -1,0 +1,139 @@
+"""The fast path's caches show exactly what the uncached code shows, in every language, and each
+language keeps its own: a cached call equals the same call through `__wrapped__` (the function
+the cache wraps), after the other language has filled the cache for the same value."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lang
+from bot.render import fatigue, history, saves
+from cogs._buttons import id_code, id_from_code
+from lang.catalogs import load
+from rules.fatigue import FatigueState
+from table.model import Character
+
+LANGUAGES = (None, "es-ES")  # English, and Spanish where the catalogs have a word
+
+
+@pytest.fixture(scope="module", autouse=True)
+def catalogs() -> Iterator[None]:
+    before = lang.installed()
+    lang.install(load())
+    yield
+    lang.install(before)
+
+
+def in_each_language(call: Any) -> list[tuple[object, object]]:
+    """(cached, uncached) in each language; each language's cached call comes after the other
+    language already cached the same value, so a key without the language would show."""
+    results = []
+    for locale in (*LANGUAGES, *reversed(LANGUAGES)):
+        with lang.speaking(locale):
+            results.append(call())
+    return results
+
+
+@st.composite
+def characters(draw: st.DrawFn) -> Character:
+    temp = draw(st.integers(0, 30))
+    state = FatigueState(
+        fp=draw(st.integers(0, 300)),
+        temp=temp,
+        temp_expires=draw(st.integers(0, 10_000)) if temp else None,
+        exhausted_cap=draw(st.booleans()),
+        shattered_cap=draw(st.booleans()),
+        vp_damage=draw(st.integers(0, 20)),
+        settled=draw(st.integers(0, 10_000)),
+    )
+    fl = draw(st.none() | st.fractions(min_value=Fraction(1, 2), max_value=60))
+    classes = draw(st.lists(st.tuples(st.sampled_from([4, 6, 8, 10, 12]), st.integers(1, 20))))
+    return Character(
+        draw(st.sampled_from(["Aria", "Bo_rin", "*Cy*"])),
+        7,
+        classes=tuple(classes[:1]),
+        fl_override=fl if fl is None or fl > 0 else None,
+        fatigue=state,
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(character=characters(), clock=st.integers(0, 20_000))
+def test_a_board_field_is_the_same_cached_or_not(character: Character, clock: int) -> None:
+    def both() -> tuple[object, object]:
+        words = lang.words()
+        return (
+            fatigue.board_field(character, clock, words),
+            fatigue.board_field.__wrapped__(character, clock, words),
+        )
+
+    for cached, uncached in in_each_language(both):
+        assert cached == uncached
+
+
+def test_the_board_reads_in_each_language_after_the_other_was_cached() -> None:
+    aria = Character("Aria", 7, fl_override=Fraction(10), fatigue=FatigueState(fp=25))
+    with lang.speaking(None):
+        english = fatigue.board_field(aria, 0, lang.words())
+    with lang.speaking("es-ES"):
+        spanish = fatigue.board_field(aria, 0, lang.words())
+    assert "Tired" in english[0] and "Cansado" in spanish[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(odds=st.floats(0, 1) | st.sampled_from([0.0, 1.0, 0.00004, 0.99996, 0.5, 0.6345]))
+def test_chance_text_is_the_same_cached_or_not(odds: float) -> None:
+    def both() -> tuple[object, object]:
+        return saves.chance_text(odds), saves._chance_text.__wrapped__(odds, lang.words())
+
+    for cached, uncached in in_each_language(both):
+        assert cached == uncached
+
+
+@given(
+    pieces=st.lists(
+        st.tuples(st.sampled_from(["Level 5", "Nivel 5", "Wisdom", "Kin"]), st.integers(-99, 99)),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_bonus_text_is_the_same_cached_or_not(pieces: list[tuple[str, int]]) -> None:
+    shown, bonus = tuple(pieces), sum(value for ignored, value in pieces)
+    assert saves._bonus_text(shown, bonus) == saves._bonus_text.__wrapped__(shown, bonus)
+
+
+@given(snowflake=st.integers(0, 2**64 - 1))
+def test_an_id_code_is_the_same_cached_or_not(snowflake: int) -> None:
+    assert id_code(snowflake) == id_code.__wrapped__(snowflake)
+    assert id_from_code(id_code(snowflake)) == snowflake
+
+
+VALUES = st.none() | st.integers(0, 99)  # every setting shows a number
+
+
+@given(
+    old=st.dictionaries(st.sampled_from(sorted(history._SETTINGS)), VALUES, max_size=4),
+    new=st.dictionaries(st.sampled_from(sorted(history._SETTINGS)), VALUES, max_size=4),
+)
+def test_unchanged_fields_read_as_before(old: dict[str, Any], new: dict[str, Any]) -> None:
+    """The shortcut for parts that didn't change says what looking at every label says."""
+    for locale in LANGUAGES:
+        with lang.speaking(locale):
+            slow = [
+                history._arrow(label, show, old.get(name), new.get(name))
+                for name, (label, show) in history._SETTINGS.items()
+                if old.get(name) != new.get(name)
+            ]
+            assert history._fields(old, new, history._SETTINGS) == slow
+            assert history._fields(new, new, history._SETTINGS) == []
+
+
+@given(text=st.text(max_size=12))
+def test_a_name_is_escaped_the_same_cached_or_not(text: str) -> None:
+    assert history._name({"name": text}) == history._escaped.__wrapped__(text)
