@@ -19,7 +19,7 @@ from bot.render.initiative import initiative_change
 from bot.store import Event
 from bot.store.codec import Snapshot
 from bot.store.undo import Undone
-from lang import N_, _
+from lang import N_, _, words
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
@@ -373,15 +373,35 @@ def when(moment: datetime, now: datetime) -> str:
     return f"<t:{stamp}:d> <t:{stamp}:t>"
 
 
+# What each logged change did, as its line says it, kept by the event and the language: a page
+# is read again after every change to the channel, and all but its newest line are the same
+# events, read anew (other objects) but equal. A kept text is used only for the same snapshots
+# (compared, which costs far less than saying them again). Bounded: emptied when full.
+_WHAT: dict[tuple[int, int, bool, object], tuple[Snapshot, Snapshot, str]] = {}
+WHAT_KEPT = 1024
+
+
+def _what(event: Event) -> str:
+    """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched."""
+    undo = event.undoes is not None
+    key = (event.channel_id, event.id, undo, words())
+    kept = _WHAT.get(key)
+    if kept is not None and kept[0] == event.before and kept[1] == event.after:
+        return kept[2]
+    what = "; ".join(change_parts(event.before, event.after, undo)) or _("no visible change")
+    if len(_WHAT) >= WHAT_KEPT:
+        _WHAT.clear()
+    _WHAT[key] = (event.before, event.after, what)
+    return what
+
+
 def event_line(event: Event, now: datetime) -> str:
     """`🕒 <t:…:t> · <@1> · fatigue spend · Aria FP 18 → 21 (Fatigued)`, struck through when
     the change was undone; an undo starts with ↩️."""
     icon = UNDO_ICON if event.undoes is not None else CHANGE_ICON
     action = action_text(event.action)
     head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {action}"
-    undo = event.undoes is not None
-    what = "; ".join(change_parts(event.before, event.after, undo)) or _("no visible change")
-    line = _clip(f"{head} · {what}", LINE_MAX)
+    line = _clip(f"{head} · {_what(event)}", LINE_MAX)
     return _("~~{line}~~ (undone)", line=line) if event.undone_by is not None else line
 
 

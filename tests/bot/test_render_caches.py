@@ -4,7 +4,10 @@ the cache wraps), after the other language has filled the cache for the same val
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -14,6 +17,7 @@ from hypothesis import strategies as st
 
 import lang
 from bot.render import fatigue, history, saves
+from bot.store import Event
 from cogs._buttons import id_code, id_from_code
 from lang.catalogs import load
 from rules.fatigue import FatigueState
@@ -137,3 +141,38 @@ def test_unchanged_fields_read_as_before(old: dict[str, Any], new: dict[str, Any
 @given(text=st.text(max_size=12))
 def test_a_name_is_escaped_the_same_cached_or_not(text: str) -> None:
     assert history._name({"name": text}) == history._escaped.__wrapped__(text)
+
+
+def _event(fp_before: int, fp_after: int, **fields: Any) -> Event:
+    def snapshot(fp: int) -> dict[str, Any]:
+        aria = {"name": "Aria", "fl_override": "10", "fatigue": {"fp": fp}}
+        return {"characters": {"aria": aria}}
+
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    base = Event(7, 21, "fatigue spend", at, snapshot(fp_before), snapshot(fp_after), 1)
+    return dataclasses.replace(base, **fields)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    fps=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=1, max_size=6),
+    undo=st.booleans(),
+)
+def test_a_history_line_is_what_its_own_snapshots_say(
+    fps: list[tuple[int, int]], undo: bool
+) -> None:
+    """Events of one id with other snapshots (another database, another test) read as their
+    own; equal snapshots in new objects (a page read again) read the same; each language its
+    own words."""
+    now = datetime(2026, 1, 1, 1, tzinfo=UTC)
+    for old, new in fps:
+        event = _event(old, new, undoes=3 if undo else None)
+        again = copy.deepcopy(event)
+        for locale in (*LANGUAGES, *reversed(LANGUAGES)):
+            with lang.speaking(locale):
+                uncached = "; ".join(
+                    history.change_parts(event.before, event.after, undo)
+                ) or lang._("no visible change")
+                assert history._what(event) == uncached
+                assert history._what(again) == uncached
+                assert uncached in history.event_line(again, now)
