@@ -87,8 +87,11 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
 
 def buttons_view(*buttons: TableButton) -> discord.ui.View:
-    """A view of dynamic buttons only: nothing of it is kept in memory after it is sent."""
+    """A view of dynamic buttons only: nothing of it is kept in memory after it is sent. It is
+    stopped before it is sent: its clicks come to the dynamic items registered with the client
+    (`add_dynamic_items`), never to the view, so discord.py need not file it after sending."""
     view = discord.ui.View(timeout=None)
     for button in buttons:
         view.add_item(button)
+    view.stop()
     return view
