@@ -20,8 +20,10 @@ from bot.render import fatigue, history, saves
 from bot.store import Event
 from cogs._buttons import id_code, id_from_code
 from lang.catalogs import load
+from rules import saves as rules_saves
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
+from rules.saves import SaveKind
 from table import savecalc
 from table.model import Character
 from table.savecalc import DifficultyOptions
@@ -200,3 +202,25 @@ def test_a_difficulty_is_the_same_kept_or_not(vs: Any, dc: Any, spell: Any) -> N
             except RulesError as error:
                 kept = str(error)
             assert kept == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kind=st.sampled_from(SaveKind),
+    level=st.integers(1, 40),
+    modifiers=st.tuples(*[st.integers(-100, 100) | st.just(0)] * 4),
+    difficulty=st.integers(1, 300),
+    ties=st.booleans(),
+)
+def test_a_saves_working_is_the_same_kept_or_not(
+    kind: SaveKind,
+    level: int,
+    modifiers: tuple[int, int, int, int],
+    difficulty: int,
+    ties: bool,
+) -> None:
+    """The pieces (in the reader's language), the bonus and the odds of a Save Roll."""
+    for locale in (*LANGUAGES, *reversed(LANGUAGES)):
+        with lang.speaking(locale):
+            numbers = (kind, level, *modifiers, difficulty, ties, lang.words())
+            assert rules_saves._working(*numbers) == rules_saves._working.__wrapped__(*numbers)
