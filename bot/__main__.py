@@ -104,6 +104,15 @@ def _close_on_sigterm(bot: Tablekeeper) -> None:
         )
 
 
+def fatal(message: object, log_format: str = "text") -> None:
+    """The one line that says why the bot stopped: plain on stderr, or, with LOG_FORMAT=json,
+    one more JSON object like every line before it (a log collector parses every line)."""
+    if log_format == "json":
+        log.critical("%s", message)
+    else:
+        print(message, file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command in ("health", "copy-db", "backup"):
@@ -119,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         load()  # a broken translation stops the start, not a reply mid-session
     except CatalogError as error:
-        print(error, file=sys.stderr)
+        fatal(error, settings.log_format)
         return 2
 
     guild_id: int | None = None
@@ -127,16 +136,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         guild_id = args.guild
         if args.dev_guild:
             if settings.dev_guild_id is None:
-                print("--dev-guild needs DEV_GUILD_ID to be set", file=sys.stderr)
+                fatal("--dev-guild needs DEV_GUILD_ID to be set", settings.log_format)
                 return 2
             guild_id = settings.dev_guild_id
     try:
         asyncio.run(run(settings, sync=args.command == "sync", guild_id=guild_id))
     except discord.LoginFailure:
-        print(BAD_TOKEN, file=sys.stderr)
+        fatal(BAD_TOKEN, settings.log_format)
         return 1
     except (StoreError, DiscordUnreachable, HealthPortUnavailable) as error:  # one line
-        print(error, file=sys.stderr)
+        fatal(error, settings.log_format)
         return 1
     except KeyboardInterrupt:
         log.info("Stopped")

@@ -11,7 +11,9 @@ Sections (`--sections` picks some; `--quick` shrinks them all, `--large` grows t
    Discords) at start, idle with Tablekeeper up, and after a command in each of 10,000 channels.
 2. latency: each command's median and p99, and ratio to `/echo`, in shuffled rounds.
 3. load: throughput at saturation, `/fatigue spend` from `--inflight` concurrent users, spread
-   over 100 channels and on one channel, on SQLite (synchronous NORMAL and FULL) and PostgreSQL;
+   over 100 channels and on one channel, on SQLite (synchronous NORMAL and FULL) and PostgreSQL,
+   all in this one process: the bots share its event loop and GIL with the local Discords and
+   the load (`tests.benchmarks.processes` runs each bot in its own process, as deployed);
 4. (also load) latency at half the spread saturation rate, Poisson arrivals: p50 and p99.
 5. growth: the table's commands with 10 → 100,000 characters stored; `/undo` (the player's own
    last change, under every later one; the GM's latest) and `/history` with 10 → 50,000 events.
@@ -310,7 +312,10 @@ async def run_load(p: Pair, tmp: Path, args: argparse.Namespace, sizes: Sizes) -
                 )
                 through.append(t)
                 half.append(h)
-    print(f"\n3. Throughput at saturation: {sizes.load} × {SPEND}, {args.inflight} in flight")
+    print(
+        f"\n3. Throughput at saturation, all in this one process: {sizes.load} × {SPEND},"
+        f" {args.inflight} in flight (each bot in its own process: tests.benchmarks.processes)"
+    )
     print(table(["database", "100 channels", "1 channel", "1 ÷ 100", "echo"], through))
     print(f"\n4. At half the saturation rate (spread), Poisson arrivals, {sizes.arrivals} commands")
     print(table(["database", "rate", "p50", "p99"], half))

@@ -233,13 +233,23 @@ def test_parse_command_line_types_the_options() -> None:
     assert (path, options) == ("save wsr", {"level": 5, "vs": 7, "character": "Ar wen"})
 
 
+def test_a_value_typed_after_the_command_fills_its_first_option() -> None:
+    # As Discord's client does: `/save wsr 5 vs:7` puts 5 in the first option's box.
+    assert parse_command_line("/save wsr 5 vs:7", COMMANDS) == ("save wsr", {"level": 5, "vs": 7})
+    with_text = parse_command_line('/save wsr 5 vs:7 character:"Ar wen"', COMMANDS)
+    assert with_text[1]["character"] == "Ar wen"
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
+        ("/save wsr 5 level:6 vs:7", "Option 'level' given twice"),
+        ("/save wsr five vs:7", "Option 'level' needs an integer, not 'five'"),
+        ("/fatigue 3", "/fatigue takes no options, not '3'"),
         ("/sav wsr level:5 vs:7", "Unknown command /sav. Did you mean /save?"),
         ("/save wisdom level:5", "has no subcommand 'wisdom'. Subcommands: wsr"),
         ("/save wsr lvl:5 vs:7", "Did you mean 'level'? Options: level (integer, required)"),
-        ("/save wsr level:five vs:7", "Option 'level' needs a integer, not 'five'"),
+        ("/save wsr level:five vs:7", "Option 'level' needs an integer, not 'five'"),
         ("/save wsr level:5", "missing required option 'vs'"),
     ],
 )

@@ -109,7 +109,7 @@ def test_help_and_mistakes_do_not_end_the_session() -> None:
     assert "! Who? One of: gm, player, player2" in out
     assert "! No reply with buttons yet" in out
     assert "! A command starts with /" in out
-    assert "! Option 'vs' needs a integer, not 'x'" in out
+    assert "! Option 'vs' needs an integer, not 'x'" in out
 
 
 def test_db_keeps_the_table_between_runs(tmp_path: Path) -> None:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
@@ -82,13 +84,27 @@ async def served(port: int) -> float:
     )
 
 
+@dataclass(frozen=True)
+class BotProcess:
+    process: asyncio.subprocess.Process
+    port: int  # its HEALTH_PORT: /healthz and /metrics
+
+
 @contextlib.asynccontextmanager
 async def shard_processes(
-    d: LocalDiscord, database_url: str, tmp_path: Path, shard_ids: list[str | None]
-) -> AsyncIterator[list[int]]:
+    d: LocalDiscord,
+    database_url: str,
+    tmp_path: Path,
+    shard_ids: list[str | None],
+    *,
+    shard_count: int | None = SHARDS,
+    settings: Mapping[str, str] | None = None,
+) -> AsyncIterator[list[BotProcess]]:
     """Sync once, then one `python -m bot` per entry of `shard_ids` (its SHARD_IDS, or None
-    for every shard), all with SHARD_COUNT=2; yields their health ports; SIGTERM at the end."""
+    for every shard), all with SHARD_COUNT=`shard_count` (None: unset, as an admin with one
+    process leaves it) and any other `settings`; yields them; SIGTERM at the end."""
     env = process_env(DISCORD_TOKEN=d.token, DISCORD_API_BASE=d.api_base, DATABASE_URL=database_url)
+    env |= settings or {}
     await sync_once(d, env, tmp_path)
     ports = [free_port() for _ in shard_ids]
     logs = [tmp_path / f"bot{n}-{ids}" for n, ids in enumerate(shard_ids)]
@@ -96,12 +112,14 @@ async def shard_processes(
     d.server.gateway.identified_shards.clear()
     try:
         for ids, port, log in zip(shard_ids, ports, logs, strict=True):
-            own = {"SHARD_COUNT": str(SHARDS), "HEALTH_PORT": str(port)}
+            own = {"HEALTH_PORT": str(port)}
+            if shard_count is not None:
+                own["SHARD_COUNT"] = str(shard_count)
             if ids is not None:
                 own["SHARD_IDS"] = ids
             processes.append(await bot_process(env=env | own, cwd=tmp_path, log=log))
-        await wait_for_shards(d, list(range(SHARDS)), logs)
-        yield ports
+        await wait_for_shards(d, list(range(shard_count or 1)), logs)
+        yield [BotProcess(p, port) for p, port in zip(processes, ports, strict=True)]
         for process in processes:
             process.send_signal(signal.SIGTERM)
         codes = [await finish(p) for p in processes]
@@ -137,7 +155,7 @@ async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, database_
     world = world_over_shards()
     async with (
         LocalDiscord(world, shard_count=SHARDS, timeout=15.0) as d,
-        shard_processes(d, database_url, tmp_path, ["0", "1"]) as ports,
+        shard_processes(d, database_url, tmp_path, ["0", "1"]) as bots,
     ):
         gateway = d.server.gateway
         assert sorted(s.shard for s in gateway.sessions) == [0, 1]  # one session per shard
@@ -155,13 +173,33 @@ async def test_two_processes_split_the_guilds_by_shard(tmp_path: Path, database_
 
         # Each process answered exactly the interactions of its own shard's guilds.
         per_guild = 1 + rounds * 2
-        for shard, port in enumerate(ports):
+        for shard, bot in enumerate(bots):
             mine = [g for g in tables(world) if shard_of(g.id, SHARDS) == shard]
-            assert await served(port) == per_guild * len(mine)
+            assert await served(bot.port) == per_guild * len(mine)
         d.assert_clean()  # nothing answered twice, late or not at all
 
     channels = [g.channels[0].id for g in tables(world)]
     assert await fp_by_channel(database_url, channels) == dict.fromkeys(channels, rounds * 2)
+
+
+async def test_one_process_with_the_shard_count_unset_runs_the_shard_discord_suggests(
+    tmp_path: Path,
+) -> None:
+    """As an admin with one process runs it (no SHARD_COUNT), with the `settings` given."""
+    database_url = f"sqlite:///{tmp_path / 'one.db'}"
+    async with (
+        LocalDiscord(timeout=15.0) as d,
+        shard_processes(
+            d, database_url, tmp_path, [None], shard_count=None, settings={"LOG_FORMAT": "json"}
+        ) as (bot,),
+    ):
+        assert d.server.gateway.identified_shards == [0]
+        reply = await d.slash("character create", user=d.player, name="Aria", level=2)
+        assert "Created Aria" in reply.text
+        assert await served(bot.port) == 1
+        d.assert_clean()
+    logged = output(tmp_path / "bot0-None")[1].splitlines()
+    assert logged and all(json.loads(line)["message"] for line in logged)
 
 
 async def test_a_killed_process_loses_nothing_acknowledged_while_the_other_answers(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import shutil
 import socket
@@ -84,6 +85,22 @@ async def test_a_missing_folder_is_named_not_created(tmp_path: Path) -> None:
     folder = tmp_path / "tabels"  # a typo
     line = await fails_in_one_line(tmp_path, DATABASE_URL=f"sqlite:///{folder}/tk.db")
     assert str(folder) in line and "does not exist" in line
+    assert not folder.exists()
+
+
+async def test_with_json_logs_the_reason_is_a_json_line_too(tmp_path: Path) -> None:
+    """A log collector parses every line: the last one, saying why, is JSON like the rest."""
+    folder = tmp_path / "tabels"
+    env = process_env(
+        DISCORD_TOKEN=TOKEN, LOG_FORMAT="json", DATABASE_URL=f"sqlite:///{folder}/tk.db"
+    )
+    log = tmp_path / "bot"
+    code = await finish(await bot_process(env=env, cwd=tmp_path, log=log))
+    out, err = output(log)
+    assert code != 0 and "Traceback" not in out + err
+    lines = [json.loads(line) for line in err.splitlines()]  # each one a JSON object
+    assert lines and lines[-1]["level"] == "CRITICAL"
+    assert str(folder) in lines[-1]["message"] and "does not exist" in lines[-1]["message"]
     assert not folder.exists()
 
 

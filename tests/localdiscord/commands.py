@@ -27,6 +27,10 @@ MAX_SAFE = 2**53
 Resolve = Callable[[int, Any], str]  # (option type, value) -> snowflake, filling `resolved`
 
 
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
+
+
 class CommandLineError(ValueError):
     """A command or option Discord would not send; the message is for the person typing."""
 
@@ -84,7 +88,7 @@ def option_def(leaf: dict[str, Any], name: str, where: str) -> dict[str, Any]:
 def typed_value(option: dict[str, Any], value: Any, resolve: Resolve) -> Any:
     """The value as Discord would put it in the interaction, after the checks its client makes."""
     kind, name = option["type"], option["name"]
-    wanted = f"Option {name!r} needs a {TYPE_NAMES.get(kind, '?')}, not {value!r}"
+    wanted = f"Option {name!r} needs {_a(TYPE_NAMES.get(kind, '?'))}, not {value!r}"
     if kind == STRING and not isinstance(value, str):
         raise CommandLineError(wanted)
     if kind == INTEGER and (not isinstance(value, int) or isinstance(value, bool)):
@@ -148,11 +152,17 @@ def parse_command_line(
         raise CommandLineError("A command starts with /")
     first = _OPTION.search(text)
     head, rest = (text[: first.start()], text[first.start() :]) if first else (text, "")
-    top, chain, leaf = find_command(commands, head)
+    (top, chain, leaf), typed = _command_and_typed(commands, head)
     path = " ".join([top["name"], *(c["name"] for c in chain)])
     where = "/" + path
     matches = list(_OPTION.finditer(rest))
     options: dict[str, Any] = {}
+    if typed:  # `/fatigue spend 3`: Discord's client puts it in the first option's box
+        leads = leaf.get("options") or []
+        if not leads:
+            raise CommandLineError(f"{where} takes no options, not {typed!r}")
+        options[leads[0]["name"]] = _from_text(leads[0], typed, locale)
+        _check_limits(leads[0], options[leads[0]["name"]])
     for index, match in enumerate(matches):
         end = matches[index + 1].start() if index + 1 < len(matches) else len(rest)
         raw = rest[match.end() : end].strip()
@@ -169,6 +179,20 @@ def parse_command_line(
     return path, options
 
 
+def _command_and_typed(
+    commands: Sequence[dict[str, Any]], head: str
+) -> tuple[tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]], str]:
+    """The command a head such as '/fatigue spend 3' names, and the text typed after it ('3'):
+    the longest run of words that names a whole command; with none, the full head's error."""
+    words = head.split()
+    for end in range(len(words), 0, -1):
+        try:
+            return find_command(commands, " ".join(words[:end])), " ".join(words[end:])
+        except CommandLineError:
+            continue
+    return find_command(commands, head), ""
+
+
 def _from_text(option: dict[str, Any], raw: str, locale: str | None = None) -> Any:
     kind, name = option["type"], option["name"]
     for choice in option.get("choices") or []:
@@ -182,7 +206,8 @@ def _from_text(option: dict[str, Any], raw: str, locale: str | None = None) -> A
         if kind == NUMBER:
             return float(raw)
     except ValueError:
-        raise CommandLineError(f"Option {name!r} needs a {TYPE_NAMES[kind]}, not {raw!r}") from None
+        wanted = f"Option {name!r} needs {_a(TYPE_NAMES[kind])}, not {raw!r}"
+        raise CommandLineError(wanted) from None
     if kind == BOOLEAN:
         if raw.lower() not in ("true", "false", "yes", "no"):
             raise CommandLineError(f"Option {name!r} needs true or false, not {raw!r}")

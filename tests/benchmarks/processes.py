@@ -1,0 +1,347 @@
+"""`python -m tests.benchmarks.processes`: throughput with each bot in its own process.
+
+Tablekeeper runs as `python -m bot`, the way an admin runs it: settings from the environment,
+DISCORD_API_BASE pointing at a local Discord served by this benchmark process, and its own
+start-up (gc.freeze included). The echo bot (`_bots.EchoBot`: the same client settings) runs as
+`python -m tests.benchmarks.echo_bot`. Each bot has its own local Discord, both served by this
+process: only one bot is under load at a time, so one process serving both costs no more than
+two would, and one bot's records never slow the other's sends. This process (the local
+Discords and the load) still shares the machine's cores with the bot it measures, but no
+longer its event loop and GIL, as it does in `tests.benchmarks.commands --sections load`
+(the in-process figures, whose latency ratios stay the reference).
+
+For each database, a fresh one, seeded (the table's party at #table, Aria in 100 more
+channels): SQLite with SQLITE_SYNCHRONOUS=full (the default: an acknowledged change survives a
+power cut) and normal, and PostgreSQL (`TEST_POSTGRES_URL`, else a throwaway server with fsync
+off), Tablekeeper is started on it and:
+1. warm-up: `/fatigue spend` in every channel and `/echo`, every reply checked against
+   Discord's OpenAPI description and for its words (an error reply stops the run);
+2. saturation: `--load` × `/fatigue spend` with `--inflight` always waiting, spread over 100
+   channels and on one channel, and `/echo` spread, interleaved in shuffled order for
+   `--rounds` rounds: medians, and the CPU each process used;
+3. Poisson arrivals at half the median spread rate: p50 and p99;
+4. checks: every interaction answered once and rightly, the bot's /metrics counted each, and
+   Aria's FP in the database add up to the spends sent.
+`--profile DIR` records the Tablekeeper process with py-spy (`pip install py-spy`) during the
+saturation rounds and prints where its time went: sampling slows it, so profile in a run of its
+own and take the figures from one without.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.store import Store
+from tests.benchmarks import _seed
+from tests.benchmarks._bots import ECHO_TEXT, Pair, checked, extra_channels, forget
+from tests.benchmarks._figures import duration, machine, orders, percentile, table
+from tests.benchmarks._profile import profiled
+from tests.benchmarks.commands import Send, poisson, saturate, senders
+from tests.e2e.test_process import finish, output, process_env
+from tests.e2e.test_shards_process import served, shard_processes
+from tests.localdiscord.client import LocalDiscord
+from tests.localdiscord.default_world import build_world
+from tests.localdiscord.reply import Reply
+from tests.localdiscord.world import Channel
+from tests.pg import postgres_server
+
+SPEND = "/fatigue spend"
+SPENT = "Aria spends 1 FP"  # what every spend's reply says
+RUNS = ("100 channels", "1 channel", "echo")
+WARM_UP = 100
+STARTUP = 60.0
+
+
+@dataclass(frozen=True)
+class Sizes:
+    rounds: int
+    load: int  # commands per saturation measurement
+    arrivals: int  # commands at half rate
+
+
+SIZES = {
+    "quick": Sizes(3, 300, 300),
+    "default": Sizes(3, 1_000, 1_000),
+    "large": Sizes(5, 2_000, 2_000),
+}
+
+
+@dataclass
+class Answers:
+    """What one bot answered: how many, and any that was not the expected reply."""
+
+    expected: str
+    sent: int = 0
+    wrong: list[str] = field(default_factory=list)
+
+    def check(self, send: Send) -> Send:
+        async def checked_send(i: int) -> object:
+            reply = await send(i)
+            self.sent += 1
+            if not isinstance(reply, Reply) or reply.ephemeral or self.expected not in reply.text:
+                self.wrong.append(reply.text if isinstance(reply, Reply) else repr(reply))
+            return reply
+
+        return checked_send
+
+    def stop_if_wrong(self, where: str) -> None:
+        if self.wrong:
+            raise SystemExit(f"{where}: {len(self.wrong)} wrong replies, e.g. {self.wrong[0]!r}")
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent not idle, over all cores (from /proc/stat)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(n) for n in stat.readline().split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # idle, iowait
+
+
+def cpu_seconds(pid: int | None = None) -> float:
+    """CPU time (user + system, every thread) of process `pid`, or of this one."""
+    if pid is None:
+        own = os.times()
+        return own.user + own.system
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()  # after "pid (name)": state is field 3
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.asynccontextmanager
+async def echo_process(d: LocalDiscord, tmp: Path) -> AsyncIterator[int]:
+    """The echo bot's process against `d`, once it has registered `/echo`; yields its pid."""
+    env = process_env(DISCORD_TOKEN=d.token, DISCORD_API_BASE=d.api_base)
+    log = tmp / "echo"
+    with log.with_suffix(".out").open("wb") as out, log.with_suffix(".err").open("wb") as err:
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "tests.benchmarks.echo_bot"),
+            env=env,
+            cwd=tmp,
+            stdout=out,
+            stderr=err,
+        )
+    try:
+        try:
+            await d.wait_ready(timeout=STARTUP)
+        except TimeoutError:
+            raise SystemExit(f"the echo bot did not start:\n{output(log)[1][-3000:]}") from None
+        yield process.pid
+        process.send_signal(signal.SIGTERM)
+        if await finish(process) != 0:
+            raise SystemExit(f"the echo bot did not stop cleanly:\n{output(log)[1][-3000:]}")
+    finally:
+        await finish(process, timeout=1)
+
+
+@dataclass
+class Figures:
+    rates: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
+    bot_cpu: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
+    bench_cpu: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
+    busy: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
+    latencies: list[float] = field(default_factory=list)
+    half: float = 0.0
+    checks: str = ""
+
+    def rate(self, run: str) -> float:
+        return statistics.median(self.rates[run])
+
+
+async def saturation_rounds(
+    runs: dict[str, tuple[Send, LocalDiscord, int]], sizes: Sizes, inflight: int, seed: int
+) -> Figures:
+    figures = Figures()
+    for n, order in enumerate(orders(list(runs), sizes.rounds, seed), 1):
+        for run in order:
+            send, discord_, pid = runs[run]
+            bot, bench, busy = cpu_seconds(pid), cpu_seconds(), machine_busy()
+            rate = await saturate(send, sizes.load, inflight)
+            wall = sizes.load / rate
+            figures.busy[run].append((machine_busy() - busy) / wall)
+            figures.rates[run].append(rate)
+            figures.bot_cpu[run].append((cpu_seconds(pid) - bot) / wall)
+            figures.bench_cpu[run].append((cpu_seconds() - bench) / wall)
+            forget(discord_)
+        done = ", ".join(f"{run} {figures.rates[run][-1]:,.0f}/s" for run in RUNS)
+        print(f"    round {n}: {done}", flush=True)
+    return figures
+
+
+async def all_counted(port: int, sent: int) -> float:
+    """The bot's own count of interactions finished, once it reaches `sent` (or after 5 s)."""
+    deadline = time.monotonic() + 5
+    while (count := await served(port)) < sent and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    return count
+
+
+async def spent(url: str, channels: list[Channel]) -> int:
+    async with Store.open(url) as store:
+        return sum([(await store.read(c.id)).get("Aria").fatigue.fp for c in channels])
+
+
+Case = tuple[str, str, dict[str, str]]  # label, DATABASE_URL, other settings
+
+
+async def measure(
+    p: Pair, echo_pid: int, case: Case, tmp: Path, args: argparse.Namespace
+) -> Figures:
+    label, url, settings = case
+    sizes: Sizes = args.sizes
+    spread = extra_channels(p.tk, 100, "spread")
+    async with Store.open(url) as store:
+        await _seed.seed_table(store, p.tk)
+        await _seed.seed_channels(store, [c.id for c in spread], p.tk.guild.id, p.tk.player.id)
+    tk, echo = Answers(SPENT), Answers(ECHO_TEXT)
+    async with shard_processes(p.tk, url, tmp, [None], shard_count=None, settings=settings) as (
+        bot,
+    ):
+        tk_spread, tk_one, echo_spread = senders(p, spread)
+        pid = bot.process.pid
+        runs = {
+            RUNS[0]: (tk.check(tk_spread), p.tk, pid),
+            RUNS[1]: (tk.check(tk_one), p.tk, pid),
+            RUNS[2]: (echo.check(echo_spread), p.echo, echo_pid),
+        }
+        checked(p, True)  # warm-up: every body against Discord's OpenAPI description
+        for send, discord_, _ in runs.values():
+            await saturate(send, WARM_UP, args.inflight)
+            forget(discord_)
+        checked(p, False)
+        tk.stop_if_wrong("warm-up, Tablekeeper")
+        echo.stop_if_wrong("warm-up, echo bot")
+        async with profiled(args.profile, label, pid):
+            figures = await saturation_rounds(runs, sizes, args.inflight, args.seed)
+        figures.half = figures.rate(RUNS[0]) / 2
+        figures.latencies = await poisson(runs[RUNS[0]][0], sizes.arrivals, figures.half, args.seed)
+        forget(p.tk)
+        counted = await all_counted(bot.port, tk.sent)
+    tk.stop_if_wrong("Tablekeeper")
+    echo.stop_if_wrong("echo bot")
+    fp = await spent(url, [p.tk.table, *spread])
+    figures.checks = (
+        f"{tk.sent:,} spends answered rightly, {counted:,.0f} counted by the bot, {fp:,} FP"
+        f" in the database; {echo.sent:,} echoes"
+    )
+    if not tk.sent == counted == fp:
+        raise SystemExit(f"lost or doubled: {figures.checks}")
+    return figures
+
+
+async def run(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
+        await run_cases(args, Path(tmp))
+
+
+async def run_cases(args: argparse.Namespace, tmp: Path) -> None:
+    sizes: Sizes = args.sizes
+    cases: list[Case] = [
+        ("SQLite FULL", f"sqlite:///{tmp / 'full.db'}", {"SQLITE_SYNCHRONOUS": "full"}),
+        ("SQLite NORMAL", f"sqlite:///{tmp / 'normal.db'}", {"SQLITE_SYNCHRONOUS": "normal"}),
+    ]
+    results: dict[str, Figures] = {}
+    with contextlib.ExitStack() as stack:
+        if not args.no_postgres:
+            server = stack.enter_context(postgres_server())
+            cases.append(("PostgreSQL", stack.enter_context(server.database()), {}))
+        async with LocalDiscord(build_world()) as echo_d, LocalDiscord() as tk_d:
+            echo_d.server.deadline = tk_d.server.deadline = 30.0  # count at saturation, not fail
+            echo_d.timeout = tk_d.timeout = 60.0
+            p = Pair(echo_d, tk_d)
+            async with echo_process(echo_d, tmp) as echo_pid:
+                for case in cases:
+                    label = case[0]
+                    if args.only and label not in args.only:
+                        continue
+                    print(f"  {label}", flush=True)
+                    folder = tmp / label.replace(" ", "-")
+                    folder.mkdir()
+                    results[label] = await measure(p, echo_pid, case, folder, args)
+                    print(f"    checks: {results[label].checks}", flush=True)
+    report(results, sizes, args.inflight)
+
+
+def report(results: dict[str, Figures], sizes: Sizes, inflight: int) -> None:
+    print(
+        f"\n1. Throughput at saturation, each bot its own process: {sizes.load:,} × {SPEND},"
+        f" {inflight} in flight; medians of {sizes.rounds} interleaved rounds"
+    )
+    rows = []
+    for label, f in results.items():
+        spread, one, echo = (f.rate(run) for run in RUNS)
+        rows.append(
+            [
+                label,
+                f"{spread:,.0f}/s",
+                f"{one:,.0f}/s",
+                f"{one / spread:.0%}",
+                f"{echo:,.0f}/s",
+                f"{spread / echo:.0%}",
+            ]
+        )
+    print(table(["database", "100 channels", "1 channel", "1 ÷ 100", "echo", "100 ÷ echo"], rows))
+    print("\n2. CPU during saturation, in cores (medians): the bot measured, this process")
+    print("   (the local Discords and the load) and the whole machine; the bot's CPU per")
+    print("   command, and the rate that gives on a core of its own (steadier than the rates")
+    print("   when others share the machine; the bot's Python runs on one core at a time)")
+    rows = []
+    for label, f in results.items():
+        for run in RUNS:
+            bot = statistics.median(f.bot_cpu[run])
+            per = bot / f.rate(run)
+            cells = [f"{bot:.2f}", f"{per * 1000:.2f} ms", f"{1 / per:,.0f}/s"]
+            cells += [f"{statistics.median(f.bench_cpu[run]):.2f}"]
+            rows.append([f"{label}, {run}", *cells, f"{statistics.median(f.busy[run]):.2f}"])
+    heads = ["run", "bot", "bot CPU / cmd", "on its own core", "benchmark", "machine"]
+    print(table(heads, rows))
+    print(f"\n3. At half the saturation rate (100 channels), Poisson arrivals, {sizes.arrivals:,}")
+    rows = [
+        [
+            label,
+            f"{f.half:,.0f}/s",
+            duration(percentile(f.latencies, 50)),
+            duration(percentile(f.latencies, 99)),
+        ]
+        for label, f in results.items()
+    ]
+    print(table(["database", "rate", "p50", "p99"], rows))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="300 commands a measurement")
+    size.add_argument("--large", action="store_true", help="2,000 commands, 5 rounds")
+    parser.add_argument("--rounds", type=int, help="saturation rounds (default by size)")
+    parser.add_argument("--inflight", type=int, default=32, help="concurrent users at saturation")
+    parser.add_argument("--seed", type=int, default=20240)
+    parser.add_argument("--no-postgres", action="store_true", help="skip PostgreSQL")
+    parser.add_argument("--only", help="comma-separated: SQLite FULL, SQLite NORMAL, PostgreSQL")
+    parser.add_argument("--profile", type=Path, metavar="DIR", help="py-spy the bot into DIR")
+    args = parser.parse_args()
+    args.only = set(args.only.split(",")) if args.only else set()
+    sizes = SIZES["quick" if args.quick else "large" if args.large else "default"]
+    if args.rounds:
+        sizes = Sizes(args.rounds, sizes.load, sizes.arrivals)
+    args.sizes = sizes
+    print("Tablekeeper and an echo bot, each in its own process, through local Discords")
+    print(f"{machine()}, {os.cpu_count()} cores; {sizes}")
+    started = time.perf_counter()
+    asyncio.run(run(args))
+    print(f"\n(the whole run took {duration(time.perf_counter() - started)})")
+
+
+if __name__ == "__main__":
+    main()
