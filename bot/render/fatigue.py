@@ -128,6 +128,9 @@ def worst_colour(pairs: Sequence[tuple[int, Fraction | None]]) -> discord.Colour
 
 def fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
     """As many lines as fit in `limit`, then `…and N more` for the rest."""
+    whole = "\n".join(lines)
+    if all(lines) and len(whole) + 1 + len(more_text(len(lines))) <= limit:
+        return whole  # room for all, even beside the longest "…and N more": nothing is cut
     text = ""
     for index, line in enumerate(lines):
         left = len(lines) - index - 1
