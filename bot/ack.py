@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,8 +59,7 @@ class Ack:
     state: str | None = None  # None, "answered", "thinking" (a deferred reply), "update"
     ephemeral: bool = False  # a "thinking" deferral's choice
     saved: str | None = None  # the change committed for this interaction, described
-    timer: asyncio.TimerHandle | None = None
-    done: Callable[[], None] | None = None  # tells Acks it is answered
+    done: Callable[[], object] | None = None  # tells Acks it is answered
     again: bool = False  # this process saw the same interaction arrive before
     burst: asyncio.Event | None = None  # arrived in a burst: set when no deferral is pending
 
@@ -272,9 +271,6 @@ async def before_work(interaction: discord.Interaction) -> bool:
 
 
 def _settle(ack: Ack) -> None:
-    if ack.timer is not None:
-        ack.timer.cancel()
-        ack.timer = None
     if ack.done is not None:
         ack.done()
         ack.done = None
@@ -284,12 +280,17 @@ def _settle(ack: Ack) -> None:
 
 
 class Acks:
-    """Arms a watchdog on every command and component interaction as it arrives."""
+    """Arms a watchdog on every command and component interaction as it arrives.
+
+    One timer serves them all: the interactions wait in arrival order, each due `watchdog`
+    seconds after it came, and the timer is set for the first one still unanswered (answers
+    come in milliseconds, so it rarely fires for nothing). An interaction costs an append, not
+    a timer of its own to arm and cancel."""
 
     def __init__(self, watchdog: float = WATCHDOG, busy: int = BUSY) -> None:
         self.watchdog = watchdog
         self.busy = busy
-        self.pending: set[int] = set()  # arrived, not yet acknowledged
+        self.pending: dict[int, discord.Interaction] = {}  # arrived, not yet acknowledged
         self.recent: OrderedDict[int, None] = OrderedDict()
         self.deferred = 0  # how many the watchdog acknowledged, logged when the bot closes
         self.closed = False
@@ -297,6 +298,8 @@ class Acks:
         self.quiet = asyncio.Event()  # set when none is
         self.quiet.set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._due: deque[tuple[float, int]] = deque()  # (when, interaction id), arrival order
+        self._timer: asyncio.TimerHandle | None = None  # for the first of them still pending
 
     def arrived(self, interaction: discord.Interaction) -> None:
         if interaction.type not in (
@@ -313,14 +316,32 @@ class Acks:
         if len(self.recent) > RECENT:
             self.recent.popitem(last=False)
         ack = ack_of(interaction)
-        self.pending.add(interaction.id)
-        ack.done = lambda: self.pending.discard(interaction.id)
+        self.pending[interaction.id] = interaction
+        ack.done = lambda: self.pending.pop(interaction.id, None)
         if len(self.pending) > self.busy:
             ack.burst = self.quiet
             self._spawn(interaction)
         else:
             loop = asyncio.get_running_loop()
-            ack.timer = loop.call_later(self.watchdog, self._spawn, interaction)
+            self._due.append((loop.time() + self.watchdog, interaction.id))
+            if self._timer is None:
+                self._timer = loop.call_at(self._due[0][0], self._check)
+
+    def _check(self) -> None:
+        """The timer: defer every interaction due and still unanswered, then wait for the
+        first one left (the answered ones met on the way are dropped)."""
+        self._timer = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        while self._due:
+            when, interaction_id = self._due[0]
+            interaction = self.pending.get(interaction_id)
+            if interaction is not None and when > now:
+                self._timer = loop.call_at(when, self._check)
+                return
+            self._due.popleft()
+            if interaction is not None:
+                self._spawn(interaction)
 
     def _spawn(self, interaction: discord.Interaction) -> None:
         if self.closed:
@@ -333,7 +354,6 @@ class Acks:
 
     async def _defer(self, interaction: discord.Interaction) -> None:
         ack = ack_of(interaction)
-        ack.timer = None
         start = time.monotonic()
         try:
             if not answered(interaction):
@@ -343,7 +363,7 @@ class Acks:
         except (discord.HTTPException, *LOST) as error:
             log.warning("Could not defer interaction %s: %r", interaction.id, error)
         finally:
-            self.pending.discard(interaction.id)
+            self.pending.pop(interaction.id, None)
             self.deferring -= 1
             if not self.deferring:
                 self.quiet.set()
@@ -352,5 +372,8 @@ class Acks:
     def close(self) -> None:
         log.info("Deferred %d interactions that could not be answered at once", self.deferred)
         self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         for task in self._tasks:
             task.cancel()

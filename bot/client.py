@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.ack import Acks
@@ -87,6 +86,7 @@ class Tablekeeper(commands.AutoShardedBot):
         self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
         self._health: HealthServer | None = None
         self.acks = Acks()
+        self._unknown_clicks: set[asyncio.Task[None]] = set()  # kept until answered
         install(load())  # the languages replies speak (`python -m bot` checked them first)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -97,17 +97,25 @@ class Tablekeeper(commands.AutoShardedBot):
         super().remove_dynamic_items(*items)
         self.known_clicks.remove(*items)
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        # Every button is a dynamic item: a custom_id none of them takes would go unanswered.
-        if not self.known_clicks.knows(interaction):
-            await answer_unknown_click(interaction)
-
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Called as each interaction arrives, before its command or component runs: the
-        # watchdog that keeps it within Discord's 3 seconds starts here.
+        # watchdog that keeps it within Discord's 3 seconds starts here. The two events this
+        # bot follows are handled here, not by `on_…` listeners: a listener costs a task and a
+        # turn of the loop per interaction, for work of a few microseconds.
         if event_name == "interaction":
-            self.metrics.received(args[0])
-            self.acks.arrived(args[0])
+            interaction = args[0]
+            self.metrics.received(interaction)
+            self.acks.arrived(interaction)
+            # Every button is a dynamic item: a custom_id none of them takes would go
+            # unanswered. The name makes `shutdown` wait for the answer, as for any click.
+            if not self.known_clicks.knows(interaction):
+                name = f"discord-ui-unknown-click-{interaction.id}"
+                self._unknown_clicks.add(
+                    task := asyncio.create_task(answer_unknown_click(interaction), name=name)
+                )
+                task.add_done_callback(self._unknown_clicks.discard)
+        elif event_name == "app_command_completion":
+            self.metrics.finished(args[0], "ok")
         super().dispatch(event_name, *args, **kwargs)
 
     async def setup_hook(self) -> None:
@@ -133,13 +141,6 @@ class Tablekeeper(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         user = self.user
         log.info("Ready as %s (id %s) in %d servers", user, user and user.id, len(self.guilds))
-
-    async def on_app_command_completion(
-        self,
-        interaction: discord.Interaction,
-        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
-    ) -> None:
-        self.metrics.finished(interaction, "ok")
 
     async def shutdown(self, grace: float = GRACE) -> None:
         """Stop taking interactions (close the gateway), let the ones in flight finish (their

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -21,6 +22,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Discord's deadline to acknowledge is 3 s: the buckets are finer below it.
 ACK_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
 _KEPT = 10_000  # receipt times remembered for acknowledgement; older ones are dropped
+PENDING_MAX = 1_000  # interactions noted before they are counted, if /metrics isn't read first
 
 
 def command_label(interaction: discord.Interaction) -> str:
@@ -98,6 +100,11 @@ class Metrics:
         )
         self.registry.register(_GatewayCollector(bot))
         self._received: dict[int, float] = {}
+        # What interactions did, noted as plain tuples and counted into the metrics when they
+        # are read (`render`) or PENDING_MAX have gathered: prometheus-client takes a lock and
+        # walks its buckets for every observation, work the answer need not wait for.
+        self._acked: list[float] = []  # seconds to acknowledge
+        self._done: list[tuple[str, str, float | None]] = []  # command, outcome, seconds
 
     def received(self, interaction: discord.Interaction) -> None:
         if len(self._received) >= _KEPT:
@@ -107,14 +114,34 @@ class Metrics:
     def acknowledged(self, interaction: discord.Interaction) -> None:
         start = self._received.get(interaction.id)
         if start is not None:
-            self.ack.observe(time.monotonic() - start)
+            self._acked.append(time.monotonic() - start)
+            if len(self._acked) >= PENDING_MAX:
+                self._count()
 
     def finished(self, interaction: discord.Interaction, outcome: str) -> None:
-        label = command_label(interaction)
-        self.interactions.labels(label, outcome).inc()
         start = self._received.pop(interaction.id, None)
-        if start is not None:
-            self.latency.labels(label).observe(time.monotonic() - start)
+        took = None if start is None else time.monotonic() - start
+        self._done.append((command_label(interaction), outcome, took))
+        if len(self._done) >= PENDING_MAX:
+            self._count()
+
+    def _count(self) -> None:
+        """Count what was noted into the metrics (each label's child looked up once)."""
+        acked, done, self._acked, self._done = self._acked, self._done, [], []
+        for seconds in acked:
+            self.ack.observe(seconds)
+        counted: dict[tuple[str, str], Any] = {}
+        timed: dict[str, Any] = {}
+        for label, outcome, took in done:
+            counter = counted.get((label, outcome))
+            if counter is None:
+                counter = counted[label, outcome] = self.interactions.labels(label, outcome)
+            counter.inc()
+            if took is not None:
+                histogram = timed.get(label)
+                if histogram is None:
+                    histogram = timed[label] = self.latency.labels(label)
+                histogram.observe(took)
 
     def failed(self, interaction: discord.Interaction, error: BaseException, outcome: str) -> None:
         """An interaction ended in an error; `outcome` says which kind (see bot.tree.outcome)."""
@@ -125,6 +152,7 @@ class Metrics:
         self.finished(interaction, outcome)
 
     def render(self) -> bytes:
+        self._count()
         return generate_latest(self.registry)
 
 

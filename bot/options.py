@@ -73,10 +73,8 @@ def _check_level(
         raise BadOptions(
             _("The options of {where} arrived malformed; nothing was changed.", where=where)
         )
-    declared = {o["name"]: o for o in node.get("options") or []}
-    subcommands = [o for o in declared.values() if o["type"] in (SUBCOMMAND, GROUP)]
-    if subcommands:
-        names = ", ".join(o["name"] for o in subcommands)
+    declared, names, required = _index(node)
+    if names:
         sub = declared.get(given[0].get("name")) if len(given) == 1 else None
         if sub is None or sub["type"] != given[0].get("type"):
             raise BadOptions(
@@ -108,9 +106,32 @@ def _check_level(
             continue
         _check_value(found, option["value"], resolved)
     if not autocomplete:
-        for name, found in declared.items():
-            if found.get("required") and name not in seen:
+        for name in required:
+            if name not in seen:
                 raise BadOptions(_("{where} needs the option `{name}`.", where=where, name=name))
+
+
+Index = tuple[dict[str, Mapping[str, Any]], str, tuple[str, ...]]
+# Each level of a declaration read once: its options by name, its subcommands' names (empty for
+# a command's own options) and its required options. A declaration is never changed once made
+# (the tree keeps each command's for the life of the bot), and the index keeps it alive: its id
+# can't be taken by another while the index is kept. Bounded: emptied when full.
+_INDEXES: dict[int, tuple[Mapping[str, Any], Index]] = {}
+INDEXES_KEPT = 1024
+
+
+def _index(node: Mapping[str, Any]) -> Index:
+    kept = _INDEXES.get(id(node))
+    if kept is not None and kept[0] is node:
+        return kept[1]
+    declared = {o["name"]: o for o in node.get("options") or []}
+    subcommands = [o["name"] for o in declared.values() if o["type"] in (SUBCOMMAND, GROUP)]
+    required = tuple(name for name, o in declared.items() if o.get("required"))
+    index = declared, ", ".join(subcommands), required
+    if len(_INDEXES) >= INDEXES_KEPT:
+        _INDEXES.clear()
+    _INDEXES[id(node)] = (node, index)
+    return index
 
 
 def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, Any]) -> None:

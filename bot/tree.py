@@ -231,8 +231,8 @@ class TablekeeperTree(app_commands.CommandTree):
                 raise BadOptions(_(MALFORMED))
             check_options(self._declaration(command), data, autocomplete=autocomplete)
             # Where it may run: its declared contexts (`bot.contexts`); in a server, through the
-            # server's own install, not only a user's.
-            if needs_server(_leaf(command, data)) and not interaction.is_guild_integration():
+            # server's own install, not only a user's (asked first: most interactions come so).
+            if not interaction.is_guild_integration() and needs_server(_leaf(command, data)):
                 raise NotInServer() if interaction.guild_id is None else NotInstalledHere()
         except (BadOptions, app_commands.NoPrivateMessage, NotInstalledHere) as error:
             if autocomplete:

@@ -11,6 +11,7 @@ either: templates bound every number's digits, and the values are checked when c
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -24,6 +25,8 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 ID_CODE = r"[0-9a-z]{1,13}"  # a snowflake (< 2**64) in base 36
 
 
+# The same users roll again and again: each id's code is kept (an int in, a str out).
+@lru_cache(maxsize=4096)
 def id_code(snowflake: int) -> str:
     """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id."""
     if snowflake < 0:
@@ -84,8 +87,11 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
 
 def buttons_view(*buttons: TableButton) -> discord.ui.View:
-    """A view of dynamic buttons only: nothing of it is kept in memory after it is sent."""
+    """A view of dynamic buttons only: nothing of it is kept in memory after it is sent. It is
+    stopped before it is sent: its clicks come to the dynamic items registered with the client
+    (`add_dynamic_items`), never to the view, so discord.py need not file it after sending."""
     view = discord.ui.View(timeout=None)
     for button in buttons:
         view.add_item(button)
+    view.stop()
     return view

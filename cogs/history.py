@@ -20,7 +20,7 @@ from bot.permissions import is_gm
 from bot.render.history import history_embed, undone_embed
 from bot.store import Event, Store
 from bot.store.undo import undo_last
-from cogs._buttons import TableButton
+from cogs._buttons import TableButton, buttons_view
 from cogs._reply import private_if, reply, update
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
@@ -85,11 +85,11 @@ def page_view(channel_id: int, page: Page) -> discord.ui.View | None:
     disabled button still gets a custom_id of its own: ids on one message must differ."""
     if not page.events:
         return None
-    view = discord.ui.View(timeout=None)
     previous = page.before if page.newer is None else page.newer
-    view.add_item(HistoryButton(channel_id, previous, _("Previous"), disabled=page.newer is None))
-    view.add_item(HistoryButton(channel_id, page.events[-1].id, disabled=page.older is None))
-    return view
+    return buttons_view(
+        HistoryButton(channel_id, previous, _("Previous"), disabled=page.newer is None),
+        HistoryButton(channel_id, page.events[-1].id, disabled=page.older is None),
+    )
 
 
 def page_message(channel_id: int, page: Page) -> dict[str, Any]:

@@ -20,7 +20,18 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["N_", "_", "install", "installed", "language_of", "languages", "n_", "speak", "speaking"]
+__all__ = [
+    "N_",
+    "_",
+    "install",
+    "installed",
+    "language_of",
+    "languages",
+    "n_",
+    "speak",
+    "speaking",
+    "words",
+]
 
 ENGLISH = gettext.NullTranslations()
 _catalogs: dict[str, gettext.NullTranslations] = {}  # language ("es") -> its translations
@@ -41,6 +52,12 @@ def n_(singular: str, plural: str, n: int, /, **params: object) -> str:
 def N_(message: str, /) -> str:
     """Mark `message` for translation without translating it (pass it through `_` to show it)."""
     return message
+
+
+def words() -> gettext.NullTranslations:
+    """The translations in force now: part of the key of any cache of translated text, so
+    each language keeps its own (a catalog installed anew is a new key, never a stale hit)."""
+    return _current.get()
 
 
 def install(catalogs: Mapping[str, gettext.NullTranslations]) -> None:

@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from lang import N_, _
+from lang import N_, _, words
 
 from rules.dice import OpenEndedRoll, chance_at_least
 from rules.errors import NoSaveError, RulesError
@@ -155,6 +155,9 @@ class SaveKind(enum.Enum):
         return N_("Toughness Save Roll") if self is SaveKind.TSR else N_("Willpower Save Roll")
 
 
+Pieces = tuple[tuple[str, int], ...]
+
+
 @dataclass(frozen=True)
 class SaveResult:
     kind: SaveKind
@@ -210,21 +213,14 @@ def resolve(
     ties_succeed: bool = False,
 ) -> SaveResult:
     """Resolve a Save Roll of `kind` for a defender of `level` against `difficulty`."""
-    level_bonus = sr_bonus(level)
-    others = (
-        (kind.stat_name, stat),
-        (N_("Kin"), kin),
-        (N_("Special"), special),
-        (N_("Modifier"), mod),
-    )
-    for name, value in others:
+    sr_bonus(level)  # refuses a bad level first, as the working would
+    for name, value in _others(kind, stat, kin, special, mod):
         _check_modifier(name, value)
     if per is not None:
         _check_per(per)
-    # The pieces are shown as they are: named in the reader's language here.
-    level_piece = _("Level {level}", level=level)
-    pieces = ((level_piece, level_bonus), *((_(n), v) for n, v in others if v != 0))
-    bonus = sum(value for ignored, value in pieces)
+    pieces, bonus, odds = _working(
+        kind, level, stat, kin, special, mod, difficulty.value, ties_succeed, words()
+    )
     total = roll.total + bonus
     success = total >= difficulty.value if ties_succeed else total > difficulty.value
     failure_points = None if per is None else points_of_failure(total, difficulty.value, per)
@@ -239,6 +235,40 @@ def resolve(
         margin=total - difficulty.value,
         per=per,
         points_of_failure=failure_points,
-        odds=success_chance(bonus, difficulty.value, ties_succeed),
+        odds=odds,
         ties_succeed=ties_succeed,
     )
+
+
+def _others(kind: SaveKind, stat: int, kin: int, special: int, mod: int) -> Pieces:
+    """The pieces besides the level, named by marked messages."""
+    return (
+        (kind.stat_name, stat),
+        (N_("Kin"), kin),
+        (N_("Special"), special),
+        (N_("Modifier"), mod),
+    )
+
+
+# A save's working depends on its numbers and the reader's language, never on the dice: kept
+# for the same save rolled again (ints already checked, an enum, the translations in force;
+# `typed`, so a value is never taken for another of another type that equals it).
+@lru_cache(maxsize=4096, typed=True)
+def _working(
+    kind: SaveKind,
+    level: int,
+    stat: int,
+    kin: int,
+    special: int,
+    mod: int,
+    difficulty: int,
+    ties_succeed: bool,
+    language: object,
+) -> tuple[Pieces, int, float]:
+    """The bonus's pieces (named in the reader's language), the bonus, and the odds."""
+    # The pieces are shown as they are: named in the reader's language here.
+    level_piece = _("Level {level}", level=level)
+    others = _others(kind, stat, kin, special, mod)
+    pieces = ((level_piece, sr_bonus(level)), *((_(n), v) for n, v in others if v != 0))
+    bonus = sum(value for ignored, value in pieces)
+    return pieces, bonus, success_chance(bonus, difficulty, ties_succeed)

@@ -8,8 +8,9 @@ its own stored one (a plain roll has none).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from lang import _
+from lang import _, words
 from rules import saves
 from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
@@ -29,29 +30,35 @@ class DifficultyOptions:
     spell: int | None = None  # the caster's Spell Casting total
 
     def difficulty(self) -> Difficulty:
-        given = [
-            name
-            for name, value in (("vs", self.vs), ("dc", self.dc), ("spell", self.spell))
-            if value is not None
-        ]
-        if not given:
-            raise RulesError(
-                _(
-                    "Say what the save is against: `vs:` (Attack Level), `dc:` (a Difficulty) "
-                    "or `spell:` (the caster's casting total)"
-                )
+        return _difficulty(self.vs, self.dc, self.spell, words())
+
+
+# A table's saves are against a few effects, asked for again and again: each difficulty is kept
+# by its options and the language of its label (`typed`: True is never taken for 1, so a bad
+# value is still refused; a refusal is never kept).
+@lru_cache(maxsize=1024, typed=True)
+def _difficulty(vs: int | None, dc: int | None, spell: int | None, language: object) -> Difficulty:
+    given = [
+        name for name, value in (("vs", vs), ("dc", dc), ("spell", spell)) if value is not None
+    ]
+    if not given:
+        raise RulesError(
+            _(
+                "Say what the save is against: `vs:` (Attack Level), `dc:` (a Difficulty) "
+                "or `spell:` (the caster's casting total)"
             )
-        if len(given) > 1:
-            shown = (" " + _("and") + " ").join(f"`{name}:`" for name in given)
-            raise RulesError(
-                _("Give only one of `vs:`, `dc:` or `spell:` (you gave {shown})", shown=shown)
-            )
-        if self.vs is not None:
-            return Difficulty.attack_level(self.vs)
-        if self.dc is not None:
-            return Difficulty.number(self.dc)
-        assert self.spell is not None  # the only one left
-        return Difficulty.spell(self.spell)
+        )
+    if len(given) > 1:
+        shown = (" " + _("and") + " ").join(f"`{name}:`" for name in given)
+        raise RulesError(
+            _("Give only one of `vs:`, `dc:` or `spell:` (you gave {shown})", shown=shown)
+        )
+    if vs is not None:
+        return Difficulty.attack_level(vs)
+    if dc is not None:
+        return Difficulty.number(dc)
+    assert spell is not None  # the only one left
+    return Difficulty.spell(spell)
 
 
 @dataclass(frozen=True)

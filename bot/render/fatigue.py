@@ -7,11 +7,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 
 import discord
 
 from bot.render.common import band_colour, more_text, points
-from lang import _, n_
+from lang import _, n_, words
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
 from rules.gametime import game_time, round_number
@@ -127,6 +128,9 @@ def worst_colour(pairs: Sequence[tuple[int, Fraction | None]]) -> discord.Colour
 
 def fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
     """As many lines as fit in `limit`, then `…and N more` for the rest."""
+    whole = "\n".join(lines)
+    if all(lines) and len(whole) + 1 + len(more_text(len(lines))) <= limit:
+        return whole  # room for all, even beside the longest "…and N more": nothing is cut
     text = ""
     for index, line in enumerate(lines):
         left = len(lines) - index - 1
@@ -199,6 +203,20 @@ def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Emb
 # --- the party -----------------------------------------------------------------------------
 
 
+# The board is shown again and again with few characters changed in between: each line is
+# kept by what it shows (a character is an immutable value, the clock an int) and language.
+@lru_cache(maxsize=4096)
+def board_field(character: Character, clock: int, language: object) -> tuple[str, str]:
+    """A character's field on the board (name, value) in `language`, the current one
+    (`lang.words()`: the cache's key, so each language keeps its own)."""
+    state, fl = character.fatigue, character.fl
+    if fl is None:
+        return f"{NO_BAND_EMOJI} {character.name}", _("No Fatigue Level yet: `/character set`")
+    band = band_name(state.fp, fl)  # once, for its emoji and its name
+    name = f"{BAND_EMOJI[band]} {character.name} — {_(band)}"
+    return name, "\n".join(status_parts(state, fl, clock))
+
+
 def page_count(table: Table) -> int:
     return max(1, math.ceil(len(table.characters) / PAGE_SIZE))
 
@@ -218,15 +236,8 @@ def party_embed(table: Table, page: int = 1) -> discord.Embed:
     )
     if not table.characters:
         embed.description = _("No characters here yet: make one with `/character create`.")
-    for character, fl in with_fl[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
-        state = character.fatigue
-        if fl is None:
-            name = f"{NO_BAND_EMOJI} {character.name}"
-            value = _("No Fatigue Level yet: `/character set`")
-        else:
-            band = band_name(state.fp, fl)  # once, for its emoji and its name
-            name = f"{BAND_EMOJI[band]} {character.name} — {_(band)}"
-            value = "\n".join(status_parts(state, fl, table.clock))
+    for character in table.characters[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
+        name, value = board_field(character, table.clock, words())
         embed.add_field(name=name, value=value, inline=False)
     footer = clock_line(table.clock, fs.round_seconds, table.round_number)
     if pages > 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -18,7 +19,7 @@ from bot.render.initiative import initiative_change
 from bot.store import Event
 from bot.store.codec import Snapshot
 from bot.store.undo import Undone
-from lang import N_, _
+from lang import N_, _, words
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
@@ -107,6 +108,13 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
 }
 
 
+@lru_cache(maxsize=1024)
+def _fraction(text: str) -> Fraction:
+    """A logged Fatigue Level ("41/2"), read once per text: every line showing a band reads
+    one, and parsing a Fraction from text is slow. (A str key, an immutable Fraction.)"""
+    return Fraction(text)
+
+
 def _fl(value: str) -> str:
     return fl_text(Fraction(value))
 
@@ -154,8 +162,12 @@ _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
 }
 
 
+# A name escaped once, not on every line naming it (a regex pass each time): str in, str out.
+_escaped = lru_cache(maxsize=1024)(escape_markdown)
+
+
 def _name(data: dict[str, Any]) -> str:
-    return escape_markdown(str(data.get("name", "?")))
+    return _escaped(str(data.get("name", "?")))
 
 
 def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:
@@ -170,6 +182,8 @@ def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:
 def _fields(
     old: dict[str, Any], new: dict[str, Any], labels: dict[str, tuple[str, Callable[[Any], str]]]
 ) -> list[str]:
+    if old == new:  # most parts of most changes: one comparison instead of a look per label
+        return []
     return [
         _arrow(label, show, old.get(name), new.get(name))
         for name, (label, show) in labels.items()
@@ -185,7 +199,9 @@ def _band(data: dict[str, Any]) -> str | None:
     try:
         override = data["fl_override"]
         if override is not None:
-            fl: Fraction | None = Fraction(override)
+            fl: Fraction | None = (
+                _fraction(override) if type(override) is str else Fraction(override)
+            )
         else:
             classes = tuple((size, level) for size, level in data["classes"])
             fl = None
@@ -279,7 +295,9 @@ def monster_change(
 
 def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """`clock Day 1, 00:00 → Day 1, 00:10`, `settings: ties fail → succeed, round 60 s → 6 s`."""
-    parts = []
+    parts: list[str] = []
+    if old == new:  # a change to characters or monsters only (both empty)
+        return parts
     if old.get("clock") != new.get("clock"):
         parts.append(_arrow(N_("clock"), game_time, old.get("clock"), new.get("clock")))
     settings = _fields(old.get("settings") or {}, new.get("settings") or {}, _SETTINGS)
@@ -355,15 +373,35 @@ def when(moment: datetime, now: datetime) -> str:
     return f"<t:{stamp}:d> <t:{stamp}:t>"
 
 
+# What each logged change did, as its line says it, kept by the event and the language: a page
+# is read again after every change to the channel, and all but its newest line are the same
+# events, read anew (other objects) but equal. A kept text is used only for the same snapshots
+# (compared, which costs far less than saying them again). Bounded: emptied when full.
+_WHAT: dict[tuple[int, int, bool, object], tuple[Snapshot, Snapshot, str]] = {}
+WHAT_KEPT = 1024
+
+
+def _what(event: Event) -> str:
+    """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched."""
+    undo = event.undoes is not None
+    key = (event.channel_id, event.id, undo, words())
+    kept = _WHAT.get(key)
+    if kept is not None and kept[0] == event.before and kept[1] == event.after:
+        return kept[2]
+    what = "; ".join(change_parts(event.before, event.after, undo)) or _("no visible change")
+    if len(_WHAT) >= WHAT_KEPT:
+        _WHAT.clear()
+    _WHAT[key] = (event.before, event.after, what)
+    return what
+
+
 def event_line(event: Event, now: datetime) -> str:
     """`🕒 <t:…:t> · <@1> · fatigue spend · Aria FP 18 → 21 (Fatigued)`, struck through when
     the change was undone; an undo starts with ↩️."""
     icon = UNDO_ICON if event.undoes is not None else CHANGE_ICON
     action = action_text(event.action)
     head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {action}"
-    undo = event.undoes is not None
-    what = "; ".join(change_parts(event.before, event.after, undo)) or _("no visible change")
-    line = _clip(f"{head} · {what}", LINE_MAX)
+    line = _clip(f"{head} · {_what(event)}", LINE_MAX)
     return _("~~{line}~~ (undone)", line=line) if event.undone_by is not None else line
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import discord
 
@@ -16,7 +17,7 @@ from bot.render.common import (
     plain,
     signed,
 )
-from lang import N_, _
+from lang import N_, _, words
 from rules.saves import Difficulty, SaveKind, SaveResult
 
 DESCRIPTION_MAX = 4096  # Discord's limit on an embed description
@@ -35,6 +36,12 @@ def kind_name(kind: SaveKind) -> str:
 
 def chance_text(odds: float) -> str:
     """`55% to succeed`, `63.45% to succeed`: the exact odds without trailing zeros."""
+    return _chance_text(odds, words())
+
+
+# The same save shows the same odds each time it is rolled: kept by odds and language.
+@lru_cache(maxsize=4096)
+def _chance_text(odds: float, language: object) -> str:
     shown = percent(odds)
     if shown[0].isdigit() and "." in shown:
         shown = shown[:-1].rstrip("0").rstrip(".") + "%"
@@ -47,9 +54,14 @@ def outcome(result: SaveResult) -> str:
 
 def bonus_text(result: SaveResult) -> str:
     """`Level 5 +25 · Wisdom +10 · Kin −5 = +30`: each piece, then the whole bonus."""
-    # The rules name the pieces (and the Difficulty's label) in the reader's language.
-    pieces = " · ".join(f"{name} {signed(value)}" for name, value in result.pieces)
-    return f"{pieces} = {signed(result.bonus)}" if len(result.pieces) > 1 else pieces
+    return _bonus_text(result.pieces, result.bonus)
+
+
+# Kept by the pieces (already in the reader's language, named by the rules) and their sum.
+@lru_cache(maxsize=4096)
+def _bonus_text(pieces: tuple[tuple[str, int], ...], bonus: int) -> str:
+    shown = " · ".join(f"{name} {signed(value)}" for name, value in pieces)
+    return f"{shown} = {signed(bonus)}" if len(pieces) > 1 else shown
 
 
 def _ties_note(result: SaveResult) -> str | None:

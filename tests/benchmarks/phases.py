@@ -1,0 +1,191 @@
+"""`python -m tests.benchmarks.phases`: where the time of one interaction goes, bot side.
+
+`tests.benchmarks.commands` times whole interactions; this splits each into phases, medians in
+µs, from timestamps taken in the process (the local Discords, both bots and this script share
+one event loop, so every phase is CPU of that loop):
+
+- arrive → command: discord.py parses INTERACTION_CREATE, the bot's dispatch, the tree's checks
+  (`interaction_check`: option checks, language), the options transformed;
+- command → answer: the command's own work up to handing its reply to `bot.ack._first`;
+- answer → request: discord.py builds the payload (embeds, components, JSON) until aiohttp is
+  called;
+- request → done: the HTTP round trip, the local Discord storing the reply, discord.py reading
+  the response, the bot's bookkeeping after it, until the test client has the reply.
+
+Beside Tablekeeper's commands: `/echo` (the echo bot's fixed text) and `/echo save-sized` (the
+echo bot sending a `/save level:5 vs:7` reply, embed and "Roll again" button, built from a
+fixed dict: discord.py's cost for that payload, the floor of what `/save` can take).
+Each round ends with untimed reads, so the next round's commands find the store's read cache
+filled; `--after-write` sends `/fatigue spend` (untimed) before each command instead, so each
+reads the channel after a change (the cache emptied), as the shuffled latency rounds often do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+from discord.app_commands import commands as app_commands_module
+from discord.state import ConnectionState
+
+import bot.ack
+from cogs._buttons import buttons_view
+from cogs.saves import SaveAgain
+from rules.dice import OpenEndedRoll
+from rules.saves import Difficulty, SaveKind
+from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions
+from tests.benchmarks import _bots, _seed
+from tests.benchmarks._bots import Pair, checked, forget, pair, use
+from tests.benchmarks.commands import COMMANDS, who
+from tests.localdiscord.world import speaking
+
+PHASES = ("arrive → command", "command → answer", "answer → request", "request → done")
+ECHO, SAVE_SIZED = "/echo", "/echo save-sized"
+ROLLER = 1_300_000_000_000_000  # a snowflake's size, for the button's custom_id
+READS = ("/party show", "/history")  # after each round's changes, read again (untimed)
+marks: dict[str, float] = {}
+
+
+@contextlib.contextmanager
+def timestamps() -> Iterator[None]:
+    """The first call of each marked function, per interaction, noted in `marks`."""
+    patched: list[tuple[Any, str, Any]] = []
+
+    def mark(owner: Any, name: str, key: str, is_async: bool) -> None:
+        original = getattr(owner, name)
+        if is_async:
+
+            async def timed_async(*args: Any, **kwargs: Any) -> Any:
+                marks.setdefault(key, time.perf_counter())
+                return await original(*args, **kwargs)
+
+            setattr(owner, name, timed_async)
+        else:
+
+            def timed(*args: Any, **kwargs: Any) -> Any:
+                marks.setdefault(key, time.perf_counter())
+                return original(*args, **kwargs)
+
+            setattr(owner, name, timed)
+        patched.append((owner, name, original))
+
+    mark(ConnectionState, "parse_interaction_create", "arrive", False)
+    mark(app_commands_module.Command, "_do_call", "command", True)
+    mark(bot.ack, "_first", "answer", True)
+    mark(aiohttp.ClientSession, "_request", "request", False)  # called as the request leaves
+    try:
+        yield
+    finally:
+        for owner, name, original in reversed(patched):
+            setattr(owner, name, original)
+
+
+def save_sized() -> tuple[dict[str, Any], Callable[[], discord.ui.View]]:
+    """A `/save wsr level:5 vs:7` reply's embed (as a dict) and a maker of its button."""
+    from bot.render.saves import save_embed  # after the catalogs are installed
+
+    inputs = SaveInputs(SaveKind.WSR, None, 5, 0, 0, 0, Difficulty.attack_level(7), None, False)
+    options = SaveOptions(DifficultyOptions(vs=7), level=5, stat=0, kin=0)
+    embed: dict[str, Any] = dict(
+        save_embed(inputs.resolve(OpenEndedRoll.from_dice([42]))).to_dict()
+    )
+    return embed, lambda: buttons_view(SaveAgain(SaveKind.WSR, options, 1_300_000_000_000_000))
+
+
+@contextlib.contextmanager
+def echo_save_sized() -> Iterator[None]:
+    """The echo bot with a second command that answers with a save-sized reply."""
+    original = _bots.EchoBot.setup_hook
+
+    async def setup_hook(self: _bots.EchoBot) -> None:
+        await original(self)
+
+        @self.tree.command(name="echo-save", description="A save-sized fixed reply")
+        async def echo_save(interaction: discord.Interaction) -> None:
+            embed, view = save_sized()
+            await interaction.response.send_message(
+                embed=discord.Embed.from_dict(embed), view=view()
+            )
+
+    _bots.EchoBot.setup_hook = setup_hook  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        _bots.EchoBot.setup_hook = original  # type: ignore[method-assign]
+
+
+def senders(p: Pair, locale: str | None) -> dict[str, Callable[[], Awaitable[object]]]:
+    def tablekeeper(line: str, user: str) -> Callable[[], Awaitable[object]]:
+        parsed, member = p.parse(line), who(p, user)
+        if locale is not None:
+            member = speaking(member, locale)
+        return lambda: p.tk_once(parsed, member)
+
+    sends = {label: tablekeeper(line, user) for label, line, user in COMMANDS}
+
+    async def echo_save() -> object:
+        use(p.echo)
+        return await p.echo.slash("echo-save", user=p.echo.player)
+
+    sends[ECHO] = p.echo_once
+    sends[SAVE_SIZED] = echo_save
+    return sends
+
+
+async def run(rounds: int, after_write: bool, locale: str | None) -> None:
+    # Timestamps first: discord.py binds its parsers when a client is made.
+    with timestamps(), echo_save_sized(), tempfile.TemporaryDirectory(prefix="tk-phases-") as tmp:
+        async with pair() as p, p.tablekeeper(f"sqlite:///{Path(tmp) / 'phases.db'}") as env:
+            await _seed.seed_table(env.store, p.tk)
+            sends = senders(p, locale)
+            write = p.parse("/fatigue spend")
+            for send in sends.values():  # warm up, the bodies checked against the API spec
+                await send()
+            checked(p, False)
+            samples: dict[str, list[tuple[float, ...]]] = {label: [] for label in sends}
+            for __ in range(rounds):
+                for label, send in sends.items():
+                    if after_write and label not in (ECHO, SAVE_SIZED):
+                        await p.tk_once(write, p.tk.player)
+                    marks.clear()
+                    await send()
+                    done = time.perf_counter()
+                    m = dict(marks)
+                    m.setdefault("answer", m["request"])  # the echo bot has no bot.ack
+                    ends = (m["command"], m["answer"], m["request"], done)
+                    starts = (m["arrive"], *ends[:-1])
+                    samples[label].append(tuple(e - s for s, e in zip(starts, ends, strict=True)))
+                for line in READS:  # the next round's reads find the store's cache filled
+                    await p.tk_once(p.parse(line), p.tk.player)
+                forget(p.tk)
+                forget(p.echo)
+    width = max(map(len, samples))
+    print(f"{'µs, medians':{width}}  " + "  ".join(f"{p:>16}" for p in PHASES) + "       sum")
+    for label, rows in samples.items():
+        columns = [statistics.median(column) * 1e6 for column in zip(*rows, strict=True)]
+        cells = "  ".join(f"{c:16.0f}" for c in columns)
+        print(f"{label:{width}}  {cells}  {sum(columns):8.0f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--after-write", action="store_true", help="a change before each")
+    parser.add_argument("--locale", default=None, help="the players' locale, e.g. es-ES")
+    args = parser.parse_args()
+    asyncio.run(run(args.rounds, args.after_write, args.locale))
+
+
+if __name__ == "__main__":
+    main()
