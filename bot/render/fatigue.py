@@ -131,6 +131,11 @@ def fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
     whole = "\n".join(lines)
     if all(lines) and len(whole) + 1 + len(more_text(len(lines))) <= limit:
         return whole  # room for all, even beside the longest "…and N more": nothing is cut
+    return fit_one_by_one(lines, limit)
+
+
+def fit_one_by_one(lines: Sequence[str], limit: int) -> str:
+    """`fit_lines` the long way: each line while the rest's `…and N more` still fits."""
     text = ""
     for index, line in enumerate(lines):
         left = len(lines) - index - 1

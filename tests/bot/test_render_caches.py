@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 import lang
 from bot.render import fatigue, history, saves
-from bot.render.common import more_text
 from bot.store import Event
 from cogs._buttons import id_code, id_from_code
 from lang.catalogs import load
@@ -227,19 +226,6 @@ def test_a_saves_working_is_the_same_kept_or_not(
             assert rules_saves._working(*numbers) == rules_saves._working.__wrapped__(*numbers)
 
 
-def fit_lines_one_by_one(lines: list[str], limit: int) -> str:
-    """`bot.render.fatigue.fit_lines` as it was, line by line: the shortcut must agree."""
-    text = ""
-    for index, line in enumerate(lines):
-        left = len(lines) - index - 1
-        tail = f"\n{more_text(left)}" if left else ""
-        joined = f"{text}\n{line}" if text else line
-        if len(joined) + len(tail) > limit:
-            return f"{text}\n{more_text(len(lines) - index)}" if text else more_text(len(lines))
-        text = joined
-    return text
-
-
 @settings(max_examples=300, deadline=None)
 @given(
     lines=st.lists(st.text(max_size=30), max_size=14) | st.lists(st.just("x" * 9), max_size=120),
@@ -248,4 +234,4 @@ def fit_lines_one_by_one(lines: list[str], limit: int) -> str:
 def test_fitting_lines_reads_as_line_by_line(lines: list[str], limit: int) -> None:
     for locale in LANGUAGES:
         with lang.speaking(locale):
-            assert fatigue.fit_lines(lines, limit) == fit_lines_one_by_one(lines, limit)
+            assert fatigue.fit_lines(lines, limit) == fatigue.fit_one_by_one(lines, limit)
