@@ -17,6 +17,12 @@ Row = dict[str, Any]
 R = TypeVar("R")
 
 
+class Executes(Protocol):
+    """What writes rows: a `Tx`, or (PostgreSQL) `retention.Held`, which sends them later."""
+
+    async def execute(self, sql: str, *args: Any) -> None: ...
+
+
 class Tx(Protocol):
     """One open transaction. SQL uses `?` placeholders; each backend binds them its own way."""
 

@@ -61,6 +61,19 @@ _LOG_WITH_KEYS = (
 )
 
 
+class Held:
+    """Row writes held back (PostgreSQL) to go out in the event's own statement, each a
+    data-modifying WITH before it: PostgreSQL runs them all, on one snapshot, as one
+    statement, and checks their foreign keys at its end (a new channel's row, then rows that
+    need it, in one go). None of them reads what another writes: each is to its own row."""
+
+    def __init__(self) -> None:
+        self.writes: list[tuple[str, tuple[Any, ...]]] = []
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        self.writes.append((sql, args))
+
+
 async def log(
     tx: Tx,
     after: Table,
@@ -71,11 +84,11 @@ async def log(
     new: Snapshot,
     interaction_id: int | None = None,
     *,
-    together: bool = False,
+    held: Held | None = None,
 ) -> Event:
     """Log one change (the table as it became, and exactly what changed, and the Discord
-    interaction that made it, if any); returns the event. `together` (PostgreSQL): its
-    `event_keys` go in the same statement, one round trip."""
+    interaction that made it, if any); returns the event. With `held` (PostgreSQL): the
+    change's row writes and its `event_keys` go in the same statement, one round trip."""
     channel_id = after.channel_id
     keys = touched_keys(old, new)
     values = (
@@ -89,9 +102,12 @@ async def log(
         interaction_id,
         channel_id,
     )
-    if together:
+    if held is not None:
         parts, names = [part for part, _key in keys], [key for _part, key in keys]
-        row = await tx.fetchone(_LOG_WITH_KEYS, *values, parts, names)
+        ahead = "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(held.writes))
+        first = [arg for _sql, args in held.writes for arg in args]  # in the order they appear
+        sql = _LOG_WITH_KEYS.replace("WITH ", f"WITH {ahead}", 1)
+        row = await tx.fetchone(sql, *first, *values, parts, names)
         keys = []  # written
     else:
         row = await tx.fetchone(_LOG + " RETURNING id, seq", *values)

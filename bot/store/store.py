@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from bot.store import codec, retention
-from bot.store.backend import Backend, Row, Tx
+from bot.store.backend import Backend, Executes, Row, Tx
 from bot.store.errors import AlreadyApplied, StoreError
 from bot.store.events import EVENT_COLUMNS, Event, event_from_row, event_from_values
 from bot.store.postgres import is_postgres_url
@@ -308,15 +308,19 @@ class Store:
         """Write what changed and log it (`stored`: the channel's row exists already); returns
         the new event, as `history` would read it."""
         old, new = codec.diff(before, after)
+        together = self.dialect == "postgres"
+        # PostgreSQL: the rows' writes are held and sent with the event, in its one statement
+        # (a round trip for them all, not one each: a rest of the party writes every row).
+        rows: Executes = retention.Held() if together else tx
         if "channel" in new or not stored:  # events and characters need the channel row
             await self._upsert(
-                tx, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
+                rows, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
             )
         if codec.SERVER in new:
             was, now = old[codec.SERVER]["settings"], new[codec.SERVER]["settings"]
-            await self._save_server(tx, after, [n for n in now if now[n] != was[n]])
+            await self._save_server(rows, after, [n for n in now if now[n] != was[n]])
         await self._save_keyed(
-            tx,
+            rows,
             "characters",
             codec.CHARACTER_COLUMNS,
             after.channel_id,
@@ -325,7 +329,7 @@ class Store:
             codec.character_row,
         )
         await self._save_keyed(
-            tx,
+            rows,
             "monsters",
             codec.MONSTER_COLUMNS,
             after.channel_id,
@@ -334,7 +338,7 @@ class Store:
             codec.monster_row,
         )
         if codec.INITIATIVE in new:
-            await self._save_initiative(tx, after)
+            await self._save_initiative(rows, after)
         return await retention.log(
             tx,
             after,
@@ -344,10 +348,10 @@ class Store:
             old,
             new,
             interaction_id,
-            together=self.dialect == "postgres",
+            held=rows if isinstance(rows, retention.Held) else None,
         )
 
-    async def _save_server(self, tx: Tx, after: Table, names: Iterable[str]) -> None:
+    async def _save_server(self, tx: Executes, after: Table, names: Iterable[str]) -> None:
         """The server's settings: only the columns named are updated, so a change made from
         another channel at the same moment to another setting is kept."""
         if after.guild_id is None:
@@ -362,7 +366,7 @@ class Store:
             *(row[c] for c in columns),
         )
 
-    async def _save_initiative(self, tx: Tx, after: Table) -> None:
+    async def _save_initiative(self, tx: Executes, after: Table) -> None:
         """The channel's turn order: one row while it has one, none after `/init end`."""
         state = codec.initiative_to_dict(after.initiative)
         if state is None:
@@ -378,7 +382,7 @@ class Store:
 
     async def _save_keyed(
         self,
-        tx: Tx,
+        tx: Executes,
         table: str,
         columns: tuple[str, ...],
         channel_id: int,
@@ -400,7 +404,7 @@ class Store:
 
     async def _upsert(
         self,
-        tx: Tx,
+        tx: Executes,
         table: str,
         columns: tuple[str, ...],
         keys: tuple[str, ...],
