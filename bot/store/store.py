@@ -308,10 +308,10 @@ class Store:
         """Write what changed and log it (`stored`: the channel's row exists already); returns
         the new event, as `history` would read it."""
         old, new = codec.diff(before, after)
-        together = self.dialect == "postgres"
         # PostgreSQL: the rows' writes are held and sent with the event, in its one statement
         # (a round trip for them all, not one each: a rest of the party writes every row).
-        rows: Executes = retention.Held() if together else tx
+        held = retention.Held() if self.dialect == "postgres" else None
+        rows: Executes = tx if held is None else held
         if "channel" in new or not stored:  # events and characters need the channel row
             await self._upsert(
                 rows, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
@@ -348,7 +348,7 @@ class Store:
             old,
             new,
             interaction_id,
-            held=rows if isinstance(rows, retention.Held) else None,
+            held=held,
         )
 
     async def _save_server(self, tx: Executes, after: Table, names: Iterable[str]) -> None:
