@@ -79,7 +79,7 @@ def who(p: Pair, name: str) -> User:
     return p.tk.gm if name == "gm" else p.tk.player
 
 
-async def latency(p: Pair, env: Env, rounds: int, seed: int) -> list[list[str]]:
+async def latency(p: Pair, rounds: int, seed: int) -> list[list[str]]:
     parsed = {label: (p.parse(line), who(p, user)) for label, line, user in COMMANDS}
     for label, (cmd, user) in parsed.items():  # warm up, and refuse to time an error reply
         reply = await p.tk_once(cmd, user)
@@ -335,7 +335,7 @@ async def run(args: argparse.Namespace, sizes: Sizes) -> None:
                 async with p.tablekeeper(f"sqlite:///{tmp / 'main.db'}") as env:
                     await _seed.seed_table(env.store, p.tk)
                     settle(args)
-                    rows = await latency(p, env, sizes.rounds, args.seed)
+                    rows = await latency(p, sizes.rounds, args.seed)
                 print(f"\n2. Latency per command, SQLite, {sizes.rounds} shuffled rounds")
                 print(table(["command", "median", "p99", "÷ echo"], rows))
             if "load" in args.sections:

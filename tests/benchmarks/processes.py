@@ -20,7 +20,10 @@ off), Tablekeeper is started on it and:
    channels and on one channel, and `/echo` spread, interleaved in shuffled order for
    `--rounds` rounds: medians, and the CPU each process used;
 3. Poisson arrivals at half the median spread rate: p50 and p99;
-4. checks: every interaction answered once and rightly, the bot's /metrics counted each, and
+4. latency per command, as in `tests.benchmarks.commands --sections latency` (`--rounds-latency`
+   shuffled rounds of each command and `/echo`, one at a time): medians and ratios to the echo
+   bot, with each bot in its own process, as deployed (its own GC settings, its own core);
+5. checks: every interaction answered once and rightly, the bot's /metrics counted each, and
    Aria's FP in the database add up to the spends sent.
 `--profile DIR` records the Tablekeeper process with py-spy (`pip install py-spy`) during the
 saturation rounds and prints where its time went: sampling slows it, so profile in a run of its
@@ -47,7 +50,7 @@ from tests.benchmarks import _seed
 from tests.benchmarks._bots import ECHO_TEXT, Pair, checked, extra_channels, forget
 from tests.benchmarks._figures import duration, machine, orders, percentile, table
 from tests.benchmarks._profile import profiled
-from tests.benchmarks.commands import Send, poisson, saturate, senders
+from tests.benchmarks.commands import Send, latency, poisson, saturate, senders
 from tests.e2e.test_process import finish, output, process_env
 from tests.e2e.test_shards_process import served, shard_processes
 from tests.localdiscord.client import LocalDiscord
@@ -151,6 +154,7 @@ class Figures:
     busy: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
     latencies: list[float] = field(default_factory=list)
     half: float = 0.0
+    commands: list[list[str]] = field(default_factory=list)  # latency per command
     checks: str = ""
 
     def rate(self, run: str) -> float:
@@ -226,9 +230,13 @@ async def measure(
         figures.latencies = await poisson(runs[RUNS[0]][0], sizes.arrivals, figures.half, args.seed)
         forget(p.tk)
         counted = await all_counted(bot.port, tk.sent)
+        fp = await spent(url, [p.tk.table, *spread])  # the bot running: a second connection
+        if args.latency_rounds:  # after the counts: its spends are not the load's
+            figures.commands = await latency(p, args.latency_rounds, args.seed)
+            forget(p.tk)
+            forget(p.echo)
     tk.stop_if_wrong("Tablekeeper")
     echo.stop_if_wrong("echo bot")
-    fp = await spent(url, [p.tk.table, *spread])
     figures.checks = (
         f"{tk.sent:,} spends answered rightly, {counted:,.0f} counted by the bot, {fp:,} FP"
         f" in the database; {echo.sent:,} echoes"
@@ -315,6 +323,10 @@ def report(results: dict[str, Figures], sizes: Sizes, inflight: int) -> None:
         for label, f in results.items()
     ]
     print(table(["database", "rate", "p50", "p99"], rows))
+    for label, f in results.items():
+        if f.commands:
+            print(f"\n4. Latency per command, {label}, one at a time, shuffled rounds")
+            print(table(["command", "median", "p99", "÷ echo"], f.commands))
 
 
 def main() -> None:
@@ -326,6 +338,14 @@ def main() -> None:
     size.add_argument("--large", action="store_true", help="2,000 commands, 5 rounds")
     parser.add_argument("--rounds", type=int, help="saturation rounds (default by size)")
     parser.add_argument("--inflight", type=int, default=32, help="concurrent users at saturation")
+    parser.add_argument(
+        "--rounds-latency",
+        dest="latency_rounds",
+        type=int,
+        default=200,
+        metavar="N",
+        help="rounds of each command one at a time (0: skip)",
+    )
     parser.add_argument("--seed", type=int, default=20240)
     parser.add_argument("--no-postgres", action="store_true", help="skip PostgreSQL")
     parser.add_argument("--only", help="comma-separated: SQLite FULL, SQLite NORMAL, PostgreSQL")
