@@ -109,9 +109,13 @@ def echo_save_sized() -> Iterator[None]:
     async def setup_hook(self: _bots.EchoBot) -> None:
         await original(self)
 
+        fixed: list[tuple[dict[str, Any], Callable[[], discord.ui.View]]] = []
+
         @self.tree.command(name="echo-save", description="A save-sized fixed reply")
         async def echo_save(interaction: discord.Interaction) -> None:
-            embed, view = save_sized()
+            if not fixed:  # built once, at the first call (Tablekeeper's catalogs installed)
+                fixed.append(save_sized())
+            embed, view = fixed[0]
             await interaction.response.send_message(
                 embed=discord.Embed.from_dict(embed), view=view()
             )
