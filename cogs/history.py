@@ -19,6 +19,7 @@ from bot.ack import mark_saved
 from bot.permissions import is_gm
 from bot.render.history import history_embed, undone_embed
 from bot.store import Event, Store
+from bot.store.store import HISTORY_PAGE
 from bot.store.undo import undo_last
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import private_if, reply, update
@@ -26,7 +27,7 @@ from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
 from rules.errors import RulesError
 
-PAGE_SIZE = 10
+PAGE_SIZE = HISTORY_PAGE - 1  # and one more read, to know whether any is older
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway
 OTHER_CHANNEL = N_("These buttons page another channel's history: use /history here")
 
@@ -41,14 +42,18 @@ class Page:
     older: int | None  # the next page back, None when nothing is older
 
 
-async def load_page(store: Store, channel_id: int, before: int) -> Page:
-    rows = await store.history(channel_id, PAGE_SIZE + 1, before_id=before or None)
+async def load_page(
+    store: Store, channel_id: int, before: int, guild_id: int | None = None
+) -> Page:
+    rows = await store.history(
+        channel_id, HISTORY_PAGE, before_id=before or None, guild_id=guild_id
+    )
     events = tuple(rows[:PAGE_SIZE])
     older = events[-1].id if len(rows) > PAGE_SIZE else None
     newer = None
     if before:
         anchor = events[0].id if events else before - 1
-        ahead = await store.history(channel_id, PAGE_SIZE + 1, after_id=anchor)
+        ahead = await store.history(channel_id, HISTORY_PAGE, after_id=anchor, guild_id=guild_id)
         if ahead:
             # A full page lies ahead: start it just above the tenth; else go back to the newest.
             newer = ahead[1].id + 1 if len(ahead) > PAGE_SIZE else 0
@@ -76,7 +81,8 @@ class HistoryButton(TableButton, template=r"tk:history:(?P<channel>\d+):(?P<befo
     async def clicked(self, interaction: discord.Interaction) -> None:
         if await table_channel_id(interaction) != self.channel_id:
             raise RulesError(_(OTHER_CHANNEL))
-        page = await load_page(bot_of(interaction).store, self.channel_id, self.before)
+        store = bot_of(interaction).store
+        page = await load_page(store, self.channel_id, self.before, interaction.guild_id)
         await update(interaction, **page_message(self.channel_id, page))
 
 
@@ -109,7 +115,7 @@ class History(commands.Cog):
     @app_commands.describe(private=N_("Only you see it (default: the whole channel)"))
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
         channel_id = await table_channel_id(interaction)
-        page = await load_page(bot_of(interaction).store, channel_id, 0)
+        page = await load_page(bot_of(interaction).store, channel_id, 0, interaction.guild_id)
         await reply(interaction, **page_message(channel_id, page))
 
     @app_commands.command(

@@ -48,6 +48,13 @@ class Tx(Protocol):
         the next look (SQLite does, and only if the COMMIT succeeds)."""
         ...
 
+    async def follow(self, key: Hashable, scope: Scope, step: Callable[[Any], Any]) -> None:
+        """In a change, after `kept(…, scope)`: a result a read keeps under `key` (with this
+        `scope`) that was true as this change began becomes `step(result)` once it commits
+        (SQLite's quick reader: the newest page of history gains the change's event; on
+        PostgreSQL, which keeps nothing, this does nothing)."""
+        ...
+
 
 # What a kept result depends on: its channel, and its server (None: the channel row's).
 Scope = tuple[int, int | None]

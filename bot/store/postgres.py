@@ -9,7 +9,7 @@ import itertools
 import logging
 import re
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -73,6 +73,9 @@ class PostgresTx:
         return None  # reads and changes here keep nothing: every load goes to the server
 
     async def keep(self, key: Hashable, scope: Scope, value: Any) -> None:
+        pass
+
+    async def follow(self, key: Hashable, scope: Scope, step: Callable[[Any], Any]) -> None:
         pass
 
 

@@ -32,7 +32,7 @@ import contextvars
 import functools
 import sqlite3
 from collections import ChainMap, deque
-from collections.abc import Coroutine, Hashable, Mapping
+from collections.abc import Callable, Coroutine, Hashable, Mapping
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
@@ -80,6 +80,9 @@ class SqliteTx:
         self._conn = conn
         self._kept = kept
         self.keeping: list[tuple[Hashable, Scope, Any]] = []  # what `keep` was given
+        self.began: dict[Scope, Stamps] = {}  # each scope's stamps as `kept` first found them
+        # What `follow` was given, with the stamps its scope had as the change began.
+        self.following: list[tuple[Hashable, Scope, Callable[[Any], Any], Stamps]] = []
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
         cursor = self._conn.execute(sql, _bind(args))
@@ -100,10 +103,12 @@ class SqliteTx:
     async def kept(self, key: Hashable, scope: Scope) -> Any:
         """What an earlier change kept under `key`, if its scope's stamps are what they were
         right after it (nothing touched the channel or its server since); else None."""
-        found = None if self._kept is None else self._kept.get(key)
-        if found is None or stamps(self._conn, scope) != found[1]:
+        if self._kept is None:
             return None
-        return found[0]
+        now = stamps(self._conn, scope)
+        self.began.setdefault(scope, now)
+        found = self._kept.get(key)
+        return None if found is None or now != found[1] else found[0]
 
     async def keep(self, key: Hashable, scope: Scope, value: Any) -> None:
         """`value` (immutable) is what a read of `key` finds once this change is committed: the
@@ -111,9 +116,18 @@ class SqliteTx:
         if self._kept is not None:
             self.keeping.append((key, scope, value))
 
+    async def follow(self, key: Hashable, scope: Scope, step: Callable[[Any], Any]) -> None:
+        """A quick read's result kept under `key` that was true as this change began (its
+        stamps then those `kept` found) becomes `step(result)` if the COMMIT succeeds."""
+        began = self.began.get(scope)
+        if began is not None:
+            self.following.append((key, scope, step, began))
+
 
 Stamps = tuple[int | None, int | None]
 Kept = tuple[Any, Stamps]  # a result and its scope's stamps when it was true
+# A step `follow` was given, with its scope's stamps as its change began and right after it.
+Followed = tuple[Hashable, Callable[[Any], Any], Stamps, Stamps]
 # The stamps the `change_stamps` migration's triggers keep: NULL until the first change since.
 _STAMPS = (
     "SELECT (SELECT stamp FROM channel_stamps WHERE channel_id = ?1),"
@@ -244,6 +258,7 @@ class SqliteBackend:
         # batch at once, kept for good (and offered to the quick reader) only once committed.
         staged: dict[Hashable, Kept] = {}
         kept = ChainMap(staged, self._kept)
+        followed: list[Followed] = []  # in the order of the changes
         try:
             conn = self._db._conn
             conn.execute("BEGIN IMMEDIATE")
@@ -254,6 +269,8 @@ class SqliteBackend:
                     outcome: Any = context.run(_drive, body(tx))  # type: ignore[arg-type]
                     for key, scope, value in tx.keeping:  # the stamps after its change
                         staged[key] = (value, stamps(conn, scope))
+                    for key, scope, step, began in tx.following:
+                        followed.append((key, step, began, stamps(conn, scope)))
                     outcomes.append((outcome, None))
                 except Exception as error:  # this change only: the others go on
                     conn.execute("ROLLBACK TO change")
@@ -265,23 +282,28 @@ class SqliteBackend:
                 if self._db._conn.in_transaction:
                     self._db._conn.execute("ROLLBACK")
             outcomes = [(None, fault)] * len(batch)
-            staged = {}
+            staged, followed = {}, []
         for key, found in staged.items():
             _put(self._kept, key, found)
         settled = [
             (future, *outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)
         ]
-        loop.call_soon_threadsafe(self._settle, settled, staged)
+        loop.call_soon_threadsafe(self._settle, settled, staged, followed)
 
     def _settle(
         self,
         settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]],
         staged: dict[Hashable, Kept],
+        followed: list[Followed],
     ) -> None:
         """On the loop's thread, after a batch: what it committed goes to the quick reader
-        first, so a caller's next look finds its own change kept (`QuickReader.offer`)."""
-        if staged and self._reader is not None:
-            self._reader.offer(staged)
+        first, so a caller's next look finds its own change kept (`QuickReader.offer`,
+        `QuickReader.follow`)."""
+        if self._reader is not None:
+            if staged:
+                self._reader.offer(staged)
+            if followed:
+                self._reader.follow(followed)
         _settle_all(settled)
 
     async def _transaction(self, begin: str, body: Body[R]) -> R:
@@ -361,6 +383,15 @@ class QuickReader:
         given only once its stamps are checked (the reader doesn't know the commit's version)."""
         for key, (result, kept_stamps) in committed.items():
             _put(self._results, key, (result, kept_stamps, None))
+
+    def follow(self, followed: list[Followed]) -> None:
+        """Committed changes' steps, in order: a result kept with the stamps its scope had as
+        the change began (so true right before it) becomes the step's result, true right after
+        it; any other is left to be checked by its stamps, and read again."""
+        for key, step, began, after in followed:
+            found = self._results.get(key)
+            if found is not None and found[1] == began:
+                _put(self._results, key, (step(found[0]), after, None))
 
     def forget(self) -> None:
         """Drop every kept result (a benchmark timing reads afresh)."""

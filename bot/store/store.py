@@ -25,6 +25,7 @@ from table.model import Table
 R = TypeVar("R")
 T = TypeVar("T")
 HISTORY_MAX = 100
+HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
 CHARACTERS, MONSTERS, INITIATIVE = "characters", "monsters", "initiative"
 Parts = frozenset[str]  # what a command loads besides the channel row
 EVERYTHING: Parts = frozenset({CHARACTERS, MONSTERS, INITIATIVE})
@@ -224,9 +225,12 @@ class Store:
         limit: int = 10,
         before_id: int | None = None,
         after_id: int | None = None,
+        guild_id: int | None = None,
     ) -> list[Event]:
         """The channel's latest changes, newest first; `before_id` pages further back, and
-        `after_id` gives the `limit` changes right after that one (a page back towards now)."""
+        `after_id` gives the `limit` changes right after that one (a page back towards now).
+        `guild_id`, the channel's server, as changes name it: the newest `HISTORY_PAGE` then
+        follows them where they are kept (`Tx.follow`), instead of being read again."""
         if not 1 <= limit <= HISTORY_MAX:
             raise StoreError(f"History limit must be between 1 and {HISTORY_MAX}")
         where, args = ["channel_id = ?"], [channel_id]
@@ -247,9 +251,10 @@ class Store:
             return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
 
         # Events are never changed by their readers: a page may be shared (and kept by the
-        # channel's stamps; None: its server's too, which a page doesn't need but costs nothing).
-        key = ("history", channel_id, limit, before_id, after_id)
-        events = await self._backend.read(body, quick=True, key=key, scope=(channel_id, None))
+        # channel's stamps, and its server's, which a page doesn't need but costs nothing).
+        key = _page_key(channel_id, limit, before_id, after_id)
+        scope = (channel_id, guild_id)
+        events = await self._backend.read(body, quick=True, key=key, scope=scope)
         return sorted(events, key=lambda event: event.id, reverse=True)
 
     # --- changing --------------------------------------------------------------------------
@@ -287,8 +292,13 @@ class Store:
             if not isinstance(after, Table) or after.channel_id != channel_id:
                 raise StoreError(f"{action}: must return the same channel's Table")
             if after != before:
-                await self._save(tx, before, after, actor_id, action, stored, interaction_id)
+                event = await self._save(
+                    tx, before, after, actor_id, action, stored, interaction_id
+                )
                 stored = True
+                if event.seq % retention.PRUNE_EVERY:  # not pruned: older events all stay
+                    step = functools.partial(_newer_page, event)
+                    await tx.follow(_page_key(channel_id, HISTORY_PAGE), scope, step)
             if stored:  # what a read of the same parts finds once this commits
                 await tx.keep(key, scope, after)
             return result
@@ -411,6 +421,18 @@ class Store:
         row: tuple[Any, ...],
     ) -> None:
         await tx.execute(_upsert_sql(table, columns, keys), *row)
+
+
+def _page_key(
+    channel_id: int, limit: int, before_id: int | None = None, after_id: int | None = None
+) -> tuple[Any, ...]:
+    """What a page of history is kept under (`Store.history`)."""
+    return ("history", channel_id, limit, before_id, after_id)
+
+
+def _newer_page(event: Event, page: tuple[Event, ...]) -> tuple[Event, ...]:
+    """The newest page once `event` is logged: it first, the oldest of a full page gone."""
+    return (event, *page)[:HISTORY_PAGE]
 
 
 def _table_key(channel_id: int, guild_id: int | None, parts: Parts) -> tuple[Any, ...]:

@@ -25,11 +25,20 @@ from hypothesis.stateful import RuleBasedStateMachine, rule
 
 from bot.store import Store, codec
 from bot.store.errors import AlreadyApplied
-from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts, _table_key
+from bot.store.retention import PRUNE_EVERY
+from bot.store.store import (
+    CHARACTERS,
+    EVERYTHING,
+    HISTORY_PAGE,
+    INITIATIVE,
+    MONSTERS,
+    Parts,
+    _table_key,
+)
 from bot.store.undo import undo_last
 from rules.errors import RulesError
 from table import initiative, partyops
-from table.model import Character, Monster, Table, server_layer
+from table.model import HISTORY_KEEP_MIN, Character, Monster, Table, server_layer
 
 GM = 11
 GUILD_OF = {101: 7, 102: 7, 103: 8}  # two channels of one server, one of another
@@ -239,13 +248,17 @@ class KeptReads(RuleBasedStateMachine):
     @rule(
         which=st.integers(0, 1),
         channel=CHANNELS,
-        limit=st.integers(1, 4),
+        limit=st.sampled_from([1, 2, 4, HISTORY_PAGE]),  # the newest HISTORY_PAGE follows changes
         edge=st.integers(0, 12),
         back=st.booleans(),
+        guild=st.booleans(),
     )
-    def history(self, which: int, channel: int, limit: int, edge: int, back: bool) -> None:
+    def history(
+        self, which: int, channel: int, limit: int, edge: int, back: bool, guild: bool
+    ) -> None:
         before, after = (edge or None, None) if back else (None, edge or None)
-        kept = self.run(self.stores[which].history(channel, limit, before, after))
+        guild_id = GUILD_OF[channel] if guild else None
+        kept = self.run(self.stores[which].history(channel, limit, before, after, guild_id))
         assert kept == self.run(self.fresh.history(channel, limit, before, after))
 
 
@@ -406,3 +419,60 @@ async def test_a_change_that_raises_keeps_nothing(tmp_path: Path) -> None:
         assert await store.read(101, 7, party) == table
         await store.apply(101, 7, GM, "spend", steps("Ana", 1)["spend"][1], party)
         assert (await store.read(101, 7, party)).get("Ana").fatigue.fp == 1
+
+
+def _events_read(store: Store) -> list[str]:
+    """The statements the store's quick reader runs that read events (from now on)."""
+    seen: list[str] = []
+    conn = store._backend._reader._conn  # type: ignore[attr-defined]
+    conn.set_trace_callback(lambda sql: seen.append(sql) if "FROM events" in sql else None)
+    return seen
+
+
+async def test_the_newest_page_follows_the_changes_without_being_read_again(
+    tmp_path: Path,
+) -> None:
+    """A change's event joins the kept newest page: the look after it reads no events, yet
+    equals a fresh read, up to the pruning that may take the page's oldest (then read again).
+    history_keep at its least, 10, so the pruning at every PRUNE_EVERY-th event does."""
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    async with Store.open(url) as store, Store.open(url) as fresh:
+        fresh._backend._reader = None  # type: ignore[attr-defined]  # reads afresh (a hop)
+        await store.apply(101, 7, GM, "create", steps("Ana", 1)["create"][1])
+        least = {"history_keep": HISTORY_KEEP_MIN}
+        await store.apply(101, 7, GM, "setting", lambda t: (t.relayered(least), None))
+        await store.history(101, HISTORY_PAGE, guild_id=7)  # kept from here on
+        events_read = _events_read(store)
+        spend = steps("Ana", 1)["spend"][1]
+        for _ in range(PRUNE_EVERY + 5):
+            await store.apply(101, 7, GM, "spend", spend)
+            read_before = len(events_read)
+            page = await store.history(101, HISTORY_PAGE, guild_id=7)
+            assert page == await fresh.history(101, HISTORY_PAGE)
+            pruned = page[0].seq % PRUNE_EVERY == 0
+            assert (len(events_read) > read_before) == pruned, page[0].seq
+        assert page[0].seq > PRUNE_EVERY and len(page) == HISTORY_PAGE  # a full page, pruned
+
+
+@pytest.mark.parametrize("between", ["another store", "a raw connection"])
+async def test_a_page_that_missed_a_change_is_not_followed_but_read_again(
+    tmp_path: Path, between: str
+) -> None:
+    """The kept page misses a change made elsewhere: this store's next change must not extend
+    it as if it were the newest (its stamps no longer match those the change began with)."""
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    spend = steps("Ana", 1)["spend"][1]
+    async with Store.open(url) as store, Store.open(url) as other:
+        await store.apply(101, 7, GM, "create", steps("Ana", 1)["create"][1])
+        kept = await store.history(101, HISTORY_PAGE, guild_id=7)
+        if between == "another store":
+            await other.apply(101, 7, GM, "elsewhere", spend)
+        else:
+            raw = sqlite3.connect(tmp_path / "tk.db", isolation_level=None)
+            raw.execute(EVENT)
+            raw.close()
+        await store.apply(101, 7, GM, "spend", spend)
+        page = await store.history(101, HISTORY_PAGE, guild_id=7)
+        other._backend._reader = None  # type: ignore[attr-defined]  # reads afresh (a hop)
+        assert page == await other.history(101, HISTORY_PAGE)
+        assert len(page) == len(kept) + 2  # the change made between is on it
