@@ -142,6 +142,12 @@ def stamps(conn: sqlite3.Connection, scope: Scope) -> Stamps:
     return found
 
 
+def _stamps_once(found: dict[Scope, Stamps], conn: sqlite3.Connection, scope: Scope) -> Stamps:
+    if scope not in found:
+        found[scope] = stamps(conn, scope)
+    return found[scope]
+
+
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
     if future.cancelled():  # the caller gave up; the change is committed (or not) all the same
         return
@@ -267,10 +273,11 @@ class SqliteBackend:
                 tx = SqliteTx(conn, kept)
                 try:
                     outcome: Any = context.run(_drive, body(tx))  # type: ignore[arg-type]
-                    for key, scope, value in tx.keeping:  # the stamps after its change
-                        staged[key] = (value, stamps(conn, scope))
+                    after: dict[Scope, Stamps] = {}  # each scope's stamps after its change
+                    for key, scope, value in tx.keeping:
+                        staged[key] = (value, _stamps_once(after, conn, scope))
                     for key, scope, step, began in tx.following:
-                        followed.append((key, step, began, stamps(conn, scope)))
+                        followed.append((key, step, began, _stamps_once(after, conn, scope)))
                     outcomes.append((outcome, None))
                 except Exception as error:  # this change only: the others go on
                     conn.execute("ROLLBACK TO change")
