@@ -6,6 +6,7 @@ such a function can only return a new Table, never half-change the old one.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import functools
 import itertools
@@ -78,6 +79,18 @@ def _plain_inputs(
 
 class Forbidden(RulesError):
     """The actor may not do this (not the owner, not the GM)."""
+
+
+_Frozen = TypeVar("_Frozen")
+
+
+def _evolved(value: _Frozen, **changes: Any) -> _Frozen:
+    """A frozen value with `changes` set as they are, without `__post_init__`: only for
+    changes that keep every invariant it checks, each value checked already on its own."""
+    new = copy.copy(value)
+    for name, changed in changes.items():
+        object.__setattr__(new, name, changed)
+    return new
 
 
 def _check_int(value: object, what: str, low: int, high: int | None = None) -> int:
@@ -317,6 +330,14 @@ class Character:
         # The inputs are frozen: their Fatigue Level is kept, not looked up on every `fl`.
         object.__setattr__(self, "_computed_fl", computed if self.classes else None)
 
+    def with_fatigue(self, fatigue: FatigueState) -> Character:
+        """This character with another fatigue state. Nothing else changes, so nothing else is
+        checked or worked out again, as `replace` would (every field, the Fatigue Level): the
+        one path every spend, rest and recovery takes."""
+        if not isinstance(fatigue, FatigueState):
+            raise RulesError(_("Fatigue must be a fatigue state"))
+        return _evolved(self, fatigue=fatigue)
+
     @property
     def key(self) -> str:
         key: str = self._key  # type: ignore[attr-defined]  # set once, in __post_init__
@@ -512,8 +533,11 @@ class Table:
 
     def with_character(self, character: Character) -> Table:
         """Insert, or replace the character with the same name (case-insensitive)."""
-        others = tuple(c for c in self.characters if c.key != character.key)
-        return replace(self, characters=(*others, character))
+        for i, c in enumerate(self.characters):
+            if c.key == character.key:  # in its place: still sorted, still one per name
+                characters = (*self.characters[:i], character, *self.characters[i + 1 :])
+                return _evolved(self, characters=characters)
+        return replace(self, characters=(*self.characters, character))
 
     def without(self, name: str) -> Table:
         gone = self.get(name)

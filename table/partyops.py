@@ -65,7 +65,7 @@ def _change_one(table: Table, name: str, step: Step) -> tuple[Table, CharacterCh
     fl = character.require_fl()
     moved = step(character.fatigue, fl)
     change = CharacterChange(character.name, fl, character.fatigue, moved.state, moved.events)
-    return table.with_character(replace(character, fatigue=moved.state)), change
+    return table.with_character(character.with_fatigue(moved.state)), change
 
 
 def _change_all(
@@ -84,7 +84,7 @@ def _change_all(
         changes.append(
             CharacterChange(character.name, fl, character.fatigue, moved.state, moved.events)
         )
-        characters.append(replace(character, fatigue=moved.state))
+        characters.append(character.with_fatigue(moved.state))
     end = table.clock if clock_after is None else clock_after
     new = replace(table, clock=end, characters=tuple(characters))
     report = PartyReport(tuple(changes), tuple(skipped), table.clock, end, new.round_number)
@@ -160,7 +160,7 @@ def party_reset(table: Table) -> tuple[Table, PartyReport]:
     require_characters(table)
     fresh = FatigueState()
     changes = tuple(CharacterChange(c.name, c.fl, c.fatigue, fresh) for c in table.characters)
-    characters = tuple(replace(c, fatigue=fresh) for c in table.characters)
+    characters = tuple(c.with_fatigue(fresh) for c in table.characters)
     report = PartyReport(changes, (), table.clock, table.clock, table.round_number)
     return replace(table, characters=characters), report
 

@@ -237,6 +237,44 @@ def test_table_behaves_like_a_dict_of_names(seed: int) -> None:
     assert {c.key: c for c in table.characters} == model
 
 
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    fp=st.integers(0, 200),
+    temp=st.integers(0, 50),
+    vp=st.integers(0, 9),
+    caps=st.tuples(st.booleans(), st.booleans()),
+)
+def test_the_quick_changes_equal_the_checked_ones(
+    seed: int, fp: int, temp: int, vp: int, caps: tuple[bool, bool]
+) -> None:
+    """`with_fatigue` and `with_character` (replacing a name) skip `__post_init__`: what they
+    give equals what a full construction gives, its kept key and Fatigue Level included."""
+    rng = random.Random(seed)
+    names = ["Ann", "bob", "Cy", "ÉLA"]
+    table = Table(1, 2)
+    for name in rng.sample(names, rng.randint(1, len(names))):
+        table = table.with_character(ogre(name=name, level=rng.randint(1, 20)))
+    expires = 3600 if temp else None
+    state = FatigueState(fp, temp, expires, caps[0], caps[1], vp_damage=vp)
+    hero = rng.choice(table.characters)
+    quick = hero.with_fatigue(state)
+    checked = dataclasses.replace(hero, fatigue=state)
+    assert quick == checked and quick.fatigue is state
+    assert (quick.key, quick.computed_fl(), quick.fl) == (
+        checked.key,
+        checked.computed_fl(),
+        checked.fl,
+    )
+    renamed = ogre(name=hero.name.upper(), level=rng.randint(1, 20), fatigue=state)
+    for new in (quick, renamed):
+        changed = table.with_character(new)
+        others = [c for c in table.characters if c.key != new.key]
+        assert changed == Table(1, 2, characters=(*others, new))
+        assert changed.get(new.name) is new and table.get(hero.name) is hero
+    with pytest.raises(RulesError):
+        hero.with_fatigue("fresh")  # type: ignore[arg-type]
+
+
 def test_fatigue_state_defaults_to_fresh() -> None:
     assert ogre().fatigue == FatigueState()
 
