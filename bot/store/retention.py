@@ -29,6 +29,11 @@ def kept(event: Event, newest: int, keep: int) -> bool:
     return event.seq > newest - keep
 
 
+def prunes(seq: int) -> bool:
+    """Does logging the channel's event number `seq` prune what lies past its edge?"""
+    return seq % PRUNE_EVERY == 0
+
+
 def touched_keys(*snapshots: Snapshot) -> list[tuple[str, str]]:
     """(part, key) of every character and monster in the snapshots, sorted, each once."""
     return sorted(
@@ -122,7 +127,7 @@ async def log(
             + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
             *rows,
         )
-    if seq % PRUNE_EVERY == 0:
+    if prunes(seq):
         await prune(tx, channel_id, seq - after.settings.history_keep)
     return Event(
         id=event_id,

@@ -296,7 +296,7 @@ class Store:
                     tx, before, after, actor_id, action, stored, interaction_id
                 )
                 stored = True
-                if event.seq % retention.PRUNE_EVERY:  # not pruned: older events all stay
+                if not retention.prunes(event.seq):  # older events all stay on the page
                     step = functools.partial(_newer_page, event)
                     await tx.follow(_page_key(channel_id, HISTORY_PAGE), scope, step)
             if stored:  # what a read of the same parts finds once this commits
