@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import statistics
 import tempfile
 import time
@@ -89,6 +90,7 @@ def timestamps() -> Iterator[None]:
             setattr(owner, name, original)
 
 
+@functools.cache  # built once, at the first call (Tablekeeper's catalogs installed by then)
 def save_sized() -> tuple[dict[str, Any], Callable[[], discord.ui.View]]:
     """A `/save wsr level:5 vs:7` reply's embed (as a dict) and a maker of its button."""
     from bot.render.saves import save_embed  # after the catalogs are installed
@@ -109,13 +111,9 @@ def echo_save_sized() -> Iterator[None]:
     async def setup_hook(self: _bots.EchoBot) -> None:
         await original(self)
 
-        fixed: list[tuple[dict[str, Any], Callable[[], discord.ui.View]]] = []
-
         @self.tree.command(name="echo-save", description="A save-sized fixed reply")
         async def echo_save(interaction: discord.Interaction) -> None:
-            if not fixed:  # built once, at the first call (Tablekeeper's catalogs installed)
-                fixed.append(save_sized())
-            embed, view = fixed[0]
+            embed, view = save_sized()
             await interaction.response.send_message(
                 embed=discord.Embed.from_dict(embed), view=view()
             )
