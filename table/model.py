@@ -6,7 +6,6 @@ such a function can only return a new Table, never half-change the old one.
 
 from __future__ import annotations
 
-import copy
 import difflib
 import functools
 import itertools
@@ -87,9 +86,8 @@ _Frozen = TypeVar("_Frozen")
 def _evolved(value: _Frozen, **changes: Any) -> _Frozen:
     """A frozen value with `changes` set as they are, without `__post_init__`: only for
     changes that keep every invariant it checks, each value checked already on its own."""
-    new = copy.copy(value)
-    for name, changed in changes.items():
-        object.__setattr__(new, name, changed)
+    new = object.__new__(type(value))  # copy.copy's own way, without its generic dispatch
+    new.__dict__.update(value.__dict__, **changes)
     return new
 
 
@@ -422,6 +420,9 @@ class Monster:
         return self.hp is not None and self.hp <= 0
 
 
+PARTS = ("characters", "monsters", "initiative")  # what a Table may be read without
+
+
 @dataclass(frozen=True)
 class Table:
     channel_id: int
@@ -530,6 +531,14 @@ class Table:
 
     def get(self, name: str) -> Character:
         return _named(self.characters, name, N_("character"))
+
+    def with_parts(self, **parts: Any) -> Table:
+        """This channel with whole parts (`characters`, `monsters`, `initiative`) as another Table
+        of it has them, or as any Table read without them has them (empty): each part was
+        checked when that Table was made, and no check spans two parts, so none is again."""
+        if not parts.keys() <= set(PARTS):
+            raise ValueError(f"not parts of a Table: {sorted(parts.keys() - set(PARTS))}")
+        return _evolved(self, **parts)
 
     def with_character(self, character: Character) -> Table:
         """Insert, or replace the character with the same name (case-insensitive)."""

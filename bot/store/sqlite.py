@@ -292,6 +292,10 @@ class SqliteBackend:
             staged, followed = {}, []
         for key, found in staged.items():
             _put(self._kept, key, found)
+        for key, step, began, now in followed:  # as `QuickReader.follow`, for the next changes
+            was = self._kept.get(key)
+            if was is not None and was[1] == began:
+                _put(self._kept, key, (step(was[0]), now))
         settled = [
             (future, *outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)
         ]

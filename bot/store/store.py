@@ -14,21 +14,21 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from bot.store import codec, retention
-from bot.store.backend import Backend, Executes, Row, Tx
+from bot.store.backend import Backend, Executes, Row, Scope, Tx
 from bot.store.errors import AlreadyApplied, StoreError
 from bot.store.events import EVENT_COLUMNS, Event, event_from_row, event_from_values
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
 from bot.store.sqlite import SqliteBackend
-from table.model import Table
+from table.model import PARTS, Table
 
 R = TypeVar("R")
 T = TypeVar("T")
 HISTORY_MAX = 100
 HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
-CHARACTERS, MONSTERS, INITIATIVE = "characters", "monsters", "initiative"
+CHARACTERS, MONSTERS, INITIATIVE = PARTS
 Parts = frozenset[str]  # what a command loads besides the channel row
-EVERYTHING: Parts = frozenset({CHARACTERS, MONSTERS, INITIATIVE})
+EVERYTHING: Parts = frozenset(PARTS)
 URL_FORMS = "sqlite:///path/to/file.db or postgresql://user:password@host:5432/database"
 
 
@@ -107,6 +107,9 @@ class Store:
     def __init__(self, backend: Backend, now: Callable[[], datetime] = _utcnow) -> None:
         self._backend = backend
         self._now = now
+        # The sets of parts Tables were read or changed with here (a few of the eight): those
+        # a change carries over to (`_carry_over`); no Table of another set is kept.
+        self._parts_used: tuple[Parts, ...] = ()
 
     @classmethod
     def open(
@@ -129,6 +132,11 @@ class Store:
     @property
     def dialect(self) -> str:
         return self._backend.dialect
+
+    def _used(self, parts: Parts) -> tuple[Parts, ...]:
+        if parts not in self._parts_used:
+            self._parts_used = (*self._parts_used, parts)
+        return self._parts_used
 
     async def close(self) -> None:
         await self._backend.close()
@@ -166,6 +174,7 @@ class Store:
 
         # A Table is immutable: it may be shared (and kept, by its channel and server's stamps).
         key = _table_key(channel_id, guild_id, parts)
+        self._used(parts)
         return await self._backend.read(body, quick=True, key=key, scope=(channel_id, guild_id))
 
     async def _load(
@@ -278,6 +287,7 @@ class Store:
         or is written and AlreadyApplied is raised."""
 
         key, scope = _table_key(channel_id, guild_id, parts), (channel_id, guild_id)
+        others = [other for other in self._used(parts) if other != parts]
 
         async def body(tx: Tx) -> R:
             # The Table the last change here left (SQLite), if nothing touched the channel or
@@ -299,6 +309,7 @@ class Store:
                 if not retention.prunes(event.seq):  # older events all stay on the page
                     step = functools.partial(_newer_page, event)
                     await tx.follow(_page_key(channel_id, HISTORY_PAGE), scope, step)
+                await _carry_over(tx, before, after, parts, others, guild_id, scope)
             if stored:  # what a read of the same parts finds once this commits
                 await tx.keep(key, scope, after)
             return result
@@ -438,6 +449,36 @@ def _newer_page(event: Event, page: tuple[Event, ...]) -> tuple[Event, ...]:
 def _table_key(channel_id: int, guild_id: int | None, parts: Parts) -> tuple[Any, ...]:
     """What a kept Table is kept under: by a read (`Store.read`) or a change (`Store.apply`)."""
     return ("table", channel_id, guild_id, parts)
+
+
+async def _carry_over(
+    tx: Tx,
+    before: Table,
+    after: Table,
+    parts: Parts,
+    others: Iterable[Parts],
+    guild_id: int | None,
+    scope: Scope,
+) -> None:
+    """The channel's Tables of `others` parts, kept, follow a change made with `parts`
+    (`Tx.follow`): so a look at the party after a monster's hit, or a hit after a spend, reads
+    nothing again."""
+    if any(getattr(before, part) != getattr(after, part) for part in EVERYTHING - parts):
+        return  # it changed a part it never read: what the channel has there is read again
+    for other in others:
+        step = functools.partial(_carried, after, parts, other)
+        await tx.follow(_table_key(after.channel_id, guild_id, other), scope, step)
+
+
+def _carried(after: Table, parts: Parts, other: Parts, kept: Table) -> Table:
+    """The channel read with `other` parts, `kept` as it was before a change made with `parts`
+    left `after`: the channel's row and server as `after` has them, and each part from the
+    Table that read it (the change could touch only the parts it read), else empty."""
+    taken = {part: getattr(kept, part) for part in other - parts}
+    return after.with_parts(**taken, **{part: getattr(_UNREAD, part) for part in parts - other})
+
+
+_UNREAD = Table(1, None)  # what a Table read without a part has there
 
 
 async def _check_not_applied(tx: Tx, interaction_id: int | None) -> None:

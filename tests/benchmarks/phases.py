@@ -16,8 +16,9 @@ Beside Tablekeeper's commands: `/echo` (the echo bot's fixed text) and `/echo sa
 echo bot sending a `/save level:5 vs:7` reply, embed and "Roll again" button, built from a
 fixed dict: discord.py's cost for that payload, the floor of what `/save` can take).
 Each round ends with untimed reads, so the next round's commands find the store's read cache
-filled; `--after-write` sends `/fatigue spend` (untimed) before each command instead, so each
-reads the channel after a change (the cache emptied), as the shuffled latency rounds often do.
+filled; `--after-write` sends a change (untimed) before each command instead, a player's
+`/fatigue spend` (`--after-write hit`: the GM's `/monster hit`), so each reads the channel right
+after a change, as the shuffled latency rounds often do.
 """
 
 from __future__ import annotations
@@ -143,13 +144,21 @@ def senders(p: Pair, locale: str | None) -> dict[str, Callable[[], Awaitable[obj
     return sends
 
 
-async def run(rounds: int, after_write: bool, locale: str | None) -> None:
+# What `--after-write` sends before each command (untimed), and who types it.
+WRITES = {
+    "spend": ("/fatigue spend", "player"),
+    "hit": ("/monster hit name:Troll damage:1", "gm"),
+}
+
+
+async def run(rounds: int, after_write: str | None, locale: str | None) -> None:
     # Timestamps first: discord.py binds its parsers when a client is made.
     with timestamps(), echo_save_sized(), tempfile.TemporaryDirectory(prefix="tk-phases-") as tmp:
         async with pair() as p, p.tablekeeper(f"sqlite:///{Path(tmp) / 'phases.db'}") as env:
             await _seed.seed_table(env.store, p.tk)
             sends = senders(p, locale)
-            write = p.parse("/fatigue spend")
+            line, writer = WRITES[after_write or "spend"]
+            write, write_user = p.parse(line), who(p, writer)
             for send in sends.values():  # warm up, the bodies checked against the API spec
                 await send()
             checked(p, False)
@@ -157,7 +166,7 @@ async def run(rounds: int, after_write: bool, locale: str | None) -> None:
             for __ in range(rounds):
                 for label, send in sends.items():
                     if after_write and label not in (ECHO, SAVE_SIZED):
-                        await p.tk_once(write, p.tk.player)
+                        await p.tk_once(write, write_user)
                     marks.clear()
                     await send()
                     done = time.perf_counter()
@@ -183,7 +192,13 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rounds", type=int, default=200)
-    parser.add_argument("--after-write", action="store_true", help="a change before each")
+    parser.add_argument(
+        "--after-write",
+        nargs="?",
+        const="spend",
+        choices=sorted(WRITES),
+        help="a change before each: a player's /fatigue spend (the default) or the GM's hit",
+    )
     parser.add_argument("--locale", default=None, help="the players' locale, e.g. es-ES")
     args = parser.parse_args()
     asyncio.run(run(args.rounds, args.after_write, args.locale))

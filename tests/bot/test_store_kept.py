@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import itertools
 import sqlite3
 import tempfile
 from collections.abc import Callable
@@ -28,7 +29,6 @@ from bot.store.errors import AlreadyApplied
 from bot.store.retention import PRUNE_EVERY
 from bot.store.store import (
     CHARACTERS,
-    EVERYTHING,
     HISTORY_PAGE,
     INITIATIVE,
     MONSTERS,
@@ -38,18 +38,13 @@ from bot.store.store import (
 from bot.store.undo import undo_last
 from rules.errors import RulesError
 from table import initiative, partyops
-from table.model import HISTORY_KEEP_MIN, Character, Monster, Table, server_layer
+from table.model import HISTORY_KEEP_MIN, PARTS, Character, Monster, Table, server_layer
 
 GM = 11
 GUILD_OF = {101: 7, 102: 7, 103: 8}  # two channels of one server, one of another
 CHANNELS = st.sampled_from(sorted(GUILD_OF))
-ALL_PARTS: list[Parts] = [
-    EVERYTHING,
-    frozenset({CHARACTERS, INITIATIVE}),
-    frozenset({MONSTERS, INITIATIVE}),
-    frozenset({CHARACTERS}),
-    frozenset(),
-]
+# Every set of parts a Table may be read with.
+ALL_PARTS = [frozenset(c) for n in range(len(PARTS) + 1) for c in itertools.combinations(PARTS, n)]
 NAMES = st.sampled_from(["Ana", "Bo"])
 Step = Callable[[Table], tuple[Table, Any]]
 
@@ -476,3 +471,76 @@ async def test_a_page_that_missed_a_change_is_not_followed_but_read_again(
         other._backend._reader = None  # type: ignore[attr-defined]  # reads afresh (a hop)
         assert page == await other.history(101, HISTORY_PAGE)
         assert len(page) == len(kept) + 2  # the change made between is on it
+
+
+def _loads(seen: list[str]) -> Callable[[str], None]:
+    """A trace callback that notes the statements that load a channel's Table: its row, and
+    its characters or monsters."""
+    return lambda sql: seen.append(sql) if "LEFT JOIN" in sql or "ORDER BY key" in sql else None
+
+
+def _touching(parts: Parts) -> Step:
+    """A change to the channel's row (its clock) and to every part in `parts`."""
+
+    def change(t: Table) -> tuple[Table, Any]:
+        t = dataclasses.replace(t, clock=t.clock + 6)
+        if CHARACTERS in parts:
+            t, _ = partyops.spend(t, "Ana", 1)
+        if MONSTERS in parts:
+            t = t.without_monster("Troll") if t.find_monster("Troll") else t
+        if INITIATIVE in parts:
+            t, _ = initiative.add(t, actor_id=GM, is_gm=True, name=f"Foe{t.clock}", score=5)
+        return t, None
+
+    return change
+
+
+@pytest.mark.parametrize("changed", ALL_PARTS, ids=lambda p: "+".join(sorted(p)) or "row")
+async def test_a_change_carries_over_to_the_tables_of_other_parts(
+    tmp_path: Path, changed: Parts
+) -> None:
+    """A change made with some parts leaves every kept Table of the channel with other parts
+    true without reading it again: a look (the quick reader) and the next change (the writer)
+    load nothing, and each equals a fresh read. One channel per other set of parts."""
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    others = [q for q in ALL_PARTS if q != changed]
+    async with Store.open(url) as store, Store.open(url) as fresh:
+        fresh._backend._reader = None  # type: ignore[attr-defined]  # reads afresh (a hop)
+        for channel, _ in enumerate(others, start=201):
+            for step, name in [("create", "Ana"), ("create", "Bo"), ("monster", "Troll")]:
+                await store.apply(channel, 7, GM, step, steps(name, 1)[step][1])
+            await store.apply(channel, 7, GM, "init add", steps("Ana", 1)["init add"][1])
+        looked: list[str] = []  # by the quick reader (this thread's connection)
+        store._backend._reader._conn.set_trace_callback(_loads(looked))  # type: ignore[attr-defined]
+        loaded: list[str] = []  # by the writer, on its connection's thread
+        writer = store._backend._db  # type: ignore[attr-defined]
+        await writer._execute(writer._conn.set_trace_callback, _loads(loaded))
+        for channel, other in enumerate(others, start=201):
+            # Kept by the writer and offered to the quick reader.
+            await store.apply(channel, 7, GM, "change", _touching(other), other)
+            await store.apply(channel, 7, GM, "change", _touching(changed), changed)
+            looked.clear()
+            seen = await store.read(channel, 7, other)
+            assert seen == await fresh.read(channel, 7, other)
+            assert looked == [], sorted(other)
+            # The writer too: its next change, with the other parts, finds them kept.
+            loaded.clear()
+            await store.apply(channel, 7, GM, "change", _touching(other), other)
+            assert loaded == [], sorted(other)
+            assert await store.read(channel, 7, other) == await fresh.read(channel, 7, other)
+
+
+async def test_a_change_to_a_part_it_never_read_carries_nothing_over(tmp_path: Path) -> None:
+    """A change made without the characters that adds one anyway (its Table has only the new
+    one, the channel both): a kept Table with the characters can't be worked out from it, and
+    is read again."""
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    party = frozenset({CHARACTERS, INITIATIVE})
+    async with Store.open(url) as store, Store.open(url) as fresh:
+        fresh._backend._reader = None  # type: ignore[attr-defined]  # reads afresh (a hop)
+        await store.apply(101, 7, GM, "create", steps("Ana", 1)["create"][1], party)
+        await store.read(101, 7, party)  # kept
+        await store.apply(101, 7, GM, "create", steps("Bo", 1)["create"][1], frozenset())
+        seen = await store.read(101, 7, party)
+        assert seen == await fresh.read(101, 7, party)
+        assert [c.name for c in seen.characters] == ["Ana", "Bo"]

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from rules.errors import RulesError
 from rules.fatigue import FatigueSettings, FatigueState
 from rules.fatigue import fatigue_level as rules_fatigue_level
+from table import initiative
 from table.model import (
+    PARTS,
     ChannelSettings,
     Character,
     Forbidden,
@@ -348,3 +350,30 @@ def test_the_cached_fatigue_level_answers_as_the_rules_whatever_was_cached_first
     assert _outcome(fatigue_level, ((size, True),), "single", plain, None, None) == _outcome(
         rules_fatigue_level, ((size, True),), "single", plain, None, None
     )
+
+
+@given(seed=st.integers(0, 2**32 - 1), taken=st.sets(st.sampled_from(PARTS)))
+def test_a_table_with_parts_of_another_equals_the_checked_one(seed: int, taken: set[str]) -> None:
+    """`with_parts` skips `__post_init__`: two Tables of one channel, each with its own
+    characters, monsters, turn order, clock and settings; the first with the `taken` parts of
+    the second equals the Table constructed, and checked, from the same fields."""
+    rng = random.Random(seed)
+
+    def some_table(clock: int) -> Table:
+        table = Table(1, 2, clock=clock).relayered({"rest_rate": rng.randint(1, 3)})
+        for name in rng.sample(["Ann", "bob", "Cy", "ÉLA"], rng.randint(0, 4)):
+            table = table.with_character(ogre(name=name, level=rng.randint(1, 20)))
+        for name in rng.sample(["Troll", "orc"], rng.randint(0, 2)):
+            table = table.with_monster(Monster(name, {"rank": rng.randint(0, 3), "armor": "light"}))
+        if rng.random() < 0.5:
+            table, _ = initiative.add(table, actor_id=9, is_gm=True, name="Foe", score=5)
+        return table
+
+    first, second = some_table(60), some_table(120)
+    quick = first.with_parts(**{part: getattr(second, part) for part in taken})
+    fields = {f.name: getattr(first, f.name) for f in dataclasses.fields(Table)}
+    checked = Table(**(fields | {part: getattr(second, part) for part in taken}))
+    assert quick == checked
+    assert (quick.clock, quick.settings) == (first.clock, first.settings)
+    with pytest.raises(ValueError):
+        first.with_parts(clock=5)
