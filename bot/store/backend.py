@@ -49,10 +49,11 @@ class Tx(Protocol):
         ...
 
     async def follow(self, key: Hashable, scope: Scope, step: Callable[[Any], Any]) -> None:
-        """In a change, after `kept(…, scope)`: a result a read keeps under `key` (with this
-        `scope`) that was true as this change began becomes `step(result)` once it commits
-        (SQLite's quick reader: the newest page of history gains the change's event; on
-        PostgreSQL, which keeps nothing, this does nothing)."""
+        """In a change, after `kept(…, scope)`: a result kept under `key` (with this `scope`)
+        by a read or an earlier change, if true as this change began, becomes `step(result)`
+        once it commits (on SQLite: the newest page of history gains the change's event, a
+        kept table of other parts takes the change's; on PostgreSQL, which keeps nothing, this
+        does nothing)."""
         ...
 
 

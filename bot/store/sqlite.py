@@ -117,8 +117,9 @@ class SqliteTx:
             self.keeping.append((key, scope, value))
 
     async def follow(self, key: Hashable, scope: Scope, step: Callable[[Any], Any]) -> None:
-        """A quick read's result kept under `key` that was true as this change began (its
-        stamps then those `kept` found) becomes `step(result)` if the COMMIT succeeds."""
+        """A result kept under `key`, by the quick reader or for the next changes, that was
+        true as this change began (its stamps then those `kept` found) becomes `step(result)`
+        if the COMMIT succeeds."""
         began = self.began.get(scope)
         if began is not None:
             self.following.append((key, scope, step, began))

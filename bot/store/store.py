@@ -309,7 +309,7 @@ class Store:
                 if not retention.prunes(event.seq):  # older events all stay on the page
                     step = functools.partial(_newer_page, event)
                     await tx.follow(_page_key(channel_id, HISTORY_PAGE), scope, step)
-                await _carry_over(tx, before, after, parts, others, guild_id, scope)
+                await _carry_over(tx, before, after, parts, others, scope)
             if stored:  # what a read of the same parts finds once this commits
                 await tx.keep(key, scope, after)
             return result
@@ -457,7 +457,6 @@ async def _carry_over(
     after: Table,
     parts: Parts,
     others: Iterable[Parts],
-    guild_id: int | None,
     scope: Scope,
 ) -> None:
     """The channel's Tables of `others` parts, kept, follow a change made with `parts`
@@ -467,7 +466,10 @@ async def _carry_over(
         return  # it changed a part it never read: what the channel has there is read again
     for other in others:
         step = functools.partial(_carried, after, parts, other)
-        await tx.follow(_table_key(after.channel_id, guild_id, other), scope, step)
+        await tx.follow(_table_key(*scope, other), scope, step)
+
+
+_UNREAD = Table(1, None)  # what a Table read without a part has there
 
 
 def _carried(after: Table, parts: Parts, other: Parts, kept: Table) -> Table:
@@ -476,9 +478,6 @@ def _carried(after: Table, parts: Parts, other: Parts, kept: Table) -> Table:
     Table that read it (the change could touch only the parts it read), else empty."""
     taken = {part: getattr(kept, part) for part in other - parts}
     return after.with_parts(**taken, **{part: getattr(_UNREAD, part) for part in parts - other})
-
-
-_UNREAD = Table(1, None)  # what a Table read without a part has there
 
 
 async def _check_not_applied(tx: Tx, interaction_id: int | None) -> None:
