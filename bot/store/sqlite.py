@@ -44,7 +44,7 @@ from bot.store.migrate import Migration, load_migrations, migrate
 from bot.store.preflight import check_sqlite_file
 
 PREFIX = "sqlite:///"
-QUICK_RESULTS = 512  # results of keyed reads (and of changes) kept, at most
+QUICK_RESULTS = 2048  # results of keyed reads (and of changes) kept, at most, by each connection
 R = TypeVar("R")
 # In WAL mode, FULL syncs the log at every commit: a commit that returned survives a power cut.
 # NORMAL syncs only at checkpoints: safe against a killed process, not against the machine dying.

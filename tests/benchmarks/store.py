@@ -8,6 +8,8 @@ Each round runs every case once, in a shuffled order, on one database file in a 
 Then the cost of durability: the sequential spend on two more files, one with the default
 `synchronous=FULL` (a commit that returned survives a power cut) and one with NORMAL
 (`SQLITE_SYNCHRONOUS=normal`: survives a killed process only), interleaved, side by side.
+Last, many channels in play at once: 100, 1,000 and 3,000, a look and a spend in each, round
+robin (the store keeps a bounded number of tables: past it, each is read again).
 The baseline is a second aiosqlite connection to the same file doing the bare minimum: for a
 spend, `BEGIN IMMEDIATE; UPDATE characters SET fp = fp + 1 …; COMMIT`; for a read, `BEGIN`,
 the store's own three SELECTs, `COMMIT`. Like the store, it holds an asyncio.Lock around each
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import statistics
 import tempfile
 import time
@@ -29,6 +32,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.store import Store
+from bot.store.sqlite import QUICK_RESULTS
 from table.model import Character, Table, name_key
 from table.partyops import spend
 from tests.benchmarks._figures import duration, machine, orders, paired_ratio, summarize, table
@@ -282,6 +286,41 @@ async def durability(folder: Path, rounds: int, seed_: int) -> None:
     print(f"FULL ÷ NORMAL: {cost:.3g}× per commit (median of per-round ratios)")
 
 
+def _spend_first(table: Table) -> tuple[Table, object]:
+    return spend(table, f"{HERO} 01", 1)
+
+
+async def many_channels(folder: Path, counts: tuple[int, ...]) -> None:
+    """Channels in play at once, each a party of five: a look at the party and a spend in each,
+    round robin, three times. The store keeps so many tables (`QUICK_RESULTS`); with more
+    channels in play, each look and change reads its channel again."""
+    rows = []
+    for count in counts:
+        path = f"sqlite:///{folder / f'many-{count}.db'}"
+        async with Store.open(path, sqlite_synchronous="normal") as store:
+            channels = range(5001, 5001 + count)
+            for channel in channels:
+                await seed(store, channel, 5)
+            looks: list[float] = []
+            spends: list[float] = []
+            for __ in range(3):
+                for channel in channels:
+                    await timed(functools.partial(store.read, channel, GUILD), looks)
+                    change = functools.partial(
+                        store.apply, channel, GUILD, ACTOR, "fatigue spend", _spend_first
+                    )
+                    await timed(change, spends)
+        rows.append(
+            [f"{count:,}", duration(summarize(looks).median), duration(summarize(spends).median)]
+        )
+    print()
+    print(
+        f"Channels in play (parties of five, round robin; synchronous=NORMAL; medians), "
+        f"{QUICK_RESULTS:,} results kept"
+    )
+    print(table(["channels", "look", "spend"], rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -292,6 +331,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tk-bench-") as tmp:
         asyncio.run(measure(Path(tmp) / "bench.db", args.rounds, args.seed))
         asyncio.run(durability(Path(tmp), args.rounds, args.seed))
+        asyncio.run(many_channels(Path(tmp), (100, 1_000, 3_000)))
 
 
 if __name__ == "__main__":
