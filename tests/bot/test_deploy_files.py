@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import discord.utils
-import orjson
 import pytest
 import yaml
 
@@ -96,7 +94,7 @@ def test_dockerfile_procfile_and_compose_run_the_same_command() -> None:
     assert {s["environment"]["HEALTH_PORT"] for s in bots().values()} == {port[1]}
 
 
-@pytest.mark.parametrize("name", ["asyncpg", "prometheus-client", "python-json-logger", "orjson"])
+@pytest.mark.parametrize("name", ["asyncpg", "prometheus-client", "python-json-logger"])
 def test_a_host_installing_the_repository_gets_every_driver(name: str) -> None:
     """Procfile hosts install requirements.txt; it installs this project, whose dependencies
     (not an extra nobody can ask for there) include the PostgreSQL driver."""
@@ -105,12 +103,6 @@ def test_a_host_installing_the_repository_gets_every_driver(name: str) -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert any(d.startswith(name + ">=") for d in project["dependencies"])
     assert "pip install ." in dockerfile()  # the image installs the same, no extra needed
-
-
-def test_discord_py_reads_and_writes_its_json_with_orjson() -> None:
-    """Installed as a dependency, orjson is what discord.py finds and uses."""
-    assert discord.utils.HAS_ORJSON
-    assert discord.utils._to_json({"ok": "é"}) == orjson.dumps({"ok": "é"}).decode()
 
 
 def test_readme_documents_every_setting_and_the_scale_out_steps() -> None:
