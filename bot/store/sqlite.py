@@ -32,7 +32,7 @@ import contextvars
 import functools
 import sqlite3
 from collections import ChainMap, deque
-from collections.abc import Callable, Coroutine, Hashable, Mapping
+from collections.abc import Callable, Coroutine, Hashable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
@@ -293,10 +293,8 @@ class SqliteBackend:
             staged, followed = {}, []
         for key, found in staged.items():
             _put(self._kept, key, found)
-        for key, step, began, now in followed:  # as `QuickReader.follow`, for the next changes
-            was = self._kept.get(key)
-            if was is not None and was[1] == began:
-                _put(self._kept, key, (step(was[0]), now))
+        for key, result, now in _steps_taken(self._kept, followed):  # for the next changes
+            _put(self._kept, key, (result, now))
         settled = [
             (future, *outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)
         ]
@@ -400,10 +398,8 @@ class QuickReader:
         """Committed changes' steps, in order: a result kept with the stamps its scope had as
         the change began (so true right before it) becomes the step's result, true right after
         it; any other is left to be checked by its stamps, and read again."""
-        for key, step, began, after in followed:
-            found = self._results.get(key)
-            if found is not None and found[1] == began:
-                _put(self._results, key, (step(found[0]), after, None))
+        for key, result, after in _steps_taken(self._results, followed):
+            _put(self._results, key, (result, after, None))
 
     def forget(self) -> None:
         """Drop every kept result (a benchmark timing reads afresh)."""
@@ -412,6 +408,18 @@ class QuickReader:
     def close(self) -> None:
         self.forget()
         self._conn.close()
+
+
+def _steps_taken(
+    kept: Mapping[Hashable, tuple[Any, ...]], followed: list[Followed]
+) -> Iterator[tuple[Hashable, Any, Stamps]]:
+    """For each step in order whose key's kept result (result first, stamps second) was true
+    as its change began: the key, the step's result and the stamps right after the change.
+    Lazy, so a step sees what the ones before it put back."""
+    for key, step, began, after in followed:
+        found = kept.get(key)
+        if found is not None and found[1] == began:
+            yield key, step(found[0]), after
 
 
 def _put(kept: dict[Hashable, Any], key: Hashable, value: Any) -> None:
