@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.client import Tablekeeper
-from bot.connect import DiscordUnreachable
+from bot.connect import DiscordRefused, DiscordUnreachable, StoppedStarting
 from bot.health import HealthPortUnavailable
 from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
@@ -148,9 +148,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except discord.LoginFailure:
         fatal(BAD_TOKEN, settings.log_format)
         return 1
-    except (StoreError, DiscordUnreachable, HealthPortUnavailable) as error:  # one line
-        fatal(error, settings.log_format)
+    except (StoreError, DiscordUnreachable, DiscordRefused, HealthPortUnavailable) as error:
+        fatal(error, settings.log_format)  # one line
         return 1
+    except StoppedStarting:  # SIGTERM while Discord couldn't be reached yet: as asked
+        log.info("Stopped before logging in")
     except KeyboardInterrupt:
         log.info("Stopped")
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 import logging
 import pkgutil
@@ -84,6 +85,7 @@ class Tablekeeper(commands.AutoShardedBot):
         self.known_clicks = KnownClicks()
         self.metrics = Metrics(lambda: self)
         self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
+        self.stopping = asyncio.Event()  # set with it: a login still being tried gives up
         self._health: HealthServer | None = None
         self.acks = Acks()
         self._unknown_clicks: set[asyncio.Task[None]] = set()  # kept until answered
@@ -128,8 +130,13 @@ class Tablekeeper(commands.AutoShardedBot):
 
     async def login(self, token: str) -> None:
         # A Discord that can't be reached at start-up is tried again (bot.connect).
-        retry_for = self.settings.startup_retry_seconds
-        await log_in_with_retry(lambda: super(Tablekeeper, self).login(token), self.http, retry_for)
+        await log_in_with_retry(
+            functools.partial(super().login, token),
+            self.http,
+            self.settings.startup_retry_seconds,
+            self.stopping,
+            logged_in=lambda: self.user is not None,
+        )
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.health_port is not None and self._health is None:
@@ -148,6 +155,7 @@ class Tablekeeper(commands.AutoShardedBot):
         if self.draining:
             return
         self.draining = True
+        self.stopping.set()
         for shard in self.shards.values():
             await shard.disconnect()
         current = asyncio.current_task()

@@ -3,18 +3,22 @@ clear line naming the problem, a non-zero exit, no traceback, and the database f
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
 import os
 import shutil
+import signal
 import socket
 import sqlite3
 import stat
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 
 from bot.store import Store, StoreError
 from bot.store.migrate import load_migrations
@@ -40,6 +44,16 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def discord_at(api: str, database: Path, retry_for: str) -> dict[str, str]:
+    """The bot's settings with Discord's API at `api`, tried for `retry_for` seconds."""
+    return process_env(
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE=api,
+        DATABASE_URL=f"sqlite:///{database}",
+        STARTUP_RETRY_SECONDS=retry_for,
+    )
 
 
 def digest(path: Path) -> str:
@@ -188,12 +202,7 @@ async def test_discord_unreachable_says_so_once_per_attempt(tmp_path: Path) -> N
     path = made_database(tmp_path / "tk.db")
     before = digest(path)
     api = f"http://127.0.0.1:{free_port()}/api/v10"
-    env = process_env(
-        DISCORD_TOKEN=TOKEN,
-        DISCORD_API_BASE=api,
-        DATABASE_URL=f"sqlite:///{path}",
-        STARTUP_RETRY_SECONDS="2.5",
-    )
+    env = discord_at(api, path, retry_for="2.5")
     log = tmp_path / "bot"
     code = await finish(await bot_process(env=env, cwd=tmp_path, log=log))
     out, err = output(log)
@@ -208,6 +217,64 @@ async def test_discord_unreachable_says_so_once_per_attempt(tmp_path: Path) -> N
     others = [line for line in lines[:-1] if line not in attempts]
     assert not [line for line in others if "WARNING" in line or "ERROR" in line], err
     assert digest(path) == before
+
+
+@contextlib.asynccontextmanager
+async def not_discord(status: int, body: str) -> AsyncIterator[str]:
+    """A web server on loopback that answers every request with `status` and `body` (a proxy
+    or a site where DISCORD_API_BASE should point at Discord); yields its API base."""
+
+    async def answer(request: web.Request) -> web.Response:
+        return web.Response(status=status, text=body, content_type="text/html")
+
+    app = web.Application()
+    app.router.add_route("*", "/{path:.*}", answer)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        yield f"http://127.0.0.1:{port}/api/v10"
+    finally:
+        await runner.cleanup()
+
+
+@pytest.mark.parametrize(
+    "status, says",
+    [(404, "failed with 404 Not Found"), (200, "got an answer that isn't Discord's")],
+)
+async def test_an_api_base_that_is_not_discord_is_one_line(
+    tmp_path: Path, status: int, says: str
+) -> None:
+    """Not tried again for the whole window: no answer of that server will change."""
+    async with not_discord(status, "<html>Welcome</html>") as api:
+        env = discord_at(api, tmp_path / "tk.db", retry_for="600")
+        log = tmp_path / "bot"
+        code = await finish(await bot_process(env=env, cwd=tmp_path, log=log))
+    out, err = output(log)
+    assert code == 1, err
+    assert "Traceback" not in out + err and "Unclosed" not in err
+    assert err.splitlines()[-1] == f"Logging in at {api} {says}: check DISCORD_API_BASE"
+    assert "trying again" not in err and TOKEN not in out + err
+
+
+async def test_sigterm_while_discord_is_unreachable_stops_at_once(tmp_path: Path) -> None:
+    """A host stops a worker that can't log in yet (a deploy, a scale-down): it stops, and
+    says so, rather than trying on for the rest of STARTUP_RETRY_SECONDS."""
+    env = discord_at(f"http://127.0.0.1:{free_port()}/api/v10", tmp_path / "tk.db", "600")
+    log = tmp_path / "bot"
+    process = await bot_process(env=env, cwd=tmp_path, log=log)
+    try:
+        while "trying again" not in output(log)[1]:  # its first attempt failed
+            assert process.returncode is None, output(log)[1]
+            await asyncio.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+    finally:
+        code = await finish(process)  # within STARTUP, not the 600 s window
+    out, err = output(log)
+    assert code == 0, err
+    assert "Traceback" not in out + err and "Unclosed" not in err
+    assert "gave up" not in err and "Stopped before logging in" in err.splitlines()[-1]
 
 
 async def test_a_postgres_database_newer_than_the_code_is_refused(postgres_url: str) -> None:
