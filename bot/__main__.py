@@ -31,6 +31,16 @@ BAD_TOKEN = (
 )
 
 
+def bad_token(token: str) -> str:
+    """Why Discord may have rejected the token, where it shows (a token is only letters, digits,
+    dots, dashes and underscores: what a host's settings page kept around it is not)."""
+    if token[0] in "\"'" or token[-1] in "\"'":
+        return f"{BAD_TOKEN}; set it without the quotes around it"
+    if token.lower().startswith("bot "):
+        return f'{BAD_TOKEN}; set the token alone, without "Bot " in front'
+    return BAD_TOKEN
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run Tablekeeper.")
     commands = parser.add_subparsers(dest="command", metavar="{sync,health,copy-db,backup}")
@@ -146,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         asyncio.run(run(settings, sync=args.command == "sync", guild_id=guild_id))
     except discord.LoginFailure:
-        fatal(BAD_TOKEN, settings.log_format)
+        fatal(bad_token(settings.token), settings.log_format)
         return 1
     except (StoreError, DiscordUnreachable, DiscordRefused, HealthPortUnavailable) as error:
         fatal(error, settings.log_format)  # one line

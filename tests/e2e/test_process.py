@@ -157,9 +157,20 @@ async def test_missing_token_is_one_line_and_exit_code_2(tmp_path: Path) -> None
     assert "Traceback" not in err
 
 
-async def test_wrong_token_is_one_clear_line_and_exit_code_1(tmp_path: Path) -> None:
-    wrong = "MTIzNDU2Nzg5.wrong.c2VjcmV0LXRva2VuLXRoYXQtaXMtd3Jvbmc"
+@pytest.mark.parametrize(
+    "pasted, hint",
+    [
+        ("MTIzNDU2Nzg5.wrong.c2VjcmV0LXRva2VuLXRoYXQtaXMtd3Jvbmc", "Reset Token)"),
+        # The right token as a host's settings page may keep it: the line says what to drop.
+        ('"{token}"', "without the quotes around it"),
+        ("Bot {token}", 'without "Bot " in front'),
+    ],
+)
+async def test_wrong_token_is_one_clear_line_and_exit_code_1(
+    tmp_path: Path, pasted: str, hint: str
+) -> None:
     async with LocalDiscord() as discord_:
+        wrong = pasted.format(token=discord_.token)
         env = process_env(
             DISCORD_TOKEN=wrong,
             DISCORD_API_BASE=discord_.api_base,
@@ -175,7 +186,7 @@ async def test_wrong_token_is_one_clear_line_and_exit_code_1(tmp_path: Path) -> 
     out, err = output(log)
     about_token = [line for line in err.splitlines() if "DISCORD_TOKEN" in line]
     assert len(about_token) == 1, err
-    assert "rejected" in about_token[0]
+    assert "rejected" in about_token[0] and about_token[0].endswith(hint)
     assert err.rstrip().endswith(about_token[0])  # the last word, after any log lines
     assert "Traceback" not in err
     assert wrong not in out + err
