@@ -83,10 +83,13 @@ class Backend(Protocol):
         must be immutable."""
         ...
 
-    async def write(self, channel_id: int, body: Body[R]) -> R:
+    async def write(self, channel_id: int, body: Body[R], *, one_statement: bool = False) -> R:
         """Run `body` in one transaction that holds the channel's lock from start to commit,
         so two changes to a channel (from this process or another) never interleave. It
-        commits when `body` returns, and rolls back if anything in it raises."""
+        commits when `body` returns, and rolls back if anything in it raises.
+        `one_statement` (PostgreSQL): `body` sends ONE statement, run without BEGIN and COMMIT
+        (one round trip), which takes the lock itself (`tk_unchanged`); ChangedSinceRead if it
+        found the channel changed. SQLite runs every change the same way."""
         ...
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:

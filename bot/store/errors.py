@@ -13,3 +13,8 @@ class AlreadyApplied(Exception):
     def __init__(self, interaction_id: int, event_id: int, action: str) -> None:
         super().__init__(f"interaction {interaction_id} was applied already as event {event_id}")
         self.interaction_id, self.event_id, self.action = interaction_id, event_id, action
+
+
+class ChangedSinceRead(Exception):
+    """A change written in one statement (PostgreSQL) found its channel changed since it was
+    read: nothing was written; read it again and retry."""

@@ -1,5 +1,7 @@
-"""The PostgreSQL backend: an asyncpg pool; each change is one transaction that first takes the
-channel's advisory lock, so changes from any number of bot processes never lose an update."""
+"""The PostgreSQL backend: an asyncpg pool. A change either takes the channel's advisory lock at
+its BEGIN and holds it to COMMIT, or is one statement that takes it itself and writes only if the
+channel is as it was read (`one_statement`, migration V12's `tk_unchanged`): changes from any
+number of bot processes never lose an update."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.store.backend import Body, Row, Scope
-from bot.store.errors import StoreError
+from bot.store.errors import ChangedSinceRead, StoreError
 from bot.store.migrate import Migration, check_not_newer, load_migrations
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ INSTALL = 'PostgreSQL needs the asyncpg driver: pip install "tablekeeper[postgre
 # Advisory locks: a channel's is its id (the one-bigint key space); migrations take a key in
 # the two-int key space, which never collides with it.
 MIGRATION_LOCK = (0x746B, 1)  # "tk", 1
+CHANGED = "TK001"  # what `tk_unchanged` (migration V12) raises: the channel changed since read
 
 
 def is_postgres_url(url: str) -> bool:
@@ -43,7 +46,8 @@ def numbered(sql: str) -> str:
 
 class PostgresTx:
     """`single`: the body runs outside a transaction, so it may send one statement only (one
-    statement sees one snapshot by itself; a second would see another)."""
+    statement sees one snapshot by itself, and is a transaction by itself; a second would see
+    another snapshot, and commit apart)."""
 
     def __init__(self, conn: asyncpg.Connection, single: bool = False) -> None:
         self._conn = conn
@@ -53,7 +57,7 @@ class PostgresTx:
     def _sql(self, sql: str) -> str:
         self._sent += 1
         if self._single and self._sent > 1:
-            raise StoreError("A quick read is one statement on PostgreSQL (no transaction)")
+            raise StoreError("Outside a transaction, PostgreSQL runs one statement (no more)")
         return numbered(sql)
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
@@ -150,8 +154,15 @@ class PostgresBackend:
             await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             return await self._run(conn, body)
 
-    async def write(self, channel_id: int, body: Body[R]) -> R:
+    async def write(self, channel_id: int, body: Body[R], *, one_statement: bool = False) -> R:
         async with self._pool.acquire() as conn:
+            if one_statement:  # it takes the channel's lock itself (`tk_unchanged`)
+                try:
+                    return await body(PostgresTx(conn, single=True))
+                except Exception as error:
+                    if getattr(error, "sqlstate", None) == CHANGED:
+                        raise ChangedSinceRead(str(error)) from None
+                    raise
             # BEGIN and the channel's lock in one round trip (the id is an int, never text).
             # Held until this transaction ends: the next change to the channel, from this
             # process or another, waits here and then loads what this one wrote.

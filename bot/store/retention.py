@@ -11,11 +11,13 @@ in a while.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from bot.store.backend import Tx
 from bot.store.codec import INITIATIVE, Snapshot
+from bot.store.errors import StoreError
 from bot.store.events import Event
 from table.model import Table
 
@@ -66,6 +68,14 @@ _LOG_WITH_KEYS = (
 )
 
 
+# PostgreSQL, a change in one statement: the guard first (migration V12's `tk_unchanged`: the
+# channel's lock, then "its newest event is still the one read"); every write takes its channel
+# id from it, so none can run before it (and take a row's lock before the channel's).
+_GUARD = "g AS (SELECT tk_unchanged(CAST(? AS BIGINT), CAST(? AS BIGINT)) AS channel_id), "
+_FROM_GUARD = "(SELECT channel_id FROM g)"
+Write = tuple[str, tuple[Any, ...]]  # a statement and its arguments
+
+
 class Held:
     """Row writes held back (PostgreSQL) to go out in the event's own statement, each a
     data-modifying WITH before it: PostgreSQL runs them all, on one snapshot, as one
@@ -73,7 +83,7 @@ class Held:
     need it, in one go). None of them reads what another writes: each is to its own row."""
 
     def __init__(self) -> None:
-        self.writes: list[tuple[str, tuple[Any, ...]]] = []
+        self.writes: list[Write] = []
 
     async def execute(self, sql: str, *args: Any) -> None:
         self.writes.append((sql, args))
@@ -90,10 +100,14 @@ async def log(
     interaction_id: int | None = None,
     *,
     held: Held | None = None,
+    guard: Guard | None = None,
 ) -> Event:
     """Log one change (the table as it became, and exactly what changed, and the Discord
     interaction that made it, if any); returns the event. With `held` (PostgreSQL): the
-    change's row writes and its `event_keys` go in the same statement, one round trip."""
+    change's row writes and its `event_keys` go in the same statement, one round trip; with
+    `guard` too, that statement is the whole change (no transaction around it): it writes
+    only if the channel's newest event is still `guard.newest`, and prunes nothing (the caller
+    prunes after it, when `prunes(seq)`)."""
     channel_id = after.channel_id
     keys = touched_keys(old, new)
     values = (
@@ -109,9 +123,16 @@ async def log(
     )
     if held is not None:
         parts, names = [part for part, _key in keys], [key for _part, key in keys]
-        ahead = "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(held.writes))
-        first = [arg for _sql, args in held.writes for arg in args]  # in the order they appear
-        sql = _LOG_WITH_KEYS.replace("WITH ", f"WITH {ahead}", 1)
+        writes, sql = held.writes, _LOG_WITH_KEYS
+        if guard is not None:
+            writes = [_after_guard(w, channel_id) for w in writes]
+            sql, values = _after_guard((sql, values), channel_id)
+        ahead = "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(writes))
+        if guard is not None:
+            ahead = _GUARD + ahead
+            writes = [("", (channel_id, guard.newest)), *writes]
+        first = [arg for _sql, args in writes for arg in args]  # in the order they appear
+        sql = sql.replace("WITH ", f"WITH {ahead}", 1)
         row = await tx.fetchone(sql, *first, *values, parts, names)
         keys = []  # written
     else:
@@ -127,7 +148,7 @@ async def log(
             + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
             *rows,
         )
-    if prunes(seq):
+    if prunes(seq) and guard is None:
         await prune(tx, channel_id, seq - after.settings.history_keep)
     return Event(
         id=event_id,
@@ -140,6 +161,23 @@ async def log(
         clock=after.clock,
         seq=seq,
     )
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A change in one statement (PostgreSQL): what the channel's newest event was as it was
+    read (None: it had none)."""
+
+    newest: int | None
+
+
+def _after_guard(write: Write, channel_id: int) -> Write:
+    """A held write (or the event's insert) with its channel id, its first argument, taken from
+    the guard instead."""
+    sql, args = write
+    if not args or args[0] != channel_id:
+        raise StoreError(f"A guarded write must begin with its channel's id: {sql[:60]!r}")
+    return sql.replace("?", _FROM_GUARD, 1), args[1:]
 
 
 async def prune(tx: Tx, channel_id: int, edge: int) -> None:

@@ -231,7 +231,7 @@ class SqliteBackend:
                 # where the connection waits its busy timeout.
         return await self._transaction("BEGIN", body)
 
-    async def write(self, channel_id: int, body: Body[R]) -> R:
+    async def write(self, channel_id: int, body: Body[R], *, one_statement: bool = False) -> R:
         # The whole file is locked for writing, which covers the channel. Changes that queue
         # while one commits go together (group commit): see `_commit_pending`.
         if not self._db._running or self._db._connection is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
@@ -15,17 +16,19 @@ from typing import Any, Self, TypeVar
 
 from bot.store import codec, retention
 from bot.store.backend import Backend, Executes, Row, Scope, Tx
-from bot.store.errors import AlreadyApplied, StoreError
+from bot.store.errors import AlreadyApplied, ChangedSinceRead, StoreError
 from bot.store.events import EVENT_COLUMNS, Event, event_from_row, event_from_values
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import PREFIX as SQLITE_PREFIX
 from bot.store.sqlite import SqliteBackend
 from table.model import PARTS, Table
 
+log = logging.getLogger(__name__)
 R = TypeVar("R")
 T = TypeVar("T")
 HISTORY_MAX = 100
 HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
+UNLOCKED_TRIES = 3  # PostgreSQL: changes in two round trips tried, before one holding the lock
 CHARACTERS, MONSTERS, INITIATIVE = PARTS
 Parts = frozenset[str]  # what a command loads besides the channel row
 EVERYTHING: Parts = frozenset(PARTS)
@@ -81,10 +84,20 @@ _PG_PARTS = {
 }
 
 
+# PostgreSQL also reads the channel's newest event: a change written in one statement checks
+# that it is still the newest (`retention.Guard`).
+_PG_NEWEST = (
+    ", (SELECT id FROM events WHERE channel_id = k.channel_id ORDER BY id DESC LIMIT 1)"
+    " AS newest_event"
+)
+
+
 @functools.lru_cache(maxsize=16)
 def _pg_channel_sql(parts: Parts) -> str:
     arrays = "".join(f", {_PG_PARTS[p]}" for p in (CHARACTERS, MONSTERS) if p in parts)
-    return _CHANNEL_AND_SERVER.replace(" FROM (SELECT CAST(", f"{arrays} FROM (SELECT CAST(", 1)
+    return _CHANNEL_AND_SERVER.replace(
+        " FROM (SELECT CAST(", f"{arrays}{_PG_NEWEST} FROM (SELECT CAST(", 1
+    )
 
 
 def _utcnow() -> datetime:
@@ -184,11 +197,14 @@ class Store:
         guild_id: int | None,
         parts: Parts = EVERYTHING,
         interaction_id: int | None = None,
-    ) -> tuple[Table, bool]:
-        """The channel's Table, and whether its row is stored yet. With `interaction_id`, it
+    ) -> tuple[Table, bool, int | None]:
+        """The channel's Table, whether its row is stored yet, and (PostgreSQL) the id of its
+        newest event (None: it has none; always None on SQLite). With `interaction_id`, it
         first raises AlreadyApplied if a change of that interaction is logged: inside the
         writing transaction, which holds the channel's lock, a concurrent second delivery waits
-        for the first to commit and then finds it (the unique index backs this up)."""
+        for the first to commit and then finds it; a change in one statement (PostgreSQL) finds
+        it on its next read, its write refused by the first's event (the unique index backs
+        both up)."""
         # The channel's row, its turn order, its server's settings and the interaction's event
         # in one round trip (any may be absent: the query always returns its one row).
         together = self.dialect == "postgres"  # the party and bestiary in the same statement
@@ -198,6 +214,7 @@ class Store:
             applied = channel["applied_id"], channel["applied_action"]
             raise AlreadyApplied(interaction_id or 0, *applied)
         stored = channel is not None and channel["channel_id"] is not None
+        newest = channel.pop("newest_event", None) if channel is not None else None
         characters = monsters = None
         order = channel["initiative_state"] if channel and INITIATIVE in parts else None
         if together and channel is not None:
@@ -211,7 +228,7 @@ class Store:
         table = codec.table_from_rows(
             channel_id, guild_id, channel, characters or [], monsters, order
         )
-        return table, stored
+        return table, stored, newest
 
     async def read_with_history(
         self, channel_id: int, guild_id: int | None = None
@@ -219,7 +236,7 @@ class Store:
         """The channel and its whole event log, oldest first, from one snapshot (/export)."""
 
         async def body(tx: Tx) -> tuple[Table, list[Row]]:
-            table, _ = await self._load(tx, channel_id, guild_id)
+            table, _, _ = await self._load(tx, channel_id, guild_id)
             rows = await tx.fetchall(
                 "SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id
             )
@@ -284,7 +301,22 @@ class Store:
         written and the error propagates. An unchanged Table writes nothing, not even an event.
         `parts` as for `read`: `fn` sees (and may change) only those. With `interaction_id`,
         the change is applied at most once: if an event already carries that id, nothing runs
-        or is written and AlreadyApplied is raised."""
+        or is written and AlreadyApplied is raised.
+
+        On PostgreSQL it first tries two round trips instead of four (`_apply_unlocked`): `fn`
+        may then run more than once, each time on a fresh read (it is pure)."""
+        if self.dialect == "postgres":
+            for _ in range(UNLOCKED_TRIES):
+                try:
+                    return await self._apply_unlocked(
+                        channel_id, guild_id, actor_id, action, fn, parts, interaction_id
+                    )
+                except ChangedSinceRead:
+                    continue  # another change came in between: read again
+                except _TakeTheLock:
+                    break
+            # Contended (or a server's settings change): in a transaction that holds the lock
+            # from the read on, behind the others.
 
         key, scope = _table_key(channel_id, guild_id, parts), (channel_id, guild_id)
         others = [other for other in self._used(parts) if other != parts]
@@ -297,10 +329,11 @@ class Store:
                 await _check_not_applied(tx, interaction_id)
                 stored = True
             else:
-                before, stored = await self._load(tx, channel_id, guild_id, parts, interaction_id)
+                before, stored, _ = await self._load(
+                    tx, channel_id, guild_id, parts, interaction_id
+                )
             after, result = fn(before)
-            if not isinstance(after, Table) or after.channel_id != channel_id:
-                raise StoreError(f"{action}: must return the same channel's Table")
+            _check_returned(after, channel_id, action)
             if after != before:
                 event = await self._save(
                     tx, before, after, actor_id, action, stored, interaction_id
@@ -316,6 +349,57 @@ class Store:
 
         return await self._backend.write(channel_id, body)
 
+    async def _apply_unlocked(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        actor_id: int,
+        action: str,
+        fn: Callable[[Table], tuple[Table, R]],
+        parts: Parts,
+        interaction_id: int | None,
+    ) -> R:
+        """PostgreSQL: the read in one statement, and the change in one statement that writes
+        only if the channel's newest event is still the one read (`retention.Guard`): two round
+        trips, where a transaction holding the lock takes four. ChangedSinceRead if another
+        change came in between (nothing written); _TakeTheLock for a server's settings, whose
+        row other channels' changes write too."""
+
+        async def load(tx: Tx) -> tuple[Table, bool, int | None]:
+            return await self._load(tx, channel_id, guild_id, parts, interaction_id)
+
+        before, stored, newest = await self._backend.read(load, quick=True)
+        after, result = fn(before)
+        _check_returned(after, channel_id, action)
+        if after == before:
+            return result
+        if after.server != before.server:
+            raise _TakeTheLock()
+        guard = retention.Guard(newest)
+
+        async def save(tx: Tx) -> Event:
+            return await self._save(
+                tx, before, after, actor_id, action, stored, interaction_id, guard=guard
+            )
+
+        event = await self._backend.write(channel_id, save, one_statement=True)
+        if retention.prunes(event.seq):
+            await self._prune(channel_id, event.seq - after.settings.history_keep)
+        return result
+
+    async def _prune(self, channel_id: int, edge: int) -> None:
+        """After a change written in one statement: the channel's log cut to its retention
+        edge. The change is committed already, so a failure here is logged, not raised: the
+        next pruning (`retention.PRUNE_EVERY` changes on) takes everything up to its edge."""
+
+        async def body(tx: Tx) -> None:
+            await retention.prune(tx, channel_id, edge)
+
+        try:
+            await self._backend.write(channel_id, body)
+        except Exception:
+            log.warning("Could not prune channel %s's history for now", channel_id, exc_info=True)
+
     async def _save(
         self,
         tx: Tx,
@@ -325,9 +409,11 @@ class Store:
         action: str,
         stored: bool,
         interaction_id: int | None = None,
+        guard: retention.Guard | None = None,
     ) -> Event:
         """Write what changed and log it (`stored`: the channel's row exists already); returns
-        the new event, as `history` would read it."""
+        the new event, as `history` would read it. `guard` (PostgreSQL): the whole change in
+        one statement, outside a transaction (`retention.log`)."""
         old, new = codec.diff(before, after)
         # PostgreSQL: the rows' writes are held and sent with the event, in its one statement
         # (a round trip for them all, not one each: a rest of the party writes every row).
@@ -370,6 +456,7 @@ class Store:
             new,
             interaction_id,
             held=held,
+            guard=guard,
         )
 
     async def _save_server(self, tx: Executes, after: Table, names: Iterable[str]) -> None:
@@ -478,6 +565,15 @@ def _carried(after: Table, parts: Parts, other: Parts, kept: Table) -> Table:
     Table that read it (the change could touch only the parts it read), else empty."""
     taken = {part: getattr(kept, part) for part in other - parts}
     return after.with_parts(**taken, **{part: getattr(_UNREAD, part) for part in parts - other})
+
+
+class _TakeTheLock(Exception):
+    """This change is made in a transaction that holds the channel's lock (`Store.apply`)."""
+
+
+def _check_returned(after: object, channel_id: int, action: str) -> None:
+    if not isinstance(after, Table) or after.channel_id != channel_id:
+        raise StoreError(f"{action}: must return the same channel's Table")
 
 
 async def _check_not_applied(tx: Tx, interaction_id: int | None) -> None:

@@ -77,7 +77,9 @@ async def undo_last(
     AlreadyApplied when this `interaction_id` undid something already (a second delivery)."""
 
     async def body(tx: Tx) -> Undone:
-        current, stored = await store._load(tx, channel_id, guild_id, interaction_id=interaction_id)
+        current, stored, _ = await store._load(
+            tx, channel_id, guild_id, interaction_id=interaction_id
+        )
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
         keep = current.settings.history_keep
         target = await _latest(tx, channel_id, None if gm else actor_id)

@@ -1,7 +1,9 @@
 """PostgreSQL round trips per command, counted on a wrapped connection: a channel read is one
-round trip, a change four whatever rows it writes (BEGIN with the channel's lock, the load, the
-rows with the event and its keys in one statement, COMMIT). Counted once asyncpg has prepared
-each statement (its first use of a statement on a connection costs a describe more)."""
+round trip, a change two whatever rows it writes (the read; the rows with the event and its keys
+in one statement, guarded by `tk_unchanged`), or four in a transaction holding the channel's
+lock when that guard found another change in between, or for a server's settings (BEGIN with the
+lock, the read, the rows, COMMIT). Counted once asyncpg has prepared each statement (its first
+use of a statement on a connection costs a describe more)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ import pytest
 
 from bot.store import Store
 from bot.store.postgres import PostgresBackend, create_pool
+from bot.store.store import UNLOCKED_TRIES
 from rules.fatigue import FatigueState
-from table.model import Character, Monster, Table
+from table.model import Character, Monster, Table, server_layer
 from table.undo import UNDO_ACTION
 
 CHANNEL, GUILD, GM = 11, 22, 33
@@ -81,12 +84,12 @@ async def test_a_channel_read_is_one_round_trip(store: Store) -> None:
     assert await counted(store, lambda: store.history(CHANNEL)) == 1
 
 
-async def test_a_change_to_one_character_is_four_round_trips(store: Store) -> None:
+async def test_a_change_to_one_character_is_two_round_trips(store: Store) -> None:
     await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)  # prepares
     trips = await counted(
         store, lambda: store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=2)
     )
-    assert trips == 4
+    assert trips == 2
     (ana,) = (await store.read(CHANNEL, GUILD)).characters
     assert ana.fatigue.fp == 2
     latest = (await store.history(CHANNEL, limit=1))[0]
@@ -115,7 +118,7 @@ def tire_everyone(table: Table) -> tuple[Table, None]:
     return table, None
 
 
-async def test_a_change_to_a_whole_party_is_still_four_round_trips(store: Store) -> None:
+async def test_a_change_to_a_whole_party_is_still_two_round_trips(store: Store) -> None:
     """Ten characters' rows go with the event, as does a new channel's row with its first."""
 
     def add_party(table: Table) -> tuple[Table, None]:
@@ -128,7 +131,7 @@ async def test_a_change_to_a_whole_party_is_still_four_round_trips(store: Store)
     trips = await counted(
         store, lambda: store.apply(CHANNEL, GUILD, GM, "tire", tire_everyone, interaction_id=4)
     )
-    assert trips == 4
+    assert trips == 2
     table = await store.read(CHANNEL, GUILD)
     assert len(table.characters) == 10
     assert {c.name: c.fatigue.fp for c in table.characters} == {
@@ -144,6 +147,82 @@ async def test_a_change_to_a_whole_party_is_still_four_round_trips(store: Store)
         store,
         lambda: store.apply(other, GUILD, GM, "add", lambda t: (t.with_character(hero(5)), None)),
     )
-    assert made <= 5  # the new statement's shape is prepared on first use
+    assert made <= 3  # the new statement's shape is prepared on first use
     (ana,) = (await store.read(other, GUILD)).characters
     assert ana.fatigue.fp == 5
+
+
+@pytest.mark.parametrize("meanwhile", [1, UNLOCKED_TRIES])
+async def test_a_change_another_came_before_is_read_again_and_lands_on_top(
+    store: Store, postgres_url: str, monkeypatch: pytest.MonkeyPatch, meanwhile: int
+) -> None:
+    """Another process's change lands between this change's read and its write, `meanwhile`
+    times: the guarded write is refused each time (nothing written) and the change is read
+    again; after UNLOCKED_TRIES refusals it waits its turn in a transaction holding the lock."""
+    await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)  # prepares
+    reads = store._backend.read
+    came: list[int] = []
+    async with Store.open(postgres_url) as other:
+
+        async def read_then_another_change(body: Any, **options: Any) -> Any:
+            found = await reads(body, **options)
+            if options.get("quick") and len(came) < meanwhile:
+                came.append(len(came))
+                await other.apply(
+                    CHANNEL, GUILD, GM, "other", spend, interaction_id=100 + len(came)
+                )
+            return found
+
+        monkeypatch.setattr(store._backend, "read", read_then_another_change)
+        ran: list[int] = []
+
+        def spend_counted(table: Table) -> tuple[Table, None]:
+            ran.append(table.characters[0].fatigue.fp)
+            return spend(table)
+
+        trips = await counted(
+            store, lambda: store.apply(CHANNEL, GUILD, GM, "spend", spend_counted, interaction_id=2)
+        )
+    # Each run saw the other's changes so far: 1, then 2, … (the first spend left 1).
+    assert ran == list(range(1, meanwhile + 2))
+    locked = 4 if meanwhile == UNLOCKED_TRIES else 2  # the last try, locked or not
+    assert trips == 2 * meanwhile + locked
+    (ana,) = (await store.read(CHANNEL, GUILD)).characters
+    assert ana.fatigue.fp == meanwhile + 2  # nothing lost: every spend landed once
+    actions = [e.action for e in await store.history(CHANNEL, limit=meanwhile + 2)]
+    assert actions == ["spend", *["other"] * meanwhile, "spend"]
+
+
+async def test_a_server_settings_change_is_made_holding_the_lock(store: Store) -> None:
+    """Other channels' changes write a server's settings row too: such a change is made in a
+    transaction that holds the channel's lock (four round trips), never guarded alone."""
+
+    def ties(table: Table) -> tuple[Table, None]:
+        return table.relayered(table.own_settings(), server_layer({"ties": "succeed"})), None
+
+    await store.apply(CHANNEL, GUILD, GM, "server", ties)  # prepares
+    untie = lambda t: (t.relayered(t.own_settings(), server_layer({})), None)  # noqa: E731
+    assert await counted(store, lambda: store.apply(CHANNEL, GUILD, GM, "server", untie)) == 5
+    again = await counted(store, lambda: store.apply(CHANNEL, GUILD, GM, "server", ties))
+    assert again == 5  # the guarded read (1), then the transaction (4)
+    assert (await store.read(CHANNEL + 5, GUILD)).settings.ties == "succeed"
+
+
+async def test_a_stale_guard_writes_nothing(store: Store) -> None:
+    """The guarded statement alone, with a newest event that is not the channel's: refused by
+    `tk_unchanged` before any row is written."""
+    from bot.store import retention
+    from bot.store.errors import ChangedSinceRead
+
+    before = await store.read(CHANNEL, GUILD)
+    after, _ = spend(before)
+    newest = (await store.history(CHANNEL, limit=1))[0].id
+
+    async def save(tx: Any) -> Any:
+        guard = retention.Guard(newest - 1)
+        return await store._save(tx, before, after, GM, "stale", True, guard=guard)
+
+    with pytest.raises(ChangedSinceRead):
+        await store._backend.write(CHANNEL, save, one_statement=True)
+    assert await store.read(CHANNEL, GUILD) == before
+    assert (await store.history(CHANNEL, limit=1))[0].id == newest
