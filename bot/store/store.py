@@ -6,10 +6,12 @@ what differs between the two lives behind `bot.store.backend.Backend`.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import json
 import logging
-from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -123,6 +125,9 @@ class Store:
         # The sets of parts Tables were read or changed with here (a few of the eight): those
         # a change carries over to (`_carry_over`); no Table of another set is kept.
         self._parts_used: tuple[Parts, ...] = ()
+        # PostgreSQL: this process's changes to a channel take turns (`_turn`), so they never
+        # refuse each other's guarded writes; only other processes' changes can come between.
+        self._turns: dict[int, tuple[asyncio.Lock, int]] = {}
 
     @classmethod
     def open(
@@ -306,15 +311,16 @@ class Store:
         On PostgreSQL it first tries two round trips instead of four (`_apply_unlocked`): `fn`
         may then run more than once, each time on a fresh read (it is pure)."""
         if self.dialect == "postgres":
-            for _ in range(UNLOCKED_TRIES):
-                try:
-                    return await self._apply_unlocked(
-                        channel_id, guild_id, actor_id, action, fn, parts, interaction_id
-                    )
-                except ChangedSinceRead:
-                    continue  # another change came in between: read again
-                except _TakeTheLock:
-                    break
+            async with self._turn(channel_id):
+                for _ in range(UNLOCKED_TRIES):
+                    try:
+                        return await self._apply_unlocked(
+                            channel_id, guild_id, actor_id, action, fn, parts, interaction_id
+                        )
+                    except ChangedSinceRead:
+                        continue  # another process's change came in between: read again
+                    except _TakeTheLock:
+                        break
             # Contended (or a server's settings change): in a transaction that holds the lock
             # from the read on, behind the others.
 
@@ -348,6 +354,23 @@ class Store:
             return result
 
         return await self._backend.write(channel_id, body)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, channel_id: int) -> AsyncIterator[None]:
+        """This process's turn at the channel (PostgreSQL): a change read while another of ours
+        is being written would be refused by its guard, and read again, for nothing. A lock is
+        kept only while some change holds it or waits for it."""
+        lock, users = self._turns.get(channel_id) or (asyncio.Lock(), 0)
+        self._turns[channel_id] = lock, users + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._turns[channel_id]
+            if users == 1:
+                del self._turns[channel_id]
+            else:
+                self._turns[channel_id] = lock, users - 1
 
     async def _apply_unlocked(
         self,

@@ -7,7 +7,9 @@ use of a statement on a connection costs a describe more)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import functools
 from typing import Any
 
 import asyncpg  # in the test extra
@@ -226,3 +228,18 @@ async def test_a_stale_guard_writes_nothing(store: Store) -> None:
         await store._backend.write(CHANNEL, save, one_statement=True)
     assert await store.read(CHANNEL, GUILD) == before
     assert (await store.history(CHANNEL, limit=1))[0].id == newest
+
+
+async def test_one_process_s_changes_to_a_channel_take_turns(store: Store) -> None:
+    """Ten changes to one channel at once from this process: each is read once and written
+    once (none refused by another's guard), and no turn is kept once they are done."""
+    await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)  # prepares
+    ten = [
+        functools.partial(store.apply, CHANNEL, GUILD, GM, "spend", spend, interaction_id=n)
+        for n in range(2, 12)
+    ]
+    trips = await counted(store, lambda: asyncio.gather(*(change() for change in ten)))
+    assert trips == 10 * 2
+    (ana,) = (await store.read(CHANNEL, GUILD)).characters
+    assert ana.fatigue.fp == 11
+    assert store._turns == {}
