@@ -7,17 +7,23 @@ A worker times, interleaved, `read()` of a channel with 10 characters and 2 mons
 of `history()`, and `apply()` of a fatigue spend on one character (sequential). What differs
 between the versions is mostly round trips: on loopback each costs tens of microseconds, over
 a network a millisecond or more, so the saving grows with the distance to the server.
+`--delay MS` puts that distance in: both versions then reach the server through a relay in
+this process that holds every packet MS milliseconds each way (a round trip of 2 × MS more).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import statistics
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parents[2]
 
@@ -79,6 +85,47 @@ def run_worker(tree: Path, url: str, n: int) -> dict[str, list[float]]:
     return times
 
 
+class Relay:
+    """A TCP relay on loopback to `port`, on a thread of its own, that forwards each chunk
+    `delay` seconds after it came, in order, each way: a server that far away."""
+
+    def __init__(self, port: int, delay: float) -> None:
+        self.port, self.delay, self.listening = port, delay, 0
+        self._ready = threading.Event()
+        self._loop = asyncio.new_event_loop()
+        threading.Thread(target=self._loop.run_forever, daemon=True).start()
+        asyncio.run_coroutine_threadsafe(self._serve(), self._loop)
+        self._ready.wait(10)
+
+    async def _serve(self) -> None:
+        server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        self.listening = server.sockets[0].getsockname()[1]
+        self._ready.set()
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        await asyncio.gather(self._pump(reader, up_writer), self._pump(up_reader, writer))
+
+    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+
+        async def send() -> None:
+            while True:
+                due, data = await queue.get()
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                if not data:
+                    writer.close()
+                    return
+                writer.write(data)
+                await writer.drain()
+
+        sender = asyncio.ensure_future(send())
+        while data := await reader.read(65536):
+            queue.put_nowait((time.monotonic() + self.delay, data))
+        queue.put_nowait((time.monotonic() + self.delay, b""))
+        await sender
+
+
 def fmt(seconds: float) -> str:
     return f"{seconds * 1e6:,.0f} µs" if seconds < 1e-2 else f"{seconds * 1e3:,.1f} ms"
 
@@ -90,6 +137,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, required=True, help="the other checkout")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--ops", type=int, default=200, help="operations per case per round")
+    parser.add_argument("--delay", type=float, default=0.0, help="ms each way to the server")
     args = parser.parse_args()
 
     from tests.pg import postgres_server
@@ -97,13 +145,22 @@ def main() -> None:
     trees = {"before": args.before.resolve(), "after": HERE}
     medians: dict[str, dict[str, list[float]]] = {v: {} for v in trees}
     with postgres_server() as server:
+        relays: dict[int, Relay] = {}
         for round_no in range(args.rounds):
             order = list(trees) if round_no % 2 == 0 else list(reversed(trees))
             for version in order:
                 with server.database() as url:
+                    if args.delay:
+                        split = urlsplit(url)
+                        port = split.port or 5432
+                        if port not in relays:
+                            relays[port] = Relay(port, args.delay / 1000)
+                        netloc = split.netloc.replace(f":{port}", f":{relays[port].listening}")
+                        url = split._replace(netloc=netloc).geturl()
                     for case, times in run_worker(trees[version], url, args.ops).items():
                         medians[version].setdefault(case, []).append(statistics.median(times))
-    print(f"Store on PostgreSQL (loopback), {args.rounds} interleaved rounds × {args.ops} ops")
+    where = f"{args.delay:g} ms each way" if args.delay else "loopback"
+    print(f"Store on PostgreSQL ({where}), {args.rounds} interleaved rounds × {args.ops} ops")
     print("median of per-round medians; ratio: median of per-round after ÷ before")
     print(f"{'case':34}  {'before':>9}  {'after':>9}  {'after ÷ before':>14}")
     print(f"{'-' * 34}  {'-' * 9}  {'-' * 9}  {'-' * 14}")
