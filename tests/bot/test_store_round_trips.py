@@ -243,3 +243,25 @@ async def test_one_process_s_changes_to_a_channel_take_turns(store: Store) -> No
     (ana,) = (await store.read(CHANNEL, GUILD)).characters
     assert ana.fatigue.fp == 11
     assert store._turns == {}
+
+
+async def test_a_pruning_that_fails_after_a_change_leaves_the_change_answered(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A change in one statement is committed before its channel's log is pruned: if that
+    pruning fails, the change is still answered as made (the next pruning catches up)."""
+    from bot.store import retention
+
+    writes = store._backend.write
+
+    async def pruning_fails(channel_id: int, body: Any, **options: Any) -> Any:
+        if not options.get("one_statement"):
+            raise OSError("the server went away")
+        return await writes(channel_id, body, **options)
+
+    monkeypatch.setattr(retention, "prunes", lambda seq: True)
+    monkeypatch.setattr(store._backend, "write", pruning_fails)
+    await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)
+    (ana,) = (await store.read(CHANNEL, GUILD)).characters
+    assert ana.fatigue.fp == 1
+    assert "Could not prune channel 11's history" in caplog.text
