@@ -123,17 +123,16 @@ async def log(
     )
     if held is not None:
         parts, names = [part for part, _key in keys], [key for _part, key in keys]
-        writes, sql = held.writes, _LOG_WITH_KEYS
+        writes, sql, ahead = held.writes, _LOG_WITH_KEYS, ""
+        checked: tuple[Any, ...] = ()
         if guard is not None:
             writes = [_after_guard(w, channel_id) for w in writes]
             sql, values = _after_guard((sql, values), channel_id)
-        ahead = "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(writes))
-        if guard is not None:
-            ahead = _GUARD + ahead
-            writes = [("", (channel_id, guard.newest)), *writes]
+            checked, ahead = (channel_id, guard.newest), _GUARD
+        ahead += "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(writes))
         first = [arg for _sql, args in writes for arg in args]  # in the order they appear
         sql = sql.replace("WITH ", f"WITH {ahead}", 1)
-        row = await tx.fetchone(sql, *first, *values, parts, names)
+        row = await tx.fetchone(sql, *checked, *first, *values, parts, names)
         keys = []  # written
     else:
         row = await tx.fetchone(_LOG + " RETURNING id, seq", *values)
