@@ -160,7 +160,9 @@ class PostgresBackend:
                 try:
                     return await body(PostgresTx(conn, single=True))
                 except Exception as error:
-                    if getattr(error, "sqlstate", None) == CHANGED:
+                    if getattr(error, "sqlstate", None) == CHANGED or (
+                        getattr(error, "constraint_name", None) == "events_by_interaction"
+                    ):  # changed, or a second delivery: a fresh read says which
                         raise ChangedSinceRead(str(error)) from None
                     raise
             # BEGIN and the channel's lock in one round trip (the id is an int, never text).

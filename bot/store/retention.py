@@ -69,9 +69,13 @@ _LOG_WITH_KEYS = (
 
 
 # PostgreSQL, a change in one statement: the guard first (migration V12's `tk_unchanged`: the
-# channel's lock, then "its newest event is still the one read"); every write takes its channel
-# id from it, so none can run before it (and take a row's lock before the channel's).
-_GUARD = "g AS (SELECT tk_unchanged(CAST(? AS BIGINT), CAST(? AS BIGINT)) AS channel_id), "
+# channel's lock, then "it and its server's settings are still as read"); every write takes
+# its channel id from it, so none can run before it (and take a row's lock before the
+# channel's).
+_GUARD = (
+    "g AS (SELECT tk_unchanged(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),"
+    " CAST(? AS TEXT)) AS channel_id), "
+)
 _FROM_GUARD = "(SELECT channel_id FROM g)"
 Write = tuple[str, tuple[Any, ...]]  # a statement and its arguments
 
@@ -106,8 +110,8 @@ async def log(
     interaction that made it, if any); returns the event. With `held` (PostgreSQL): the
     change's row writes and its `event_keys` go in the same statement, one round trip; with
     `guard` too, that statement is the whole change (no transaction around it): it writes
-    only if the channel's newest event is still `guard.newest`, and prunes nothing (the caller
-    prunes after it, when `prunes(seq)`)."""
+    only if the channel and its server's settings are still as `guard` says, and prunes
+    nothing (the caller prunes after it, when `prunes(seq)`)."""
     channel_id = after.channel_id
     keys = touched_keys(old, new)
     values = (
@@ -128,7 +132,8 @@ async def log(
         if guard is not None:
             writes = [_after_guard(w, channel_id) for w in writes]
             sql, values = _after_guard((sql, values), channel_id)
-            checked, ahead = (channel_id, guard.newest), _GUARD
+            checked = (channel_id, guard.newest, guard.guild_id, guard.server_version)
+            ahead = _GUARD
         ahead += "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(writes))
         first = [arg for _sql, args in writes for arg in args]  # in the order they appear
         sql = sql.replace("WITH ", f"WITH {ahead}", 1)
@@ -164,10 +169,13 @@ async def log(
 
 @dataclass(frozen=True)
 class Guard:
-    """A change in one statement (PostgreSQL): what the channel's newest event was as it was
-    read (None: it had none)."""
+    """What a channel's table was read as (PostgreSQL), which a change written in one statement
+    checks is still so: the id of its newest event (None: none), and its server (None: none)
+    and the version of that server's settings row (None: no row)."""
 
     newest: int | None
+    guild_id: int | None
+    server_version: str | None
 
 
 def _after_guard(write: Write, channel_id: int) -> Write:

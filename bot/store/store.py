@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Mapping
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Coroutine,
+    Generator,
+    Hashable,
+    Iterable,
+    Mapping,
+)
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -31,6 +40,7 @@ T = TypeVar("T")
 HISTORY_MAX = 100
 HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
 UNLOCKED_TRIES = 3  # PostgreSQL: changes in two round trips tried, before one holding the lock
+LEFT_KEPT = 2048  # PostgreSQL: channels whose last change's table is kept for the next
 CHARACTERS, MONSTERS, INITIATIVE = PARTS
 Parts = frozenset[str]  # what a command loads besides the channel row
 EVERYTHING: Parts = frozenset(PARTS)
@@ -86,11 +96,12 @@ _PG_PARTS = {
 }
 
 
-# PostgreSQL also reads the channel's newest event: a change written in one statement checks
-# that it is still the newest (`retention.Guard`).
+# PostgreSQL also reads the channel's newest event and its server's settings' version (migration
+# V12): a change written in one statement checks that they are still what was read
+# (`retention.Guard`).
 _PG_NEWEST = (
     ", (SELECT id FROM events WHERE channel_id = k.channel_id ORDER BY id DESC LIMIT 1)"
-    " AS newest_event"
+    " AS newest_event, tk_server_version(COALESCE(k.guild_id, c.guild_id)) AS server_version"
 )
 
 
@@ -128,6 +139,9 @@ class Store:
         # PostgreSQL: this process's changes to a channel take turns (`_turn`), so they never
         # refuse each other's guarded writes; only other processes' changes can come between.
         self._turns: dict[int, tuple[asyncio.Lock, int]] = {}
+        # PostgreSQL: the table each channel's last change here left, with what it was read as
+        # (`_apply_unlocked`): the next change's guard checks it is still so, instead of a read.
+        self._left: dict[Hashable, tuple[Table, retention.Guard]] = {}
 
     @classmethod
     def open(
@@ -202,9 +216,9 @@ class Store:
         guild_id: int | None,
         parts: Parts = EVERYTHING,
         interaction_id: int | None = None,
-    ) -> tuple[Table, bool, int | None]:
-        """The channel's Table, whether its row is stored yet, and (PostgreSQL) the id of its
-        newest event (None: it has none; always None on SQLite). With `interaction_id`, it
+    ) -> tuple[Table, bool, retention.Guard | None]:
+        """The channel's Table, whether its row is stored yet, and (PostgreSQL) what a change
+        written in one statement checks is still so (None on SQLite). With `interaction_id`, it
         first raises AlreadyApplied if a change of that interaction is logged: inside the
         writing transaction, which holds the channel's lock, a concurrent second delivery waits
         for the first to commit and then finds it; a change in one statement (PostgreSQL) finds
@@ -219,7 +233,11 @@ class Store:
             applied = channel["applied_id"], channel["applied_action"]
             raise AlreadyApplied(interaction_id or 0, *applied)
         stored = channel is not None and channel["channel_id"] is not None
-        newest = channel.pop("newest_event", None) if channel is not None else None
+        guard = None
+        if together and channel is not None:
+            server = guild_id if guild_id is not None else channel["guild_id"]  # as it is read
+            newest, version = channel.pop("newest_event"), channel.pop("server_version")
+            guard = retention.Guard(newest, server, version)
         characters = monsters = None
         order = channel["initiative_state"] if channel and INITIATIVE in parts else None
         if together and channel is not None:
@@ -233,7 +251,7 @@ class Store:
         table = codec.table_from_rows(
             channel_id, guild_id, channel, characters or [], monsters, order
         )
-        return table, stored, newest
+        return table, stored, guard
 
     async def read_with_history(
         self, channel_id: int, guild_id: int | None = None
@@ -308,8 +326,8 @@ class Store:
         the change is applied at most once: if an event already carries that id, nothing runs
         or is written and AlreadyApplied is raised.
 
-        On PostgreSQL it first tries two round trips instead of four (`_apply_unlocked`): `fn`
-        may then run more than once, each time on a fresh read (it is pure)."""
+        On PostgreSQL it first tries one or two round trips instead of four (`_apply_unlocked`):
+        `fn` may then run more than once, each time on a fresh read (it is pure)."""
         if self.dialect == "postgres":
             async with self._turn(channel_id):
                 for _ in range(UNLOCKED_TRIES):
@@ -382,23 +400,35 @@ class Store:
         parts: Parts,
         interaction_id: int | None,
     ) -> R:
-        """PostgreSQL: the read in one statement, and the change in one statement that writes
-        only if the channel's newest event is still the one read (`retention.Guard`): two round
-        trips, where a transaction holding the lock takes four. ChangedSinceRead if another
-        change came in between (nothing written); _TakeTheLock for a server's settings, whose
-        row other channels' changes write too."""
+        """PostgreSQL: the table this process's last change to the channel left (kept with
+        what it was read as), else a read in one statement; then the change in one statement
+        that writes only if the channel and its server's settings are still as read
+        (`retention.Guard`): one or two round trips, where a transaction holding the lock takes
+        four. ChangedSinceRead if another change came in between (nothing written; what was
+        kept is forgotten); _TakeTheLock for a server's settings, whose row other channels'
+        changes write too."""
+        key = _table_key(channel_id, guild_id, parts)
+        found = self._left.pop(key, None)
+        if found is None:
 
-        async def load(tx: Tx) -> tuple[Table, bool, int | None]:
-            return await self._load(tx, channel_id, guild_id, parts, interaction_id)
+            async def load(tx: Tx) -> tuple[Table, bool, retention.Guard | None]:
+                return await self._load(tx, channel_id, guild_id, parts, interaction_id)
 
-        before, stored, newest = await self._backend.read(load, quick=True)
+            before, stored, read_as = await self._backend.read(load, quick=True)
+            if read_as is None:
+                raise StoreError("A PostgreSQL read says what it read the channel as")
+            guard = read_as
+        else:  # the guard checks it is still so (a second delivery: the event's unique
+            # interaction id refuses the write, and the read that follows says it was applied)
+            (before, guard), stored = found, True
         after, result = fn(before)
         _check_returned(after, channel_id, action)
         if after == before:
+            if stored:
+                self._leave(key, before, guard)
             return result
         if after.server != before.server:
             raise _TakeTheLock()
-        guard = retention.Guard(newest)
 
         async def save(tx: Tx) -> Event:
             return await self._save(
@@ -406,9 +436,17 @@ class Store:
             )
 
         event = await self._backend.write(channel_id, save, one_statement=True)
+        self._leave(key, after, dataclasses.replace(guard, newest=event.id))
         if retention.prunes(event.seq):
             await self._prune(channel_id, event.seq - after.settings.history_keep)
         return result
+
+    def _leave(self, key: Hashable, table: Table, guard: retention.Guard) -> None:
+        """Keep what a change left for the next change of the channel here (PostgreSQL), the
+        longest kept forgotten first beyond LEFT_KEPT."""
+        if len(self._left) >= LEFT_KEPT:
+            del self._left[next(iter(self._left))]
+        self._left[key] = table, guard
 
     async def _prune(self, channel_id: int, edge: int) -> None:
         """After a change written in one statement: the channel's log cut to its retention
