@@ -96,8 +96,8 @@ _PG_PARTS = {
 }
 
 
-# PostgreSQL also reads the channel's newest event and its server's settings' version (migration
-# V12): a change written in one statement checks that they are still what was read
+# For a change, PostgreSQL also reads the channel's newest event and its server's settings'
+# version (migration V12): written in one statement, it checks they are still what was read
 # (`retention.Guard`).
 _PG_NEWEST = (
     ", (SELECT id FROM events WHERE channel_id = k.channel_id ORDER BY id DESC LIMIT 1)"
@@ -106,11 +106,11 @@ _PG_NEWEST = (
 
 
 @functools.lru_cache(maxsize=16)
-def _pg_channel_sql(parts: Parts) -> str:
+def _pg_channel_sql(parts: Parts, guarded: bool = False) -> str:
     arrays = "".join(f", {_PG_PARTS[p]}" for p in (CHARACTERS, MONSTERS) if p in parts)
-    return _CHANNEL_AND_SERVER.replace(
-        " FROM (SELECT CAST(", f"{arrays}{_PG_NEWEST} FROM (SELECT CAST(", 1
-    )
+    if guarded:
+        arrays += _PG_NEWEST
+    return _CHANNEL_AND_SERVER.replace(" FROM (SELECT CAST(", f"{arrays} FROM (SELECT CAST(", 1)
 
 
 def _utcnow() -> datetime:
@@ -216,9 +216,11 @@ class Store:
         guild_id: int | None,
         parts: Parts = EVERYTHING,
         interaction_id: int | None = None,
+        guarded: bool = False,
     ) -> tuple[Table, bool, retention.Guard | None]:
-        """The channel's Table, whether its row is stored yet, and (PostgreSQL) what a change
-        written in one statement checks is still so (None on SQLite). With `interaction_id`, it
+        """The channel's Table, whether its row is stored yet, and with `guarded` (PostgreSQL)
+        what a change written in one statement checks is still so (else None). With
+        `interaction_id`, it
         first raises AlreadyApplied if a change of that interaction is logged: inside the
         writing transaction, which holds the channel's lock, a concurrent second delivery waits
         for the first to commit and then finds it; a change in one statement (PostgreSQL) finds
@@ -227,14 +229,14 @@ class Store:
         # The channel's row, its turn order, its server's settings and the interaction's event
         # in one round trip (any may be absent: the query always returns its one row).
         together = self.dialect == "postgres"  # the party and bestiary in the same statement
-        sql = _pg_channel_sql(parts) if together else _CHANNEL_AND_SERVER
+        sql = _pg_channel_sql(parts, guarded) if together else _CHANNEL_AND_SERVER
         channel = await tx.fetchone(sql, channel_id, guild_id, interaction_id)
         if channel is not None and channel["applied_id"] is not None:
             applied = channel["applied_id"], channel["applied_action"]
             raise AlreadyApplied(interaction_id or 0, *applied)
         stored = channel is not None and channel["channel_id"] is not None
         guard = None
-        if together and channel is not None:
+        if together and guarded and channel is not None:
             server = guild_id if guild_id is not None else channel["guild_id"]  # as it is read
             newest, version = channel.pop("newest_event"), channel.pop("server_version")
             guard = retention.Guard(newest, server, version)
@@ -412,7 +414,7 @@ class Store:
         if found is None:
 
             async def load(tx: Tx) -> tuple[Table, bool, retention.Guard | None]:
-                return await self._load(tx, channel_id, guild_id, parts, interaction_id)
+                return await self._load(tx, channel_id, guild_id, parts, interaction_id, True)
 
             before, stored, read_as = await self._backend.read(load, quick=True)
             if read_as is None:

@@ -225,7 +225,7 @@ async def test_a_stale_guard_writes_nothing(store: Store) -> None:
     from bot.store.errors import ChangedSinceRead
 
     async def load(tx: Any) -> Any:
-        return await store._load(tx, CHANNEL, GUILD)
+        return await store._load(tx, CHANNEL, GUILD, guarded=True)
 
     before, _, read_as = await store._backend.read(load, quick=True)
     after, _ = spend(before)
