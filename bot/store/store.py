@@ -17,7 +17,6 @@ from collections.abc import (
     Callable,
     Coroutine,
     Generator,
-    Hashable,
     Iterable,
     Mapping,
 )
@@ -141,7 +140,7 @@ class Store:
         self._turns: dict[int, tuple[asyncio.Lock, int]] = {}
         # PostgreSQL: the table each channel's last change here left, with what it was read as
         # (`_apply_unlocked`): the next change's guard checks it is still so, instead of a read.
-        self._left: dict[Hashable, tuple[Table, retention.Guard]] = {}
+        self._left: dict[tuple[Any, ...], tuple[Table, retention.Guard]] = {}
 
     @classmethod
     def open(
@@ -373,7 +372,10 @@ class Store:
                 await tx.keep(key, scope, after)
             return result
 
-        return await self._backend.write(channel_id, body)
+        try:
+            return await self._backend.write(channel_id, body)
+        finally:
+            self.forget_left(channel_id)  # PostgreSQL: what changes here left is stale now
 
     @contextlib.asynccontextmanager
     async def _turn(self, channel_id: int) -> AsyncIterator[None]:
@@ -438,12 +440,27 @@ class Store:
             )
 
         event = await self._backend.write(channel_id, save, one_statement=True)
-        self._leave(key, after, dataclasses.replace(guard, newest=event.id))
+        left = dataclasses.replace(guard, newest=event.id)
+        self._leave(key, after, left)
+        # The channel's tables of other parts kept here, true as this change began, follow it
+        # (as SQLite's do, `_carry_over`): a spend after a hit needs no read. Others are stale.
+        untouched = all(getattr(before, p) == getattr(after, p) for p in EVERYTHING - parts)
+        for other in self._used(parts):
+            other_key = _table_key(channel_id, guild_id, other)
+            kept = self._left.pop(other_key, None) if other != parts else None
+            if kept is not None and kept[1] == guard and untouched:
+                self._leave(other_key, _carried(after, parts, other, kept[0]), left)
         if retention.prunes(event.seq):
             await self._prune(channel_id, event.seq - after.settings.history_keep)
         return result
 
-    def _leave(self, key: Hashable, table: Table, guard: retention.Guard) -> None:
+    def forget_left(self, channel_id: int) -> None:
+        """After a change made in a transaction holding the lock (PostgreSQL): the tables the
+        channel's changes left here are stale (their guards would refuse them)."""
+        for key in [key for key in self._left if key[1] == channel_id]:
+            del self._left[key]
+
+    def _leave(self, key: tuple[Any, ...], table: Table, guard: retention.Guard) -> None:
         """Keep what a change left for the next change of the channel here (PostgreSQL), the
         longest kept forgotten first beyond LEFT_KEPT."""
         if len(self._left) >= LEFT_KEPT:

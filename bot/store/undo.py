@@ -97,4 +97,7 @@ async def undo_last(
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
         return Undone(target, replace(undo, undoes=target.id), undone)
 
-    return await store._backend.write(channel_id, body)
+    try:
+        return await store._backend.write(channel_id, body)
+    finally:
+        store.forget_left(channel_id)

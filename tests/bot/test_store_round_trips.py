@@ -322,3 +322,38 @@ async def test_a_second_delivery_on_what_a_change_left_is_found_applied(store: S
     (ana,) = (await store.read(CHANNEL, GUILD)).characters
     assert ana.fatigue.fp == 1
     assert [e.action for e in await store.history(CHANNEL, limit=5)].count("spend") == 1
+
+
+async def test_a_change_of_other_parts_carries_over_and_an_undo_is_forgotten(
+    store: Store,
+) -> None:
+    """A spend (the party), the GM's turn of a monster (the bestiary), a spend: the last needs no
+    read, the party's table following the monster's change. After an undo (a transaction
+    holding the lock) what was kept is forgotten: the next change reads (two trips, not a
+    refused write and three)."""
+    from bot.store.store import CHARACTERS, INITIATIVE, MONSTERS
+    from bot.store.undo import undo_last
+
+    party, bestiary = frozenset({CHARACTERS, INITIATIVE}), frozenset({MONSTERS, INITIATIVE})
+
+    def turn(table: Table) -> tuple[Table, None]:
+        (imp,) = table.monsters
+        return table.with_monster(dataclasses.replace(imp, facing="S")), None
+
+    await store.apply(CHANNEL, GUILD, GM, "spend", spend, party, interaction_id=1)
+    await store.apply(CHANNEL, GUILD, GM, "turn", turn, bestiary, interaction_id=2)
+    trips = await counted(
+        store,
+        lambda: store.apply(CHANNEL, GUILD, GM, "spend", spend, party, interaction_id=3),
+    )
+    assert trips == 1
+    table = await store.read(CHANNEL, GUILD)
+    assert table.characters[0].fatigue.fp == 2 and table.monsters[0].facing == "S"
+
+    await undo_last(store, CHANNEL, GUILD, GM, True)
+    trips = await counted(
+        store,
+        lambda: store.apply(CHANNEL, GUILD, GM, "spend", spend, party, interaction_id=4),
+    )
+    assert trips == 2
+    assert (await store.read(CHANNEL, GUILD)).characters[0].fatigue.fp == 2  # 2, undone, 2
