@@ -409,10 +409,10 @@ class Store:
         that writes only if the channel and its server's settings are still as read
         (`retention.Guard`): one or two round trips, where a transaction holding the lock takes
         four. ChangedSinceRead if another change came in between (nothing written; what was
-        kept is forgotten); _TakeTheLock for a server's settings, whose row other channels'
-        changes write too."""
+        kept is forgotten; a refusal by `fn` keeps it); _TakeTheLock for a server's settings,
+        whose row other channels' changes write too."""
         key = _table_key(channel_id, guild_id, parts)
-        found = self._left.pop(key, None)
+        found = self._left.get(key)
         if found is None:
 
             async def load(tx: Tx) -> tuple[Table, bool, retention.Guard | None]:
@@ -439,7 +439,11 @@ class Store:
                 tx, before, after, actor_id, action, stored, interaction_id, guard=guard
             )
 
-        event = await self._backend.write(channel_id, save, one_statement=True)
+        try:
+            event = await self._backend.write(channel_id, save, one_statement=True)
+        except ChangedSinceRead:
+            self._left.pop(key, None)
+            raise
         left = dataclasses.replace(guard, newest=event.id)
         self._leave(key, after, left)
         # The channel's tables of other parts kept here, true as this change began, follow it

@@ -357,3 +357,21 @@ async def test_a_change_of_other_parts_carries_over_and_an_undo_is_forgotten(
     )
     assert trips == 2
     assert (await store.read(CHANNEL, GUILD)).characters[0].fatigue.fp == 2  # 2, undone, 2
+
+
+async def test_a_refused_change_keeps_what_the_last_one_left(store: Store) -> None:
+    """A change `fn` refuses (a player acting on another's character) writes nothing and costs
+    the next change no read."""
+    from rules.errors import RulesError
+
+    def refuse(table: Table) -> tuple[Table, None]:
+        raise RulesError("not yours")
+
+    await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)
+    with pytest.raises(RulesError):
+        await store.apply(CHANNEL, GUILD, GM, "refused", refuse, interaction_id=2)
+    trips = await counted(
+        store, lambda: store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=3)
+    )
+    assert trips == 1
+    assert (await store.read(CHANNEL, GUILD)).characters[0].fatigue.fp == 2
