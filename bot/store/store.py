@@ -448,7 +448,7 @@ class Store:
         self._leave(key, after, left)
         # The channel's tables of other parts kept here, true as this change began, follow it
         # (as SQLite's do, `_carry_over`): a spend after a hit needs no read. Others are stale.
-        untouched = all(getattr(before, p) == getattr(after, p) for p in EVERYTHING - parts)
+        untouched = _read_parts_only(before, after, parts)
         for other in self._used(parts):
             other_key = _table_key(channel_id, guild_id, other)
             kept = self._left.pop(other_key, None) if other != parts else None
@@ -633,11 +633,17 @@ async def _carry_over(
     """The channel's Tables of `others` parts, kept, follow a change made with `parts`
     (`Tx.follow`): so a look at the party after a monster's hit, or a hit after a spend, reads
     nothing again."""
-    if any(getattr(before, part) != getattr(after, part) for part in EVERYTHING - parts):
+    if not _read_parts_only(before, after, parts):
         return  # it changed a part it never read: what the channel has there is read again
     for other in others:
         step = functools.partial(_carried, after, parts, other)
         await tx.follow(_table_key(*scope, other), scope, step)
+
+
+def _read_parts_only(before: Table, after: Table, parts: Parts) -> bool:
+    """Whether a change made with `parts` left every other part as it was: only then can the
+    channel's Tables of other parts follow it (`_carried`)."""
+    return all(getattr(before, part) == getattr(after, part) for part in EVERYTHING - parts)
 
 
 _UNREAD = Table(1, None)  # what a Table read without a part has there
