@@ -231,5 +231,5 @@ def hit(
     result = rules_hit(monster.block, damage, monster.facing, from_square)
     if monster.hp is None or monster.down:
         return table, MonsterHit(monster, monster.hp, result, from_square, monster.down)
-    hurt = replace(monster, hp=monster.hp - result.taken)
+    hurt = monster.hurt(result.taken)
     return table.with_monster(hurt), MonsterHit(hurt, monster.hp, result, from_square)

@@ -393,8 +393,11 @@ class Monster:
         if not isinstance(self.build, Mapping):
             raise RulesError(_("A monster's build must be a mapping of its build inputs"))
         # Stored canonical (every input, armor in lower case, spots in order) so equal monsters
-        # compare equal; a bad build fails here, not when it is shown.
-        object.__setattr__(self, "build", MonsterBlock.from_dict(self.build).to_dict())
+        # compare equal; a bad build fails here, not when it is shown. The block is kept (not a
+        # field: compared via the build): a hit, the roster and the reply read it, not rebuild it.
+        block = MonsterBlock.from_dict(self.build)
+        object.__setattr__(self, "build", block.to_dict())
+        object.__setattr__(self, "_block", block)
         if self.hp_max is None:
             if self.hp is not None:
                 raise RulesError(_("A monster's HP can only be tracked with its maximum HP"))
@@ -412,8 +415,16 @@ class Monster:
 
     @property
     def block(self) -> MonsterBlock:
-        """The stat block, rebuilt from the inputs by the rules."""
-        return MonsterBlock.from_dict(self.build)
+        """The stat block the rules built from the inputs."""
+        block: MonsterBlock = self.__dict__["_block"]
+        return block
+
+    def hurt(self, taken: int) -> Monster:
+        """The same monster with `taken` off its tracked HP (its build is not checked again)."""
+        if self.hp is None or self.hp_max is None:
+            raise RulesError(_("This monster's HP is not tracked"))
+        hp = _check_int(self.hp - taken, N_("HP"), -(2**62), self.hp_max)
+        return _evolved(self, hp=hp)
 
     @property
     def down(self) -> bool:

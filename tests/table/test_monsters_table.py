@@ -294,6 +294,31 @@ def test_a_hit_takes_damage_after_defense_at_least_one(seed: int) -> None:
         assert table.get_monster("m").hp == hp_max - hit.result.taken
 
 
+@given(
+    rank=st.integers(0, 5),
+    armor=st.sampled_from(["unarmored", "light", "heavy", "impervious"]),
+    hp_max=st.integers(1, 1000),
+    hp=st.integers(-1000, 1000),
+    taken=st.integers(1, 2000),
+)
+def test_a_hurt_monster_is_the_one_its_checked_constructor_makes(
+    rank: int, armor: str, hp_max: int, hp: int, taken: int
+) -> None:
+    """`hurt` skips rebuilding the block: the result must equal a full construction, block
+    included, and it is refused where the constructor would refuse it."""
+    monster = Monster("M", {"rank": rank, "armor": armor}, hp_max, min(hp, hp_max))
+    hurt = monster.hurt(taken)
+    again = dataclasses.replace(monster, hp=monster.hp - taken)  # type: ignore[operator]
+    assert hurt == again and hurt.hp == again.hp
+    assert hurt.block == again.block == monster.block
+    assert hurt.hp_max == hp_max and hurt.build == monster.build
+
+
+def test_an_untracked_monster_cannot_be_hurt() -> None:
+    with pytest.raises(RulesError, match="HP is not tracked"):
+        troll(hp_max=None).hurt(3)
+
+
 # --- codec ---------------------------------------------------------------------------------
 
 
