@@ -101,21 +101,21 @@ def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
     None there; the channel part appears only when the clock, guild or settings changed."""
     old: Snapshot = {"characters": {}}
     new: Snapshot = {"characters": {}}
-    if channel_to_dict(before) != channel_to_dict(after):
+    if _channel_fields(before) != _channel_fields(after):  # what channel_to_dict is made of
         old["channel"], new["channel"] = channel_to_dict(before), channel_to_dict(after)
     if before.server != after.server:  # only where a change to the server was made
         old[SERVER], new[SERVER] = server_to_dict(before), server_to_dict(after)
     was = {c.key: c for c in before.characters}
     now = {c.key: c for c in after.characters}
     for key in sorted(was.keys() | now.keys()):
-        if was.get(key) != now.get(key):
+        if _changed(was.get(key), now.get(key)):
             old["characters"][key] = _maybe(was.get(key))
             new["characters"][key] = _maybe(now.get(key))
     # Monsters appear only when one changed, so older events keep their shape.
     was_m = {m.key: m for m in before.monsters}
     now_m = {m.key: m for m in after.monsters}
     for key in sorted(was_m.keys() | now_m.keys()):
-        if was_m.get(key) != now_m.get(key):
+        if _changed(was_m.get(key), now_m.get(key)):
             old.setdefault("monsters", {})[key] = _maybe_monster(was_m.get(key))
             new.setdefault("monsters", {})[key] = _maybe_monster(now_m.get(key))
     # The turn order appears only when it changed, as one thing ("order").
@@ -126,6 +126,22 @@ def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
 
 
 INITIATIVE, ORDER = "initiative", "order"
+
+
+def _channel_fields(table: Table) -> tuple[Any, ...]:
+    return (
+        table.guild_id,
+        table.clock,
+        table.settings,
+        table.own,
+        table.round_start,
+        table.round_first,
+    )
+
+
+def _changed(was: object, now: object) -> bool:
+    # A change leaves most of a party as the very same objects: no field-by-field comparison.
+    return was is not now and was != now
 
 
 def initiative_to_dict(initiative: Initiative) -> dict[str, Any] | None:
