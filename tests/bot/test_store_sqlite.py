@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +228,17 @@ async def test_changes_queued_together_commit_together_and_fail_alone(tmp_path: 
         table = await store.read(CH, GUILD)
         assert table.get("Hero").fatigue.fp == 3  # the broken change's delete was taken back
         assert len(await store.history(CH, 100)) == 4
+
+
+async def test_wall_times_are_stored_as_iso_8601_text(tmp_path: Path) -> None:
+    """What the event log and `schema_version` hold is text a person (and `fromisoformat`) reads:
+    the adapter binds a datetime the way the event's own `created_at` reads it back."""
+    path = tmp_path / "tk.db"
+    at = datetime(2026, 12, 4, 9, 30, 5, tzinfo=UTC)
+    async with Store.open(f"sqlite:///{path}", now=lambda: at) as store:
+        await store.apply(CH, GUILD, GM, "seed", hero)
+        (event,) = await store.history(CH)
+    with sqlite3.connect(path) as raw:
+        (stored,) = raw.execute("SELECT created_at FROM events").fetchone()
+    assert stored == "2026-12-04T09:30:05+00:00"
+    assert event.created_at == at
