@@ -5,8 +5,6 @@ Public names are re-exported by `rules.fatigue`; import them from there.
 
 from __future__ import annotations
 
-import functools
-import math
 import re
 from collections.abc import Sequence
 from fractions import Fraction
@@ -180,14 +178,10 @@ def fatigue_level(
 
 def band_width(fl: Fraction) -> int:
     """W = max(1, ⌊FL⌋): every band holds W points."""
-    return _width(check_fl(fl))
-
-
-# A change asks for the bands of the same few Fatigue Levels several times over, and flooring
-# a Fraction is the costly part: each level's width is worked out once.
-@functools.lru_cache(maxsize=1024)
-def _width(fl: Fraction) -> int:
-    return max(1, math.floor(fl))
+    exact = check_fl(fl)
+    # ⌊FL⌋ as Fraction.__floor__ works it out, without the dispatch through math.floor: a
+    # single change asks for it several times over.
+    return max(1, exact.numerator // exact.denominator)
 
 
 def max_fp(fl: Fraction) -> int:
