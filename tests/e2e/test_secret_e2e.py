@@ -5,7 +5,9 @@ not the interaction token), everyone else is refused politely, and all of it aft
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from typing import Any
 
 import pytest
@@ -33,6 +35,18 @@ def numbers(text: str) -> list[str]:
     return re.findall(r"\d+", text.replace("d100", "d"))
 
 
+async def kept_roll(d: Any, reply: Reply) -> Reply:
+    """A secret roll's channel notice once the roller's private result has followed it: the bot
+    sends that only after keeping the roll, so a click from then on finds it. (`settle` alone
+    stops after 50 ms without a request, which a slow sync of the disk can outlast.)"""
+    deadline = time.monotonic() + d.timeout
+    while not d.latest(reply).followups:
+        assert time.monotonic() < deadline, "the roller's private result never came"
+        await asyncio.sleep(0.01)
+    settled: Reply = await d.settle(reply)
+    return settled
+
+
 def assert_refused(reply: Reply, says: str) -> None:
     assert reply.ephemeral, reply
     assert says in reply.content, reply.content
@@ -50,8 +64,8 @@ async def test_a_secret_d100_is_announced_without_numbers_and_revealed_by_the_gm
 ) -> None:
     d = env.discord
     dice(env, "Roll", 97, 43)
-    rolled = await d.settle(
-        await d.slash("roll", user=d.player, secret=True, mod=5, label="Sneak attack")
+    rolled = await kept_roll(
+        d, await d.slash("roll", user=d.player, secret=True, mod=5, label="Sneak attack")
     )
     # The channel: who and what kind, in words; not one digit of the result.
     assert not rolled.ephemeral
@@ -91,8 +105,8 @@ async def test_peek_and_reveal_work_after_a_restart(env: Any) -> None:
     d = env.discord
     await seed(env, Character("Aria", d.player.id, level=5, wisdom=10, kin_wsr=5))
     dice(env, "Saves", 30)
-    rolled = await d.settle(
-        await d.slash("save wsr", user=d.player, vs=7, secret=True, label="Fear")
+    rolled = await kept_roll(
+        d, await d.slash("save wsr", user=d.player, vs=7, secret=True, label="Fear")
     )
     assert "WSR" in rolled.text and "Willpower save" in rolled.text and "Aria" in rolled.text
     assert numbers(rolled.text) == [], rolled.text
@@ -114,7 +128,9 @@ async def test_a_gm_rolls_behind_the_screen_the_same_way(env: Any) -> None:
     d = env.discord
     await seed(env, Character("Aria", d.player.id, level=5, wisdom=10, kin_wsr=5))
     dice(env, "Saves", 12)
-    party = await d.settle(await d.slash("save party", user=d.gm, kind="tsr", dc=60, secret=True))
+    party = await kept_roll(
+        d, await d.slash("save party", user=d.gm, kind="tsr", dc=60, secret=True)
+    )
     assert "Gandra" in party.text and "party TSR (Toughness save)" in party.text
     assert numbers(party.text) == [], party.text
     assert "Aria" in party.followups[0].text
@@ -125,7 +141,7 @@ async def test_a_gm_rolls_behind_the_screen_the_same_way(env: Any) -> None:
     assert "Aria" in d.latest(party).text and "revealed" in d.latest(party).text
 
     dice(env, "Saves", 50)
-    own = await d.settle(await d.slash("save tsr", user=d.gm, level=3, dc=70, secret=True))
+    own = await kept_roll(d, await d.slash("save tsr", user=d.gm, level=3, dc=70, secret=True))
     assert "Gandra made a secret TSR (Toughness save)" in own.text
     gm_peek = await d.click(own, PEEK, user=d.gm)
     assert "Your secret" in gm_peek.content and reveal_label(gm_peek)
@@ -134,7 +150,7 @@ async def test_a_gm_rolls_behind_the_screen_the_same_way(env: Any) -> None:
 async def test_clicks_from_another_channel_or_server_are_refused(env: Any) -> None:
     d = env.discord
     dice(env, "Roll", 50)
-    rolled = await d.settle(await d.slash("roll", user=d.player, secret=True))
+    rolled = await kept_roll(d, await d.slash("roll", user=d.player, secret=True))
     other_channel = await d.click(rolled, PEEK, user=d.gm, channel=d.ooc)
     assert_refused(other_channel, ELSEWHERE)
     other_guild = await d.click(rolled, PEEK, user=d.outsider, channel=d.other_table)
@@ -152,7 +168,7 @@ async def test_a_slow_secret_save_is_deferred_and_still_secret(env: Any) -> None
     dice(env, "Saves", 61)
     async with store_held(env, 1.6):  # the watchdog defers it: "thinking…" in the channel
         rolled = await d.slash("save tsr", user=d.player, level=2, dc=70, secret=True)
-    rolled = await d.settle(rolled)
+    rolled = await kept_roll(d, rolled)
     assert rolled.callback_type == 5 and not rolled.ephemeral
     assert "TSR (Toughness save)" in rolled.text and numbers(rolled.text) == []
     (mine,) = rolled.followups
