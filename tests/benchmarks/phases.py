@@ -15,6 +15,11 @@ one event loop, so every phase is CPU of that loop):
 Beside Tablekeeper's commands: `/echo` (the echo bot's fixed text) and `/echo save-sized` (the
 echo bot sending a `/save level:5 vs:7` reply, embed and "Roll again" button, built from a
 fixed dict: discord.py's cost for that payload, the floor of what `/save` can take).
+`--store` splits the store's part of each change (`/fatigue spend`, `/monster hit`) on SQLite
+too: the hop to the connection's thread, BEGIN and the savepoint, the change's body, the COMMIT
+(with what follows it on that thread: keeping results; under synchronous=FULL the sync of the
+log, the disk's own time), the hop back to the event loop, settling the callers, and the task
+resuming.
 Each round ends with untimed reads, so the next round's commands find the store's read cache
 filled; `--after-write` sends a change (untimed) before each command instead, a player's
 `/fatigue spend` (`--after-write hit`: the GM's `/monster hit`), so each reads the channel right
@@ -27,6 +32,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import itertools
 import statistics
 import tempfile
 import time
@@ -40,6 +46,7 @@ from discord.app_commands import commands as app_commands_module
 from discord.state import ConnectionState
 
 import bot.ack
+import bot.store.sqlite as sqlite_store
 from cogs._buttons import buttons_view
 from cogs.saves import SaveAgain
 from rules.dice import OpenEndedRoll
@@ -51,6 +58,15 @@ from tests.benchmarks.commands import COMMANDS, who
 from tests.localdiscord.world import speaking
 
 PHASES = ("arrive → command", "command → answer", "answer → request", "request → done")
+STORE_PHASES = (
+    "hop to thread",
+    "BEGIN",
+    "body",
+    "COMMIT and after",
+    "hop back",
+    "settle",
+    "resume",
+)
 ECHO, SAVE_SIZED = "/echo", "/echo save-sized"
 ROLLER = 1_300_000_000_000_000  # a snowflake's size, for the button's custom_id
 READS = ("/party show", "/history")  # after each round's changes, read again (untimed)
@@ -89,6 +105,59 @@ def timestamps() -> Iterator[None]:
     finally:
         for owner, name, original in reversed(patched):
             setattr(owner, name, original)
+
+
+@contextlib.contextmanager
+def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
+    """Each SQLite change's moments, from its `write` to its caller resuming, appended to `into`
+    (one batch of one change at a time: the benchmark sends them one by one)."""
+    backend = sqlite_store.SqliteBackend
+    write, commit_pending = backend.write, backend._commit_pending
+    settle, drive = backend._settle, sqlite_store._drive
+    now: dict[str, float] = {}
+
+    async def timed_write(self: Any, *args: Any, **kwargs: Any) -> Any:
+        now.clear()
+        now["write"] = time.perf_counter()
+        result = await write(self, *args, **kwargs)
+        now["resumed"] = time.perf_counter()
+        into.append(dict(now))
+        return result
+
+    def timed_commit_pending(self: Any, loop: asyncio.AbstractEventLoop) -> None:
+        now["thread"] = time.perf_counter()
+        commit_pending(self, loop)
+        now["posted"] = time.perf_counter()  # the COMMIT done, the settling posted to the loop
+
+    def timed_settle(self: Any, *args: Any) -> None:
+        now["settle"] = time.perf_counter()
+        settle(self, *args)
+        now["settled"] = time.perf_counter()
+
+    def timed_drive(coro: Any) -> Any:
+        now.setdefault("body", time.perf_counter())
+        try:
+            return drive(coro)
+        finally:
+            now["bodied"] = time.perf_counter()
+
+    timed: list[tuple[Any, str, Any]] = [
+        (backend, "write", timed_write),
+        (backend, "_commit_pending", timed_commit_pending),
+        (backend, "_settle", timed_settle),
+        (sqlite_store, "_drive", timed_drive),
+    ]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in timed]
+    for owner, name, replacement in timed:
+        setattr(owner, name, replacement)
+    try:
+        yield
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
+
+
+STORE_MOMENTS = ("write", "thread", "body", "bodied", "posted", "settle", "settled", "resumed")
 
 
 @functools.cache  # built once, at the first call (Tablekeeper's catalogs installed by then)
@@ -151,9 +220,16 @@ WRITES = {
 }
 
 
-async def run(rounds: int, after_write: str | None, locale: str | None) -> None:
+async def run(rounds: int, after_write: str | None, locale: str | None, store: bool) -> None:
+    writes: list[dict[str, float]] = []  # `--store`: every change's moments
+    changes: list[dict[str, float]] = []  # ... those of the timed commands
     # Timestamps first: discord.py binds its parsers when a client is made.
-    with timestamps(), echo_save_sized(), tempfile.TemporaryDirectory(prefix="tk-phases-") as tmp:
+    with (
+        timestamps(),
+        store_timestamps(writes) if store else contextlib.nullcontext(),
+        echo_save_sized(),
+        tempfile.TemporaryDirectory(prefix="tk-phases-") as tmp,
+    ):
         async with pair() as p, p.tablekeeper(f"sqlite:///{Path(tmp) / 'phases.db'}") as env:
             await _seed.seed_table(env.store, p.tk)
             sends = senders(p, locale)
@@ -168,8 +244,11 @@ async def run(rounds: int, after_write: str | None, locale: str | None) -> None:
                     if after_write and label not in (ECHO, SAVE_SIZED):
                         await p.tk_once(write, write_user)
                     marks.clear()
+                    written = len(writes)
                     await send()
                     done = time.perf_counter()
+                    if label in STORE_TIMED:
+                        changes += writes[written:]
                     m = dict(marks)
                     m.setdefault("answer", m["request"])  # the echo bot has no bot.ack
                     ends = (m["command"], m["answer"], m["request"], done)
@@ -185,6 +264,24 @@ async def run(rounds: int, after_write: str | None, locale: str | None) -> None:
         columns = [statistics.median(column) * 1e6 for column in zip(*rows, strict=True)]
         cells = "  ".join(f"{c:16.0f}" for c in columns)
         print(f"{label:{width}}  {cells}  {sum(columns):8.0f}")
+    if store:
+        echo = [sum(phases) for phases in samples[ECHO]]
+        print_store(changes, statistics.median(echo))
+
+
+STORE_TIMED = ("/fatigue spend", "/monster hit")
+
+
+def print_store(changes: list[dict[str, float]], echo: float) -> None:
+    """Medians of each step of a change's store time, in µs and as a share of the echo bot's
+    whole interaction (`echo`, in seconds), and of the whole."""
+    whole = [c for c in changes if all(m in c for m in STORE_MOMENTS)]
+    print(f"\nThe store's part of {len(whole)} changes (SQLite), medians:")
+    print(f"  {'':18} {'µs':>8}  {'÷ /echo':>7}")
+    steps = [*itertools.pairwise(STORE_MOMENTS), ("write", "resumed")]
+    for name, (start, end) in zip((*STORE_PHASES, "the whole write"), steps, strict=True):
+        step = statistics.median(c[end] - c[start] for c in whole)
+        print(f"  {name:18} {step * 1e6:8.0f}  {step / echo:6.2f}×")
 
 
 def main() -> None:
@@ -200,8 +297,11 @@ def main() -> None:
         help="a change before each: a player's /fatigue spend (the default) or the GM's hit",
     )
     parser.add_argument("--locale", default=None, help="the players' locale, e.g. es-ES")
+    parser.add_argument(
+        "--store", action="store_true", help="split the store's part of each change (SQLite)"
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.rounds, args.after_write, args.locale))
+    asyncio.run(run(args.rounds, args.after_write, args.locale, args.store))
 
 
 if __name__ == "__main__":
