@@ -421,8 +421,8 @@ class Monster:
 
     def hurt(self, taken: int) -> Monster:
         """The same monster with `taken` off its tracked HP (its build is not checked again)."""
-        if self.hp is None or self.hp_max is None:
-            raise RulesError(_("This monster's HP is not tracked"))
+        if self.hp is None or self.hp_max is None:  # a bug: the hit checks it first
+            raise ValueError(f"{self.name}'s HP is not tracked")
         hp = _check_int(self.hp - taken, N_("HP"), -(2**62), self.hp_max)
         return _evolved(self, hp=hp)
 

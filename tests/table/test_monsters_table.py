@@ -315,7 +315,7 @@ def test_a_hurt_monster_is_the_one_its_checked_constructor_makes(
 
 
 def test_an_untracked_monster_cannot_be_hurt() -> None:
-    with pytest.raises(RulesError, match="HP is not tracked"):
+    with pytest.raises(ValueError, match="HP is not tracked"):
         troll(hp_max=None).hurt(3)
 
 
