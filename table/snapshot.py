@@ -42,14 +42,15 @@ def settings_to_dict(settings: ChannelSettings) -> dict[str, Any]:
     return {name: getattr(settings, name) for name in CHANNEL_SETTINGS}
 
 
+# What a snapshot's channel part is made of, as the Table has it (`diff` compares these first).
+CHANNEL_PARTS = ("guild_id", "clock", "settings", "own", *ROUND_FIELDS)
+
+
 def channel_to_dict(table: Table) -> dict[str, Any]:
-    return {
-        "guild_id": table.guild_id,
-        "clock": table.clock,
-        "settings": settings_to_dict(table.settings),  # as the channel reads them
-        "own": sorted(table.own),  # ... of which the channel set these itself
-        **{name: getattr(table, name) for name in ROUND_FIELDS},
-    }
+    data = {name: getattr(table, name) for name in CHANNEL_PARTS}
+    data["settings"] = settings_to_dict(table.settings)  # as the channel reads them
+    data["own"] = sorted(table.own)  # ... of which the channel set these itself
+    return data
 
 
 def server_to_dict(table: Table) -> dict[str, Any]:
@@ -101,7 +102,7 @@ def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
     None there; the channel part appears only when the clock, guild or settings changed."""
     old: Snapshot = {"characters": {}}
     new: Snapshot = {"characters": {}}
-    if _channel_fields(before) != _channel_fields(after):  # what channel_to_dict is made of
+    if _channel_fields(before) != _channel_fields(after):
         old["channel"], new["channel"] = channel_to_dict(before), channel_to_dict(after)
     if before.server != after.server:  # only where a change to the server was made
         old[SERVER], new[SERVER] = server_to_dict(before), server_to_dict(after)
@@ -129,14 +130,8 @@ INITIATIVE, ORDER = "initiative", "order"
 
 
 def _channel_fields(table: Table) -> tuple[Any, ...]:
-    return (
-        table.guild_id,
-        table.clock,
-        table.settings,
-        table.own,
-        table.round_start,
-        table.round_first,
-    )
+    """Equal exactly when the two tables' `channel_to_dict` are, without making the dicts."""
+    return tuple(getattr(table, name) for name in CHANNEL_PARTS)
 
 
 def _changed(was: object, now: object) -> bool:

@@ -450,6 +450,28 @@ def test_diff_snapshots_restore_either_side(seed: int) -> None:
     same_monsters = {m.key for m in before.monsters if after.find_monster(m.key) == m}
     assert not same_monsters & old.get("monsters", {}).keys()
     assert ("monsters" in old) == (before.monsters != after.monsters)
+    assert ("channel" in old) == (codec.channel_to_dict(before) != codec.channel_to_dict(after))
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"guild_id": 5},
+        {"clock": 60},
+        {"settings": ChannelSettings(ties="succeed")},
+        {"own": frozenset({"ties"})},
+        {"round_start": 60},
+        {"round_first": 2},
+    ],
+)
+def test_diff_logs_the_channel_when_any_of_its_parts_changed(changes: dict[str, object]) -> None:
+    """`diff` compares the channel's parts before making their dicts: each part counts."""
+    before = Table(1, None).with_character(Character("Ann", 3))
+    after = dataclasses.replace(before, **changes)  # type: ignore[arg-type]
+    old, new = diff(before, after)
+    assert old["channel"] == codec.channel_to_dict(before)
+    assert new["channel"] == codec.channel_to_dict(after) != old["channel"]
+    assert diff(after, dataclasses.replace(after)) == ({"characters": {}}, {"characters": {}})
 
 
 # --- monsters (the bestiary) ---------------------------------------------------------------
