@@ -416,7 +416,7 @@ class Monster:
     @property
     def block(self) -> MonsterBlock:
         """The stat block the rules built from the inputs."""
-        block: MonsterBlock = self.__dict__["_block"]
+        block: MonsterBlock = self._block  # type: ignore[attr-defined]  # set in __post_init__
         return block
 
     def hurt(self, taken: int) -> Monster:

@@ -231,8 +231,8 @@ async def test_changes_queued_together_commit_together_and_fail_alone(tmp_path: 
 
 
 async def test_wall_times_are_stored_as_iso_8601_text(tmp_path: Path) -> None:
-    """What the event log and `schema_version` hold is text a person (and `fromisoformat`) reads:
-    the adapter binds a datetime the way the event's own `created_at` reads it back."""
+    """The event log holds its wall times as ISO 8601 text, which a person (and
+    `fromisoformat`) reads: the adapter binds a datetime the way `created_at` reads it back."""
     path = tmp_path / "tk.db"
     at = datetime(2026, 12, 4, 9, 30, 5, tzinfo=UTC)
     async with Store.open(f"sqlite:///{path}", now=lambda: at) as store:

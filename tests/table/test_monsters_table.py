@@ -305,7 +305,7 @@ def test_a_hurt_monster_is_the_one_its_checked_constructor_makes(
     rank: int, armor: str, hp_max: int, hp: int, taken: int
 ) -> None:
     """`hurt` skips rebuilding the block: the result must equal a full construction, block
-    included, and it is refused where the constructor would refuse it."""
+    included."""
     monster = Monster("M", {"rank": rank, "armor": armor}, hp_max, min(hp, hp_max))
     hurt = monster.hurt(taken)
     again = dataclasses.replace(monster, hp=monster.hp - taken)  # type: ignore[operator]
