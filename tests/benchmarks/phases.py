@@ -74,11 +74,23 @@ marks: dict[str, float] = {}
 
 
 @contextlib.contextmanager
+def patched(replacements: list[tuple[Any, str, Any]]) -> Iterator[None]:
+    """Each (owner, name, replacement) set while inside, the originals put back after."""
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in replacements]
+    for owner, name, replacement in replacements:
+        setattr(owner, name, replacement)
+    try:
+        yield
+    finally:
+        for owner, name, original in reversed(originals):
+            setattr(owner, name, original)
+
+
+@contextlib.contextmanager
 def timestamps() -> Iterator[None]:
     """The first call of each marked function, per interaction, noted in `marks`."""
-    patched: list[tuple[Any, str, Any]] = []
 
-    def mark(owner: Any, name: str, key: str, is_async: bool) -> None:
+    def mark(owner: Any, name: str, key: str, is_async: bool) -> tuple[Any, str, Any]:
         original = getattr(owner, name)
         if is_async:
 
@@ -86,25 +98,23 @@ def timestamps() -> Iterator[None]:
                 marks.setdefault(key, time.perf_counter())
                 return await original(*args, **kwargs)
 
-            setattr(owner, name, timed_async)
-        else:
+            return owner, name, timed_async
 
-            def timed(*args: Any, **kwargs: Any) -> Any:
-                marks.setdefault(key, time.perf_counter())
-                return original(*args, **kwargs)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            marks.setdefault(key, time.perf_counter())
+            return original(*args, **kwargs)
 
-            setattr(owner, name, timed)
-        patched.append((owner, name, original))
+        return owner, name, timed
 
-    mark(ConnectionState, "parse_interaction_create", "arrive", False)
-    mark(app_commands_module.Command, "_do_call", "command", True)
-    mark(bot.ack, "_first", "answer", True)
-    mark(aiohttp.ClientSession, "_request", "request", False)  # called as the request leaves
-    try:
+    with patched(
+        [
+            mark(ConnectionState, "parse_interaction_create", "arrive", False),
+            mark(app_commands_module.Command, "_do_call", "command", True),
+            mark(bot.ack, "_first", "answer", True),
+            mark(aiohttp.ClientSession, "_request", "request", False),  # as the request leaves
+        ]
+    ):
         yield
-    finally:
-        for owner, name, original in reversed(patched):
-            setattr(owner, name, original)
 
 
 @contextlib.contextmanager
@@ -141,20 +151,15 @@ def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
         finally:
             now["bodied"] = time.perf_counter()
 
-    timed: list[tuple[Any, str, Any]] = [
-        (backend, "write", timed_write),
-        (backend, "_commit_pending", timed_commit_pending),
-        (backend, "_settle", timed_settle),
-        (sqlite_store, "_drive", timed_drive),
-    ]
-    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in timed]
-    for owner, name, replacement in timed:
-        setattr(owner, name, replacement)
-    try:
+    with patched(
+        [
+            (backend, "write", timed_write),
+            (backend, "_commit_pending", timed_commit_pending),
+            (backend, "_settle", timed_settle),
+            (sqlite_store, "_drive", timed_drive),
+        ]
+    ):
         yield
-    finally:
-        for owner, name, original in originals:
-            setattr(owner, name, original)
 
 
 STORE_MOMENTS = ("write", "thread", "body", "bodied", "posted", "settle", "settled", "resumed")
