@@ -11,7 +11,7 @@ import gc
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
@@ -79,7 +79,23 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         sqlite_synchronous=settings.sqlite_synchronous,
         retry_for=settings.startup_retry_seconds,
     )
-    async with opening as store, Tablekeeper(settings, store) as bot:
+    # A host may stop a worker that still waits for its database (STARTUP_RETRY_SECONDS).
+    stopping, connecting = asyncio.Event(), asyncio.ensure_future(opening)
+
+    def stop() -> None:
+        stopping.set()
+        connecting.cancel()
+
+    _on_sigterm(stop)
+    try:
+        store = await connecting
+    except asyncio.CancelledError:
+        if not stopping.is_set():
+            raise
+        raise StoppedStarting() from None
+    async with store, Tablekeeper(settings, store) as bot:
+        if stopping.is_set():  # before the bot took SIGTERM over
+            raise StoppedStarting()
         if not sync:
             _close_on_sigterm(bot)
             settled = asyncio.create_task(_freeze_when_ready(bot))
@@ -112,10 +128,13 @@ async def _freeze_when_ready(bot: Tablekeeper) -> None:
 def _close_on_sigterm(bot: Tablekeeper) -> None:
     """Hosts stop a worker with SIGTERM: stop taking interactions, finish those in flight, close
     the gateway and then the store (as `run` leaves its `async with`) instead of dying."""
+    _on_sigterm(lambda: asyncio.ensure_future(bot.shutdown()))
+
+
+def _on_sigterm(stop: Callable[[], object]) -> None:
+    """`stop` on SIGTERM from now on, in place of the one before."""
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
-        asyncio.get_running_loop().add_signal_handler(
-            signal.SIGTERM, lambda: asyncio.ensure_future(bot.shutdown())
-        )
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
 
 
 def fatal(message: object, log_format: str = "text") -> None:

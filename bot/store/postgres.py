@@ -119,18 +119,27 @@ class PostgresBackend:
         except ImportError:
             raise StoreError(INSTALL) from None
         deadline = time.monotonic() + retry_for
-        delay = 0.5
+        delay, attempt = 0.5, 1
         while True:
             try:
                 pool = await create_pool(url)
                 break
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
                 left = deadline - time.monotonic()
-                if left <= 0:
+                if left <= 0 or isinstance(error, _final_errors()):
                     raise StoreError(_connect_failure(error, retry_for)) from None
-                log.debug("PostgreSQL not reachable yet (%s); trying again", error)
-                await asyncio.sleep(min(delay, left))
-                delay = min(delay * 2, 10.0)
+                wait = min(delay, left)
+                # As for Discord (bot.connect): a line per attempt, so an admin waiting on a
+                # wrong port or a server still starting sees why, not a silent minute.
+                log.warning(
+                    "PostgreSQL can't be reached at %s (%s): attempt %d, trying again in %.1f s",
+                    server_of(url),
+                    _reason(error),
+                    attempt,
+                    wait,
+                )
+                await asyncio.sleep(wait)
+                delay, attempt = min(delay * 2, 10.0), attempt + 1
         backend = cls(pool)
         try:
             await backend.migrate()
@@ -191,19 +200,41 @@ class PostgresBackend:
         await self._pool.close()
 
 
+def server_of(url: str) -> str:
+    """`host:5432/db` of a database URL: where it points, never who logs in or the password."""
+    return url.split("://", 1)[-1].rsplit("@", 1)[-1].split("?", 1)[0] or "the local server"
+
+
+def _reason(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def _final_errors() -> tuple[type[BaseException], ...]:
+    """Answers that trying again won't change: a wrong login or database name (not retried,
+    as a wrong Discord token isn't)."""
+    import asyncpg
+
+    return (
+        asyncpg.InvalidAuthorizationSpecificationError,
+        asyncpg.InvalidPasswordError,
+        asyncpg.InvalidCatalogNameError,
+    )
+
+
 def _connect_failure(error: BaseException, waited: float) -> str:
     import asyncpg
 
-    if isinstance(
-        error, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError
-    ):
+    final = isinstance(error, _final_errors())
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        what = "the server has no such database"
+    elif final:
         what = "the server refused the login"
     elif isinstance(error, OSError | asyncpg.CannotConnectNowError | TimeoutError):
         what = "the server could not be reached"
     else:
         what = "the server refused it"
-    after = f" (tried for {waited:g} s)" if waited > 0 else ""
-    detail = " ".join(str(error).split()) or type(error).__name__
+    after = f" (tried for {waited:g} s)" if waited > 0 and not final else ""
+    detail = _reason(error)
     return (
         f"Could not open the PostgreSQL database: {what}{after}: {detail}. "
         "Check DATABASE_URL and that the server is up"

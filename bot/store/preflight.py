@@ -74,7 +74,11 @@ def _check_writable_folder(folder: Path) -> None:
         with tempfile.TemporaryFile(dir=folder, prefix=".tablekeeper-probe-"):
             pass
     except OSError as error:
+        # Read-only (for the bot's user, or the whole disk), or no place for files at all
+        # (/proc answers "No such file or directory"): either way, another folder is needed.
+        read_only = error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+        how = "is read-only" if read_only else "can't hold new files"
         raise StoreError(
-            f"The folder {folder} is read-only ({error.strerror}): the bot writes the database "
+            f"The folder {folder} {how} ({error.strerror}): the bot writes the database "
             "and its -wal and -shm files there"
         ) from None

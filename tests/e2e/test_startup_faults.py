@@ -168,6 +168,15 @@ async def test_a_read_only_folder(tmp_path: Path, existing: bool) -> None:
     assert (digest(path) if existing else None) == before
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+async def test_a_folder_that_holds_no_files(tmp_path: Path) -> None:
+    """/proc takes no new file, and says "No such file or directory": the line says what that
+    means for the database, not that the folder is read-only."""
+    line = await fails_in_one_line(tmp_path, DATABASE_URL="sqlite:////proc/tk.db")
+    assert line.startswith("The folder /proc can't hold new files (No such file or directory)")
+    assert "read-only" not in line
+
+
 async def test_a_database_newer_than_the_code(tmp_path: Path) -> None:
     path = made_database(tmp_path / "tk.db")
     with contextlib.closing(sqlite3.connect(path)) as db, db:
@@ -180,22 +189,51 @@ async def test_a_database_newer_than_the_code(tmp_path: Path) -> None:
     assert digest(path) == before
 
 
-async def test_postgres_unreachable_is_retried_then_one_line(tmp_path: Path) -> None:
+async def test_postgres_unreachable_says_so_once_per_attempt(tmp_path: Path) -> None:
+    """As for Discord: a line per attempt (where, why, when again), never the password, then
+    the one line that says why it stopped."""
     pytest.importorskip("asyncpg")
-    url = f"postgresql://tk:secret-pw@127.0.0.1:{free_port()}/tk"
+    where = f"127.0.0.1:{free_port()}/tk"
+    env = process_env(
+        DISCORD_TOKEN=TOKEN,
+        DATABASE_URL=f"postgresql://tk:secret-pw@{where}",
+        STARTUP_RETRY_SECONDS="1.5",
+    )
+    log = tmp_path / "bot"
     started = time.monotonic()
-    line = await fails_in_one_line(tmp_path, DATABASE_URL=url, STARTUP_RETRY_SECONDS="1.5")
+    code = await finish(await bot_process(env=env, cwd=tmp_path, log=log))
+    out, err = output(log)
+    assert code == 1, err
     assert time.monotonic() - started >= 1.5  # it kept trying for the whole window
-    assert "PostgreSQL database: the server could not be reached (tried for 1.5 s)" in line
-    assert "secret-pw" not in line
+    assert "Traceback" not in out + err and "secret-pw" not in out + err
+    lines = err.splitlines()
+    attempts = [line for line in lines if "trying again" in line]
+    assert len(attempts) >= 2, err  # backing off: 0.5 s, 1 s, then what is left
+    assert all(f"PostgreSQL can't be reached at {where} (" in line for line in attempts)
+    assert lines[:-1] == attempts, err
+    assert lines[-1].startswith(
+        "Could not open the PostgreSQL database: the server could not be reached (tried for 1.5 s)"
+    )
 
 
-async def test_postgres_refusing_the_login_is_one_line(tmp_path: Path, postgres_url: str) -> None:
-    host = postgres_url.split("@", 1)[1]
-    url = f"postgresql://no_such_role:pw@{host}"
-    line = await fails_in_one_line(tmp_path, DATABASE_URL=url, STARTUP_RETRY_SECONDS="0.5")
-    assert "PostgreSQL database: the server refused the login" in line
-    assert "no_such_role" in line
+@pytest.mark.parametrize(
+    "role, database, says",
+    [
+        ("no_such_role", None, "the server refused the login"),
+        (None, "no_such_database", "the server has no such database"),
+    ],
+)
+async def test_a_wrong_postgres_login_or_database_is_not_retried(
+    tmp_path: Path, postgres_url: str, role: str | None, database: str | None, says: str
+) -> None:
+    """No answer of that server will change: one line at once, not a minute of retries."""
+    user, host = postgres_url.split("://", 1)[1].split("@", 1)
+    url = f"postgresql://{role or user}@{host}"
+    if database is not None:
+        url = url.rsplit("/", 1)[0] + f"/{database}"
+    line = await fails_in_one_line(tmp_path, DATABASE_URL=url, STARTUP_RETRY_SECONDS="600")
+    assert line.startswith(f"Could not open the PostgreSQL database: {says}: "), line
+    assert (role or database or "") in line
 
 
 async def test_discord_unreachable_says_so_once_per_attempt(tmp_path: Path) -> None:
@@ -258,14 +296,20 @@ async def test_an_api_base_that_is_not_discord_is_one_line(
     assert "trying again" not in err and TOKEN not in out + err
 
 
-async def test_sigterm_while_discord_is_unreachable_stops_at_once(tmp_path: Path) -> None:
-    """A host stops a worker that can't log in yet (a deploy, a scale-down): it stops, and
-    says so, rather than trying on for the rest of STARTUP_RETRY_SECONDS."""
-    env = discord_at(f"http://127.0.0.1:{free_port()}/api/v10", tmp_path / "tk.db", "600")
+@pytest.mark.parametrize("waiting_for", ["Discord", "PostgreSQL"])
+async def test_sigterm_while_starting_stops_at_once(tmp_path: Path, waiting_for: str) -> None:
+    """A host stops a worker that can't log in yet, or is still waiting for its database (a
+    deploy, a scale-down): it stops, and says so, rather than trying on for the rest of
+    STARTUP_RETRY_SECONDS."""
+    nowhere = f"127.0.0.1:{free_port()}"
+    env = discord_at(f"http://{nowhere}/api/v10", tmp_path / "tk.db", "600")
+    if waiting_for == "PostgreSQL":
+        pytest.importorskip("asyncpg")
+        env["DATABASE_URL"] = f"postgresql://tk:pw@{nowhere}/tk"
     log = tmp_path / "bot"
     process = await bot_process(env=env, cwd=tmp_path, log=log)
     try:
-        while "trying again" not in output(log)[1]:  # its first attempt failed
+        while f"{waiting_for} can't be reached" not in output(log)[1]:  # its first attempt failed
             assert process.returncode is None, output(log)[1]
             await asyncio.sleep(0.05)
         process.send_signal(signal.SIGTERM)
@@ -274,7 +318,8 @@ async def test_sigterm_while_discord_is_unreachable_stops_at_once(tmp_path: Path
     out, err = output(log)
     assert code == 0, err
     assert "Traceback" not in out + err and "Unclosed" not in err
-    assert "gave up" not in err and "Stopped before logging in" in err.splitlines()[-1]
+    assert "gave up" not in err and "Could not open" not in err
+    assert "Stopped before logging in" in err.splitlines()[-1]
 
 
 async def test_a_postgres_database_newer_than_the_code_is_refused(postgres_url: str) -> None:
