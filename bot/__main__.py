@@ -93,8 +93,10 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
         if not stopping.is_set():
             raise
         raise StoppedStarting() from None
+    finally:
+        _on_sigterm(None)  # as before: the running bot takes it over, `sync` ends by it
     async with store, Tablekeeper(settings, store) as bot:
-        if stopping.is_set():  # before the bot took SIGTERM over
+        if stopping.is_set():  # came as the database opened
             raise StoppedStarting()
         if not sync:
             _close_on_sigterm(bot)
@@ -131,10 +133,15 @@ def _close_on_sigterm(bot: Tablekeeper) -> None:
     _on_sigterm(lambda: asyncio.ensure_future(bot.shutdown()))
 
 
-def _on_sigterm(stop: Callable[[], object]) -> None:
-    """`stop` on SIGTERM from now on, in place of the one before."""
+def _on_sigterm(stop: Callable[[], object] | None) -> None:
+    """`stop` on SIGTERM from now on, in place of the one before (None: the default, ending
+    the process)."""
+    loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+        if stop is None:
+            loop.remove_signal_handler(signal.SIGTERM)
+        else:
+            loop.add_signal_handler(signal.SIGTERM, stop)
 
 
 def fatal(message: object, log_format: str = "text") -> None:

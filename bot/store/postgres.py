@@ -133,7 +133,7 @@ class PostgresBackend:
                 # wrong port or a server still starting sees why, not a silent minute.
                 log.warning(
                     "PostgreSQL can't be reached at %s (%s): attempt %d, trying again in %.1f s",
-                    server_of(url),
+                    _server_of(url),
                     _reason(error),
                     attempt,
                     wait,
@@ -200,7 +200,7 @@ class PostgresBackend:
         await self._pool.close()
 
 
-def server_of(url: str) -> str:
+def _server_of(url: str) -> str:
     """`host:5432/db` of a database URL: where it points, never who logs in or the password."""
     return url.split("://", 1)[-1].rsplit("@", 1)[-1].split("?", 1)[0] or "the local server"
 
