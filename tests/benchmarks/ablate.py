@@ -45,18 +45,17 @@ WHOLE, ECHO = "the whole /save", "/echo (baseline)"
 Patch = Callable[[ModuleType], list[tuple[Any, str, Any]]]
 
 
-def dispatch_only(saves: ModuleType) -> list[tuple[Any, str, Any]]:
-    async def one(self: Any, interaction: discord.Interaction, *args: Any, **kwargs: Any) -> None:
-        await reply(interaction, "x")
+def a_word_instead_of(method: str) -> Patch:
+    """The cog's `method` (`Saves._one`: all its work; `Saves.reply_one`: what follows the
+    read and the inputs) answers a fixed word instead."""
 
-    return [(saves.Saves, "_one", one)]
+    def patch(saves: ModuleType) -> list[tuple[Any, str, Any]]:
+        async def word(self: Any, interaction: discord.Interaction, *args: Any) -> None:
+            await reply(interaction, "x")
 
+        return [(saves.Saves, method, word)]
 
-def read_and_inputs(saves: ModuleType) -> list[tuple[Any, str, Any]]:
-    async def reply_one(self: Any, interaction: discord.Interaction, *args: Any) -> None:
-        await reply(interaction, "x")
-
-    return [(saves.Saves, "reply_one", reply_one)]
+    return patch
 
 
 def no_button(saves: ModuleType) -> list[tuple[Any, str, Any]]:
@@ -83,8 +82,8 @@ def title_only_embed(saves: ModuleType) -> list[tuple[Any, str, Any]]:
 
 
 VARIANTS: dict[str, Patch] = {
-    "dispatch, then a word": dispatch_only,
-    "read and inputs, then a word": read_and_inputs,
+    "dispatch, then a word": a_word_instead_of("_one"),
+    "read and inputs, then a word": a_word_instead_of("reply_one"),
     "no button": no_button,
     "button built once": button_built_once,
     "title-only embed": title_only_embed,
