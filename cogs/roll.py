@@ -1,5 +1,8 @@
 """`/roll`: an open-ended d100 (plus a modifier), or an ordinary dice expression via d20;
-`label:` names it, `secret:` rolls it behind the screen (see `cogs.secret`)."""
+`label:` names it, `secret:` rolls it behind the screen (see `cogs.secret`).
+
+`dice` is the first option: what a player types right after `/roll` fills it, so `/roll 2d6+3`
+rolls those dice and `/roll 25` (a plain number) is the open-ended d100 plus 25, as `mod:25` is."""
 
 from __future__ import annotations
 
@@ -19,12 +22,13 @@ from cogs.secret import send_secret
 from lang import N_, _
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
-from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
+from table.dice_expr import EXAMPLES, EXPRESSION_MAX, bare_modifier, roll_expression
 
 # The dice expressions `EXAMPLES` shows, one by one: the sentence around them is translated.
 FIRST, SECOND, THIRD = re.findall(r"`([^`]+)`", EXAMPLES)
 
 Label = app_commands.Range[str, 1, LABEL_MAX]
+MOD_MAX = 1000  # the d100's modifier, either way it is given
 
 
 class Roll(commands.Cog):
@@ -35,24 +39,30 @@ class Roll(commands.Cog):
     @anywhere
     @app_commands.command(name="roll", description=N_("Roll an open-ended d100, or any dice"))
     @app_commands.describe(
-        mod=N_("Added to the open-ended d100, e.g. 25"),
         dice=described(
-            N_("Roll these dice instead, e.g. {first}, {second} or {third}"),
+            N_("Dice to roll, e.g. {first}, {second} or {third}; a plain number adds to the d100"),
             first=FIRST,
             second=SECOND,
             third=THIRD,
         ),
+        mod=N_("Added to the open-ended d100, e.g. 25"),
         label=N_("What the roll is for, shown with it, e.g. Sneak attack"),
         secret=N_("Only you and the GM see the result; the channel sees that you rolled"),
     )
     async def roll(
         self,
         interaction: discord.Interaction,
-        mod: app_commands.Range[int, -1000, 1000] = 0,
         dice: app_commands.Range[str, 1, EXPRESSION_MAX] | None = None,
+        mod: app_commands.Range[int, -MOD_MAX, MOD_MAX] = 0,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
+        if dice is not None and (number := bare_modifier(dice, MOD_MAX)) is not None:
+            if mod:
+                raise RulesError(
+                    _("Give the d100's modifier once: `/roll {total:+d}`", total=number + mod)
+                )
+            dice, mod = None, number
         if dice is None:
             embed = open_ended_embed(open_ended(self.rng), mod)
             what = _("d100 roll")

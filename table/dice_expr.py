@@ -24,6 +24,7 @@ _ANNOTATION_OR_DICE = re.compile(r"\[[^\]]*\]|[^\[]+")  # `[fire]`, or the dice 
 _MARKUP = re.compile(r"[\\*_~`|<>@#]")
 EXAMPLES = N_("`2d6+3`, `4d6kh3` or `1d6e6`")  # the joining word is translated
 # d20's own refusals, in its words (English), and how each reads translated.
+_BARE_NUMBER = re.compile(r"[+-]? *[0-9]{1,7}")
 _D20_FIXED = {"Cannot divide by zero.": N_("Cannot divide by zero.")}
 _D20_SELECTOR = re.compile(r"(.{1,40}) is not a valid selector for (minimums|maximums)\.")
 
@@ -106,6 +107,18 @@ class DiceRoll:
     expression: str  # as typed, trimmed
     working: str  # d20's markdown: `2d6 (2, **6**) + 3 = `11``
     total: int
+
+
+def bare_modifier(expression: str, most: int) -> int | None:
+    """A plain number (`25`, `+25`, `-10`) typed where dice go: the open-ended d100's modifier,
+    not dice. None for anything else; a RulesError past ±`most`."""
+    text = expression.strip().replace("\u2212", "-")  # a phone's minus sign reads as one
+    if _BARE_NUMBER.fullmatch(text) is None:
+        return None
+    number = int(text.replace(" ", ""))
+    if abs(number) > most:
+        raise RulesError(_("The d100's modifier is between −{most} and +{most}", most=most))
+    return number
 
 
 def roll_expression(expression: str, rng: DieSource) -> DiceRoll:

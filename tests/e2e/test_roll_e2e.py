@@ -41,6 +41,26 @@ async def test_dice_expression(env: Any) -> None:
     assert reply.embed["description"] == "2d6 (2, **6**) + 3 = `11`"
 
 
+async def test_dice_typed_right_after_the_command_roll(env: Any) -> None:
+    # What a player types after /roll fills the first option, `dice`, as Discord does.
+    script(env, 2, 6)
+    reply = await env.discord.type("/roll 2d6+3", user=env.discord.player)
+    assert not reply.ephemeral
+    assert reply.embed["title"] == "2d6+3: 11"
+
+
+@pytest.mark.parametrize(("typed", "mod"), [("/roll 25", 25), ("/roll -10", -10), ("/roll +7", 7)])
+async def test_a_plain_number_typed_right_after_the_command_is_the_d100s_modifier(
+    env: Any, typed: str, mod: int
+) -> None:
+    script(env, 42)
+    reply = await env.discord.type(typed, user=env.discord.player)
+    assert not reply.ephemeral
+    assert reply.embed["title"] == f"d100: {42 + mod}"
+    working = reply.embed["description"].replace("\u2212", "-")
+    assert working == f"42\n42 {mod:+d} = **{42 + mod}**"
+
+
 async def test_keep_highest(env: Any) -> None:
     script(env, 4, 1, 5, 3)
     reply = await env.discord.slash("roll", user=env.discord.player, dice="4d6kh3")
@@ -55,6 +75,8 @@ async def test_keep_highest(env: Any) -> None:
         ({"dice": "5000d6"}, "too many dice"),
         ({"dice": "1d6/0"}, "Cannot divide by zero"),
         ({"dice": "2d6", "mod": 3}, "Put the modifier inside `dice:` (e.g. `2d6+3`)"),
+        ({"dice": "25", "mod": 3}, "Give the d100's modifier once: `/roll +28`"),
+        ({"dice": "5000"}, "The d100's modifier is between −1000 and +1000"),
     ],
 )
 async def test_bad_rolls_are_private_errors_and_change_nothing(

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RulesError
-from table.dice_expr import DICE_MAX, EXPRESSION_MAX, WORKING_MAX, roll_expression
+from table.dice_expr import DICE_MAX, EXPRESSION_MAX, WORKING_MAX, bare_modifier, roll_expression
 
 
 class Scripted:
@@ -126,3 +126,33 @@ def test_capital_dice_roll_as_lower_case(typed: str, working: str) -> None:
 
 def test_capital_keep_highest() -> None:
     assert roll_expression("4D6KH3", Scripted([4, 1, 5, 3])).total == 12
+
+
+@given(
+    number=st.integers(-1000, 1000),
+    sign=st.sampled_from(["", "+"]),
+    pad=st.sampled_from(["", " ", "  "]),
+)
+def test_a_plain_number_is_the_d100s_modifier(number: int, sign: str, pad: str) -> None:
+    typed = f"{pad}{sign if number >= 0 else ''}{number}{pad}"
+    assert bare_modifier(typed, 1000) == number
+
+
+@given(number=st.integers(1, 1000))
+def test_a_phones_minus_sign_and_a_space_after_a_sign_read_as_typed(number: int) -> None:
+    assert bare_modifier(f"\u2212{number}", 1000) == -number
+    assert bare_modifier(f"- {number}", 1000) == -number
+    assert bare_modifier(f"+ {number}", 1000) == number
+
+
+@given(number=st.integers(1001, 10**7 - 1), negative=st.booleans())
+def test_a_modifier_past_the_limit_is_refused_politely(number: int, negative: bool) -> None:
+    with pytest.raises(RulesError, match="between −1000 and \\+1000"):
+        bare_modifier(f"-{number}" if negative else str(number), 1000)
+
+
+@pytest.mark.parametrize(
+    "typed", ["2d6+3", "d20", "1d6e6", "25+3", "2*3", "1.5", "--2", "+", "", "25d", "1e3", "(5)"]
+)
+def test_anything_but_a_plain_number_is_dice(typed: str) -> None:
+    assert bare_modifier(typed, 1000) is None
