@@ -50,10 +50,6 @@ class Settings:
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
             raise SettingsError("DISCORD_TOKEN must be the bot token with no spaces around it")
-        if any(character.isspace() for character in self.token):  # "Bot abc…", a torn paste
-            raise SettingsError(
-                'DISCORD_TOKEN has a space inside: paste the token alone, without "Bot " before it'
-            )
         if self.database_url.startswith(_POSTGRES):
             if importlib.util.find_spec("asyncpg") is None:
                 raise SettingsError(

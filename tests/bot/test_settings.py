@@ -66,15 +66,6 @@ def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
     )
 
 
-@pytest.mark.parametrize("token", [f"Bot {TOKEN}", f"{TOKEN[:10]} {TOKEN[10:]}", f"{TOKEN}\tx"])
-def test_a_token_with_a_space_inside_is_one_clear_line_without_it(token: str) -> None:
-    with pytest.raises(SettingsError) as caught:
-        Settings.from_env({"DISCORD_TOKEN": token}, dotenv=False)
-    assert str(caught.value) == (
-        'DISCORD_TOKEN has a space inside: paste the token alone, without "Bot " before it'
-    )
-
-
 @pytest.mark.parametrize(
     ("name", "value", "says"),
     [
