@@ -44,6 +44,31 @@ def paired_ratio(numerator: Sequence[float], denominator: Sequence[float]) -> fl
     return statistics.median(a / b for a, b in zip(numerator, denominator, strict=True))
 
 
+def ratio_range(
+    numerator: Sequence[float],
+    denominator: Sequence[float],
+    resamples: int = 1000,
+    seed: int = 0,
+    share: float = 0.95,
+) -> tuple[float, float]:
+    """Where the ratio of the two medians lies, `share` of the time, had other rounds been
+    drawn (a bootstrap over the rounds: each resample keeps a round's two samples together,
+    as they met the machine in the same minutes). A goal on the line reads as a range that
+    straddles it, not as one lucky or unlucky run."""
+    if len(numerator) != len(denominator) or not numerator:
+        raise ValueError("a ratio's range needs the same, non-zero number of samples each side")
+    rng = random.Random(seed)
+    rounds = range(len(numerator))
+    ratios = []
+    for _ in range(resamples):
+        picked = rng.choices(rounds, k=len(numerator))
+        top = statistics.median(numerator[i] for i in picked)
+        ratios.append(top / statistics.median(denominator[i] for i in picked))
+    ratios.sort()
+    tail = (1 - share) / 2
+    return ratios[int(tail * (resamples - 1))], ratios[math.ceil((1 - tail) * (resamples - 1))]
+
+
 def orders(names: Sequence[str], rounds: int, seed: int) -> list[list[str]]:
     """One shuffled order of `names` per round, so no contender always runs first (warm caches,
     a CPU boost) or last."""

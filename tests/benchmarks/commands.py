@@ -9,7 +9,8 @@ discord.py and the transport alone, and each ratio divides by the echo bot's of 
 Sections (`--sections` picks some; `--quick` shrinks them all, `--large` grows them):
 1. rss (first, on a fresh process): RSS of the whole process (both bots and both local
    Discords) at start, idle with Tablekeeper up, and after a command in each of 10,000 channels.
-2. latency: each command's median and p99, and ratio to `/echo`, in shuffled rounds.
+2. latency: each command's median and p99, and ratio to `/echo`, in shuffled rounds; with the
+   range the ratio falls in 95% of the time had other rounds been drawn (a bootstrap over them).
 3. load: throughput at saturation, `/fatigue spend` from `--inflight` concurrent users, spread
    over 100 channels and on one channel, on SQLite (synchronous NORMAL and FULL) and PostgreSQL,
    all in this one process: the bots share its event loop and GIL with the local Discords and
@@ -35,7 +36,7 @@ from pathlib import Path
 
 from tests.benchmarks import _seed
 from tests.benchmarks._bots import Pair, checked, extra_channels, forget, pair, rss_mb, use
-from tests.benchmarks._figures import duration, machine, orders, percentile, table
+from tests.benchmarks._figures import duration, machine, orders, percentile, ratio_range, table
 from tests.e2e.conftest import Env
 from tests.localdiscord.world import Channel, User
 
@@ -102,8 +103,15 @@ async def latency(p: Pair, rounds: int, seed: int) -> list[list[str]]:
     rows = []
     for label, values in samples.items():
         median = statistics.median(values)
+        low, high = ratio_range(values, samples[ECHO], seed=seed)
         rows.append(
-            [label, duration(median), duration(percentile(values, 99)), f"{median / base:.2f}×"]
+            [
+                label,
+                duration(median),
+                duration(percentile(values, 99)),
+                f"{median / base:.2f}×",
+                f"{low:.2f}–{high:.2f}×",
+            ]
         )
     return rows
 
@@ -337,7 +345,7 @@ async def run(args: argparse.Namespace, sizes: Sizes) -> None:
                     settle(args)
                     rows = await latency(p, sizes.rounds, args.seed)
                 print(f"\n2. Latency per command, SQLite, {sizes.rounds} shuffled rounds")
-                print(table(["command", "median", "p99", "÷ echo"], rows))
+                print(table(["command", "median", "p99", "÷ echo", "95% range"], rows))
             if "load" in args.sections:
                 await run_load(p, tmp, args, sizes)
             if "growth" in args.sections:

@@ -326,7 +326,7 @@ def report(results: dict[str, Figures], sizes: Sizes, inflight: int) -> None:
     for label, f in results.items():
         if f.commands:
             print(f"\n4. Latency per command, {label}, one at a time, shuffled rounds")
-            print(table(["command", "median", "p99", "÷ echo"], f.commands))
+            print(table(["command", "median", "p99", "÷ echo", "95% range"], f.commands))
 
 
 def main() -> None:
