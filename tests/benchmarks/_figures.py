@@ -54,7 +54,8 @@ def ratio_range(
     """Where the ratio of the two medians lies, `share` of the time, had other rounds been
     drawn (a bootstrap over the rounds: each resample keeps a round's two samples together,
     as they met the machine in the same minutes). A goal on the line reads as a range that
-    straddles it, not as one lucky or unlucky run."""
+    straddles it. It covers the scatter of this run's rounds only: runs minutes apart on a
+    shared machine differ by more (its speed drifts), so compare runs too."""
     if len(numerator) != len(denominator) or not numerator:
         raise ValueError("a ratio's range needs the same, non-zero number of samples each side")
     rng = random.Random(seed)

@@ -10,7 +10,8 @@ Sections (`--sections` picks some; `--quick` shrinks them all, `--large` grows t
 1. rss (first, on a fresh process): RSS of the whole process (both bots and both local
    Discords) at start, idle with Tablekeeper up, and after a command in each of 10,000 channels.
 2. latency: each command's median and p99, and ratio to `/echo`, in shuffled rounds; with the
-   range the ratio falls in 95% of the time had other rounds been drawn (a bootstrap over them).
+   range the ratio falls in 95% of the time had other rounds been drawn (a bootstrap over them:
+   the scatter within this run; runs minutes apart drift by more on a shared machine).
 3. load: throughput at saturation, `/fatigue spend` from `--inflight` concurrent users, spread
    over 100 channels and on one channel, on SQLite (synchronous NORMAL and FULL) and PostgreSQL,
    all in this one process: the bots share its event loop and GIL with the local Discords and
