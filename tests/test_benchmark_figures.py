@@ -22,7 +22,7 @@ def test_rounds_that_differ_by_one_factor_give_that_factor_alone(
 
 
 @given(pairs=st.lists(st.tuples(st.floats(0.5, 5.0), st.floats(0.5, 5.0)), min_size=2))
-def test_the_range_holds_the_ratio_of_the_medians_it_was_drawn_around(
+def test_the_range_stays_within_the_ratios_the_samples_allow(
     pairs: list[tuple[float, float]],
 ) -> None:
     top, bottom = [a for a, _ in pairs], [b for _, b in pairs]

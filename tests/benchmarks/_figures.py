@@ -39,9 +39,13 @@ def summarize(samples: Sequence[float]) -> Summary:
 def paired_ratio(numerator: Sequence[float], denominator: Sequence[float]) -> float:
     """Median of the ratios of paired samples (measured in the same round), so drift in the
     machine's speed between rounds cancels out instead of landing on one side."""
+    _check_paired(numerator, denominator)
+    return statistics.median(a / b for a, b in zip(numerator, denominator, strict=True))
+
+
+def _check_paired(numerator: Sequence[float], denominator: Sequence[float]) -> None:
     if len(numerator) != len(denominator) or not numerator:
         raise ValueError("paired ratios need the same, non-zero number of samples on each side")
-    return statistics.median(a / b for a, b in zip(numerator, denominator, strict=True))
 
 
 def ratio_range(
@@ -56,8 +60,7 @@ def ratio_range(
     as they met the machine in the same minutes). A goal on the line reads as a range that
     straddles it. It covers the scatter of this run's rounds only: runs minutes apart on a
     shared machine differ by more (its speed drifts), so compare runs too."""
-    if len(numerator) != len(denominator) or not numerator:
-        raise ValueError("a ratio's range needs the same, non-zero number of samples each side")
+    _check_paired(numerator, denominator)
     rng = random.Random(seed)
     rounds = range(len(numerator))
     ratios = []

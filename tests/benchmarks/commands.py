@@ -81,6 +81,9 @@ def who(p: Pair, name: str) -> User:
     return p.tk.gm if name == "gm" else p.tk.player
 
 
+LATENCY_COLUMNS = ["command", "median", "p99", "÷ echo", "95% range"]  # `latency`'s rows
+
+
 async def latency(p: Pair, rounds: int, seed: int) -> list[list[str]]:
     parsed = {label: (p.parse(line), who(p, user)) for label, line, user in COMMANDS}
     for label, (cmd, user) in parsed.items():  # warm up, and refuse to time an error reply
@@ -346,7 +349,7 @@ async def run(args: argparse.Namespace, sizes: Sizes) -> None:
                     settle(args)
                     rows = await latency(p, sizes.rounds, args.seed)
                 print(f"\n2. Latency per command, SQLite, {sizes.rounds} shuffled rounds")
-                print(table(["command", "median", "p99", "÷ echo", "95% range"], rows))
+                print(table(LATENCY_COLUMNS, rows))
             if "load" in args.sections:
                 await run_load(p, tmp, args, sizes)
             if "growth" in args.sections:

@@ -50,7 +50,7 @@ from tests.benchmarks import _seed
 from tests.benchmarks._bots import ECHO_TEXT, Pair, checked, extra_channels, forget
 from tests.benchmarks._figures import duration, machine, orders, percentile, table
 from tests.benchmarks._profile import profiled
-from tests.benchmarks.commands import Send, latency, poisson, saturate, senders
+from tests.benchmarks.commands import LATENCY_COLUMNS, Send, latency, poisson, saturate, senders
 from tests.e2e.test_process import finish, output, process_env
 from tests.e2e.test_shards_process import served, shard_processes
 from tests.localdiscord.client import LocalDiscord
@@ -326,7 +326,7 @@ def report(results: dict[str, Figures], sizes: Sizes, inflight: int) -> None:
     for label, f in results.items():
         if f.commands:
             print(f"\n4. Latency per command, {label}, one at a time, shuffled rounds")
-            print(table(["command", "median", "p99", "÷ echo", "95% range"], f.commands))
+            print(table(LATENCY_COLUMNS, f.commands))
 
 
 def main() -> None:
