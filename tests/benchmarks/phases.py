@@ -19,7 +19,9 @@ fixed dict: discord.py's cost for that payload, the floor of what `/save` can ta
 too: the hop to the connection's thread, BEGIN and the savepoint, the change's body, the COMMIT
 (with what follows it on that thread: keeping results; under synchronous=FULL the sync of the
 log, the disk's own time), the hop back to the event loop, settling the callers, and the task
-resuming.
+resuming; and, one per round in the same run, one 4 KB page written and synced to the disk
+(`fdatasync`, in the database's folder): with the spend's phases outside its command, that gives
+the floor of a durable change in this harness, a store that took nothing but one sync.
 Each round ends with untimed reads, so the next round's commands find the store's read cache
 filled; `--after-write` sends a change (untimed) before each command instead, a player's
 `/fatigue spend` (`--after-write hit`: the GM's `/monster hit`), so each reads the channel right
@@ -33,6 +35,7 @@ import asyncio
 import contextlib
 import functools
 import itertools
+import os
 import statistics
 import tempfile
 import time
@@ -244,7 +247,10 @@ async def run(rounds: int, after_write: str | None, locale: str | None, store: b
                 await send()
             checked(p, False)
             samples: dict[str, list[tuple[float, ...]]] = {label: [] for label in sends}
+            syncs: list[float] = []  # `--store`: the disk's own time for one page, a round each
             for __ in range(rounds):
+                if store:
+                    syncs.append(page_synced(Path(tmp) / "sync-floor"))
                 for label, send in sends.items():
                     if after_write and label not in (ECHO, SAVE_SIZED):
                         await p.tk_once(write, write_user)
@@ -270,8 +276,9 @@ async def run(rounds: int, after_write: str | None, locale: str | None, store: b
         cells = "  ".join(f"{c:16.0f}" for c in columns)
         print(f"{label:{width}}  {cells}  {sum(columns):8.0f}")
     if store:
-        echo = [sum(phases) for phases in samples[ECHO]]
-        print_store(changes, statistics.median(echo))
+        echo = statistics.median(sum(phases) for phases in samples[ECHO])
+        print_store(changes, echo)
+        print_floor(samples["/fatigue spend"], statistics.median(syncs), echo)
 
 
 STORE_TIMED = ("/fatigue spend", "/monster hit")
@@ -287,6 +294,31 @@ def print_store(changes: list[dict[str, float]], echo: float) -> None:
     for name, (start, end) in zip((*STORE_PHASES, "the whole write"), steps, strict=True):
         step = statistics.median(c[end] - c[start] for c in whole)
         print(f"  {name:18} {step * 1e6:8.0f}  {step / echo:6.2f}×")
+
+
+def page_synced(path: Path) -> float:
+    """Seconds to write one 4 KB page to `path` and sync it (`fdatasync`): the disk's own part
+    of a durable COMMIT, without SQLite (which writes a change's pages and syncs its log)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        start = time.perf_counter()
+        os.pwrite(fd, os.urandom(4096), 0)
+        os.fdatasync(fd)
+        return time.perf_counter() - start
+    finally:
+        os.close(fd)
+
+
+def print_floor(spends: list[tuple[float, ...]], sync: float, echo: float) -> None:
+    """What a `/fatigue spend` would take with its reply as it is and a store that did nothing
+    but sync one page: the phases outside the command (medians) plus the sync, against /echo."""
+    columns = dict(zip(PHASES, zip(*spends, strict=True), strict=True))
+    outside = sum(statistics.median(c) for p, c in columns.items() if p != "command → answer")
+    floor = outside + sync
+    print("\nThe floor of a durable /fatigue spend here (medians, µs):")
+    print(f"  its phases outside the command         {outside * 1e6:6.0f}")
+    print(f"  one 4 KB page written, synced to disk  {sync * 1e6:6.0f}  (a round each)")
+    print(f"  together                               {floor * 1e6:6.0f}  {floor / echo:.2f}× /echo")
 
 
 def main() -> None:
