@@ -299,10 +299,10 @@ def print_store(changes: list[dict[str, float]], echo: float) -> None:
 def page_synced(path: Path) -> float:
     """Seconds to write one 4 KB page to `path` and sync it (`fdatasync`): the disk's own part
     of a durable COMMIT, without SQLite (which writes a change's pages and syncs its log)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    page, fd = os.urandom(4096), os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
     try:
         start = time.perf_counter()
-        os.pwrite(fd, os.urandom(4096), 0)
+        os.pwrite(fd, page, 0)
         os.fdatasync(fd)
         return time.perf_counter() - start
     finally:
