@@ -271,14 +271,17 @@ async def run(rounds: int, after_write: str | None, locale: str | None, store: b
                 forget(p.echo)
     width = max(map(len, samples))
     print(f"{'µs, medians':{width}}  " + "  ".join(f"{p:>16}" for p in PHASES) + "       sum")
-    for label, rows in samples.items():
-        columns = [statistics.median(column) * 1e6 for column in zip(*rows, strict=True)]
-        cells = "  ".join(f"{c:16.0f}" for c in columns)
-        print(f"{label:{width}}  {cells}  {sum(columns):8.0f}")
+    medians = {
+        label: dict(zip(PHASES, map(statistics.median, zip(*rows, strict=True)), strict=True))
+        for label, rows in samples.items()
+    }
+    for label, phases in medians.items():
+        cells = "  ".join(f"{m * 1e6:16.0f}" for m in phases.values())
+        print(f"{label:{width}}  {cells}  {sum(phases.values()) * 1e6:8.0f}")
     if store:
         echo = statistics.median(sum(phases) for phases in samples[ECHO])
         print_store(changes, echo)
-        print_floor(samples["/fatigue spend"], statistics.median(syncs), echo)
+        print_floor(medians["/fatigue spend"], statistics.median(syncs), echo)
 
 
 STORE_TIMED = ("/fatigue spend", "/monster hit")
@@ -309,11 +312,10 @@ def page_synced(path: Path) -> float:
         os.close(fd)
 
 
-def print_floor(spends: list[tuple[float, ...]], sync: float, echo: float) -> None:
+def print_floor(spend: dict[str, float], sync: float, echo: float) -> None:
     """What a `/fatigue spend` would take with its reply as it is and a store that did nothing
-    but sync one page: the phases outside the command (medians) plus the sync, against /echo."""
-    columns = dict(zip(PHASES, zip(*spends, strict=True), strict=True))
-    outside = sum(statistics.median(c) for p, c in columns.items() if p != "command → answer")
+    but sync one page: its phases' medians outside the command plus the sync, against /echo."""
+    outside = sum(m for phase, m in spend.items() if phase != "command → answer")
     floor = outside + sync
     print("\nThe floor of a durable /fatigue spend here (medians, µs):")
     print(f"  its phases outside the command         {outside * 1e6:6.0f}")
