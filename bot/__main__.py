@@ -20,8 +20,8 @@ from bot.connect import DiscordRefused, DiscordUnreachable, StoppedStarting
 from bot.health import HealthPortUnavailable
 from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
-from bot.store import Store, StoreError
 from lang.catalogs import CatalogError, load
+from store import Store, StoreError
 
 log = logging.getLogger("bot")
 

@@ -22,11 +22,11 @@ from bot.contexts import SERVER_INSTALL, SERVER_ONLY
 from bot.health import HealthServer
 from bot.metrics import Metrics
 from bot.settings import Settings
-from bot.store import Store
 from bot.translator import CatalogTranslator
 from bot.tree import TablekeeperTree
 from lang import install
 from lang.catalogs import load
+from store import Store
 
 log = logging.getLogger(__name__)
 

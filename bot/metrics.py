@@ -16,7 +16,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from bot.store import StoreError
+from store import StoreError
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Discord's deadline to acknowledge is 3 s: the buckets are finer below it.

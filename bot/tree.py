@@ -21,9 +21,9 @@ from bot.ack import ANSWERED_ELSEWHERE, before_work, finished, has_response, sav
 from bot.contexts import IN_A_SERVER, NotInServer, NotInstalledHere, needs_server
 from bot.metrics import of as metrics_of
 from bot.options import MALFORMED, BadOptions, check_options
-from bot.store.errors import AlreadyApplied
 from lang import N_, _, speak, speaking
 from rules.errors import RulesError
+from store.errors import AlreadyApplied
 
 log = logging.getLogger(__name__)
 

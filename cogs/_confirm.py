@@ -18,10 +18,10 @@ from typing import Any, Self, cast
 
 import discord
 
-from bot.render.characters import cancelled_embed
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, update
 from lang import N_, _
+from render.characters import cancelled_embed
 
 log = logging.getLogger(__name__)
 

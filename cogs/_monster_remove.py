@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import discord
 
-from bot.render.monsters import confirm_remove_embed, removed_embed
 from cogs._confirm import ANSWER, NAME, PromptTimers, RemovalButton, ask
 from cogs._reply import update
 from cogs._shared import apply_as, read_table, require_gm
+from render.monsters import confirm_remove_embed, removed_embed
 from table import bestiary
 
 

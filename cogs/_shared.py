@@ -15,9 +15,9 @@ from discord import app_commands
 from bot.ack import mark_saved
 from bot.contexts import NotInServer
 from bot.permissions import is_gm
-from bot.store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from lang import N_, _
 from rules.errors import RulesError
+from store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from table.model import Character, Forbidden, Table
 
 if TYPE_CHECKING:

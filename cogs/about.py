@@ -10,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contexts import anywhere
-from bot.render.about import About, about_embed
 from cogs._reply import PRIVATE, reply
 from cogs._shared import bot_of
 from lang import N_, _
+from render.about import About, about_embed
 
 
 def tablekeeper_version() -> str:

@@ -9,16 +9,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.permissions import is_gm
-from bot.render.characters import (
+from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
+from cogs._reply import PRIVATE, private_unless, reply, update
+from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
+from lang import N_, _
+from render.characters import (
     confirm_remove_embed,
     removed_embed,
     roster_embed,
     sheet_embed,
 )
-from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
-from cogs._reply import PRIVATE, private_unless, reply, update
-from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
-from lang import N_, _
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change

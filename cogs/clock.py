@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.fatigue import clock_embed, report_embed
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, gm_only, read_table
 from cogs.fatigue import Minutes
 from lang import N_, n_
+from render.fatigue import clock_embed, report_embed
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport

@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.export import export_bytes, export_document, is_empty
 from cogs._reply import reply
 from cogs._shared import bot_of, require_gm, table_channel_id
 from lang import N_, _, n_
 from rules.errors import RulesError
+from store.export import export_bytes, export_document, is_empty
 
 NOTHING = N_(
     "Nothing to export here yet: this channel has no characters, monsters, changed settings"

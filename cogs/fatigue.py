@@ -17,11 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.fatigue import change_embed, character_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
+from render.fatigue import change_embed, character_embed
 from rules.fatigue import FP_AT_ONCE_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change

@@ -11,10 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contexts import anywhere, needs_server
-from bot.render.common import NEUTRAL
 from bot.translator import in_language
 from cogs._reply import PRIVATE, reply
 from lang import N_, _
+from render.common import NEUTRAL
 from rules.errors import RulesError
 
 # One example per command, by its full name. A command without one is still listed. Command and

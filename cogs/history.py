@@ -2,7 +2,7 @@
 
 Anyone in the channel may read the history; its Previous/Next buttons are `DynamicItem`s whose
 custom_id carries the channel and the page (`tk:history:<channel>:<before>`), so they keep
-working after a restart. `/undo` is one store transaction (`bot.store.undo.undo_last`).
+working after a restart. `/undo` is one store transaction (`store.undo.undo_last`).
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from discord.ext import commands
 
 from bot.ack import mark_saved
 from bot.permissions import is_gm
-from bot.render.history import history_embed, undone_embed
-from bot.store import Event, Store
-from bot.store.store import HISTORY_PAGE
-from bot.store.undo import undo_last
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import private_if, reply, update
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
+from render.history import history_embed, undone_embed
 from rules.errors import RulesError
+from store import Event, Store
+from store.store import HISTORY_PAGE
+from store.undo import undo_last
 
 PAGE_SIZE = HISTORY_PAGE - 1  # and one more read, to know whether any is older
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway

@@ -15,14 +15,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.fatigue import report_embed
-from bot.render.initiative import order_embed, turn_text, turn_title
-from bot.render.monsters import monster_embed
 from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, own_first, read_table
 from lang import N_, _, n_
+from render.fatigue import report_embed
+from render.initiative import order_embed, turn_text, turn_title
+from render.monsters import monster_embed
 from rules.defense import FACINGS
 from table import bestiary, initiative
 from table.combat import SCORE_LIMIT, Combatant, Initiative

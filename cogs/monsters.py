@@ -12,7 +12,14 @@ from discord.ext import commands
 
 from bot.contexts import anywhere
 from bot.permissions import is_gm
-from bot.render.monsters import (
+from bot.translator import described
+from cogs._buttons import TableButton, buttons_view
+from cogs._confirm import CONFIRM_SECONDS, PromptTimers
+from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
+from cogs._reply import PRIVATE, private_unless, reply
+from cogs._shared import BESTIARY, apply_as, read_table
+from lang import N_, _
+from render.monsters import (
     ARMOR_NAMES,
     armor_name,
     block_embed,
@@ -21,13 +28,6 @@ from bot.render.monsters import (
     roster_embed,
     spot_name,
 )
-from bot.translator import described
-from cogs._buttons import TableButton, buttons_view
-from cogs._confirm import CONFIRM_SECONDS, PromptTimers
-from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
-from cogs._reply import PRIVATE, private_unless, reply
-from cogs._shared import BESTIARY, apply_as, read_table
-from lang import N_, _
 from rules.defense import (
     AGILITY_RANGE,
     ARMOR_LEVELS,

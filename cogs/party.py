@@ -9,13 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.fatigue import page_count, party_embed, report_embed
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
 from cogs._reply import reply, update
 from cogs._shared import PARTY, apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
 from lang import N_, _
+from render.fatigue import page_count, party_embed, report_embed
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport

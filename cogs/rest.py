@@ -12,11 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.fatigue import report_embed
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, character_autocomplete, gm_only
 from cogs.fatigue import Minutes, change_character
 from lang import N_, _
+from render.fatigue import report_embed
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport

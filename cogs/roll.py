@@ -14,12 +14,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contexts import anywhere
-from bot.render.label import LABEL_MAX, labelled
-from bot.render.roll import dice_embed, open_ended_embed
 from bot.translator import described
 from cogs._reply import reply
 from cogs.secret import send_secret
 from lang import N_, _
+from render.label import LABEL_MAX, labelled
+from render.roll import dice_embed, open_ended_embed
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, bare_modifier, roll_expression

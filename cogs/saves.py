@@ -17,8 +17,6 @@ from discord.ext import commands
 
 from bot.contexts import anywhere
 from bot.permissions import is_gm
-from bot.render.label import labelled
-from bot.render.saves import party_embed, save_embed
 from cogs._buttons import (
     ID_CODE,
     TableButton,
@@ -33,6 +31,8 @@ from cogs._shared import PARTY, bot_of, character_autocomplete, read_table, requ
 from cogs.roll import Label
 from cogs.secret import send_secret
 from lang import N_, _
+from render.label import labelled
+from render.saves import party_embed, save_embed
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from rules.saves import (

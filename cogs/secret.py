@@ -1,7 +1,7 @@
 """Secret rolls (`secret:True` on `/roll` and `/save`): the channel sees who rolled what, the
 roller sees the result privately, and the channel's GM can peek and reveal it.
 
-The result is kept in the store by the channel message that announces it (`bot.store.secrets`),
+The result is kept in the store by the channel message that announces it (`store.secrets`),
 so the buttons work after a restart. Reveal edits that message as the bot's own message through
 the channel, not through the interaction's token, which expires after 15 minutes.
 """
@@ -16,17 +16,17 @@ from discord.ext import commands
 
 from bot.contexts import NotInServer
 from bot.permissions import is_gm
-from bot.render.secret import (
-    notice_embed,
-    private_text,
-    result_embeds,
-)
-from bot.store.secrets import SecretRoll, find_secret, keep_secret, mark_revealed
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, reply_message, update
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
+from render.secret import (
+    notice_embed,
+    private_text,
+    result_embeds,
+)
 from rules.errors import RulesError
+from store.secrets import SecretRoll, find_secret, keep_secret, mark_revealed
 from table.model import Forbidden
 
 # Marked here, translated when said (`_(PEEK)`): each reader gets their own language.

@@ -10,12 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.fatigue import clock_line
-from bot.render.settings import RESET_CHOICES, settings_embed
 from bot.translator import described
 from cogs._reply import PRIVATE, reply
 from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
 from lang import N_, _
+from render.fatigue import clock_line
+from render.settings import RESET_CHOICES, settings_embed
 from rules.errors import RulesError
 from table.model import (
     HISTORY_KEEP_DEFAULT,

@@ -1,5 +1,5 @@
 """How numbers are written in text for players: with a true minus sign (U+2212), as the rules
-text writes it, never a hyphen. `bot.render.common` shares these."""
+text writes it, never a hyphen. `render.common` shares these."""
 
 from __future__ import annotations
 

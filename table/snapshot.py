@@ -1,6 +1,6 @@
 """A table's parts to and from plain dicts: the snapshots of the event log (`diff` what a change
 did, `restore` one onto a table: the basis of /undo). Storage-free; the SQL rows are in
-`bot.store.codec`.
+`store.codec`.
 
 Fractions are kept exactly as text ("41/2"); classes as [[hd_size, level], ...].
 """

@@ -1,5 +1,5 @@
 """`/undo`'s rules: what an undo reverts and whether it may, pure over the table and logged
-events (the store reads the target and what came after it: `bot.store.undo`).
+events (the store reads the target and what came after it: `store.undo`).
 
 An event's snapshots hold exactly what it changed. Undoing puts its `before` back with
 `snapshot.restore`, but only when nothing later still builds on it: no later change that is

@@ -30,7 +30,7 @@ import discord
 from bot.__main__ import sync_commands
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
-from bot.store import Store
+from store import Store
 from tests.localdiscord.client import DiscordViolation, LocalDiscord, Place
 from tests.localdiscord.commands import (
     GROUP,

@@ -11,10 +11,10 @@ import sqlite3
 from pathlib import Path
 
 from bot.settings import one_setting, redacted_url
-from bot.store.postgres import is_postgres_url
-from bot.store.sqlite import PREFIX as SQLITE_PREFIX
-from bot.store.sqlite import sqlite_path
 from bot.tools import ToolError
+from store.postgres import is_postgres_url
+from store.sqlite import PREFIX as SQLITE_PREFIX
+from store.sqlite import sqlite_path
 
 PAGES = 256  # copied per step; between steps the bot's writes go on (and restart the copy)
 DEFAULT_URL = "sqlite:///tablekeeper.db"

@@ -22,13 +22,13 @@ import aiosqlite
 from tqdm import tqdm
 
 from bot.settings import redacted_url
-from bot.store.backend import Tx
-from bot.store.migrate import load_migrations
-from bot.store.postgres import is_postgres_url
-from bot.store.sqlite import PREFIX as SQLITE_PREFIX
-from bot.store.sqlite import sqlite_path
-from bot.store.store import open_backend
 from bot.tools import ToolError
+from store.backend import Tx
+from store.migrate import load_migrations
+from store.postgres import is_postgres_url
+from store.sqlite import PREFIX as SQLITE_PREFIX
+from store.sqlite import sqlite_path
+from store.store import open_backend
 
 # Copied first, in this order (foreign keys); any other table of a later schema comes after.
 FIRST = ("channels", "events")

@@ -13,10 +13,10 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store import codec
-from bot.store.migrate import load_migrations, migrate
-from bot.store.store import Store
 from rules.fatigue import FatigueState
+from store import codec
+from store.migrate import load_migrations, migrate
+from store.store import Store
 from table.model import Character, Monster, Table
 from tests.localdiscord.client import LocalDiscord
 

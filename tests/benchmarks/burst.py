@@ -52,7 +52,7 @@ def p99(samples: list[float]) -> float:
 
 async def seed(database_url: str, discord_: LocalDiscord, channels: list[Channel]) -> None:
     """The player's character and a companion in every channel, before the bot starts."""
-    from bot.store import Store
+    from store import Store
 
     async with Store.open(database_url) as store:
         for channel in channels:
@@ -202,7 +202,7 @@ async def run(folder: Path, size: int) -> None:
 
 async def count_spends(database_url: str, discord_: LocalDiscord, channels: list[Channel]) -> str:
     """Aria's FP over every channel against the /fatigue spend interactions sent (each 1 FP)."""
-    from bot.store import Store
+    from store import Store
 
     sent = sum(
         r.payload["data"]["name"] == "fatigue" for r in discord_.server.interactions.values()

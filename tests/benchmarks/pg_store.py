@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parents[2]
 
 WORKER = r"""
 import asyncio, dataclasses, json, sys, time
-from bot.store import Store
+from store import Store
 from rules.fatigue import FatigueState
 from table.model import Character, Monster
 

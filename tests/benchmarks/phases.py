@@ -49,7 +49,7 @@ from discord.app_commands import commands as app_commands_module
 from discord.state import ConnectionState
 
 import bot.ack
-import bot.store.sqlite as sqlite_store
+import store.sqlite as sqlite_store
 from cogs._buttons import buttons_view
 from cogs.saves import SaveAgain
 from rules.dice import OpenEndedRoll
@@ -171,7 +171,7 @@ STORE_MOMENTS = ("write", "thread", "body", "bodied", "posted", "settle", "settl
 @functools.cache  # built once, at the first call (Tablekeeper's catalogs installed by then)
 def save_sized() -> tuple[dict[str, Any], Callable[[], discord.ui.View]]:
     """A `/save wsr level:5 vs:7` reply's embed (as a dict) and a maker of its button."""
-    from bot.render.saves import save_embed  # after the catalogs are installed
+    from render.saves import save_embed  # after the catalogs are installed
 
     inputs = SaveInputs(SaveKind.WSR, None, 5, 0, 0, 0, Difficulty.attack_level(7), None, False)
     options = SaveOptions(DifficultyOptions(vs=7), level=5, stat=0, kin=0)

@@ -45,7 +45,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.store import Store
+from store import Store
 from tests.benchmarks import _seed
 from tests.benchmarks._bots import ECHO_TEXT, Pair, checked, extra_channels, forget
 from tests.benchmarks._figures import duration, machine, orders, percentile, table

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.store import Store
+from store import Store
 from tests.benchmarks._figures import duration, machine, ratio, summarize, table
 from tests.e2e.test_shards_process import seat_aria, shard_processes, tables, world_over_shards
 from tests.localdiscord.client import LocalDiscord

@@ -1,4 +1,4 @@
-"""`python -m tests.benchmarks.store`: `bot.store.Store` on a real SQLite file, against bare SQL.
+"""`python -m tests.benchmarks.store`: `store.Store` on a real SQLite file, against bare SQL.
 
 Each round runs every case once, in a shuffled order, on one database file in a temp dir:
 - `apply()` of a fatigue spend (`table.partyops.spend`) on one character, one after another;
@@ -31,8 +31,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.store import Store
-from bot.store.sqlite import QUICK_RESULTS
+from store import Store
+from store.sqlite import QUICK_RESULTS
 from table.model import Character, Table, name_key
 from table.partyops import spend
 from tests.benchmarks._figures import duration, machine, orders, paired_ratio, summarize, table

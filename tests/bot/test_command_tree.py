@@ -16,8 +16,8 @@ import pytest
 
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
-from bot.store import Store
 from cogs.help import EXAMPLES
+from store import Store
 from tests.localdiscord.commands import CommandLineError, parse_command_line
 from tests.localdiscord.validate import validate_request
 

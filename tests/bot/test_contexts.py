@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.client import COGS, Tablekeeper
 from bot.contexts import needs_server
 from bot.settings import Settings
-from bot.store import Store
+from store import Store
 
 # Nothing in a channel is read or written by these (a save with numbers, not a character's).
 STATELESS = {"about", "help", "monster-build", "roll", "save tsr", "save wsr"}

@@ -31,7 +31,9 @@ def _unmarked(node: ast.expr | None) -> list[ast.expr]:
 
 
 def _modules() -> list[Path]:
-    return sorted(p for d in ("bot", "cogs", "table") for p in (ROOT / d).rglob("*.py"))
+    return sorted(
+        p for d in ("bot", "cogs", "render", "store", "table") for p in (ROOT / d).rglob("*.py")
+    )
 
 
 def _constants(trees: dict[Path, ast.Module]) -> dict[str, list[str]]:

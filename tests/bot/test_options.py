@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from bot.client import COGS, Tablekeeper
 from bot.options import BadOptions, check_options
 from bot.settings import Settings
-from bot.store import Store
+from store import Store
 
 JSON = st.recursive(
     st.none()

@@ -10,7 +10,7 @@ import pytest
 from bot.__main__ import main
 from bot.client import Tablekeeper
 from bot.settings import Settings, SettingsError
-from bot.store import Store
+from store import Store
 
 TOKEN = "MTIzNDU2Nzg5.fake.t0ken-value"
 

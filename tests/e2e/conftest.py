@@ -13,7 +13,7 @@ import pytest
 
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
-from bot.store import Store
+from store import Store
 from table.model import Table
 from tests.localdiscord.client import LocalDiscord
 from tests.localdiscord.fixtures import running

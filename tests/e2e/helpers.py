@@ -8,8 +8,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from bot.store import Event
 from rules.fatigue import FatigueState
+from store import Event
 from table.model import Character, Table
 from tests.localdiscord.reply import Reply
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.render.about import NO_SOURCE, NO_SUPPORT, uptime_text
 from cogs.about import shard_of, tablekeeper_version
+from render.about import NO_SOURCE, NO_SUPPORT, uptime_text
 from tests.e2e.helpers import fields, snapshot
 
 

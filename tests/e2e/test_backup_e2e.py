@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
 from bot.tools import ToolError
 from bot.tools.backup import backup
+from store import Store
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed
 from tests.e2e.test_process import process_env, run_tool

@@ -13,9 +13,9 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.store.migrate import load_migrations, migrate
 from bot.tools import ToolError
 from bot.tools.copydb import copy_db
+from store.migrate import load_migrations, migrate
 from tests.e2e.conftest import Env
 from tests.e2e.test_process import process_env, run_tool
 from tests.localdiscord.client import LocalDiscord

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.store import restore
-from bot.store.codec import character_from_dict, monster_from_dict
-from bot.store.migrate import load_migrations
+from store import restore
+from store.codec import character_from_dict, monster_from_dict
+from store.migrate import load_migrations
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import snapshot
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.render.common import band_colour
+from render.common import band_colour
 from tests.e2e.helpers import fatigue_of, hero, seed, snapshot
 from tests.localdiscord.commands import CommandLineError
 

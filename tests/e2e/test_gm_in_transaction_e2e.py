@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.store.backend import Body
+from store.backend import Body
 from table import bestiary
 from table.bestiary import BuildOptions
 from table.model import Monster, Table

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.render.common import band_colour
+from render.common import band_colour
 from rules.fatigue import FatigueState
 from tests.e2e.helpers import hero, seed, snapshot
 

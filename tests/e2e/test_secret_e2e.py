@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.store.secrets import find_secret
 from cogs.secret import ELSEWHERE, ONLY_GM_AND_ROLLER, ONLY_GM_REVEALS, PEEK
+from store.secrets import find_secret
 from table.model import Character
 from tests.e2e.helpers import Scripted, fields, seed, snapshot
 from tests.e2e.test_ack_e2e import store_held

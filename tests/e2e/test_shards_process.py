@@ -17,7 +17,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.store import Store
+from store import Store
 from tests.e2e.test_operations_process import free_port
 from tests.e2e.test_process import bot_process, finish, output, process_env
 from tests.localdiscord.client import LocalDiscord

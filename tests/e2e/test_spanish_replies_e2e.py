@@ -44,7 +44,7 @@ GAME_TIME = "Day {day}, {hours:02}:{minutes:02}"  # rules.gametime's text
 
 
 def waits_for(*messages: str) -> pytest.MarkDecorator:
-    """Expected to fail while any of `messages` (made outside bot/render: cogs' buttons and
+    """Expected to fail while any of `messages` (made outside render: cogs' buttons and
     titles, rules' and table's text) has no Spanish translation in the shipped catalogs, and
     to pass once they have one (strict: then a failure is a failure)."""
     spanish = load().get("es")

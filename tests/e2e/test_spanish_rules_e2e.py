@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.store.backend import Body
 from rules.errors import RulesError
+from store.backend import Body
 from tests.e2e.helpers import hero, seed, snapshot
 from tests.localdiscord.world import speaking
 

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from bot.store import Store, StoreError
-from bot.store.migrate import load_migrations
+from store import Store, StoreError
+from store.migrate import load_migrations
 from tests.e2e.test_process import bot_process, finish, output, process_env
 
 pytestmark = pytest.mark.asyncio

@@ -9,12 +9,15 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 
 from lang.catalogs import LOCALES, ids, placeholders, read, translations
 
 REPO = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
-METHOD_MAP = [(f"{package}/**.py", "python") for package in ("rules", "table", "bot", "cogs")]
+# Where the README's `pybabel extract` looks: lang/babel.cfg, read by Babel itself.
+with (REPO / "lang" / "babel.cfg").open(encoding="utf-8") as _cfg:
+    METHOD_MAP, _OPTIONS = parse_mapping_cfg(_cfg)
 
 
 def marked() -> dict[str, tuple[str, ...]]:

@@ -19,9 +19,9 @@ from discord import Locale
 import lang
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
-from bot.store import Store
 from bot.translator import CatalogTranslator
 from cogs.help import EXAMPLES
+from store import Store
 from tests.localdiscord.commands import parse_command_line
 from tests.localdiscord.validate import validate_request
 

@@ -1,4 +1,4 @@
-"""Every reply `bot/render` builds reads in Spanish for a Spanish reader, with the English
+"""Every reply `render` builds reads in Spanish for a Spanish reader, with the English
 reply's numbers: history lines for each kind of change (rendered from the stored before/after,
 so changes logged before this version read in Spanish too), the sheet, the board, the clock,
 settings, initiative, secret rolls, monsters and party saves.
@@ -21,17 +21,17 @@ import discord
 import pytest
 
 import lang
-from bot.render import characters, fatigue, history, initiative, monsters, saves, secret
-from bot.render import settings as settings_render
-from bot.store import Event
-from bot.store.codec import diff
-from bot.store.undo import Undone
 from lang import _
+from render import characters, fatigue, history, initiative, monsters, saves, secret
+from render import settings as settings_render
 from rules.defense import SPOTS
 from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
 from rules.gametime import game_time
 from rules.saves import Difficulty, SaveKind, SaveResult, resolve
+from store import Event
+from store.codec import diff
+from store.undo import Undone
 from table.combat import Combatant, Initiative
 from table.model import ChannelSettings, Character, Monster, Table
 from table.partyops import CharacterChange, PartyReport

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render.monsters import block_embed, hit_embed, monster_embed, roster_embed
-from bot.store.codec import diff, monster_from_dict, monster_row, monster_to_dict, restore
+from render.monsters import block_embed, hit_embed, monster_embed, roster_embed
 from rules.errors import RulesError
+from store.codec import diff, monster_from_dict, monster_row, monster_to_dict, restore
 from table import bestiary
 from table.bestiary import BuildOptions, MonsterHit
 from table.model import Forbidden, Monster, Table

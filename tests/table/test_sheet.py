@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.render.characters import fl_text, roster_embed, sheet_embed
-from bot.render.settings import settings_embed
+from render.characters import fl_text, roster_embed, sheet_embed
+from render.settings import settings_embed
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from table import sheet

@@ -1,0 +1,228 @@
+"""Character replies: the full sheet, the channel's roster, and removal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import discord
+
+from lang import N_, _
+from render.common import MINUS, NEUTRAL, band_colour, more_text, plain, points, signed
+from rules.fatigue import band_name, band_ranges, max_fp
+from rules.gametime import game_time
+from rules.saves import sr_bonus
+from table.model import Character, Table
+from table.sheet import format_classes
+
+DESCRIPTION_MAX = 4096
+TITLE_MAX = 256
+REMOVED = discord.Colour(0x95A5A6)  # grey: gone
+COMBINE_NAMES = {
+    "single": N_("single class"),
+    "multi": N_("multiclass"),
+    "dual": N_("dualclass"),
+}
+
+
+def fl_text(fl: Fraction) -> str:
+    """`20`, `20.5`, `61/3 (≈20.33)`: exact, as a decimal when it has a short one."""
+    if fl.denominator == 1:
+        return plain(fl.numerator)
+    for places in (1, 2, 3):
+        if (fl * 10**places).denominator == 1:  # a short decimal: the float prints it exactly
+            return f"{float(fl):.{places}f}".replace("-", MINUS)
+    return f"{fl.numerator}/{fl.denominator} (≈{float(fl):.2f})".replace("-", MINUS)
+
+
+def save_bonus(character: Character, stat: int, kin: int, special: int = 0) -> tuple[int, str]:
+    """(total, `Level 5 +25 · stat +10 · kin −5 · special +5`) for one save."""
+    level = sr_bonus(character.level)
+    text = _(
+        "Level {level} {level_bonus} · stat {stat} · kin {kin}",
+        level=character.level,
+        level_bonus=signed(level),
+        stat=signed(stat),
+        kin=signed(kin),
+    )
+    if special:
+        text += _(" · special {special}", special=signed(special))
+    return level + stat + kin + special, text
+
+
+def _fatigue_inputs(character: Character) -> str:
+    parts = []
+    if character.classes:
+        parts.append(
+            _(
+                "Classes {classes} ({combine})",
+                classes=format_classes(character.classes),
+                combine=_(COMBINE_NAMES[character.combine]),
+            )
+        )
+    else:
+        parts.append(_("No classes"))
+    parts.append(_("Toughness {toughness}", toughness=signed(character.toughness)))
+    if character.base_hd is not None:
+        parts.append(_("Base HD {hd}", hd=character.base_hd))
+    if character.kin_hd_size is not None:
+        parts.append(_("Kin HD d{size}", size=character.kin_hd_size))
+    return " · ".join(parts)
+
+
+def _fl_line(character: Character) -> str:
+    computed = character.computed_fl()
+    if character.fl_override is not None:
+        shown = fl_text(character.fl_override)
+        if computed is None:
+            return _("**{fl}**, set directly", fl=shown)
+        return _(
+            "**{fl}**, set directly (from classes: {computed})",
+            fl=shown,
+            computed=fl_text(computed),
+        )
+    if computed is not None:
+        return f"**{fl_text(computed)}**"
+    return _("none yet: give classes or a Fatigue Level with `/character set`")
+
+
+def _fatigue_state(character: Character, fl: Fraction) -> str:
+    state = character.fatigue
+    lines = [f"FP **{state.fp}** / {max_fp(fl)} — **{_(band_name(state.fp, fl))}**"]
+    if state.temp:
+        until = game_time(state.temp_expires or 0)
+        lines.append(_("Temporary FP {temp} (until {when})", temp=state.temp, when=until))
+    caps = [
+        _(name)
+        for name, on in (
+            (N_("Exhausted"), state.exhausted_cap),
+            (N_("Shattered"), state.shattered_cap),
+        )
+        if on
+    ]
+    if caps:
+        lines.append(
+            _(
+                "Cap: {caps} (FP can't drop below {floor})",
+                caps=_(" and ").join(caps),
+                floor=state.floor(fl),
+            )
+        )
+    if state.vp_damage:
+        lines.append(
+            _(
+                "VP damage from fatigue: {vp} (apply it to Vitality; the GM clears "
+                "the tally with `/fatigue clear_vp`)",
+                vp=state.vp_damage,
+            )
+        )
+    return "\n".join(lines)
+
+
+def _played_by(character: Character) -> str:
+    return _(
+        "Level {level} · played by <@{owner}>", level=character.level, owner=character.owner_id
+    )
+
+
+def sheet_embed(character: Character, title: str | None = None) -> discord.Embed:
+    """The whole sheet: level and owner, stats, save bonuses, Fatigue Level, bands and state."""
+    fl = character.fl
+    colour = band_colour(band_name(character.fatigue.fp, fl)) if fl is not None else NEUTRAL
+    embed = discord.Embed(
+        title=(title or character.name)[:TITLE_MAX],
+        description=_played_by(character),
+        colour=colour,
+    )
+    embed.add_field(
+        name=_("Stats"),
+        value=_(
+            "Fortitude {fortitude} · Wisdom {wisdom}\n"
+            "Kin TSR {kin_tsr} · Kin WSR {kin_wsr}\n"
+            "Special TSR {special_tsr} · Special WSR {special_wsr}",
+            fortitude=signed(character.fortitude),
+            wisdom=signed(character.wisdom),
+            kin_tsr=signed(character.kin_tsr),
+            kin_wsr=signed(character.kin_wsr),
+            special_tsr=signed(character.special_tsr),
+            special_wsr=signed(character.special_wsr),
+        ),
+        inline=False,
+    )
+    for name, stat, kin, special in (
+        (N_("TSR bonus"), character.fortitude, character.kin_tsr, character.special_tsr),
+        (N_("WSR bonus"), character.wisdom, character.kin_wsr, character.special_wsr),
+    ):
+        total, pieces = save_bonus(character, stat, kin, special)
+        embed.add_field(name=_(name), value=f"**{signed(total)}** ({pieces})", inline=False)
+    embed.add_field(name=_("Fatigue Level"), value=_fl_line(character), inline=False)
+    embed.add_field(name=_("Fatigue inputs"), value=_fatigue_inputs(character), inline=False)
+    if fl is not None:
+        bands = " · ".join(f"{_(n)} {points(low, high)}" for n, low, high in band_ranges(fl))
+        embed.add_field(name=_("Bands"), value=bands, inline=False)
+        embed.add_field(name=_("Fatigue"), value=_fatigue_state(character, fl), inline=False)
+    return embed
+
+
+def roster_line(character: Character) -> str:
+    fl = character.fl
+    fatigue = f" · FL {fl_text(fl)}" if fl is not None else _(" · no FL")
+    return _(
+        "**{name}** — level {level} · <@{owner}>{fatigue}",
+        name=character.name,
+        level=character.level,
+        owner=character.owner_id,
+        fatigue=fatigue,
+    )
+
+
+def _fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
+    """As many lines as fit in `limit`, then "…and N more" for the rest."""
+    text = ""
+    for index, line in enumerate(lines):
+        left = len(lines) - index - 1
+        tail = f"\n{more_text(left)}" if left else ""
+        if len(text) + len(line) + 1 + len(tail) > limit:
+            return text + f"\n{more_text(len(lines) - index)}"
+        text += ("\n" if text else "") + line
+    return text
+
+
+def roster_embed(table: Table) -> discord.Embed:
+    """Every character in the channel with owner and level."""
+    count = len(table.characters)
+    embed = discord.Embed(title=_("Characters here ({count})", count=count), colour=NEUTRAL)
+    if not table.characters:
+        embed.description = _("None yet: make one with `/character create`.")
+    else:
+        embed.description = _fit_lines([roster_line(c) for c in table.characters])
+    return embed
+
+
+def confirm_remove_embed(character: Character) -> discord.Embed:
+    return discord.Embed(
+        title=_("Remove {name}?", name=character.name)[:TITLE_MAX],
+        description=_(
+            "{played_by}, FP {fp}. `/undo` brings it back.",
+            played_by=_played_by(character),
+            fp=character.fatigue.fp,
+        ),
+        colour=REMOVED,
+    )
+
+
+def removed_embed(character: Character) -> discord.Embed:
+    return discord.Embed(title=_("Removed {name}", name=character.name)[:TITLE_MAX], colour=REMOVED)
+
+
+def cancelled_embed(
+    name: str, timed_out: bool = False, command: str = "/character remove"
+) -> discord.Embed:
+    """A removal prompt answered Cancel, or left past its minute (then: how to ask again)."""
+    text = _("Cancelled: nothing was removed.")
+    if timed_out:
+        text = _(
+            "No answer within a minute: nothing was removed. To remove it, run `{command}` again.",
+            command=command,
+        )
+    return discord.Embed(title=_("Kept {name}", name=name)[:TITLE_MAX], description=text)

@@ -1,0 +1,134 @@
+"""`/init` replies: the turn order with whose turn it is and the round, a turn passing (with
+the clock moving at a new round), and the turn order's changes as `/history` lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.utils import escape_markdown
+
+from lang import N_, _
+from render.common import NEUTRAL, plain
+from render.fatigue import fit_lines
+from rules.gametime import game_time
+from table.combat import Combatant, Initiative
+from table.initiative import TurnReport
+
+TITLE = N_("⚔️ Initiative")
+TURN = "▶️"
+KIND_ICON = {"character": "🧑", "monster": "👹", "other": "•"}
+EMPTY = N_("Nobody is in the initiative. Add them with `/init add name:… score:…`.")
+
+
+def _name(combatant: Combatant) -> str:
+    return escape_markdown(combatant.name)
+
+
+def order_lines(initiative: Initiative) -> list[str]:
+    """`▶️ 👹 **Troll** 18` for whose turn it is, the others indented, highest score first."""
+    current = initiative.current
+    lines = []
+    for combatant in initiative.combatants:
+        mark = TURN if combatant == current else "⠀ "
+        icon = KIND_ICON[combatant.kind]
+        name = f"**{_name(combatant)}**" if combatant == current else _name(combatant)
+        lines.append(f"{mark} {icon} {name} · {plain(combatant.score)}")
+    return lines
+
+
+def status(initiative: Initiative) -> str:
+    current = initiative.current
+    if current is None:
+        return _("Not started: the GM starts it with `/init start`.")
+    return _("Round {round} · {name}'s turn", round=initiative.round, name=_name(current))
+
+
+def order_embed(
+    initiative: Initiative, clock: int, title: str | None = None, *, with_status: bool = True
+) -> discord.Embed:
+    """`/init show` and the other replies: the round and whose turn (unless the title says
+    it already), then the order."""
+    title = _(TITLE) if title is None else title
+    if not initiative.combatants:
+        return discord.Embed(title=title[:256], description=_(EMPTY), colour=NEUTRAL)
+    lines = [status(initiative), "", *order_lines(initiative)] if with_status else []
+    lines = lines or order_lines(initiative)
+    embed = discord.Embed(title=title[:256], description=fit_lines(lines), colour=NEUTRAL)
+    return embed.set_footer(text=f"🕰️ {game_time(clock)}")
+
+
+def turn_title(report: TurnReport) -> str:
+    if report.new_round is not None:
+        return _(
+            "{icon} Round {round} begins · {name}'s turn",
+            icon=TURN,
+            round=report.round,
+            name=report.now.name,
+        )
+    return _(
+        "{icon} Round {round} · {name}'s turn", icon=TURN, round=report.round, name=report.now.name
+    )
+
+
+def turn_text(report: TurnReport) -> str:
+    lines = [_("{name}'s turn ends.", name=_name(report.ended))]
+    if report.facing is not None:
+        lines.append(
+            _(
+                "🧭 GM: {name} ends its turn facing {facing}: "
+                "choose its facing (N, NE, E, SE, S, SW, W, NW) below.",
+                name=_name(report.ended),
+                facing=report.facing.facing,
+            )
+        )
+    return "\n".join(lines)
+
+
+# --- /history -----------------------------------------------------------------------------
+
+
+def _entries(data: dict[str, Any] | None) -> dict[str, tuple[str, int]]:
+    out = {}
+    for combatant in (data or {}).get("combatants") or []:
+        name = str(combatant.get("name", "?"))
+        out[name.casefold()] = (name, combatant.get("score", 0))
+    return out
+
+
+def _whose(data: dict[str, Any]) -> str:
+    combatants = data.get("combatants") or []
+    turn = data.get("turn", 0)
+    if 0 <= turn < len(combatants):
+        return escape_markdown(str(combatants[turn].get("name", "?")))
+    return "?"
+
+
+def initiative_change(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
+    """`initiative: Aria joins (15)`, `initiative round 2: Troll's turn`, `initiative ended`."""
+    was, now = _entries(old), _entries(new)
+    parts = [
+        _("{name} joins ({score})", name=escape_markdown(name), score=plain(score))
+        for key, (name, score) in now.items()
+        if key not in was
+    ]
+    parts += [
+        _("{name} leaves", name=escape_markdown(name))
+        for key, (name, _score) in was.items()
+        if key not in now
+    ]
+    round_was = (old or {}).get("round", 0)
+    if new is None and (round_was or len(was) > 1):
+        return _("initiative ended")
+    new = new or {}
+    round_now = new.get("round", 0)
+    if round_now and (round_now, new.get("turn")) != (round_was, (old or {}).get("turn")):
+        if round_was:
+            parts.append(_("round {round}: {name}'s turn", round=round_now, name=_whose(new)))
+        else:
+            parts.append(
+                _("started, round {round}: {name}'s turn", round=round_now, name=_whose(new))
+            )
+    elif round_was and not round_now:
+        parts.append(_("stopped"))
+    return _("initiative: {changes}", changes=", ".join(parts) or _("changed"))

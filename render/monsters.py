@@ -1,0 +1,273 @@
+"""Monster stat blocks, the bestiary list, and hits, as embeds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from lang import N_, _, n_
+from render.common import FAILURE, MIXED, NEUTRAL, plain
+from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, format_modifier
+from table.bestiary import MonsterHit, spot_squares
+from table.model import Monster
+
+BUILD_FOOTER = N_("Not saved: /monster create keeps a monster in a server channel's bestiary.")
+# Armor levels and monster orders as shown (an order with its Materials: "Heavy 3"); the
+# rules name them in lower case.
+ARMOR_NAMES = {
+    "unarmored": N_("Unarmored"),
+    "civilian": N_("Civilian"),
+    "light": N_("Light"),
+    "medium": N_("Medium"),
+    "heavy": N_("Heavy"),
+    "extreme": N_("Extreme"),
+    "impervious": N_("Impervious"),
+}
+ORDER_DROPS = {
+    "normal": N_("Normal {materials}"),
+    "heavy": N_("Heavy {materials}"),
+    "miniboss": N_("Miniboss {materials}"),
+    "boss": N_("Boss {materials}"),
+}
+
+
+def armor_name(armor: str) -> str:
+    return _(ARMOR_NAMES[armor]) if armor in ARMOR_NAMES else armor.title()
+
+
+def order_drop(order: str) -> str:
+    """`Heavy 3`: a monster's order and the Materials it drops."""
+    if order not in ORDER_DROPS:
+        return f"{order.title()} {ORDERS[order]}"
+    return _(ORDER_DROPS[order], materials=ORDERS[order])
+
+
+# The rules' spot names (`rules.defense.SPOTS`, English keys), marked here where they are shown.
+SPOT_NAMES = (
+    N_("front"),
+    N_("front-right"),
+    N_("right"),
+    N_("back-right"),
+    N_("back"),
+    N_("back-left"),
+    N_("left"),
+    N_("front-left"),
+)
+
+
+def spot_name(spot: str | None) -> str:
+    """A spot (`back-left`) in the reader's language."""
+    return "?" if spot is None else _(spot)
+
+
+def armor_text(block: MonsterBlock) -> str:
+    """'Heavy, Rank 3' and the trade, if any."""
+    text = _("{armor}, Rank {rank}", armor=armor_name(block.armor), rank=block.rank)
+    if block.trade:
+        text += _(", trade {trade} Defense", trade=format_modifier(block.trade))
+    return text
+
+
+def evasion_text(block: MonsterBlock) -> str:
+    """'Set to 0 (Impervious)', 'modifier −2', '12 (Agility 4, modifier −2)', or on Impervious
+    with extra armor '−2 (set to 0 by Impervious, extra armor −2)'."""
+    if block.evasion_modifier is None:
+        if block.extra_evasion:
+            extra = format_modifier(block.extra_evasion)
+            return _(
+                "{evasion} (set to 0 by Impervious, extra armor {extra})",
+                evasion=plain(block.evasion or 0),
+                extra=extra,
+            )
+        return _("Set to 0 (Impervious)")
+    modifier = format_modifier(block.evasion_modifier)
+    if block.evasion is None:
+        return _("modifier {modifier}", modifier=modifier)
+    return _(
+        "{evasion} (Agility {agility}, modifier {modifier})",
+        evasion=plain(block.evasion),
+        agility=plain(block.agility or 0),
+        modifier=modifier,
+    )
+
+
+def hp_text(monster: Monster) -> str:
+    if monster.hp is None or monster.hp_max is None:
+        return _("not tracked")
+    text = f"{plain(monster.hp)} / {monster.hp_max}"
+    return _("{hp} — **defeated**", hp=text) if monster.down else text
+
+
+def drop_text(block: MonsterBlock) -> str:
+    """'5 Materials (Heavy 3, +2 for enchantments)'."""
+    how = order_drop(block.order)
+    if block.enchantments:
+        how += _(", +{count} for enchantments", count=len(block.enchantments))
+    return _("{materials} Materials ({how})", materials=block.material_drop, how=how)
+
+
+def hidden_count(count: int) -> str:
+    """'1 hidden unarmored spot', '2 hidden unarmored spots'."""
+    return n_("{n} hidden unarmored spot", "{n} hidden unarmored spots", count)
+
+
+def _spot_lines(block: MonsterBlock, facing: str | None, show_hidden: bool) -> list[str]:
+    """One line per spot a reader may see; hidden spots only as a count unless `show_hidden`
+    ('1 hidden unarmored spot' alone, '1 more, hidden' after spots already named)."""
+    squares = {} if facing is None else spot_squares(block, facing)
+    lines = []
+    for spot in block.spots:
+        if spot.hidden and not show_hidden:
+            continue
+        name = spot_name(spot.name)
+        if facing is not None:
+            name = _("{spot} (square {square})", spot=name, square=squares[spot.name])
+        line = name
+        if spot.hard_to_hit:
+            line += f" — {_(HARD_TO_HIT)}"
+        if spot.hidden:
+            line += _(" — hidden from the players")
+        lines.append(line)
+    if block.hidden_spots and not show_hidden:
+        more = _("{count} more, hidden", count=block.hidden_spots)
+        lines.append(more if lines else hidden_count(block.hidden_spots))
+    return lines
+
+
+def _enchantment_text(block: MonsterBlock) -> str:
+    """'Armor: Rank 1, Rank 2 · Weapons: Rank 2'."""
+    parts = []
+    on = ((N_("Armor"), block.armor_enchantments), (N_("Weapons"), block.weapon_enchantments))
+    for where, ranks in on:
+        if ranks:
+            parts.append(f"{_(where)}: " + ", ".join(f"Rank {rank}" for rank in ranks))
+    return " · ".join(parts)
+
+
+def block_embed(
+    block: MonsterBlock,
+    *,
+    title: str,
+    monster: Monster | None = None,
+    show_hidden: bool = False,
+) -> discord.Embed:
+    """The stat block; with a bestiary monster, its HP, facing and where its spots are now.
+
+    Hidden unarmored spots appear only as a count unless `show_hidden` (a reply only the GM,
+    or whoever built an unsaved block, sees)."""
+    embed = discord.Embed(title=title[:256], colour=MIXED if block.warnings else NEUTRAL)
+    embed.add_field(name=_("Defense"), value=str(block.defense))
+    embed.add_field(name=_("Evasion"), value=evasion_text(block))
+    embed.add_field(name=_("Armor"), value=armor_text(block))
+    if monster is not None:
+        embed.add_field(name="HP", value=hp_text(monster))
+        embed.add_field(name=_("Facing"), value=monster.facing)
+    if block.spots:
+        lines = _spot_lines(block, None if monster is None else monster.facing, show_hidden)
+        # The field's name heads its value: only named spots need 'unarmored spots' above them.
+        named = show_hidden or block.hidden_spots < len(block.spots)
+        name = _("Partial armor: unarmored spots") if named else _("Partial armor")
+        lines.append(_("Hits there meet only half Defense."))
+        embed.add_field(name=name, value="\n".join(lines), inline=False)
+    if block.enchantments:
+        embed.add_field(name=_("Enchantments"), value=_enchantment_text(block), inline=False)
+    embed.add_field(name=_("Material drop"), value=drop_text(block), inline=False)
+    if block.notes:
+        embed.add_field(name=_("Notes"), value="\n".join(block.notes), inline=False)
+    if block.warnings:
+        embed.add_field(
+            name=_("Warnings"), value="\n".join(f"⚠️ {w}" for w in block.warnings), inline=False
+        )
+    if monster is None:
+        embed.set_footer(text=_(BUILD_FOOTER))
+    return embed
+
+
+def monster_embed(
+    monster: Monster, *, title: str | None = None, show_hidden: bool = False
+) -> discord.Embed:
+    return block_embed(
+        monster.block, title=title or monster.name, monster=monster, show_hidden=show_hidden
+    )
+
+
+def roster_line(monster: Monster) -> str:
+    block = monster.block
+    parts = [
+        f"**{monster.name}**",
+        armor_text(block),
+        _("Defense {defense}", defense=block.defense),
+        _("facing {facing}", facing=monster.facing),
+    ]
+    if monster.hp is not None:
+        parts.append(f"HP {hp_text(monster)}")
+    return " · ".join(parts)
+
+
+def roster_embed(monsters: Sequence[Monster]) -> discord.Embed:
+    embed = discord.Embed(title=_("Monsters in this channel"), colour=NEUTRAL)
+    if not monsters:
+        embed.description = _("None yet: the GM adds them with `/monster create`.")
+    else:
+        embed.description = "\n".join(roster_line(m) for m in monsters)[:4096]
+    return embed
+
+
+def confirm_remove_embed(monster: Monster) -> discord.Embed:
+    hp = f"HP {hp_text(monster)} · " if monster.hp_max is not None else ""
+    return discord.Embed(
+        title=_("Remove {name}?", name=monster.name)[:256],
+        description=_("{hp}facing {facing}. `/undo` brings it back.", hp=hp, facing=monster.facing),
+        colour=discord.Colour(0x95A5A6),  # grey, as a character's removal
+    )
+
+
+def removed_embed(monster: Monster) -> discord.Embed:
+    return discord.Embed(title=_("Removed {name}", name=monster.name)[:256], colour=NEUTRAL)
+
+
+def hit_embed(hit: MonsterHit) -> discord.Embed:
+    """What the attack dealt, the Defense it met (half on an unarmored spot), and HP left."""
+    result, monster = hit.result, hit.monster
+    if hit.already_defeated:
+        return discord.Embed(
+            title=_("{name} is already defeated", name=monster.name)[:256],
+            description=_(
+                "HP {hp}: a further hit changes nothing (it would have taken {taken}).",
+                hp=hp_text(monster),
+                taken=result.taken,
+            ),
+            colour=FAILURE,
+        )
+    lines = []
+    if hit.from_square is not None:
+        where = _(
+            "From square {square}: its {spot}",
+            square=hit.from_square,
+            spot=spot_name(result.spot),
+        )
+        if result.unarmored_spot:
+            hidden = _("a hidden unarmored spot") if result.hidden_spot else _("an unarmored spot")
+            hard = f"; {_(HARD_TO_HIT)}" if result.hard_to_hit else ""
+            where += _(", {hidden} (half Defense{hard})", hidden=hidden, hard=hard)
+        lines.append(where)
+    floor = _(" (at least 1)") if result.damage <= result.defense_applied else ""
+    lines.append(
+        _(
+            "Damage {damage} − Defense {defense} → **{taken} taken**{floor}",
+            damage=result.damage,
+            defense=result.defense_applied,
+            taken=result.taken,
+            floor=floor,
+        )
+    )
+    if hit.hp_before is not None and monster.hp is not None:
+        lines.append(f"HP {plain(hit.hp_before)} → {hp_text(monster)}")
+    else:
+        lines.append(_("HP not tracked"))
+    return discord.Embed(
+        title=_("{name} takes {taken}", name=monster.name, taken=result.taken)[:256],
+        description="\n".join(lines),
+        colour=FAILURE if monster.down else NEUTRAL,
+    )

@@ -1,0 +1,79 @@
+"""The JSON document `/export` hands a GM: the channel's table (settings, clock, characters,
+monsters, the turn order) and its whole history, oldest first. Ids are strings, as in Discord's
+own JSON, so a reader in any language keeps all 64 bits."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import datetime
+from typing import Any
+
+from store import Event
+from store.codec import character_to_dict, monster_to_dict
+from store.migrate import load_migrations
+from table.model import ChannelSettings, Table
+
+FORMAT = "tablekeeper-export"
+VERSION = 1
+
+
+def is_empty(table: Table, events: list[Event]) -> bool:
+    """Nothing a GM would want back: no one, nothing, defaults everywhere, no history."""
+    return (
+        not table.characters
+        and not table.monsters
+        and table.clock == 0
+        and table.settings == ChannelSettings()
+        and not events
+    )
+
+
+def _id(value: int | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _event(event: Event) -> dict[str, Any]:
+    return {
+        "id": str(event.id),
+        "actor_id": str(event.actor_id),
+        "action": event.action,
+        "created_at": event.created_at.isoformat(),
+        "clock": event.clock,
+        "before": event.before,
+        "after": event.after,
+        "undone_by": _id(event.undone_by),
+        "undoes": _id(event.undoes),
+    }
+
+
+def _initiative(table: Table) -> dict[str, Any]:
+    """The turn order, a player's id as text like every other id here."""
+    order = table.initiative.to_dict()
+    for combatant in order["combatants"]:
+        combatant["owner_id"] = _id(combatant["owner_id"])
+    return order
+
+
+def export_document(table: Table, events: list[Event], exported_at: datetime) -> dict[str, Any]:
+    settings = dataclasses.asdict(table.settings)
+    settings["gm_role_id"] = _id(table.settings.gm_role_id)
+    characters = [character_to_dict(c) | {"owner_id": str(c.owner_id)} for c in table.characters]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "schema_version": load_migrations()[-1].version,
+        "exported_at": exported_at.isoformat(),
+        "channel_id": str(table.channel_id),
+        "guild_id": _id(table.guild_id),
+        "clock": table.clock,
+        "settings": settings,
+        "characters": characters,
+        "monsters": [monster_to_dict(m) for m in table.monsters],
+        "initiative": _initiative(table),
+        "history": [_event(e) for e in events],
+    }
+
+
+def export_bytes(document: dict[str, Any]) -> bytes:
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True).encode("utf-8")

@@ -1,0 +1,209 @@
+"""Logging a change, and keeping each channel's log within its `history_keep` setting.
+
+Each event is numbered within its channel (`seq`: 1, 2, …), so "is this change among the last N
+the channel keeps?" is a comparison, not a count. It also records the characters and monsters
+(and the turn order) it touched (`event_keys`), so `/undo` finds a later change to the same one
+by an index lookup instead of decoding every later event. Every PRUNE_EVERY-th event of a
+channel deletes what lies past the edge, so no single command pays for pruning more than once
+in a while.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from store.backend import Tx
+from store.codec import INITIATIVE, Snapshot
+from store.errors import StoreError
+from store.events import Event
+from table.model import Table
+
+PRUNE_EVERY = 50  # a channel's events between two prunings
+# What event_keys records: characters and monsters by name key, the turn order as one item.
+KEYED_PARTS = ("characters", "monsters", INITIATIVE)
+
+
+def kept(event: Event, newest: int, keep: int) -> bool:
+    """Is `event` among the channel's last `keep` changes, `newest` being the latest's seq?"""
+    return event.seq > newest - keep
+
+
+def prunes(seq: int) -> bool:
+    """Does logging the channel's event number `seq` prune what lies past its edge?"""
+    return seq % PRUNE_EVERY == 0
+
+
+def touched_keys(*snapshots: Snapshot) -> list[tuple[str, str]]:
+    """(part, key) of every character and monster in the snapshots, sorted, each once."""
+    return sorted(
+        {(part, key) for side in snapshots for part in KEYED_PARTS for key in side.get(part, {})}
+    )
+
+
+async def newest_seq(tx: Tx, channel_id: int) -> int:
+    """The number of the channel's latest event (0 when it has none)."""
+    row = await tx.fetchone(
+        "SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+    )
+    return int(row["seq"] or 0) if row is not None else 0
+
+
+_LOG = (
+    "INSERT INTO events"
+    " (channel_id, actor_id, action, created_at, clock, before, after, interaction_id, seq)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, COALESCE("
+    "  (SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0) + 1)"
+)
+# PostgreSQL: the event and its keys in one statement (the keys as two parallel arrays, so the
+# statement is the same, and prepared once, whatever their number).
+_LOG_WITH_KEYS = (
+    f"WITH e AS ({_LOG} RETURNING id, seq, channel_id),"
+    " k AS (INSERT INTO event_keys (channel_id, part, key, event_id)"
+    " SELECT e.channel_id, u.part, u.key, e.id FROM e, unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]))"
+    " AS u (part, key))"
+    " SELECT id, seq FROM e"
+)
+
+
+# PostgreSQL, a change in one statement: the guard first (migration V12's `tk_unchanged`: the
+# channel's lock, then "it and its server's settings are still as read"); every write takes
+# its channel id from it, so none can run before it (and take a row's lock before the
+# channel's).
+_GUARD = (
+    "g AS (SELECT tk_unchanged(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),"
+    " CAST(? AS TEXT)) AS channel_id), "
+)
+_FROM_GUARD = "(SELECT channel_id FROM g)"
+Write = tuple[str, tuple[Any, ...]]  # a statement and its arguments
+
+
+class Held:
+    """Row writes held back (PostgreSQL) to go out in the event's own statement, each a
+    data-modifying WITH before it: PostgreSQL runs them all, on one snapshot, as one
+    statement, and checks their foreign keys at its end (a new channel's row, then rows that
+    need it, in one go). None of them reads what another writes: each is to its own row."""
+
+    def __init__(self) -> None:
+        self.writes: list[Write] = []
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        self.writes.append((sql, args))
+
+
+async def log(
+    tx: Tx,
+    after: Table,
+    actor_id: int,
+    action: str,
+    now: datetime,
+    old: Snapshot,
+    new: Snapshot,
+    interaction_id: int | None = None,
+    *,
+    held: Held | None = None,
+    guard: Guard | None = None,
+) -> Event:
+    """Log one change (the table as it became, and exactly what changed, and the Discord
+    interaction that made it, if any); returns the event. With `held` (PostgreSQL): the
+    change's row writes and its `event_keys` go in the same statement, one round trip; with
+    `guard` too, that statement is the whole change (no transaction around it): it writes
+    only if the channel and its server's settings are still as `guard` says, and prunes
+    nothing (the caller prunes after it, when `prunes(seq)`)."""
+    channel_id = after.channel_id
+    keys = touched_keys(old, new)
+    values = (
+        channel_id,
+        actor_id,
+        action,
+        now,
+        after.clock,
+        json.dumps(old, ensure_ascii=False, sort_keys=True),
+        json.dumps(new, ensure_ascii=False, sort_keys=True),
+        interaction_id,
+        channel_id,
+    )
+    if held is not None:
+        parts, names = [part for part, _key in keys], [key for _part, key in keys]
+        writes, sql, ahead = held.writes, _LOG_WITH_KEYS, ""
+        checked: tuple[Any, ...] = ()
+        if guard is not None:
+            writes = [_after_guard(w, channel_id) for w in writes]
+            sql, values = _after_guard((sql, values), channel_id)
+            checked = (channel_id, guard.newest, guard.guild_id, guard.server_version)
+            ahead = _GUARD
+        ahead += "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(writes))
+        first = [arg for _sql, args in writes for arg in args]  # in the order they appear
+        sql = sql.replace("WITH ", f"WITH {ahead}", 1)
+        row = await tx.fetchone(sql, *checked, *first, *values, parts, names)
+        keys = []  # written
+    else:
+        row = await tx.fetchone(_LOG + " RETURNING id, seq", *values)
+    assert row is not None  # RETURNING gives the one row inserted
+    event_id, seq = int(row["id"]), int(row["seq"])
+    if keys:
+        rows: list[Any] = []
+        for part, key in keys:
+            rows += [channel_id, part, key, event_id]
+        await tx.execute(
+            "INSERT INTO event_keys (channel_id, part, key, event_id) VALUES "
+            + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
+            *rows,
+        )
+    if prunes(seq) and guard is None:
+        await prune(tx, channel_id, seq - after.settings.history_keep)
+    return Event(
+        id=event_id,
+        actor_id=actor_id,
+        action=action,
+        created_at=now,
+        before=old,
+        after=new,
+        channel_id=channel_id,
+        clock=after.clock,
+        seq=seq,
+    )
+
+
+@dataclass(frozen=True)
+class Guard:
+    """What a channel's table was read as (PostgreSQL), which a change written in one statement
+    checks is still so: the id of its newest event (None: none), and its server (None: none)
+    and the version of that server's settings row (None: no row)."""
+
+    newest: int | None
+    guild_id: int | None
+    server_version: str | None
+
+
+def _after_guard(write: Write, channel_id: int) -> Write:
+    """A held write (or the event's insert) with its channel id, its first argument, taken from
+    the guard instead."""
+    sql, args = write
+    if not args or args[0] != channel_id:
+        raise StoreError(f"A guarded write must begin with its channel's id: {sql[:60]!r}")
+    return sql.replace("?", _FROM_GUARD, 1), args[1:]
+
+
+async def prune(tx: Tx, channel_id: int, edge: int) -> None:
+    """Delete the channel's events numbered `edge` or below, except those an undo still kept
+    points at (they go with it, later)."""
+    if edge < 1:
+        return
+    await tx.execute(
+        "DELETE FROM event_keys WHERE channel_id = ? AND event_id IN"
+        " (SELECT id FROM events WHERE channel_id = ? AND seq <= ?)",
+        channel_id,
+        channel_id,
+        edge,
+    )
+    await tx.execute(
+        "DELETE FROM events WHERE channel_id = ? AND seq <= ? AND id NOT IN"
+        " (SELECT undoes FROM events WHERE channel_id = ? AND seq > ? AND undoes IS NOT NULL)",
+        channel_id,
+        edge,
+        channel_id,
+        edge,
+    )

@@ -1,0 +1,103 @@
+"""`/undo` in the store: revert one logged change in ONE transaction, or refuse and say why.
+What an undo reverts and whether it may is `table.undo` (pure); here is only what it reads.
+
+Nothing here reads the log beyond what it needs: the target is one indexed lookup (a player's
+own latest by `events_undoable_by_actor`), and "a later change to the same character or monster"
+another (`event_keys`), so an undo costs the same under 10 later events or 50,000. Undo stops at
+the channel's retention edge (`history_keep`, `store.retention`) and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.errors import RulesError
+from store import retention
+from store.backend import Tx
+from store.store import Event, Store, event_from_row
+from table.undo import (
+    UNDO_ACTION,
+    GmTest,
+    Undone,
+    nothing_to_undo,
+    plan_undo,
+    too_old,
+    touched,
+)
+
+__all__ = ["UNDO_ACTION", "Undone", "plan_undo", "too_old", "touched", "undo_last"]
+
+_UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
+
+
+async def _latest(tx: Tx, channel_id: int, actor_id: int | None) -> Event | None:
+    mine, args = ("", ()) if actor_id is None else (" AND actor_id = ?", (actor_id,))
+    row = await tx.fetchone(
+        f"SELECT * FROM events WHERE {_UNDOABLE}{mine} ORDER BY id DESC LIMIT 1", channel_id, *args
+    )
+    return None if row is None else event_from_row(row)
+
+
+async def _later(tx: Tx, target: Event) -> list[Event]:
+    """The first later change that still stands and touched a character, monster or the turn
+    order that `target` touched (or none): all `check_nothing_depends` needs, found through
+    `event_keys`. Channel fields need no lookup: a player's target never touches them (GM-only),
+    and a GM's target is the latest change that stands, with nothing standing after it."""
+    keys = retention.touched_keys(target.before, target.after)
+    if not keys:
+        return []
+    match = " OR ".join(["(k.part = ? AND k.key = ?)"] * len(keys))
+    row = await tx.fetchone(
+        "SELECT e.* FROM event_keys k JOIN events e ON e.id = k.event_id"
+        f" WHERE k.channel_id = ? AND ({match}) AND k.event_id > ?"
+        " AND e.undone_by IS NULL AND e.undoes IS NULL ORDER BY k.event_id LIMIT 1",
+        target.channel_id,
+        *(value for key in keys for value in key),
+        target.id,
+    )
+    return [] if row is None else [event_from_row(row)]
+
+
+async def undo_last(
+    store: Store,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    is_gm: bool | GmTest,
+    manages_server: bool = False,
+    *,
+    interaction_id: int | None = None,
+) -> Undone:
+    """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
+    (a player): restore, log an "undo" event, mark the target, all in one transaction that
+    holds the channel's lock, as `Store.apply` does. `is_gm` may be a test of the channel's
+    settings: it is then asked of the settings this transaction loads (a GM role cleared just
+    before can't count). Undo stops at the channel's retention edge (`history_keep`).
+    Raises RulesError (nothing written) when there is nothing to undo or it can't be undone, and
+    AlreadyApplied when this `interaction_id` undid something already (a second delivery)."""
+
+    async def body(tx: Tx) -> Undone:
+        current, stored, _ = await store._load(
+            tx, channel_id, guild_id, interaction_id=interaction_id
+        )
+        gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
+        keep = current.settings.history_keep
+        target = await _latest(tx, channel_id, None if gm else actor_id)
+        newest = await retention.newest_seq(tx, channel_id)
+        if target is None:
+            if newest > keep:  # the log has reached its bound: older changes are gone
+                raise RulesError(too_old(keep))
+            latest = None if gm else await _latest(tx, channel_id, None)
+            raise RulesError(nothing_to_undo(gm, latest))
+        if not retention.kept(target, newest, keep):
+            raise RulesError(too_old(keep, target))
+        undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
+        undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)
+        await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
+        await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+        return Undone(target, replace(undo, undoes=target.id), undone)
+
+    try:
+        return await store._backend.write(channel_id, body)
+    finally:
+        store.forget_left(channel_id)

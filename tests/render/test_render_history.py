@@ -1,0 +1,150 @@
+"""`/history` lines and the `/undo` reply, from events as the store logs them."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+from typing import Any
+
+from render.history import (
+    EMPTY,
+    LINE_MAX,
+    NO_MORE,
+    change_parts,
+    event_line,
+    history_embed,
+    undone_embed,
+    when,
+)
+from rules.fatigue import FatigueState
+from store import Event
+from store.codec import character_to_dict, diff
+from store.undo import Undone
+from table.model import ChannelSettings, Character, Monster, Table
+
+NOW = datetime(2025, 5, 1, 14, 30, tzinfo=UTC)
+AT = datetime(2025, 5, 1, 14, 2, tzinfo=UTC)
+STAMP = int(AT.timestamp())
+ARIA = Character("Aria", 21, fl_override=Fraction(20), fatigue=FatigueState(fp=18))
+ORC = Monster("Orc", {"rank": 2, "armor": "heavy"}, hp_max=30)
+
+
+def event(before: Table, after: Table, **fields: Any) -> Event:
+    old, new = diff(before, after)
+    base = Event(id=7, actor_id=21, action="fatigue spend", created_at=AT, before=old, after=new)
+    return dataclasses.replace(base, **fields)
+
+
+def table(*characters: Character, **fields: Any) -> Table:
+    return dataclasses.replace(Table(1, 5, characters=characters), **fields)
+
+
+def tired(fp: int, **fatigue: Any) -> Character:
+    return dataclasses.replace(ARIA, fatigue=FatigueState(fp=fp, **fatigue))
+
+
+def test_a_fatigue_spend_reads_as_one_short_line() -> None:
+    line = event_line(event(table(ARIA), table(tired(21))), NOW)
+    assert line == f"🕒 <t:{STAMP}:t> · <@21> · fatigue spend · Aria FP 18 → 21 (Fatigued)"
+
+
+def test_undone_changes_are_struck_through_and_undos_marked() -> None:
+    spend = event(table(ARIA), table(tired(21)), undone_by=8)
+    undo = event(table(tired(21)), table(ARIA), id=8, action="undo", undoes=7)
+    assert event_line(spend, NOW).startswith("~~🕒 ")
+    assert event_line(spend, NOW).endswith("(Fatigued)~~ (undone)")
+    assert event_line(undo, NOW).startswith("↩️ ")
+    assert event_line(undo, NOW).endswith("· undo · Aria FP 21 → 18 (Fresh)")
+
+
+def test_older_changes_show_the_date_too() -> None:
+    assert when(AT, NOW) == f"<t:{STAMP}:t>"
+    late = NOW + timedelta(days=2)
+    assert when(AT, late) == f"<t:{STAMP}:d> <t:{STAMP}:t>"
+
+
+def test_every_kind_of_change_has_words() -> None:
+    base = table(ARIA, clock=600)
+    cases = [
+        (table(clock=600), base, "Aria created"),
+        (base, table(clock=600), "Aria removed"),
+        (base, table(ARIA, clock=660), "clock Day 1, 00:10 → Day 1, 00:11"),
+        (
+            base,
+            dataclasses.replace(base, settings=ChannelSettings(ties="succeed", gm_role_id=9)),
+            "settings: ties fail → succeed, GM role none → <@&9>",
+        ),
+        (
+            base,
+            dataclasses.replace(base, settings=ChannelSettings(round_seconds=6)),
+            "settings: round length 60 s → 6 s",  # not to be read as a round number
+        ),
+        (base, table(dataclasses.replace(ARIA, level=3, owner_id=22), clock=600), "Aria player"),
+        (base, table(tired(18, temp=4, temp_expires=1200), clock=600), "Temporary FP 0 → 4"),
+        (base, table(tired(18, exhausted_cap=True), clock=600), "Exhausted cap off → on"),
+        (
+            base,
+            table(tired(18, settled=1200), clock=600),
+            "ahead of the clock no → until Day 1, 00:20",
+        ),
+        (
+            table(tired(18, settled=1200), clock=600),
+            table(tired(18), clock=1200),
+            "ahead of the clock until Day 1, 00:20 → no",
+        ),
+        (base, dataclasses.replace(base, monsters=(ORC,)), "monster Orc created"),
+    ]
+    for before, after, words in cases:
+        assert words in "; ".join(change_parts(*diff(before, after))), words
+    levelled = change_parts(*diff(base, table(dataclasses.replace(ARIA, level=3), clock=600)))
+    assert levelled == ["Aria level 1 → 3"]
+    hurt = dataclasses.replace(ORC, hp=-2, facing="SW")
+    with_orc = dataclasses.replace(base, monsters=(ORC,))
+    parts = change_parts(*diff(with_orc, dataclasses.replace(base, monsters=(hurt,))))
+    assert parts == ["monster Orc HP 30 → −2, facing N → SW"]
+
+
+def test_names_cannot_format_the_line() -> None:
+    sneaky = Character("**Bold** ~~x~~", 21)
+    line = event_line(event(table(), table(sneaky)), NOW)
+    assert "\\*\\*Bold\\*\\* \\~\\~x\\~\\~ created" in line
+
+
+def test_a_page_fits_discord_however_much_changed() -> None:
+    crowd = [Character(f"Character number {n:02}", 21, level=n % 90 + 1) for n in range(60)]
+    big = event(table(), table(*crowd))
+    assert len(event_line(big, NOW)) <= LINE_MAX + len("~~~~ (undone)")
+    embed = history_embed([dataclasses.replace(big, id=n, undone_by=1) for n in range(10)], NOW)
+    assert len(embed.description or "") <= 4096
+    assert (embed.description or "").count("\n") == 9  # all ten lines, none dropped
+    assert history_embed([], NOW, newest=True).description == EMPTY
+    assert history_embed([], NOW, newest=False).description == NO_MORE
+
+
+def test_the_undo_reply_names_the_change_and_what_came_back() -> None:
+    spend = event(table(ARIA), table(tired(21)))
+    undo = event(table(tired(21)), table(ARIA), id=8, action="undo", undoes=7, actor_id=11)
+    embed = undone_embed(Undone(spend, undo, table(ARIA)), NOW)
+    assert embed.title == "↩️ Undone: fatigue spend"
+    assert embed.description == (
+        f"fatigue spend by <@21> at <t:{STAMP}:t> is undone:\n• Aria FP 21 → 18 (Fresh)"
+    )
+    assert "can't itself be undone" in (embed.footer.text or "")
+
+
+def test_a_snapshot_from_an_older_shape_still_renders() -> None:
+    old = character_to_dict(ARIA)
+    new = character_to_dict(tired(30))
+    del new["toughness"]  # a field an older version did not log
+    parts = change_parts({"characters": {"aria": old}}, {"characters": {"aria": new}})
+    assert parts[0].startswith("Aria FP 18 → 30")
+
+
+def test_an_undo_of_a_removal_brings_the_record_back_rather_than_creating_it() -> None:
+    removal = event(table(ARIA), table(), action="character remove", undone_by=8)
+    undo = event(table(), table(ARIA), id=8, action="undo", undoes=7)
+    assert event_line(removal, NOW).endswith("· character remove · Aria removed~~ (undone)")
+    assert event_line(undo, NOW).endswith("· undo · Aria brought back")
+    monster_undo = event(table(), table(monsters=(ORC,)), id=9, action="undo", undoes=6)
+    assert event_line(monster_undo, NOW).endswith("· undo · monster Orc brought back")

@@ -1,0 +1,38 @@
+"""Secret rolls in the store, on SQLite and PostgreSQL: kept by message, found again after the
+store is reopened, revealed once."""
+
+from __future__ import annotations
+
+from store import Store
+from store.secrets import SecretRoll, find_secret, keep_secret, mark_revealed
+from tests.store.conftest import Database
+
+BIG = 2**63 - 1  # snowflakes need BIGINT
+
+
+def roll(message_id: int = BIG - 5) -> SecretRoll:
+    return SecretRoll(
+        message_id=message_id,
+        channel_id=BIG - 1,
+        guild_id=BIG - 2,
+        table_id=BIG - 3,
+        roller_id=BIG - 4,
+        roller_name="Pippa",
+        label="Poison — ünïcode",
+        what="WSR (Willpower save)",
+        embeds=({"title": "Aria — Willpower Save Roll: ✅ Success", "fields": []},),
+    )
+
+
+async def test_a_secret_roll_is_kept_and_revealed_once(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        assert await find_secret(store, 1) is None
+        await keep_secret(store, roll())
+        await keep_secret(store, roll())  # a second delivery keeps the first
+    async with Store.open(db.url) as store:
+        kept = await find_secret(store, BIG - 5)
+        assert kept == roll()
+        assert await mark_revealed(store, kept, 7) is True
+        assert await mark_revealed(store, kept, 8) is False
+        again = await find_secret(store, BIG - 5)
+        assert again is not None and again.revealed_by == 7
