@@ -19,7 +19,7 @@ from bot.ack import Acks
 from bot.clicks import KnownClicks, answer_unknown_click
 from bot.connect import log_in_with_retry
 from bot.contexts import SERVER_INSTALL, SERVER_ONLY
-from bot.health import HealthServer
+from bot.health import DATABASE_TIMEOUT, HealthServer
 from bot.metrics import Metrics
 from bot.settings import Settings
 from bot.translator import CatalogTranslator
@@ -140,7 +140,9 @@ class Tablekeeper(commands.AutoShardedBot):
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.health_port is not None and self._health is None:
-            self._health = HealthServer(self, self.settings.health_port)
+            self._health = HealthServer(
+                self.health_problem, self.metrics.render, self.settings.health_port
+            )
             await self._health.start()
         log.info("Running shards: %s", self.settings.shards)
         await super().start(token, reconnect=reconnect)
@@ -168,6 +170,23 @@ class Tablekeeper(commands.AutoShardedBot):
             if late:
                 log.warning("Stopping with %d interactions unfinished after %g s", len(late), grace)
         await self.close()
+
+    async def health_problem(self) -> str | None:
+        """Why this process is not healthy (`GET /healthz`), or None when it is."""
+        if self.draining:
+            return "shutting down"
+        shards = list(self.shards.values())
+        closed = [s.id for s in shards if s.is_closed()]
+        if not self.is_ready() or not shards or closed:
+            which = f" (shards {', '.join(map(str, closed))} closed)" if closed else ""
+            return f"gateway not connected{which}"
+        try:
+            await asyncio.wait_for(self.store.ping(), DATABASE_TIMEOUT)
+        except Exception as error:  # any failure is the answer, not a crash of the endpoint
+            self.metrics.database_errors.inc()
+            what = "timed out" if isinstance(error, TimeoutError) else type(error).__name__
+            return f"database not answering: {what}"
+        return None
 
     async def close(self) -> None:
         self.acks.close()

@@ -4,37 +4,15 @@ the database answers, else 503 with the reason; `GET /metrics` is Prometheus' te
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
 from bot.metrics import CONTENT_TYPE
 
-if TYPE_CHECKING:
-    from bot.client import Tablekeeper
-
 log = logging.getLogger(__name__)
 DATABASE_TIMEOUT = 2.0  # seconds; a health check must answer before the orchestrator gives up
-
-
-async def problem(bot: Tablekeeper) -> str | None:
-    """Why this process is not healthy, or None when it is."""
-    if bot.draining:
-        return "shutting down"
-    shards = list(bot.shards.values())
-    closed = [s.id for s in shards if s.is_closed()]
-    if not bot.is_ready() or not shards or closed:
-        which = f" (shards {', '.join(map(str, closed))} closed)" if closed else ""
-        return f"gateway not connected{which}"
-    try:
-        await asyncio.wait_for(bot.store.ping(), DATABASE_TIMEOUT)
-    except Exception as error:  # any failure is the answer, not a crash of the endpoint
-        bot.metrics.database_errors.inc()
-        what = "timed out" if isinstance(error, TimeoutError) else type(error).__name__
-        return f"database not answering: {what}"
-    return None
 
 
 class HealthPortUnavailable(Exception):
@@ -42,8 +20,18 @@ class HealthPortUnavailable(Exception):
 
 
 class HealthServer:
-    def __init__(self, bot: Tablekeeper, port: int, host: str = "0.0.0.0") -> None:
-        self._bot, self._port, self._host = bot, port, host
+    """Serves what the client tells it: `problem` says why the process is unhealthy (None when
+    it is healthy), `metrics` the Prometheus text."""
+
+    def __init__(
+        self,
+        problem: Callable[[], Awaitable[str | None]],
+        metrics: Callable[[], bytes],
+        port: int,
+        host: str = "0.0.0.0",
+    ) -> None:
+        self._problem, self._metrics_text = problem, metrics
+        self._port, self._host = port, host
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
@@ -69,11 +57,11 @@ class HealthServer:
             self._runner = None
 
     async def _healthz(self, request: web.Request) -> web.Response:
-        reason = await problem(self._bot)
+        reason = await self._problem()
         if reason is None:
             return web.Response(text="ok\n")
         return web.Response(status=503, text=reason + "\n")
 
     async def _metrics(self, request: web.Request) -> web.Response:
-        body = self._bot.metrics.render()
+        body = self._metrics_text()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})

@@ -20,11 +20,11 @@ from render.initiative import initiative_change
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
-from store import Event
-from store.codec import Snapshot
-from store.undo import Undone
+from table.event import Event
 from table.model import fatigue_level
 from table.sheet import format_classes
+from table.snapshot import Snapshot
+from table.undo import Undone
 
 TITLE = N_("📜 This channel's history")
 EMPTY = N_("Nothing has changed in this channel yet.")

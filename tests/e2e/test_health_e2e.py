@@ -17,7 +17,7 @@ from tests.e2e.test_operations_process import free_port
 @contextlib.asynccontextmanager
 async def served(env: Env) -> AsyncIterator[str]:
     port = free_port()
-    server = HealthServer(env.bot, port, host="127.0.0.1")
+    server = HealthServer(env.bot.health_problem, env.bot.metrics.render, port, host="127.0.0.1")
     await server.start()
     try:
         yield f"http://127.0.0.1:{port}"

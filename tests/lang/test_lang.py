@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ from babel.messages.pofile import write_po
 import lang
 from lang import _, n_, speaking
 from lang.catalogs import LOCALES, CatalogError, load, load_from, read
-from tests.borders import imported_roots
 
 
 def write_catalog(
@@ -120,9 +118,3 @@ def test_parts_of_a_language_are_merged(tmp_path: Path) -> None:
 def test_the_shipped_catalogs_load() -> None:
     assert "es" in load()
     assert LOCALES.is_dir()
-
-
-def test_the_words_layer_is_standard_library_only() -> None:
-    """rules/ and table/ import `lang`: it must not bring Babel, discord or the bot with it."""
-    outside = imported_roots(Path(lang.__file__)) - set(sys.stdlib_module_names) - {"__future__"}
-    assert not outside
