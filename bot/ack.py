@@ -59,7 +59,9 @@ class Ack:
     """How one interaction has been acknowledged, and what was saved for it."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    state: str | None = None  # None, "answered", "thinking" (a deferred reply), "update"
+    # None; "thinking" (a reply deferred, not yet filled in); "update" (a click deferred);
+    # "answered" (what is said next is a follow-up)
+    state: str | None = None
     ephemeral: bool = False  # a "thinking" deferral's choice
     saved: str | None = None  # the change committed for this interaction, described
     done: Callable[[], object] | None = None  # tells Acks it is answered
@@ -167,6 +169,7 @@ async def _answer(interaction: discord.Interaction, ack: Ack, message: Message, 
 
 
 async def _thinking_elsewhere(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's answer, sent by someone else, is a "thinking…" deferral."""
     try:
         original = await interaction.original_response()
     except (discord.HTTPException, *LOST):
