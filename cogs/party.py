@@ -123,11 +123,7 @@ class Party(commands.Cog):
     ) -> None:
         table = await read_table(interaction, PARTY)
         embed = party_embed(table, page)
-        view = page_view(page, page_count(table))
-        if view is None:
-            await reply(interaction, embed=embed)
-        else:
-            await reply(interaction, embed=embed, view=view)
+        await reply(interaction, embed=embed, view=page_view(page, page_count(table)))
 
     @party.command(name="spend", description=N_("GM: everyone here takes an action costing FP"))
     @app_commands.describe(amount=N_("FP the action costs each character (default 1)"))
