@@ -14,15 +14,8 @@ from typing import Any
 from rules.fatigue import FatigueState
 
 from table.combat import Initiative
-from table.model import (
-    SETTING_NAMES,
-    ChannelSettings,
-    Character,
-    Monster,
-    Table,
-    layered,
-    server_layer,
-)
+from table.model import Character, Monster, Table
+from table.settings import SETTING_NAMES, ChannelSettings, layered, server_layer
 
 CHANNEL_SETTINGS = tuple(f.name for f in dataclasses.fields(ChannelSettings))
 FATIGUE_FIELDS = tuple(f.name for f in dataclasses.fields(FatigueState))
