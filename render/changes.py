@@ -1,75 +1,26 @@
-"""`/history` and `/undo` replies: each logged change as one short line, who did what, before
-→ after. Pure functions from `store` events to text and embeds; `now` is passed in."""
+"""What one logged change did, as `/history` and `/undo` say it: a short text per thing it
+touched (the channel's fields, each character, each monster, the turn order), before → after."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import discord
 from discord.utils import escape_markdown
 
-from lang import N_, _, words
+from lang import N_, _
 from render.characters import fl_text
-from render.common import NEUTRAL, plain
-from render.fatigue import fit_lines
+from render.common import plain
 from render.initiative import initiative_change
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
-from table.event import Event
 from table.model import fatigue_level
 from table.sheet import format_classes
 from table.snapshot import Snapshot
-from table.undo import Undone
 
-TITLE = N_("📜 This channel's history")
-EMPTY = N_("Nothing has changed in this channel yet.")
-NO_MORE = N_("No older changes.")
-FOOTER = N_("Newest first · struck-through changes were undone · /undo reverts the latest")
-UNDO_FOOTER = N_("An undo can't itself be undone · /history shows both")
-UNDONE = discord.Colour(0x95A5A6)  # grey: taken back
-LINE_MAX = 380  # ten lines and their markup stay well inside a description's 4096
-RECENT = timedelta(hours=12)  # older than this, a line shows the date too
-CHANGE_ICON, UNDO_ICON = "🕒", "↩️"
-
-# The actions as logged (command names, never translated in the database), marked to be shown
-# in the reader's language.
-ACTIONS = frozenset(
-    (
-        N_("character create"),
-        N_("character set"),
-        N_("character remove"),
-        N_("fatigue spend"),
-        N_("fatigue recover"),
-        N_("fatigue temp"),
-        N_("fatigue clear_vp"),
-        N_("party spend"),
-        N_("party reset"),
-        N_("rest break"),
-        N_("rest short"),
-        N_("rest long"),
-        N_("rest minutes"),
-        N_("clock round"),
-        N_("clock pass"),
-        N_("monster create"),
-        N_("monster face"),
-        N_("monster reveal"),
-        N_("monster hit"),
-        N_("monster remove"),
-        N_("init add"),
-        N_("init remove"),
-        N_("init start"),
-        N_("init next"),
-        N_("init end"),
-        N_("settings set"),
-        N_("settings server"),
-        N_("undo"),
-    )
-)
 # Stored words (settings' values, a character's way of combining classes), marked likewise.
 WORDS = frozenset(
     (
@@ -82,12 +33,6 @@ WORDS = frozenset(
         N_("dual"),
     )
 )
-
-
-def action_text(action: str) -> str:
-    """A logged action (`fatigue spend`) in the reader's language; one this version doesn't
-    know reads as logged."""
-    return _(action) if action in ACTIONS else action
 
 
 def _word(value: Any) -> str:
@@ -358,79 +303,3 @@ def _follow(order: dict[str, Any] | None, old: dict[str, Any], new: dict[str, An
         for c in order.get("combatants") or []
     ]
     return {**order, "combatants": combatants}
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def when(moment: datetime, now: datetime) -> str:
-    """A Discord timestamp, shown in each reader's own time zone: the time, or the date and the
-    time for changes more than half a day old."""
-    stamp = int(moment.timestamp())
-    if abs(now - moment) < RECENT:
-        return f"<t:{stamp}:t>"
-    return f"<t:{stamp}:d> <t:{stamp}:t>"
-
-
-# What each logged change did, as its line says it, kept by the event and the language: a page
-# is read again after every change to the channel, and all but its newest line are the same
-# events, read anew (other objects) but equal. A kept text is used only for the same snapshots
-# (compared, which costs far less than saying them again). Bounded: emptied when full.
-_WHAT: dict[tuple[int, int, bool, object], tuple[Snapshot, Snapshot, str]] = {}
-WHAT_KEPT = 1024
-
-
-def _what(event: Event) -> str:
-    """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched."""
-    undo = event.undoes is not None
-    key = (event.channel_id, event.id, undo, words())
-    kept = _WHAT.get(key)
-    if kept is not None and kept[0] == event.before and kept[1] == event.after:
-        return kept[2]
-    what = "; ".join(change_parts(event.before, event.after, undo)) or _("no visible change")
-    if len(_WHAT) >= WHAT_KEPT:
-        _WHAT.clear()
-    _WHAT[key] = (event.before, event.after, what)
-    return what
-
-
-def event_line(event: Event, now: datetime) -> str:
-    """`🕒 <t:…:t> · <@1> · fatigue spend · Aria FP 18 → 21 (Fatigued)`, struck through when
-    the change was undone; an undo starts with ↩️."""
-    icon = UNDO_ICON if event.undoes is not None else CHANGE_ICON
-    action = action_text(event.action)
-    head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {action}"
-    line = _clip(f"{head} · {_what(event)}", LINE_MAX)
-    return _("~~{line}~~ (undone)", line=line) if event.undone_by is not None else line
-
-
-def history_embed(events: Sequence[Event], now: datetime, *, newest: bool = True) -> discord.Embed:
-    """One page of the log; `newest` says whether it is the first page (for the empty text)."""
-    if events:
-        description = fit_lines([event_line(e, now) for e in events])
-    else:
-        description = _(EMPTY) if newest else _(NO_MORE)
-    embed = discord.Embed(title=_(TITLE), description=description, colour=NEUTRAL)
-    return embed.set_footer(text=_(FOOTER))
-
-
-def undone_embed(undone: Undone, now: datetime) -> discord.Embed:
-    """`/undo`: which change was reverted, and what that put back, one line per thing."""
-    target = undone.target
-    action = action_text(target.action)
-    lines = [
-        _(
-            "{action} by <@{actor}> at {when} is undone:",
-            action=action,
-            actor=target.actor_id,
-            when=when(target.created_at, now),
-        ),
-        *(f"• {part}" for part in change_parts(undone.undo.before, undone.undo.after, undo=True)),
-    ]
-    embed = discord.Embed(
-        title=_clip(_("{icon} Undone: {action}", icon=UNDO_ICON, action=action), 256),
-        description=fit_lines([_clip(line, LINE_MAX) for line in lines]),
-        colour=UNDONE,
-    )
-    return embed.set_footer(text=_(UNDO_FOOTER))
