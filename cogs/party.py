@@ -15,6 +15,7 @@ from cogs._reply import reply, update
 from cogs._shared import PARTY, apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
 from lang import N_, _
+from render.confirm import reset_cancelled_embed, reset_expired_embed
 from render.fatigue import page_count, party_embed, report_embed
 from table import partyops
 from table.model import Table
@@ -57,18 +58,10 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
         await update(interaction, embed=embed, view=None)
 
     def cancelled(self) -> discord.Embed:
-        return discord.Embed(
-            title=_("Party reset cancelled"), description=_("Nothing was changed.")
-        )
+        return reset_cancelled_embed()
 
     def expired(self) -> discord.Embed:
-        return discord.Embed(
-            title=_("Party reset timed out"),
-            description=_(
-                "No answer within a minute: nothing was changed. "
-                "To reset everyone, run `/party reset` again."
-            ),
-        )
+        return reset_expired_embed()
 
 
 class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):

@@ -11,8 +11,7 @@ from typing import Any
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.characters import fl_text
-from render.common import plain
+from render.common import fl_text, plain
 from render.initiative import initiative_change
 from rules.errors import RulesError
 from rules.fatigue import band_name

@@ -8,7 +8,7 @@ from fractions import Fraction
 import discord
 
 from lang import N_, _
-from render.common import MINUS, NEUTRAL, band_colour, more_text, plain, points, signed
+from render.common import NEUTRAL, band_colour, fl_text, more_text, points, signed
 from rules.fatigue import band_name, band_ranges, max_fp
 from rules.gametime import game_time
 from rules.saves import sr_bonus
@@ -23,16 +23,6 @@ COMBINE_NAMES = {
     "multi": N_("multiclass"),
     "dual": N_("dualclass"),
 }
-
-
-def fl_text(fl: Fraction) -> str:
-    """`20`, `20.5`, `61/3 (≈20.33)`: exact, as a decimal when it has a short one."""
-    if fl.denominator == 1:
-        return plain(fl.numerator)
-    for places in (1, 2, 3):
-        if (fl * 10**places).denominator == 1:  # a short decimal: the float prints it exactly
-            return f"{float(fl):.{places}f}".replace("-", MINUS)
-    return f"{fl.numerator}/{fl.denominator} (≈{float(fl):.2f})".replace("-", MINUS)
 
 
 def save_bonus(character: Character, stat: int, kin: int, special: int = 0) -> tuple[int, str]:
@@ -213,16 +203,3 @@ def confirm_remove_embed(character: Character) -> discord.Embed:
 
 def removed_embed(character: Character) -> discord.Embed:
     return discord.Embed(title=_("Removed {name}", name=character.name)[:TITLE_MAX], colour=REMOVED)
-
-
-def cancelled_embed(
-    name: str, timed_out: bool = False, command: str = "/character remove"
-) -> discord.Embed:
-    """A removal prompt answered Cancel, or left past its minute (then: how to ask again)."""
-    text = _("Cancelled: nothing was removed.")
-    if timed_out:
-        text = _(
-            "No answer within a minute: nothing was removed. To remove it, run `{command}` again.",
-            command=command,
-        )
-    return discord.Embed(title=_("Kept {name}", name=name)[:TITLE_MAX], description=text)

@@ -10,8 +10,7 @@ import discord
 
 from lang import N_, _, words
 from render.changes import change_parts
-from render.common import NEUTRAL
-from render.fatigue import fit_lines
+from render.common import NEUTRAL, fit_lines
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import Undone

@@ -9,8 +9,7 @@ import discord
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.common import NEUTRAL, plain
-from render.fatigue import fit_lines
+from render.common import NEUTRAL, fit_lines, plain
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
 from table.initiative import TurnReport

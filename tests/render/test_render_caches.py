@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import lang
 from cogs._buttons import id_code, id_from_code
 from lang.catalogs import load
-from render import changes, fatigue, history, saves
+from render import changes, common, fatigue, history, saves
 from rules import saves as rules_saves
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
@@ -234,4 +234,4 @@ def test_a_saves_working_is_the_same_kept_or_not(
 def test_fitting_lines_reads_as_line_by_line(lines: list[str], limit: int) -> None:
     for locale in LANGUAGES:
         with lang.speaking(locale):
-            assert fatigue.fit_lines(lines, limit) == fatigue.fit_one_by_one(lines, limit)
+            assert common.fit_lines(lines, limit) == common.fit_one_by_one(lines, limit)

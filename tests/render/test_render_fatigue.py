@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from render import fatigue as render
-from render.common import band_colour
+from render.common import DESCRIPTION_MAX, band_colour
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from table import partyops
@@ -247,7 +247,7 @@ def test_a_long_report_stays_inside_discord_limits() -> None:
     t = table(*(character(f"A very long hero name number {i:03}", fp=60) for i in range(60)))
     _, report = partyops.party_spend(t, 30)
     embed = render.report_embed("Spend", report, 60)
-    assert len(embed.description or "") <= render.DESCRIPTION_MAX
+    assert len(embed.description or "") <= DESCRIPTION_MAX
     assert (embed.description or "").endswith("more")
 
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from render.characters import fl_text, roster_embed, sheet_embed
+from render.characters import roster_embed, sheet_embed
+from render.common import fl_text
 from render.settings import settings_embed
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
