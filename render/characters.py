@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 
 import discord
 
 from lang import N_, _
-from render.common import NEUTRAL, band_colour, fl_text, more_text, points, signed
+from render.common import NEUTRAL, TITLE_MAX, band_colour, fit_lines, fl_text, points, signed
 from rules.fatigue import band_name, band_ranges, max_fp
 from rules.gametime import game_time
 from rules.saves import sr_bonus
 from table.model import Character, Table
 from table.sheet import format_classes
 
-DESCRIPTION_MAX = 4096
-TITLE_MAX = 256
 REMOVED = discord.Colour(0x95A5A6)  # grey: gone
 COMBINE_NAMES = {
     "single": N_("single class"),
@@ -166,18 +163,6 @@ def roster_line(character: Character) -> str:
     )
 
 
-def _fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
-    """As many lines as fit in `limit`, then "…and N more" for the rest."""
-    text = ""
-    for index, line in enumerate(lines):
-        left = len(lines) - index - 1
-        tail = f"\n{more_text(left)}" if left else ""
-        if len(text) + len(line) + 1 + len(tail) > limit:
-            return text + f"\n{more_text(len(lines) - index)}"
-        text += ("\n" if text else "") + line
-    return text
-
-
 def roster_embed(table: Table) -> discord.Embed:
     """Every character in the channel with owner and level."""
     count = len(table.characters)
@@ -185,7 +170,7 @@ def roster_embed(table: Table) -> discord.Embed:
     if not table.characters:
         embed.description = _("None yet: make one with `/character create`.")
     else:
-        embed.description = _fit_lines([roster_line(c) for c in table.characters])
+        embed.description = fit_lines([roster_line(c) for c in table.characters])
     return embed
 
 

@@ -1,4 +1,5 @@
-"""Colours and number formats every render shares."""
+"""What every render shares: colours, number formats, Discord's embed limits, and fitting a
+list of lines into one."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ BAND_COLOURS: dict[str, discord.Colour] = dict(
     )
 )
 
-DESCRIPTION_MAX = 4096  # Discord's limits on an embed's description and title
-TITLE_MAX = 256
+# Discord's limits on an embed's description, title and a field's value, in characters.
+DESCRIPTION_MAX, TITLE_MAX, FIELD_MAX = 4096, 256, 1024
 
 SUCCESS = discord.Colour(0x2ECC71)
 FAILURE = discord.Colour(0xE74C3C)

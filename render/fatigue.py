@@ -12,7 +12,7 @@ from functools import lru_cache
 import discord
 
 from lang import _, n_, words
-from render.common import TITLE_MAX, band_colour, fit_lines, points
+from render.common import FIELD_MAX, TITLE_MAX, band_colour, fit_lines, fl_text, points
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
 from rules.gametime import game_time, round_number
@@ -49,14 +49,6 @@ def clock_line(seconds: int, round_seconds: int, round_no: int | None = None) ->
         round=shown,
         seconds=round_seconds,
     )
-
-
-def fl_text(fl: Fraction) -> str:
-    """20.5 for 41/2; a fraction that has no short decimal shows rounded, marked ≈."""
-    if fl.denominator == 1:
-        return str(fl.numerator)
-    shown = f"{float(fl):.2f}".rstrip("0").rstrip(".")
-    return shown if Fraction(shown) == fl else f"≈{shown}"
 
 
 def bar(fp: int, maximum: int) -> str:
@@ -299,12 +291,14 @@ def clock_embed(table: Table) -> discord.Embed:
         if (text := temp_text(c.fatigue, table.clock))
     ]
     if running:
-        embed.add_field(name=_("Temporary FP"), value=fit_lines(running, 1024), inline=False)
+        embed.add_field(name=_("Temporary FP"), value=fit_lines(running, FIELD_MAX), inline=False)
     ahead = [
         f"{emoji(c.fatigue.fp, c.fl)} **{c.name}** {text}"
         for c in table.characters
         if (text := rested_text(c.fatigue, table.clock))
     ]
     if ahead:  # the clock passing up to then changes nothing of theirs
-        embed.add_field(name=_("Ahead of the clock"), value=fit_lines(ahead, 1024), inline=False)
+        embed.add_field(
+            name=_("Ahead of the clock"), value=fit_lines(ahead, FIELD_MAX), inline=False
+        )
     return embed

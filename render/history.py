@@ -10,7 +10,7 @@ import discord
 
 from lang import N_, _, words
 from render.changes import change_parts
-from render.common import NEUTRAL, fit_lines
+from render.common import NEUTRAL, TITLE_MAX, fit_lines
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import Undone
@@ -136,7 +136,7 @@ def undone_embed(undone: Undone, now: datetime) -> discord.Embed:
         *(f"• {part}" for part in change_parts(undone.undo.before, undone.undo.after, undo=True)),
     ]
     embed = discord.Embed(
-        title=_clip(_("{icon} Undone: {action}", icon=UNDO_ICON, action=action), 256),
+        title=_clip(_("{icon} Undone: {action}", icon=UNDO_ICON, action=action), TITLE_MAX),
         description=fit_lines([_clip(line, LINE_MAX) for line in lines]),
         colour=UNDONE,
     )

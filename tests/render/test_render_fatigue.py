@@ -81,18 +81,6 @@ def test_a_character_ahead_of_the_clock_says_until_when_it_rested() -> None:
 
 
 @pytest.mark.parametrize(
-    ("fl", "shown"),
-    [(Fraction(20), "20"), (Fraction(41, 2), "20.5"), (Fraction(61, 4), "15.25")],
-)
-def test_fl_text_exact(fl: Fraction, shown: str) -> None:
-    assert render.fl_text(fl) == shown
-
-
-def test_fl_text_marks_rounded_thirds() -> None:
-    assert render.fl_text(Fraction(46, 3)) == "≈15.33"
-
-
-@pytest.mark.parametrize(
     ("fp", "filled"), [(0, 0), (1, 1), (30, 3), (50, 5), (99, 9), (100, 10), (140, 10)]
 )
 def test_bar_scales_to_maximum(fp: int, filled: int) -> None:
