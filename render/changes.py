@@ -16,9 +16,8 @@ from render.initiative import initiative_change
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
-from table.model import fatigue_level
 from table.sheet import format_classes
-from table.snapshot import Snapshot
+from table.snapshot import Change, Snapshot, fatigue_at
 
 # Stored words (settings' values, a character's way of combining classes), marked likewise.
 WORDS = frozenset(
@@ -50,13 +49,6 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "history_keep": (N_("history kept"), lambda v: _("{count:,} changes", count=v)),
     "threads": (N_("threads"), _word),
 }
-
-
-@lru_cache(maxsize=1024)
-def _fraction(text: str) -> Fraction:
-    """A logged Fatigue Level ("41/2"), read once per text: every line showing a band reads
-    one, and parsing a Fraction from text is slow. (A str key, an immutable Fraction.)"""
-    return Fraction(text)
 
 
 def _fl(value: str) -> str:
@@ -135,30 +127,15 @@ def _fields(
     ]
 
 
-def _band(data: dict[str, Any]) -> str | None:
+def _band(record: dict[str, Any]) -> str | None:
     """The band the character's FP falls in, if they have a Fatigue Level (and the snapshot
-    still reads as one: an old event must never break /history). Only the Fatigue Level's
-    inputs are read, through the table's cached Fatigue Level: every line of every page would
-    otherwise rebuild and check a whole character with Fractions."""
+    still reads as one)."""
+    fatigue = fatigue_at(record)
+    if fatigue is None or fatigue.fl is None or fatigue.fl <= 0:
+        return None
     try:
-        override = data["fl_override"]
-        if override is not None:
-            fl: Fraction | None = (
-                _fraction(override) if type(override) is str else Fraction(override)
-            )
-        else:
-            classes = tuple((size, level) for size, level in data["classes"])
-            fl = None
-            if classes:
-                fl = fatigue_level(
-                    classes,
-                    data.get("combine", "single"),
-                    data.get("toughness", 0),
-                    data.get("base_hd"),
-                    data.get("kin_hd_size"),
-                )
-        return None if fl is None or fl <= 0 else band_name(data["fatigue"]["fp"], fl)
-    except (KeyError, TypeError, ValueError, ZeroDivisionError, RulesError):
+        return band_name(fatigue.fp, fatigue.fl)
+    except RulesError:  # FP logged as no count of points: no band to show
         return None
 
 
@@ -250,41 +227,31 @@ def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return parts
 
 
-def _rename(old: dict[str, Any], new: dict[str, Any], keys: list[str]) -> tuple[str, str] | None:
-    """(old key, new key) when a change took away exactly one name and brought exactly one:
-    a name is the key, so a rename logs as a removal and a creation."""
-    gone = [k for k in keys if old.get(k) is not None and new.get(k) is None]
-    came = [k for k in keys if old.get(k) is None and new.get(k) is not None]
-    return (gone[0], came[0]) if len(gone) == len(came) == 1 else None
-
-
 def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[str]:
     """One text per thing a change touched: the channel's fields, each character, each monster;
     `undo` when the change is an undo (what it puts back was "brought back", not created)."""
-    parts = channel_changes(before.get("channel") or {}, after.get("channel") or {})
-    server = _fields(
-        (before.get("server") or {}).get("settings") or {},
-        (after.get("server") or {}).get("settings") or {},
-        _SETTINGS,
-    )
+    change = Change(before, after)
+    parts = channel_changes(*change.channel())
+    server = _fields(*change.server_settings(), _SETTINGS)
     if server:  # a value the server doesn't set reads "none": its channels' own, else default
         parts.append(_("server settings: {changes}", changes=", ".join(server)))
-    hero: tuple[dict[str, Any], dict[str, Any]] | None = None  # a character renamed
+    renamed_character: tuple[dict[str, Any], dict[str, Any]] | None = None
     for part, show in (("characters", character_change), ("monsters", monster_change)):
-        old, new = before.get(part) or {}, after.get(part) or {}
+        old, new = change.records(part)
         keys = sorted(old.keys() | new.keys())
-        renamed = _rename(old, new, keys)
+        renamed = change.renamed(part)
         if renamed is not None:  # one name gone and one come: a rename, shown as one
             was, now = renamed
             keys = [k for k in keys if k not in renamed]
             parts.append(show(old[was], new[now], undo))
-            hero = (old[was], new[now]) if part == "characters" else hero
+            if part == "characters":
+                renamed_character = (old[was] or {}, new[now] or {})
         parts += [show(old.get(key), new.get(key), undo) for key in keys]
-    if "initiative" in before or "initiative" in after:
-        was_order = (before.get("initiative") or {}).get("order")
-        now_order = (after.get("initiative") or {}).get("order")
-        if hero is not None:  # its place in the order follows a rename: that is no change
-            was_order = _follow(was_order, *hero)
+    orders = change.orders()
+    if orders is not None:
+        was_order, now_order = orders
+        if renamed_character is not None:  # its place follows a rename: that is no change
+            was_order = _follow(was_order, *renamed_character)
         if was_order != now_order:
             parts.append(initiative_change(was_order, now_order))
     return parts
