@@ -27,7 +27,7 @@ PAGES_MAX = 100
 RESET_NAMES = 10  # names the reset prompt lists before "and N more"
 
 
-class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
+class PartyResetAnswer(ConfirmButton, template=r"tk:party:reset:" + ANSWER):
     """Reset everyone or Cancel on a `/party reset` prompt; only the GM who asked may click."""
 
     ONLY_ASKER = N_("Only the GM who asked for this reset can confirm or cancel it.")
@@ -38,7 +38,9 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
             if yes
             else (_("Cancel"), discord.ButtonStyle.secondary)
         )
-        super().__init__("tk:reset", yes, asker_id, until, label, style=style, disabled=disabled)
+        super().__init__(
+            "tk:party:reset", yes, asker_id, until, label, style=style, disabled=disabled
+        )
 
     @classmethod
     async def from_custom_id(
@@ -153,13 +155,13 @@ class Party(commands.Cog):
             ),
             colour=discord.Colour.red(),
         )
-        await ask(interaction, embed, ResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
+        await ask(interaction, embed, PartyResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(PartyPage, ResetAnswer)  # before any click, and after every restart
+    bot.add_dynamic_items(PartyPage, PartyResetAnswer)  # before any click, and after every restart
     await bot.add_cog(Party())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(PartyPage, ResetAnswer)
+    bot.remove_dynamic_items(PartyPage, PartyResetAnswer)
