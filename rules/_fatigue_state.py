@@ -15,7 +15,7 @@ from rules._fatigue_events import FatigueEvent
 from rules._fatigue_level import EXHAUSTED, SHATTERED, band_lower, check_int
 from rules.errors import RulesError
 
-_MAX_MINUTES = 7 * 24 * 60  # a week of game time: longer is surely a typo
+MINUTES_MAX = 7 * 24 * 60  # a week of game time: longer is surely a typo
 FP_AT_ONCE_MAX = 1000  # FP gained, recovered or granted in one go: more is surely a typo
 
 
@@ -35,8 +35,8 @@ class FatigueSettings:
         check_int(self.rest_rate, N_("Rest rate (FP per minute)"), 0, 100)
         check_int(self.break_minutes, N_("Break length (minutes)"), 1, 24 * 60)
         check_int(self.short_minutes, N_("Short Rest length (minutes)"), 1, 24 * 60)
-        check_int(self.long_minutes, N_("Long Rest length (minutes)"), 1, _MAX_MINUTES)
-        check_int(self.temp_minutes, N_("Temporary FP duration (minutes)"), 1, _MAX_MINUTES)
+        check_int(self.long_minutes, N_("Long Rest length (minutes)"), 1, MINUTES_MAX)
+        check_int(self.temp_minutes, N_("Temporary FP duration (minutes)"), 1, MINUTES_MAX)
 
 
 @dataclass(frozen=True)

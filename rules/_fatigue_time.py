@@ -20,7 +20,7 @@ from rules._fatigue_events import (
 )
 from rules._fatigue_level import BANDS, EXHAUSTED, SHATTERED, check_int
 from rules._fatigue_state import (
-    _MAX_MINUTES,
+    MINUTES_MAX,
     FatigueSettings,
     FatigueState,
     Transition,
@@ -114,7 +114,7 @@ def rest_minutes(kind: str, settings: FatigueSettings, minutes: int | None = Non
     if kind == "minutes":
         if minutes is None:
             raise RulesError(_("Say how many minutes the rest lasts"))
-        return check_int(minutes, N_("Rest length (minutes)"), 1, _MAX_MINUTES)
+        return check_int(minutes, N_("Rest length (minutes)"), 1, MINUTES_MAX)
     if minutes is not None:
         raise RulesError(_("Only a rest in minutes takes a length; the others use the settings"))
     lengths = {

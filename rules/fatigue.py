@@ -48,8 +48,8 @@ from rules._fatigue_level import (
     toughness_from_con,
 )
 from rules._fatigue_state import (
-    _MAX_MINUTES,
     FP_AT_ONCE_MAX,
+    MINUTES_MAX,
     FatigueSettings,
     FatigueState,
     Transition,
@@ -65,6 +65,7 @@ __all__ = [
     "BANDS",
     "EVENT_KINDS",
     "FP_AT_ONCE_MAX",
+    "MINUTES_MAX",
     "REST_KINDS",
     "FatigueEvent",
     "FatigueSettings",
@@ -77,13 +78,13 @@ __all__ = [
     "band_width",
     "clear_vp",
     "fatigue_level",
-    "gain",
-    "grant_temp",
     "max_fp",
     "parse_base_hd",
     "recover",
     "rest",
     "rest_minutes",
+    "spend",
+    "temp",
     "toughness_from_con",
 ]
 
@@ -93,7 +94,7 @@ def _recap(
 ) -> tuple[FatigueState, list[FatigueEvent]]:
     """Becoming Exhausted or Shattered (docs/rules.md#34-caps): a change that leaves FP in that band
     while no cap of that band is in force sets it, so a character still Exhausted after a Break
-    is capped again by the next change. Only actions call this (gain, recover, grant_temp): time
+    is capped again by the next change. Only actions call this (spend, recover, temp): time
     passing (`advance`, `rest`) only converts and recovers, and must give the same result however
     the GM cuts it into pieces; a cap set halfway through a span would stop it."""
     band = band_index(after.fp, fl)
@@ -108,7 +109,7 @@ def _recap(
     return after, events
 
 
-def gain(state: FatigueState, fl: Fraction, amount: int) -> Transition:
+def spend(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     """An action costing `amount` FP: Temporary FP absorbs first, the rest raises FP.
 
     Rising into Exhausted (or past it) sets the Exhausted cap; into Shattered, the Shattered cap;
@@ -187,7 +188,7 @@ def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     return Transition(new, (*events, *capped))
 
 
-def grant_temp(
+def temp(
     state: FatigueState,
     fl: Fraction,
     amount: int,
@@ -206,7 +207,7 @@ def grant_temp(
     now = max(check_int(now, N_("Game time (seconds)"), 0), state.settled)
     if minutes is None:
         minutes = settings.temp_minutes
-    minutes = check_int(minutes, N_("Temporary FP duration (minutes)"), 1, _MAX_MINUTES)
+    minutes = check_int(minutes, N_("Temporary FP duration (minutes)"), 1, MINUTES_MAX)
     fp = _lower(state.fp, amount, state.floor(fl))
     pooled = amount - (state.fp - fp)
     expires = state.temp_expires

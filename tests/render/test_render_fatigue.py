@@ -142,7 +142,7 @@ def test_change_embed_lists_the_events_and_before_after() -> None:
 def test_change_embed_shows_an_unchanged_count_once() -> None:
     # A rest that leaves VP damage as it was: "VP damage: 1", never "1 → 1".
     t = table(character("Bree", fp=30, vp_damage=1))
-    _, change = partyops.remove(t, "Bree", 5)
+    _, change = partyops.recover(t, "Bree", 5)
     text = embed_text(render.change_embed("Bree recovers", change, clock=0))
     assert "VP damage: 1" in text.splitlines()
     assert "1 → 1" not in text
