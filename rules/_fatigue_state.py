@@ -49,7 +49,7 @@ class FatigueState:
     exhausted_cap: bool = False
     shattered_cap: bool = False
     vp_damage: int = 0  # a tally for the GM to apply on the sheet; only `clear_vp` clears it
-    settled: int = 0  # game seconds rested through ahead of the clock (see the module docstring)
+    settled: int = 0  # game seconds rested through ahead of the clock (see `rules.fatigue`)
 
     def __post_init__(self) -> None:
         check_int(self.fp, N_("FP"), 0)
@@ -84,19 +84,19 @@ class Transition:
     minutes: int = 0  # game minutes the action took (rests); the caller moves the clock
 
 
-def _lower(fp: int, amount: int, floor: int) -> int:
+def lowered(fp: int, amount: int, floor: int) -> int:
     """FP lowered by `amount`, not below `floor`; never raised (a changed FL may lift the floor
     above the current FP)."""
     return max(fp - amount, min(fp, floor))
 
 
-def _with(state: FatigueState, **changes: Any) -> FatigueState:
+def with_changes(state: FatigueState, **changes: Any) -> FatigueState:
     if changes.get("temp", state.temp) == 0:
         changes["temp_expires"] = None  # an empty pool has no duration
     return replace(state, **changes)
 
 
-def _fp_change(old: int, new: int) -> str:
+def fp_change(old: int, new: int) -> str:
     # "FP 0 → 0" reads like a mistake in a reply; say it stayed.
     if old != new:
         return _("FP {old} → {new}", old=old, new=new)

@@ -24,9 +24,9 @@ from rules._fatigue_state import (
     FatigueSettings,
     FatigueState,
     Transition,
-    _fp_change,
-    _lower,
-    _with,
+    fp_change,
+    lowered,
+    with_changes,
 )
 from rules.errors import RulesError
 from rules.gametime import game_time
@@ -50,8 +50,8 @@ def _convert(
 ) -> tuple[FatigueState, list[FatigueEvent]]:
     """Convert `steps` Temporary FP (each −1 Temporary, −1 FP), then remove `extra` FP; FP
     stops at `floor` but Temporary FP still drops. Order does not matter: both only lower FP."""
-    fp = _lower(state.fp, steps + extra, floor)
-    new = _with(state, fp=fp, temp=state.temp - steps)
+    fp = lowered(state.fp, steps + extra, floor)
+    new = with_changes(state, fp=fp, temp=state.temp - steps)
     events: list[FatigueEvent] = []
     if steps:
         if resting:  # a reply says why it dropped before its expiry
@@ -164,7 +164,7 @@ def rest(
         events.append(cap_cleared_event(BANDS[EXHAUSTED], fl, still, kind == "long"))
     if clear_shattered and state.shattered_cap:
         events.append(cap_cleared_event(BANDS[SHATTERED], fl, to_zero=kind == "long"))
-    uncapped = _with(
+    uncapped = with_changes(
         state,
         exhausted_cap=state.exhausted_cap and not clear_exhausted,
         shattered_cap=state.shattered_cap and not clear_shattered,
@@ -174,7 +174,7 @@ def rest(
     floor = uncapped.floor(fl)
     held = ""
     if kind == "long":
-        new = _with(uncapped, fp=0, temp=0)
+        new = with_changes(uncapped, fp=0, temp=0)
         if state.temp:
             events.append(FatigueEvent("temp_expired", _("Temporary FP gone while resting")))
     else:
@@ -206,7 +206,7 @@ def rest(
         "{rested} ({when}): {change}{held}",
         rested=rested,
         when=when,
-        change=_fp_change(state.fp, new.fp),
+        change=fp_change(state.fp, new.fp),
         held=held,
     )
     events.append(FatigueEvent("recovered", text, amount=state.fp - new.fp))

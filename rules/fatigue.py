@@ -35,6 +35,7 @@ from rules._fatigue_events import (
 )
 from rules._fatigue_level import (
     BANDS,
+    COMBINES,
     EXHAUSTED,
     SHATTERED,
     band_index,
@@ -53,9 +54,9 @@ from rules._fatigue_state import (
     FatigueSettings,
     FatigueState,
     Transition,
-    _fp_change,
-    _lower,
-    _with,
+    fp_change,
+    lowered,
+    with_changes,
 )
 from rules._fatigue_time import REST_KINDS, advance, rest, rest_minutes
 from rules.errors import RulesError
@@ -63,6 +64,7 @@ from rules.gametime import game_time
 
 __all__ = [
     "BANDS",
+    "COMBINES",
     "EVENT_KINDS",
     "FP_AT_ONCE_MAX",
     "MINUTES_MAX",
@@ -123,7 +125,7 @@ def spend(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     crossed_exhausted = not state.exhausted_cap and old_band < EXHAUSTED < new_band
     top = max_fp(fl)
     hurt = fp > state.fp and fp > top
-    new = _with(
+    new = with_changes(
         state,
         fp=fp,
         temp=state.temp - absorbed,
@@ -169,8 +171,8 @@ def recover(state: FatigueState, fl: Fraction, amount: int) -> Transition:
     """The GM removes `amount` FP directly; FP stops at the floor (a cap) and at 0."""
     amount = check_int(amount, N_("FP recovered"), 1, FP_AT_ONCE_MAX)
     floor = state.floor(fl)
-    fp = _lower(state.fp, amount, floor)
-    new = _with(state, fp=fp)
+    fp = lowered(state.fp, amount, floor)
+    new = with_changes(state, fp=fp)
     note = held_note(holding_cap(state.exhausted_cap, state.shattered_cap), floor)
     held = note if state.fp - amount < floor else ""
     if fp == state.fp:  # at 0 or at the floor: "Recovered 0 FP (0 → 0)" reads like a mistake
@@ -208,15 +210,15 @@ def temp(
     if minutes is None:
         minutes = settings.temp_minutes
     minutes = check_int(minutes, N_("Temporary FP duration (minutes)"), 1, MINUTES_MAX)
-    fp = _lower(state.fp, amount, state.floor(fl))
+    fp = lowered(state.fp, amount, state.floor(fl))
     pooled = amount - (state.fp - fp)
     expires = state.temp_expires
     if pooled:
         ends = now + 60 * minutes
         expires = ends if expires is None else max(expires, ends)
-    new = _with(state, fp=fp, temp=state.temp + pooled, temp_expires=expires)
+    new = with_changes(state, fp=fp, temp=state.temp + pooled, temp_expires=expires)
 
-    text = _("Temporary FP +{amount}: {change}", amount=amount, change=_fp_change(state.fp, fp))
+    text = _("Temporary FP +{amount}: {change}", amount=amount, change=fp_change(state.fp, fp))
     if new.temp and new.temp_expires is not None:
         text += _(", pool {temp} until {time}", temp=new.temp, time=game_time(new.temp_expires))
     events = [FatigueEvent("temp_granted", text, amount=amount), *band_event(state.fp, fp, fl)]

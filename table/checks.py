@@ -12,7 +12,7 @@ from rules.text import plain
 _Frozen = TypeVar("_Frozen")
 
 
-def _evolved(value: _Frozen, **changes: Any) -> _Frozen:
+def evolved(value: _Frozen, **changes: Any) -> _Frozen:
     """A frozen value with `changes` set as they are, without `__post_init__`: only for
     changes that keep every invariant it checks, each value checked already on its own."""
     new = object.__new__(type(value))  # copy.copy's own way, without its generic dispatch
@@ -20,7 +20,7 @@ def _evolved(value: _Frozen, **changes: Any) -> _Frozen:
     return new
 
 
-def _check_int(value: object, what: str, low: int, high: int | None = None) -> int:
+def check_int(value: object, what: str, low: int, high: int | None = None) -> int:
     """`value` if a whole number in range, else a RulesError naming `what` (a marked message)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(_("{what} must be a whole number", what=_(what)))
@@ -38,5 +38,5 @@ def _check_int(value: object, what: str, low: int, high: int | None = None) -> i
     return value
 
 
-def _check_id(value: object, what: str) -> int:
-    return _check_int(value, what, 1, 2**63 - 1)  # a Discord snowflake fits SQLite's INTEGER
+def check_id(value: object, what: str) -> int:
+    return check_int(value, what, 1, 2**63 - 1)  # a Discord snowflake fits SQLite's INTEGER

@@ -15,15 +15,15 @@ from typing import Any
 
 from lang import N_, _
 from rules.errors import RulesError
-from rules.fatigue import FatigueState
+from rules.fatigue import COMBINES, FatigueState
 from rules.fatigue import fatigue_level as _fatigue_level
 from rules.gametime import round_number
 from rules.saves import MODIFIER_LIMIT
 
-from table.checks import _check_id, _check_int, _evolved
+from table.checks import check_id, check_int, evolved
 from table.combat import Initiative
 from table.monster import Monster
-from table.names import NAME_MAX, _named
+from table.names import NAME_MAX, named
 from table.names import name_key as name_key  # re-exported: where names were always compared
 from table.settings import (
     DEFAULT_SETTINGS,
@@ -40,7 +40,6 @@ from table.settings import server_layer as server_layer
 
 LEVEL_MAX = 100
 FL_MAX = 1000
-COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
 # One wording wherever a command needs characters and the channel has none.
 NO_CHARACTERS = N_(
     "There are no characters in this channel yet: make one with `/character create`"
@@ -115,8 +114,8 @@ class Character:
             )
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "_key", name_key(name))  # not a field: compared via the name
-        _check_id(self.owner_id, N_("Owner"))
-        _check_int(self.level, N_("Level"), 1, LEVEL_MAX)
+        check_id(self.owner_id, N_("Owner"))
+        check_int(self.level, N_("Level"), 1, LEVEL_MAX)
         for what, value in (
             (N_("Fortitude"), self.fortitude),
             (N_("Wisdom"), self.wisdom),
@@ -125,7 +124,7 @@ class Character:
             (N_("TSR special modifier"), self.special_tsr),
             (N_("WSR special modifier"), self.special_wsr),
         ):
-            _check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
+            check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
         if self.combine not in COMBINES:
             raise RulesError(_("Classes combine as single, multi or dual"))
         try:  # lists (from JSON) become the tuples a frozen value needs
@@ -164,7 +163,7 @@ class Character:
         one path every spend, rest and recovery takes."""
         if not isinstance(fatigue, FatigueState):
             raise RulesError(_("Fatigue must be a fatigue state"))
-        return _evolved(self, fatigue=fatigue)
+        return evolved(self, fatigue=fatigue)
 
     @property
     def key(self) -> str:
@@ -229,12 +228,12 @@ class Table:
             unknown = sorted(set(self.own) - set(SETTING_NAMES))
             raise RulesError(_("Unknown settings: {names}", names=unknown))
         object.__setattr__(self, "own", frozenset(self.own) | differ)
-        _check_id(self.channel_id, N_("Channel"))
+        check_id(self.channel_id, N_("Channel"))
         if self.guild_id is not None:
-            _check_id(self.guild_id, N_("Server"))
-        _check_int(self.clock, N_("Game time (seconds)"), 0, 2**62)
-        _check_int(self.round_start, N_("Round start (seconds)"), 0, 2**62)
-        _check_int(self.round_first, N_("Rounds gone by"), 0, 2**62)
+            check_id(self.guild_id, N_("Server"))
+        check_int(self.clock, N_("Game time (seconds)"), 0, 2**62)
+        check_int(self.round_start, N_("Round start (seconds)"), 0, 2**62)
+        check_int(self.round_first, N_("Rounds gone by"), 0, 2**62)
         characters = tuple(sorted(self.characters, key=lambda c: c.key))
         for first, second in itertools.pairwise(characters):
             if first.key == second.key:
@@ -310,7 +309,7 @@ class Table:
         return next((c for c in self.characters if c.key == key), None)
 
     def get(self, name: str) -> Character:
-        return _named(self.characters, name, N_("character"))
+        return named(self.characters, name, N_("character"))
 
     def with_parts(self, **parts: Any) -> Table:
         """This channel with whole parts (`characters`, `monsters`, `initiative`) as another Table
@@ -318,14 +317,14 @@ class Table:
         checked when that Table was made, and no check spans two parts, so none is again."""
         if not parts.keys() <= set(PARTS):
             raise ValueError(f"not parts of a Table: {sorted(parts.keys() - set(PARTS))}")
-        return _evolved(self, **parts)
+        return evolved(self, **parts)
 
     def with_character(self, character: Character) -> Table:
         """Insert, or replace the character with the same name (case-insensitive)."""
         for i, c in enumerate(self.characters):
             if c.key == character.key:  # in its place: still sorted, still one per name
                 characters = (*self.characters[:i], character, *self.characters[i + 1 :])
-                return _evolved(self, characters=characters)
+                return evolved(self, characters=characters)
         return replace(self, characters=(*self.characters, character))
 
     def without(self, name: str) -> Table:
@@ -338,7 +337,7 @@ class Table:
         return next((m for m in self.monsters if m.key == key), None)
 
     def get_monster(self, name: str) -> Monster:
-        return _named(self.monsters, name, N_("monster"))
+        return named(self.monsters, name, N_("monster"))
 
     def with_monster(self, monster: Monster) -> Table:
         """Insert, or replace the monster with the same name (case-insensitive)."""

@@ -10,7 +10,7 @@ from lang import N_, _
 from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
 
-from table.checks import _check_int, _evolved
+from table.checks import check_int, evolved
 from table.names import NAME_MAX, name_key
 
 HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
@@ -48,9 +48,9 @@ class Monster:
             if self.hp is not None:
                 raise RulesError(_("A monster's HP can only be tracked with its maximum HP"))
         else:
-            _check_int(self.hp_max, N_("Maximum HP"), 1, HP_MAX)
+            check_int(self.hp_max, N_("Maximum HP"), 1, HP_MAX)
             hp = self.hp_max if self.hp is None else self.hp
-            _check_int(hp, N_("HP"), -(2**62), self.hp_max)
+            check_int(hp, N_("HP"), -(2**62), self.hp_max)
             object.__setattr__(self, "hp", hp)
         if self.facing not in FACINGS:
             raise RulesError(_("Facing must be one of {choices}", choices=", ".join(FACINGS)))
@@ -69,8 +69,8 @@ class Monster:
         """The same monster with `taken` off its tracked HP (its build is not checked again)."""
         if self.hp is None or self.hp_max is None:  # a bug: the hit checks it first
             raise ValueError(f"{self.name}'s HP is not tracked")
-        hp = _check_int(self.hp - taken, N_("HP"), -(2**62), self.hp_max)
-        return _evolved(self, hp=hp)
+        hp = check_int(self.hp - taken, N_("HP"), -(2**62), self.hp_max)
+        return evolved(self, hp=hp)
 
     @property
     def down(self) -> bool:

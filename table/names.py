@@ -89,7 +89,7 @@ class _HasName(Protocol):
 _Named = TypeVar("_Named", bound=_HasName)
 
 
-def _named(items: Sequence[_Named], name: str, noun: str) -> _Named:
+def named(items: Sequence[_Named], name: str, noun: str) -> _Named:
     """The item with this name; else the only one that matches without accents ('borin' finds
     Bórin); else an error that suggests close names (a typo) or lists a few. `noun` is a marked
     message ("character", "monster")."""

@@ -12,7 +12,7 @@ from lang import N_, _
 from rules.errors import RulesError
 from rules.fatigue import FatigueSettings
 
-from table.checks import _check_id, _check_int
+from table.checks import check_id, check_int
 
 # How many of its latest changes a channel keeps for /history and /undo (not a rule either).
 HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 100_000
@@ -38,8 +38,8 @@ class ChannelSettings:
             raise RulesError(_("Threads either share this channel's table or keep their own"))
         self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
         if self.gm_role_id is not None:
-            _check_id(self.gm_role_id, N_("GM role"))
-        _check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
+            check_id(self.gm_role_id, N_("GM role"))
+        check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
 
     @property
     def ties_succeed(self) -> bool:
