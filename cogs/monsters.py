@@ -42,7 +42,7 @@ from rules.defense import (
 )
 from table import bestiary
 from table.bestiary import BuildOptions
-from table.model import HP_MAX
+from table.monster import HP_MAX
 from table.names import NAME_LIMIT
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.

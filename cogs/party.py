@@ -15,6 +15,7 @@ from cogs._reply import reply, update
 from cogs._shared import PARTY, apply_as, gm_only, read_table, require_gm
 from cogs.fatigue import Amount
 from lang import N_, _
+from render.confirm import reset_cancelled_embed, reset_expired_embed
 from render.fatigue import page_count, party_embed, report_embed
 from table import partyops
 from table.model import Table
@@ -26,7 +27,7 @@ PAGES_MAX = 100
 RESET_NAMES = 10  # names the reset prompt lists before "and N more"
 
 
-class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
+class PartyResetAnswer(ConfirmButton, template=r"tk:party:reset:" + ANSWER):
     """Reset everyone or Cancel on a `/party reset` prompt; only the GM who asked may click."""
 
     ONLY_ASKER = N_("Only the GM who asked for this reset can confirm or cancel it.")
@@ -37,7 +38,9 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
             if yes
             else (_("Cancel"), discord.ButtonStyle.secondary)
         )
-        super().__init__("tk:reset", yes, asker_id, until, label, style=style, disabled=disabled)
+        super().__init__(
+            "tk:party:reset", yes, asker_id, until, label, style=style, disabled=disabled
+        )
 
     @classmethod
     async def from_custom_id(
@@ -57,18 +60,10 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
         await update(interaction, embed=embed, view=None)
 
     def cancelled(self) -> discord.Embed:
-        return discord.Embed(
-            title=_("Party reset cancelled"), description=_("Nothing was changed.")
-        )
+        return reset_cancelled_embed()
 
     def expired(self) -> discord.Embed:
-        return discord.Embed(
-            title=_("Party reset timed out"),
-            description=_(
-                "No answer within a minute: nothing was changed. "
-                "To reset everyone, run `/party reset` again."
-            ),
-        )
+        return reset_expired_embed()
 
 
 class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
@@ -156,13 +151,13 @@ class Party(commands.Cog):
             ),
             colour=discord.Colour.red(),
         )
-        await ask(interaction, embed, ResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
+        await ask(interaction, embed, PartyResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(PartyPage, ResetAnswer)  # before any click, and after every restart
+    bot.add_dynamic_items(PartyPage, PartyResetAnswer)  # before any click, and after every restart
     await bot.add_cog(Party())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(PartyPage, ResetAnswer)
+    bot.remove_dynamic_items(PartyPage, PartyResetAnswer)
