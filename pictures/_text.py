@@ -10,7 +10,7 @@ from lang import N_, _
 from rules.fatigue import band_name
 from rules.gametime import game_time
 from table.fatigue_series import SINCE_ALL, SINCE_WORDS, FatigueLine, FatigueSeries
-from table.monster_view import MonsterView
+from table.monster_view import MonsterView, Square
 from table.odds_series import OddsSeries
 
 REST_NAMES = {
@@ -112,15 +112,22 @@ def odds_alt(series: OddsSeries) -> str:
     return " ".join(parts)
 
 
+def _spot(square: Square) -> str:
+    """`left, Hard to Hit, hidden`: the spot a square meets, and how it is found."""
+    words = [_(square.spot)]
+    if square.hard_to_hit:
+        words.append(_("Hard to Hit"))
+    if square.hidden:
+        words.append(_("hidden"))
+    return ", ".join(words)
+
+
 def monster_alt(view: MonsterView) -> str:
     parts = [_("{name} from above, facing {facing}.", name=view.name, facing=view.facing)]
     open_ = [s for s in view.squares if s.unarmored]
     if open_:
         squares = ", ".join(
-            _("{square} (its {spot})", square=s.compass, spot=_(s.spot))
-            + (" " + _("Hard to Hit") if s.hard_to_hit else "")
-            + (" " + _("hidden") if s.hidden else "")
-            for s in open_
+            _("{square} (its {spot})", square=s.compass, spot=_spot(s)) for s in open_
         )
         parts.append(
             _(

@@ -13,6 +13,7 @@ from tests.localdiscord.world import new_id
 
 UPLOAD = "_upload"  # the key under which an attachment entry carries its file until stored
 _PART = re.compile(r"^files\[(\d+)\]$")
+CONTENT_TYPES = {"json": "application/json", "png": "image/png"}
 
 
 async def read_multipart(request: web.Request) -> tuple[Any, dict[int, tuple[str, bytes]]]:
@@ -68,11 +69,14 @@ def stored_attachment(entry: dict[str, Any], files: dict[str, bytes]) -> dict[st
     filename = entry.get("filename") or filename
     files[filename] = data
     attachment_id = new_id()
-    return {
+    stored = {
         "id": str(attachment_id),
         "filename": filename,
         "size": len(data),
         "url": f"https://cdn.discordapp.com/attachments/{attachment_id}/{filename}",
         "proxy_url": f"https://media.discordapp.net/attachments/{attachment_id}/{filename}",
-        "content_type": "application/json" if filename.endswith(".json") else None,
+        "content_type": CONTENT_TYPES.get(filename.rpartition(".")[2]),
     }
+    if entry.get("description"):  # alt text, read to screen-reader users
+        stored["description"] = entry["description"]
+    return stored
