@@ -65,8 +65,9 @@ def _square(ax: Axes, square: Square, half: int) -> None:
         _(square.spot),
         ha="center",
         va="center",
-        color=MUTED,
-        fontproperties=font(BASE - 3),
+        color=INK,
+        fontproperties=font(BASE - 1),
+        bbox={"boxstyle": "round,pad=0.15", "fc": fill, "ec": "none"},
         zorder=3,
     )
     if not square.unarmored:
