@@ -259,11 +259,13 @@ async def main(argv: list[str] | None = None) -> None:
         args.charts, args.rolls = 60, 60
     install(load())
     rss_at_start = rss_mb()
+    rounds, starts = (10, 4) if args.quick else (30, 10)
     out = [
-        f"Pictures: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit()}, {machine()}",
+        f"Pictures: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit()}, {machine()}"
+        + (" (--quick)" if args.quick else ""),
         "",
-        "Drawing one picture (median of 30, in this process):",
-        table(["picture", "wall", "CPU", "CPU, slowest"], draw_times(10 if args.quick else 30)),
+        f"Drawing one picture (median of {rounds}, in this process):",
+        table(["picture", "wall", "CPU", "CPU, slowest"], draw_times(rounds)),
         "",
         f"/roll while {AT_ONCE} `/party chart`s (300 changes, 10 characters) are in flight:",
         table(
@@ -271,8 +273,8 @@ async def main(argv: list[str] | None = None) -> None:
             await loop_figures(args.rolls),
         ),
         "",
-        "Start-up: importing the client and every cog (median and best of 10, interleaved):",
-        table(["", "median", "best"], start_up(4 if args.quick else 10)),
+        f"Start-up: importing the client and every cog (median and best of {starts}, interleaved):",
+        table(["", "median", "best"], start_up(starts)),
         "",
         f"Memory, {args.charts:,} pictures (fatigue, odds and monster in turn), after 3 to warm:",
         table(["drawn in", "this process's RSS", "the worker's RSS"], await memory(args.charts)),
