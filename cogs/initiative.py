@@ -26,7 +26,7 @@ from render.monsters import monster_embed
 from rules.defense import FACINGS
 from table import bestiary, initiative
 from table.combat import SCORE_LIMIT, Combatant, Initiative
-from table.initiative import TurnReport
+from table.initiative import Removal, TurnReport
 from table.model import Table
 
 Score = app_commands.Range[int, -SCORE_LIMIT, SCORE_LIMIT]
@@ -100,52 +100,65 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     async def add(self, interaction: discord.Interaction, name: Name, score: Score) -> None:
         actor = interaction.user.id
 
-        def step(table: Table, gm: bool) -> tuple[Table, tuple[Combatant, Initiative, int]]:
+        def step(table: Table, gm: bool) -> tuple[Table, tuple[Combatant, Table]]:
             new, added = initiative.add(table, actor_id=actor, is_gm=gm, name=name, score=score)
-            return new, (added, new.initiative, new.clock)
+            return new, (added, new)
 
-        added, order, clock = await apply_as(interaction, "init add", step)
+        added, table = await apply_as(interaction, "init add", step)
         title = _("{name} joins the initiative at {score}", name=added.name, score=added.score)
-        await reply(interaction, embed=order_embed(order, clock, title))
+        await reply(interaction, embed=order_embed(table, title))
 
     @init.command(name="remove", description=N_("GM: take a name out of the initiative"))
-    @app_commands.describe(name=N_("Who leaves the fight"))
+    @app_commands.describe(name=N_("Who leaves the fight (on their turn, the turn passes)"))
     @app_commands.autocomplete(name=order_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
-        def step(table: Table) -> tuple[Table, tuple[Combatant, Initiative, int]]:
-            new, gone = initiative.remove(table, name)
-            return new, (gone, new.initiative, new.clock)
+        def step(table: Table) -> tuple[Table, tuple[Removal, Table]]:
+            new, removal = initiative.remove(table, name)
+            return new, (removal, new)
 
-        gone, order, clock = await apply_as(interaction, "init remove", gm_only(step, GM_INIT))
-        title = _("{name} leaves the fight", name=gone.name)
-        await reply(interaction, embed=order_embed(order, clock, title))
+        removal, table = await apply_as(interaction, "init remove", gm_only(step, GM_INIT))
+        title = _("{name} leaves the fight", name=removal.gone.name)
+        if removal.passed is None:
+            await reply(interaction, embed=order_embed(table, title))
+            return
+        await self.turn_reply(interaction, table, removal.passed, title)
 
     @init.command(name="start", description=N_("GM: round 1 begins (the clock does not move)"))
     async def start(self, interaction: discord.Interaction) -> None:
-        def step(table: Table) -> tuple[Table, tuple[Initiative, int]]:
-            new, order = initiative.start(table)
-            return new, (order, new.clock)
+        def step(table: Table) -> tuple[Table, Table]:
+            new, _order = initiative.start(table)
+            return new, new
 
-        order, clock = await apply_as(interaction, "init start", gm_only(step, GM_INIT))
-        current = order.current
+        table = await apply_as(interaction, "init start", gm_only(step, GM_INIT))
+        current = table.initiative.current
         title = _("⚔️ Round 1 · {name}'s turn", name=current.name if current else "?")
-        await reply(interaction, embed=order_embed(order, clock, title, with_status=False))
+        await reply(interaction, embed=order_embed(table, title, with_status=False))
 
     @init.command(name="next", description=N_("GM: pass the turn; after the last, a new round"))
     async def next_(self, interaction: discord.Interaction) -> None:
-        def step(table: Table) -> tuple[Table, tuple[TurnReport, Initiative, int, int]]:
+        def step(table: Table) -> tuple[Table, tuple[TurnReport, Table]]:
             new, report = initiative.next_turn(table)
-            return new, (report, new.initiative, new.clock, new.settings.round_seconds)
+            return new, (report, new)
 
-        report, order, clock, round_seconds = await apply_as(
-            interaction, "init next", gm_only(step, GM_INIT)
-        )
-        embed = order_embed(order, clock, turn_title(report), with_status=False)
-        embed.description = f"{turn_text(report)}\n\n{embed.description}"
+        report, table = await apply_as(interaction, "init next", gm_only(step, GM_INIT))
+        await self.turn_reply(interaction, table, report)
+
+    @staticmethod
+    async def turn_reply(
+        interaction: discord.Interaction,
+        table: Table,
+        report: TurnReport,
+        heading: str | None = None,
+    ) -> None:
+        """A turn passing: whose turn ends and begins, the order, the clock's round if one
+        passed, and the facing to choose for a monster that ended its turn."""
+        embed = order_embed(table, turn_title(report), with_status=False)
+        lines = [heading] if heading else []
+        embed.description = "\n".join([*lines, turn_text(report), "", embed.description or ""])
         embeds = [embed]
         if report.new_round is not None:
             one = n_("{n} round passes", "{n} rounds pass", 1)
-            passed = report_embed(one, report.new_round, round_seconds, quiet=True)
+            passed = report_embed(one, report.new_round, table.settings.round_seconds, quiet=True)
             # The clock's own round count ("round 496") beside the fight's round misleads; the
             # order above already shows the game time.
             embeds.append(passed.remove_footer())
@@ -158,15 +171,15 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await reply(interaction, embed=order_embed(table.initiative, table.clock))
+        await reply(interaction, embed=order_embed(table))
 
     @init.command(name="end", description=N_("GM: end the fight; everyone leaves the order"))
     async def end(self, interaction: discord.Interaction) -> None:
-        def step(table: Table) -> tuple[Table, tuple[Initiative, int]]:
+        def step(table: Table) -> tuple[Table, tuple[Initiative, Table]]:
             new, was = initiative.end(table)
-            return new, (was, new.clock)
+            return new, (was, new)
 
-        was, clock = await apply_as(interaction, "init end", gm_only(step, GM_INIT))
+        was, table = await apply_as(interaction, "init end", gm_only(step, GM_INIT))
         title = (
             n_(
                 "⚔️ The fight is over after {n} round",
@@ -176,7 +189,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             if was.running
             else _("⚔️ The fight is over")
         )
-        embed = order_embed(Initiative(), clock, title)
+        embed = order_embed(table, title)
         embed.description = _("Nobody is in the initiative now; the clock stays where it is.")
         await reply(interaction, embed=embed)
 

@@ -13,11 +13,14 @@ from render.common import NEUTRAL, plain
 from render.fatigue import fit_lines
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
-from table.initiative import TurnReport
+from table.initiative import TurnReport, defeated
+from table.model import Table
 
 TITLE = N_("⚔️ Initiative")
 TURN = "▶️"
 KIND_ICON = {"character": "🧑", "monster": "👹", "other": "•"}
+DEFEATED_ICON = "💀"
+DEFEATED = N_("defeated")
 EMPTY = N_("Nobody is in the initiative. Add them with `/init add name:… score:…`.")
 
 
@@ -25,15 +28,20 @@ def _name(combatant: Combatant) -> str:
     return escape_markdown(combatant.name)
 
 
-def order_lines(initiative: Initiative) -> list[str]:
-    """`▶️ 👹 **Troll** 18` for whose turn it is, the others indented, highest score first."""
+def order_lines(table: Table) -> list[str]:
+    """`▶️ 👹 **Troll** · 18` for whose turn it is, the others indented, highest score first;
+    a defeated monster struck through and marked so."""
+    initiative = table.initiative
     current = initiative.current
     lines = []
     for combatant in initiative.combatants:
         mark = TURN if combatant == current else "⠀ "
         icon = KIND_ICON[combatant.kind]
         name = f"**{_name(combatant)}**" if combatant == current else _name(combatant)
-        lines.append(f"{mark} {icon} {name} · {plain(combatant.score)}")
+        line = f"{mark} {icon} {name} · {plain(combatant.score)}"
+        if defeated(table, combatant):
+            line = f"{mark} {DEFEATED_ICON} ~~{name}~~ · {plain(combatant.score)} · {_(DEFEATED)}"
+        lines.append(line)
     return lines
 
 
@@ -45,17 +53,18 @@ def status(initiative: Initiative) -> str:
 
 
 def order_embed(
-    initiative: Initiative, clock: int, title: str | None = None, *, with_status: bool = True
+    table: Table, title: str | None = None, *, with_status: bool = True
 ) -> discord.Embed:
     """`/init show` and the other replies: the round and whose turn (unless the title says
-    it already), then the order."""
+    it already), then the table's order, and the game time."""
     title = _(TITLE) if title is None else title
+    initiative = table.initiative
     if not initiative.combatants:
         return discord.Embed(title=title[:256], description=_(EMPTY), colour=NEUTRAL)
-    lines = [status(initiative), "", *order_lines(initiative)] if with_status else []
-    lines = lines or order_lines(initiative)
+    lines = [status(initiative), "", *order_lines(table)] if with_status else []
+    lines = lines or order_lines(table)
     embed = discord.Embed(title=title[:256], description=fit_lines(lines), colour=NEUTRAL)
-    return embed.set_footer(text=f"🕰️ {game_time(clock)}")
+    return embed.set_footer(text=f"🕰️ {game_time(table.clock)}")
 
 
 def turn_title(report: TurnReport) -> str:
@@ -73,6 +82,9 @@ def turn_title(report: TurnReport) -> str:
 
 def turn_text(report: TurnReport) -> str:
     lines = [_("{name}'s turn ends.", name=_name(report.ended))]
+    if report.skipped:
+        names = ", ".join(_name(c) for c in report.skipped)
+        lines.append(_("{icon} Defeated, passed over: {names}.", icon=DEFEATED_ICON, names=names))
     if report.facing is not None:
         lines.append(
             _(

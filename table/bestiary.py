@@ -70,6 +70,7 @@ class MonsterHit:
     result: HitResult
     from_square: str | None
     already_defeated: bool = False
+    in_fight: bool = False  # in the turn order: once defeated, its turns are passed over
 
 
 def _spot_words(piece: str) -> list[str]:
@@ -232,4 +233,7 @@ def hit(
     if monster.hp is None or monster.down:
         return table, MonsterHit(monster, monster.hp, result, from_square, monster.down)
     hurt = monster.hurt(result.taken)
-    return table.with_monster(hurt), MonsterHit(hurt, monster.hp, result, from_square)
+    in_fight = table.initiative.find(monster.name) is not None
+    return table.with_monster(hurt), MonsterHit(
+        hurt, monster.hp, result, from_square, in_fight=in_fight
+    )

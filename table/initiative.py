@@ -2,7 +2,9 @@
 
 Passing the last combatant starts a new round, and the channel clock moves one round by the
 very step `/clock round` takes (`partyops.pass_rounds`), so Temporary FP fades the same way.
-Who may act is decided by the cog inside the transaction (`is_gm` is passed in).
+A monster of the bestiary at 0 HP or below is defeated: it stays in the order, marked, but the
+turn passes over it and it is never asked its facing. Who may act is decided by the cog inside
+the transaction (`is_gm` is passed in).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ PLAYERS_ADD_OWN = N_(
 )
 NOBODY = N_("Nobody is in the initiative yet: add them with `/init add name:… score:…`")
 NOT_RUNNING = N_("No initiative is running: add names with `/init add`, then `/init start`")
+ALL_DEFEATED = N_("Everyone in the initiative is defeated: `/init end` ends the fight")
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,15 @@ class TurnReport:
     round: int
     new_round: PartyReport | None  # the clock moving one round, when a round began
     facing: Monster | None  # the monster whose turn ended, when it has unarmored spots
+    skipped: tuple[Combatant, ...] = ()  # the defeated ones the turn passed over
+
+
+@dataclass(frozen=True)
+class Removal:
+    """What `/init remove` did: who left, and the turn passing on when it was theirs."""
+
+    gone: Combatant
+    passed: TurnReport | None = None
 
 
 def _order(table: Table) -> Initiative:
@@ -43,6 +55,19 @@ def _order(table: Table) -> Initiative:
 
 def _with(table: Table, initiative: Initiative) -> Table:
     return replace(table, initiative=initiative)
+
+
+def defeated(table: Table, combatant: Combatant) -> bool:
+    """A monster of the bestiary at 0 HP or below: out of the fight, though still listed."""
+    if combatant.kind != "monster":
+        return False
+    monster = table.find_monster(combatant.name)
+    return monster is not None and monster.down
+
+
+def _standing(table: Table) -> list[bool]:
+    """For each combatant in turn order, whether it can still take a turn."""
+    return [not defeated(table, c) for c in table.initiative.combatants]
 
 
 def add(
@@ -92,8 +117,10 @@ def add(
     return _with(table, grown), new
 
 
-def remove(table: Table, name: str) -> tuple[Table, Combatant]:
-    """Take a name out of the order (not the one whose turn it is: pass it first)."""
+def remove(table: Table, name: str) -> tuple[Table, Removal]:
+    """Take a name out of the order at any time; when it is their turn, the turn passes on
+    first (as `/init next`, a new round moving the clock). The last one standing can't leave:
+    `/init end` ends the fight."""
     order = _order(table)
     gone = order.find(name)
     if gone is None:
@@ -103,28 +130,30 @@ def remove(table: Table, name: str) -> tuple[Table, Combatant]:
             _("No '{name}' in the initiative; in it: {names}", name=shown, names=names)
         )
     current = order.current
+    passed = None
     if current is not None and current.key == gone.key:
-        if len(order.combatants) == 1:  # passing would only give them the next round
+        others = [
+            c for c, up in zip(order.combatants, _standing(table), strict=True) if up and c != gone
+        ]
+        if not others:  # passing would only give them the next round
             raise RulesError(
                 _("{name} is the only one left: `/init end` ends the fight", name=gone.name)
             )
-        raise RulesError(
-            _(
-                "It is {name}'s turn: pass it with `/init next` first, then remove them",
-                name=gone.name,
-            )
-        )
+        table, passed = next_turn(table)
+        passed = replace(passed, facing=None)  # it leaves: no facing to choose
+        order = _order(table)
+        current = order.current
     left = tuple(c for c in order.combatants if c.key != gone.key)
     if not left:
-        return _with(table, Initiative()), gone
-    shrunk = Initiative(left, order.round)
+        return _with(table, Initiative()), Removal(gone)
+    shrunk = replace(order, combatants=left, turn=0)
     if current is not None:
         shrunk = replace(shrunk, turn=shrunk.combatants.index(current))
-    return _with(table, shrunk), gone
+    return _with(table, shrunk), Removal(gone, passed)
 
 
 def start(table: Table) -> tuple[Table, Initiative]:
-    """Round 1, the highest score's turn. The clock does not move."""
+    """Round 1, the highest score's turn (the highest not defeated). The clock does not move."""
     order = _order(table)
     if not order.combatants:
         raise RulesError(_(NOBODY))
@@ -136,26 +165,40 @@ def start(table: Table) -> tuple[Table, Initiative]:
                 round=order.round,
             )
         )
-    started = replace(order, round=1, turn=0)
+    standing = _standing(table)
+    if not any(standing):
+        raise RulesError(_(ALL_DEFEATED))
+    started = replace(order, round=1, turn=standing.index(True))
     return _with(table, started), started
 
 
 def next_turn(table: Table) -> tuple[Table, TurnReport]:
-    """The next combatant's turn; after the last, a new round, and the clock moves one round
-    (the same step as `/clock round`)."""
+    """The next combatant's turn, passing over the defeated; after the last, a new round, and
+    the clock moves one round (the same step as `/clock round`). A monster ending its turn is
+    asked its facing, unless it is defeated."""
     order = _order(table)
     ended = order.current
     if ended is None:
         raise RulesError(_(NOT_RUNNING))
-    turn, round_ = order.turn + 1, order.round
+    standing = _standing(table)
+    if not any(standing):
+        raise RulesError(_(ALL_DEFEATED))
+    turn, round_ = order.turn, order.round
+    skipped: list[Combatant] = []
+    while True:
+        turn += 1
+        if turn == len(order.combatants):
+            turn, round_ = 0, round_ + 1
+        if standing[turn]:
+            break
+        skipped.append(order.combatants[turn])
     report = None
-    if turn == len(order.combatants):
-        turn, round_ = 0, round_ + 1
+    if round_ > order.round:
         table, report = partyops.pass_rounds(table, 1)
     moved = replace(order, round=round_, turn=turn)
     monster = table.find_monster(ended.name) if ended.kind == "monster" else None
-    facing = monster if monster is not None and monster.block.spots else None
-    result = TurnReport(ended, moved.combatants[turn], round_, report, facing)
+    facing = monster if monster is not None and monster.block.spots and not monster.down else None
+    result = TurnReport(ended, moved.combatants[turn], round_, report, facing, tuple(skipped))
     return _with(table, moved), result
 
 

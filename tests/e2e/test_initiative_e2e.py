@@ -27,8 +27,9 @@ def order(reply: Reply) -> list[str]:
     for line in lines:
         if " · " not in line or line.startswith("Round"):
             continue
-        name = " ".join(line.split(" · ")[0].split()[2:]).strip("*")  # after mark and icon
-        out.append((">" if line.startswith("▶️") else "") + name)
+        name = " ".join(line.split(" · ")[0].split()[2:]).strip("*~")  # after mark and icon
+        down = "†" if line.endswith("defeated") else ""
+        out.append((">" if line.startswith("▶️") else "") + name + down)
     return out
 
 
@@ -121,8 +122,6 @@ async def test_bad_input_changes_nothing(env: Any) -> None:
     unknown = await refused(env, "init remove", d.gm, name="Smaug")
     assert "No 'Smaug' in the initiative" in unknown and "Troll" in unknown
     await d.slash("init start", user=d.gm)
-    busy = await refused(env, "init remove", d.gm, name="Troll")
-    assert "Troll's turn" in busy
     assert "already running" in await refused(env, "init start", d.gm)
 
 
@@ -203,3 +202,34 @@ async def test_a_character_renamed_mid_fight_keeps_its_place(env: Any) -> None:
     await d.slash("undo", user=d.player)  # their own rename, as before the fight
     shown = await d.slash("init show", user=d.player)
     assert order(shown) == ["Troll", ">Aria", "Goblin boss", "Borin"]
+
+
+async def test_a_defeated_monster_is_passed_over_and_leaves_at_any_time(env: Any) -> None:
+    d = env.discord
+    await fight(env)
+    await d.slash("monster create", user=d.gm, name="Imp", rank=1, armor="light", hp=10)
+    await d.slash("init add", user=d.gm, name="Imp", score=16)
+    await d.slash("init start", user=d.gm)
+    await d.slash("init next", user=d.gm)  # the Troll's turn ends: the Imp's begins
+    hit = await d.slash("monster hit", user=d.gm, name="Imp", damage=40)
+    assert "defeated" in hit.text and "passes over it" in hit.text
+    shown = await d.slash("init show", user=d.player)
+    assert order(shown) == ["Troll", ">Imp†", "Aria", "Goblin boss", "Borin"]
+    imp_done = await d.slash("init next", user=d.gm)  # defeated on its turn: no facing asked
+    assert not imp_done.buttons() and "Aria's turn" in imp_done.embed["title"]
+    for _ in range(3):
+        passed = await d.slash("init next", user=d.gm)
+    assert "Round 2 begins" in passed.embed["title"] and "Troll's turn" in passed.text
+    troll_done = await d.slash("init next", user=d.gm)  # round 2 passes over the Imp
+    assert "Aria's turn" in troll_done.embed["title"] and "passed over: Imp" in troll_done.text
+    assert [b["label"] for b in troll_done.buttons()] == list(FACINGS)
+    await d.slash("init remove", user=d.gm, name="Imp")  # at any time
+    left = await d.slash("init remove", user=d.gm, name="Aria")  # on her turn: it passes
+    assert "Aria leaves the fight" in left.text and "Goblin boss's turn" in left.embed["title"]
+    assert order(left) == ["Troll", ">Goblin boss", "Borin"]
+    undone = await d.slash("undo", user=d.gm)
+    assert "init remove" in undone.text
+    back = await d.slash("init show", user=d.player)
+    assert order(back) == ["Troll", ">Aria", "Goblin boss", "Borin"]
+    history = await d.slash("history", user=d.player)
+    assert "Imp leaves" in history.text

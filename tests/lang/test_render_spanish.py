@@ -306,10 +306,17 @@ def test_settings_shown_and_changed() -> None:
 
 
 def test_initiative() -> None:
-    started = fighting("Orc", "Troll", round_=2, turn=1)
-    check(lambda: shown(initiative.order_embed(started, 60)), times(60))
-    check(lambda: shown(initiative.order_embed(fighting("Orc", "Troll"), 60)), times(60))
-    check(lambda: shown(initiative.order_embed(Initiative(), 60)))
+    started = table(initiative=fighting("Orc", "Troll", round_=2, turn=1), clock=60)
+    check(lambda: shown(initiative.order_embed(started)), times(60))
+    waiting = table(initiative=fighting("Orc", "Troll"), clock=60)
+    check(lambda: shown(initiative.order_embed(waiting)), times(60))
+    check(lambda: shown(initiative.order_embed(table())))
+    down = Monster("Orc", {"rank": 1, "armor": "light"}, hp_max=5, hp=0)
+    orc = Combatant("Orc", 12, 0, "monster")
+    beaten = table(
+        monsters=(down,), initiative=Initiative((orc, Combatant("Troll", 3, 1)), 2, 1), clock=60
+    )
+    check(lambda: shown(initiative.order_embed(beaten)), times(60))
 
 
 def test_secret_rolls() -> None:

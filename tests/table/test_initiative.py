@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RulesError
-from table import initiative, sheet
+from table import bestiary, initiative, sheet
 from table.combat import SCORE_LIMIT, Initiative
-from table.model import Character, Forbidden, Table
+from table.model import Character, Forbidden, Monster, Table
 from table.sheet import SheetOptions
 
 GM, PLAYER = 1, 2
@@ -118,9 +118,101 @@ def test_the_last_one_left_is_not_told_to_pass_the_turn() -> None:
     with pytest.raises(RulesError, match="only one left") as refused:
         initiative.remove(t, "Orc")
     assert "/init end" in str(refused.value) and "/init next" not in str(refused.value)
+
+
+def test_removing_whoever_has_the_turn_passes_it() -> None:
     t, _ = initiative.start(add(add(table(), "Orc", 5), "Imp", 3))
-    with pytest.raises(RulesError, match="pass it with `/init next` first"):
-        initiative.remove(t, "Orc")
+    t, removal = initiative.remove(t, "Orc")
+    assert removal.gone.name == "Orc" and removal.passed is not None
+    assert removal.passed.now.name == "Imp" and removal.passed.new_round is None
+    assert [c.name for c in t.initiative.combatants] == ["Imp"]
+    assert t.initiative.current is not None and t.initiative.current.name == "Imp"
+    # The last in the order leaving on its turn opens the next round, and the clock moves.
+    t, _ = initiative.start(add(add(table(), "Orc", 5), "Imp", 3))
+    t, _ = initiative.next_turn(t)
+    clock = t.clock
+    t, removal = initiative.remove(t, "Imp")
+    assert removal.passed is not None and removal.passed.new_round is not None
+    assert t.initiative.round == 2 and t.clock == clock + t.settings.round_seconds
+
+
+# --- defeated monsters ---------------------------------------------------------------------
+
+
+def goblin(name: str, hp: int) -> Monster:
+    return Monster(name, {"rank": 1, "armor": "light", "spots": ["back"]}, hp_max=10, hp=hp)
+
+
+def with_monsters(t: Table, *monsters: Monster) -> Table:
+    for monster in monsters:
+        t = t.with_monster(monster)
+    return t
+
+
+def test_a_defeated_monster_is_passed_over_and_never_asked_its_facing() -> None:
+    t = with_monsters(table(), goblin("Troll", 10), goblin("Imp", 10))
+    t = add(add(add(t, "Troll", 9), "Imp", 5), "Aria", 1)
+    t, _ = initiative.start(t)
+    t, hit = bestiary.hit(t, is_gm=True, name="Troll", damage=50)  # on its own turn
+    assert hit.monster.down and hit.in_fight
+    assert initiative.defeated(t, t.initiative.combatants[0])
+    t, report = initiative.next_turn(t)
+    assert report.ended.name == "Troll" and report.facing is None  # defeated: no facing
+    assert report.now.name == "Imp"
+    t, report = initiative.next_turn(t)
+    assert report.facing is not None and report.facing.name == "Imp"
+    t, report = initiative.next_turn(t)  # Aria was last: round 2 opens past the Troll
+    assert report.round == 2 and report.now.name == "Imp"
+    assert [c.name for c in report.skipped] == ["Troll"]
+    t, removal = initiative.remove(t, "Troll")  # at any time
+    assert removal.passed is None and t.initiative.current == report.now
+
+
+def test_the_fight_starts_with_the_first_standing_and_refuses_when_none_stands() -> None:
+    t = with_monsters(table(), goblin("Troll", 0), goblin("Imp", -3))
+    t = add(add(t, "Troll", 9), "Imp", 5)
+    with pytest.raises(RulesError, match="Everyone in the initiative is defeated"):
+        initiative.start(t)
+    t = add(t, "Aria", 1)
+    t, order = initiative.start(t)
+    assert order.current is not None and order.current.name == "Aria"
+    with pytest.raises(RulesError, match="only one left"):
+        initiative.remove(t, "Aria")
+
+
+@given(
+    st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=8),
+    st.integers(1, 25),
+    st.randoms(use_true_random=False),
+)
+def test_next_never_lands_on_a_defeated_combatant(
+    kinds: list[tuple[bool, bool]], turns: int, rng: random.Random
+) -> None:
+    # Each combatant is a monster or a plain name; a monster may be defeated. Now and then a
+    # hit defeats the one whose turn it is.
+    t = table()
+    for index, (monster, down) in enumerate(kinds):
+        name = f"N{index}"
+        if monster:
+            t = t.with_monster(goblin(name, 0 if down else 10))
+        t = add(t, name, rng.randint(-5, 5))
+    if all(initiative.defeated(t, c) for c in t.initiative.combatants):
+        with pytest.raises(RulesError, match="defeated"):
+            initiative.start(t)
+        return
+    t, _ = initiative.start(t)
+    for _ in range(turns):
+        current = t.initiative.current
+        assert current is not None and not initiative.defeated(t, current)
+        if current.kind == "monster" and rng.random() < 0.2:
+            t, _ = bestiary.hit(t, is_gm=True, name=current.name, damage=100)
+        if all(initiative.defeated(t, c) for c in t.initiative.combatants):
+            with pytest.raises(RulesError, match="defeated"):
+                initiative.next_turn(t)
+            return
+        t, report = initiative.next_turn(t)
+        assert not any(c == report.now for c in report.skipped)
+        assert all(initiative.defeated(t, c) for c in report.skipped)
 
 
 def test_a_player_already_in_the_order_is_told_to_ask_the_gm() -> None:
