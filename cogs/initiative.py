@@ -91,17 +91,22 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         name="add", description=N_("Add a character, a monster or any name, with a score")
     )
     @app_commands.describe(
-        name=N_("A character or monster here (suggested), or any name (GM)"),
+        name=N_("A character or monster here (suggested), or any name with other:True (GM)"),
         score=described(
             N_("Initiative score, highest acts first (-{limit} to {limit})"), limit=SCORE_LIMIT
         ),
+        other=N_("GM: add a name that is neither a character nor a monster here"),
     )
     @app_commands.autocomplete(name=add_autocomplete)
-    async def add(self, interaction: discord.Interaction, name: Name, score: Score) -> None:
+    async def add(
+        self, interaction: discord.Interaction, name: Name, score: Score, other: bool = False
+    ) -> None:
         actor = interaction.user.id
 
         def step(table: Table, gm: bool) -> tuple[Table, tuple[Combatant, Table]]:
-            new, added = initiative.add(table, actor_id=actor, is_gm=gm, name=name, score=score)
+            new, added = initiative.add(
+                table, actor_id=actor, is_gm=gm, name=name, score=score, other=other
+            )
             return new, (added, new)
 
         added, table = await apply_as(interaction, "init add", step)

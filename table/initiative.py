@@ -9,6 +9,7 @@ the transaction (`is_gm` is passed in).
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, replace
 
 from lang import N_, _
@@ -17,7 +18,7 @@ from rules.errors import RulesError
 from table import partyops
 from table.combat import COMBATANTS_MAX, Combatant, Initiative, check_score
 from table.model import Forbidden, Monster, Table
-from table.names import clean_name
+from table.names import clean_name, name_key
 from table.partyops import PartyReport
 
 # Marked messages in English: raised (or shown) through `_()`.
@@ -26,6 +27,7 @@ PLAYERS_ADD_OWN = N_(
 )
 NOBODY = N_("Nobody is in the initiative yet: add them with `/init add name:… score:…`")
 NOT_RUNNING = N_("No initiative is running: add names with `/init add`, then `/init start`")
+OTHER_HINT = N_("To add a name that is neither, set `other:True`")
 ALL_DEFEATED = N_("Everyone in the initiative is defeated: `/init end` ends the fight")
 
 
@@ -71,10 +73,12 @@ def _standing(table: Table) -> list[bool]:
 
 
 def add(
-    table: Table, *, actor_id: int, is_gm: bool, name: str, score: int
+    table: Table, *, actor_id: int, is_gm: bool, name: str, score: int, other: bool = False
 ) -> tuple[Table, Combatant]:
-    """A stored character, a monster of the bestiary or any name (the GM), at `score`. While
-    the initiative runs, whoever has the turn keeps it."""
+    """A stored character, a monster of the bestiary, or (the GM, with `other`) a name that is
+    neither, at `score`. A name that matches nothing is refused with the close matches, so a
+    typo never adds a combatant no other command can reach. While the initiative runs, whoever
+    has the turn keeps it."""
     check_score(score)
     order = _order(table)
     character = table.find(name)
@@ -85,8 +89,10 @@ def add(
         new = Combatant(character.name, score, 0, "character", character.owner_id)
     elif monster is not None:
         new = Combatant(monster.name, score, 0, "monster")
-    else:
+    elif other:
         new = Combatant(clean_name(name, N_("combatant")), score, 0)
+    else:
+        raise RulesError(_unknown(table, name))
     there = order.find(new.name)
     if there is not None:
         if is_gm:
@@ -115,6 +121,27 @@ def add(
     if current is not None:
         grown = replace(grown, turn=grown.combatants.index(current))
     return _with(table, grown), new
+
+
+def _unknown(table: Table, name: str) -> str:
+    """No character or monster by that name: the close ones ("did you mean Cave Troll?"),
+    and how to add a name that is neither."""
+    shown = " ".join(name.split())[:40]
+    names = {c.key: c.name for c in table.characters} | {m.key: m.name for m in table.monsters}
+    key = name_key(name)
+    close = [k for k in names if key and key in k]
+    close += difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)
+    guesses = list(dict.fromkeys(names[k] for k in close))[:3]
+    if not guesses:
+        return _(
+            "No character or monster named '{name}' here. {hint}", name=shown, hint=_(OTHER_HINT)
+        )
+    return _(
+        "No character or monster named '{name}' here: did you mean {guesses}? {hint}",
+        name=shown,
+        guesses=(" " + _("or") + " ").join(guesses),
+        hint=_(OTHER_HINT),
+    )
 
 
 def remove(table: Table, name: str) -> tuple[Table, Removal]:

@@ -44,7 +44,7 @@ async def fight(env: Any) -> None:
     await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="heavy", spots="back")
     await d.slash("init add", user=d.gm, name="troll", score=18)
     await d.slash("init add", user=d.player, name="Aria", score=15)
-    await d.slash("init add", user=d.gm, name="Goblin boss", score=15)  # ties: after Aria
+    await d.slash("init add", user=d.gm, name="Goblin boss", score=15, other=True)  # after Aria
     await d.slash("init add", user=d.player2, name="Borin", score=-3)
 
 
@@ -102,11 +102,26 @@ async def test_who_may_do_what(env: Any) -> None:
     assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Troll", score=3)
     assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Borin", score=3)
     assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Ghost", score=3)
+    ghost = await refused(env, "init add", d.player, name="Ghost", score=3, other=True)
+    assert PLAYERS_ADD_OWN in ghost
     for command in ("init start", "init next", "init end"):
         assert GM_INIT in await refused(env, command, d.player)
     assert GM_INIT in await refused(env, "init remove", d.player, name="Aria")
     dupe = await refused(env, "init add", d.gm, name="aria", score=2)
     assert "already in the initiative" in dupe
+
+
+async def test_a_name_that_matches_nothing_is_offered_the_close_one(env: Any) -> None:
+    d = env.discord
+    await d.slash("monster create", user=d.gm, name="Cave Troll", rank=3, armor="heavy", hp=30)
+    typo = await refused(env, "init add", d.gm, name="Troll", score=5)
+    assert "No character or monster named 'Troll' here: did you mean Cave Troll?" in typo
+    assert "other:True" in typo
+    added = await d.slash("init add", user=d.gm, name="Cave Troll", score=5)
+    assert "Cave Troll joins the initiative at 5" in added.text
+    assert [c.kind for c in (await env.table()).initiative.combatants] == ["monster"]
+    hireling = await d.slash("init add", user=d.gm, name="Hireling", score=2, other=True)
+    assert order(hireling) == ["Cave Troll", "Hireling"]
 
 
 async def test_bad_input_changes_nothing(env: Any) -> None:

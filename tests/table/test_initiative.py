@@ -23,7 +23,8 @@ def table() -> Table:
 
 
 def add(t: Table, name: str, score: int, actor: int = GM) -> Table:
-    return initiative.add(t, actor_id=actor, is_gm=actor == GM, name=name, score=score)[0]
+    step = initiative.add
+    return step(t, actor_id=actor, is_gm=actor == GM, name=name, score=score, other=True)[0]
 
 
 @given(st.lists(st.integers(-SCORE_LIMIT, SCORE_LIMIT), min_size=1, max_size=20))
@@ -213,6 +214,22 @@ def test_next_never_lands_on_a_defeated_combatant(
         t, report = initiative.next_turn(t)
         assert not any(c == report.now for c in report.skipped)
         assert all(initiative.defeated(t, c) for c in report.skipped)
+
+
+def test_a_name_that_matches_nothing_is_refused_with_the_close_ones() -> None:
+    t = table().with_monster(goblin("Cave Troll", 10))
+    for typed in ("Troll", "cave trol"):
+        with pytest.raises(RulesError, match="did you mean Cave Troll\\?") as refused:
+            initiative.add(t, actor_id=GM, is_gm=True, name=typed, score=5)
+        assert "other:True" in str(refused.value)
+    with pytest.raises(RulesError, match="No character or monster named 'Ghost' here\\. To"):
+        initiative.add(t, actor_id=GM, is_gm=True, name="Ghost", score=5)
+    t, added = initiative.add(t, actor_id=GM, is_gm=True, name="Troll", score=5, other=True)
+    assert added.kind == "other" and added.name == "Troll"  # deliberately just a name
+    t, added = initiative.add(t, actor_id=GM, is_gm=True, name="cave troll", score=3, other=True)
+    assert added.kind == "monster" and added.name == "Cave Troll"  # a stored name stays one
+    with pytest.raises(Forbidden):  # a player's `other` adds nothing
+        initiative.add(t, actor_id=PLAYER, is_gm=False, name="Ghost", score=5, other=True)
 
 
 def test_a_player_already_in_the_order_is_told_to_ask_the_gm() -> None:
