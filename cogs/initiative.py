@@ -9,28 +9,31 @@ facing, as `/monster face` sets it (`FaceButton`, which works after a restart to
 from __future__ import annotations
 
 import functools
-from typing import Any, Self
+import random
+from typing import Any, Self, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, own_first, read_table
 from lang import N_, _, n_
 from render.fatigue import report_embed
-from render.initiative import order_embed, turn_text, turn_title
+from render.initiative import joined_embed, order_embed, turn_text, turn_title
 from render.monsters import monster_embed
 from rules.defense import FACINGS
+from rules.dice import DieSource
 from table import bestiary, initiative
-from table.combat import SCORE_LIMIT, Combatant, Initiative
+from table.combat import Initiative
+from table.dice_expr import EXPRESSION_MAX
 from table.initiative import Removal, TurnReport
 from table.model import Table
 
-Score = app_commands.Range[int, -SCORE_LIMIT, SCORE_LIMIT]
+Score = app_commands.Range[str, 1, EXPRESSION_MAX]  # a number, or dice: the table reads it
 Name = app_commands.Range[str, 1, 100]  # a lookup or a new name: the table checks it
+R = TypeVar("R")
 GM_INIT = N_("Only the GM runs the initiative (Manage Channels, or the channel's GM role)")
 
 
@@ -82,36 +85,44 @@ def facing_view(report: TurnReport) -> discord.ui.View | None:
     return buttons_view(*(FaceButton(name, facing) for facing in FACINGS))
 
 
+def _and_table(done: tuple[Table, R]) -> tuple[Table, tuple[R, Table]]:
+    """A step's result with the table it made, for the reply."""
+    return done[0], (done[1], done[0])
+
+
 class InitiativeCog(commands.Cog, name="Initiative"):
     init = app_commands.Group(
         name="init", description=N_("The turn order of a fight, on the game clock"), guild_only=True
     )
+
+    def __init__(self, rng: DieSource | None = None) -> None:
+        # One generator for initiative dice, never the module-level one (tests script it).
+        self.rng: DieSource = rng or random.SystemRandom()
 
     @init.command(
         name="add", description=N_("Add a character, a monster or any name, with a score")
     )
     @app_commands.describe(
         name=N_("A character or monster here (suggested), or any name with other:True (GM)"),
-        score=described(
-            N_("Initiative score, highest acts first (-{limit} to {limit})"), limit=SCORE_LIMIT
-        ),
+        score=N_("Highest acts first: a number or dice, e.g. 1d10+3 (none: the channel's dice)"),
         other=N_("GM: add a name that is neither a character nor a monster here"),
     )
     @app_commands.autocomplete(name=add_autocomplete)
     async def add(
-        self, interaction: discord.Interaction, name: Name, score: Score, other: bool = False
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        score: Score | None = None,
+        other: bool = False,
     ) -> None:
         actor = interaction.user.id
-
-        def step(table: Table, gm: bool) -> tuple[Table, tuple[Combatant, Table]]:
-            new, added = initiative.add(
-                table, actor_id=actor, is_gm=gm, name=name, score=score, other=other
-            )
-            return new, (added, new)
-
-        added, table = await apply_as(interaction, "init add", step)
-        title = _("{name} joins the initiative at {score}", name=added.name, score=added.score)
-        await reply(interaction, embed=order_embed(table, title))
+        step = functools.partial(
+            initiative.add, actor_id=actor, name=name, score=score, other=other, rng=self.rng
+        )
+        joined, table = await apply_as(
+            interaction, "init add", lambda t, gm: _and_table(step(t, is_gm=gm))
+        )
+        await reply(interaction, embed=joined_embed(table, joined))
 
     @init.command(name="remove", description=N_("GM: take a name out of the initiative"))
     @app_commands.describe(name=N_("Who leaves the fight (on their turn, the turn passes)"))

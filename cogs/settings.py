@@ -17,6 +17,7 @@ from lang import N_, _
 from render.fatigue import clock_line
 from render.settings import RESET_CHOICES, settings_embed
 from rules.errors import RulesError
+from table.dice_expr import INIT_DICE_MAX
 from table.model import (
     HISTORY_KEEP_DEFAULT,
     HISTORY_KEEP_MAX,
@@ -43,6 +44,7 @@ DESCRIBE: dict[str, str | app_commands.locale_str] = {
         default=HISTORY_KEEP_DEFAULT,
     ),
     "threads": N_("Do a channel's threads play at its table (shared) or keep their own?"),
+    "init_dice": N_("Dice rolled for /init add without a score (default 1d10), e.g. 1d20"),
     "reset": N_(
         "Forget a value set at this scope (a channel then reads the server's, else default)"
     ),
@@ -89,6 +91,7 @@ class Settings(commands.Cog):
         clear_gm_role: bool = False,
         history_keep: app_commands.Range[int, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX] | None = None,
         threads: Literal["shared", "own"] | None = None,
+        init_dice: app_commands.Range[str, 1, INIT_DICE_MAX] | None = None,
         reset: str | None = None,
     ) -> None:
         command = interaction.command
@@ -110,6 +113,7 @@ class Settings(commands.Cog):
             clear_gm_role=clear_gm_role,
             history_keep=history_keep,
             threads=threads,
+            init_dice=None if init_dice is None else init_dice.strip(),
             reset=reset,
         )
         everyone = gm_role is not None and gm_role.is_default()

@@ -13,7 +13,7 @@ from render.common import NEUTRAL, plain
 from render.fatigue import fit_lines
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
-from table.initiative import TurnReport, defeated
+from table.initiative import Joined, TurnReport, defeated
 from table.model import Table
 
 TITLE = N_("⚔️ Initiative")
@@ -65,6 +65,17 @@ def order_embed(
     lines = lines or order_lines(table)
     embed = discord.Embed(title=title[:256], description=fit_lines(lines), colour=NEUTRAL)
     return embed.set_footer(text=f"🕰️ {game_time(table.clock)}")
+
+
+def joined_embed(table: Table, joined: Joined) -> discord.Embed:
+    """`/init add`: who joined at what score (and the dice, when rolled), then the order."""
+    new = joined.combatant
+    title = _("{name} joins the initiative at {score}", name=new.name, score=new.score)
+    embed = order_embed(table, title)
+    if joined.roll is not None:
+        rolled = f"🎲 {joined.roll.working}"
+        embed.description = f"{rolled}\n\n{embed.description}"
+    return embed
 
 
 def turn_title(report: TurnReport) -> str:

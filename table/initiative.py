@@ -10,13 +10,16 @@ the transaction (`is_gm` is passed in).
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 
 from lang import N_, _
+from rules.dice import DieSource
 from rules.errors import RulesError
 
 from table import partyops
 from table.combat import COMBATANTS_MAX, Combatant, Initiative, check_score
+from table.dice_expr import DiceRoll, roll_expression
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name, name_key
 from table.partyops import PartyReport
@@ -27,6 +30,9 @@ PLAYERS_ADD_OWN = N_(
 )
 NOBODY = N_("Nobody is in the initiative yet: add them with `/init add name:… score:…`")
 NOT_RUNNING = N_("No initiative is running: add names with `/init add`, then `/init start`")
+NEEDS_SCORE = N_(
+    "A name that is neither a character nor a monster here needs a score: `score:12` or dice"
+)
 OTHER_HINT = N_("To add a name that is neither, set `other:True`")
 ALL_DEFEATED = N_("Everyone in the initiative is defeated: `/init end` ends the fight")
 
@@ -41,6 +47,15 @@ class TurnReport:
     new_round: PartyReport | None  # the clock moving one round, when a round began
     facing: Monster | None  # the monster whose turn ended, when it has unarmored spots
     skipped: tuple[Combatant, ...] = ()  # the defeated ones the turn passed over
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What `/init add` did: who joined, and the dice rolled for the score (None for a plain
+    number)."""
+
+    combatant: Combatant
+    roll: DiceRoll | None = None
 
 
 @dataclass(frozen=True)
@@ -72,27 +87,53 @@ def _standing(table: Table) -> list[bool]:
     return [not defeated(table, c) for c in table.initiative.combatants]
 
 
+def _score(
+    table: Table, score: int | str | None, rng: DieSource | None
+) -> tuple[int, DiceRoll | None]:
+    """A whole number as it is; text rolled as dice (`1d10+3`, as `/roll` reads them; `12`
+    is just 12); None rolls the channel's `init_dice`."""
+    if isinstance(score, int):  # a bool is refused here
+        return check_score(score), None
+    text = table.settings.init_dice if score is None else score.replace("\u2212", "-").strip()
+    if re.fullmatch(r"[+-]?\d{1,7}", text):
+        return check_score(int(text)), None
+    if rng is None:  # a bug: the caller rolls nothing without a source of dice
+        raise ValueError("initiative dice need a random source")
+    rolled = roll_expression(text, rng)
+    return check_score(rolled.total), rolled
+
+
 def add(
-    table: Table, *, actor_id: int, is_gm: bool, name: str, score: int, other: bool = False
-) -> tuple[Table, Combatant]:
+    table: Table,
+    *,
+    actor_id: int,
+    is_gm: bool,
+    name: str,
+    score: int | str | None = None,
+    other: bool = False,
+    rng: DieSource | None = None,
+) -> tuple[Table, Joined]:
     """A stored character, a monster of the bestiary, or (the GM, with `other`) a name that is
-    neither, at `score`. A name that matches nothing is refused with the close matches, so a
-    typo never adds a combatant no other command can reach. While the initiative runs, whoever
-    has the turn keeps it."""
-    check_score(score)
+    neither, at `score`: a number, dice to roll, or (a stored one) None to roll the channel's
+    `init_dice` with `rng`. A name that matches nothing is refused with the close matches, so
+    a typo never adds a combatant no other command can reach. While the initiative runs,
+    whoever has the turn keeps it."""
     order = _order(table)
     character = table.find(name)
     monster = None if character is not None else table.find_monster(name)
     if not is_gm and (character is None or character.owner_id != actor_id):
         raise Forbidden(_(PLAYERS_ADD_OWN))
-    if character is not None:
-        new = Combatant(character.name, score, 0, "character", character.owner_id)
-    elif monster is not None:
-        new = Combatant(monster.name, score, 0, "monster")
-    elif other:
-        new = Combatant(clean_name(name, N_("combatant")), score, 0)
-    else:
+    if character is None and monster is None and not other:
         raise RulesError(_unknown(table, name))
+    if character is None and monster is None and score is None:
+        raise RulesError(_(NEEDS_SCORE))
+    value, rolled = _score(table, score, rng)
+    if character is not None:
+        new = Combatant(character.name, value, 0, "character", character.owner_id)
+    elif monster is not None:
+        new = Combatant(monster.name, value, 0, "monster")
+    else:
+        new = Combatant(clean_name(name, N_("combatant")), value, 0)
     there = order.find(new.name)
     if there is not None:
         if is_gm:
@@ -117,10 +158,10 @@ def add(
     added = 1 + max((c.added for c in order.combatants), default=0)
     new = replace(new, added=added)
     current = order.current
-    grown = Initiative((*order.combatants, new), order.round)
+    grown = replace(order, combatants=(*order.combatants, new), turn=0)
     if current is not None:
         grown = replace(grown, turn=grown.combatants.index(current))
-    return _with(table, grown), new
+    return _with(table, grown), Joined(new, rolled)
 
 
 def _unknown(table: Table, name: str) -> str:

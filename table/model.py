@@ -25,6 +25,7 @@ from rules.saves import MODIFIER_LIMIT
 from rules.text import plain
 
 from table.combat import Initiative
+from table.dice_expr import check_dice
 from table.names import name_key as name_key  # re-exported: where names were always compared
 
 NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
@@ -189,6 +190,7 @@ class ChannelSettings:
     # Threads of this channel play at its table ("shared") or each keeps one of its own.
     threads: Literal["shared", "own"] = "shared"
     history_keep: int = HISTORY_KEEP_DEFAULT
+    init_dice: str = "1d10"  # rolled for a stored combatant's initiative when no score is given
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
@@ -199,6 +201,7 @@ class ChannelSettings:
         if self.gm_role_id is not None:
             _check_id(self.gm_role_id, N_("GM role"))
         _check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
+        check_dice(self.init_dice)
 
     @property
     def ties_succeed(self) -> bool:

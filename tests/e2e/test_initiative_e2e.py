@@ -13,8 +13,7 @@ import pytest
 from cogs.initiative import GM_INIT
 from rules.defense import FACINGS
 from table.initiative import NOBODY, NOT_RUNNING, PLAYERS_ADD_OWN
-from tests.e2e.helpers import hero, refused, seed, snapshot
-from tests.localdiscord.commands import CommandLineError
+from tests.e2e.helpers import Scripted, hero, refused, seed, snapshot
 from tests.localdiscord.reply import Reply
 
 pytestmark = pytest.mark.asyncio
@@ -42,10 +41,10 @@ async def fight(env: Any) -> None:
         hero("Borin", d.player2),
     )
     await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="heavy", spots="back")
-    await d.slash("init add", user=d.gm, name="troll", score=18)
-    await d.slash("init add", user=d.player, name="Aria", score=15)
-    await d.slash("init add", user=d.gm, name="Goblin boss", score=15, other=True)  # after Aria
-    await d.slash("init add", user=d.player2, name="Borin", score=-3)
+    await d.slash("init add", user=d.gm, name="troll", score="18")
+    await d.slash("init add", user=d.player, name="Aria", score="15")
+    await d.slash("init add", user=d.gm, name="Goblin boss", score="15", other=True)  # after Aria
+    await d.slash("init add", user=d.player2, name="Borin", score="-3")
 
 
 async def test_a_round_of_initiative_moves_the_clock_one_round(env: Any) -> None:
@@ -99,36 +98,40 @@ async def test_the_facing_choice_turns_the_monster_for_the_gm_only(env: Any) -> 
 async def test_who_may_do_what(env: Any) -> None:
     d = env.discord
     await fight(env)
-    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Troll", score=3)
-    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Borin", score=3)
-    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Ghost", score=3)
-    ghost = await refused(env, "init add", d.player, name="Ghost", score=3, other=True)
+    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Troll", score="3")
+    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Borin", score="3")
+    assert PLAYERS_ADD_OWN in await refused(env, "init add", d.player, name="Ghost", score="3")
+    ghost = await refused(env, "init add", d.player, name="Ghost", score="3", other=True)
     assert PLAYERS_ADD_OWN in ghost
     for command in ("init start", "init next", "init end"):
         assert GM_INIT in await refused(env, command, d.player)
     assert GM_INIT in await refused(env, "init remove", d.player, name="Aria")
-    dupe = await refused(env, "init add", d.gm, name="aria", score=2)
+    dupe = await refused(env, "init add", d.gm, name="aria", score="2")
     assert "already in the initiative" in dupe
 
 
 async def test_a_name_that_matches_nothing_is_offered_the_close_one(env: Any) -> None:
     d = env.discord
     await d.slash("monster create", user=d.gm, name="Cave Troll", rank=3, armor="heavy", hp=30)
-    typo = await refused(env, "init add", d.gm, name="Troll", score=5)
+    typo = await refused(env, "init add", d.gm, name="Troll", score="5")
     assert "No character or monster named 'Troll' here: did you mean Cave Troll?" in typo
     assert "other:True" in typo
-    added = await d.slash("init add", user=d.gm, name="Cave Troll", score=5)
+    added = await d.slash("init add", user=d.gm, name="Cave Troll", score="5")
     assert "Cave Troll joins the initiative at 5" in added.text
     assert [c.kind for c in (await env.table()).initiative.combatants] == ["monster"]
-    hireling = await d.slash("init add", user=d.gm, name="Hireling", score=2, other=True)
+    hireling = await d.slash("init add", user=d.gm, name="Hireling", score="2", other=True)
     assert order(hireling) == ["Cave Troll", "Hireling"]
 
 
 async def test_bad_input_changes_nothing(env: Any) -> None:
     d = env.discord
-    for score in (1001, -1001):  # Discord itself refuses it: the command declares the range
-        with pytest.raises(CommandLineError, match="between -1000 and 1000"):
-            await d.slash("init add", user=d.gm, name="Orc", score=score)
+    for score in ("1001", "-1001", "1d6+1000"):
+        too_far = await refused(env, "init add", d.gm, name="Orc", score=score, other=True)
+        assert "must be between −1000 and 1000" in too_far
+    assert "can't read `2d` as dice" in await refused(
+        env, "init add", d.gm, name="Orc", score="2d", other=True
+    )
+    assert "needs a score" in await refused(env, "init add", d.gm, name="Orc", other=True)
     assert NOBODY in await refused(env, "init start", d.gm)
     assert NOT_RUNNING in await refused(env, "init next", d.gm)
     assert "no initiative to end" in await refused(env, "init end", d.gm)
@@ -193,7 +196,7 @@ async def test_a_player_may_undo_adding_their_own_character(env: Any) -> None:
     await fight(env)
     await d.slash("init start", user=d.gm)
     await d.slash("init remove", user=d.gm, name="Aria")
-    await d.slash("init add", user=d.player, name="Aria", score=20)  # back in, at the top
+    await d.slash("init add", user=d.player, name="Aria", score="20")  # back in, at the top
     undone = await d.slash("undo", user=d.player)
     assert "init add" in undone.text
     shown = await d.slash("init show", user=d.player)
@@ -223,7 +226,7 @@ async def test_a_defeated_monster_is_passed_over_and_leaves_at_any_time(env: Any
     d = env.discord
     await fight(env)
     await d.slash("monster create", user=d.gm, name="Imp", rank=1, armor="light", hp=10)
-    await d.slash("init add", user=d.gm, name="Imp", score=16)
+    await d.slash("init add", user=d.gm, name="Imp", score="16")
     await d.slash("init start", user=d.gm)
     await d.slash("init next", user=d.gm)  # the Troll's turn ends: the Imp's begins
     hit = await d.slash("monster hit", user=d.gm, name="Imp", damage=40)
@@ -248,3 +251,28 @@ async def test_a_defeated_monster_is_passed_over_and_leaves_at_any_time(env: Any
     assert order(back) == ["Troll", ">Aria", "Goblin boss", "Borin"]
     history = await d.slash("history", user=d.player)
     assert "Imp leaves" in history.text
+
+
+async def test_a_score_may_be_rolled_or_left_to_the_channels_dice(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player), hero("Borin", d.player2))
+    await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="heavy")
+    dice = Scripted([7, 4, 19])
+    env.bot.get_cog("Initiative").rng = dice
+    rolled = await d.slash("init add", user=d.player, name="Aria", score="1d10+3")
+    assert "Aria joins the initiative at 10" in rolled.text and "1d10 (7) + 3" in rolled.text
+    default = await d.slash("init add", user=d.gm, name="Troll")  # the channel's 1d10
+    assert "Troll joins the initiative at 4" in default.text and "1d10 (4)" in default.text
+    await d.slash("settings set", user=d.gm, init_dice="1d20")
+    shown = await d.slash("settings show", user=d.gm)
+    assert "Initiative dice**: 1d20" in shown.text
+    own = await d.slash("init add", user=d.player2, name="Borin")
+    assert "Borin joins the initiative at 19" in own.text and "1d20 (19)" in own.text
+    assert not dice.faces
+    assert order(own) == ["Borin", "Aria", "Troll"]
+    bad = await d.slash("settings set", user=d.gm, init_dice="d")
+    assert bad.ephemeral and "as dice" in bad.text
+    undone = await d.slash("undo", user=d.player2)
+    assert "init add" in undone.text
+    history = await d.slash("history", user=d.gm)
+    assert "Troll joins (4)" in history.text and "1d10 → 1d20" in history.text

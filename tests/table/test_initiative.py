@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rules.errors import RulesError
 from table import bestiary, initiative, sheet
 from table.combat import SCORE_LIMIT, Initiative
+from table.dice_expr import roll_expression
 from table.model import Character, Forbidden, Monster, Table
 from table.sheet import SheetOptions
 
@@ -225,9 +226,13 @@ def test_a_name_that_matches_nothing_is_refused_with_the_close_ones() -> None:
     with pytest.raises(RulesError, match="No character or monster named 'Ghost' here\\. To"):
         initiative.add(t, actor_id=GM, is_gm=True, name="Ghost", score=5)
     t, added = initiative.add(t, actor_id=GM, is_gm=True, name="Troll", score=5, other=True)
-    assert added.kind == "other" and added.name == "Troll"  # deliberately just a name
+    assert (
+        added.combatant.kind == "other" and added.combatant.name == "Troll"
+    )  # deliberately just a name
     t, added = initiative.add(t, actor_id=GM, is_gm=True, name="cave troll", score=3, other=True)
-    assert added.kind == "monster" and added.name == "Cave Troll"  # a stored name stays one
+    assert (
+        added.combatant.kind == "monster" and added.combatant.name == "Cave Troll"
+    )  # a stored name stays one
     with pytest.raises(Forbidden):  # a player's `other` adds nothing
         initiative.add(t, actor_id=PLAYER, is_gm=False, name="Ghost", score=5, other=True)
 
@@ -240,3 +245,44 @@ def test_a_player_already_in_the_order_is_told_to_ask_the_gm() -> None:
     with pytest.raises(RulesError, match="`/init remove` it first") as gm:
         add(t, "Aria", 9)
     assert "ask the GM" not in str(gm.value)
+
+
+# --- rolled scores -------------------------------------------------------------------------
+
+
+@given(st.integers(1, 20), st.integers(-50, 50), st.randoms(use_true_random=False))
+def test_a_rolled_score_is_the_dice_total_as_roll_reads_them(
+    size: int, bonus: int, rng: random.Random
+) -> None:
+    expression = f"1d{size}{bonus:+d}"
+    seed = rng.randint(0, 2**32)
+    t, joined = initiative.add(
+        table(),
+        actor_id=PLAYER,
+        is_gm=False,
+        name="Aria",
+        score=expression,
+        rng=random.Random(seed),
+    )
+    expected = roll_expression(expression, random.Random(seed)).total
+    assert joined.combatant.score == expected and joined.roll is not None
+    assert 1 + bonus <= expected <= size + bonus
+    assert t.initiative.find("Aria") == joined.combatant
+
+
+def test_no_score_rolls_the_channels_dice_for_a_stored_combatant_only() -> None:
+    t = replace(table(), settings=replace(table().settings, init_dice="2d6+100"))
+    t = t.with_monster(goblin("Imp", 10))
+    t, joined = initiative.add(t, actor_id=GM, is_gm=True, name="imp", rng=random.Random(3))
+    assert 102 <= joined.combatant.score <= 112 and joined.roll is not None
+    assert joined.roll.expression == "2d6+100"
+    with pytest.raises(RulesError, match="needs a score"):
+        initiative.add(t, actor_id=GM, is_gm=True, name="Ghost", other=True, rng=random.Random())
+    t, joined = initiative.add(t, actor_id=GM, is_gm=True, name="Ghost", score=" 12 ", other=True)
+    assert joined.combatant.score == 12 and joined.roll is None  # a plain number is no roll
+
+
+@pytest.mark.parametrize("dice", ["", "d", "1d0", "x" * 31, "1001d6"])
+def test_the_channels_dice_must_roll(dice: str) -> None:
+    with pytest.raises(RulesError):
+        replace(table().settings, init_dice=dice)
