@@ -47,7 +47,7 @@ EXAMPLES: dict[str, str] = {
     "clock pass": "/clock pass minutes:10",
     "monster build": "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2",
     "monster-build": "/monster-build rank:2 armor:light spots:back",
-    "monster create": "/monster create name:Troll rank:3 armor:medium hp:40 spots:back",
+    "monster create": "/monster create name:Goblin rank:1 armor:light hp:10 count:3",
     "monster show": "/monster show name:Troll",
     "monster list": "/monster list",
     "monster remove": "/monster remove name:Troll",

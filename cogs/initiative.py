@@ -40,11 +40,15 @@ GM_INIT = N_("Only the GM runs the initiative (Manage Channels, or the channel's
 async def add_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """The caller's characters first, then the others and the bestiary's monsters."""
+    """The caller's characters first, then the others, the bestiary's groups (`Goblin` for all
+    of `Goblin 1`, `Goblin 2`…) and its monsters."""
     table = await read_table(interaction)
+    typed = current.casefold()
     characters = own_first(table, interaction.user.id, current)
-    monsters = [m for m in table.monsters if current.casefold() in m.key]
-    names = [c.name for c in characters] + [m.name for m in monsters]
+    heads = ((m.name.rpartition(" ")[0], m.name) for m in table.monsters)
+    groups = dict.fromkeys(head for head, name in heads if bestiary.group_number(head, name))
+    names = [c.name for c in characters] + [g for g in groups if typed in g.casefold()]
+    names += [m.name for m in table.monsters if typed in m.key]
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 
@@ -103,7 +107,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         name="add", description=N_("Add a character, a monster or any name, with a score")
     )
     @app_commands.describe(
-        name=N_("A character or monster here (suggested), or any name with other:True (GM)"),
+        name=N_("A character, monster or group here (suggested), or any name with other:True"),
         score=N_("Highest acts first: a number or dice, e.g. 1d10+3 (none: the channel's dice)"),
         other=N_("GM: add a name that is neither a character nor a monster here"),
     )
@@ -117,7 +121,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     ) -> None:
         actor = interaction.user.id
         step = functools.partial(
-            initiative.add, actor_id=actor, name=name, score=score, other=other, rng=self.rng
+            initiative.join, actor_id=actor, name=name, score=score, other=other, rng=self.rng
         )
         joined, table = await apply_as(
             interaction, "init add", lambda t, gm: _and_table(step(t, is_gm=gm))

@@ -3,6 +3,7 @@ the clock moving at a new round), and the turn order's changes as `/history` lin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -14,18 +15,29 @@ from render.fatigue import fit_lines
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
 from table.initiative import Joined, TurnReport, defeated
-from table.model import Table
+from table.model import Monster, Table
 
 TITLE = N_("⚔️ Initiative")
 TURN = "▶️"
 KIND_ICON = {"character": "🧑", "monster": "👹", "other": "•"}
 DEFEATED_ICON = "💀"
 DEFEATED = N_("defeated")
+UNHURT, HURT, BADLY_HURT = N_("unhurt"), N_("hurt"), N_("badly hurt")
 EMPTY = N_("Nobody is in the initiative. Add them with `/init add name:… score:…`.")
 
 
 def _name(combatant: Combatant) -> str:
     return escape_markdown(combatant.name)
+
+
+def hp_state(monster: Monster) -> str | None:
+    """How hurt a monster looks, in words the players may see (never its numbers): unhurt,
+    hurt, badly hurt (half its HP or less); None when its HP is not tracked or it is down."""
+    if monster.hp is None or monster.hp_max is None or monster.down:
+        return None
+    if monster.hp >= monster.hp_max:
+        return _(UNHURT)
+    return _(HURT) if 2 * monster.hp > monster.hp_max else _(BADLY_HURT)
 
 
 def order_lines(table: Table) -> list[str]:
@@ -39,6 +51,10 @@ def order_lines(table: Table) -> list[str]:
         icon = KIND_ICON[combatant.kind]
         name = f"**{_name(combatant)}**" if combatant == current else _name(combatant)
         line = f"{mark} {icon} {name} · {plain(combatant.score)}"
+        monster = table.find_monster(combatant.name) if combatant.kind == "monster" else None
+        state = None if monster is None else hp_state(monster)
+        if state is not None:
+            line += f" · {state}"
         if defeated(table, combatant):
             line = f"{mark} {DEFEATED_ICON} ~~{name}~~ · {plain(combatant.score)} · {_(DEFEATED)}"
         lines.append(line)
@@ -67,14 +83,22 @@ def order_embed(
     return embed.set_footer(text=f"🕰️ {game_time(table.clock)}")
 
 
-def joined_embed(table: Table, joined: Joined) -> discord.Embed:
+def joined_embed(table: Table, joined: Sequence[Joined]) -> discord.Embed:
     """`/init add`: who joined at what score (and the dice, when rolled), then the order."""
-    new = joined.combatant
-    title = _("{name} joins the initiative at {score}", name=new.name, score=new.score)
+    new = joined[0].combatant
+    if len(joined) == 1:
+        title = _("{name} joins the initiative at {score}", name=new.name, score=new.score)
+    else:
+        names = ", ".join(j.combatant.name for j in joined)
+        title = _("{names} join the initiative", names=names)
     embed = order_embed(table, title)
-    if joined.roll is not None:
-        rolled = f"🎲 {joined.roll.working}"
-        embed.description = f"{rolled}\n\n{embed.description}"
+    rolls = [
+        f"🎲 {_name(j.combatant)}: {j.roll.working}" if len(joined) > 1 else f"🎲 {j.roll.working}"
+        for j in joined
+        if j.roll is not None
+    ]
+    if rolls:
+        embed.description = "\n".join([*rolls, "", embed.description or ""])
     return embed
 
 

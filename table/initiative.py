@@ -18,6 +18,7 @@ from rules.dice import DieSource
 from rules.errors import RulesError
 
 from table import partyops
+from table.bestiary import group
 from table.combat import COMBATANTS_MAX, Combatant, Initiative, check_score
 from table.dice_expr import DiceRoll, roll_expression
 from table.model import Forbidden, Monster, Table
@@ -162,6 +163,38 @@ def add(
     if current is not None:
         grown = replace(grown, turn=grown.combatants.index(current))
     return _with(table, grown), Joined(new, rolled)
+
+
+def join(
+    table: Table,
+    *,
+    actor_id: int,
+    is_gm: bool,
+    name: str,
+    score: int | str | None = None,
+    other: bool = False,
+    rng: DieSource | None = None,
+) -> tuple[Table, tuple[Joined, ...]]:
+    """`/init add`: as `add`, or for the name of a group of monsters (`Goblin` for `Goblin 1`,
+    `Goblin 2`…) each of them not yet in the order, every one rolling its own dice."""
+    members = () if table.find(name) or table.find_monster(name) or other else group(table, name)
+    if not members:
+        step = add(
+            table, actor_id=actor_id, is_gm=is_gm, name=name, score=score, other=other, rng=rng
+        )
+        return step[0], (step[1],)
+    waiting = [m for m in members if table.initiative.find(m.name) is None]
+    if not waiting:
+        raise RulesError(
+            _("Every one of {group} is already in the initiative", group=" ".join(name.split()))
+        )
+    joined = []
+    for monster in waiting:
+        table, one = add(
+            table, actor_id=actor_id, is_gm=is_gm, name=monster.name, score=score, rng=rng
+        )
+        joined.append(one)
+    return table, tuple(joined)
 
 
 def _unknown(table: Table, name: str) -> str:

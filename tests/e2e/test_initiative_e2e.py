@@ -276,3 +276,37 @@ async def test_a_score_may_be_rolled_or_left_to_the_channels_dice(env: Any) -> N
     assert "init add" in undone.text
     history = await d.slash("history", user=d.gm)
     assert "Troll joins (4)" in history.text and "1d10 → 1d20" in history.text
+
+
+async def test_a_group_of_monsters_joins_and_shows_how_hurt_not_how_many_hp(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    made = await d.slash(
+        "monster create", user=d.gm, name="Goblin", rank=1, armor="light", hp=10, count=3
+    )
+    assert "Created Goblin 1, Goblin 2, Goblin 3" in made.text
+    offered = await d.autocomplete("init add", "name", "gob", user=d.gm)
+    assert [c["name"] for c in offered] == ["Goblin", "Goblin 1", "Goblin 2", "Goblin 3"]
+    env.bot.get_cog("Initiative").rng = Scripted([9, 9, 2])
+    joined = await d.slash("init add", user=d.gm, name="goblin")
+    assert "Goblin 1, Goblin 2, Goblin 3 join the initiative" in joined.text
+    assert "Goblin 3: 1d10 (2)" in joined.text
+    await d.slash("init add", user=d.player, name="Aria", score="5")
+    again = await refused(env, "init add", d.gm, name="Goblin")
+    assert "Every one of Goblin is already in the initiative" in again
+    await d.slash("monster hit", user=d.gm, name="Goblin 1", damage=6)  # Defense 4: 2 taken
+    await d.slash("monster hit", user=d.gm, name="Goblin 2", damage=9)  # 5 taken: half left
+    await d.slash("monster hit", user=d.gm, name="Goblin 3", damage=30)
+    shown = await d.slash("init show", user=d.player)
+    lines = [line for line in shown.embed["description"].splitlines() if "Goblin" in line]
+    assert [line.split(" · ", 2)[-1] for line in lines] == ["hurt", "badly hurt", "defeated"]
+    assert "/ 10" not in shown.text and "HP" not in shown.text  # no numbers to the players
+    table = await env.table()
+    assert [(m.name, m.hp) for m in table.monsters] == [
+        ("Goblin 1", 8),
+        ("Goblin 2", 5),
+        ("Goblin 3", -16),
+    ]
+    await d.slash("monster face", user=d.gm, name="Goblin 2", facing="E")
+    faces = [m.facing for m in (await env.table()).monsters]
+    assert faces == ["N", "E", "N"]  # each its own facing
