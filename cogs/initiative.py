@@ -179,8 +179,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         if report.new_round is not None:
             one = n_("{n} round passes", "{n} rounds pass", 1)
             passed = report_embed(one, report.new_round, table.settings.round_seconds, quiet=True)
-            # The clock's own round count ("round 496") beside the fight's round misleads; the
-            # order above already shows the game time.
+            # The order above already shows the game time, and its title the fight's round.
             embeds.append(passed.remove_footer())
         view = facing_view(report)
         if view is None:

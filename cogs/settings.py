@@ -14,9 +14,10 @@ from bot.translator import described
 from cogs._reply import PRIVATE, reply
 from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
 from lang import N_, _
-from render.fatigue import clock_line
+from render.fatigue import clock_line, fight_round
 from render.settings import RESET_CHOICES, settings_embed
 from rules.errors import RulesError
+from store.store import INITIATIVE
 from table.dice_expr import INIT_DICE_MAX
 from table.model import (
     HISTORY_KEEP_DEFAULT,
@@ -55,6 +56,7 @@ Scope = Literal["set", "server"]
 Change = Callable[[Table, SettingsOptions], tuple[Table, tuple[ChannelSettings, ChannelSettings]]]
 Changed = tuple[ChannelSettings, ChannelSettings, str | None]  # before, after, the clock line
 
+FIGHT = frozenset({INITIATIVE})
 IN_THREAD = N_("Whether threads share the table is set in their channel, not in a thread")
 
 
@@ -143,7 +145,7 @@ class Settings(commands.Cog):
             new, (old, changed) = changer(table, options)
             line = None  # the clock line, when this channel's round length changed
             if new.settings.round_seconds != table.settings.round_seconds:
-                line = clock_line(new.clock, new.settings.round_seconds, new.round_number)
+                line = clock_line(new.clock, new.settings.round_seconds, fight_round(new))
             return new, (old, changed, line)
 
         def server_step(table: Table, gm: bool) -> tuple[Table, Changed]:
@@ -153,7 +155,8 @@ class Settings(commands.Cog):
 
         action = f"settings {scope}"
         checked = gm_only(step) if scope == "set" else server_step
-        before, after, clock = await apply_as(interaction, action, checked, parts=CHANNEL_ONLY)
+        # The turn order too: a clock line shows the fight's round while one runs.
+        before, after, clock = await apply_as(interaction, action, checked, parts=FIGHT)
         scope_name = "channel" if scope == "set" else "server"
         embed = settings_embed(after, changed=before, clock=clock, scope=scope_name)
         await reply(interaction, embed=embed)

@@ -310,3 +310,30 @@ async def test_a_group_of_monsters_joins_and_shows_how_hurt_not_how_many_hp(env:
     await d.slash("monster face", user=d.gm, name="Goblin 2", facing="E")
     faces = [m.facing for m in (await env.table()).monsters]
     assert faces == ["N", "E", "N"]  # each its own facing
+
+
+async def test_during_a_fight_every_clock_shows_the_fights_round(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Aria", d.player), clock=480 * 60)  # the clock's own round 481
+    await d.slash("init add", user=d.player, name="Aria", score="5")
+    await d.slash("init add", user=d.gm, name="Orc", score="3", other=True)
+    outside = await d.slash("clock show", user=d.player)
+    assert "Day 1, 08:00 (60 s rounds)" in outside.text and "481" not in outside.text
+    await d.slash("init start", user=d.gm)
+    await d.slash("init next", user=d.gm)
+    round_two = await d.slash("init next", user=d.gm)
+    assert "Round 2 begins" in round_two.embed["title"]
+    replies = [
+        await d.slash("clock show", user=d.player),
+        await d.slash("party show", user=d.player),
+        await d.slash("fatigue spend", user=d.player, amount=1),
+        await d.slash("fatigue show", user=d.player),
+        await d.slash("clock pass", user=d.gm, minutes=1),
+    ]
+    for shown in replies:
+        assert "⚔️ Round 2" in shown.text, shown.text
+        numbers = re.findall(r"round (\d+)", shown.text, re.IGNORECASE)
+        assert numbers == ["2"], shown.text
+    await d.slash("init end", user=d.gm)
+    after = await d.slash("clock show", user=d.player)
+    assert "Round" not in after.text and "Day 1, 08:02 (60 s rounds)" in after.text

@@ -279,6 +279,8 @@ def test_the_board_a_reset_and_the_clock() -> None:
     check(lambda: shown(fatigue.report_embed("Aria", report, 60, reset=True)), times(60))
     quiet = PartyReport((), (), 0, 600, round_after=11)
     check(lambda: shown(fatigue.report_embed("Aria", quiet, 60, quiet=True)), times(0, 600))
+    fight = PartyReport((), (), 0, 600, round_after=11, fight_round=2)
+    check(lambda: shown(fatigue.report_embed("Aria", fight, 60, quiet=True)), times(0, 600))
     with lang.speaking("es-ES"), pytest.raises(Exception, match="página"):
         fatigue.party_embed(party, page=3)
 
