@@ -58,6 +58,7 @@ EXAMPLES: dict[str, str] = {
     "init remove": "/init remove name:Troll",
     "init start": "/init start",
     "init next": "/init next",
+    "init prev": "/init prev",
     "init show": "/init show",
     "init end": "/init end",
     "settings show": "/settings show",

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any, Self, TypeVar
+from dataclasses import dataclass
+from typing import Any, Self, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -21,12 +22,12 @@ from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, own_first, read_table
 from lang import N_, _, n_
 from render.fatigue import report_embed
-from render.initiative import joined_embed, order_embed, turn_text, turn_title
+from render.initiative import joined_embed, mention, order_embed, turn_text, turn_title
 from render.monsters import monster_embed
 from rules.defense import FACINGS
 from rules.dice import DieSource
 from table import bestiary, initiative
-from table.combat import Initiative
+from table.combat import Combatant, Initiative
 from table.dice_expr import EXPRESSION_MAX
 from table.initiative import Removal, TurnReport
 from table.model import Table
@@ -87,6 +88,25 @@ def facing_view(report: TurnReport) -> discord.ui.View | None:
         return None
     name = report.facing.name
     return buttons_view(*(FaceButton(name, facing) for facing in FACINGS))
+
+
+def pinging(combatant: Combatant | None) -> dict[str, Any]:
+    """The reply's content and allowed mentions when a character's turn begins: its player,
+    and nobody else, may be pinged."""
+    text = mention(combatant)
+    if text is None or combatant is None or combatant.owner_id is None:
+        return {}
+    user = cast(discord.abc.Snowflake, _User(str(combatant.owner_id)))
+    only = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=[user])
+    return {"content": text, "allowed_mentions": only}
+
+
+@dataclass(frozen=True)
+class _User:
+    """A user allowed to be pinged, its id written as Discord's API spells a snowflake (text):
+    `AllowedMentions` sends each user's `id` as it is."""
+
+    id: str
 
 
 def _and_table(done: tuple[Table, R]) -> tuple[Table, tuple[R, Table]]:
@@ -152,7 +172,8 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         table = await apply_as(interaction, "init start", gm_only(step, GM_INIT))
         current = table.initiative.current
         title = _("⚔️ Round 1 · {name}'s turn", name=current.name if current else "?")
-        await reply(interaction, embed=order_embed(table, title, with_status=False))
+        embed = order_embed(table, title, with_status=False)
+        await reply(interaction, embed=embed, **pinging(current))
 
     @init.command(name="next", description=N_("GM: pass the turn; after the last, a new round"))
     async def next_(self, interaction: discord.Interaction) -> None:
@@ -161,6 +182,14 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             return new, (report, new)
 
         report, table = await apply_as(interaction, "init next", gm_only(step, GM_INIT))
+        await self.turn_reply(interaction, table, report)
+
+    @init.command(name="prev", description=N_("GM: back to the turn before (the clock stays)"))
+    async def prev(self, interaction: discord.Interaction) -> None:
+        def step(table: Table) -> tuple[Table, tuple[TurnReport, Table]]:
+            return _and_table(initiative.previous_turn(table))
+
+        report, table = await apply_as(interaction, "init prev", gm_only(step, GM_INIT))
         await self.turn_reply(interaction, table, report)
 
     @staticmethod
@@ -182,10 +211,10 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             # The order above already shows the game time, and its title the fight's round.
             embeds.append(passed.remove_footer())
         view = facing_view(report)
-        if view is None:
-            await reply(interaction, embeds=embeds)
-        else:
-            await reply(interaction, embeds=embeds, view=view)
+        extra: dict[str, Any] = pinging(report.now)
+        if view is not None:
+            extra["view"] = view
+        await reply(interaction, embeds=embeds, **extra)
 
     @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:

@@ -19,6 +19,7 @@ from table.model import Monster, Table
 
 TITLE = N_("⚔️ Initiative")
 TURN = "▶️"
+BACK = "◀️"
 KIND_ICON = {"character": "🧑", "monster": "👹", "other": "•"}
 DEFEATED_ICON = "💀"
 DEFEATED = N_("defeated")
@@ -102,7 +103,21 @@ def joined_embed(table: Table, joined: Sequence[Joined]) -> discord.Embed:
     return embed
 
 
+def mention(combatant: Combatant | None) -> str | None:
+    """`<@player>`: the player whose character's turn begins, to be pinged (only them)."""
+    if combatant is None or combatant.kind != "character" or combatant.owner_id is None:
+        return None
+    return _("<@{user}>, it is {name}'s turn", user=combatant.owner_id, name=_name(combatant))
+
+
 def turn_title(report: TurnReport) -> str:
+    if report.back:
+        return _(
+            "{icon} Round {round} · back to {name}'s turn",
+            icon=BACK,
+            round=report.round,
+            name=report.now.name,
+        )
     if report.new_round is not None:
         return _(
             "{icon} Round {round} begins · {name}'s turn",
@@ -116,7 +131,10 @@ def turn_title(report: TurnReport) -> str:
 
 
 def turn_text(report: TurnReport) -> str:
-    lines = [_("{name}'s turn ends.", name=_name(report.ended))]
+    if report.back:
+        lines = [_("{name}'s turn is taken back; the clock stays.", name=_name(report.ended))]
+    else:
+        lines = [_("{name}'s turn ends.", name=_name(report.ended))]
     if report.skipped:
         names = ", ".join(_name(c) for c in report.skipped)
         lines.append(_("{icon} Defeated, passed over: {names}.", icon=DEFEATED_ICON, names=names))

@@ -48,6 +48,7 @@ class TurnReport:
     new_round: PartyReport | None  # the clock moving one round, when a round began
     facing: Monster | None  # the monster whose turn ended, when it has unarmored spots
     skipped: tuple[Combatant, ...] = ()  # the defeated ones the turn passed over
+    back: bool = False  # `/init prev`: the turn went back to `now`
 
 
 @dataclass(frozen=True)
@@ -294,12 +295,41 @@ def next_turn(table: Table) -> tuple[Table, TurnReport]:
             break
         skipped.append(order.combatants[turn])
     report = None
-    if round_ > order.round:
+    if round_ > order.reached:  # a round come to again after `/init prev` took its step once
         table, report = partyops.pass_rounds(table, 1)
     moved = replace(order, round=round_, turn=turn)
     monster = table.find_monster(ended.name) if ended.kind == "monster" else None
     facing = monster if monster is not None and monster.block.spots and not monster.down else None
     result = TurnReport(ended, moved.combatants[turn], round_, report, facing, tuple(skipped))
+    return _with(table, moved), result
+
+
+def previous_turn(table: Table) -> tuple[Table, TurnReport]:
+    """Back to the turn before (for the GM's slip), passing over the defeated; from a round's
+    first turn, back into the round before. The clock stays: the round it moved for is not
+    taken again when the fight comes to it once more."""
+    order = _order(table)
+    current = order.current
+    if current is None:
+        raise RulesError(_(NOT_RUNNING))
+    standing = _standing(table)
+    if not any(standing):
+        raise RulesError(_(ALL_DEFEATED))
+    turn, round_ = order.turn, order.round
+    skipped: list[Combatant] = []
+    while True:
+        turn -= 1
+        if turn < 0:
+            if round_ == 1:
+                raise RulesError(_("This is the fight's first turn: there is none before it"))
+            turn, round_ = len(order.combatants) - 1, round_ - 1
+        if standing[turn]:
+            break
+        skipped.append(order.combatants[turn])
+    moved = replace(order, round=round_, turn=turn)
+    result = TurnReport(
+        current, moved.combatants[turn], round_, None, None, tuple(skipped), back=True
+    )
     return _with(table, moved), result
 
 

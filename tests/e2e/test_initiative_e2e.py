@@ -337,3 +337,40 @@ async def test_during_a_fight_every_clock_shows_the_fights_round(env: Any) -> No
     await d.slash("init end", user=d.gm)
     after = await d.slash("clock show", user=d.player)
     assert "Round" not in after.text and "Day 1, 08:02 (60 s rounds)" in after.text
+
+
+async def test_prev_takes_a_slip_back_and_the_player_whose_turn_begins_is_pinged(
+    env: Any,
+) -> None:
+    d = env.discord
+    await fight(env)
+    started = await d.slash("init start", user=d.gm)
+    assert started.content is None or "<@" not in started.content  # the Troll's: nobody
+    aria = await d.slash("init next", user=d.gm)
+    assert aria.content == f"<@{d.player.id}>, it is Aria's turn"
+    message = d.server.messages[aria.message_id]
+    assert message.allowed_mentions is not None
+    assert message.allowed_mentions.get("users") == [str(d.player.id)]
+    assert not message.allowed_mentions.get("parse")  # @everyone and roles stay closed
+    assert GM_INIT in await refused(env, "init prev", d.player)
+    await d.slash("init next", user=d.gm)
+    await d.slash("init next", user=d.gm)  # Borin's turn
+    clock = (await env.table()).clock
+    round_two = await d.slash("init next", user=d.gm)  # a slip: round 2, the clock moves
+    assert "Round 2 begins" in round_two.embed["title"]
+    moved = (await env.table()).clock
+    assert moved == clock + 60
+    back = await d.slash("init prev", user=d.gm)
+    assert "Round 1 · back to Borin's turn" in back.embed["title"]
+    assert "the clock stays" in back.text
+    assert back.content == f"<@{d.player2.id}>, it is Borin's turn"
+    assert order(back)[-1] == ">Borin" and (await env.table()).clock == moved
+    again = await d.slash("init next", user=d.gm)  # round 2 once more: its step was taken
+    assert "Round 2 · Troll's turn" in again.embed["title"] and "round passes" not in again.text
+    assert (await env.table()).clock == moved
+    undone = await d.slash("undo", user=d.gm)
+    assert "init next" in undone.text
+    history = await d.slash("history", user=d.player)
+    assert "init prev" in history.text and "round 1: Borin's turn" in history.text
+    first = await d.slash("init prev", user=d.gm)  # back to round 1 (the undo took next away)
+    assert "back to Goblin boss's turn" in first.embed["title"]

@@ -33,6 +33,7 @@ from store import Event
 from store.codec import diff
 from store.undo import Undone
 from table.combat import Combatant, Initiative
+from table.initiative import TurnReport
 from table.model import ChannelSettings, Character, Monster, Table
 from table.partyops import CharacterChange, PartyReport
 from tests.e2e.english import english_words
@@ -319,6 +320,10 @@ def test_initiative() -> None:
         monsters=(down,), initiative=Initiative((orc, Combatant("Troll", 3, 1)), 2, 1), clock=60
     )
     check(lambda: shown(initiative.order_embed(beaten)), times(60))
+    back = TurnReport(Combatant("Troll", 3, 1), orc, 2, None, None, (orc,), back=True)
+    check(lambda: initiative.turn_title(back) + "\n" + initiative.turn_text(back))
+    passed = TurnReport(orc, Combatant("Troll", 3, 1), 2, None, down, (orc,))
+    check(lambda: initiative.turn_title(passed) + "\n" + initiative.turn_text(passed))
 
 
 def test_secret_rolls() -> None:

@@ -286,3 +286,52 @@ def test_no_score_rolls_the_channels_dice_for_a_stored_combatant_only() -> None:
 def test_the_channels_dice_must_roll(dice: str) -> None:
     with pytest.raises(RulesError):
         replace(table().settings, init_dice=dice)
+
+
+# --- going back ----------------------------------------------------------------------------
+
+
+@given(
+    st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=7),
+    st.integers(0, 20),
+    st.randoms(use_true_random=False),
+)
+def test_prev_undoes_next_and_never_lands_on_a_defeated_combatant(
+    kinds: list[tuple[bool, bool]], turns: int, rng: random.Random
+) -> None:
+    t = table()
+    for index, (monster, down) in enumerate(kinds):
+        name = f"N{index}"
+        if monster:
+            t = t.with_monster(goblin(name, 0 if down else 10))
+        t = add(t, name, rng.randint(-5, 5))
+    if all(initiative.defeated(t, c) for c in t.initiative.combatants):
+        return
+    t, _ = initiative.start(t)
+    for _ in range(turns):
+        t, _ = initiative.next_turn(t)
+    went, _ = initiative.next_turn(t)
+    back, report = initiative.previous_turn(went)
+    assert (back.initiative.round, back.initiative.turn) == (t.initiative.round, t.initiative.turn)
+    assert back.initiative.current is not None
+    assert not initiative.defeated(back, back.initiative.current)
+    assert report.back and report.now == t.initiative.current
+    assert back.clock == went.clock  # the clock stays
+    again, report = initiative.next_turn(back)
+    assert again.initiative == went.initiative and again.clock == went.clock  # not twice
+    assert report.new_round is None
+
+
+def test_there_is_no_turn_before_the_first() -> None:
+    t, _ = initiative.start(add(add(table(), "Orc", 5), "Imp", 3))
+    with pytest.raises(RulesError, match="first turn"):
+        initiative.previous_turn(t)
+    with pytest.raises(RulesError, match="No initiative is running"):
+        initiative.previous_turn(add(table(), "Orc", 5))
+    t, _ = initiative.next_turn(t)
+    t, _ = initiative.next_turn(t)  # round 2: back into round 1, the Imp's turn
+    clock = t.clock
+    t, report = initiative.previous_turn(t)
+    assert (t.initiative.round, report.now.name, t.clock) == (1, "Imp", clock)
+    assert Initiative.from_dict(t.initiative.to_dict()) == t.initiative
+    assert t.initiative.reached == 2
