@@ -1,9 +1,10 @@
-"""`/init add|remove|start|next|show|end`: the turn order of a fight, on the game clock.
+"""`/init add|remove|start|next|prev|show|end`: the turn order of a fight, on the game clock.
 
 Each change is one store transaction over `table.initiative` (so `/undo` and `/history` cover
 it). Passing the last combatant moves the channel clock one round by the same step as
 `/clock round`. When a monster with unarmored spots ends its turn, the reply offers the GM its
-facing, as `/monster face` sets it (`FaceButton`, which works after a restart too).
+facing, as `/monster face` sets it (`FaceButton`, which works after a restart too). When a
+character's turn begins, the reply mentions its player, the one user it may ping.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         self.rng: DieSource = rng or random.SystemRandom()
 
     @init.command(
-        name="add", description=N_("Add a character, a monster or any name, with a score")
+        name="add", description=N_("Add a character, monster or group, at a score or rolled")
     )
     @app_commands.describe(
         name=N_("A character, monster or group here (suggested), or any name with other:True"),
@@ -153,8 +154,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     @app_commands.autocomplete(name=order_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
         def step(table: Table) -> tuple[Table, tuple[Removal, Table]]:
-            new, removal = initiative.remove(table, name)
-            return new, (removal, new)
+            return _and_table(initiative.remove(table, name))
 
         removal, table = await apply_as(interaction, "init remove", gm_only(step, GM_INIT))
         title = _("{name} leaves the fight", name=removal.gone.name)
@@ -178,8 +178,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     @init.command(name="next", description=N_("GM: pass the turn; after the last, a new round"))
     async def next_(self, interaction: discord.Interaction) -> None:
         def step(table: Table) -> tuple[Table, tuple[TurnReport, Table]]:
-            new, report = initiative.next_turn(table)
-            return new, (report, new)
+            return _and_table(initiative.next_turn(table))
 
         report, table = await apply_as(interaction, "init next", gm_only(step, GM_INIT))
         await self.turn_reply(interaction, table, report)
@@ -224,8 +223,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     @init.command(name="end", description=N_("GM: end the fight; everyone leaves the order"))
     async def end(self, interaction: discord.Interaction) -> None:
         def step(table: Table) -> tuple[Table, tuple[Initiative, Table]]:
-            new, was = initiative.end(table)
-            return new, (was, new)
+            return _and_table(initiative.end(table))
 
         was, table = await apply_as(interaction, "init end", gm_only(step, GM_INIT))
         title = (

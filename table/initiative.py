@@ -282,26 +282,38 @@ def next_turn(table: Table) -> tuple[Table, TurnReport]:
     ended = order.current
     if ended is None:
         raise RulesError(_(NOT_RUNNING))
-    standing = _standing(table)
-    if not any(standing):
-        raise RulesError(_(ALL_DEFEATED))
-    turn, round_ = order.turn, order.round
-    skipped: list[Combatant] = []
-    while True:
-        turn += 1
-        if turn == len(order.combatants):
-            turn, round_ = 0, round_ + 1
-        if standing[turn]:
-            break
-        skipped.append(order.combatants[turn])
+    turn, round_, skipped = _seek(table, 1)
     report = None
     if round_ > order.reached:  # a round come to again after `/init prev` took its step once
         table, report = partyops.pass_rounds(table, 1)
     moved = replace(order, round=round_, turn=turn)
     monster = table.find_monster(ended.name) if ended.kind == "monster" else None
     facing = monster if monster is not None and monster.block.spots and not monster.down else None
-    result = TurnReport(ended, moved.combatants[turn], round_, report, facing, tuple(skipped))
+    result = TurnReport(ended, moved.combatants[turn], round_, report, facing, skipped)
     return _with(table, moved), result
+
+
+def _seek(table: Table, step: int) -> tuple[int, int, tuple[Combatant, ...]]:
+    """The turn and round `step` (1 or -1) turns away from the current one, past the
+    defeated, and the defeated passed over. Nobody standing, or nothing before the fight's
+    first turn, is refused."""
+    order = _order(table)
+    standing = _standing(table)
+    if not any(standing):
+        raise RulesError(_(ALL_DEFEATED))
+    turn, round_ = order.turn, order.round
+    skipped: list[Combatant] = []
+    while True:
+        turn += step
+        if turn == len(order.combatants):
+            turn, round_ = 0, round_ + 1
+        elif turn < 0:
+            if round_ == 1:
+                raise RulesError(_("This is the fight's first turn: there is none before it"))
+            turn, round_ = len(order.combatants) - 1, round_ - 1
+        if standing[turn]:
+            return turn, round_, tuple(skipped)
+        skipped.append(order.combatants[turn])
 
 
 def previous_turn(table: Table) -> tuple[Table, TurnReport]:
@@ -312,24 +324,9 @@ def previous_turn(table: Table) -> tuple[Table, TurnReport]:
     current = order.current
     if current is None:
         raise RulesError(_(NOT_RUNNING))
-    standing = _standing(table)
-    if not any(standing):
-        raise RulesError(_(ALL_DEFEATED))
-    turn, round_ = order.turn, order.round
-    skipped: list[Combatant] = []
-    while True:
-        turn -= 1
-        if turn < 0:
-            if round_ == 1:
-                raise RulesError(_("This is the fight's first turn: there is none before it"))
-            turn, round_ = len(order.combatants) - 1, round_ - 1
-        if standing[turn]:
-            break
-        skipped.append(order.combatants[turn])
+    turn, round_, skipped = _seek(table, -1)
     moved = replace(order, round=round_, turn=turn)
-    result = TurnReport(
-        current, moved.combatants[turn], round_, None, None, tuple(skipped), back=True
-    )
+    result = TurnReport(current, moved.combatants[turn], round_, None, None, skipped, back=True)
     return _with(table, moved), result
 
 
