@@ -130,7 +130,7 @@ def test_the_undo_reply_names_the_change_and_what_came_back() -> None:
     assert embed.description == (
         f"fatigue spend by <@21> at <t:{STAMP}:t> is undone:\n• Aria FP 21 → 18 (Fresh)"
     )
-    assert "can't itself be undone" in (embed.footer.text or "")
+    assert "/redo puts it back" in (embed.footer.text or "")
 
 
 def test_a_snapshot_from_an_older_shape_still_renders() -> None:
