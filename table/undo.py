@@ -3,17 +3,18 @@ and logged events (the store reads the target and what came after it: `store.und
 `store.redo`).
 
 An event's snapshots hold exactly what it changed. Undoing puts its `before` back with
-`snapshot.restore`, but only when nothing later still builds on it: no later change that is
-neither undone nor itself an undo touched the same thing, and what it changed still reads as
-its `after`. The channel row counts field by field (the clock, each setting), so undoing a
-settings change is not blocked by the clock moving since; characters and monsters count whole.
-A player undoes only their own change, and only one that touched only their characters.
+`snapshot.restore`, but only when nothing later still builds on it: no later change that still
+stands (`standing`: not cancelled by an undo or redo after it) touched the same thing, and
+what it changed still reads as its `after`. The channel row counts field by field (the clock,
+each setting), so undoing a settings change is not blocked by the clock moving since;
+characters and monsters count whole. A player undoes only their own change, and only one that
+touched only their characters.
 
 A redo takes an undo back: it is an ordinary change (logged as "redo", itself undoable) that
 reverts the undo's snapshots, and marks the undo `undone_by` it. The same tests hold: nothing
-made after the undo still stands on what it touched (`standing`), and what it put back still
-reads so. A player redoes only their own undo. An undo or redo that would take a character or
-monster away is asked about first (`AskFirst`).
+made after the undo still stands on what it touched, and what it put back still reads so. A
+player redoes only their own undo. An undo or redo that would take a character or monster
+away is asked about first (`AskFirst`).
 """
 
 from __future__ import annotations
@@ -140,26 +141,6 @@ def check_player_may_redo(change: Event, undo: Event, actor_id: int) -> None:
         )
 
 
-def check_nothing_depends(target: Event, later: Sequence[Event]) -> None:
-    """Refuse when a later change that still stands (neither undone nor an undo) touched the
-    same character, monster, setting or clock: undoing under it would tear it apart."""
-    mine = touched(target)
-    for event in later:
-        if event.id <= target.id or event.undone_by is not None or event.undoes is not None:
-            continue
-        shared = mine & touched(event)
-        if shared:
-            raise RulesError(
-                _(
-                    "Can't undo {target}: a later change, {later}, also touched {names}: that "
-                    "must be undone first (a GM's /undo takes the latest change)",
-                    target=describe(target),
-                    later=describe(event),
-                    names=item_names(event, shared),
-                )
-            )
-
-
 def standing(since: int, later: Iterable[Event]) -> list[Event]:
     """Of the events `later` than the event `since`, the ones whose change still stands,
     oldest first. An event cancels the one it marks `undone_by` it (an undo its target, a redo
@@ -172,22 +153,49 @@ def standing(since: int, later: Iterable[Event]) -> list[Event]:
     return sorted(open_.values(), key=lambda e: e.id)
 
 
-def check_nothing_stands_on(change: Event, undo: Event, later: Sequence[Event]) -> None:
-    """Refuse a redo when a change made after the undo still stands (`standing`) and touched the
-    same character, monster or turn order: it was made on the table the undo left."""
-    mine = touched(undo)
-    for event in standing(undo.id, later):
-        shared = mine & touched(event)
+def _stands_on(event: Event, later: Sequence[Event]) -> tuple[Event, frozenset[Item]] | None:
+    """The first later change that still stands and touched something `event` touched, and
+    what they share; None when there is none."""
+    mine = touched(event)
+    for other in standing(event.id, later):
+        shared = mine & touched(other)
         if shared:
-            raise RulesError(
-                _(
-                    "Can't redo {change}: a later change, {later}, also touched {names} since it "
-                    "was undone",
-                    change=describe(change),
-                    later=describe(event),
-                    names=item_names(event, shared),
-                )
+            return other, shared
+    return None
+
+
+def check_nothing_depends(target: Event, later: Sequence[Event]) -> None:
+    """Refuse an undo when a later change that still stands touched the same character,
+    monster, setting or clock: undoing under it would tear it apart."""
+    found = _stands_on(target, later)
+    if found is not None:
+        event, shared = found
+        raise RulesError(
+            _(
+                "Can't undo {target}: a later change, {later}, also touched {names}: that "
+                "must be undone first (a GM's /undo takes the latest change)",
+                target=describe(target),
+                later=describe(event),
+                names=item_names(event, shared),
             )
+        )
+
+
+def check_nothing_stands_on(change: Event, undo: Event, later: Sequence[Event]) -> None:
+    """Refuse a redo when a change made after the undo still stands and touched the same
+    character, monster or turn order: it was made on the table the undo left."""
+    found = _stands_on(undo, later)
+    if found is not None:
+        event, shared = found
+        raise RulesError(
+            _(
+                "Can't redo {change}: a later change, {later}, also touched {names} since it "
+                "was undone",
+                change=describe(change),
+                later=describe(event),
+                names=item_names(event, shared),
+            )
+        )
 
 
 def _check_server(change: Event, manages_server: bool, redo: bool = False) -> None:

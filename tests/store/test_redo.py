@@ -20,7 +20,7 @@ from store.retention import PRUNE_EVERY
 from store.undo import undo_last
 from table import partyops, sheet
 from table.model import Forbidden, Table
-from table.sheet import SheetOptions
+from table.sheet import SettingsOptions, SheetOptions
 from table.undo import REDO_ACTION, UNDO_ACTION, AskFirst
 from tests.store.conftest import Database
 from tests.store.test_undo import (
@@ -275,16 +275,15 @@ async def test_a_redo_that_removes_a_character_asks_first(db: Database) -> None:
 # --- the log -------------------------------------------------------------------------------------
 
 
+async def keep_ten(store: Store) -> None:
+    options = SettingsOptions(history_keep=10)
+    await store.apply(CH, GUILD, GM, "keep", only(lambda t: sheet.change_settings(t, options)))
+
+
 async def test_redo_is_refused_past_the_retention_edge(db: Database) -> None:
     async with Store.open(db.url) as store:
         await seed(store)
-        await store.apply(
-            CH,
-            GUILD,
-            GM,
-            "keep",
-            only(lambda t: sheet.change_settings(t, sheet.SettingsOptions(history_keep=10))),
-        )
+        await keep_ten(store)
         await spend(store, "Aria", PIP)
         await undo_last(store, CH, GUILD, PIP, False)
         for _ in range(10):
@@ -300,13 +299,7 @@ async def test_pruning_keeps_working_through_undos_and_redos(db: Database) -> No
     whatever is pruned, the last undo can still be redone."""
     async with Store.open(db.url) as store:
         await seed(store)
-        await store.apply(
-            CH,
-            GUILD,
-            GM,
-            "keep",
-            only(lambda t: sheet.change_settings(t, sheet.SettingsOptions(history_keep=10))),
-        )
+        await keep_ten(store)
         await spend(store, "Aria", PIP)
         spent = await store.read(CH, GUILD)
         for _ in range(PRUNE_EVERY + 10):
