@@ -52,7 +52,7 @@ class Redone:
     table: Table  # the channel afterwards
 
 
-@dataclass
+@dataclass(eq=False)  # an exception stays hashable, compared by identity
 class AskFirst(Exception):
     """Nothing was written: the undo (or redo) of `change` would take away `removes` (names
     of characters and monsters), so the actor is asked first; `before`/`after` is what it would
