@@ -6,8 +6,8 @@ The layers, their order and what each may not import come from the contracts `li
 checks, so the picture shows what the code is held to; only each folder's one-line job is
 written here. The contracts it was drawn from are kept in the PNG (its "Contracts" text), and
 tests/test_docs.py fails when they differ from pyproject.toml's: redraw then.
-Needs matplotlib (in the test extras); drawn on its Figure with the Agg canvas and the fonts it
-bundles, so the picture is the same on any machine.
+Drawn with matplotlib (a dependency of the bot's pictures) on its Figure with the Agg canvas and
+the fonts it bundles, so the picture is the same on any machine.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ JOBS = {
     "bot": "the Discord process: client, command tree and its error\n"
     "handler, acknowledgement, settings, health, metrics, CLI tools",
     "render": "Discord embeds and views\nfrom the table's state",
-    "store": "SQLite and PostgreSQL: one transaction per\n"
-    "change, migrations, event log, undo's reads, export",
+    "pictures": "charts as PNG and alt text,\ndrawn off the event loop",
+    "store": "SQLite and PostgreSQL, one\ntransaction per change, the log",
     "table": "a channel's table (characters, monsters, settings, clock)\n"
     "and the operations a command runs on it",
     "rules": "the game's rules, a pure library:\ndice, saves, fatigue, defense",
@@ -95,19 +95,19 @@ def draw(config: dict[str, Any]) -> Figure:
     if missing:
         raise SystemExit(f"docs/layers.py: write a job for {', '.join(missing)} in JOBS")
     refused = refusals(config)
-    height, gap, width = 1.0, 0.3, 8.6
+    height, gap, width = 1.25, 0.28, 8.6
     top = len(rows) * (height + gap)
-    figure = Figure(figsize=(10.5, 1.15 + 1.3 * len(rows)), dpi=110)
+    figure = Figure(figsize=(10.5, 1.15 + 1.5 * len(rows)), dpi=110)
     FigureCanvasAgg(figure)
     axes = figure.add_axes((0, 0, 1, 1))
     axes.set_xlim(-1.45, width + 0.25)
     axes.set_ylim(-0.8, top + 0.55)
     axes.axis("off")
-    axes.text(-1.3, top + 0.12, "Tablekeeper's layers", fontsize=17, weight="bold", color="#222")
+    axes.text(-1.25, top + 0.2, "Tablekeeper's layers", fontsize=18, weight="bold", color="#222")
     axes.text(
         -1.25,
         top - 0.12,
-        "each package imports only the ones below it; side by side, neither imports the other",
+        "each package imports only the ones below it; side by side, none imports another",
         fontsize=10.5,
         color="#555",
     )
@@ -139,15 +139,13 @@ def draw(config: dict[str, Any]) -> Figure:
             axes.text(x + 0.18, y + height - 0.5, JOBS[name], fontsize=10.5, color="#222", va="top")
             if name in refused:
                 axes.text(
-                    x + span - 0.15,
-                    y + height - 0.2,
+                    x + 0.18,
+                    y + 0.12,
                     refused[name],
                     fontsize=9.5,
                     style="italic",
                     color="#a33",
-                    ha="right",
-                    va="top",
-                    wrap=True,
+                    va="bottom",
                 )
     arrow = FancyArrowPatch(
         (-0.55, top - 0.55),

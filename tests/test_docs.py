@@ -1,9 +1,10 @@
-"""The README and docs/ stay true to the repository: their links and the paths they name exist,
+"""The README and docs/ stay true to the repository: the links, paths and code they name exist,
 the README leads to every page of docs/, the layers' picture is drawn from the contracts as
 they are now, and no page tells how the code came to be instead of what it is."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import re
 import struct
@@ -18,6 +19,26 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FOLDERS = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
 PATH = re.compile(r"`((?:" + "|".join(sorted(FOLDERS)) + r")/[^`\s]*)`")
+LAYERS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+    "importlinter"
+]["root_packages"]
+DOTTED = re.compile(r"`((?:" + "|".join(LAYERS) + r")(?:\.\w+)+)`")  # `rules.fatigue.spend`
+
+
+def resolves(dotted: str) -> bool:
+    """Whether `dotted` names a module of the code, or something in one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for name in parts[cut:]:
+            if not hasattr(found, name):
+                return False
+            found = getattr(found, name)
+        return True
+    return False
 
 
 def layers_script() -> ModuleType:
@@ -52,6 +73,8 @@ def test_every_link_and_named_path_exists(page: Path) -> None:
     for path in PATH.findall(text):
         if not re.search(r"[<>{}*…]", path):  # a pattern, not a path
             assert (ROOT / path.partition("#")[0]).exists(), f"{page.name} names {path}"
+    for dotted in DOTTED.findall(text):
+        assert resolves(dotted), f"{page.name} names {dotted}, which the code doesn't have"
 
 
 def test_the_readme_leads_to_every_page_of_the_docs() -> None:
