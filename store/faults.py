@@ -164,14 +164,24 @@ def _postgres(error: BaseException) -> DatabaseOutage | None:
 
 
 def _network(error: BaseException) -> DatabaseOutage | None:
-    """A database server that can't be reached: refused, reset, timed out, not found; asyncpg's
-    own word that the connection closed under it; asyncio's OSError for every address that
-    refused (it carries no errno)."""
-    closed = type(error).__name__ == "InterfaceError" and str(error) == "connection is closed"
+    """A database server that can't be reached: refused, reset, timed out, not found;
+    asyncio's OSError for every address that refused (it carries no errno); asyncpg's word for
+    a connection the server ended (`_ended`)."""
     if (
         isinstance(error, ConnectionError | TimeoutError | socket.gaierror)
         or (isinstance(error, OSError) and (error.errno in NETWORK or type(error) is OSError))
-        or closed
+        or _ended(error)
     ):
         return DatabaseUnreachable(f"{type(error).__name__}: {error}".rstrip(": "))
     return None
+
+
+def _ended(error: BaseException) -> bool:
+    """asyncpg's words for a pooled connection the server ended: seen closed before the call;
+    or ended while it sat idle, its farewell read but its socket not yet seen closed, so the
+    next statement finds "another operation in progress" (the store never shares a connection
+    between two statements at once: nothing else makes it say so)."""
+    name, text = type(error).__name__, str(error)
+    return (name == "InterfaceError" and text == "connection is closed") or (
+        name == "InternalClientError" and "another operation" in text
+    )

@@ -94,9 +94,23 @@ async def _end_of_use(conn: asyncpg.Connection) -> None:
     a transaction left open is rolled back by the pool itself before this runs."""
 
 
+class _FloorRetries(logging.Filter):
+    """While the server is down, asyncpg's pool tries to reconnect its one kept connection,
+    backing off, and logs each try with a traceback: the store's own outage errors say it
+    already, once as it begins and once as it ends (`bot.outages`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Failed to restore the pool connection floor")
+
+
+_FLOOR_RETRIES = _FloorRetries()
+
+
 async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
     """The store's pool (tests pass `connection_class` to count round trips)."""
     import asyncpg
+
+    logging.getLogger("asyncpg.pool").addFilter(_FLOOR_RETRIES)  # once: the same filter
 
     return await asyncpg.create_pool(
         url,

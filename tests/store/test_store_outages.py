@@ -27,7 +27,7 @@ from store.errors import (
 )
 from table.model import Table
 from tests.disks import fill, read_only, small_disk
-from tests.pg import Server
+from tests.pg import Server, with_database
 
 GUILD, ACTOR = 70, 700
 CHANNELS = (1, 2, 3, 4)
@@ -156,7 +156,66 @@ async def test_no_connection_free_in_time_is_unreachable(postgres_url: str) -> N
         assert len(await store.history(CHANNELS[0])) == 1
 
 
+async def test_postgres_that_only_reads_refuses_changes_as_read_only(postgres_url: str) -> None:
+    """The database turned read-only under a running store (as a failover to a standby would):
+    changes are refused as read-only and reads go on; writable again, changes are saved."""
+    name = postgres_url.rsplit("/", 1)[1]
+
+    async def admin(sql: str) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(with_database(postgres_url, "postgres"))
+        try:
+            await conn.execute(sql)
+            # The store's sessions end: it reconnects, to a database as it is now.
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = $1 AND pid <> pg_backend_pid()",
+                name,
+            )
+        finally:
+            await conn.close()
+
+    async with Store.open(postgres_url) as store:
+        load = Load(store)
+        for channel in CHANNELS:
+            await load.change(channel)
+        await admin(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+        read_only_met: list[DatabaseOutage] = []
+        deadline = time.monotonic() + RECOVERY
+        while not read_only_met:  # a session ended under it may say so first: unreachable
+            assert time.monotonic() < deadline
+            await load.change(CHANNELS[0])
+            read_only_met = [o for o in load.outages if isinstance(o, DatabaseReadOnly)]
+        assert "read-only transaction" in str(read_only_met[0])
+        assert (await store.read(CHANNELS[0], GUILD)).clock >= 1  # reads go on
+        await admin(f'ALTER DATABASE "{name}" RESET default_transaction_read_only')
+        async with load.running():
+            await load.saving_again(time.monotonic())
+        assert all(isinstance(o, DatabaseReadOnly | DatabaseUnreachable) for o in load.outages)
+        await load.check_kept(store)
+
+
 # --- SQLite ----------------------------------------------------------------------------------
+
+
+async def test_sqlite_locked_too_long_by_another_process_is_unreachable(tmp_path: Path) -> None:
+    """Another program holds the file's write lock past the busy timeout (5 s): the change is
+    refused as the database being unreachable; reads go on; the lock gone, changes are saved."""
+    path = tmp_path / "tk.db"
+    async with Store.open(f"sqlite:///{path}") as store:
+        load = Load(store)
+        await load.change(CHANNELS[0])
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+            await load.change(CHANNELS[0])
+            assert [type(o) for o in load.outages] == [DatabaseUnreachable]
+            assert "database is locked" in str(load.outages[0])
+            assert (await store.read(CHANNELS[0], GUILD)).clock == 1
+            other.execute("ROLLBACK")
+        await load.change(CHANNELS[0])
+        assert (await store.read(CHANNELS[0], GUILD)).clock == 2
+        assert len(load.saved[CHANNELS[0]]) == 2 and len(load.refused[CHANNELS[0]]) == 1
 
 
 def _truncate_log(path: Path) -> None:
