@@ -31,14 +31,12 @@ R = TypeVar("R")
 W = TypeVar("W", bound="Watched")
 
 # SQLite's primary result codes (an extended code keeps its primary one in its low byte).
-SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN = (
-    5,
-    6,
-    8,
-    10,
-    13,
-    14,
-)
+SQLITE_BUSY = 5  # another connection holds the lock, past the busy timeout
+SQLITE_LOCKED = 6
+SQLITE_READONLY = 8
+SQLITE_IOERR = 10
+SQLITE_FULL = 13
+SQLITE_CANTOPEN = 14
 # PostgreSQL's SQLSTATEs: the server is going away or not taking connections (57P01-57P03),
 # a statement was cancelled by a timeout or an admin (57014), too many connections (53300);
 # its disk is full (53100); it only reads (25006: a standby, or default_transaction_read_only).
@@ -97,7 +95,7 @@ def sqlite_files(path: str) -> tuple[str, ...]:
 
 def outage_of(error: BaseException, files: tuple[str, ...] = ()) -> DatabaseOutage | None:
     """The outage `error` (or what it was raised while handling) is, or None. `files`: the
-    SQLite database's files and folder, checked when a write failed with an I/O error."""
+    SQLite database's files, checked when it failed with an I/O error."""
     for cause in _chain(error):
         found = _sqlite(cause, files) or _postgres(cause) or _network(cause)
         if found is not None:
@@ -144,8 +142,8 @@ def _sqlite(error: BaseException, files: tuple[str, ...]) -> DatabaseOutage | No
 
 
 def _read_only(files: tuple[str, ...]) -> bool:
-    """Whether one of the database's files (or its folder) is there but can't be written now:
-    made read-only (for root too, by the immutable flag), or on a read-only file system."""
+    """Whether one of the database's files is there but can't be written now: made read-only
+    (for root too, by the immutable flag), or on a file system remounted read-only."""
     return any(os.path.exists(f) and not os.access(f, os.W_OK) for f in files)
 
 
@@ -169,7 +167,8 @@ def _network(error: BaseException) -> DatabaseOutage | None:
     a connection the server ended (`_ended`)."""
     if (
         isinstance(error, ConnectionError | TimeoutError | socket.gaierror)
-        or (isinstance(error, OSError) and (error.errno in NETWORK or type(error) is OSError))
+        or (isinstance(error, OSError) and error.errno in NETWORK)
+        or (type(error) is OSError and error.errno is None)
         or _ended(error)
     ):
         return DatabaseUnreachable(f"{type(error).__name__}: {error}".rstrip(": "))
