@@ -21,7 +21,7 @@ import discord
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, update, whisper
 from lang import N_, _
-from render.characters import cancelled_embed
+from render.confirm import cancelled_embed
 
 log = logging.getLogger(__name__)
 

@@ -13,6 +13,7 @@ import pytest
 
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
+from pictures.painter import Painter
 from store import Store
 from table.model import Table
 from tests.localdiscord.client import LocalDiscord
@@ -45,7 +46,7 @@ class Env:
 
     async def start(self, *, sync: bool) -> None:
         self.store = await self._stack.enter_async_context(Store.open(self.settings.database_url))
-        self.bot = Tablekeeper(self.settings, self.store, cogs=self.cogs)
+        self.bot = Tablekeeper(self.settings, self.store, cogs=self.cogs, painter=painter())
         self.discord.server.gateway.identified.clear()
         await self._stack.enter_async_context(
             running(self.bot, self.discord, sync=sync, commands=False)
@@ -63,6 +64,19 @@ class Env:
     async def table(self, channel: Channel | None = None) -> Table:
         channel = channel or self.discord.table
         return await self.store.read(channel.id, channel.guild_id)
+
+
+_PAINTER = Painter()
+_warm: list[bool] = []
+
+
+def painter() -> Painter:
+    """One picture worker for every bot of the tests, started before the first of them runs (a
+    cold worker takes a second or two: a chart would then be deferred)."""
+    if not _warm:
+        _PAINTER.warm()
+        _warm.append(True)
+    return _PAINTER
 
 
 @contextlib.asynccontextmanager
