@@ -7,6 +7,7 @@ watched only while an outage is on."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 
 import pytest
@@ -43,12 +44,26 @@ async def settled() -> None:
     await asyncio.sleep(SETTLE * 3)
 
 
-async def test_an_outage_is_logged_once_as_it_begins_and_once_as_it_ends(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+@dataclasses.dataclass
+class Booked:
+    """Outages kept on a clock the test moves, watching a stand-in store, logging to caplog."""
+
+    clock: Clock
+    store: Store
+    outages: Outages
+
+
+@pytest.fixture
+def booked(caplog: pytest.LogCaptureFixture) -> Booked:
     caplog.set_level(logging.INFO, logger="bot.outages")
     clock, store = Clock(), Store()
-    outages = Outages(store.watch, clock, SETTLE)
+    return Booked(clock, store, Outages(store.watch, clock, SETTLE))
+
+
+async def test_an_outage_is_logged_once_as_it_begins_and_once_as_it_ends(
+    booked: Booked, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock, store, outages = booked.clock, booked.store, booked.outages
     assert outages.problem() is None and store.watcher is None
 
     refused = DatabaseUnreachable("ConnectionRefusedError: [Errno 111] Connect call failed")
@@ -74,11 +89,9 @@ async def test_an_outage_is_logged_once_as_it_begins_and_once_as_it_ends(
 
 
 async def test_a_call_between_two_refusals_does_not_split_the_outage(
-    caplog: pytest.LogCaptureFixture,
+    booked: Booked, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="bot.outages")
-    clock, store = Clock(), Store()
-    outages = Outages(store.watch, clock, SETTLE)
+    clock, store, outages = booked.clock, booked.store, booked.outages
     outages.refused(DatabaseUnreachable("one"))
     assert store.watcher is not None
     store.watcher(False)  # one got through as the server went down...
@@ -96,11 +109,9 @@ async def test_a_call_between_two_refusals_does_not_split_the_outage(
 
 
 async def test_only_a_saved_change_ends_a_full_disk_or_a_read_only_file(
-    caplog: pytest.LogCaptureFixture,
+    booked: Booked, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="bot.outages")
-    clock, store = Clock(), Store()
-    outages = Outages(store.watch, clock, SETTLE)
+    clock, store, outages = booked.clock, booked.store, booked.outages
     outages.refused(DatabaseFull("SQLite: database or disk is full"))
     outages.refused(DatabaseReadOnly("SQLite: attempt to write a readonly database"))
     outages.refused(DatabaseReadOnly("SQLite: attempt to write a readonly database"))

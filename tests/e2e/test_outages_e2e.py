@@ -77,7 +77,9 @@ class Rounds:
             await asyncio.gather(*tasks)
 
     async def until_refused_everywhere(self) -> None:
+        deadline = time.monotonic() + RECOVERY
         while len(self.refused_in) < len(self.gms):
+            assert time.monotonic() < deadline, "a channel never met the outage"
             await asyncio.sleep(0.02)
 
     async def until_saving(self, since: float) -> None:
