@@ -85,7 +85,7 @@ def read_only(*files: Path) -> Iterator[None]:
 
 def enforces_immutable(folder: Path) -> bool:
     """Whether writing a file open for writing fails once it is made immutable (ext4 and xfs
-    refuse it; this kernel's tmpfs does not)."""
+    refuse it; tmpfs, on the kernels tried, does not)."""
     probe = folder / "immutable-probe"
     with open(probe, "wb", buffering=0) as out:
         try:
