@@ -23,9 +23,10 @@ from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
 from render.history import history_embed, undone_embed
 from rules.errors import RulesError
-from store import Event, Store
+from store import Store
 from store.store import HISTORY_PAGE
 from store.undo import undo_last
+from table.event import Event
 
 PAGE_SIZE = HISTORY_PAGE - 1  # and one more read, to know whether any is older
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway

@@ -1,5 +1,5 @@
-"""Tables to and from SQL rows; the snapshot dicts of the event log live in `table.snapshot`
-(re-exported here, where the store and its tests have always found them)."""
+"""Tables to and from SQL rows: the columns of `channels`, `guild_settings`, `characters` and
+`monsters`, and a Table rebuilt from them. The event log's snapshot dicts are `table.snapshot`'s."""
 
 from __future__ import annotations
 
@@ -13,55 +13,14 @@ from table.snapshot import (
     CHANNEL_SETTINGS,
     CHARACTER_FIELDS,
     FATIGUE_FIELDS,
-    INITIATIVE,
     MONSTER_FIELDS,
-    ORDER,
     ROUND_FIELDS,
-    SERVER,
-    Snapshot,
-    channel_to_dict,
     character_from_dict,
     character_to_dict,
-    diff,
-    initiative_to_dict,
     monster_from_dict,
     monster_to_dict,
-    restore,
-    server_to_dict,
     settings_to_dict,
 )
-
-# The snapshot names the store and its tests have always found here, and the rows.
-__all__ = [
-    "CHANNEL_COLUMNS",
-    "CHARACTER_COLUMNS",
-    "CHARACTER_ROW",
-    "INITIATIVE",
-    "MONSTER_COLUMNS",
-    "MONSTER_FIELDS",
-    "ORDER",
-    "SERVER",
-    "SERVER_COLUMNS",
-    "SERVER_PREFIX",
-    "SETTING_NAMES",
-    "Snapshot",
-    "channel_row",
-    "channel_to_dict",
-    "character_from_dict",
-    "character_row",
-    "character_to_dict",
-    "diff",
-    "initiative_to_dict",
-    "monster_from_dict",
-    "monster_row",
-    "monster_to_dict",
-    "restore",
-    "server_row",
-    "server_to_dict",
-    "table_from_rows",
-]
-
-# --- SQL rows -------------------------------------------------------------------------------
 
 CHANNEL_COLUMNS = (
     "channel_id",

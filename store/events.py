@@ -10,8 +10,6 @@ from typing import Any
 
 from table.event import Event
 
-__all__ = ["EVENT_COLUMNS", "Event", "event_from_row", "event_from_values"]
-
 
 def event_from_row(row: Mapping[str, Any]) -> Event:
     """An `events` row as an Event (SQLite keeps times and JSON as text, PostgreSQL not)."""

@@ -16,10 +16,10 @@ from datetime import datetime
 from typing import Any
 
 from store.backend import Tx
-from store.codec import INITIATIVE, Snapshot
 from store.errors import StoreError
-from store.events import Event
+from table.event import Event
 from table.model import Table
+from table.snapshot import INITIATIVE, Snapshot
 
 PRUNE_EVERY = 50  # a channel's events between two prunings
 # What event_keys records: characters and monsters by name key, the turn order as one item.

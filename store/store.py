@@ -27,11 +27,13 @@ from typing import Any, Self, TypeVar
 from store import codec, retention
 from store.backend import Backend, Executes, Row, Scope, Tx
 from store.errors import AlreadyApplied, ChangedSinceRead, StoreError
-from store.events import EVENT_COLUMNS, Event, event_from_row, event_from_values
+from store.events import EVENT_COLUMNS, event_from_row, event_from_values
 from store.postgres import is_postgres_url
 from store.sqlite import PREFIX as SQLITE_PREFIX
 from store.sqlite import SqliteBackend
-from table.model import PARTS, Table
+from table import snapshot
+from table.event import Event
+from table.model import PARTS, SETTING_NAMES, Table
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
@@ -70,7 +72,7 @@ async def open_backend(
 # id (NULL when not asked): one round trip for what a change needs to know before it runs.
 _CHANNEL_AND_SERVER = (
     "SELECT c.*, i.state AS initiative_state, a.id AS applied_id, a.action AS applied_action, "
-    + ", ".join(f"g.{n} AS {codec.SERVER_PREFIX}{n}" for n in codec.SETTING_NAMES)
+    + ", ".join(f"g.{n} AS {codec.SERVER_PREFIX}{n}" for n in SETTING_NAMES)
     + " FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id,"
     " CAST(? AS BIGINT) AS interaction_id) AS k"
     " LEFT JOIN channels AS c ON c.channel_id = k.channel_id"
@@ -89,7 +91,7 @@ _PG_PARTS = {
         " WHERE channel_id = k.channel_id ORDER BY key) AS party_rows"
     ),
     MONSTERS: (
-        f"ARRAY(SELECT ROW({', '.join(codec.MONSTER_FIELDS)}) FROM monsters"
+        f"ARRAY(SELECT ROW({', '.join(snapshot.MONSTER_FIELDS)}) FROM monsters"
         " WHERE channel_id = k.channel_id ORDER BY key) AS bestiary_rows"
     ),
 }
@@ -122,7 +124,7 @@ _CHARACTERS_SQL = (
     f"SELECT {', '.join(codec.CHARACTER_ROW)} FROM characters WHERE channel_id = ? ORDER BY key"
 )
 _MONSTERS_SQL = (
-    f"SELECT {', '.join(codec.MONSTER_FIELDS)} FROM monsters WHERE channel_id = ? ORDER BY key"
+    f"SELECT {', '.join(snapshot.MONSTER_FIELDS)} FROM monsters WHERE channel_id = ? ORDER BY key"
 )
 
 
@@ -498,7 +500,7 @@ class Store:
         """Write what changed and log it (`stored`: the channel's row exists already); returns
         the new event, as `history` would read it. `guard` (PostgreSQL): the whole change in
         one statement, outside a transaction (`retention.log`)."""
-        old, new = codec.diff(before, after)
+        old, new = snapshot.diff(before, after)
         # PostgreSQL: the rows' writes are held and sent with the event, in its one statement
         # (a round trip for them all, not one each: a rest of the party writes every row).
         held = retention.Held() if self.dialect == "postgres" else None
@@ -507,8 +509,8 @@ class Store:
             await self._upsert(
                 rows, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
             )
-        if codec.SERVER in new:
-            was, now = old[codec.SERVER]["settings"], new[codec.SERVER]["settings"]
+        if snapshot.SERVER in new:
+            was, now = old[snapshot.SERVER]["settings"], new[snapshot.SERVER]["settings"]
             await self._save_server(rows, after, [n for n in now if now[n] != was[n]])
         await self._save_keyed(
             rows,
@@ -528,7 +530,7 @@ class Store:
             {m.key: m for m in after.monsters},
             codec.monster_row,
         )
-        if codec.INITIATIVE in new:
+        if snapshot.INITIATIVE in new:
             await self._save_initiative(rows, after)
         return await retention.log(
             tx,
@@ -560,7 +562,7 @@ class Store:
 
     async def _save_initiative(self, tx: Executes, after: Table) -> None:
         """The channel's turn order: one row while it has one, none after `/init end`."""
-        state = codec.initiative_to_dict(after.initiative)
+        state = snapshot.initiative_to_dict(after.initiative)
         if state is None:
             await tx.execute("DELETE FROM initiatives WHERE channel_id = ?", after.channel_id)
         else:

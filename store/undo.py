@@ -14,18 +14,10 @@ from dataclasses import replace
 from rules.errors import RulesError
 from store import retention
 from store.backend import Tx
-from store.store import Event, Store, event_from_row
-from table.undo import (
-    UNDO_ACTION,
-    GmTest,
-    Undone,
-    nothing_to_undo,
-    plan_undo,
-    too_old,
-    touched,
-)
-
-__all__ = ["UNDO_ACTION", "Undone", "plan_undo", "too_old", "touched", "undo_last"]
+from store.events import event_from_row
+from store.store import Store
+from table.event import Event
+from table.undo import UNDO_ACTION, GmTest, Undone, nothing_to_undo, plan_undo, too_old
 
 _UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
 

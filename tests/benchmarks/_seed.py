@@ -14,10 +14,11 @@ from typing import Any
 import aiosqlite
 
 from rules.fatigue import FatigueState
-from store import codec
+from store.codec import CHARACTER_COLUMNS, character_row
 from store.migrate import load_migrations, migrate
 from store.store import Store
 from table.model import Character, Monster, Table
+from table.snapshot import character_to_dict
 from tests.localdiscord.client import LocalDiscord
 
 PARTY = 10
@@ -98,7 +99,7 @@ class Raw:
 
     async def characters(self, channel_id: int, characters: list[Character]) -> None:
         rows = [
-            dict(zip(codec.CHARACTER_COLUMNS, codec.character_row(channel_id, c), strict=True))
+            dict(zip(CHARACTER_COLUMNS, character_row(channel_id, c), strict=True))
             for c in characters
         ]
         await self.insert("characters", rows)
@@ -137,8 +138,8 @@ async def seed_characters(path: Path, discord_: LocalDiscord, total: int) -> Non
 
 
 def _event(channel_id: int, actor: int, before: Character, after: Character) -> dict[str, Any]:
-    old = {"characters": {before.key: codec.character_to_dict(before)}}
-    new = {"characters": {after.key: codec.character_to_dict(after)}}
+    old = {"characters": {before.key: character_to_dict(before)}}
+    new = {"characters": {after.key: character_to_dict(after)}}
     return {
         "channel_id": channel_id,
         "actor_id": actor,

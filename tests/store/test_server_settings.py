@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from rules.errors import RulesError
-from store import Store, codec
+from store import Store
+from store.codec import SERVER_COLUMNS
 from store.undo import undo_last
 from table.model import SETTING_NAMES, ChannelSettings, Table
 from table.sheet import SettingsOptions, change_server_settings, change_settings
@@ -108,7 +109,7 @@ async def test_guild_settings_has_a_column_per_setting(db: Database) -> None:
         await store.apply(CH, GUILD, GM, "settings server", server(rest_rate=2))
     rows = (await db.dump())["guild_settings"]
     assert len(rows) == 1
-    assert len(rows[0]) == len(codec.SERVER_COLUMNS) == len(SETTING_NAMES) + 1
+    assert len(rows[0]) == len(SERVER_COLUMNS) == len(SETTING_NAMES) + 1
 
 
 async def test_undo_refuses_when_the_server_changed_since_elsewhere(db: Database) -> None:

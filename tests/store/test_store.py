@@ -18,10 +18,12 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
-from store import Event, Store, StoreError, codec, restore, sqlite_path
-from store.codec import diff
+from store import Store, StoreError
 from store.migrate import load_migrations, split_statements
+from store.sqlite import sqlite_path
+from table.event import Event
 from table.model import ChannelSettings, Character, Monster, Table
+from table.snapshot import channel_to_dict, diff, monster_to_dict, restore
 from tests.store.conftest import Database
 
 BIG = 10**18 + 7  # snowflake-sized ids must survive SQLite's INTEGER and PostgreSQL's BIGINT
@@ -450,7 +452,7 @@ def test_diff_snapshots_restore_either_side(seed: int) -> None:
     same_monsters = {m.key for m in before.monsters if after.find_monster(m.key) == m}
     assert not same_monsters & old.get("monsters", {}).keys()
     assert ("monsters" in old) == (before.monsters != after.monsters)
-    assert ("channel" in old) == (codec.channel_to_dict(before) != codec.channel_to_dict(after))
+    assert ("channel" in old) == (channel_to_dict(before) != channel_to_dict(after))
 
 
 @pytest.mark.parametrize(
@@ -469,8 +471,8 @@ def test_diff_logs_the_channel_when_any_of_its_parts_changed(changes: dict[str, 
     before = Table(1, None).with_character(Character("Ann", 3))
     after = dataclasses.replace(before, **changes)  # type: ignore[arg-type]
     old, new = diff(before, after)
-    assert old["channel"] == codec.channel_to_dict(before)
-    assert new["channel"] == codec.channel_to_dict(after) != old["channel"]
+    assert old["channel"] == channel_to_dict(before)
+    assert new["channel"] == channel_to_dict(after) != old["channel"]
     assert diff(after, dataclasses.replace(after)) == ({"characters": {}}, {"characters": {}})
 
 
@@ -525,7 +527,7 @@ async def test_a_monster_change_is_one_event_that_undoes_exactly(db: Database) -
         (event,) = await store.history(1, limit=1)
         assert event.before == {
             "characters": {},
-            "monsters": {"cave troll": codec.monster_to_dict(full_monster())},
+            "monsters": {"cave troll": monster_to_dict(full_monster())},
         }
         assert event.after["monsters"]["cave troll"]["hp"] == -20
         await store.apply(1, None, 9, "undo", lambda t: (restore(t, event.before), None))

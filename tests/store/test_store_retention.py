@@ -16,9 +16,10 @@ from rules.errors import RulesError
 from store import Store
 from store.migrate import load_migrations, migrate
 from store.retention import PRUNE_EVERY
-from store.undo import too_old, undo_last
+from store.undo import undo_last
 from table import partyops
 from table.model import HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, Character, Table
+from table.undo import too_old
 from tests.store.conftest import Database
 
 CH, OTHER, GUILD = 3001, 3002, 5005

@@ -18,12 +18,14 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
-from store import Event, Store
-from store.undo import UNDO_ACTION, Undone, plan_undo, touched, undo_last
+from store import Store
+from store.undo import undo_last
 from table import bestiary, partyops, sheet
 from table.bestiary import BuildOptions
+from table.event import Event
 from table.model import ChannelSettings, Character, Forbidden, Monster, Table
 from table.sheet import SettingsOptions, SheetOptions
+from table.undo import UNDO_ACTION, Undone, plan_undo, touched
 from tests.store.conftest import Database
 
 CH, GUILD = 1001, 5005
