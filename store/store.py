@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from store import codec, retention
+from store import codec, event_log
 from store.backend import Backend, Executes, Row, Scope, Tx
 from store.errors import AlreadyApplied, ChangedSinceRead, StoreError
 from store.events import EVENT_COLUMNS, event_from_row, event_from_values
@@ -99,7 +99,7 @@ _PG_PARTS = {
 
 # For a change, PostgreSQL also reads the channel's newest event and its server's settings'
 # version (migration V12): written in one statement, it checks they are still what was read
-# (`retention.Guard`).
+# (`event_log.Guard`).
 _PG_NEWEST = (
     ", (SELECT id FROM events WHERE channel_id = k.channel_id ORDER BY id DESC LIMIT 1)"
     " AS newest_event, tk_server_version(COALESCE(k.guild_id, c.guild_id)) AS server_version"
@@ -142,7 +142,7 @@ class Store:
         self._turns: dict[int, tuple[asyncio.Lock, int]] = {}
         # PostgreSQL: the table each channel's last change here left, with what it was read as
         # (`_apply_unlocked`): the next change's guard checks it is still so, instead of a read.
-        self._left: dict[tuple[Any, ...], tuple[Table, retention.Guard]] = {}
+        self._left: dict[tuple[Any, ...], tuple[Table, event_log.Guard]] = {}
 
     @classmethod
     def open(
@@ -218,7 +218,7 @@ class Store:
         parts: Parts = EVERYTHING,
         interaction_id: int | None = None,
         guarded: bool = False,
-    ) -> tuple[Table, bool, retention.Guard | None]:
+    ) -> tuple[Table, bool, event_log.Guard | None]:
         """The channel's Table, whether its row is stored yet, and with `guarded` (PostgreSQL)
         what a change written in one statement checks is still so (else None). With
         `interaction_id`, it
@@ -240,7 +240,7 @@ class Store:
         if together and guarded and channel is not None:
             server = guild_id if guild_id is not None else channel["guild_id"]  # as it is read
             newest, version = channel.pop("newest_event"), channel.pop("server_version")
-            guard = retention.Guard(newest, server, version)
+            guard = event_log.Guard(newest, server, version)
         characters = monsters = None
         order = channel["initiative_state"] if channel and INITIATIVE in parts else None
         if together and channel is not None:
@@ -366,7 +366,7 @@ class Store:
                     tx, before, after, actor_id, action, stored, interaction_id
                 )
                 stored = True
-                if not retention.prunes(event.seq):  # older events all stay on the page
+                if not event_log.prunes(event.seq):  # older events all stay on the page
                     step = functools.partial(_newer_page, event)
                     await tx.follow(_page_key(channel_id, HISTORY_PAGE), scope, step)
                 await _carry_over(tx, before, after, parts, others, scope)
@@ -409,7 +409,7 @@ class Store:
         """PostgreSQL: the table this process's last change to the channel left (kept with
         what it was read as), else a read in one statement; then the change in one statement
         that writes only if the channel and its server's settings are still as read
-        (`retention.Guard`): one or two round trips, where a transaction holding the lock takes
+        (`event_log.Guard`): one or two round trips, where a transaction holding the lock takes
         four. ChangedSinceRead if another change came in between (nothing written; what was
         kept is forgotten; a refusal by `fn` keeps it); _TakeTheLock for a server's settings,
         whose row other channels' changes write too."""
@@ -417,7 +417,7 @@ class Store:
         found = self._left.get(key)
         if found is None:
 
-            async def load(tx: Tx) -> tuple[Table, bool, retention.Guard | None]:
+            async def load(tx: Tx) -> tuple[Table, bool, event_log.Guard | None]:
                 return await self._load(tx, channel_id, guild_id, parts, interaction_id, True)
 
             before, stored, read_as = await self._backend.read(load, quick=True)
@@ -456,7 +456,7 @@ class Store:
             kept = self._left.pop(other_key, None) if other != parts else None
             if kept is not None and kept[1] == guard and untouched:
                 self._leave(other_key, _carried(after, parts, other, kept[0]), left)
-        if retention.prunes(event.seq):
+        if event_log.prunes(event.seq):
             await self._prune(channel_id, event.seq - after.settings.history_keep)
         return result
 
@@ -466,7 +466,7 @@ class Store:
         for key in [key for key in self._left if key[1] == channel_id]:
             del self._left[key]
 
-    def _leave(self, key: tuple[Any, ...], table: Table, guard: retention.Guard) -> None:
+    def _leave(self, key: tuple[Any, ...], table: Table, guard: event_log.Guard) -> None:
         """Keep what a change left for the next change of the channel here (PostgreSQL), the
         longest kept forgotten first beyond LEFT_KEPT."""
         if len(self._left) >= LEFT_KEPT:
@@ -476,10 +476,10 @@ class Store:
     async def _prune(self, channel_id: int, edge: int) -> None:
         """After a change written in one statement: the channel's log cut to its retention
         edge. The change is committed already, so a failure here is logged, not raised: the
-        next pruning (`retention.PRUNE_EVERY` changes on) takes everything up to its edge."""
+        next pruning (`event_log.PRUNE_EVERY` changes on) takes everything up to its edge."""
 
         async def body(tx: Tx) -> None:
-            await retention.prune(tx, channel_id, edge)
+            await event_log.prune(tx, channel_id, edge)
 
         try:
             await self._backend.write(channel_id, body)
@@ -495,15 +495,15 @@ class Store:
         action: str,
         stored: bool,
         interaction_id: int | None = None,
-        guard: retention.Guard | None = None,
+        guard: event_log.Guard | None = None,
     ) -> Event:
         """Write what changed and log it (`stored`: the channel's row exists already); returns
         the new event, as `history` would read it. `guard` (PostgreSQL): the whole change in
-        one statement, outside a transaction (`retention.log`)."""
+        one statement, outside a transaction (`event_log.log`)."""
         old, new = snapshot.diff(before, after)
         # PostgreSQL: the rows' writes are held and sent with the event, in its one statement
         # (a round trip for them all, not one each: a rest of the party writes every row).
-        held = retention.Held() if self.dialect == "postgres" else None
+        held = event_log.Held() if self.dialect == "postgres" else None
         rows: Executes = tx if held is None else held
         if "channel" in new or not stored:  # events and characters need the channel row
             await self._upsert(
@@ -532,7 +532,7 @@ class Store:
         )
         if snapshot.INITIATIVE in new:
             await self._save_initiative(rows, after)
-        return await retention.log(
+        return await event_log.log(
             tx,
             after,
             actor_id,

@@ -4,7 +4,7 @@ What an undo reverts and whether it may is `table.undo` (pure); here is only wha
 Nothing here reads the log beyond what it needs: the target is one indexed lookup (a player's
 own latest by `events_undoable_by_actor`), and "a later change to the same character or monster"
 another (`event_keys`), so an undo costs the same under 10 later events or 50,000. Undo stops at
-the channel's retention edge (`history_keep`, `store.retention`) and says so.
+the channel's retention edge (`history_keep`, `store.event_log`) and says so.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.errors import RulesError
-from store import retention
+from store import event_log
 from store.backend import Tx
 from store.events import event_from_row
 from store.store import Store
@@ -35,7 +35,7 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
     order that `target` touched (or none): all `check_nothing_depends` needs, found through
     `event_keys`. Channel fields need no lookup: a player's target never touches them (GM-only),
     and a GM's target is the latest change that stands, with nothing standing after it."""
-    keys = retention.touched_keys(target.before, target.after)
+    keys = event_log.touched_keys(target.before, target.after)
     if not keys:
         return []
     match = " OR ".join(["(k.part = ? AND k.key = ?)"] * len(keys))
@@ -75,13 +75,13 @@ async def undo_last(
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
         keep = current.settings.history_keep
         target = await _latest(tx, channel_id, None if gm else actor_id)
-        newest = await retention.newest_seq(tx, channel_id)
+        newest = await event_log.newest_seq(tx, channel_id)
         if target is None:
             if newest > keep:  # the log has reached its bound: older changes are gone
                 raise RulesError(too_old(keep))
             latest = None if gm else await _latest(tx, channel_id, None)
             raise RulesError(nothing_to_undo(gm, latest))
-        if not retention.kept(target, newest, keep):
+        if not event_log.kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
         undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)

@@ -27,7 +27,7 @@ from hypothesis.stateful import RuleBasedStateMachine, rule
 from rules.errors import RulesError
 from store import Store, codec
 from store.errors import AlreadyApplied
-from store.retention import PRUNE_EVERY
+from store.event_log import PRUNE_EVERY
 from store.store import (
     CHARACTERS,
     HISTORY_PAGE,

@@ -14,8 +14,8 @@ import pytest
 
 from rules.errors import RulesError
 from store import Store
+from store.event_log import PRUNE_EVERY
 from store.migrate import load_migrations, migrate
-from store.retention import PRUNE_EVERY
 from store.undo import undo_last
 from table import partyops
 from table.model import HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, Character, Table

@@ -221,7 +221,7 @@ async def test_a_server_settings_change_is_made_holding_the_lock(store: Store) -
 async def test_a_stale_guard_writes_nothing(store: Store) -> None:
     """The guarded statement alone, with a newest event that is not the channel's: refused by
     `tk_unchanged` before any row is written."""
-    from store import retention
+    from store import event_log
     from store.errors import ChangedSinceRead
 
     async def load(tx: Any) -> Any:
@@ -230,7 +230,7 @@ async def test_a_stale_guard_writes_nothing(store: Store) -> None:
     before, _, read_as = await store._backend.read(load, quick=True)
     after, _ = spend(before)
     newest = (await store.history(CHANNEL, limit=1))[0].id
-    assert read_as == retention.Guard(newest, GUILD, None)  # no settings row for the server
+    assert read_as == event_log.Guard(newest, GUILD, None)  # no settings row for the server
 
     async def save(tx: Any) -> Any:
         guard = dataclasses.replace(read_as, newest=newest - 1)
@@ -263,7 +263,7 @@ async def test_a_pruning_that_fails_after_a_change_leaves_the_change_answered(
 ) -> None:
     """A change in one statement is committed before its channel's log is pruned: if that
     pruning fails, the change is still answered as made (the next pruning catches up)."""
-    from store import retention
+    from store import event_log
 
     writes = store._backend.write
 
@@ -272,7 +272,7 @@ async def test_a_pruning_that_fails_after_a_change_leaves_the_change_answered(
             raise OSError("the server went away")
         return await writes(channel_id, body, **options)
 
-    monkeypatch.setattr(retention, "prunes", lambda seq: True)
+    monkeypatch.setattr(event_log, "prunes", lambda seq: True)
     monkeypatch.setattr(store._backend, "write", pruning_fails)
     await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)
     (ana,) = (await store.read(CHANNEL, GUILD)).characters

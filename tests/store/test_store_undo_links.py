@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from store import Store
-from store.retention import prune
+from store.event_log import prune
 from store.sqlite import SqliteTx
 from tests.store.conftest import Database
 from tests.store.test_store_retention import CH, GM, KEEP, OTHER, seed, spend
