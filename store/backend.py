@@ -18,7 +18,7 @@ R = TypeVar("R")
 
 
 class Executes(Protocol):
-    """What writes rows: a `Tx`, or (PostgreSQL) `event_log.Held`, which sends them later."""
+    """What writes rows: a `Tx`, or (PostgreSQL) `event_log.HeldWrites`, which sends them later."""
 
     async def execute(self, sql: str, *args: Any) -> None: ...
 

@@ -366,7 +366,7 @@ class Store:
                     tx, before, after, actor_id, action, stored, interaction_id
                 )
                 stored = True
-                if not event_log.prunes(event.seq):  # older events all stay on the page
+                if not event_log.prunes_after(event.seq):  # older events all stay on the page
                     step = functools.partial(_newer_page, event)
                     await tx.follow(_page_key(channel_id, HISTORY_PAGE), scope, step)
                 await _carry_over(tx, before, after, parts, others, scope)
@@ -456,7 +456,7 @@ class Store:
             kept = self._left.pop(other_key, None) if other != parts else None
             if kept is not None and kept[1] == guard and untouched:
                 self._leave(other_key, _carried(after, parts, other, kept[0]), left)
-        if event_log.prunes(event.seq):
+        if event_log.prunes_after(event.seq):
             await self._prune(channel_id, event.seq - after.settings.history_keep)
         return result
 
@@ -499,11 +499,11 @@ class Store:
     ) -> Event:
         """Write what changed and log it (`stored`: the channel's row exists already); returns
         the new event, as `history` would read it. `guard` (PostgreSQL): the whole change in
-        one statement, outside a transaction (`event_log.log`)."""
+        one statement, outside a transaction (`event_log.log_change`)."""
         old, new = snapshot.diff(before, after)
         # PostgreSQL: the rows' writes are held and sent with the event, in its one statement
         # (a round trip for them all, not one each: a rest of the party writes every row).
-        held = event_log.Held() if self.dialect == "postgres" else None
+        held = event_log.HeldWrites() if self.dialect == "postgres" else None
         rows: Executes = tx if held is None else held
         if "channel" in new or not stored:  # events and characters need the channel row
             await self._upsert(
@@ -532,7 +532,7 @@ class Store:
         )
         if snapshot.INITIATIVE in new:
             await self._save_initiative(rows, after)
-        return await event_log.log(
+        return await event_log.log_change(
             tx,
             after,
             actor_id,

@@ -81,7 +81,7 @@ async def undo_last(
                 raise RulesError(too_old(keep))
             latest = None if gm else await _latest(tx, channel_id, None)
             raise RulesError(nothing_to_undo(gm, latest))
-        if not event_log.kept(target, newest, keep):
+        if not event_log.still_kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
         undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)

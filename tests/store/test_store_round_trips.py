@@ -272,7 +272,7 @@ async def test_a_pruning_that_fails_after_a_change_leaves_the_change_answered(
             raise OSError("the server went away")
         return await writes(channel_id, body, **options)
 
-    monkeypatch.setattr(event_log, "prunes", lambda seq: True)
+    monkeypatch.setattr(event_log, "prunes_after", lambda seq: True)
     monkeypatch.setattr(store._backend, "write", pruning_fails)
     await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)
     (ana,) = (await store.read(CHANNEL, GUILD)).characters
