@@ -17,7 +17,7 @@ from bot.contexts import NotInServer
 from bot.permissions import is_gm
 from lang import N_, _
 from rules.errors import RulesError
-from store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
+from store.channel_read import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from table.model import Character, Forbidden, Table
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Anyone in the channel may read the history; its Previous/Next buttons are `DynamicItem`s whose
 custom_id carries the channel and the page (`tk:history:<channel>:<before>`), so they keep
-working after a restart. `/undo` is one store transaction (`store.undo.undo_last`).
+working after a restart. `/undo` is one store transaction (`Store.undo_last`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ from lang import N_, _
 from render.history import history_embed, undone_embed
 from rules.errors import RulesError
 from store import Store
-from store.store import HISTORY_PAGE
-from store.undo import undo_last
+from store.events import HISTORY_PAGE
 from table.event import Event
 
 PAGE_SIZE = HISTORY_PAGE - 1  # and one more read, to know whether any is older
@@ -125,8 +124,7 @@ class History(commands.Cog):
     )
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
-        undone = await undo_last(
-            bot_of(interaction).store,
+        undone = await bot_of(interaction).store.undo_last(
             await table_channel_id(interaction),
             interaction.guild_id,
             interaction.user.id,

@@ -26,6 +26,8 @@ class Executes(Protocol):
 class Tx(Protocol):
     """One open transaction. SQL uses `?` placeholders; each backend binds them its own way."""
 
+    dialect: str  # "sqlite" or "postgres": where the SQL a body sends may differ
+
     async def fetchone(self, sql: str, *args: Any) -> Row | None: ...
 
     async def fetchall(self, sql: str, *args: Any) -> list[Row]: ...

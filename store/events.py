@@ -1,4 +1,5 @@
-"""Events rows as `table.event.Event`s (SQLite keeps times and JSON as text, PostgreSQL not)."""
+"""Reading the event log: `events` rows as `table.event.Event`s (SQLite keeps times and JSON as
+text, PostgreSQL not), and the pages of history /history shows."""
 
 from __future__ import annotations
 
@@ -8,7 +9,47 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from store.backend import Tx
+from store.errors import StoreError
 from table.event import Event
+
+HISTORY_MAX = 100
+HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
+
+
+async def read_page(
+    tx: Tx, channel_id: int, limit: int, before_id: int | None, after_id: int | None
+) -> tuple[Event, ...]:
+    """`limit` of the channel's events: the newest, or those right before `before_id`, or
+    right after `after_id` (nearest it first), in the order read (`Store.history` sorts)."""
+    if not 1 <= limit <= HISTORY_MAX:
+        raise StoreError(f"History limit must be between 1 and {HISTORY_MAX}")
+    where, args = ["channel_id = ?"], [channel_id]
+    if before_id is not None:
+        where.append("id < ?")
+        args.append(before_id)
+    if after_id is not None:
+        where.append("id > ?")
+        args.append(after_id)
+    # Counting up from after_id picks the changes nearest it.
+    order = "DESC" if after_id is None else "ASC"
+    sql = (
+        f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE {' AND '.join(where)}"
+        f" ORDER BY id {order} LIMIT ?"
+    )
+    return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
+
+
+def page_key(
+    channel_id: int, limit: int, before_id: int | None = None, after_id: int | None = None
+) -> tuple[Any, ...]:
+    """What a page of history is kept under (`Store.history`)."""
+    return ("history", channel_id, limit, before_id, after_id)
+
+
+def newer_page(event: Event, page: tuple[Event, ...]) -> tuple[Event, ...]:
+    """The newest page once `event` is logged: it first, the oldest of a full page gone."""
+    return (event, *page)[:HISTORY_PAGE]
 
 
 def event_from_row(row: Mapping[str, Any]) -> Event:

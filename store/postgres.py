@@ -49,6 +49,8 @@ class PostgresTx:
     statement sees one snapshot by itself, and is a transaction by itself; a second would see
     another snapshot, and commit apart)."""
 
+    dialect = "postgres"
+
     def __init__(self, conn: asyncpg.Connection, single: bool = False) -> None:
         self._conn = conn
         self._single = single

@@ -74,6 +74,8 @@ class SqliteTx:
     thread that owns the connection. `kept`: what the connection's changes left (`kept`,
     `keep`); none for reads."""
 
+    dialect = "sqlite"
+
     def __init__(
         self, conn: sqlite3.Connection, kept: Mapping[Hashable, Kept] | None = None
     ) -> None:

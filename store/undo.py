@@ -14,8 +14,9 @@ from dataclasses import replace
 from rules.errors import RulesError
 from store import event_log
 from store.backend import Tx
+from store.change import Changes
+from store.channel_read import load_channel
 from store.events import event_from_row
-from store.store import Store
 from table.event import Event
 from table.undo import UNDO_ACTION, GmTest, Undone, nothing_to_undo, plan_undo, too_old
 
@@ -51,7 +52,7 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
 
 
 async def undo_last(
-    store: Store,
+    changes: Changes,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -60,16 +61,10 @@ async def undo_last(
     *,
     interaction_id: int | None = None,
 ) -> Undone:
-    """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
-    (a player): restore, log an "undo" event, mark the target, all in one transaction that
-    holds the channel's lock, as `Store.apply` does. `is_gm` may be a test of the channel's
-    settings: it is then asked of the settings this transaction loads (a GM role cleared just
-    before can't count). Undo stops at the channel's retention edge (`history_keep`).
-    Raises RulesError (nothing written) when there is nothing to undo or it can't be undone, and
-    AlreadyApplied when this `interaction_id` undid something already (a second delivery)."""
+    """`Store.undo_last`, in a transaction of `changes`."""
 
     async def body(tx: Tx) -> Undone:
-        current, stored, _ = await store._load(
+        current, stored, _ = await load_channel(
             tx, channel_id, guild_id, interaction_id=interaction_id
         )
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
@@ -84,12 +79,11 @@ async def undo_last(
         if not event_log.still_kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
-        undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)
+        undo = await changes.save(
+            tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id
+        )
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
         return Undone(target, replace(undo, undoes=target.id), undone)
 
-    try:
-        return await store._backend.write(channel_id, body)
-    finally:
-        store.forget_left(channel_id)
+    return await changes.locked(channel_id, body)

@@ -13,7 +13,6 @@ from render.history import change_parts
 from rules.defense import UnarmoredSpot
 from store import Store
 from store.migrate import load_migrations, migrate
-from store.undo import undo_last
 from table import bestiary, sheet
 from table.sheet import SheetOptions
 from tests.store.conftest import Database
@@ -159,7 +158,7 @@ async def test_a_v3_database_opens_plays_and_undoes_its_old_events(db: Database)
         assert played.get("aria").special_tsr == 6
         assert played.get_monster("troll").block.hidden_spots == 0
         for action in ("monster reveal", "character set", "character set", "monster hit"):
-            undone = await undo_last(store, CH, GUILD, GM, True)
+            undone = await store.undo_last(CH, GUILD, GM, True)
             assert undone.target.action == action
         back = await store.read(CH, GUILD)
         assert back.get("aria").level == 3 and back.get("aria").special_tsr == 0

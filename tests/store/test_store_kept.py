@@ -26,17 +26,11 @@ from hypothesis.stateful import RuleBasedStateMachine, rule
 
 from rules.errors import RulesError
 from store import Store, codec
+from store.change import table_key
+from store.channel_read import CHARACTERS, INITIATIVE, MONSTERS, Parts
 from store.errors import AlreadyApplied
 from store.event_log import PRUNE_EVERY
-from store.store import (
-    CHARACTERS,
-    HISTORY_PAGE,
-    INITIATIVE,
-    MONSTERS,
-    Parts,
-    _table_key,
-)
-from store.undo import undo_last
+from store.events import HISTORY_PAGE
 from table import initiative, partyops
 from table.model import HISTORY_KEEP_MIN, PARTS, Character, Monster, Table, server_layer
 
@@ -222,7 +216,7 @@ class KeptReads(RuleBasedStateMachine):
     @rule(which=st.integers(0, 1), channel=CHANNELS)
     def undo(self, which: int, channel: int) -> None:
         with contextlib.suppress(RulesError):
-            self.run(undo_last(self.stores[which], channel, GUILD_OF[channel], GM, True))
+            self.run(self.stores[which].undo_last(channel, GUILD_OF[channel], GM, True))
 
     @rule(statement=st.sampled_from(RAW), channel=CHANNELS)
     def raw_write(self, statement: tuple[str, str], channel: int) -> None:
@@ -397,7 +391,7 @@ async def test_a_change_that_raises_keeps_nothing(tmp_path: Path) -> None:
         table = await store.read(101, 7, party)
 
         async def body(tx: Any) -> None:
-            await tx.keep(_table_key(101, 7, party), (101, 7), "not a table")
+            await tx.keep(table_key(101, 7, party), (101, 7), "not a table")
             raise RulesError("refused")
 
         async def fine(tx: Any) -> None:

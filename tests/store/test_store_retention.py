@@ -16,7 +16,6 @@ from rules.errors import RulesError
 from store import Store
 from store.event_log import PRUNE_EVERY
 from store.migrate import load_migrations, migrate
-from store.undo import undo_last
 from table import partyops
 from table.model import HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, Character, Table
 from table.undo import too_old
@@ -105,7 +104,7 @@ async def test_a_kept_undo_keeps_the_change_it_undid(db: Database) -> None:
         await spend(store, "Bo", GM, 37)  # events 2..38
         await spend(store, "Aria", PIP)  # 39: the player's change
         await spend(store, "Bo", GM, 8)  # 40..47
-        undone = await undo_last(store, CH, GUILD, PIP, False)  # 48 undoes 39
+        undone = await store.undo_last(CH, GUILD, PIP, False)  # 48 undoes 39
         assert (undone.target.seq, undone.undo.seq) == (39, 48)
         await spend(store, "Bo", GM, 2)  # 50 prunes up to 40, but not what 48 points at
         assert await seqs(db) == [39, *range(41, 51)]
@@ -121,7 +120,7 @@ async def test_a_players_undo_stops_at_the_retention_edge(db: Database) -> None:
         await spend(store, "Bo", GM, 1)  # 12: event 2 falls past what the channel keeps
         before = await db.dump()
         with pytest.raises(RulesError) as caught:
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert "older than this channel keeps (its last 10 changes" in str(caught.value)
         assert "/settings set history_keep:" in str(caught.value)
         assert await db.dump() == before  # refused: nothing written
@@ -132,7 +131,7 @@ async def test_a_players_undo_one_change_inside_the_edge_goes_ahead(db: Database
         await seed(store)
         await spend(store, "Aria", PIP)  # event 2
         await spend(store, "Bo", GM, KEEP - 1)  # 3..11: event 2 is the 10th newest, still kept
-        undone = await undo_last(store, CH, GUILD, PIP, False)
+        undone = await store.undo_last(CH, GUILD, PIP, False)
         assert undone.target.seq == 2
         assert undone.table.get("Aria").fatigue.fp == 0
 
@@ -142,10 +141,10 @@ async def test_a_gms_undos_stop_at_the_retention_edge(db: Database) -> None:
         await seed(store)
         await spend(store, "Bo", GM, KEEP + 1)  # events 2..12
         # Each undo is a change too: the edge moves up as the targets move down.
-        undone = [await undo_last(store, CH, GUILD, GM, True) for _ in range(5)]
+        undone = [await store.undo_last(CH, GUILD, GM, True) for _ in range(5)]
         assert [u.target.seq for u in undone] == [12, 11, 10, 9, 8]
         with pytest.raises(RulesError) as caught:
-            await undo_last(store, CH, GUILD, GM, True)
+            await store.undo_last(CH, GUILD, GM, True)
         assert str(caught.value).startswith("Can't undo: fatigue spend by <@11>")
         assert "older than this channel keeps" in str(caught.value)
 
@@ -158,7 +157,7 @@ async def test_after_pruning_nothing_older_is_offered(db: Database) -> None:
         assert 2 not in await seqs(db)
         before = await db.dump()
         with pytest.raises(RulesError) as caught:
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert str(caught.value) == too_old(KEEP)
         assert await db.dump() == before
 
@@ -214,5 +213,5 @@ async def test_the_migration_numbers_old_events_and_records_their_keys(db: Datab
         assert keys == [("characters", "aria"), ("characters", "aria"), ("characters", "bo")]
         # The recorded keys are what /undo looks up: the GM's later change blocks the player's.
         with pytest.raises(RulesError) as caught:
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert "a later change, fatigue spend by <@11>" in str(caught.value)
