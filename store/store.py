@@ -11,13 +11,14 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from store import undo
+from store import secrets, undo
 from store.backend import Backend, Row, Tx
 from store.change import Changes, table_key
 from store.channel_read import EVERYTHING, Parts, load_channel
 from store.errors import StoreError
 from store.events import event_from_row, page_key, read_page
 from store.postgres import is_postgres_url
+from store.secrets import SecretRoll
 from store.sqlite import PREFIX as SQLITE_PREFIX
 from store.sqlite import SqliteBackend
 from table.event import Event
@@ -207,6 +208,21 @@ class Store:
             manages_server,
             interaction_id=interaction_id,
         )
+
+    # --- secret rolls ----------------------------------------------------------------------
+
+    async def keep_secret(self, roll: SecretRoll) -> None:
+        """Keep a secret roll, so the GM's peek and Reveal find it again, after a restart too
+        (one transaction; the same message twice keeps the first)."""
+        await secrets.keep_secret(self._backend, roll)
+
+    async def find_secret(self, message_id: int) -> SecretRoll | None:
+        """The secret roll the channel message `message_id` announces, if one is kept."""
+        return await secrets.find_secret(self._backend, message_id)
+
+    async def mark_revealed(self, roll: SecretRoll, gm_id: int) -> bool:
+        """Mark the roll revealed by `gm_id`; False when it already was (by anyone)."""
+        return await secrets.mark_revealed(self._backend, roll, gm_id)
 
 
 class _Opening:
