@@ -30,7 +30,7 @@ from table.model import PARTS, Table
 log = logging.getLogger(__name__)
 R = TypeVar("R")
 UNLOCKED_TRIES = 3  # PostgreSQL: changes in two round trips tried, before one holding the lock
-LEFT_KEPT = 2048  # PostgreSQL: channels whose last change's table is kept for the next
+REMEMBERED_PG = 2048  # PostgreSQL: tables changes here left, remembered for the next, at most
 # Every set of parts a Table may be read with (eight): a change carries over to the others.
 ALL_PARTS = tuple(
     frozenset(c) for n in range(len(PARTS) + 1) for c in itertools.combinations(PARTS, n)
@@ -49,7 +49,7 @@ class Changes:
         self._turns: dict[int, tuple[asyncio.Lock, int]] = {}
         # PostgreSQL: the table each channel's last change here left, with what it was read as
         # (`_apply_unlocked`): the next change's guard checks it is still so, instead of a read.
-        self._left: dict[tuple[Any, ...], tuple[Table, event_log.Guard]] = {}
+        self._remembered: dict[tuple[Any, ...], tuple[Table, event_log.Guard]] = {}
 
     async def apply(
         self,
@@ -80,16 +80,14 @@ class Changes:
         others = [other for other in ALL_PARTS if other != parts]
 
         async def body(tx: Tx) -> R:
-            # The Table the last change here left (SQLite), if nothing touched the channel or
-            # its server since: no load. Kept only once the channel's row is stored.
-            before = await tx.kept(key, scope)
-            if before is not None:
+            # What a read or a change left (SQLite), if nothing touched the channel or its
+            # server since: no load.
+            found: Loaded | None = await tx.remembered(key, scope)
+            if found is not None:
                 await check_not_applied(tx, interaction_id)
-                stored = True
             else:
-                before, stored, _ = await load_channel(
-                    tx, channel_id, guild_id, parts, interaction_id
-                )
+                found = await load_channel(tx, channel_id, guild_id, parts, interaction_id)
+            before, stored = found.table, found.stored
             after, result = fn(before)
             _check_returned(after, channel_id, action)
             if after != before:
@@ -97,10 +95,10 @@ class Changes:
                 stored = True
                 if not event_log.prunes_after(event.seq):  # older events all stay on the page
                     step = functools.partial(newer_page, event)
-                    await tx.follow(page_key(channel_id, HISTORY_PAGE), scope, step)
+                    await tx.step_remembered(page_key(channel_id, HISTORY_PAGE), scope, step)
                 await _carry_over(tx, before, after, parts, others, scope)
-            if stored:  # what a read of the same parts finds once this commits
-                await tx.keep(key, scope, after)
+            # What a read of the same parts finds once this commits.
+            await tx.remember(key, scope, Loaded(after, stored, None))
             return result
 
         return await self.locked(channel_id, body)
@@ -110,7 +108,7 @@ class Changes:
         try:
             return await self._backend.write(channel_id, body)
         finally:
-            self._forget_left(channel_id)  # PostgreSQL: what changes here left is stale now
+            self._forget(channel_id)  # PostgreSQL: what changes here left is stale now
 
     async def save(
         self,
@@ -155,15 +153,15 @@ class Changes:
         parts: Parts,
         interaction_id: int | None,
     ) -> R:
-        """PostgreSQL: the table this process's last change to the channel left (kept with
-        what it was read as), else a read in one statement; then the change in one statement
-        that writes only if the channel and its server's settings are still as read
+        """PostgreSQL: the table this process's last change to the channel left (remembered
+        with what it was read as), else a read in one statement; then the change in one
+        statement that writes only if the channel and its server's settings are still as read
         (`event_log.Guard`): one or two round trips, where a transaction holding the lock takes
         four. ChangedSinceRead if another change came in between (nothing written; what was
-        kept is forgotten; a refusal by `fn` keeps it); _TakeTheLock for a server's settings,
-        whose row other channels' changes write too."""
+        remembered is forgotten; a refusal by `fn` keeps it); _TakeTheLock for a server's
+        settings, whose row other channels' changes write too."""
         key = table_key(channel_id, guild_id, parts)
-        found = self._left.get(key)
+        found = self._remembered.get(key)
         if found is None:
 
             async def load(tx: Tx) -> Loaded:
@@ -180,7 +178,7 @@ class Changes:
         _check_returned(after, channel_id, action)
         if after == before:
             if stored:
-                self._leave(key, before, guard)
+                self._remember(key, before, guard)
             return result
         if after.server != before.server:
             raise _TakeTheLock()
@@ -193,34 +191,35 @@ class Changes:
         try:
             event = await self._backend.write(channel_id, save, one_statement=True)
         except ChangedSinceRead:
-            self._left.pop(key, None)
+            self._remembered.pop(key, None)
             raise
         left = dataclasses.replace(guard, newest=event.id)
-        self._leave(key, after, left)
-        # The channel's tables of other parts kept here, true as this change began, follow it
-        # (as SQLite's do, `_carry_over`): a spend after a hit needs no read. Others are stale.
+        self._remember(key, after, left)
+        # The channel's tables of other parts remembered here, true as this change began,
+        # follow it (as SQLite's do, `_carry_over`): a spend after a hit needs no read.
         untouched = _read_parts_only(before, after, parts)
         for other in ALL_PARTS:
             other_key = table_key(channel_id, guild_id, other)
-            kept = self._left.pop(other_key, None) if other != parts else None
-            if kept is not None and kept[1] == guard and untouched:
-                self._leave(other_key, _carried(after, parts, other, kept[0]), left)
+            found = self._remembered.pop(other_key, None) if other != parts else None
+            if found is not None and found[1] == guard and untouched:
+                carried = _carried(after, parts, other, found[0])
+                self._remember(other_key, carried, left)
         if event_log.prunes_after(event.seq):
             await self._prune(channel_id, event.seq - after.settings.history_keep)
         return result
 
-    def _forget_left(self, channel_id: int) -> None:
+    def _forget(self, channel_id: int) -> None:
         """After a change made in a transaction holding the lock (PostgreSQL): the tables the
         channel's changes left here are stale (their guards would refuse them)."""
-        for key in [key for key in self._left if key[1] == channel_id]:
-            del self._left[key]
+        for key in [key for key in self._remembered if key[1] == channel_id]:
+            del self._remembered[key]
 
-    def _leave(self, key: tuple[Any, ...], table: Table, guard: event_log.Guard) -> None:
-        """Keep what a change left for the next change of the channel here (PostgreSQL), the
-        longest kept forgotten first beyond LEFT_KEPT."""
-        if len(self._left) >= LEFT_KEPT:
-            del self._left[next(iter(self._left))]
-        self._left[key] = table, guard
+    def _remember(self, key: tuple[Any, ...], table: Table, guard: event_log.Guard) -> None:
+        """Remember what a change left for the next change of the channel here (PostgreSQL),
+        the longest remembered forgotten first beyond REMEMBERED_PG."""
+        if len(self._remembered) >= REMEMBERED_PG:
+            del self._remembered[next(iter(self._remembered))]
+        self._remembered[key] = table, guard
 
     async def _prune(self, channel_id: int, edge: int) -> None:
         """After a change written in one statement: the channel's log cut to its retention
@@ -237,7 +236,7 @@ class Changes:
 
 
 def table_key(channel_id: int, guild_id: int | None, parts: Parts) -> tuple[Any, ...]:
-    """What a kept Table is kept under: by a read (`Store.read`) or a change (`Store.apply`)."""
+    """What a Table is remembered as: by a read (`Store.read`) or a change (`Store.apply`)."""
     return ("table", channel_id, guild_id, parts)
 
 
@@ -249,14 +248,14 @@ async def _carry_over(
     others: Iterable[Parts],
     scope: Scope,
 ) -> None:
-    """The channel's Tables of `others` parts, kept, follow a change made with `parts`
-    (`Tx.follow`): so a look at the party after a monster's hit, or a hit after a spend, reads
-    nothing again."""
+    """The channel's Tables of `others` parts, remembered, follow a change made with `parts`
+    (`Tx.step_remembered`): so a look at the party after a monster's hit, or a hit after a
+    spend, reads nothing again."""
     if not _read_parts_only(before, after, parts):
         return  # it changed a part it never read: what the channel has there is read again
     for other in others:
-        step = functools.partial(_carried, after, parts, other)
-        await tx.follow(table_key(*scope, other), scope, step)
+        step = functools.partial(_carried_loaded, after, parts, other)
+        await tx.step_remembered(table_key(*scope, other), scope, step)
 
 
 def _read_parts_only(before: Table, after: Table, parts: Parts) -> bool:
@@ -268,12 +267,17 @@ def _read_parts_only(before: Table, after: Table, parts: Parts) -> bool:
 _UNREAD = Table(1, None)  # what a Table read without a part has there
 
 
-def _carried(after: Table, parts: Parts, other: Parts, kept: Table) -> Table:
-    """The channel read with `other` parts, `kept` as it was before a change made with `parts`
+def _carried(after: Table, parts: Parts, other: Parts, read: Table) -> Table:
+    """The channel read with `other` parts, `read` as it was before a change made with `parts`
     left `after`: the channel's row and server as `after` has them, and each part from the
     Table that read it (the change could touch only the parts it read), else empty."""
-    taken = {part: getattr(kept, part) for part in other - parts}
+    taken = {part: getattr(read, part) for part in other - parts}
     return after.with_parts(**taken, **{part: getattr(_UNREAD, part) for part in parts - other})
+
+
+def _carried_loaded(after: Table, parts: Parts, other: Parts, read: Loaded) -> Loaded:
+    """`_carried`, for what a read remembered: the change stored the channel's row."""
+    return Loaded(_carried(after, parts, other, read.table), True, None)
 
 
 class _TakeTheLock(Exception):

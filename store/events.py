@@ -43,7 +43,7 @@ async def read_page(
 def page_key(
     channel_id: int, limit: int, before_id: int | None = None, after_id: int | None = None
 ) -> tuple[Any, ...]:
-    """What a page of history is kept under (`Store.history`)."""
+    """What a page of history is remembered as (`Store.history`)."""
     return ("history", channel_id, limit, before_id, after_id)
 
 

@@ -75,13 +75,15 @@ class PostgresTx:
     async def execute(self, sql: str, *args: Any) -> None:
         await self._conn.execute(self._sql(sql), *args)
 
-    async def kept(self, key: Hashable, scope: Scope) -> Any:
-        return None  # reads and changes here keep nothing: every load goes to the server
+    async def remembered(self, key: Hashable, scope: Scope) -> Any:
+        return None  # nothing is remembered here: every load goes to the server
 
-    async def keep(self, key: Hashable, scope: Scope, value: Any) -> None:
+    async def remember(self, key: Hashable, scope: Scope, answer: Any) -> None:
         pass
 
-    async def follow(self, key: Hashable, scope: Scope, step: Callable[[Any], Any]) -> None:
+    async def step_remembered(
+        self, key: Hashable, scope: Scope, step: Callable[[Any], Any]
+    ) -> None:
         pass
 
 

@@ -14,7 +14,7 @@ from typing import Any, Self, TypeVar
 from store import secrets, undo
 from store.backend import Backend, Row, Tx
 from store.change import Changes, table_key
-from store.channel_read import EVERYTHING, Parts, load_channel
+from store.channel_read import EVERYTHING, Loaded, Parts, load_channel
 from store.errors import StoreError
 from store.events import event_from_row, page_key, read_page
 from store.postgres import is_postgres_url
@@ -110,12 +110,13 @@ class Store:
         `parts` names what to load besides the channel row: a Table read without "monsters"
         simply has none (commands that never touch monsters skip reading them)."""
 
-        async def body(tx: Tx) -> Table:
-            return (await load_channel(tx, channel_id, guild_id, parts)).table
+        async def body(tx: Tx) -> Loaded:
+            return await load_channel(tx, channel_id, guild_id, parts)
 
-        # A Table is immutable: it may be shared (and kept, by its channel and server's stamps).
-        key = table_key(channel_id, guild_id, parts)
-        return await self._backend.read(body, quick=True, key=key, scope=(channel_id, guild_id))
+        # A Table is immutable: it may be shared (and remembered, `store.remembered`, with
+        # whether its row is stored, for a change that finds it).
+        key, scope = table_key(channel_id, guild_id, parts), (channel_id, guild_id)
+        return (await self._backend.read(body, quick=True, key=key, scope=scope)).table
 
     async def read_with_history(
         self, channel_id: int, guild_id: int | None = None
@@ -143,13 +144,14 @@ class Store:
         """The channel's latest changes, newest first; `before_id` pages further back, and
         `after_id` gives the `limit` changes right after that one (a page back towards now).
         `guild_id`, the channel's server, as changes name it: the newest `HISTORY_PAGE` then
-        follows them where they are kept (`Tx.follow`), instead of being read again."""
+        follows them where it is remembered (`Tx.step_remembered`), instead of being read
+        again."""
 
         async def body(tx: Tx) -> tuple[Event, ...]:
             return await read_page(tx, channel_id, limit, before_id, after_id)
 
-        # Events are never changed by their readers: a page may be shared (and kept by the
-        # channel's stamps, and its server's, which a page doesn't need but costs nothing).
+        # Events are never changed by their readers: a page may be shared (and remembered by
+        # the channel's stamps, and its server's, which a page doesn't need but costs nothing).
         key = page_key(channel_id, limit, before_id, after_id)
         scope = (channel_id, guild_id)
         events = await self._backend.read(body, quick=True, key=key, scope=scope)

@@ -4,8 +4,10 @@ migrations run on them at open, as they would on a live database being upgraded.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import sqlite3
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -106,9 +108,10 @@ class Raw:
 
 
 async def raw_database(path: Path) -> Raw:
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA journal_mode = WAL")
+        migrate(conn, [m for m in load_migrations("sqlite") if m.version <= BASE_SCHEMA])
     db = await aiosqlite.connect(path, isolation_level=None)
-    await db.execute("PRAGMA journal_mode = WAL")
-    await migrate(db, [m for m in load_migrations("sqlite") if m.version <= BASE_SCHEMA])
     await db.execute("BEGIN")
     return Raw(db)
 

@@ -173,24 +173,26 @@ def test_split_statements_keeps_semicolons_in_strings() -> None:
         split_statements("CREATE TABLE t (x")
 
 
+async def writer_pragma(store: Store, pragma: str) -> object:
+    """A PRAGMA's value on the store's writing connection, asked on its thread."""
+    thread = store._backend._thread  # type: ignore[attr-defined]
+    return await thread.run(lambda: thread.conn.execute(f"PRAGMA {pragma}").fetchone()[0])
+
+
 async def test_wal_foreign_keys_and_busy_timeout(tmp_path: Path) -> None:
     async with Store.open(url(tmp_path / "tk.db")) as store:
-        connection = store._backend._db  # type: ignore[attr-defined]
         for pragma, expected in (
             ("journal_mode", "wal"),
             ("foreign_keys", 1),
             ("busy_timeout", 5000),
             ("synchronous", 2),  # FULL by default: a commit that returned survives a power cut
         ):
-            async with connection.execute(f"PRAGMA {pragma}") as cursor:
-                assert (await cursor.fetchone())[0] == expected
+            assert await writer_pragma(store, pragma) == expected
 
 
 async def test_synchronous_normal_when_asked_and_nothing_else(tmp_path: Path) -> None:
     async with Store.open(url(tmp_path / "tk.db"), sqlite_synchronous="normal") as store:
-        connection = store._backend._db  # type: ignore[attr-defined]
-        async with connection.execute("PRAGMA synchronous") as cursor:
-            assert (await cursor.fetchone())[0] == 1
+        assert await writer_pragma(store, "synchronous") == 1
     with pytest.raises(StoreError, match="synchronous"):
         await Store.open(url(tmp_path / "tk.db"), sqlite_synchronous="off")
 

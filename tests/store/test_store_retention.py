@@ -4,12 +4,13 @@ retention edge with nothing written."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import sqlite3
 from fractions import Fraction
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from rules.errors import RulesError
@@ -173,8 +174,8 @@ async def open_at_v3(db: Database) -> None:
     """The database as V1..V3 left it: before event numbers and event keys."""
     early = [m for m in load_migrations(db.dialect) if m.version <= 3]
     if db.path is not None:
-        async with aiosqlite.connect(db.path, isolation_level=None) as conn:
-            await migrate(conn, early)
+        with contextlib.closing(sqlite3.connect(db.path, isolation_level=None)) as conn:
+            migrate(conn, early)
         return
     import asyncpg
 

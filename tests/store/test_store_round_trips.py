@@ -90,7 +90,7 @@ async def test_a_change_to_one_character_is_one_round_trip_or_two(store: Store) 
     """Two with a read of the channel; one when this process's last change to it left its
     table (the guard checks nothing came in between)."""
     await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)  # prepares
-    store._changes._left.clear()  # as a process that never changed this channel
+    store._changes._remembered.clear()  # as a process that never changed this channel
     first = await counted(
         store, lambda: store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=2)
     )
@@ -136,7 +136,7 @@ async def test_a_change_to_a_whole_party_is_still_two_round_trips_at_most(store:
 
     await store.apply(CHANNEL, GUILD, GM, "add", add_party)
     await store.apply(CHANNEL, GUILD, GM, "tire", tire_everyone, interaction_id=3)  # prepares
-    store._changes._left.clear()
+    store._changes._remembered.clear()
     trips = await counted(
         store, lambda: store.apply(CHANNEL, GUILD, GM, "tire", tire_everyone, interaction_id=4)
     )
@@ -169,7 +169,7 @@ async def test_a_change_another_came_before_is_read_again_and_lands_on_top(
     times: the guarded write is refused each time (nothing written) and the change is read
     again; after UNLOCKED_TRIES refusals it waits its turn in a transaction holding the lock."""
     await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)  # prepares
-    store._changes._left.clear()  # so it reads first
+    store._changes._remembered.clear()  # so it reads first
     reads = store._backend.read
     came: list[int] = []
     async with Store.open(postgres_url) as other:
