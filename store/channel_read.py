@@ -8,7 +8,7 @@ costs no trip to a server."""
 
 from __future__ import annotations
 
-import functools
+import itertools
 from typing import NamedTuple
 
 from store import codec
@@ -21,6 +21,10 @@ from table.model import PARTS, SETTING_NAMES, Table
 CHARACTERS, MONSTERS, INITIATIVE = PARTS
 Parts = frozenset[str]  # what a command loads besides the channel row
 EVERYTHING: Parts = frozenset(PARTS)
+# Every set of parts a Table may be read with: eight.
+ALL_PARTS = tuple(
+    frozenset(c) for n in range(len(PARTS) + 1) for c in itertools.combinations(PARTS, n)
+)
 
 # A channel read: its row (if any), its turn order (a row of its own while it has one) as
 # `initiative_state`, its server's settings (if any) as `server_<name>`, and the event already
@@ -60,12 +64,19 @@ _PG_NEWEST = (
 )
 
 
-@functools.lru_cache(maxsize=16)  # one statement per set of parts (eight) and guarded or not
-def _pg_channel_sql(parts: Parts, guarded: bool = False) -> str:
+def _pg_channel_sql(parts: Parts, guarded: bool) -> str:
     arrays = "".join(f", {_PG_PARTS[p]}" for p in (CHARACTERS, MONSTERS) if p in parts)
     if guarded:
         arrays += _PG_NEWEST
     return _CHANNEL_AND_SERVER.replace(" FROM (SELECT CAST(", f"{arrays} FROM (SELECT CAST(", 1)
+
+
+# PostgreSQL's statement for each set of parts a Table may be read with, guarded or not.
+_PG_CHANNEL = {
+    (parts, guarded): _pg_channel_sql(parts, guarded)
+    for parts in ALL_PARTS
+    for guarded in (False, True)
+}
 
 
 # Characters and monsters come back as tuples in the order their decoders take (`codec`).
@@ -101,7 +112,7 @@ async def load_channel(
     index backs both up). `guarded` (PostgreSQL): also what a change written in one statement
     checks is still so."""
     together = tx.dialect == "postgres"  # the party and bestiary in the same statement
-    sql = _pg_channel_sql(parts, guarded) if together else _CHANNEL_AND_SERVER
+    sql = _PG_CHANNEL[parts, guarded] if together else _CHANNEL_AND_SERVER
     channel = await tx.fetchone(sql, channel_id, guild_id, interaction_id)
     if channel is not None and channel["applied_id"] is not None:
         applied = channel["applied_id"], channel["applied_action"]

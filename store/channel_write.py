@@ -7,7 +7,6 @@ round trip for them all, not one each (a rest of the party writes every characte
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
@@ -41,16 +40,13 @@ async def save_change(
     held = event_log.HeldWrites() if tx.dialect == "postgres" else None
     rows: Executes = tx if held is None else held
     if "channel" in new or not stored:  # events and characters need the channel row
-        await _upsert(
-            rows, "channels", codec.CHANNEL_COLUMNS, ("channel_id",), codec.channel_row(after)
-        )
+        await rows.execute(_UPSERT["channels"], *codec.channel_row(after))
     if snapshot.SERVER in new:
         was, now_set = old[snapshot.SERVER]["settings"], new[snapshot.SERVER]["settings"]
         await _save_server(rows, after, [n for n in now_set if now_set[n] != was[n]])
     await _save_keyed(
         rows,
         "characters",
-        codec.CHARACTER_COLUMNS,
         after.channel_id,
         new["characters"],
         {c.key: c for c in after.characters},
@@ -59,7 +55,6 @@ async def save_change(
     await _save_keyed(
         rows,
         "monsters",
-        codec.MONSTER_COLUMNS,
         after.channel_id,
         new.get("monsters", {}),
         {m.key: m for m in after.monsters},
@@ -94,19 +89,13 @@ async def _save_initiative(tx: Executes, after: Table) -> None:
     if state is None:
         await tx.execute("DELETE FROM initiatives WHERE channel_id = ?", after.channel_id)
     else:
-        await _upsert(
-            tx,
-            "initiatives",
-            ("channel_id", "state"),
-            ("channel_id",),
-            (after.channel_id, json.dumps(state, ensure_ascii=False, sort_keys=True)),
-        )
+        state_json = json.dumps(state, ensure_ascii=False, sort_keys=True)
+        await tx.execute(_UPSERT["initiatives"], after.channel_id, state_json)
 
 
 async def _save_keyed(
     tx: Executes,
     table: str,
-    columns: tuple[str, ...],
     channel_id: int,
     changed: Iterable[str],
     current: Mapping[str, T],
@@ -116,20 +105,13 @@ async def _save_keyed(
     at the table, delete the ones gone."""
     for key in changed:
         if key in current:
-            await _upsert(tx, table, columns, ("channel_id", "key"), row(channel_id, current[key]))
+            await tx.execute(_UPSERT[table], *row(channel_id, current[key]))
         else:
             await tx.execute(
                 f"DELETE FROM {table} WHERE channel_id = ? AND key = ?", channel_id, key
             )
 
 
-async def _upsert(
-    tx: Executes, table: str, columns: tuple[str, ...], keys: tuple[str, ...], row: tuple[Any, ...]
-) -> None:
-    await tx.execute(_upsert_sql(table, columns, keys), *row)
-
-
-@functools.lru_cache(maxsize=32)  # one statement per table written (five)
 def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:
     # Table and column names come from codec's constants, never from input; values are bound.
     updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
@@ -137,3 +119,15 @@ def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> 
         f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
         f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}"
     )
+
+
+# A row of each table a change writes whole, inserted or updated by its key.
+_UPSERT = {
+    table: _upsert_sql(table, columns, keys)
+    for table, columns, keys in (
+        ("channels", codec.CHANNEL_COLUMNS, ("channel_id",)),
+        ("characters", codec.CHARACTER_COLUMNS, ("channel_id", "key")),
+        ("monsters", codec.MONSTER_COLUMNS, ("channel_id", "key")),
+        ("initiatives", ("channel_id", "state"), ("channel_id",)),
+    )
+}
