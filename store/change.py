@@ -45,7 +45,7 @@ class Changes:
 
     def __init__(self, backend: Backend, now: Callable[[], datetime]) -> None:
         self._backend = backend
-        self._now = now
+        self.now = now  # the clock changes are logged at
         # PostgreSQL: this process's changes to a channel take turns (`_turn`), so they never
         # refuse each other's guarded writes; only other processes' changes can come between.
         self._turns: dict[int, tuple[asyncio.Lock, int]] = {}
@@ -96,7 +96,9 @@ class Changes:
             after, result = fn(before)
             _check_returned(after, channel_id, action)
             if after != before:
-                event = await self.save(tx, before, after, actor_id, action, stored, interaction_id)
+                event = await save_change(
+                    tx, before, after, actor_id, action, self.now(), stored, interaction_id
+                )
                 stored = True
                 if not event_log.prunes_after(event.seq):  # older events all stay on the page
                     step = functools.partial(newer_page, event)
@@ -114,22 +116,6 @@ class Changes:
             return await self._backend.write(channel_id, body)
         finally:
             self._forget(channel_id)  # PostgreSQL: what changes here left is stale now
-
-    async def save(
-        self,
-        tx: Tx,
-        before: Table,
-        after: Table,
-        actor_id: int,
-        action: str,
-        stored: bool,
-        interaction_id: int | None = None,
-        guard: event_log.Guard | None = None,
-    ) -> Event:
-        """`channel_write.save_change`, at this store's clock."""
-        return await save_change(
-            tx, before, after, actor_id, action, self._now(), stored, interaction_id, guard
-        )
 
     @contextlib.asynccontextmanager
     async def _turn(self, channel_id: int) -> AsyncIterator[None]:
@@ -189,8 +175,8 @@ class Changes:
             raise _TakeTheLock()
 
         async def save(tx: Tx) -> Event:
-            return await self.save(
-                tx, before, after, actor_id, action, stored, interaction_id, guard=guard
+            return await save_change(
+                tx, before, after, actor_id, action, self.now(), stored, interaction_id, guard
             )
 
         try:

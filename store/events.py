@@ -40,6 +40,12 @@ async def read_page(
     return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
 
 
+async def read_log(tx: Tx, channel_id: int) -> list[Event]:
+    """The channel's whole log, oldest first."""
+    rows = await tx.fetchall("SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id)
+    return [event_from_row(row) for row in rows]
+
+
 def page_key(
     channel_id: int, limit: int, before_id: int | None = None, after_id: int | None = None
 ) -> tuple[Any, ...]:

@@ -1,7 +1,13 @@
-"""The store: one transaction per change, an event log, the same for every backend.
+"""The store: what the bot asks of its database, as the typed methods of one `Store`, the same
+for every backend. `read` (a channel's Table), `history` (a page of its log),
+`read_with_history` (/export), `apply` (a change: one transaction, applied once), `undo_last`,
+and the secret rolls' `keep_secret`, `find_secret` and `mark_revealed`.
 
-`Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`;
-what differs between the two lives behind `store.backend.Backend`.
+`Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`.
+Where each part lives: reading a channel `store.channel_read`; applying a change
+`store.change`, saving it `store.channel_write` and logging it `store.event_log`; reading the
+log `store.events`; undo `store.undo`. What differs between SQLite and PostgreSQL lives behind
+`store.backend.Backend` (`store.sqlite`, `store.postgres`).
 """
 
 from __future__ import annotations
@@ -12,11 +18,11 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from store import secrets, undo
-from store.backend import Backend, Row, Tx
+from store.backend import Backend, Tx
 from store.change import Changes, table_key
 from store.channel_read import EVERYTHING, Loaded, Parts, load_channel
 from store.errors import StoreError
-from store.events import event_from_row, page_key, read_page
+from store.events import page_key, read_log, read_page
 from store.postgres import is_postgres_url
 from store.secrets import SecretRoll
 from store.sqlite import PREFIX as SQLITE_PREFIX
@@ -123,15 +129,11 @@ class Store:
     ) -> tuple[Table, list[Event]]:
         """The channel and its whole event log, oldest first, from one snapshot (/export)."""
 
-        async def body(tx: Tx) -> tuple[Table, list[Row]]:
+        async def body(tx: Tx) -> tuple[Table, list[Event]]:
             table = (await load_channel(tx, channel_id, guild_id)).table
-            rows = await tx.fetchall(
-                "SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id
-            )
-            return table, rows
+            return table, await read_log(tx, channel_id)
 
-        table, rows = await self._backend.read(body)
-        return table, [event_from_row(row) for row in rows]
+        return await self._backend.read(body)
 
     async def history(
         self,

@@ -16,6 +16,7 @@ from store import event_log
 from store.backend import Tx
 from store.change import Changes
 from store.channel_read import load_channel
+from store.channel_write import save_change
 from store.events import event_from_row
 from table.event import Event
 from table.undo import UNDO_ACTION, GmTest, Undone, nothing_to_undo, plan_undo, too_old
@@ -79,8 +80,9 @@ async def undo_last(
         if not event_log.still_kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
-        undo = await changes.save(
-            tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id
+        now = changes.now()
+        undo = await save_change(
+            tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
         )
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)

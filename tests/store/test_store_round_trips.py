@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg  # in the test extra
@@ -223,6 +224,7 @@ async def test_a_stale_guard_writes_nothing(store: Store) -> None:
     `tk_unchanged` before any row is written."""
     from store import event_log
     from store.channel_read import load_channel
+    from store.channel_write import save_change
     from store.errors import ChangedSinceRead
 
     async def load(tx: Any) -> Any:
@@ -235,7 +237,8 @@ async def test_a_stale_guard_writes_nothing(store: Store) -> None:
 
     async def save(tx: Any) -> Any:
         guard = dataclasses.replace(read_as, newest=newest - 1)
-        return await store._changes.save(tx, before, after, GM, "stale", True, guard=guard)
+        at = datetime.now(UTC)
+        return await save_change(tx, before, after, GM, "stale", at, True, guard=guard)
 
     with pytest.raises(ChangedSinceRead):
         await store._backend.write(CHANNEL, save, one_statement=True)
