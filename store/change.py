@@ -40,8 +40,14 @@ REMEMBERED_PG = 2048  # PostgreSQL: tables changes here left, remembered for the
 
 
 class Changes:
-    """How one Store applies changes: the transaction, and on PostgreSQL the per-channel
-    turns and the tables this process's changes left."""
+    """How one Store applies changes: the transaction, and on PostgreSQL the per-channel turns
+    and the tables this process's changes left.
+
+    PostgreSQL remembers the table each channel's last change here left, with what it was read
+    as: the next change's guard checks it is still so, instead of a read. At most
+    REMEMBERED_PG tables (the longest remembered forgotten first). A spend on loopback takes
+    838 µs instead of 1,272 (`tests.benchmarks.pg_store`, side by side with none remembered):
+    a round trip fewer, which saves the more the further the server."""
 
     def __init__(self, backend: Backend, now: Callable[[], datetime]) -> None:
         self._backend = backend
@@ -49,11 +55,7 @@ class Changes:
         # PostgreSQL: this process's changes to a channel take turns (`_turn`), so they never
         # refuse each other's guarded writes; only other processes' changes can come between.
         self._turns: dict[int, tuple[asyncio.Lock, int]] = {}
-        # PostgreSQL: the table each channel's last change here left, with what it was read as
-        # (`_apply_unlocked`): the next change's guard checks it is still so, instead of a
-        # read. At most REMEMBERED_PG tables (the longest remembered forgotten first). A
-        # spend on loopback takes 838 µs instead of 1,272 (`tests.benchmarks.pg_store`, side
-        # by side with none remembered); a round trip fewer, the further the server the more.
+        # PostgreSQL: what changes here left, and what they read it as (`_apply_unlocked`).
         self._remembered: dict[tuple[Any, ...], tuple[Table, event_log.Guard]] = {}
 
     async def apply(
