@@ -16,6 +16,7 @@ from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
+from cogs._picture import job, reply_picture
 from cogs._reply import PRIVATE, private_unless, reply
 from cogs._shared import BESTIARY, apply_as, read_table
 from lang import N_, _
@@ -41,8 +42,9 @@ from rules.defense import (
     TRADE_LIMIT,
 )
 from table import bestiary
-from table.bestiary import BuildOptions
-from table.model import HP_MAX
+from table.bestiary import MONSTERS_MAX, BuildOptions
+from table.monster import HP_MAX
+from table.monster_view import monster_view
 from table.names import NAME_LIMIT
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
@@ -52,6 +54,7 @@ Agility = app_commands.Range[int, AGILITY_RANGE.start, AGILITY_RANGE.stop - 1]
 ExtraDefense = app_commands.Range[int, 0, EXTRA_DEFENSE_MAX]
 ExtraEvasion = app_commands.Range[int, EXTRA_EVASION_MIN, 0]
 Hp = app_commands.Range[int, 1, HP_MAX]
+Count = app_commands.Range[int, 1, MONSTERS_MAX]
 Damage = app_commands.Range[int, 1, DAMAGE_MAX]
 NewName = app_commands.Range[str, 1, NAME_LIMIT]
 Name = app_commands.Range[str, 1, 100]  # a lookup: an unknown name gets a helpful error
@@ -244,6 +247,9 @@ class Monsters(commands.Cog):
     @app_commands.describe(
         name=N_("The monster's name (up to 32 characters)"),
         hp=N_("Its maximum HP, to track damage (optional)"),
+        count=N_(
+            "How many from this block, numbered after the name, each with its own HP and facing"
+        ),
         **BUILD_DESCRIPTIONS,
     )
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
@@ -257,6 +263,7 @@ class Monsters(commands.Cog):
         rank: Rank,
         armor: str,
         hp: Hp | None = None,
+        count: Count = 1,
         trade: Trade = 0,
         agility: Agility | None = None,
         extra_defense: ExtraDefense = 0,
@@ -269,10 +276,12 @@ class Monsters(commands.Cog):
         order: str = "normal",
     ) -> None:
         options = build_options(locals())
-        step = functools.partial(bestiary.create, name=name, options=options, hp_max=hp)
+        step = functools.partial(
+            bestiary.create, name=name, options=options, hp_max=hp, count=count
+        )
         made = await self._change(interaction, "monster create", step)
-        title = _("Created {name}", name=made.name)
-        await reply(interaction, embed=monster_embed(made, title=title))
+        title = _("Created {name}", name=", ".join(m.name for m in made))
+        await reply(interaction, embed=monster_embed(made[0], title=title))
 
     @monster.command(
         name="show",
@@ -289,7 +298,8 @@ class Monsters(commands.Cog):
         # Hidden spots in full only in a reply the GM alone sees.
         private_to_gm = not public and is_gm(interaction, table.settings)
         embed = monster_embed(monster, show_hidden=private_to_gm)
-        await reply(interaction, embed=embed)  # private unless public, as declared
+        picture = job(interaction, "monster", monster_view(monster, show_hidden=private_to_gm))
+        await reply_picture(interaction, embed, picture)  # private unless public, as declared
 
     @monster.command(
         name="list", description=N_("This channel's monsters"), extras=private_unless("public")
@@ -316,12 +326,9 @@ class Monsters(commands.Cog):
     async def face(self, interaction: discord.Interaction, name: Name, facing: str) -> None:
         step = functools.partial(bestiary.face, name=name, facing=facing)
         turned = await self._change(interaction, "monster face", step)
-        await reply(
-            interaction,
-            embed=monster_embed(
-                turned, title=_("{name} now faces {facing}", name=turned.name, facing=turned.facing)
-            ),
-        )
+        title = _("{name} now faces {facing}", name=turned.name, facing=turned.facing)
+        picture = job(interaction, "monster", monster_view(turned, show_hidden=False))
+        await reply_picture(interaction, monster_embed(turned, title=title), picture)
 
     @monster.command(
         name="reveal", description=N_("GM: show the players one hidden unarmored spot")

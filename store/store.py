@@ -1,13 +1,14 @@
 """The store: what the bot asks of its database, as the typed methods of one `Store`, the same
 for every backend. `read` (a channel's Table), `history` (a page of its log),
-`read_with_history` (/export), `apply` (a change: one transaction, applied once), `undo_last`,
-and the secret rolls' `keep_secret`, `find_secret` and `mark_revealed`.
+`read_with_history` (/export), `fatigue_chart` (/party chart), `apply` (a change: one
+transaction, applied once), `undo_last`, and the secret rolls' `keep_secret`, `find_secret` and
+`mark_revealed`.
 
 `Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`.
 Where each part lives: reading a channel `store.channel_read`; applying a change
 `store.change`, saving it `store.channel_write` and logging it `store.event_log`; reading the
-log `store.events`; undo `store.undo`. What differs between SQLite and PostgreSQL lives behind
-`store.backend.Backend` (`store.sqlite`, `store.postgres`).
+log `store.events` and `store.chart`; undo `store.undo`. What differs between SQLite and
+PostgreSQL lives behind `store.backend.Backend` (`store.sqlite`, `store.postgres`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from store import secrets, undo
+from store import chart, secrets, undo
 from store.backend import Backend, Tx
 from store.change import Changes, table_key
 from store.channel_read import EVERYTHING, Loaded, Parts, load_channel
@@ -28,6 +29,7 @@ from store.secrets import SecretRoll
 from store.sqlite import PREFIX as SQLITE_PREFIX
 from store.sqlite import SqliteBackend
 from table.event import Event
+from table.fatigue_series import FatigueSeries
 from table.model import Table
 from table.undo import GmTest, Undone
 
@@ -212,6 +214,15 @@ class Store:
             manages_server,
             interaction_id=interaction_id,
         )
+
+    async def fatigue_chart(
+        self, channel_id: int, guild_id: int | None, since: str, character: str | None
+    ) -> FatigueSeries:
+        """The series of the channel's fatigue chart (`/party chart`), from `since` (a
+        `table.fatigue_series` start) for one `character` or the party; RulesError for a chart
+        that can't be drawn: no characters, no Fatigue Level, a start the kept history no
+        longer reaches."""
+        return await chart.fatigue_chart(self._backend, channel_id, guild_id, since, character)
 
     # --- secret rolls ----------------------------------------------------------------------
 

@@ -18,18 +18,9 @@ from lang import N_, _
 from rules.errors import RulesError
 from rules.fatigue import FatigueState, toughness_from_con
 
-from table.model import (
-    FL_MAX,
-    SETTING_NAMES,
-    ChannelSettings,
-    Character,
-    Forbidden,
-    Table,
-    check_can_change,
-    layered,
-    server_layer,
-)
+from table.model import FL_MAX, Character, Forbidden, Table, check_can_change
 from table.names import clean_name
+from table.settings import SETTING_NAMES, ChannelSettings, layered, server_layer
 
 CLASSES_MAX = 5  # more classes than this is surely a typo
 CLASS_LEVEL_MAX = 100
@@ -307,6 +298,7 @@ class SettingsOptions:
     clear_gm_role: bool = False
     history_keep: int | None = None
     threads: str | None = None
+    init_dice: str | None = None
     reset: str | None = None  # a setting's name (or "all") to forget at this scope
 
     def given(self) -> bool:

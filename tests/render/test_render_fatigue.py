@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from render import fatigue as render
-from render.common import band_colour
+from render.common import DESCRIPTION_MAX, band_colour
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from table import partyops
@@ -67,29 +67,18 @@ def test_duration(seconds: int, shown: str) -> None:
     assert render.duration(seconds) == shown
 
 
-def test_clock_line_counts_rounds_from_one() -> None:
-    assert render.clock_line(0, 60) == "Day 1, 00:00 · round 1 (60 s rounds)"
-    assert render.clock_line(125, 60) == "Day 1, 00:02:05 · round 3 (60 s rounds)"
-    # the table's own count, kept across a change of round length
-    assert render.clock_line(31_800, 6, 531) == "Day 1, 08:50 · round 531 (6 s rounds)"
+def test_clock_line_shows_the_time_of_day_and_only_a_fights_round() -> None:
+    assert render.clock_line(0, 60) == "Day 1, 00:00 (60 s rounds)"
+    assert render.clock_line(125, 60) == "Day 1, 00:02:05 (60 s rounds)"
+    # during a fight, the fight's round: the one round number a reply shows
+    assert render.clock_line(31_800, 6, 2) == "Day 1, 08:50 · ⚔️ Round 2 (6 s rounds)"
+    assert render.clock_footer(60, 3) == "Game clock: Day 1, 00:01 · ⚔️ Round 3"
 
 
 def test_a_character_ahead_of_the_clock_says_until_when_it_rested() -> None:
     state = FatigueState(fp=5, settled=600)
     assert "rested alone until Day 1, 00:10" in render.status_parts(state, Fraction(20), 60)
     assert not any("rested" in p for p in render.status_parts(state, Fraction(20), 600))
-
-
-@pytest.mark.parametrize(
-    ("fl", "shown"),
-    [(Fraction(20), "20"), (Fraction(41, 2), "20.5"), (Fraction(61, 4), "15.25")],
-)
-def test_fl_text_exact(fl: Fraction, shown: str) -> None:
-    assert render.fl_text(fl) == shown
-
-
-def test_fl_text_marks_rounded_thirds() -> None:
-    assert render.fl_text(Fraction(46, 3)) == "≈15.33"
 
 
 @pytest.mark.parametrize(
@@ -154,7 +143,7 @@ def test_change_embed_lists_the_events_and_before_after() -> None:
 def test_change_embed_shows_an_unchanged_count_once() -> None:
     # A rest that leaves VP damage as it was: "VP damage: 1", never "1 → 1".
     t = table(character("Bree", fp=30, vp_damage=1))
-    _, change = partyops.remove(t, "Bree", 5)
+    _, change = partyops.recover(t, "Bree", 5)
     text = embed_text(render.change_embed("Bree recovers", change, clock=0))
     assert "VP damage: 1" in text.splitlines()
     assert "1 → 1" not in text
@@ -247,7 +236,7 @@ def test_a_long_report_stays_inside_discord_limits() -> None:
     t = table(*(character(f"A very long hero name number {i:03}", fp=60) for i in range(60)))
     _, report = partyops.party_spend(t, 30)
     embed = render.report_embed("Spend", report, 60)
-    assert len(embed.description or "") <= render.DESCRIPTION_MAX
+    assert len(embed.description or "") <= DESCRIPTION_MAX
     assert (embed.description or "").endswith("more")
 
 

@@ -10,12 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RulesError
-from table.model import (
+from table.model import Table
+from table.settings import (
     DEFAULT_SETTINGS,
     HISTORY_KEEP_MAX,
     HISTORY_KEEP_MIN,
     SETTING_NAMES,
-    Table,
     layered,
     server_layer,
 )
@@ -31,6 +31,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "gm_role_id": st.integers(1, 2**63 - 1),
     "threads": st.sampled_from(["shared", "own"]),
     "history_keep": st.integers(HISTORY_KEEP_MIN, HISTORY_KEEP_MAX),
+    "init_dice": st.sampled_from(["1d10", "1d20", "1d6+2", "2d8"]),
 }
 
 
