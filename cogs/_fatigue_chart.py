@@ -14,7 +14,6 @@ from cogs._picture import job, reply_picture
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
 from render.charts import fatigue_chart_embed
-from store.chart import fatigue_chart
 from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST
 
 SINCE_CHOICES = [
@@ -39,7 +38,7 @@ async def chart_reply(
         raise NotInServer()
     channel_id = await table_channel_id(interaction)  # a thread charts its channel's table
     store = bot_of(interaction).store
-    series = await fatigue_chart(store, channel_id, interaction.guild_id, since, character)
+    series = await store.fatigue_chart(channel_id, interaction.guild_id, since, character)
     embed = fatigue_chart_embed(series)
     await reply_picture(interaction, embed, job(interaction, "fatigue", series), private=private)
 

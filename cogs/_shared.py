@@ -19,8 +19,8 @@ from bot.outages import of as outages_of
 from bot.permissions import is_gm
 from lang import N_, _
 from rules.errors import RulesError
+from store.channel_read import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from store.errors import DatabaseOutage
-from store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from table.model import Character, Forbidden, Table
 
 if TYPE_CHECKING:

@@ -24,8 +24,6 @@ from cogs._shared import bot_of, table_channel_id
 from lang import _
 from render.confirm import take_back_cancelled_embed
 from render.history import ask_embed, redone_embed, undone_embed
-from store.redo import redo_last
-from store.undo import undo_last
 from table.model import ChannelSettings
 from table.undo import AskFirst
 
@@ -44,13 +42,13 @@ async def take_back(
     store, channel_id = bot_of(interaction).store, await table_channel_id(interaction)
     who = (interaction.guild_id, interaction.user.id, gm, interaction.permissions.manage_guild)
     if redo:
-        redone = await redo_last(
-            store, channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
+        redone = await store.redo_last(
+            channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
         )
         mark_saved(interaction, f"redo of {redone.change.action}")
         return redone_embed(redone, datetime.now(UTC))
-    undone = await undo_last(
-        store, channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
+    undone = await store.undo_last(
+        channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
     )
     mark_saved(interaction, f"undo of {undone.target.action}")
     return undone_embed(undone, datetime.now(UTC))

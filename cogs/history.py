@@ -25,8 +25,9 @@ from cogs._take_back import TakeBackAnswer, undo_or_ask
 from lang import N_, _
 from render.history import history_embed
 from rules.errors import RulesError
-from store import Event, Store
-from store.store import HISTORY_PAGE
+from store import Store
+from store.events import HISTORY_PAGE
+from table.event import Event
 
 PAGE_SIZE = HISTORY_PAGE - 1  # and one more read, to know whether any is older
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway

@@ -26,7 +26,7 @@ from render.secret import (
     result_embeds,
 )
 from rules.errors import RulesError
-from store.secrets import SecretRoll, find_secret, keep_secret, mark_revealed
+from store.secrets import SecretRoll
 from table.model import Forbidden
 
 # Marked here, translated when said (`_(PEEK)`): each reader gets their own language.
@@ -70,13 +70,13 @@ async def send_secret(
         what=what,
         embeds=tuple(dict(e.to_dict()) for e in embeds),
     )
-    await keep_secret(bot_of(interaction).store, roll)
+    await bot_of(interaction).store.keep_secret(roll)
     await whisper(interaction, private_text(name, what, yours=True), embeds=embeds)
 
 
 async def _secret_here(interaction: discord.Interaction, message_id: int) -> SecretRoll:
     """The kept roll, if this click comes from the channel (and server) it was made in."""
-    roll = await find_secret(bot_of(interaction).store, message_id)
+    roll = await bot_of(interaction).store.find_secret(message_id)
     if roll is None:
         raise RulesError(_(UNKNOWN))
     if interaction.channel_id != roll.channel_id or interaction.guild_id != roll.guild_id:
@@ -146,7 +146,7 @@ class SecretReveal(TableButton, template=r"tk:secret:reveal:(?P<message>" + ID_C
                 )
             except discord.NotFound:
                 raise RulesError(_(GONE)) from None
-            await mark_revealed(bot_of(interaction).store, roll, interaction.user.id)
+            await bot_of(interaction).store.mark_revealed(roll, interaction.user.id)
         done = _(
             "🔓 {name}'s secret {what} is revealed in the channel.",
             name=roll.roller_name,

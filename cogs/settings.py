@@ -17,7 +17,7 @@ from lang import N_, _
 from render.fatigue import clock_line, fight_round
 from render.settings import RESET_CHOICES, settings_embed
 from rules.errors import RulesError
-from store.store import INITIATIVE
+from store.channel_read import INITIATIVE
 from table.dice_expr import INIT_DICE_MAX
 from table.model import Forbidden, Table
 from table.settings import (

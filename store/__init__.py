@@ -1,9 +1,7 @@
 """Storage: one `Store` (SQLite by default, PostgreSQL when asked; migrations, one transaction
-per change) and its `Event` log."""
+per change, an event log)."""
 
-from store.codec import restore
 from store.errors import AlreadyApplied, StoreError
-from store.sqlite import sqlite_path
-from store.store import Event, Store
+from store.store import Store
 
-__all__ = ["AlreadyApplied", "Event", "Store", "StoreError", "restore", "sqlite_path"]
+__all__ = ["AlreadyApplied", "Store", "StoreError"]

@@ -18,13 +18,15 @@ R = TypeVar("R")
 
 
 class Executes(Protocol):
-    """What writes rows: a `Tx`, or (PostgreSQL) `retention.Held`, which sends them later."""
+    """What writes rows: a `Tx`, or (PostgreSQL) `event_log.HeldWrites`, which sends them later."""
 
     async def execute(self, sql: str, *args: Any) -> None: ...
 
 
 class Tx(Protocol):
     """One open transaction. SQL uses `?` placeholders; each backend binds them its own way."""
+
+    dialect: str  # "sqlite" or "postgres": where the SQL a body sends may differ
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None: ...
 
@@ -37,27 +39,29 @@ class Tx(Protocol):
 
     async def execute(self, sql: str, *args: Any) -> None: ...
 
-    async def kept(self, key: Hashable, scope: Scope) -> Any:
-        """In a change: what an earlier change `keep`-ed under `key`, if nothing in `scope`
-        changed since (by anyone); else None (always None on PostgreSQL, which keeps nothing)."""
+    # In a change, what the backend remembers (`store.remembered`; PostgreSQL remembers nothing
+    # here: `remembered` finds nothing, the other two do nothing).
+
+    async def remembered(self, key: Hashable, scope: Scope) -> Any:
+        """The answer a read or an earlier change left under `key`, if nothing in `scope`
+        changed since (by anyone); else None."""
         ...
 
-    async def keep(self, key: Hashable, scope: Scope, value: Any) -> None:
-        """In a change: `value` (immutable) is what reading `key` finds once this commits, as
-        long as nothing in `scope` changes; the backend may keep it for the next change and
-        the next look (SQLite does, and only if the COMMIT succeeds)."""
+    async def remember(self, key: Hashable, scope: Scope, answer: Any) -> None:
+        """`answer` (immutable) is what reading `key` finds once this change commits, while
+        nothing in `scope` changes: remembered only if the COMMIT succeeds."""
         ...
 
-    async def follow(self, key: Hashable, scope: Scope, step: Callable[[Any], Any]) -> None:
-        """In a change, after `kept(…, scope)`: a result kept under `key` (with this `scope`)
-        by a read or an earlier change, if true as this change began, becomes `step(result)`
-        once it commits (on SQLite: the newest page of history gains the change's event, a
-        kept table of other parts takes the change's; on PostgreSQL, which keeps nothing, this
-        does nothing)."""
+    async def step_remembered(
+        self, key: Hashable, scope: Scope, step: Callable[[Any], Any]
+    ) -> None:
+        """After `remembered(…, scope)`: the answer remembered under `key`, if true as this
+        change began, becomes `step(answer)` once it commits (the newest page of history gains
+        the change's event; a Table of other parts takes the change's row)."""
         ...
 
 
-# What a kept result depends on: its channel, and its server (None: the channel row's).
+# What a remembered answer depends on: its channel, and its server (None: the channel row's).
 Scope = tuple[int, int | None]
 Body = Callable[[Tx], Awaitable[R]]
 
@@ -79,10 +83,9 @@ class Backend(Protocol):
         `quick`: the read is small and bounded (a channel, a page of history), so SQLite may
         run it at once on the event loop's thread instead of a hop to its worker thread; on
         PostgreSQL it must be ONE statement, run without BEGIN and COMMIT (one round trip).
-        `key` (with `quick`): names everything `body` reads, so SQLite may answer with a result
-        it kept while the database has not changed at all, or (with `scope`: the channel and
-        server `body` reads) while nothing in that scope has; the result is then shared, and
-        must be immutable."""
+        `key` and `scope` (with `quick`): `key` names everything `body` reads, of the channel
+        and server `scope` names, so SQLite may answer with what it remembers while nothing in
+        that scope has changed; the result is then shared, and must be immutable."""
         ...
 
     async def write(self, channel_id: int, body: Body[R], *, one_statement: bool = False) -> R:

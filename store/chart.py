@@ -13,9 +13,9 @@ import asyncio
 import json
 from typing import Any
 
-from store.backend import Tx
+from store.backend import Backend, Tx
+from store.channel_read import CHARACTERS, load_channel
 from store.events import EVENT_COLUMNS, event_from_row
-from store.store import CHARACTERS, Store
 from table.fatigue_series import (
     LONG_REST,
     FatigueSeries,
@@ -53,27 +53,26 @@ def _mark(row: dict[str, Any]) -> Mark:
 
 
 async def fatigue_chart(
-    store: Store, channel_id: int, guild_id: int | None, since: str, character: str | None
+    backend: Backend, channel_id: int, guild_id: int | None, since: str, character: str | None
 ) -> FatigueSeries:
-    """The series of the channel's fatigue chart (RulesError for a chart that can't be drawn:
-    no characters, no Fatigue Level, a start the kept history no longer reaches)."""
+    """`Store.fatigue_chart`."""
 
     async def marks(tx: Tx) -> tuple[Table, list[dict[str, Any]]]:
-        table, _, _ = await store._load(tx, channel_id, guild_id, PARTY)
+        table = (await load_channel(tx, channel_id, guild_id, PARTY)).table
         keep = table.settings.history_keep
         return table, await tx.fetchall(_MARKS, LONG_REST, channel_id, keep)
 
-    table, rows = await store._backend.read(marks)
+    table, rows = await backend.read(marks)
     keep = table.settings.history_keep
     key = None if character is None else table.get(character).key
     start = chart_start([_mark(row) for row in rows], since, table.clock, keep, key)
 
     async def changes(tx: Tx) -> tuple[Table, list[tuple[Any, ...]]]:
         # The table again, in the same snapshot as the changes it is walked back through.
-        now, _, _ = await store._load(tx, channel_id, guild_id, PARTY)
+        now = (await load_channel(tx, channel_id, guild_id, PARTY)).table
         return now, await tx.fetchvalues(_AFTER, channel_id, start.after_id, keep)
 
-    now, values = await store._backend.read(changes)
+    now, values = await backend.read(changes)
 
     def build() -> FatigueSeries:
         events = [event_from_row(dict(zip(EVENT_COLUMNS, v, strict=True))) for v in values]

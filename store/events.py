@@ -1,4 +1,5 @@
-"""Events rows as `table.event.Event`s (SQLite keeps times and JSON as text, PostgreSQL not)."""
+"""Reading the event log: `events` rows as `table.event.Event`s (SQLite keeps times and JSON as
+text, PostgreSQL not), and the pages of history /history shows."""
 
 from __future__ import annotations
 
@@ -8,9 +9,53 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from store.backend import Tx
+from store.errors import StoreError
 from table.event import Event
 
-__all__ = ["EVENT_COLUMNS", "Event", "event_from_row", "event_from_values"]
+HISTORY_MAX = 100
+HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
+
+
+async def read_page(
+    tx: Tx, channel_id: int, limit: int, before_id: int | None, after_id: int | None
+) -> tuple[Event, ...]:
+    """`limit` of the channel's events: the newest, or those right before `before_id`, or
+    right after `after_id` (nearest it first), in the order read (`Store.history` sorts)."""
+    if not 1 <= limit <= HISTORY_MAX:
+        raise StoreError(f"History limit must be between 1 and {HISTORY_MAX}")
+    where, args = ["channel_id = ?"], [channel_id]
+    if before_id is not None:
+        where.append("id < ?")
+        args.append(before_id)
+    if after_id is not None:
+        where.append("id > ?")
+        args.append(after_id)
+    # Counting up from after_id picks the changes nearest it.
+    order = "DESC" if after_id is None else "ASC"
+    sql = (
+        f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE {' AND '.join(where)}"
+        f" ORDER BY id {order} LIMIT ?"
+    )
+    return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
+
+
+async def read_log(tx: Tx, channel_id: int) -> list[Event]:
+    """The channel's whole log, oldest first."""
+    rows = await tx.fetchall("SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id)
+    return [event_from_row(row) for row in rows]
+
+
+def page_key(
+    channel_id: int, limit: int, before_id: int | None = None, after_id: int | None = None
+) -> tuple[Any, ...]:
+    """What a page of history is remembered as (`Store.history`)."""
+    return ("history", channel_id, limit, before_id, after_id)
+
+
+def newer_page(event: Event, page: tuple[Event, ...]) -> tuple[Event, ...]:
+    """The newest page once `event` is logged: it first, the oldest of a full page gone."""
+    return (event, *page)[:HISTORY_PAGE]
 
 
 def event_from_row(row: Mapping[str, Any]) -> Event:
@@ -50,15 +95,23 @@ EVENT_COLUMNS = (
 
 
 def event_from_values(values: tuple[Any, ...]) -> Event:
-    """A row of `EVENT_COLUMNS` as an Event, decoded once per stored version of the row (a page
-    of history is read again after every change to the channel, its older lines unchanged).
-    Events are shared, so never changed by their readers."""
+    """A row of `EVENT_COLUMNS` as an Event, decoded once per stored version of the row
+    (`_decoded_event`). Events are shared, so never changed by their readers."""
     try:
-        return _cached_event(values)
+        return _decoded_event(values)
     except TypeError:  # a value that can't be a key (JSON a driver decoded already)
         return event_from_row(dict(zip(EVENT_COLUMNS, values, strict=True)))
 
 
-@functools.lru_cache(maxsize=1024)  # about a hundred pages of ten
-def _cached_event(values: tuple[Any, ...]) -> Event:
+EVENTS_DECODED_MAX = 1024  # a hundred pages of ten
+
+
+@functools.lru_cache(maxsize=EVENTS_DECODED_MAX)
+def _decoded_event(values: tuple[Any, ...]) -> Event:
+    """At most EVENTS_DECODED_MAX events (the least recently read forgotten first), about 6 KB
+    each for a change to one character. A page of history is read again after every change to
+    its channel, its older lines unchanged: on PostgreSQL, where every read decodes, a page of
+    ten takes 423 µs instead of 666 (`tests.benchmarks.pg_store`, side by side with the
+    decoders uncached). On SQLite most pages are answered before any decoding
+    (`store.remembered`)."""
     return event_from_row(dict(zip(EVENT_COLUMNS, values, strict=True)))

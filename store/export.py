@@ -9,10 +9,10 @@ import json
 from datetime import datetime
 from typing import Any
 
-from store import Event
-from store.codec import character_to_dict, monster_to_dict
 from store.migrate import load_migrations
+from table.event import Event
 from table.model import ChannelSettings, Table
+from table.snapshot import character_to_dict, monster_to_dict
 
 FORMAT = "tablekeeper-export"
 VERSION = 1

@@ -1,6 +1,6 @@
 """Apply `store/migrations/<dialect>/V{n}__{name}.sql` in order, each once, tracked in
-`schema_version`. The loader serves both dialects; this module runs SQLite's, and
-`store.postgres` runs PostgreSQL's."""
+`schema_version`. The loader serves both dialects; this module runs SQLite's (on any sqlite3
+connection: the store's, on its thread), and `store.postgres` runs PostgreSQL's."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-import aiosqlite
 
 from store.errors import StoreError
 
@@ -83,32 +81,34 @@ def _has_code(text: str) -> bool:
     return any(line.split("--", 1)[0].strip() for line in text.splitlines())
 
 
-async def migrate(db: aiosqlite.Connection, migrations: list[Migration] | None = None) -> list[int]:
-    """Apply what is pending; returns the versions applied now. Safe to run from two processes:
-    each migration re-checks the version inside its own BEGIN IMMEDIATE transaction."""
+def migrate(conn: sqlite3.Connection, migrations: list[Migration] | None = None) -> list[int]:
+    """Apply what is pending to a SQLite connection in autocommit mode (`isolation_level=None`);
+    returns the versions applied now. Safe to run from two processes: each migration re-checks
+    the version inside its own BEGIN IMMEDIATE transaction."""
     migrations = load_migrations() if migrations is None else migrations
-    await db.execute(
+    conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_version ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
     applied: list[int] = []
     for migration in migrations:
-        await db.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            async with db.execute(
+            found = conn.execute(
                 "SELECT 1 FROM schema_version WHERE version = ?", (migration.version,)
-            ) as cursor:
-                done = await cursor.fetchone() is not None
+            )
+            done = found.fetchone() is not None
             if not done:
                 for statement in split_statements(migration.sql):
-                    await db.execute(statement)
-                await db.execute(
+                    conn.execute(statement)
+                conn.execute(
                     "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, datetime.now(UTC).isoformat()),
                 )
-            await db.commit()
+            conn.execute("COMMIT")
         except BaseException:
-            await db.rollback()
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
         if not done:
             log.info("Applied migration V%d__%s", migration.version, migration.name)

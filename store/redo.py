@@ -10,10 +10,14 @@ channel's retention edge (`history_keep`).
 from __future__ import annotations
 
 from rules.errors import RulesError
-from store import retention
+from store import event_log
 from store.backend import Tx
+from store.change import Changes
+from store.channel_read import load_channel
+from store.channel_write import save_change
 from store.errors import StoreError
-from store.store import Event, Store, event_from_row
+from store.events import event_from_row
+from table.event import Event
 from table.undo import (
     REDO_ACTION,
     GmTest,
@@ -49,7 +53,7 @@ async def _event(tx: Tx, event_id: int) -> Event:
 async def _later(tx: Tx, change: Event, undo: Event) -> list[Event]:
     """The events after `undo` that touched a character, monster or the turn order it touched,
     oldest first (all of them, so that `standing` can pair undos with what they undid)."""
-    keys = retention.touched_keys(undo.before, undo.after)
+    keys = event_log.touched_keys(undo.before, undo.after)
     if not keys:
         return []
     match = " OR ".join(["(part = ? AND key = ?)"] * len(keys))
@@ -70,7 +74,7 @@ async def _later(tx: Tx, change: Event, undo: Event) -> list[Event]:
 
 
 async def redo_last(
-    store: Store,
+    changes: Changes,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -81,16 +85,10 @@ async def redo_last(
     asks: bool = False,
     expect: int | None = None,
 ) -> Redone:
-    """Take back the channel's latest undo not yet redone (a GM) or the actor's own (a player):
-    put back what it took, log a "redo" event, mark the undo `undone_by` it, all in one
-    transaction that holds the channel's lock. `is_gm` as for `undo_last`. Raises RulesError
-    (nothing written) when there is nothing to redo or it can't be redone, AlreadyApplied when
-    this `interaction_id` redid something already, and with `asks` AskFirst when the redo would
-    take a character or monster away (the confirmed command passes `expect`, the undo it was
-    asked about)."""
+    """`Store.redo_last`, in a transaction of `changes`."""
 
     async def body(tx: Tx) -> Redone:
-        current, stored, _ = await store._load(
+        current, stored, _ = await load_channel(
             tx, channel_id, guild_id, interaction_id=interaction_id
         )
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
@@ -101,17 +99,17 @@ async def redo_last(
             raise RulesError(nothing_to_redo(gm))
         change = await _event(tx, undo.undoes)
         keep = current.settings.history_keep
-        if not retention.kept(undo, await retention.newest_seq(tx, channel_id), keep):
+        if not event_log.still_kept(undo, await event_log.newest_seq(tx, channel_id), keep):
             raise RulesError(too_old(keep, change, redo=True))
         later = await _later(tx, change, undo)
         redone = plan_redo(current, change, undo, later, actor_id, gm, manages_server)
         if asks:
             ask_first(current, redone, change, undo.id, redo=True)
-        redo = await store._save(tx, current, redone, actor_id, REDO_ACTION, stored, interaction_id)
+        now = changes.now()
+        redo = await save_change(
+            tx, current, redone, actor_id, REDO_ACTION, now, stored, interaction_id
+        )
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
         return Redone(change, undo, redo, redone)
 
-    try:
-        return await store._backend.write(channel_id, body)
-    finally:
-        store.forget_left(channel_id)
+    return await changes.locked(channel_id, body)

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from store.backend import Row, Tx
-from store.store import Store
+from store.backend import Backend, Row, Tx
 
 
 @dataclass(frozen=True)
@@ -29,8 +28,8 @@ class SecretRoll:
     revealed_by: int | None = None
 
 
-async def keep_secret(store: Store, roll: SecretRoll) -> None:
-    """Keep a secret roll (one transaction; the same message twice keeps the first)."""
+async def keep_secret(backend: Backend, roll: SecretRoll) -> None:
+    """`Store.keep_secret`."""
 
     async def body(tx: Tx) -> None:
         await tx.execute(
@@ -51,14 +50,16 @@ async def keep_secret(store: Store, roll: SecretRoll) -> None:
             datetime.now(UTC),
         )
 
-    await store._backend.write(roll.table_id, body)
+    await backend.write(roll.table_id, body)
 
 
-async def find_secret(store: Store, message_id: int) -> SecretRoll | None:
+async def find_secret(backend: Backend, message_id: int) -> SecretRoll | None:
+    """`Store.find_secret`."""
+
     async def body(tx: Tx) -> Row | None:
         return await tx.fetchone("SELECT * FROM secret_rolls WHERE message_id = ?", message_id)
 
-    row = await store._backend.read(body, quick=True)
+    row = await backend.read(body, quick=True)
     if row is None:
         return None
     return SecretRoll(
@@ -75,8 +76,8 @@ async def find_secret(store: Store, message_id: int) -> SecretRoll | None:
     )
 
 
-async def mark_revealed(store: Store, roll: SecretRoll, gm_id: int) -> bool:
-    """Mark the roll revealed; False when it already was (by anyone)."""
+async def mark_revealed(backend: Backend, roll: SecretRoll, gm_id: int) -> bool:
+    """`Store.mark_revealed`."""
 
     async def body(tx: Tx) -> bool:
         row = await tx.fetchone(
@@ -89,4 +90,4 @@ async def mark_revealed(store: Store, roll: SecretRoll, gm_id: int) -> bool:
         )
         return True
 
-    return await store._backend.write(roll.table_id, body)
+    return await backend.write(roll.table_id, body)

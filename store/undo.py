@@ -4,7 +4,7 @@ What an undo reverts and whether it may is `table.undo` (pure); here is only wha
 Nothing here reads the log beyond what it needs: the target is one indexed lookup (a player's
 own latest by `events_undoable_by_actor`), and "a later change to the same character or monster"
 another (`event_keys`), so an undo costs the same under 10 later events or 50,000. Undo stops at
-the channel's retention edge (`history_keep`, `store.retention`) and says so.
+the channel's retention edge (`history_keep`, `store.event_log`) and says so.
 """
 
 from __future__ import annotations
@@ -12,9 +12,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.errors import RulesError
-from store import retention
+from store import event_log
 from store.backend import Tx
-from store.store import Event, Store, event_from_row
+from store.change import Changes
+from store.channel_read import load_channel
+from store.channel_write import save_change
+from store.events import event_from_row
+from table.event import Event
 from table.undo import (
     UNDO_ACTION,
     GmTest,
@@ -24,10 +28,7 @@ from table.undo import (
     nothing_to_undo,
     plan_undo,
     too_old,
-    touched,
 )
-
-__all__ = ["UNDO_ACTION", "Undone", "plan_undo", "too_old", "touched", "undo_last"]
 
 _UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
 
@@ -45,7 +46,7 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
     order that `target` touched (or none): all `check_nothing_depends` needs, found through
     `event_keys`. Channel fields need no lookup: a player's target never touches them (GM-only),
     and a GM's target is the latest change that stands, with nothing standing after it."""
-    keys = retention.touched_keys(target.before, target.after)
+    keys = event_log.touched_keys(target.before, target.after)
     if not keys:
         return []
     match = " OR ".join(["(k.part = ? AND k.key = ?)"] * len(keys))
@@ -61,7 +62,7 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
 
 
 async def undo_last(
-    store: Store,
+    changes: Changes,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -72,19 +73,10 @@ async def undo_last(
     asks: bool = False,
     expect: int | None = None,
 ) -> Undone:
-    """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
-    (a player): restore, log an "undo" event, mark the target, all in one transaction that
-    holds the channel's lock, as `Store.apply` does. `is_gm` may be a test of the channel's
-    settings: it is then asked of the settings this transaction loads (a GM role cleared just
-    before can't count). Undo stops at the channel's retention edge (`history_keep`).
-    Raises RulesError (nothing written) when there is nothing to undo or it can't be undone, and
-    AlreadyApplied when this `interaction_id` undid something already (a second delivery).
-    With `asks`, an undo that would take a character or monster away raises AskFirst instead
-    (nothing written); the confirmed command passes `expect`, the target it was asked about,
-    and is refused if the undo would now take another."""
+    """`Store.undo_last`, in a transaction of `changes`."""
 
     async def body(tx: Tx) -> Undone:
-        current, stored, _ = await store._load(
+        current, stored, _ = await load_channel(
             tx, channel_id, guild_id, interaction_id=interaction_id
         )
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
@@ -92,23 +84,23 @@ async def undo_last(
         target = await _latest(tx, channel_id, None if gm else actor_id)
         if expect is not None and (target is None or target.id != expect):
             raise RulesError(changed_since_asked(redo=False))
-        newest = await retention.newest_seq(tx, channel_id)
+        newest = await event_log.newest_seq(tx, channel_id)
         if target is None:
             if newest > keep:  # the log has reached its bound: older changes are gone
                 raise RulesError(too_old(keep))
             latest = None if gm else await _latest(tx, channel_id, None)
             raise RulesError(nothing_to_undo(gm, latest))
-        if not retention.kept(target, newest, keep):
+        if not event_log.still_kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
         if asks:
             ask_first(current, undone, target, target.id, redo=False)
-        undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)
+        now = changes.now()
+        undo = await save_change(
+            tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
+        )
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
         return Undone(target, replace(undo, undoes=target.id), undone)
 
-    try:
-        return await store._backend.write(channel_id, body)
-    finally:
-        store.forget_left(channel_id)
+    return await changes.locked(channel_id, body)

@@ -4,8 +4,10 @@ migrations run on them at open, as they would on a live database being upgraded.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import sqlite3
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -14,10 +16,11 @@ from typing import Any
 import aiosqlite
 
 from rules.fatigue import FatigueState
-from store import codec
+from store.codec import CHARACTER_COLUMNS, character_row
 from store.migrate import load_migrations, migrate
 from store.store import Store
 from table.model import Character, Monster, Table
+from table.snapshot import character_to_dict
 from tests.localdiscord.client import LocalDiscord
 
 PARTY = 10
@@ -98,16 +101,17 @@ class Raw:
 
     async def characters(self, channel_id: int, characters: list[Character]) -> None:
         rows = [
-            dict(zip(codec.CHARACTER_COLUMNS, codec.character_row(channel_id, c), strict=True))
+            dict(zip(CHARACTER_COLUMNS, character_row(channel_id, c), strict=True))
             for c in characters
         ]
         await self.insert("characters", rows)
 
 
 async def raw_database(path: Path) -> Raw:
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA journal_mode = WAL")
+        migrate(conn, [m for m in load_migrations("sqlite") if m.version <= BASE_SCHEMA])
     db = await aiosqlite.connect(path, isolation_level=None)
-    await db.execute("PRAGMA journal_mode = WAL")
-    await migrate(db, [m for m in load_migrations("sqlite") if m.version <= BASE_SCHEMA])
     await db.execute("BEGIN")
     return Raw(db)
 
@@ -137,8 +141,8 @@ async def seed_characters(path: Path, discord_: LocalDiscord, total: int) -> Non
 
 
 def _event(channel_id: int, actor: int, before: Character, after: Character) -> dict[str, Any]:
-    old = {"characters": {before.key: codec.character_to_dict(before)}}
-    new = {"characters": {after.key: codec.character_to_dict(after)}}
+    old = {"characters": {before.key: character_to_dict(before)}}
+    new = {"characters": {after.key: character_to_dict(after)}}
     return {
         "channel_id": channel_id,
         "actor_id": actor,

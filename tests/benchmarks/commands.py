@@ -213,7 +213,8 @@ async def load(
 
 async def set_synchronous(env: Env, mode: str) -> None:
     # A benchmark may reach in: the store's own connection, for the durability being compared.
-    await env.store._backend._db.execute(f"PRAGMA synchronous = {mode}")  # type: ignore[attr-defined]
+    thread = env.store._backend._thread  # type: ignore[attr-defined]
+    await thread.run(thread.conn.execute, f"PRAGMA synchronous = {mode}")
 
 
 async def timed(send: Callable[[], Awaitable[object]], samples: int) -> float:

@@ -126,7 +126,7 @@ def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
     (one batch of one change at a time: the benchmark sends them one by one)."""
     backend = sqlite_store.SqliteBackend
     write, commit_pending = backend.write, backend._commit_pending
-    settle, drive = backend._settle, sqlite_store._drive
+    settle, drive = backend._settle, sqlite_store.drive
     now: dict[str, float] = {}
 
     async def timed_write(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -159,7 +159,7 @@ def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
             (backend, "write", timed_write),
             (backend, "_commit_pending", timed_commit_pending),
             (backend, "_settle", timed_settle),
-            (sqlite_store, "_drive", timed_drive),
+            (sqlite_store, "drive", timed_drive),
         ]
     ):
         yield

@@ -9,7 +9,7 @@ Then the cost of durability: the sequential spend on two more files, one with th
 `synchronous=FULL` (a commit that returned survives a power cut) and one with NORMAL
 (`SQLITE_SYNCHRONOUS=normal`: survives a killed process only), interleaved, side by side.
 Last, many channels in play at once: 100, 1,000 and 3,000, a look and a spend in each, round
-robin (the store keeps a bounded number of tables: past it, each is read again).
+robin (the store remembers a bounded number of answers: past it, each is read again).
 The baseline is a second aiosqlite connection to the same file doing the bare minimum: for a
 spend, `BEGIN IMMEDIATE; UPDATE characters SET fp = fp + 1 …; COMMIT`; for a read, `BEGIN`,
 the store's own three SELECTs, `COMMIT`. Like the store, it holds an asyncio.Lock around each
@@ -32,7 +32,7 @@ from pathlib import Path
 import aiosqlite
 
 from store import Store
-from store.sqlite import QUICK_RESULTS
+from store.remembered import REMEMBERED_MAX
 from table.model import Character, Table, name_key
 from table.partyops import spend
 from tests.benchmarks._figures import duration, machine, orders, paired_ratio, summarize, table
@@ -165,11 +165,9 @@ def operations(store: Store, bare: Bare) -> dict[str, tuple[list[Operation], int
 
     def store_read_afresh(channel_id: int) -> Operation:
         async def read() -> object:
-            # A benchmark may reach in: forget the results the store keeps (by its channel's
-            # change stamps), so this times the statements and the decoding.
-            reader = store._backend._reader  # type: ignore[attr-defined]
-            if reader is not None:
-                reader.forget()
+            # A benchmark may reach in: forget the answers the store remembers (by its
+            # channel's change stamps), so this times the statements and the decoding.
+            store._backend._remembered.forget()  # type: ignore[attr-defined]
             return await store.read(channel_id, GUILD)
 
         return read
@@ -292,7 +290,7 @@ def _spend_first(table: Table) -> tuple[Table, object]:
 
 async def many_channels(folder: Path, counts: tuple[int, ...]) -> None:
     """Channels in play at once, each a party of five: a look at the party and a spend in each,
-    round robin, three times. The store keeps so many tables (`QUICK_RESULTS`); with more
+    round robin, three times. The store remembers so many answers (`REMEMBERED_MAX`); with more
     channels in play, each look and change reads its channel again."""
     rows = []
     for count in counts:
@@ -316,7 +314,7 @@ async def many_channels(folder: Path, counts: tuple[int, ...]) -> None:
     print()
     print(
         f"Channels in play (parties of five, round robin; synchronous=NORMAL; medians), "
-        f"{QUICK_RESULTS:,} results kept"
+        f"{REMEMBERED_MAX:,} answers remembered"
     )
     print(table(["channels", "look", "spend"], rows))
 

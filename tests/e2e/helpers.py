@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.fatigue import FatigueState
-from store import Event
+from table.event import Event
 from table.model import Character, Table
 from tests.localdiscord.reply import Reply
 

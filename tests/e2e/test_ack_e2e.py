@@ -38,7 +38,7 @@ async def store_held(env: Env, seconds: float) -> AsyncIterator[None]:
         time.sleep(seconds)
 
     async def hold() -> None:
-        await env.store._backend._db._execute(slow_disk)  # type: ignore[attr-defined]
+        await env.store._backend._thread.run(slow_disk)  # type: ignore[attr-defined]
 
     task = asyncio.create_task(hold())
     await held.wait()

@@ -3,13 +3,13 @@ shows the same boards and history and undoes the same change; and every refusal 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sqlite3
 import sys
 from pathlib import Path
 
-import aiosqlite
 import asyncpg
 import pytest
 
@@ -103,11 +103,11 @@ async def test_sqlite_to_postgres_and_back_keeps_boards_history_and_undo(
 
 async def tablekeeper_sqlite(path: Path, *, versions: int | None = None, rows: bool = False) -> str:
     """A Tablekeeper SQLite database at the first `versions` migrations (all by default)."""
-    async with aiosqlite.connect(path, isolation_level=None) as db:
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
         wanted = load_migrations()
-        await migrate(db, wanted if versions is None else wanted[:versions])
+        migrate(db, wanted if versions is None else wanted[:versions])
         if rows:
-            await db.execute("INSERT INTO channels (channel_id) VALUES (1)")
+            db.execute("INSERT INTO channels (channel_id) VALUES (1)")
     return f"sqlite:///{path}"
 
 

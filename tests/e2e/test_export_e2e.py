@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from store import restore
-from store.codec import character_from_dict, monster_from_dict
 from store.migrate import load_migrations
+from table.snapshot import character_from_dict, monster_from_dict, restore
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import snapshot
 from tests.e2e.test_ack_e2e import store_held

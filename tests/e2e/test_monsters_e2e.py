@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from store import restore
+from table.snapshot import restore
 from tests.e2e.helpers import refused
 from tests.localdiscord.commands import CommandLineError
 from tests.localdiscord.reply import Reply

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from cogs.secret import ELSEWHERE, ONLY_GM_AND_ROLLER, ONLY_GM_REVEALS, PEEK
-from store.secrets import find_secret
 from table.model import Character
 from tests.e2e.helpers import Scripted, fields, seed, snapshot
 from tests.e2e.test_ack_e2e import store_held
@@ -120,7 +119,7 @@ async def test_peek_and_reveal_work_after_a_restart(env: Any) -> None:
     await d.click(peek, reveal_label(peek), user=d.gm)
     channel = d.latest(rolled)
     assert "**70**" in channel.text and "Fear" in channel.text
-    kept = await find_secret(env.store, rolled.message_id or 0)
+    kept = await env.store.find_secret(rolled.message_id or 0)
     assert kept is not None and kept.revealed_by == d.gm.id
 
 
@@ -159,7 +158,7 @@ async def test_clicks_from_another_channel_or_server_are_refused(env: Any) -> No
     moved = await d.click(peek, reveal_label(peek), user=d.gm, channel=d.ooc)
     assert_refused(moved, ELSEWHERE)
     assert numbers(d.latest(rolled).text) == []  # still secret
-    kept = await find_secret(env.store, rolled.message_id or 0)
+    kept = await env.store.find_secret(rolled.message_id or 0)
     assert kept is not None and kept.revealed_by is None
 
 

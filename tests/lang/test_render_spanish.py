@@ -29,13 +29,13 @@ from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
 from rules.gametime import game_time
 from rules.saves import Difficulty, SaveKind, SaveResult, resolve
-from store import Event
-from store.codec import diff
-from store.undo import Undone
 from table.combat import Combatant, Initiative
+from table.event import Event
 from table.initiative import TurnReport
 from table.model import ChannelSettings, Character, Monster, Table
 from table.partyops import CharacterChange, PartyReport
+from table.snapshot import diff
+from table.undo import Undone
 from tests.e2e.english import english_words
 
 pytestmark = pytest.mark.usefixtures("shipped_catalogs")

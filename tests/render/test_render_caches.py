@@ -23,8 +23,8 @@ from rules import saves as rules_saves
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from rules.saves import SaveKind
-from store import Event
 from table import savecalc
+from table.event import Event
 from table.model import Character
 from table.savecalc import DifficultyOptions
 

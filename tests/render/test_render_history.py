@@ -20,11 +20,10 @@ from render.history import (
     when,
 )
 from rules.fatigue import FatigueState
-from store import Event
-from store.codec import character_to_dict, diff
-from store.undo import Undone
+from table.event import Event
 from table.model import ChannelSettings, Character, Monster, Table
-from table.undo import AskFirst, Redone
+from table.snapshot import character_to_dict, diff
+from table.undo import AskFirst, Redone, Undone
 
 NOW = datetime(2025, 5, 1, 14, 30, tzinfo=UTC)
 AT = datetime(2025, 5, 1, 14, 2, tzinfo=UTC)

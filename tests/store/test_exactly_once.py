@@ -10,7 +10,6 @@ import dataclasses
 import pytest
 
 from store import AlreadyApplied, Store
-from store.undo import undo_last
 from table.model import Table
 from tests.store.conftest import Database
 
@@ -69,9 +68,9 @@ async def test_an_undo_delivered_twice_undoes_once(db: Database) -> None:
     async with Store.open(db.url) as store:
         for _ in range(2):
             await store.apply(CHANNEL, GUILD, ACTOR, "tick", tick)
-        await undo_last(store, CHANNEL, GUILD, ACTOR, True, interaction_id=INTERACTION)
+        await store.undo_last(CHANNEL, GUILD, ACTOR, True, interaction_id=INTERACTION)
         before = await db.dump()
         with pytest.raises(AlreadyApplied):
-            await undo_last(store, CHANNEL, GUILD, ACTOR, True, interaction_id=INTERACTION)
+            await store.undo_last(CHANNEL, GUILD, ACTOR, True, interaction_id=INTERACTION)
         assert await db.dump() == before
         assert (await store.read(CHANNEL)).clock == 1

@@ -4,7 +4,6 @@ and gone (no row) after `/init end`."""
 from __future__ import annotations
 
 from store import Store
-from store.undo import undo_last
 from table import initiative
 from table.model import Table
 from tests.store.conftest import Database
@@ -26,7 +25,7 @@ async def test_the_order_is_kept_logged_and_undone(db: Database) -> None:
         table = await store.read(CHANNEL, GUILD)
         assert [c.name for c in table.initiative.combatants] == ["Ünïcode elf", "Orc"]
         assert (table.initiative.round, table.initiative.turn) == (1, 1)
-        undone = await undo_last(store, CHANNEL, GUILD, GM, True)
+        undone = await store.undo_last(CHANNEL, GUILD, GM, True)
         assert undone.target.action == "init next"
         assert (await store.read(CHANNEL, GUILD)).initiative.turn == 0
         await store.apply(CHANNEL, GUILD, GM, "init end", initiative.end)

@@ -4,16 +4,15 @@ events, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 from collections.abc import Mapping
-
-import aiosqlite
 
 from render.history import change_parts
 from rules.defense import UnarmoredSpot
 from store import Store
 from store.migrate import load_migrations, migrate
-from store.undo import undo_last
 from table import bestiary, sheet
 from table.sheet import SheetOptions
 from tests.store.conftest import Database
@@ -79,8 +78,8 @@ def event_sql(action: str, before: Mapping[str, object], after: Mapping[str, obj
 async def make_v3_database(db: Database) -> None:
     v3 = [m for m in load_migrations(db.dialect) if m.version <= 3]
     if db.path is not None:
-        async with aiosqlite.connect(db.path) as conn:
-            await migrate(conn, v3)
+        with contextlib.closing(sqlite3.connect(db.path, isolation_level=None)) as conn:
+            migrate(conn, v3)
     else:
         import asyncpg
 
@@ -159,7 +158,7 @@ async def test_a_v3_database_opens_plays_and_undoes_its_old_events(db: Database)
         assert played.get("aria").special_tsr == 6
         assert played.get_monster("troll").block.hidden_spots == 0
         for action in ("monster reveal", "character set", "character set", "monster hit"):
-            undone = await undo_last(store, CH, GUILD, GM, True)
+            undone = await store.undo_last(CH, GUILD, GM, True)
             assert undone.target.action == action
         back = await store.read(CH, GUILD)
         assert back.get("aria").level == 3 and back.get("aria").special_tsr == 0

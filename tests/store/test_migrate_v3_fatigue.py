@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from render.history import event_line
 from store import Store
-from store.undo import undo_last
 from table import partyops
 from table.sheet import SettingsOptions, change_settings
 from tests.store.conftest import Database
@@ -79,7 +78,7 @@ async def test_a_v3_database_opens_migrates_and_plays(db: Database) -> None:
         events = await store.history(CH, limit=2)
         assert [e.action for e in events] == ["fatigue spend", "settings set"]
         assert all(event_line(e, e.created_at) for e in events)
-        undone = await undo_last(store, CH, GUILD, GM, True)
+        undone = await store.undo_last(CH, GUILD, GM, True)
         assert undone.table.get("Aria").fatigue.fp == 9
 
         # and it plays: Aria rests alone, the clock catches up over it, rounds get shorter
@@ -101,9 +100,9 @@ async def test_a_v3_database_opens_migrates_and_plays(db: Database) -> None:
         final = await store.read(CH, GUILD)
         assert (final.round_number, final.clock) == (542, 31_800 + 600 + 6)
         # the settings change is undone after a later clock move: the rounds count as before
-        undone = await undo_last(store, CH, GUILD, GM, True)
+        undone = await store.undo_last(CH, GUILD, GM, True)
         assert undone.target.action == "clock round"
-        undone = await undo_last(store, CH, GUILD, GM, True)
+        undone = await store.undo_last(CH, GUILD, GM, True)
         assert undone.table.settings.round_seconds == 60
         assert undone.table.round_number == 541
 

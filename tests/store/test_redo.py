@@ -15,9 +15,7 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from store import AlreadyApplied, Store
-from store.redo import redo_last
-from store.retention import PRUNE_EVERY
-from store.undo import undo_last
+from store.event_log import PRUNE_EVERY
 from table import partyops, sheet
 from table.model import Forbidden, Table
 from table.sheet import SettingsOptions, SheetOptions
@@ -56,9 +54,9 @@ async def test_redo_gives_back_exactly_what_the_change_left(
         start = await seed(store)
         await store.apply(CH, GUILD, actor, action, step)
         changed = await store.read(CH, GUILD)
-        await undo_last(store, CH, GUILD, who, who == GM)
+        await store.undo_last(CH, GUILD, who, who == GM)
         assert_same(await store.read(CH, GUILD), start)
-        redone = await redo_last(store, CH, GUILD, who, who == GM)
+        redone = await store.redo_last(CH, GUILD, who, who == GM)
         assert_same(await store.read(CH, GUILD), changed)
         assert redone.table == changed and redone.change.action == action
         redo, undo, target, _seed = await store.history(CH, limit=4)
@@ -79,14 +77,14 @@ async def test_undo_redo_undo_redo_goes_back_and_forth(db: Database) -> None:
         await spend(store, "Aria", PIP)
         s1 = await store.read(CH, GUILD)
         for _ in range(3):
-            undone = await undo_last(store, CH, GUILD, PIP, False)
+            undone = await store.undo_last(CH, GUILD, PIP, False)
             assert_same(await store.read(CH, GUILD), s0)
-            redone = await redo_last(store, CH, GUILD, PIP, False)
+            redone = await store.redo_last(CH, GUILD, PIP, False)
             assert_same(await store.read(CH, GUILD), s1)
         assert undone.target.action == REDO_ACTION  # the latest undo took back a redo
         assert redone.change.action == REDO_ACTION
         with pytest.raises(RulesError, match="no undo here left to redo"):
-            await redo_last(store, CH, GUILD, PIP, False)
+            await store.redo_last(CH, GUILD, PIP, False)
         actions = [e.action for e in await store.history(CH)]
     assert actions == ["redo", "undo"] * 3 + ["fatigue spend", "seed"]
 
@@ -98,13 +96,13 @@ async def test_several_undos_are_redone_newest_first(db: Database) -> None:
         s1 = await store.read(CH, GUILD)
         await spend(store, "Aria", GM, 4)
         s2 = await store.read(CH, GUILD)
-        await undo_last(store, CH, GUILD, GM, True)
-        await undo_last(store, CH, GUILD, GM, True)
+        await store.undo_last(CH, GUILD, GM, True)
+        await store.undo_last(CH, GUILD, GM, True)
         assert_same(await store.read(CH, GUILD), s0)
-        assert (await redo_last(store, CH, GUILD, GM, True)).table == s1
-        assert (await redo_last(store, CH, GUILD, GM, True)).table == s2
+        assert (await store.redo_last(CH, GUILD, GM, True)).table == s1
+        assert (await store.redo_last(CH, GUILD, GM, True)).table == s2
         with pytest.raises(RulesError, match="Nothing to redo here"):
-            await redo_last(store, CH, GUILD, GM, True)
+            await store.redo_last(CH, GUILD, GM, True)
 
 
 async def test_a_later_change_to_the_same_character_blocks_the_redo(db: Database) -> None:
@@ -112,18 +110,18 @@ async def test_a_later_change_to_the_same_character_blocks_the_redo(db: Database
         await seed(store)
         await spend(store, "Aria", PIP)
         hers = await store.read(CH, GUILD)
-        await undo_last(store, CH, GUILD, PIP, False)
+        await store.undo_last(CH, GUILD, PIP, False)
         await spend(store, "Aria", GM, 5)  # made on the table the undo left
         before = await db.dump()
         for actor, gm in ((PIP, False), (GM, True)):
             with pytest.raises(
                 RulesError, match=r"Can't redo fatigue spend by <@21>.*fatigue spend by <@11>.*Aria"
             ):
-                await redo_last(store, CH, GUILD, actor, gm)
+                await store.redo_last(CH, GUILD, actor, gm)
         assert await db.dump() == before  # nothing written, not even an event
-        await undo_last(store, CH, GUILD, GM, True)  # the GM's spend taken back ...
+        await store.undo_last(CH, GUILD, GM, True)  # the GM's spend taken back ...
         # ... the GM's redo takes the latest undo: that spend again; Pippa's takes her own
-        redone = await redo_last(store, CH, GUILD, PIP, False)
+        redone = await store.redo_last(CH, GUILD, PIP, False)
         assert redone.change.actor_id == PIP
         assert_same(await store.read(CH, GUILD), hers)
 
@@ -133,10 +131,10 @@ async def test_a_later_change_to_something_else_does_not_block(db: Database) -> 
         await seed(store)
         await spend(store, "Aria", PIP)
         aria = (await store.read(CH, GUILD)).get("Aria")
-        await undo_last(store, CH, GUILD, PIP, False)
+        await store.undo_last(CH, GUILD, PIP, False)
         await spend(store, "Bo", PER, 4)
         bo = (await store.read(CH, GUILD)).get("Bo")
-        await redo_last(store, CH, GUILD, PIP, False)
+        await store.redo_last(CH, GUILD, PIP, False)
         table = await store.read(CH, GUILD)
     assert (table.get("Aria"), table.get("Bo")) == (aria, bo)
 
@@ -146,13 +144,13 @@ async def test_a_moved_clock_blocks_redoing_a_clock_change(db: Database) -> None
     async with Store.open(db.url) as store:
         await seed(store)
         await store.apply(CH, GUILD, GM, "clock round", only(lambda t: partyops.pass_rounds(t, 3)))
-        await undo_last(store, CH, GUILD, GM, True)
+        await store.undo_last(CH, GUILD, GM, True)
         await store.apply(CH, GUILD, GM, "clock round", only(lambda t: partyops.pass_rounds(t, 1)))
-        await undo_last(store, CH, GUILD, GM, True)  # the second round undone, redone ...
-        await redo_last(store, CH, GUILD, GM, True)
+        await store.undo_last(CH, GUILD, GM, True)  # the second round undone, redone ...
+        await store.redo_last(CH, GUILD, GM, True)
         before = await db.dump()
         with pytest.raises(RulesError, match=r"Can't redo clock round by <@11>.*game clock"):
-            await redo_last(store, CH, GUILD, GM, True)  # ... then the first: the clock moved
+            await store.redo_last(CH, GUILD, GM, True)  # ... then the first: the clock moved
         assert await db.dump() == before
 
 
@@ -161,13 +159,13 @@ async def test_a_player_redoes_only_their_own_undo(db: Database) -> None:
         s0 = await seed(store)
         await spend(store, "Bo", PER)
         bo_tired = await store.read(CH, GUILD)
-        await undo_last(store, CH, GUILD, GM, True)  # the GM undid Perrin's spend
+        await store.undo_last(CH, GUILD, GM, True)  # the GM undid Perrin's spend
         before = await db.dump()
         with pytest.raises(RulesError, match="no undo here left to redo"):
-            await redo_last(store, CH, GUILD, PER, False)
+            await store.redo_last(CH, GUILD, PER, False)
         assert await db.dump() == before
         assert_same(await store.read(CH, GUILD), s0)
-        await redo_last(store, CH, GUILD, GM, True)  # the GM may redo anyone's
+        await store.redo_last(CH, GUILD, GM, True)  # the GM may redo anyone's
         assert_same(await store.read(CH, GUILD), bo_tired)
 
 
@@ -175,10 +173,10 @@ async def test_a_gm_undo_of_a_players_character_is_no_players_to_redo(db: Databa
     async with Store.open(db.url) as store:
         await seed(store)
         await spend(store, "Bo", PER)
-        await undo_last(store, CH, GUILD, PIP, True)  # Pippa, a GM at the time
+        await store.undo_last(CH, GUILD, PIP, True)  # Pippa, a GM at the time
         before = await db.dump()
         with pytest.raises(Forbidden, match=r"Only the GM can redo fatigue spend by <@22>.*Bo"):
-            await redo_last(store, CH, GUILD, PIP, False)  # a player now
+            await store.redo_last(CH, GUILD, PIP, False)  # a player now
         assert await db.dump() == before
 
 
@@ -186,11 +184,11 @@ async def test_a_second_delivery_of_a_redo_writes_nothing(db: Database) -> None:
     async with Store.open(db.url) as store:
         await seed(store)
         await spend(store, "Aria", PIP)
-        await undo_last(store, CH, GUILD, PIP, False)
-        await redo_last(store, CH, GUILD, PIP, False, interaction_id=10**18 + 7)
+        await store.undo_last(CH, GUILD, PIP, False)
+        await store.redo_last(CH, GUILD, PIP, False, interaction_id=10**18 + 7)
         before = await db.dump()
         with pytest.raises(AlreadyApplied) as caught:
-            await redo_last(store, CH, GUILD, PIP, False, interaction_id=10**18 + 7)
+            await store.redo_last(CH, GUILD, PIP, False, interaction_id=10**18 + 7)
         assert caught.value.action == REDO_ACTION
         assert await db.dump() == before
 
@@ -201,9 +199,9 @@ async def test_concurrent_redos_take_back_two_undos(db: Database) -> None:
         await spend(store, "Aria", PIP)
         await spend(store, "Bo", PER)
         both = await store.read(CH, GUILD)
-        await undo_last(store, CH, GUILD, GM, True)
-        await undo_last(store, CH, GUILD, GM, True)
-        done = await asyncio.gather(*(redo_last(store, CH, GUILD, GM, True) for _ in range(2)))
+        await store.undo_last(CH, GUILD, GM, True)
+        await store.undo_last(CH, GUILD, GM, True)
+        done = await asyncio.gather(*(store.redo_last(CH, GUILD, GM, True) for _ in range(2)))
         assert {r.change.action for r in done} == {"fatigue spend"}
         assert {r.change.actor_id for r in done} == {PIP, PER}
         assert_same(await store.read(CH, GUILD), both)
@@ -225,7 +223,7 @@ async def test_an_undo_that_removes_a_character_asks_first(db: Database) -> None
         with_cleo = await create_cleo(store)
         before = await db.dump()
         with pytest.raises(AskFirst) as asked:
-            await undo_last(store, CH, GUILD, PIP, False, asks=True)
+            await store.undo_last(CH, GUILD, PIP, False, asks=True)
         assert await db.dump() == before  # asking writes nothing
         question = asked.value
         assert (question.redo, question.removes) == (False, ("Cleo",))
@@ -235,10 +233,10 @@ async def test_an_undo_that_removes_a_character_asks_first(db: Database) -> None
         assert question.after == {"characters": {"cleo": None}}
         await spend(store, "Aria", PIP)  # meanwhile: another change of hers is now the latest
         with pytest.raises(RulesError, match="the channel has changed since you were asked"):
-            await undo_last(store, CH, GUILD, PIP, False, expect=question.expect)
-        await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False, expect=question.expect)
+        await store.undo_last(CH, GUILD, PIP, False)
         assert_same(await store.read(CH, GUILD), with_cleo)
-        undone = await undo_last(store, CH, GUILD, PIP, False, expect=question.expect)
+        undone = await store.undo_last(CH, GUILD, PIP, False, expect=question.expect)
         assert_same(undone.table, s0)
         assert undone.target.id == question.expect
 
@@ -247,7 +245,7 @@ async def test_an_undo_that_removes_nothing_does_not_ask(db: Database) -> None:
     async with Store.open(db.url) as store:
         s0 = await seed(store)
         await spend(store, "Aria", PIP)
-        undone = await undo_last(store, CH, GUILD, PIP, False, asks=True)
+        undone = await store.undo_last(CH, GUILD, PIP, False, asks=True)
         assert_same(undone.table, s0)
 
 
@@ -258,18 +256,18 @@ async def test_a_redo_that_removes_a_character_asks_first(db: Database) -> None:
             CH, GUILD, PIP, "character remove", only(lambda t: sheet.remove(t, PIP, False, "Aria"))
         )
         without = await store.read(CH, GUILD)
-        brought_back = await undo_last(store, CH, GUILD, PIP, False, asks=True)  # no question
+        brought_back = await store.undo_last(CH, GUILD, PIP, False, asks=True)  # no question
         before = await db.dump()
         with pytest.raises(AskFirst) as asked:
-            await redo_last(store, CH, GUILD, PIP, False, asks=True)
+            await store.redo_last(CH, GUILD, PIP, False, asks=True)
         assert await db.dump() == before
         assert (asked.value.redo, asked.value.removes) == (True, ("Aria",))
         assert asked.value.expect == brought_back.undo.id
         assert asked.value.change.action == "character remove"
-        redone = await redo_last(store, CH, GUILD, PIP, False, expect=asked.value.expect)
+        redone = await store.redo_last(CH, GUILD, PIP, False, expect=asked.value.expect)
         assert_same(redone.table, without)
         with pytest.raises(RulesError, match="Nothing was redone: the channel has changed"):
-            await redo_last(store, CH, GUILD, PIP, False, expect=asked.value.expect)
+            await store.redo_last(CH, GUILD, PIP, False, expect=asked.value.expect)
 
 
 # --- the log -------------------------------------------------------------------------------------
@@ -285,12 +283,12 @@ async def test_redo_is_refused_past_the_retention_edge(db: Database) -> None:
         await seed(store)
         await keep_ten(store)
         await spend(store, "Aria", PIP)
-        await undo_last(store, CH, GUILD, PIP, False)
+        await store.undo_last(CH, GUILD, PIP, False)
         for _ in range(10):
             await spend(store, "Bo", PER, 1)
         before = await db.dump()
         with pytest.raises(RulesError, match=r"Can't redo: fatigue spend by <@21>.*longer ago"):
-            await redo_last(store, CH, GUILD, PIP, False)
+            await store.redo_last(CH, GUILD, PIP, False)
         assert await db.dump() == before
 
 
@@ -303,8 +301,8 @@ async def test_pruning_keeps_working_through_undos_and_redos(db: Database) -> No
         await spend(store, "Aria", PIP)
         spent = await store.read(CH, GUILD)
         for _ in range(PRUNE_EVERY + 10):
-            await undo_last(store, CH, GUILD, PIP, False)
-            await redo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
+            await store.redo_last(CH, GUILD, PIP, False)
         assert_same(await store.read(CH, GUILD), spent)
         assert len(await store.history(CH, limit=100)) < 2 * PRUNE_EVERY
 
@@ -349,12 +347,12 @@ async def _undo_and_redo_all(url: str, seed_: int) -> None:
             if now != states[-1]:
                 states.append(now)
         for _ in states[1:]:
-            await undo_last(store, channel, GUILD, GM, True)
+            await store.undo_last(channel, GUILD, GM, True)
         for expected in states[1:]:
-            await redo_last(store, channel, GUILD, GM, True)
+            await store.redo_last(channel, GUILD, GM, True)
             assert_same(await store.read(channel, GUILD), expected)
         with pytest.raises(RulesError):
-            await redo_last(store, channel, GUILD, GM, True)
+            await store.redo_last(channel, GUILD, GM, True)
 
 
 @settings(

@@ -4,7 +4,7 @@ store is reopened, revealed once."""
 from __future__ import annotations
 
 from store import Store
-from store.secrets import SecretRoll, find_secret, keep_secret, mark_revealed
+from store.secrets import SecretRoll
 from tests.store.conftest import Database
 
 BIG = 2**63 - 1  # snowflakes need BIGINT
@@ -26,13 +26,13 @@ def roll(message_id: int = BIG - 5) -> SecretRoll:
 
 async def test_a_secret_roll_is_kept_and_revealed_once(db: Database) -> None:
     async with Store.open(db.url) as store:
-        assert await find_secret(store, 1) is None
-        await keep_secret(store, roll())
-        await keep_secret(store, roll())  # a second delivery keeps the first
+        assert await store.find_secret(1) is None
+        await store.keep_secret(roll())
+        await store.keep_secret(roll())  # a second delivery keeps the first
     async with Store.open(db.url) as store:
-        kept = await find_secret(store, BIG - 5)
+        kept = await store.find_secret(BIG - 5)
         assert kept == roll()
-        assert await mark_revealed(store, kept, 7) is True
-        assert await mark_revealed(store, kept, 8) is False
-        again = await find_secret(store, BIG - 5)
+        assert await store.mark_revealed(kept, 7) is True
+        assert await store.mark_revealed(kept, 8) is False
+        again = await store.find_secret(BIG - 5)
         assert again is not None and again.revealed_by == 7

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from rules.errors import RulesError
-from store import Store, codec
-from store.undo import undo_last
+from store import Store
+from store.codec import SERVER_COLUMNS
 from table.model import SETTING_NAMES, ChannelSettings, Table
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 from tests.store.conftest import Database
@@ -75,9 +75,9 @@ async def test_undo_puts_the_server_back_only_for_manage_server(db: Database) ->
         await store.apply(CH, GUILD, GM, "settings server", server(rest_rate=3))
         assert (await store.read(OTHER_CH, GUILD)).settings.rest_rate == 3
         with pytest.raises(RulesError, match="Manage Server"):
-            await undo_last(store, CH, GUILD, GM, True)
+            await store.undo_last(CH, GUILD, GM, True)
         assert (await store.read(OTHER_CH, GUILD)).settings.rest_rate == 3
-        await undo_last(store, CH, GUILD, GM, True, manages_server=True)
+        await store.undo_last(CH, GUILD, GM, True, manages_server=True)
         assert (await store.read(OTHER_CH, GUILD)).settings.rest_rate == 1
         assert (await store.read(CH, GUILD)).server == ()
 
@@ -108,7 +108,7 @@ async def test_guild_settings_has_a_column_per_setting(db: Database) -> None:
         await store.apply(CH, GUILD, GM, "settings server", server(rest_rate=2))
     rows = (await db.dump())["guild_settings"]
     assert len(rows) == 1
-    assert len(rows[0]) == len(codec.SERVER_COLUMNS) == len(SETTING_NAMES) + 1
+    assert len(rows[0]) == len(SERVER_COLUMNS) == len(SETTING_NAMES) + 1
 
 
 async def test_undo_refuses_when_the_server_changed_since_elsewhere(db: Database) -> None:
@@ -116,9 +116,9 @@ async def test_undo_refuses_when_the_server_changed_since_elsewhere(db: Database
         await store.apply(CH, GUILD, GM, "settings server", server(rest_rate=3))
         await store.apply(OTHER_CH, GUILD, GM, "settings server", server(break_minutes=5))
         with pytest.raises(RulesError, match=r"the server's settings.* changed since"):
-            await undo_last(store, CH, GUILD, GM, True, manages_server=True)
+            await store.undo_last(CH, GUILD, GM, True, manages_server=True)
         settings = (await store.read(SIDE_CH, GUILD)).settings
         assert (settings.rest_rate, settings.break_minutes) == (3, 5)
-        await undo_last(store, OTHER_CH, GUILD, GM, True, manages_server=True)
-        await undo_last(store, CH, GUILD, GM, True, manages_server=True)
+        await store.undo_last(OTHER_CH, GUILD, GM, True, manages_server=True)
+        await store.undo_last(CH, GUILD, GM, True, manages_server=True)
         assert (await store.read(SIDE_CH, GUILD)).settings == ChannelSettings()

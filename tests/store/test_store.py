@@ -18,10 +18,12 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
-from store import Event, Store, StoreError, codec, restore, sqlite_path
-from store.codec import diff
+from store import Store, StoreError
 from store.migrate import load_migrations, split_statements
+from store.sqlite import sqlite_path
+from table.event import Event
 from table.model import ChannelSettings, Character, Monster, Table
+from table.snapshot import channel_to_dict, diff, monster_to_dict, restore
 from tests.store.conftest import Database
 
 BIG = 10**18 + 7  # snowflake-sized ids must survive SQLite's INTEGER and PostgreSQL's BIGINT
@@ -171,24 +173,26 @@ def test_split_statements_keeps_semicolons_in_strings() -> None:
         split_statements("CREATE TABLE t (x")
 
 
+async def writer_pragma(store: Store, pragma: str) -> object:
+    """A PRAGMA's value on the store's writing connection, asked on its thread."""
+    thread = store._backend._thread  # type: ignore[attr-defined]
+    return await thread.run(lambda: thread.conn.execute(f"PRAGMA {pragma}").fetchone()[0])
+
+
 async def test_wal_foreign_keys_and_busy_timeout(tmp_path: Path) -> None:
     async with Store.open(url(tmp_path / "tk.db")) as store:
-        connection = store._backend._db  # type: ignore[attr-defined]
         for pragma, expected in (
             ("journal_mode", "wal"),
             ("foreign_keys", 1),
             ("busy_timeout", 5000),
             ("synchronous", 2),  # FULL by default: a commit that returned survives a power cut
         ):
-            async with connection.execute(f"PRAGMA {pragma}") as cursor:
-                assert (await cursor.fetchone())[0] == expected
+            assert await writer_pragma(store, pragma) == expected
 
 
 async def test_synchronous_normal_when_asked_and_nothing_else(tmp_path: Path) -> None:
     async with Store.open(url(tmp_path / "tk.db"), sqlite_synchronous="normal") as store:
-        connection = store._backend._db  # type: ignore[attr-defined]
-        async with connection.execute("PRAGMA synchronous") as cursor:
-            assert (await cursor.fetchone())[0] == 1
+        assert await writer_pragma(store, "synchronous") == 1
     with pytest.raises(StoreError, match="synchronous"):
         await Store.open(url(tmp_path / "tk.db"), sqlite_synchronous="off")
 
@@ -450,7 +454,7 @@ def test_diff_snapshots_restore_either_side(seed: int) -> None:
     same_monsters = {m.key for m in before.monsters if after.find_monster(m.key) == m}
     assert not same_monsters & old.get("monsters", {}).keys()
     assert ("monsters" in old) == (before.monsters != after.monsters)
-    assert ("channel" in old) == (codec.channel_to_dict(before) != codec.channel_to_dict(after))
+    assert ("channel" in old) == (channel_to_dict(before) != channel_to_dict(after))
 
 
 @pytest.mark.parametrize(
@@ -469,8 +473,8 @@ def test_diff_logs_the_channel_when_any_of_its_parts_changed(changes: dict[str, 
     before = Table(1, None).with_character(Character("Ann", 3))
     after = dataclasses.replace(before, **changes)  # type: ignore[arg-type]
     old, new = diff(before, after)
-    assert old["channel"] == codec.channel_to_dict(before)
-    assert new["channel"] == codec.channel_to_dict(after) != old["channel"]
+    assert old["channel"] == channel_to_dict(before)
+    assert new["channel"] == channel_to_dict(after) != old["channel"]
     assert diff(after, dataclasses.replace(after)) == ({"characters": {}}, {"characters": {}})
 
 
@@ -525,7 +529,7 @@ async def test_a_monster_change_is_one_event_that_undoes_exactly(db: Database) -
         (event,) = await store.history(1, limit=1)
         assert event.before == {
             "characters": {},
-            "monsters": {"cave troll": codec.monster_to_dict(full_monster())},
+            "monsters": {"cave troll": monster_to_dict(full_monster())},
         }
         assert event.after["monsters"]["cave troll"]["hp"] == -20
         await store.apply(1, None, 9, "undo", lambda t: (restore(t, event.before), None))

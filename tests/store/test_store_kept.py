@@ -26,17 +26,11 @@ from hypothesis.stateful import RuleBasedStateMachine, rule
 
 from rules.errors import RulesError
 from store import Store, codec
+from store.change import table_key
+from store.channel_read import CHARACTERS, INITIATIVE, MONSTERS, Parts
 from store.errors import AlreadyApplied
-from store.retention import PRUNE_EVERY
-from store.store import (
-    CHARACTERS,
-    HISTORY_PAGE,
-    INITIATIVE,
-    MONSTERS,
-    Parts,
-    _table_key,
-)
-from store.undo import undo_last
+from store.event_log import PRUNE_EVERY
+from store.events import HISTORY_PAGE
 from table import initiative, partyops
 from table.model import HISTORY_KEEP_MIN, PARTS, Character, Monster, Table, server_layer
 
@@ -224,7 +218,7 @@ class KeptReads(RuleBasedStateMachine):
     @rule(which=st.integers(0, 1), channel=CHANNELS)
     def undo(self, which: int, channel: int) -> None:
         with contextlib.suppress(RulesError):
-            self.run(undo_last(self.stores[which], channel, GUILD_OF[channel], GM, True))
+            self.run(self.stores[which].undo_last(channel, GUILD_OF[channel], GM, True))
 
     @rule(statement=st.sampled_from(RAW), channel=CHANNELS)
     def raw_write(self, statement: tuple[str, str], channel: int) -> None:
@@ -285,14 +279,14 @@ async def test_a_change_whose_commit_fails_leaves_nothing_kept(tmp_path: Path) -
         create, spend = steps("Ana", 1)["create"][1], steps("Ana", 1)["spend"][1]
         await store.apply(101, 7, GM, "create", create, party)
         assert (await store.read(101, 7, party)).get("Ana").fatigue.fp == 0
-        db = store._backend._db  # type: ignore[attr-defined]
-        real = db._connection
-        db._connection = FailingCommit(real)
+        thread = store._backend._thread  # type: ignore[attr-defined]
+        real = thread.conn
+        thread.conn = FailingCommit(real)
         try:
             with pytest.raises(sqlite3.OperationalError):
                 await store.apply(101, 7, GM, "spend", spend, party)
         finally:
-            db._connection = real
+            thread.conn = real
         assert (await store.read(101, 7, party)).get("Ana").fatigue.fp == 0  # not the lost one
         raw = sqlite3.connect(tmp_path / "tk.db", isolation_level=None)
         try:
@@ -399,7 +393,7 @@ async def test_a_change_that_raises_keeps_nothing(tmp_path: Path) -> None:
         table = await store.read(101, 7, party)
 
         async def body(tx: Any) -> None:
-            await tx.keep(_table_key(101, 7, party), (101, 7), "not a table")
+            await tx.remember(table_key(101, 7, party), (101, 7), "not a table")
             raise RulesError("refused")
 
         async def fine(tx: Any) -> None:
@@ -517,8 +511,8 @@ async def test_a_change_carries_over_to_the_tables_of_other_parts(
         looked: list[str] = []  # by the quick reader (this thread's connection)
         store._backend._reader._conn.set_trace_callback(_loads(looked))  # type: ignore[attr-defined]
         loaded: list[str] = []  # by the writer, on its connection's thread
-        writer = store._backend._db  # type: ignore[attr-defined]
-        await writer._execute(writer._conn.set_trace_callback, _loads(loaded))
+        writer = store._backend._thread  # type: ignore[attr-defined]
+        await writer.run(writer.conn.set_trace_callback, _loads(loaded))
         for channel, other in enumerate(others, start=201):
             # Kept by the writer and offered to the quick reader.
             await store.apply(channel, 7, GM, "change", _touching(other), other)
@@ -548,3 +542,26 @@ async def test_a_change_to_a_part_it_never_read_carries_nothing_over(tmp_path: P
         seen = await store.read(101, 7, party)
         assert seen == await fresh.read(101, 7, party)
         assert [c.name for c in seen.characters] == ["Ana", "Bo"]
+
+
+@pytest.mark.parametrize("stored", [True, False], ids=["stored", "unknown channel"])
+async def test_a_change_starts_from_what_a_look_remembered(tmp_path: Path, stored: bool) -> None:
+    """A look remembers the Table it read and whether the channel's row is stored: the change
+    that follows loads nothing, and still writes the row of a channel that had none (its
+    characters need it)."""
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    party = frozenset({CHARACTERS, INITIATIVE})
+    async with Store.open(url) as store, Store.open(url) as fresh:
+        fresh._backend._reader = None  # type: ignore[attr-defined]  # reads afresh (a hop)
+        if stored:
+            await store.apply(101, 7, GM, "clock", steps("Ana", 1)["clock"][1], party)
+            store._backend._remembered.forget()  # type: ignore[attr-defined]  # only the look's
+        await store.read(101, 7, party)
+        loaded: list[str] = []
+        writer = store._backend._thread  # type: ignore[attr-defined]
+        await writer.run(writer.conn.set_trace_callback, _loads(loaded))
+        await store.apply(101, 7, GM, "create", steps("Ana", 1)["create"][1], party)
+        assert loaded == []
+        seen = await fresh.read(101, 7, party)
+        assert [c.name for c in seen.characters] == ["Ana"]
+        assert await store.read(101, 7, party) == seen

@@ -110,13 +110,12 @@ async def test_guarded_changes_and_locked_ones_together_lose_nothing(postgres_ur
     lock, and undos (always in such a transaction), all at once on one channel from two stores
     (two processes' pools): none is lost, none deadlocks (the guard takes the channel's lock
     before any write of its statement takes a row's), and every undo takes back one change."""
-    from store.undo import undo_last
 
     async with Store.open(postgres_url) as first, Store.open(postgres_url) as second:
         for _ in range(10):  # standing changes enough for every undo, whenever it runs
             await first.apply(1, 2, 9, "tick", tick)
         ticks = [store.apply(1, 2, 9, "tick", tick) for store in (first, second) * 20]
-        undos = [undo_last(store, 1, 2, 9, True) for store in (first, second) * 3]
+        undos = [store.undo_last(1, 2, 9, True) for store in (first, second) * 3]
         done = await asyncio.gather(*ticks, *undos, return_exceptions=True)
         assert not [d for d in done if isinstance(d, BaseException)], done
         events = await first.history(1, limit=100)

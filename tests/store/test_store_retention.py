@@ -4,21 +4,22 @@ retention edge with nothing written."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import sqlite3
 from fractions import Fraction
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from rules.errors import RulesError
 from store import Store
+from store.event_log import PRUNE_EVERY
 from store.migrate import load_migrations, migrate
-from store.retention import PRUNE_EVERY
-from store.undo import too_old, undo_last
 from table import partyops
 from table.model import HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, Character, Table
+from table.undo import too_old
 from tests.store.conftest import Database
 
 CH, OTHER, GUILD = 3001, 3002, 5005
@@ -104,7 +105,7 @@ async def test_a_kept_undo_keeps_the_change_it_undid(db: Database) -> None:
         await spend(store, "Bo", GM, 37)  # events 2..38
         await spend(store, "Aria", PIP)  # 39: the player's change
         await spend(store, "Bo", GM, 8)  # 40..47
-        undone = await undo_last(store, CH, GUILD, PIP, False)  # 48 undoes 39
+        undone = await store.undo_last(CH, GUILD, PIP, False)  # 48 undoes 39
         assert (undone.target.seq, undone.undo.seq) == (39, 48)
         await spend(store, "Bo", GM, 2)  # 50 prunes up to 40, but not what 48 points at
         assert await seqs(db) == [39, *range(41, 51)]
@@ -120,7 +121,7 @@ async def test_a_players_undo_stops_at_the_retention_edge(db: Database) -> None:
         await spend(store, "Bo", GM, 1)  # 12: event 2 falls past what the channel keeps
         before = await db.dump()
         with pytest.raises(RulesError) as caught:
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert "older than this channel keeps (its last 10 changes" in str(caught.value)
         assert "/settings set history_keep:" in str(caught.value)
         assert await db.dump() == before  # refused: nothing written
@@ -131,7 +132,7 @@ async def test_a_players_undo_one_change_inside_the_edge_goes_ahead(db: Database
         await seed(store)
         await spend(store, "Aria", PIP)  # event 2
         await spend(store, "Bo", GM, KEEP - 1)  # 3..11: event 2 is the 10th newest, still kept
-        undone = await undo_last(store, CH, GUILD, PIP, False)
+        undone = await store.undo_last(CH, GUILD, PIP, False)
         assert undone.target.seq == 2
         assert undone.table.get("Aria").fatigue.fp == 0
 
@@ -141,10 +142,10 @@ async def test_a_gms_undos_stop_at_the_retention_edge(db: Database) -> None:
         await seed(store)
         await spend(store, "Bo", GM, KEEP + 1)  # events 2..12
         # Each undo is a change too: the edge moves up as the targets move down.
-        undone = [await undo_last(store, CH, GUILD, GM, True) for _ in range(5)]
+        undone = [await store.undo_last(CH, GUILD, GM, True) for _ in range(5)]
         assert [u.target.seq for u in undone] == [12, 11, 10, 9, 8]
         with pytest.raises(RulesError) as caught:
-            await undo_last(store, CH, GUILD, GM, True)
+            await store.undo_last(CH, GUILD, GM, True)
         assert str(caught.value).startswith("Can't undo: fatigue spend by <@11>")
         assert "older than this channel keeps" in str(caught.value)
 
@@ -157,7 +158,7 @@ async def test_after_pruning_nothing_older_is_offered(db: Database) -> None:
         assert 2 not in await seqs(db)
         before = await db.dump()
         with pytest.raises(RulesError) as caught:
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert str(caught.value) == too_old(KEEP)
         assert await db.dump() == before
 
@@ -173,8 +174,8 @@ async def open_at_v3(db: Database) -> None:
     """The database as V1..V3 left it: before event numbers and event keys."""
     early = [m for m in load_migrations(db.dialect) if m.version <= 3]
     if db.path is not None:
-        async with aiosqlite.connect(db.path, isolation_level=None) as conn:
-            await migrate(conn, early)
+        with contextlib.closing(sqlite3.connect(db.path, isolation_level=None)) as conn:
+            migrate(conn, early)
         return
     import asyncpg
 
@@ -213,5 +214,5 @@ async def test_the_migration_numbers_old_events_and_records_their_keys(db: Datab
         assert keys == [("characters", "aria"), ("characters", "aria"), ("characters", "bo")]
         # The recorded keys are what /undo looks up: the GM's later change blocks the player's.
         with pytest.raises(RulesError) as caught:
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert "a later change, fatigue spend by <@11>" in str(caught.value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg  # in the test extra
@@ -17,8 +18,8 @@ import pytest
 
 from rules.fatigue import FatigueState
 from store import Store
+from store.change import UNLOCKED_TRIES
 from store.postgres import PostgresBackend, create_pool
-from store.store import UNLOCKED_TRIES
 from table.model import Character, Monster, Table, server_layer
 from table.undo import UNDO_ACTION
 
@@ -90,7 +91,7 @@ async def test_a_change_to_one_character_is_one_round_trip_or_two(store: Store) 
     """Two with a read of the channel; one when this process's last change to it left its
     table (the guard checks nothing came in between)."""
     await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)  # prepares
-    store._left.clear()  # as a process that never changed this channel
+    store._changes._remembered.clear()  # as a process that never changed this channel
     first = await counted(
         store, lambda: store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=2)
     )
@@ -136,7 +137,7 @@ async def test_a_change_to_a_whole_party_is_still_two_round_trips_at_most(store:
 
     await store.apply(CHANNEL, GUILD, GM, "add", add_party)
     await store.apply(CHANNEL, GUILD, GM, "tire", tire_everyone, interaction_id=3)  # prepares
-    store._left.clear()
+    store._changes._remembered.clear()
     trips = await counted(
         store, lambda: store.apply(CHANNEL, GUILD, GM, "tire", tire_everyone, interaction_id=4)
     )
@@ -169,7 +170,7 @@ async def test_a_change_another_came_before_is_read_again_and_lands_on_top(
     times: the guarded write is refused each time (nothing written) and the change is read
     again; after UNLOCKED_TRIES refusals it waits its turn in a transaction holding the lock."""
     await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)  # prepares
-    store._left.clear()  # so it reads first
+    store._changes._remembered.clear()  # so it reads first
     reads = store._backend.read
     came: list[int] = []
     async with Store.open(postgres_url) as other:
@@ -221,20 +222,23 @@ async def test_a_server_settings_change_is_made_holding_the_lock(store: Store) -
 async def test_a_stale_guard_writes_nothing(store: Store) -> None:
     """The guarded statement alone, with a newest event that is not the channel's: refused by
     `tk_unchanged` before any row is written."""
-    from store import retention
+    from store import event_log
+    from store.channel_read import load_channel
+    from store.channel_write import save_change
     from store.errors import ChangedSinceRead
 
     async def load(tx: Any) -> Any:
-        return await store._load(tx, CHANNEL, GUILD, guarded=True)
+        return await load_channel(tx, CHANNEL, GUILD, guarded=True)
 
     before, _, read_as = await store._backend.read(load, quick=True)
     after, _ = spend(before)
     newest = (await store.history(CHANNEL, limit=1))[0].id
-    assert read_as == retention.Guard(newest, GUILD, None)  # no settings row for the server
+    assert read_as == event_log.Guard(newest, GUILD, None)  # no settings row for the server
 
     async def save(tx: Any) -> Any:
         guard = dataclasses.replace(read_as, newest=newest - 1)
-        return await store._save(tx, before, after, GM, "stale", True, guard=guard)
+        at = datetime.now(UTC)
+        return await save_change(tx, before, after, GM, "stale", at, True, guard=guard)
 
     with pytest.raises(ChangedSinceRead):
         await store._backend.write(CHANNEL, save, one_statement=True)
@@ -255,7 +259,7 @@ async def test_one_process_s_changes_to_a_channel_take_turns(store: Store) -> No
     assert trips == 10
     (ana,) = (await store.read(CHANNEL, GUILD)).characters
     assert ana.fatigue.fp == 11
-    assert store._turns == {}
+    assert store._changes._turns == {}
 
 
 async def test_a_pruning_that_fails_after_a_change_leaves_the_change_answered(
@@ -263,7 +267,7 @@ async def test_a_pruning_that_fails_after_a_change_leaves_the_change_answered(
 ) -> None:
     """A change in one statement is committed before its channel's log is pruned: if that
     pruning fails, the change is still answered as made (the next pruning catches up)."""
-    from store import retention
+    from store import event_log
 
     writes = store._backend.write
 
@@ -272,7 +276,7 @@ async def test_a_pruning_that_fails_after_a_change_leaves_the_change_answered(
             raise OSError("the server went away")
         return await writes(channel_id, body, **options)
 
-    monkeypatch.setattr(retention, "prunes", lambda seq: True)
+    monkeypatch.setattr(event_log, "prunes_after", lambda seq: True)
     monkeypatch.setattr(store._backend, "write", pruning_fails)
     await store.apply(CHANNEL, GUILD, GM, "spend", spend, interaction_id=1)
     (ana,) = (await store.read(CHANNEL, GUILD)).characters
@@ -331,8 +335,7 @@ async def test_a_change_of_other_parts_carries_over_and_an_undo_is_forgotten(
     read, the party's table following the monster's change. After an undo (a transaction
     holding the lock) what was kept is forgotten: the next change reads (two trips, not a
     refused write and three)."""
-    from store.store import CHARACTERS, INITIATIVE, MONSTERS
-    from store.undo import undo_last
+    from store.channel_read import CHARACTERS, INITIATIVE, MONSTERS
 
     party, bestiary = frozenset({CHARACTERS, INITIATIVE}), frozenset({MONSTERS, INITIATIVE})
 
@@ -350,7 +353,7 @@ async def test_a_change_of_other_parts_carries_over_and_an_undo_is_forgotten(
     table = await store.read(CHANNEL, GUILD)
     assert table.characters[0].fatigue.fp == 2 and table.monsters[0].facing == "S"
 
-    await undo_last(store, CHANNEL, GUILD, GM, True)
+    await store.undo_last(CHANNEL, GUILD, GM, True)
     trips = await counted(
         store,
         lambda: store.apply(CHANNEL, GUILD, GM, "spend", spend, party, interaction_id=4),

@@ -1,7 +1,7 @@
-"""The SQLite backend runs each transaction whole, in one hop to aiosqlite's thread, and a quick
-read (a channel, a page of history) with no hop at all: counted here on a real file, with what
-happens when a body misbehaves, and quick reads seeing every commit (of another store on the same
-file too) and stepping aside when SQLite says busy."""
+"""The SQLite backend runs each transaction whole, in one hop to its connection's thread, and a
+quick read (a channel, a page of history) with no hop at all: counted here on a real file, with
+what happens when a body misbehaves, and quick reads seeing every commit (of another store on the
+same file too) and stepping aside when SQLite says busy."""
 
 from __future__ import annotations
 
@@ -31,21 +31,17 @@ def spend(fp: int) -> Any:
     return lambda table: partyops.spend(table, "Hero", fp)
 
 
-class CountedQueue:
-    """aiosqlite's queue to its thread, counting what is put on it (a hop each)."""
-
-    def __init__(self, queue: Any, hops: list[object]) -> None:
-        self._queue, self._hops = queue, hops
-
-    def put_nowait(self, item: Any) -> None:
-        self._hops.append(item)
-        self._queue.put_nowait(item)
-
-
 def count_hops(store: Store, patch: pytest.MonkeyPatch) -> list[object]:
-    connection = store._backend._db  # type: ignore[attr-defined]
+    """The jobs handed to the writing connection's thread from now on (a hop each)."""
+    thread = store._backend._thread  # type: ignore[attr-defined]
     hops: list[object] = []
-    patch.setattr(connection, "_tx", CountedQueue(connection._tx, hops))
+    post = thread.post
+
+    def counted(job: Any) -> None:
+        hops.append(job)
+        post(job)
+
+    patch.setattr(thread, "post", counted)
     return hops
 
 
@@ -96,7 +92,7 @@ async def test_a_kept_read_is_given_again_only_while_its_channel_and_server_are_
         statements.clear()
         assert await one.read(CH, GUILD) is first  # its stamps are unchanged: still true
         assert await one.history(CH) == page
-        assert [s.split()[0] for s in statements] == ["PRAGMA", "SELECT"] * 2  # stamps only
+        assert [s.split()[0] for s in statements] == ["SELECT"] * 2  # stamps only
         server = (("rest_rate", 2),)
         await two.apply(CH + 1, GUILD, GM, "server", lambda t: (t.relayered({}, server), None))
         assert (await one.read(CH, GUILD)).settings.rest_rate == 2  # its server changed
@@ -204,7 +200,7 @@ async def test_changes_queued_together_commit_together_and_fail_alone(tmp_path: 
     async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
         await store.apply(CH, GUILD, GM, "seed", hero)
         gate = threading.Event()
-        busy = asyncio.create_task(store._backend._db._execute(gate.wait))  # type: ignore[attr-defined]
+        busy = asyncio.create_task(store._backend._thread.run(gate.wait))  # type: ignore[attr-defined]
         await asyncio.sleep(0)  # the thread is held from now on
 
         async def broken(tx: Tx) -> None:

@@ -18,12 +18,13 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
-from store import Event, Store
-from store.undo import UNDO_ACTION, Undone, plan_undo, touched, undo_last
+from store import Store
 from table import bestiary, partyops, sheet
 from table.bestiary import BuildOptions
+from table.event import Event
 from table.model import ChannelSettings, Character, Forbidden, Monster, Table
 from table.sheet import SettingsOptions, SheetOptions
+from table.undo import UNDO_ACTION, Undone, plan_undo, touched
 from tests.store.conftest import Database
 
 CH, GUILD = 1001, 5005
@@ -150,7 +151,7 @@ async def test_undo_restores_exactly_the_prior_state(
         changed = await store.read(CH, GUILD)
         assert changed != start  # the change really changed something
         who = GM if undoer == "gm" else actor
-        undone = await undo_last(store, CH, GUILD, who, who == GM)
+        undone = await store.undo_last(CH, GUILD, who, who == GM)
         assert_same(await store.read(CH, GUILD), start)
         assert undone.table == start
         assert undone.target.action == action
@@ -171,19 +172,19 @@ async def test_two_undos_in_a_row_undo_two_changes_then_stop(db: Database) -> No
         s2 = await store.read(CH, GUILD)
         assert s0 != s1 != s2 != s0
 
-        first = await undo_last(store, CH, GUILD, GM, True)
+        first = await store.undo_last(CH, GUILD, GM, True)
         assert first.target.action == "clock round"
         assert_same(await store.read(CH, GUILD), s1)
-        second = await undo_last(store, CH, GUILD, GM, True)
+        second = await store.undo_last(CH, GUILD, GM, True)
         assert second.target.action == "fatigue spend"  # not the undo just made
         assert_same(await store.read(CH, GUILD), s0)
-        third = await undo_last(store, CH, GUILD, GM, True)
+        third = await store.undo_last(CH, GUILD, GM, True)
         assert third.target.action == "seed"
         assert await store.read(CH, GUILD) == Table(CH, GUILD)
 
         before = await db.dump()
         with pytest.raises(RulesError, match=r"Nothing left to undo.*/redo puts back"):
-            await undo_last(store, CH, GUILD, GM, True)
+            await store.undo_last(CH, GUILD, GM, True)
         assert await db.dump() == before
         actions = [e.action for e in await store.history(CH)]
     assert actions == ["undo", "undo", "undo", "clock round", "fatigue spend", "seed"]
@@ -201,12 +202,12 @@ async def test_a_later_change_to_the_same_character_blocks_a_players_undo(db: Da
         )
         before = await db.dump()
         with pytest.raises(RulesError, match=r"later change, fatigue spend by <@11>.*Aria"):
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert await db.dump() == before  # nothing written, not even an event
 
-        await undo_last(store, CH, GUILD, GM, True)  # the GM takes the later one back ...
+        await store.undo_last(CH, GUILD, GM, True)  # the GM takes the later one back ...
         assert_same(await store.read(CH, GUILD), s1)
-        await undo_last(store, CH, GUILD, PIP, False)  # ... and now nothing builds on hers
+        await store.undo_last(CH, GUILD, PIP, False)  # ... and now nothing builds on hers
         assert_same(await store.read(CH, GUILD), s0)
 
 
@@ -220,7 +221,7 @@ async def test_a_later_change_to_something_else_does_not_block(db: Database) -> 
             CH, GUILD, PER, "fatigue spend", only(lambda t: partyops.spend(t, "Bo", 4))
         )
         bo_tired = (await store.read(CH, GUILD)).get("Bo")
-        undone = await undo_last(store, CH, GUILD, PIP, False)
+        undone = await store.undo_last(CH, GUILD, PIP, False)
         now = await store.read(CH, GUILD)
     assert undone.target.actor_id == PIP
     assert now.get("Aria") == s0.get("Aria")
@@ -235,7 +236,7 @@ async def test_a_player_cannot_undo_someone_elses_change(db: Database) -> None:
         )
         before = await db.dump()
         with pytest.raises(RulesError, match=r"only undo your own.*fatigue spend by <@22>"):
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert await db.dump() == before
 
 
@@ -258,9 +259,9 @@ async def test_a_gm_test_is_asked_of_the_settings_the_undo_loads(db: Database) -
         )
         before = await db.dump()
         with pytest.raises(RulesError, match=r"only undo your own.*fatigue spend by <@22>"):
-            await undo_last(store, CH, GUILD, PIP, has_role(78))  # not a GM by these settings
+            await store.undo_last(CH, GUILD, PIP, has_role(78))  # not a GM by these settings
         assert await db.dump() == before
-        undone = await undo_last(store, CH, GUILD, PIP, has_role(77))  # a GM: anyone's change
+        undone = await store.undo_last(CH, GUILD, PIP, has_role(77))  # a GM: anyone's change
         assert undone.target.actor_id == PER
         assert_same(await store.read(CH, GUILD), s0)
     assert asked == [s0.settings, s0.settings]
@@ -292,9 +293,9 @@ async def test_a_player_undoes_only_changes_to_their_own_characters(
         await store.apply(CH, GUILD, PIP, "odd change", step)
         before = await db.dump()
         with pytest.raises(Forbidden, match=f"Only the GM can undo your odd change.*{reason}"):
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
         assert await db.dump() == before
-        await undo_last(store, CH, GUILD, GM, True)
+        await store.undo_last(CH, GUILD, GM, True)
         assert_same(await store.read(CH, GUILD), start)
 
 
@@ -309,7 +310,7 @@ async def test_undo_refuses_when_the_rows_no_longer_match(db: Database) -> None:
     before = await db.dump()
     async with Store.open(db.url) as store:
         with pytest.raises(RulesError, match="Aria changed since"):
-            await undo_last(store, CH, GUILD, GM, True)
+            await store.undo_last(CH, GUILD, GM, True)
     assert await db.dump() == before
 
 
@@ -318,9 +319,9 @@ async def test_nothing_to_undo_in_an_empty_channel(db: Database) -> None:
         await store.read(CH, GUILD)
         before = await db.dump()
         with pytest.raises(RulesError, match="Nothing left to undo"):
-            await undo_last(store, CH, GUILD, GM, True)
+            await store.undo_last(CH, GUILD, GM, True)
         with pytest.raises(RulesError, match="no change here left to undo"):
-            await undo_last(store, CH, GUILD, PIP, False)
+            await store.undo_last(CH, GUILD, PIP, False)
     assert await db.dump() == before
 
 
@@ -336,7 +337,7 @@ async def test_undo_marks_survive_a_restart(db: Database) -> None:
             CH, GUILD, PIP, "fatigue spend", only(lambda t: partyops.spend(t, "Aria", 3))
         )
         assert (await store.history(CH))[0].undone_by is None  # read (and kept) before
-        await undo_last(store, CH, GUILD, PIP, False)
+        await store.undo_last(CH, GUILD, PIP, False)
         undo, spent, *_ = await store.history(CH)  # the same store: the mark, not what it kept
         assert (undo.undoes, spent.undone_by) == (spent.id, undo.id)
     async with Store.open(db.url) as store:
@@ -345,7 +346,7 @@ async def test_undo_marks_survive_a_restart(db: Database) -> None:
         assert undo.created_at == datetime(2025, 5, 1, 14, 3, tzinfo=UTC)
         assert first.undone_by is None and first.undoes is None and seed_event.undone_by is None
         assert_same(await store.read(CH, GUILD), s1)
-        again = await undo_last(store, CH, GUILD, PIP, False)  # the next of hers, not the undo
+        again = await store.undo_last(CH, GUILD, PIP, False)  # the next of hers, not the undo
         assert again.target.id == first.id
         assert_same(await store.read(CH, GUILD), s0)
 
@@ -361,7 +362,7 @@ async def test_concurrent_undos_take_back_two_different_changes(db: Database) ->
         await store.apply(CH, GUILD, GM, "tick", lambda t: (dataclasses.replace(t, clock=1), None))
         # Undo "tick" then "spend 3" at once: the store's lock runs them one after the other.
         done: list[Undone] = await asyncio.gather(
-            *(undo_last(store, CH, GUILD, GM, True) for _ in range(2))
+            *(store.undo_last(CH, GUILD, GM, True) for _ in range(2))
         )
         assert {u.target.action for u in done} == {"tick", "spend 3"}
         table = await store.read(CH, GUILD)
@@ -374,11 +375,11 @@ async def test_other_channels_are_untouched(db: Database) -> None:
         await store.apply(
             CH + 1, GUILD, GM, "tick", lambda t: (dataclasses.replace(t, clock=5), None)
         )
-        await undo_last(store, CH, GUILD, GM, True)
+        await store.undo_last(CH, GUILD, GM, True)
         assert (await store.read(CH + 1, GUILD)).clock == 5
         assert [e.action for e in await store.history(CH + 1)] == ["tick"]
         with pytest.raises(RulesError, match="Nothing left to undo"):
-            await undo_last(store, CH, GUILD, GM, True)  # the seed was CH's only change
+            await store.undo_last(CH, GUILD, GM, True)  # the seed was CH's only change
 
 
 async def test_plan_undo_keeps_a_later_clock_move_when_settings_are_undone(db: Database) -> None:
@@ -472,10 +473,10 @@ async def _undo_all(url: str, seed_: int) -> None:
             if now != states[-1]:
                 states.append(now)
         for expected in reversed(states[:-1]):
-            await undo_last(store, channel, GUILD, GM, True)
+            await store.undo_last(channel, GUILD, GM, True)
             assert_same(await store.read(channel, GUILD), expected)
         with pytest.raises(RulesError):
-            await undo_last(store, channel, GUILD, GM, True)
+            await store.undo_last(channel, GUILD, GM, True)
         events: list[Event] = await store.history(channel, limit=100)
     undos = [e for e in events if e.undoes is not None]
     assert len(undos) == len(states) - 1

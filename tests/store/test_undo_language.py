@@ -11,7 +11,6 @@ import lang
 import lang.catalogs
 from rules.errors import RulesError
 from store import Store
-from store.undo import undo_last
 from tests.store.conftest import Database
 from tests.store.test_store_retention import CH, GM, GUILD, KEEP, PIP, seed, spend
 
@@ -20,7 +19,7 @@ pytestmark = pytest.mark.usefixtures("shipped_catalogs")
 
 async def refusal(store: Store, actor: int, gm: bool, locale: str) -> str:
     with lang.speaking(locale), pytest.raises(RulesError) as caught:
-        await undo_last(store, CH, GUILD, actor, gm)
+        await store.undo_last(CH, GUILD, actor, gm)
     return str(caught.value)
 
 

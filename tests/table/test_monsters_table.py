@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 
 from render.monsters import block_embed, hit_embed, monster_embed, roster_embed
 from rules.errors import RulesError
-from store.codec import diff, monster_from_dict, monster_row, monster_to_dict, restore
+from store.codec import monster_row
 from table import bestiary
 from table.bestiary import BuildOptions, MonsterHit
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name
+from table.snapshot import diff, monster_from_dict, monster_to_dict, restore
 
 # Rank 3 Heavy (docs/rules.md#41-defense-table): Defense 13, Evasion modifier −4.
 HEAVY3 = {"rank": 3, "armor": "heavy"}

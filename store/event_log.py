@@ -1,4 +1,6 @@
-"""Logging a change, and keeping each channel's log within its `history_keep` setting.
+"""The event log: each change written as one event (the table as it became, exactly what
+changed, who changed it and through which interaction), and each channel's log kept within its
+`history_keep` setting.
 
 Each event is numbered within its channel (`seq`: 1, 2, …), so "is this change among the last N
 the channel keeps?" is a comparison, not a count. It also records the characters and monsters
@@ -16,22 +18,22 @@ from datetime import datetime
 from typing import Any
 
 from store.backend import Tx
-from store.codec import INITIATIVE, Snapshot
 from store.errors import StoreError
-from store.events import Event
+from table.event import Event
 from table.model import Table
+from table.snapshot import INITIATIVE, Snapshot
 
 PRUNE_EVERY = 50  # a channel's events between two prunings
 # What event_keys records: characters and monsters by name key, the turn order as one item.
 KEYED_PARTS = ("characters", "monsters", INITIATIVE)
 
 
-def kept(event: Event, newest: int, keep: int) -> bool:
+def still_kept(event: Event, newest: int, keep: int) -> bool:
     """Is `event` among the channel's last `keep` changes, `newest` being the latest's seq?"""
     return event.seq > newest - keep
 
 
-def prunes(seq: int) -> bool:
+def prunes_after(seq: int) -> bool:
     """Does logging the channel's event number `seq` prune what lies past its edge?"""
     return seq % PRUNE_EVERY == 0
 
@@ -77,23 +79,23 @@ _GUARD = (
     " CAST(? AS TEXT)) AS channel_id), "
 )
 _FROM_GUARD = "(SELECT channel_id FROM g)"
-Write = tuple[str, tuple[Any, ...]]  # a statement and its arguments
+HeldWrite = tuple[str, tuple[Any, ...]]  # a statement and its arguments
 
 
-class Held:
+class HeldWrites:
     """Row writes held back (PostgreSQL) to go out in the event's own statement, each a
     data-modifying WITH before it: PostgreSQL runs them all, on one snapshot, as one
     statement, and checks their foreign keys at its end (a new channel's row, then rows that
     need it, in one go). None of them reads what another writes: each is to its own row."""
 
     def __init__(self) -> None:
-        self.writes: list[Write] = []
+        self.writes: list[HeldWrite] = []
 
     async def execute(self, sql: str, *args: Any) -> None:
         self.writes.append((sql, args))
 
 
-async def log(
+async def log_change(
     tx: Tx,
     after: Table,
     actor_id: int,
@@ -103,7 +105,7 @@ async def log(
     new: Snapshot,
     interaction_id: int | None = None,
     *,
-    held: Held | None = None,
+    held: HeldWrites | None = None,
     guard: Guard | None = None,
 ) -> Event:
     """Log one change (the table as it became, and exactly what changed, and the Discord
@@ -111,7 +113,7 @@ async def log(
     change's row writes and its `event_keys` go in the same statement, one round trip; with
     `guard` too, that statement is the whole change (no transaction around it): it writes
     only if the channel and its server's settings are still as `guard` says, and prunes
-    nothing (the caller prunes after it, when `prunes(seq)`)."""
+    nothing (the caller prunes after it, when `prunes_after(seq)`)."""
     channel_id = after.channel_id
     keys = touched_keys(old, new)
     values = (
@@ -152,7 +154,7 @@ async def log(
             + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
             *rows,
         )
-    if prunes(seq) and guard is None:
+    if prunes_after(seq) and guard is None:
         await prune(tx, channel_id, seq - after.settings.history_keep)
     return Event(
         id=event_id,
@@ -178,7 +180,7 @@ class Guard:
     server_version: str | None
 
 
-def _after_guard(write: Write, channel_id: int) -> Write:
+def _after_guard(write: HeldWrite, channel_id: int) -> HeldWrite:
     """A held write (or the event's insert) with its channel id, its first argument, taken from
     the guard instead."""
     sql, args = write

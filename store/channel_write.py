@@ -1,0 +1,133 @@
+"""Saving a change: the rows of a channel's Table that differ from the Table it was loaded as
+are written (upserted, or deleted when gone), and the change is logged (`event_log.log_change`),
+in the caller's transaction.
+
+On PostgreSQL the row writes are held back and sent with the event, in its one statement: one
+round trip for them all, not one each (a rest of the party writes every character's row)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from typing import Any, TypeVar
+
+from store import codec, event_log
+from store.backend import Executes, Tx
+from store.errors import StoreError
+from table import snapshot
+from table.event import Event
+from table.model import Table
+
+T = TypeVar("T")
+
+
+async def save_change(
+    tx: Tx,
+    before: Table,
+    after: Table,
+    actor_id: int,
+    action: str,
+    now: datetime,
+    stored: bool,
+    interaction_id: int | None = None,
+    guard: event_log.Guard | None = None,
+) -> Event:
+    """Write what changed from `before` to `after` and log it (`stored`: the channel's row
+    exists already); returns the new event, as `history` would read it. `guard` (PostgreSQL):
+    the whole change in one statement, outside a transaction (`event_log.log_change`)."""
+    old, new = snapshot.diff(before, after)
+    held = event_log.HeldWrites() if tx.dialect == "postgres" else None
+    rows: Executes = tx if held is None else held
+    if "channel" in new or not stored:  # events and characters need the channel row
+        await rows.execute(_UPSERT["channels"], *codec.channel_row(after))
+    if snapshot.SERVER in new:
+        was, now_set = old[snapshot.SERVER]["settings"], new[snapshot.SERVER]["settings"]
+        await _save_server(rows, after, [n for n in now_set if now_set[n] != was[n]])
+    await _save_keyed(
+        rows,
+        "characters",
+        after.channel_id,
+        new["characters"],
+        {c.key: c for c in after.characters},
+        codec.character_row,
+    )
+    await _save_keyed(
+        rows,
+        "monsters",
+        after.channel_id,
+        new.get("monsters", {}),
+        {m.key: m for m in after.monsters},
+        codec.monster_row,
+    )
+    if snapshot.INITIATIVE in new:
+        await _save_initiative(rows, after)
+    return await event_log.log_change(
+        tx, after, actor_id, action, now, old, new, interaction_id, held=held, guard=guard
+    )
+
+
+async def _save_server(tx: Executes, after: Table, names: Iterable[str]) -> None:
+    """The server's settings: only the columns named are updated, so a change made from
+    another channel at the same moment to another setting is kept."""
+    if after.guild_id is None:
+        raise StoreError("Server settings need a server")
+    row = dict(zip(codec.SERVER_COLUMNS, codec.server_row(after), strict=True))
+    columns = ["guild_id", *(n for n in codec.SERVER_COLUMNS if n in set(names))]
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
+    await tx.execute(
+        f"INSERT INTO guild_settings ({', '.join(columns)})"
+        f" VALUES ({', '.join('?' * len(columns))})"
+        f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
+        *(row[c] for c in columns),
+    )
+
+
+async def _save_initiative(tx: Executes, after: Table) -> None:
+    """The channel's turn order: one row while it has one, none after `/init end`."""
+    state = snapshot.initiative_to_dict(after.initiative)
+    if state is None:
+        await tx.execute("DELETE FROM initiatives WHERE channel_id = ?", after.channel_id)
+    else:
+        state_json = json.dumps(state, ensure_ascii=False, sort_keys=True)
+        await tx.execute(_UPSERT["initiatives"], after.channel_id, state_json)
+
+
+async def _save_keyed(
+    tx: Executes,
+    table: str,
+    channel_id: int,
+    changed: Iterable[str],
+    current: Mapping[str, T],
+    row: Callable[[int, T], tuple[Any, ...]],
+) -> None:
+    """The changed keys of a per-channel table (characters, monsters): upsert the ones still
+    at the table, delete the ones gone."""
+    for key in changed:
+        if key in current:
+            await tx.execute(_UPSERT[table], *row(channel_id, current[key]))
+        else:
+            await tx.execute(
+                f"DELETE FROM {table} WHERE channel_id = ? AND key = ?", channel_id, key
+            )
+
+
+def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:
+    # Table and column names come from codec's constants, never from input; values are bound.
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}"
+    )
+
+
+# A row of each table a change writes whole, inserted or updated by its key.
+_UPSERT = {
+    table: _upsert_sql(table, columns, keys)
+    for table, columns, keys in (
+        ("channels", codec.CHANNEL_COLUMNS, ("channel_id",)),
+        ("characters", codec.CHARACTER_COLUMNS, ("channel_id", "key")),
+        ("monsters", codec.MONSTER_COLUMNS, ("channel_id", "key")),
+        ("initiatives", ("channel_id", "state"), ("channel_id",)),
+    )
+}
