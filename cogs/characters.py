@@ -19,8 +19,10 @@ from render.characters import (
     roster_embed,
     sheet_embed,
 )
+from render.warning import with_warning
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
+from table.level_check import new_disagreement
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from table.names import NAME_LIMIT
 from table.sheet import SheetOptions, change, create, remove
@@ -152,7 +154,8 @@ class Characters(commands.Cog):
 
         made = await apply_as(interaction, "character create", step, PARTY)
         title = _("Created {name}", name=made.name)
-        await reply(interaction, embed=sheet_embed(made, title=title))
+        embed = sheet_embed(made, title=title)
+        await reply(interaction, embed=with_warning(embed, new_disagreement(None, made)))
 
     @character.command(name="set", description=N_("Change a character: only the options you give"))
     @app_commands.describe(
@@ -208,19 +211,21 @@ class Characters(commands.Cog):
         )
         owner_id = None if owner is None else owner.id
 
-        def step(before: Table, gm: bool) -> tuple[Table, tuple[Character, bool]]:
+        def step(before: Table, gm: bool) -> tuple[Table, tuple[Character, bool, str | None]]:
             after, character = change(
                 before, interaction.user.id, gm, name, options, new_name, owner_id
             )
-            return after, (character, after != before)  # the store writes only when it differs
+            warning = new_disagreement(before.get(name), character)
+            # The store writes only when the table differs.
+            return after, (character, after != before, warning)
 
-        character, changed = await apply_as(interaction, "character set", step, PARTY)
+        character, changed, warning = await apply_as(interaction, "character set", step, PARTY)
         title = (
             _("Changed {name}", name=character.name)
             if changed
             else _("Nothing changed: {name} was already so", name=character.name)
         )
-        await reply(interaction, embed=sheet_embed(character, title=title))
+        await reply(interaction, embed=with_warning(sheet_embed(character, title=title), warning))
 
     @character.command(
         name="show",
