@@ -18,8 +18,8 @@ from render.common import NEUTRAL
 from rules.errors import RulesError
 
 # One example per command, by its full name. A command without one is still listed. Command and
-# option names are the same in every language; an example with words of its own (a label) is
-# marked, and shown with them translated.
+# option names are the same in every language; an example with words of its own (a label, a
+# spot, a choice's name, a compass point) is marked, and shown with them translated.
 EXAMPLES: dict[str, str] = {
     "save tsr": N_("/save tsr vs:7 label:Poison"),
     "save wsr": "/save wsr level:5 stat:10 dc:80 per:5 secret:True",
@@ -45,15 +45,17 @@ EXAMPLES: dict[str, str] = {
     "clock show": "/clock show",
     "clock round": "/clock round count:3",
     "clock pass": "/clock pass minutes:10",
-    "monster build": "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2",
-    "monster-build": "/monster-build rank:2 armor:light spots:back",
-    "monster create": "/monster create name:Troll rank:3 armor:medium hp:40 spots:back",
+    "monster build": N_(
+        "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2"
+    ),
+    "monster-build": N_("/monster-build rank:2 armor:light spots:back"),
+    "monster create": N_("/monster create name:Troll rank:3 armor:medium hp:40 spots:back"),
     "monster show": "/monster show name:Troll",
     "monster list": "/monster list",
     "monster remove": "/monster remove name:Troll",
     "monster face": "/monster face name:Troll facing:E",
-    "monster reveal": "/monster reveal name:Troll spot:back",
-    "monster hit": "/monster hit name:Troll damage:18 from:W",
+    "monster reveal": N_("/monster reveal name:Troll spot:back"),
+    "monster hit": N_("/monster hit name:Troll damage:18 from:W"),
     "init add": "/init add name:Troll score:18",
     "init remove": "/init remove name:Troll",
     "init start": "/init start",

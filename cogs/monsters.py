@@ -39,6 +39,7 @@ from rules.defense import (
     ORDERS,
     RANKS,
     TRADE_LIMIT,
+    facing_text,
 )
 from table import bestiary
 from table.bestiary import BuildOptions
@@ -127,7 +128,11 @@ async def hidden_spot_autocomplete(
     monster = table.find_monster(name) if isinstance(name, str) else None
     hidden = [] if monster is None else [s.name for s in monster.block.spots if s.hidden]
     typed = current.strip().lower()
-    return [app_commands.Choice(name=s, value=s) for s in hidden if typed in s]
+    return [
+        app_commands.Choice(name=spot_name(s), value=s)  # shown in the reader's language
+        for s in hidden
+        if typed in s or typed in spot_name(s).lower()
+    ]
 
 
 async def monster_autocomplete(
@@ -319,7 +324,10 @@ class Monsters(commands.Cog):
         await reply(
             interaction,
             embed=monster_embed(
-                turned, title=_("{name} now faces {facing}", name=turned.name, facing=turned.facing)
+                turned,
+                title=_(
+                    "{name} now faces {facing}", name=turned.name, facing=facing_text(turned.facing)
+                ),
             ),
         )
 

@@ -17,6 +17,7 @@ from render.characters import fl_text
 from render.common import NEUTRAL, plain
 from render.fatigue import fit_lines
 from render.initiative import initiative_change
+from rules.defense import facing_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
@@ -158,7 +159,7 @@ _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
 _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "hp_max": (N_("max HP"), str),
     "hp": ("HP", plain),
-    "facing": (N_("facing"), str),
+    "facing": (N_("facing"), facing_text),
 }
 
 
