@@ -9,7 +9,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from tests.localdiscord.world import new_id
+from tests.localdiscord.world import fresh_id
 
 UPLOAD = "_upload"  # the key under which an attachment entry carries its file until stored
 _PART = re.compile(r"^files\[(\d+)\]$")
@@ -67,8 +67,8 @@ def stored_attachment(entry: dict[str, Any], files: dict[str, bytes]) -> dict[st
     filename, data = entry.pop(UPLOAD, (entry.get("filename", ""), b""))
     filename = entry.get("filename") or filename
     files[filename] = data
-    attachment_id = new_id()
-    return {
+    attachment_id = fresh_id()
+    stored = {
         "id": str(attachment_id),
         "filename": filename,
         "size": len(data),
@@ -76,3 +76,6 @@ def stored_attachment(entry: dict[str, Any], files: dict[str, bytes]) -> dict[st
         "proxy_url": f"https://media.discordapp.net/attachments/{attachment_id}/{filename}",
         "content_type": "application/json" if filename.endswith(".json") else None,
     }
+    if entry.get("description"):  # the alt text a screen reader reads for it
+        stored["description"] = entry["description"]
+    return stored

@@ -23,6 +23,8 @@ class Reply:
     choices: tuple[dict[str, Any], ...] = ()
     modal: dict[str, Any] | None = None
     files: tuple[tuple[str, bytes], ...] = ()  # (filename, content) of each attachment
+    # Each attachment as Discord describes it: filename, size, and its alt text (description).
+    attachments: tuple[dict[str, Any], ...] = ()
 
     @property
     def embed(self) -> dict[str, Any]:
