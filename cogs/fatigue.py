@@ -1,7 +1,9 @@
 """`/fatigue spend|recover|temp|clear_vp|show`: one character's Fatigue Points.
 
-Players change their own characters, the GM anyone's. Removing FP directly (`recover`) is the
-GM's alone (docs/rules.md#37-recovery-and-rests); players rest it off (`/rest ... character:`).
+Players change their own characters, the GM anyone's. Removing FP directly (`recover`) and
+granting Temporary FP (`temp`, which lowers FP first) are the GM's alone
+(docs/rules.md#37-recovery-and-rests); players rest it off (`/rest ... character:`) where the
+channel lets them.
 VP damage is a tally the GM applies on the sheet: only the GM's `clear_vp` (or `/party reset`)
 clears it (docs/rules.md#33-gaining-fp-and-vp-damage).
 `/fatigue show` and `/fatigue spend` replies carry a button that spends 1 FP more on the same
@@ -32,6 +34,7 @@ Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
 CHARACTER_HELP = N_("Whose fatigue (default: your character here)")
 RECOVER_IS_GMS = N_("Only the GM can remove FP directly; rest it off with `/rest` and `character:`")
 CLEAR_VP_IS_GMS = N_("Only the GM can clear VP damage, once it is applied to the character sheet")
+TEMP_IS_GMS = N_("Only the GM can grant Temporary FP: lowering FP is an effect the GM grants")
 OneChange = Callable[[Table, str], tuple[Table, CharacterChange]]
 SPEND_ONE, SPEND_MORE = N_("Spend 1 FP"), N_("Spend 1 more")  # labels, translated when shown
 
@@ -44,15 +47,19 @@ async def change_character(
     title: Callable[[str], str],
     gm_only: str | None = None,
     spend_more: bool = False,
+    may: Callable[[Table, bool], None] | None = None,
 ) -> None:
     """Apply `change` to the picked character in one transaction (its owner or the GM only;
-    with `gm_only`, the GM alone, and that marked text tells anyone else), then reply with the work
-    (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name."""
+    with `gm_only`, the GM alone, and that marked text tells anyone else; `may`, given the table
+    and whether the caller is GM, refuses what the channel doesn't allow), then reply with the
+    work (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name."""
     user_id = interaction.user.id
 
     def run(table: Table, gm: bool) -> tuple[Table, tuple[CharacterChange, int]]:
         if gm_only is not None and not gm:
             raise Forbidden(_(gm_only))
+        if may is not None:
+            may(table, gm)
         character = pick_character(table, name, user_id)
         check_can_change(user_id, gm, character)
         new, done = change(table, character.name)
@@ -125,7 +132,9 @@ class Fatigue(commands.Cog):
             gm_only=RECOVER_IS_GMS,
         )
 
-    @fatigue.command(name="temp", description=N_("Grant Temporary FP: lowers FP first, then pools"))
+    @fatigue.command(
+        name="temp", description=N_("GM: grant Temporary FP: lowers FP first, then pools")
+    )
     @app_commands.describe(
         amount=N_("Temporary FP granted"),
         minutes=N_("How long it lasts in game minutes (default 10)"),
@@ -145,6 +154,7 @@ class Fatigue(commands.Cog):
             "fatigue temp",
             lambda table, name: partyops.give_temp(table, name, amount, minutes),
             lambda name: _("{name} gains {amount} Temporary FP", name=name, amount=amount),
+            gm_only=TEMP_IS_GMS,
         )
 
     @fatigue.command(

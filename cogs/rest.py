@@ -1,4 +1,5 @@
-"""`/rest break|short|long|minutes`: the whole party (GM) or one character (its owner or GM).
+"""`/rest break|short|long|minutes`: the whole party (GM) or one character (its owner or GM;
+the GM alone during a fight, or where the channel sets `player_rests:gm`: `table.rest_rights`).
 
 A party rest moves the channel clock on by the rest's length; one character resting alone
 leaves the clock where it is (the rest of the table carries on) and is settled through its
@@ -20,6 +21,7 @@ from render.fatigue import report_embed
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport
+from table.rest_rights import check_may_rest
 
 CHARACTER_HELP = N_("Rest only this character (default: the whole party, GM only)")
 PARTY_REST_IS_GMS = N_(
@@ -52,6 +54,7 @@ async def _rest(
             action,
             lambda table, name: partyops.rest_one(table, name, kind, minutes),
             lambda name: _(_ONE_DOES[kind], name=name),
+            may=check_may_rest,
         )
         return
 

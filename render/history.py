@@ -78,6 +78,8 @@ WORDS = frozenset(
         N_("succeed"),
         N_("shared"),
         N_("own"),
+        N_("allowed"),
+        N_("gm"),
         N_("single"),
         N_("multi"),
         N_("dual"),
@@ -106,6 +108,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "gm_role_id": (N_("GM role"), lambda v: f"<@&{v}>"),
     "history_keep": (N_("history kept"), lambda v: _("{count:,} changes", count=v)),
     "threads": (N_("threads"), _word),
+    "player_rests": (N_("player rests"), _word),
 }
 
 

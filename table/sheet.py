@@ -307,6 +307,7 @@ class SettingsOptions:
     clear_gm_role: bool = False
     history_keep: int | None = None
     threads: str | None = None
+    player_rests: str | None = None
     reset: str | None = None  # a setting's name (or "all") to forget at this scope
 
     def given(self) -> bool:
