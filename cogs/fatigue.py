@@ -21,21 +21,25 @@ from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
+from cogs._several import characters_autocomplete, names_text
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
-from render.fatigue import change_embed, character_embed
+from render.fatigue import change_embed, character_embed, report_embed
 from rules.fatigue import FP_AT_ONCE_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
-from table.partyops import CharacterChange
+from table.partyops import CharacterChange, PartyReport
+from table.several import change_each, named_characters
 
 Amount = app_commands.Range[int, 1, FP_AT_ONCE_MAX]
 Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
 CHARACTER_HELP = N_("Whose fatigue (default: your character here)")
+CHARACTERS_HELP = N_("Whose fatigue; several at once: Aria, Bórin (default: your character here)")
 RECOVER_IS_GMS = N_("Only the GM can remove FP directly; rest it off with `/rest` and `character:`")
 CLEAR_VP_IS_GMS = N_("Only the GM can clear VP damage, once it is applied to the character sheet")
 TEMP_IS_GMS = N_("Only the GM can grant Temporary FP: lowering FP is an effect the GM grants")
 OneChange = Callable[[Table, str], tuple[Table, CharacterChange]]
+Done = CharacterChange | PartyReport  # one character's change, or several characters' at once
 SPEND_ONE, SPEND_MORE = N_("Spend 1 FP"), N_("Spend 1 more")  # labels, translated when shown
 
 
@@ -48,24 +52,40 @@ async def change_character(
     gm_only: str | None = None,
     spend_more: bool = False,
     may: Callable[[Table, bool], None] | None = None,
+    several: Callable[[str], str] | None = None,
 ) -> None:
     """Apply `change` to the picked character in one transaction (its owner or the GM only;
     with `gm_only`, the GM alone, and that marked text tells anyone else; `may`, given the table
     and whether the caller is GM, refuses what the channel doesn't allow), then reply with the
-    work (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name."""
+    work (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name.
+    With `several` (the title given the names), `name` may list characters (`Aria, Bórin`):
+    each is changed, all in that one transaction, and the reply shows each."""
     user_id = interaction.user.id
 
-    def run(table: Table, gm: bool) -> tuple[Table, tuple[CharacterChange, int]]:
+    def run(table: Table, gm: bool) -> tuple[Table, tuple[Done, int, int]]:
         if gm_only is not None and not gm:
             raise Forbidden(_(gm_only))
         if may is not None:
             may(table, gm)
-        character = pick_character(table, name, user_id)
-        check_can_change(user_id, gm, character)
-        new, done = change(table, character.name)
-        return new, (done, new.clock)
+        if several is not None and name:
+            found = named_characters(table, name)
+        else:
+            found = (pick_character(table, name, user_id),)
+        for character in found:
+            check_can_change(user_id, gm, character)
+        done: Done
+        if len(found) > 1:
+            new, done = change_each(table, tuple(c.name for c in found), change)
+        else:
+            new, done = change(table, found[0].name)
+        return new, (done, new.clock, new.settings.round_seconds)
 
-    done, clock = await apply_as(interaction, action, run, PARTY)
+    done, clock, round_seconds = await apply_as(interaction, action, run, PARTY)
+    if isinstance(done, PartyReport):  # several characters were named
+        names = names_text([c.name for c in done.changes])
+        embed = report_embed((several or title)(names), done, round_seconds)
+        await reply(interaction, embed=embed)
+        return
     embed = change_embed(title(done.name), done, clock)
     if spend_more:
         view = buttons_view(SpendOne(done.name, SPEND_MORE))
@@ -83,6 +103,7 @@ async def spend_fp(interaction: discord.Interaction, amount: int, name: str | No
         lambda table, found: partyops.spend(table, found, amount),
         lambda found: _("{name} spends {amount} FP", name=found, amount=amount),
         spend_more=True,
+        several=lambda names: _("{names} spend {amount} FP", names=names, amount=amount),
     )
 
 
@@ -110,8 +131,8 @@ class Fatigue(commands.Cog):
     )
 
     @fatigue.command(name="spend", description=N_("An action costs FP: Temporary FP absorbs first"))
-    @app_commands.describe(amount=N_("FP the action costs (default 1)"), character=CHARACTER_HELP)
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.describe(amount=N_("FP the action costs (default 1)"), character=CHARACTERS_HELP)
+    @app_commands.autocomplete(character=characters_autocomplete)
     async def spend(
         self, interaction: discord.Interaction, amount: Amount = 1, character: str | None = None
     ) -> None:

@@ -39,7 +39,7 @@ EXAMPLES: dict[str, str] = {
     "party spend": "/party spend amount:2",
     "party reset": "/party reset",
     "rest break": "/rest break",
-    "rest short": "/rest short character:Bórin",
+    "rest short": "/rest short character:Aria, Bórin",
     "rest long": "/rest long",
     "rest minutes": "/rest minutes minutes:20",
     "clock show": "/clock show",
