@@ -28,6 +28,7 @@ EXAMPLES: dict[str, str] = {
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
     "character set": "/character set name:Bórin fortitude:10 special_wsr:5 base_hd:4+1",
     "character show": "/character show name:Bórin",
+    "character use": "/character use name:Bórin",
     "character list": "/character list",
     "character remove": "/character remove name:Bórin",
     "fatigue spend": "/fatigue spend amount:3",

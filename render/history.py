@@ -43,6 +43,7 @@ ACTIONS = frozenset(
     (
         N_("character create"),
         N_("character set"),
+        N_("character use"),
         N_("character remove"),
         N_("fatigue spend"),
         N_("fatigue recover"),
@@ -137,6 +138,7 @@ def _ahead(value: Any) -> str:
 
 _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "owner_id": (N_("player"), lambda v: f"<@{v}>"),
+    "active": (N_("in use"), _on),
     "level": (N_("level"), str),
     "fortitude": (N_("Fortitude"), plain),
     "wisdom": (N_("Wisdom"), plain),
