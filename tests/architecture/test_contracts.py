@@ -59,6 +59,8 @@ CROSSINGS = [
     ("lang/__init__.py", "import babel", "The words the rules use need only the standard library"),
     ("store/errors.py", "import discord", "The store knows no Discord"),
     ("render/common.py", "import aiosqlite", "Replies know no database"),
+    ("pictures/_canvas.py", "import discord", "Pictures know neither Discord nor a database"),
+    ("pictures/_canvas.py", "import render", "Each layer imports only the layers below it"),
     (
         "bot/health.py",
         "import bot.client",

@@ -23,8 +23,7 @@ class Reply:
     choices: tuple[dict[str, Any], ...] = ()
     modal: dict[str, Any] | None = None
     files: tuple[tuple[str, bytes], ...] = ()  # (filename, content) of each attachment
-    # Each attachment as Discord describes it: filename, size, and its alt text (description).
-    attachments: tuple[dict[str, Any], ...] = ()
+    attachments: tuple[dict[str, Any], ...] = ()  # as Discord returns them: id, description…
 
     @property
     def embed(self) -> dict[str, Any]:
