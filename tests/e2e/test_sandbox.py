@@ -146,6 +146,15 @@ def test_an_attachment_shows_its_name_and_size() -> None:
     assert int(found[2].replace(",", "")) > 100  # the table and its history, not an empty file
 
 
+def test_a_charts_alt_text_shows_with_it() -> None:
+    done, _ = sandbox("/character create name:Bo level:2 fatigue_level:7\n/party chart\n")
+    assert done.returncode == 0, done.stderr
+    chart = after(done.stdout, "pippa (player) #table> /party chart")
+    found = re.search(r"^📎 (\S+\.png) \([\d,]+ bytes\) · alt: (.+)$", chart, re.MULTILINE)
+    assert found, chart
+    assert "Bo Fresh (0/35 FP)" in found[2]  # the picture said in words
+
+
 def test_render_reply_shows_what_a_user_sees() -> None:
     reply = Reply(
         1,
