@@ -24,7 +24,7 @@ from cogs._reply import reply
 from cogs._several import characters_autocomplete, names_text
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
-from render.fatigue import change_embed, character_embed, report_embed
+from render.fatigue import change_embed, character_embed, fight_round, report_embed
 from rules.fatigue import FP_AT_ONCE_MAX, MINUTES_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
@@ -62,7 +62,7 @@ async def change_character(
     each is changed, all in that one transaction, and the reply shows each."""
     user_id = interaction.user.id
 
-    def run(table: Table, gm: bool) -> tuple[Table, tuple[Done, int, int]]:
+    def run(table: Table, gm: bool) -> tuple[Table, tuple[Done, Table]]:
         if gm_only is not None and not gm:
             raise Forbidden(_(gm_only))
         if may is not None:
@@ -78,15 +78,16 @@ async def change_character(
             new, done = change_each(table, tuple(c.name for c in found), change)
         else:
             new, done = change(table, found[0].name)
-        return new, (done, new.clock, new.settings.round_seconds)
+        return new, (done, new)
 
-    done, clock, round_seconds = await apply_as(interaction, action, run, PARTY)
+    done, after = await apply_as(interaction, action, run, PARTY)
     if isinstance(done, PartyReport):  # several characters were named
         names = names_text([c.name for c in done.changes])
-        embed = report_embed((several or title)(names), done, round_seconds)
+        title_of = several or title
+        embed = report_embed(title_of(names), done, after.settings.round_seconds)
         await reply(interaction, embed=embed)
         return
-    embed = change_embed(title(done.name), done, clock)
+    embed = change_embed(title(done.name), done, after.clock, fight_round(after))
     if spend_more:
         view = buttons_view(SpendOne(done.name, SPEND_MORE))
         await reply(interaction, embed=embed, view=view)
@@ -205,7 +206,8 @@ class Fatigue(commands.Cog):
         table = await read_table(interaction, PARTY)
         found = pick_character(table, character, interaction.user.id)
         view = buttons_view(SpendOne(found.name, SPEND_ONE))
-        await reply(interaction, embed=character_embed(found, table.clock), view=view)
+        embed = character_embed(found, table.clock, fight_round(table))
+        await reply(interaction, embed=embed, view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -51,21 +51,22 @@ EXAMPLES: dict[str, str] = {
         "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2"
     ),
     "monster-build": N_("/monster-build rank:2 armor:light spots:back"),
-    "monster create": N_("/monster create name:Troll rank:3 armor:medium hp:40 spots:back"),
+    "monster create": "/monster create name:Goblin rank:1 armor:light hp:10 count:3",
     "monster show": "/monster show name:Troll",
     "monster list": "/monster list",
     "monster remove": "/monster remove name:Troll",
     "monster face": "/monster face name:Troll facing:E",
     "monster reveal": N_("/monster reveal name:Troll spot:back"),
     "monster hit": N_("/monster hit name:Troll damage:18 from:W"),
-    "init add": "/init add name:Troll score:18",
+    "init add": "/init add name:Troll score:1d10+3",
     "init remove": "/init remove name:Troll",
     "init start": "/init start",
     "init next": "/init next",
+    "init prev": "/init prev",
     "init show": "/init show",
     "init end": "/init end",
     "settings show": "/settings show",
-    "settings set": "/settings set ties:succeed round_seconds:6 threads:own",
+    "settings set": "/settings set ties:succeed round_seconds:6 init_dice:1d20",
     "settings server": "/settings server rest_rate:2 long_minutes:240",
     "history": "/history",
     "undo": "/undo",
@@ -133,6 +134,19 @@ def _line(entry: HelpEntry, with_example: bool) -> str:
     return line
 
 
+def _fields(lines: Sequence[str]) -> list[str]:
+    """The lines in as few field values as hold them, whole lines each (a single line too long
+    for a field is clipped)."""
+    values: list[str] = []
+    for line in lines:
+        line = _clip(line, FIELD_MAX)
+        if values and len(values[-1]) + 1 + len(line) <= FIELD_MAX:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -182,7 +196,10 @@ def detail_embed(all_entries: Sequence[HelpEntry], name: str) -> discord.Embed:
             else f"`{option}` — {text}"
             for option, text, required in entry.options
         ]
-        embed.add_field(name=_("Options"), value=_clip("\n".join(lines), FIELD_MAX), inline=False)
+        # A command with many options (`/settings set`) fills more than one field.
+        for index, value in enumerate(_fields(lines)):
+            name = _("Options") if index == 0 else _("More options")
+            embed.add_field(name=name, value=value, inline=False)
     if entry.example:
         embed.add_field(name=_("Example"), value=f"`{_(entry.example)}`", inline=False)
     where = ANYWHERE if entry.anywhere else IN_SERVER

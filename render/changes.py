@@ -52,6 +52,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "history_keep": (N_("history kept"), lambda v: _("{count:,} changes", count=v)),
     "threads": (N_("threads"), _word),
     "player_rests": (N_("player rests"), _word),
+    "init_dice": (N_("initiative dice"), str),
 }
 
 

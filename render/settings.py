@@ -24,6 +24,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("history_keep", N_("History kept"), N_(" latest changes")),
     ("threads", N_("Threads"), ""),
     ("player_rests", N_("Player rests"), ""),
+    ("init_dice", N_("Initiative dice"), ""),
 )
 
 

@@ -44,8 +44,8 @@ async def test_no_players_own_rest_mid_fight(
 ) -> None:
     d = env.discord
     await seed(env, hero("Aria", d.player, fp=60))
-    await d.slash("init add", user=d.player, name="Aria", score=12)
-    await d.slash("init add", user=d.gm, name="Goblin", score=9)
+    await d.slash("init add", user=d.player, name="Aria", score="12")
+    await d.slash("init add", user=d.gm, name="Goblin", score="9")
     await d.slash("init start", user=d.gm)
     text = await refused(env, command, d.player, character="Aria", **options)
     assert "A fight is running here" in text and "`/init end`" in text
@@ -60,7 +60,7 @@ async def test_no_players_own_rest_mid_fight(
 async def test_an_initiative_not_yet_started_is_no_fight(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Aria", d.player, fp=60))
-    await d.slash("init add", user=d.player, name="Aria", score=12)
+    await d.slash("init add", user=d.player, name="Aria", score="12")
     rested = await d.slash("rest short", user=d.player, character="Aria")
     assert not rested.ephemeral
 
@@ -99,3 +99,15 @@ async def test_player_rests_in_spanish(env: Any) -> None:
     changed = await d.type("/settings set player_rests:DJ", user=speaking(d.gm, "es-ES"))
     assert "el DJ otorga cada descanso" in changed.text
     assert (await env.table()).settings.player_rests == "gm"
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+async def test_help_shows_every_settings_option_whole(env: Any, locale: str) -> None:
+    d = env.discord
+    page = await d.slash(
+        "help", user=speaking(d.player, locale), options={"command": "settings set"}
+    )
+    options = [f["value"] for f in page.embed["fields"][:-2]]  # then the example and where
+    lines = "\n".join(options).splitlines()
+    assert [line.split("`")[1] for line in lines][-3:] == ["player_rests", "init_dice", "reset"]
+    assert not any(line.endswith("…") for line in lines)

@@ -119,9 +119,9 @@ async def test_the_hidden_spot_picker_names_them_in_spanish(env: Any) -> None:
 async def test_the_turns_facing_buttons_in_spanish(env: Any) -> None:
     d = env.discord
     await troll(env)
-    await d.slash("init add", user=d.gm, name="Troll", score=18)
+    await d.slash("init add", user=d.gm, name="Troll", score="18")
     await d.slash("character create", user=d.player, name="Aria")
-    await d.slash("init add", user=d.player, name="Aria", score=15)
+    await d.slash("init add", user=d.player, name="Aria", score="15")
     await d.slash("init start", user=d.gm)
     done = await d.slash("init next", user=spanish(d.gm))
     labels = [b["label"] for b in done.buttons()]
