@@ -70,6 +70,7 @@ EXAMPLES: dict[str, str] = {
     "settings server": "/settings server rest_rate:2 long_minutes:240",
     "history": "/history",
     "undo": "/undo",
+    "redo": "/redo",
     "export": "/export",
     "help": "/help command:character create",
     "about": "/about",
