@@ -21,6 +21,7 @@ from lang import N_, _
 from rules.errors import RulesError
 from store.channel_read import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from store.errors import DatabaseOutage
+from table.active import in_use, own_characters
 from table.model import Character, Forbidden, Table
 
 if TYPE_CHECKING:
@@ -125,10 +126,14 @@ def require_gm(interaction: discord.Interaction, table: Table) -> None:
 
 
 def pick_character(table: Table, name: str | None, user_id: int) -> Character:
-    """The named character, else the caller's only character in this channel."""
+    """The named character, else the caller's only character in this channel, else the one
+    they use (`/character use`)."""
     if name:
         return table.get(name)
-    own = [c for c in table.characters if c.owner_id == user_id]
+    found = in_use(table, user_id)
+    if found is not None:
+        return found
+    own = own_characters(table, user_id)
     if not own:
         raise RulesError(
             _(
@@ -136,12 +141,14 @@ def pick_character(table: Table, name: str | None, user_id: int) -> Character:
                 "or name one with `character:`"
             )
         )
-    if len(own) > 1:
-        names = ", ".join(c.name for c in own[:5])
-        raise RulesError(
-            _("You have several characters here ({names}): name one with `character:`", names=names)
+    names = ", ".join(c.name for c in own[:5])
+    raise RulesError(
+        _(
+            "You have several characters here ({names}): name one with `character:`, or choose "
+            "the one your commands use with `/character use`",
+            names=names,
         )
-    return own[0]
+    )
 
 
 Choices = list[app_commands.Choice[str]]

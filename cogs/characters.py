@@ -1,4 +1,5 @@
-"""`/character create|set|show|list|remove`: the channel's characters and their sheets."""
+"""`/character create|set|show|use|list|remove`: the channel's characters and their sheets;
+`use` picks the one a player's commands take when they name none (`table.active`)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,12 @@ from render.characters import (
     roster_embed,
     sheet_embed,
 )
+from render.in_use import in_use_embed
+from render.warning import with_warning
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
+from table.active import use
+from table.level_check import new_disagreement
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from table.names import NAME_LIMIT
 from table.sheet import SheetOptions, change, create, remove
@@ -152,7 +157,8 @@ class Characters(commands.Cog):
 
         made = await apply_as(interaction, "character create", step, PARTY)
         title = _("Created {name}", name=made.name)
-        await reply(interaction, embed=sheet_embed(made, title=title))
+        embed = sheet_embed(made, title=title)
+        await reply(interaction, embed=with_warning(embed, new_disagreement(None, made)))
 
     @character.command(name="set", description=N_("Change a character: only the options you give"))
     @app_commands.describe(
@@ -208,19 +214,21 @@ class Characters(commands.Cog):
         )
         owner_id = None if owner is None else owner.id
 
-        def step(before: Table, gm: bool) -> tuple[Table, tuple[Character, bool]]:
+        def step(before: Table, gm: bool) -> tuple[Table, tuple[Character, bool, str | None]]:
             after, character = change(
                 before, interaction.user.id, gm, name, options, new_name, owner_id
             )
-            return after, (character, after != before)  # the store writes only when it differs
+            warning = new_disagreement(before.get(name), character)
+            # The store writes only when the table differs.
+            return after, (character, after != before, warning)
 
-        character, changed = await apply_as(interaction, "character set", step, PARTY)
+        character, changed, warning = await apply_as(interaction, "character set", step, PARTY)
         title = (
             _("Changed {name}", name=character.name)
             if changed
             else _("Nothing changed: {name} was already so", name=character.name)
         )
-        await reply(interaction, embed=sheet_embed(character, title=title))
+        await reply(interaction, embed=with_warning(sheet_embed(character, title=title), warning))
 
     @character.command(
         name="show",
@@ -238,6 +246,20 @@ class Characters(commands.Cog):
         table = await read_table(interaction, PARTY)
         character = pick_character(table, name, interaction.user.id)
         await reply(interaction, embed=sheet_embed(character))
+
+    @character.command(
+        name="use",
+        description=N_("Pick which of your characters your commands use here when you name none"),
+        extras=PRIVATE,
+    )
+    @app_commands.describe(name=N_("Which of your characters"))
+    @app_commands.autocomplete(name=character_autocomplete)
+    async def use_(self, interaction: discord.Interaction, name: Name) -> None:
+        actor_id = interaction.user.id
+        chosen = await apply_as(
+            interaction, "character use", lambda table, gm: use(table, actor_id, name), PARTY
+        )
+        await reply(interaction, embed=in_use_embed(chosen))
 
     @character.command(
         name="list", description=N_("Every character in this channel"), extras=PRIVATE

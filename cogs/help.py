@@ -18,8 +18,8 @@ from render.common import NEUTRAL
 from rules.errors import RulesError
 
 # One example per command, by its full name. A command without one is still listed. Command and
-# option names are the same in every language; an example with words of its own (a label) is
-# marked, and shown with them translated.
+# option names are the same in every language; an example with words of its own (a label, a
+# spot, a choice's name, a compass point) is marked, and shown with them translated.
 EXAMPLES: dict[str, str] = {
     "save tsr": N_("/save tsr vs:7 label:Poison"),
     "save wsr": "/save wsr level:5 stat:10 dc:80 per:5 secret:True",
@@ -28,6 +28,7 @@ EXAMPLES: dict[str, str] = {
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
     "character set": "/character set name:Bórin fortitude:10 special_wsr:5 base_hd:4+1",
     "character show": "/character show name:Bórin",
+    "character use": "/character use name:Bórin",
     "character list": "/character list",
     "character remove": "/character remove name:Bórin",
     "fatigue spend": "/fatigue spend amount:3",
@@ -40,21 +41,23 @@ EXAMPLES: dict[str, str] = {
     "party spend": "/party spend amount:2",
     "party reset": "/party reset",
     "rest break": "/rest break",
-    "rest short": "/rest short character:Bórin",
+    "rest short": "/rest short character:Aria, Bórin",
     "rest long": "/rest long",
     "rest minutes": "/rest minutes minutes:20",
     "clock show": "/clock show",
     "clock round": "/clock round count:3",
     "clock pass": "/clock pass minutes:10",
-    "monster build": "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2",
-    "monster-build": "/monster-build rank:2 armor:light spots:back",
+    "monster build": N_(
+        "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2"
+    ),
+    "monster-build": N_("/monster-build rank:2 armor:light spots:back"),
     "monster create": "/monster create name:Goblin rank:1 armor:light hp:10 count:3",
     "monster show": "/monster show name:Troll",
     "monster list": "/monster list",
     "monster remove": "/monster remove name:Troll",
     "monster face": "/monster face name:Troll facing:E",
-    "monster reveal": "/monster reveal name:Troll spot:back",
-    "monster hit": "/monster hit name:Troll damage:18 from:W",
+    "monster reveal": N_("/monster reveal name:Troll spot:back"),
+    "monster hit": N_("/monster hit name:Troll damage:18 from:W"),
     "init add": "/init add name:Troll score:1d10+3",
     "init remove": "/init remove name:Troll",
     "init start": "/init start",
@@ -132,6 +135,19 @@ def _line(entry: HelpEntry, with_example: bool) -> str:
     return line
 
 
+def _fields(lines: Sequence[str]) -> list[str]:
+    """The lines in as few field values as hold them, whole lines each (a single line too long
+    for a field is clipped)."""
+    values: list[str] = []
+    for line in lines:
+        line = _clip(line, FIELD_MAX)
+        if values and len(values[-1]) + 1 + len(line) <= FIELD_MAX:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -181,7 +197,10 @@ def detail_embed(all_entries: Sequence[HelpEntry], name: str) -> discord.Embed:
             else f"`{option}` — {text}"
             for option, text, required in entry.options
         ]
-        embed.add_field(name=_("Options"), value=_clip("\n".join(lines), FIELD_MAX), inline=False)
+        # A command with many options (`/settings set`) fills more than one field.
+        for index, value in enumerate(_fields(lines)):
+            name = _("Options") if index == 0 else _("More options")
+            embed.add_field(name=name, value=value, inline=False)
     if entry.example:
         embed.add_field(name=_("Example"), value=f"`{_(entry.example)}`", inline=False)
     where = ANYWHERE if entry.anywhere else IN_SERVER

@@ -25,7 +25,7 @@ from lang import N_, _, n_
 from render.fatigue import report_embed
 from render.initiative import joined_embed, mention, order_embed, turn_text, turn_title
 from render.monsters import monster_embed
-from rules.defense import FACINGS
+from rules.defense import FACINGS, facing_text
 from rules.dice import DieSource
 from table import bestiary, initiative
 from table.combat import Combatant, Initiative
@@ -71,7 +71,7 @@ class FaceButton(TableButton, template=r"tk:face:(?P<facing>[NESW]{1,2}):(?P<nam
 
     def __init__(self, name: str, facing: str) -> None:
         self.name, self.facing = name, facing
-        super().__init__(f"tk:face:{facing}:{name}", facing)
+        super().__init__(f"tk:face:{facing}:{name}", facing_text(facing))
 
     @classmethod
     async def from_custom_id(
@@ -82,7 +82,8 @@ class FaceButton(TableButton, template=r"tk:face:(?P<facing>[NESW]{1,2}):(?P<nam
     async def clicked(self, interaction: discord.Interaction) -> None:
         step = functools.partial(bestiary.face, name=self.name, facing=self.facing)
         turned = await apply_as(interaction, "monster face", lambda t, gm: step(t, is_gm=gm))
-        title = _("{name} now faces {facing}", name=turned.name, facing=turned.facing)
+        facing = facing_text(turned.facing)
+        title = _("{name} now faces {facing}", name=turned.name, facing=facing)
         await reply(interaction, embed=monster_embed(turned, title=title))
 
 

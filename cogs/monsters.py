@@ -40,6 +40,7 @@ from rules.defense import (
     ORDERS,
     RANKS,
     TRADE_LIMIT,
+    facing_text,
 )
 from table import bestiary
 from table.bestiary import MONSTERS_MAX, BuildOptions
@@ -131,7 +132,11 @@ async def hidden_spot_autocomplete(
     monster = table.find_monster(name) if isinstance(name, str) else None
     hidden = [] if monster is None else [s.name for s in monster.block.spots if s.hidden]
     typed = current.strip().lower()
-    return [app_commands.Choice(name=s, value=s) for s in hidden if typed in s]
+    return [
+        app_commands.Choice(name=spot_name(s), value=s)  # shown in the reader's language
+        for s in hidden
+        if typed in s or typed in spot_name(s).lower()
+    ]
 
 
 @offers_nothing_in_outage
@@ -328,7 +333,8 @@ class Monsters(commands.Cog):
     async def face(self, interaction: discord.Interaction, name: Name, facing: str) -> None:
         step = functools.partial(bestiary.face, name=name, facing=facing)
         turned = await self._change(interaction, "monster face", step)
-        title = _("{name} now faces {facing}", name=turned.name, facing=turned.facing)
+        facing = facing_text(turned.facing)
+        title = _("{name} now faces {facing}", name=turned.name, facing=facing)
         picture = job(interaction, "monster", monster_view(turned, show_hidden=False))
         await reply_picture(interaction, monster_embed(turned, title=title), picture)
 

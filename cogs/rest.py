@@ -1,4 +1,5 @@
-"""`/rest break|short|long|minutes`: the whole party (GM) or one character (its owner or GM).
+"""`/rest break|short|long|minutes`: the whole party (GM) or one character (its owner or GM;
+the GM alone during a fight, or where the channel sets `player_rests:gm`: `table.rest_rights`).
 
 A party rest moves the channel clock on by the rest's length; one character resting alone
 leaves the clock where it is (the rest of the table carries on) and is settled through its
@@ -13,15 +14,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._reply import reply
-from cogs._shared import PARTY, apply_as, character_autocomplete, gm_only
+from cogs._several import characters_autocomplete
+from cogs._shared import PARTY, apply_as, gm_only
 from cogs.fatigue import Minutes, change_character
 from lang import N_, _
 from render.fatigue import report_embed
 from table import partyops
 from table.model import Table
 from table.partyops import PartyReport
+from table.rest_rights import check_may_rest
 
-CHARACTER_HELP = N_("Rest only this character (default: the whole party, GM only)")
+CHARACTER_HELP = N_("Rest only these: Aria, or Aria, Bórin (default: the whole party, GM only)")
 PARTY_REST_IS_GMS = N_(
     "Only the GM can rest the whole party; to rest your own character, add `character:`"
 )
@@ -32,6 +35,12 @@ _ONE_DOES = {
     "short": N_("{name} takes a Short Rest"),
     "long": N_("{name} takes a Long Rest"),
     "minutes": N_("{name} rests"),
+}
+_SEVERAL_DO = {
+    "break": N_("{names} take a Break"),
+    "short": N_("{names} take a Short Rest"),
+    "long": N_("{names} take a Long Rest"),
+    "minutes": N_("{names} rest"),
 }
 _PARTY_DOES = {
     "break": N_("The party takes a Break"),
@@ -52,6 +61,8 @@ async def _rest(
             action,
             lambda table, name: partyops.rest_one(table, name, kind, minutes),
             lambda name: _(_ONE_DOES[kind], name=name),
+            may=check_may_rest,
+            several=lambda names: _(_SEVERAL_DO[kind], names=names),
         )
         return
 
@@ -75,7 +86,7 @@ class Rest(commands.Cog):
         name="break", description=N_("Take a Break: clears the Exhausted cap, then rests")
     )
     @app_commands.describe(character=CHARACTER_HELP)
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.autocomplete(character=characters_autocomplete)
     async def take_break(
         self, interaction: discord.Interaction, character: str | None = None
     ) -> None:
@@ -83,7 +94,7 @@ class Rest(commands.Cog):
 
     @rest.command(name="short", description=N_("Short Rest: clears both caps, then rests"))
     @app_commands.describe(character=CHARACTER_HELP)
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.autocomplete(character=characters_autocomplete)
     async def short(self, interaction: discord.Interaction, character: str | None = None) -> None:
         await _rest(interaction, "short", character)
 
@@ -92,13 +103,13 @@ class Rest(commands.Cog):
         description=N_("Long Rest: FP and Temporary FP to 0, caps cleared; VP damage stays"),
     )
     @app_commands.describe(character=CHARACTER_HELP)
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.autocomplete(character=characters_autocomplete)
     async def long(self, interaction: discord.Interaction, character: str | None = None) -> None:
         await _rest(interaction, "long", character)
 
     @rest.command(name="minutes", description=N_("Rest some minutes: no cap is cleared"))
     @app_commands.describe(minutes=N_("Game minutes of rest"), character=CHARACTER_HELP)
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.autocomplete(character=characters_autocomplete)
     async def minutes(
         self, interaction: discord.Interaction, minutes: Minutes, character: str | None = None
     ) -> None:

@@ -2,7 +2,8 @@
 `label:` names it, `secret:` rolls it behind the screen (see `cogs.secret`).
 
 `dice` is the first option: what a player types right after `/roll` fills it, so `/roll 2d6+3`
-rolls those dice and `/roll 25` (a plain number) is the open-ended d100 plus 25, as `mod:25` is."""
+rolls those dice and `/roll 25` (a plain number) is the open-ended d100 plus 25, as `mod:25` is;
+`/roll d100oe+25` says the same in dice. A bare `/roll d100` is an ordinary die, with a note."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ from cogs._reply import reply
 from cogs.secret import send_secret
 from lang import N_, _
 from render.label import LABEL_MAX, labelled
-from render.roll import dice_embed, open_ended_embed
+from render.roll import dice_embed, open_ended_embed, with_open_ended_note
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
-from table.dice_expr import EXAMPLES, EXPRESSION_MAX, bare_modifier, roll_expression
+from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
+from table.open_ended_expr import is_plain_d100, open_ended_modifier
 
 # The dice expressions `EXAMPLES` shows, one by one: the sentence around them is translated.
 FIRST, SECOND, THIRD = re.findall(r"`([^`]+)`", EXAMPLES)
@@ -40,7 +42,10 @@ class Roll(commands.Cog):
     @app_commands.command(name="roll", description=N_("Roll an open-ended d100, or any dice"))
     @app_commands.describe(
         dice=described(
-            N_("Dice to roll, e.g. {first}, {second} or {third}; a plain number adds to the d100"),
+            N_(
+                "Dice, e.g. {first}, {second} or {third}; d100oe or a plain number: the "
+                "open-ended d100"
+            ),
             first=FIRST,
             second=SECOND,
             third=THIRD,
@@ -57,12 +62,12 @@ class Roll(commands.Cog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        if dice is not None and (number := bare_modifier(dice, MOD_MAX)) is not None:
-            if mod:
+        if dice is not None and (number := open_ended_modifier(dice, MOD_MAX)) is not None:
+            if number and mod:
                 raise RulesError(
                     _("Give the d100's modifier once: `/roll {total:+d}`", total=number + mod)
                 )
-            dice, mod = None, number
+            dice, mod = None, number + mod  # one of the two is 0
         if dice is None:
             embed = open_ended_embed(open_ended(self.rng), mod)
             what = _("d100 roll")
@@ -77,6 +82,8 @@ class Roll(commands.Cog):
         else:
             rolled = roll_expression(dice, self.rng)
             embed = dice_embed(rolled.expression, rolled.working, rolled.total)
+            if is_plain_d100(dice):
+                embed = with_open_ended_note(embed)
             what = _("dice roll")
         embed = labelled(embed, label)
         if secret:

@@ -44,13 +44,15 @@ DESCRIBE: dict[str, str | app_commands.locale_str] = {
         default=HISTORY_KEEP_DEFAULT,
     ),
     "threads": N_("Do a channel's threads play at its table (shared) or keep their own?"),
+    "player_rests": N_("Do players rest their own characters, or does the GM grant rests?"),
     "init_dice": N_("Dice rolled for /init add without a score (default 1d10), e.g. 1d20"),
     "reset": N_(
         "Forget a value set at this scope (a channel then reads the server's, else default)"
     ),
 }
-# The choices of `ties:` and `threads:` are their Literal values: named in each language at sync.
-LITERAL_CHOICES = (N_("fail"), N_("succeed"), N_("shared"), N_("own"))
+# The choices of `ties:`, `threads:` and `player_rests:` are their Literal values: named in each
+# language at sync.
+LITERAL_CHOICES = (N_("fail"), N_("succeed"), N_("shared"), N_("own"), N_("allowed"), N_("gm"))
 Scope = Literal["set", "server"]
 Change = Callable[[Table, SettingsOptions], tuple[Table, tuple[ChannelSettings, ChannelSettings]]]
 Changed = tuple[ChannelSettings, ChannelSettings, str | None]  # before, after, the clock line
@@ -92,6 +94,7 @@ class Settings(commands.Cog):
         clear_gm_role: bool = False,
         history_keep: app_commands.Range[int, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX] | None = None,
         threads: Literal["shared", "own"] | None = None,
+        player_rests: Literal["allowed", "gm"] | None = None,
         init_dice: app_commands.Range[str, 1, INIT_DICE_MAX] | None = None,
         reset: str | None = None,
     ) -> None:
@@ -114,6 +117,7 @@ class Settings(commands.Cog):
             clear_gm_role=clear_gm_role,
             history_keep=history_keep,
             threads=threads,
+            player_rests=player_rests,
             init_dice=None if init_dice is None else init_dice.strip(),
             reset=reset,
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from lang import N_, _
+from rules.defense import facing_text
 from rules.fatigue import band_name
 from rules.gametime import game_time
 from table.fatigue_series import SINCE_ALL, SINCE_WORDS, FatigueLine, FatigueSeries
@@ -123,11 +124,12 @@ def _spot(square: Square) -> str:
 
 
 def monster_alt(view: MonsterView) -> str:
-    parts = [_("{name} from above, facing {facing}.", name=view.name, facing=view.facing)]
+    facing = facing_text(view.facing)
+    parts = [_("{name} from above, facing {facing}.", name=view.name, facing=facing)]
     open_ = [s for s in view.squares if s.unarmored]
     if open_:
         squares = ", ".join(
-            _("{square} (its {spot})", square=s.compass, spot=_spot(s)) for s in open_
+            _("{square} (its {spot})", square=facing_text(s.compass), spot=_spot(s)) for s in open_
         )
         parts.append(
             _(

@@ -13,7 +13,7 @@ from lang import _
 from pictures import Picture
 from pictures._canvas import BASE, GRID, INK, MUTED, figure, font, plain, png
 from pictures._text import monster_alt
-from rules.defense import FACINGS
+from rules.defense import FACINGS, facing_text
 from table.monster_view import MonsterView, Square
 
 FILENAME = "monster.png"
@@ -52,7 +52,7 @@ def _square(ax: Axes, square: Square, half: int) -> None:
     ax.text(
         col + 0.5,
         row + 0.8,
-        square.compass,
+        facing_text(square.compass),
         ha="center",
         va="center",
         color=INK,
@@ -150,7 +150,10 @@ def draw_monster(view: MonsterView) -> Picture:
         color=INK,
         fontproperties=font(BASE + 5, bold=True),
     )
-    facts = [_("Facing {facing}", facing=view.facing), _("Defense {defense}", defense=view.defense)]
+    facts = [
+        _("Facing {facing}", facing=facing_text(view.facing)),
+        _("Defense {defense}", defense=view.defense),
+    ]
     if view.hp is not None and view.hp_max is not None:
         facts.append(f"HP {view.hp}/{view.hp_max}")
     fig.text(

@@ -13,6 +13,7 @@ from discord.utils import escape_markdown
 from lang import N_, _
 from render.common import fl_text, plain
 from render.initiative import initiative_change
+from rules.defense import facing_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
@@ -26,6 +27,8 @@ WORDS = frozenset(
         N_("succeed"),
         N_("shared"),
         N_("own"),
+        N_("allowed"),
+        N_("gm"),
         N_("single"),
         N_("multi"),
         N_("dual"),
@@ -48,6 +51,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "gm_role_id": (N_("GM role"), lambda v: f"<@&{v}>"),
     "history_keep": (N_("history kept"), lambda v: _("{count:,} changes", count=v)),
     "threads": (N_("threads"), _word),
+    "player_rests": (N_("player rests"), _word),
     "init_dice": (N_("initiative dice"), str),
 }
 
@@ -70,6 +74,7 @@ def _ahead(value: Any) -> str:
 
 _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "owner_id": (N_("player"), lambda v: f"<@{v}>"),
+    "active": (N_("in use"), _on),
     "level": (N_("level"), str),
     "fortitude": (N_("Fortitude"), plain),
     "wisdom": (N_("Wisdom"), plain),
@@ -95,7 +100,7 @@ _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
 _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "hp_max": (N_("max HP"), str),
     "hp": ("HP", plain),
-    "facing": (N_("facing"), str),
+    "facing": (N_("facing"), facing_text),
 }
 
 

@@ -37,6 +37,7 @@ ACTIONS = frozenset(
     (
         N_("character create"),
         N_("character set"),
+        N_("character use"),
         N_("character remove"),
         N_("fatigue spend"),
         N_("fatigue recover"),

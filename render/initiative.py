@@ -11,6 +11,7 @@ from discord.utils import escape_markdown
 
 from lang import N_, _
 from render.common import NEUTRAL, TITLE_MAX, fit_lines, plain
+from rules.defense import facing_text
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
 from table.initiative import Joined, TurnReport, defeated
@@ -143,7 +144,7 @@ def turn_text(report: TurnReport) -> str:
                 "🧭 GM: {name} ends its turn facing {facing}: "
                 "choose its facing (N, NE, E, SE, S, SW, W, NW) below.",
                 name=_name(report.ended),
-                facing=report.facing.facing,
+                facing=facing_text(report.facing.facing),
             )
         )
     return "\n".join(lines)

@@ -8,7 +8,7 @@ import discord
 
 from lang import N_, _, n_
 from render.common import FAILURE, MIXED, NEUTRAL, TITLE_MAX, fit_lines, plain
-from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, format_modifier
+from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, facing_text, format_modifier
 from table.bestiary import MonsterHit, spot_squares
 from table.model import Monster
 
@@ -122,7 +122,7 @@ def _spot_lines(block: MonsterBlock, facing: str | None, show_hidden: bool) -> l
             continue
         name = spot_name(spot.name)
         if facing is not None:
-            name = _("{spot} (square {square})", spot=name, square=squares[spot.name])
+            name = _("{spot} (square {square})", spot=name, square=facing_text(squares[spot.name]))
         line = name
         if spot.hard_to_hit:
             line += f" — {_(HARD_TO_HIT)}"
@@ -162,7 +162,7 @@ def block_embed(
     embed.add_field(name=_("Armor"), value=armor_text(block))
     if monster is not None:
         embed.add_field(name="HP", value=hp_text(monster))
-        embed.add_field(name=_("Facing"), value=monster.facing)
+        embed.add_field(name=_("Facing"), value=facing_text(monster.facing))
     if block.spots:
         lines = _spot_lines(block, None if monster is None else monster.facing, show_hidden)
         # The field's name heads its value: only named spots need 'unarmored spots' above them.
@@ -198,7 +198,7 @@ def roster_line(monster: Monster) -> str:
         f"**{monster.name}**",
         armor_text(block),
         _("Defense {defense}", defense=block.defense),
-        _("facing {facing}", facing=monster.facing),
+        _("facing {facing}", facing=facing_text(monster.facing)),
     ]
     if monster.hp is not None:
         parts.append(f"HP {hp_text(monster)}")
@@ -218,7 +218,11 @@ def confirm_remove_embed(monster: Monster) -> discord.Embed:
     hp = f"HP {hp_text(monster)} · " if monster.hp_max is not None else ""
     return discord.Embed(
         title=_("Remove {name}?", name=monster.name)[:TITLE_MAX],
-        description=_("{hp}facing {facing}. `/undo` brings it back.", hp=hp, facing=monster.facing),
+        description=_(
+            "{hp}facing {facing}. `/undo` brings it back.",
+            hp=hp,
+            facing=facing_text(monster.facing),
+        ),
         colour=discord.Colour(0x95A5A6),  # grey, as a character's removal
     )
 
@@ -244,7 +248,7 @@ def hit_embed(hit: MonsterHit) -> discord.Embed:
     if hit.from_square is not None:
         where = _(
             "From square {square}: its {spot}",
-            square=hit.from_square,
+            square=facing_text(hit.from_square),
             spot=spot_name(result.spot),
         )
         if result.unarmored_spot:

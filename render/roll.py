@@ -43,3 +43,10 @@ def dice_embed(expression: str, working: str, total: int) -> discord.Embed:
         description=_clip(working, DESCRIPTION_MAX),
         colour=NEUTRAL,
     )
+
+
+def with_open_ended_note(embed: discord.Embed) -> discord.Embed:
+    """A plain d100's reply, with a line pointing to the open-ended roll the rules use."""
+    return embed.set_footer(
+        text=_("A plain d100, never rolled again: the rules' open-ended d100 is /roll or d100oe")
+    )

@@ -23,6 +23,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("long_minutes", N_("Long Rest"), " min"),
     ("history_keep", N_("History kept"), N_(" latest changes")),
     ("threads", N_("Threads"), ""),
+    ("player_rests", N_("Player rests"), ""),
     ("init_dice", N_("Initiative dice"), ""),
 )
 
@@ -47,6 +48,10 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
     value = getattr(settings, field)
     if field == "ties":
         return _("succeed") if value == "succeed" else _("fail (the text: a tie fails)")
+    if field == "player_rests":
+        if value == "gm":
+            return _("the GM grants every rest")
+        return _("players rest their own characters (the GM alone during a fight)")
     if field == "threads":
         if value == "own":
             return _("each keeps its own table")

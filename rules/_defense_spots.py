@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from lang import N_, _
 
-from rules._defense_facing import HARD_TO_HIT, SPOTS, spot_name
+from rules._defense_facing import HARD_TO_HIT, SPOTS, spot_name, spot_text
 from rules.errors import RulesError
 
 _KEYS = frozenset({"spot", "hard_to_hit", "revealed"})
@@ -33,7 +33,8 @@ class UnarmoredSpot:
     @property
     def line(self) -> str:
         """'back (Hard to Hit: −2 to hit)', or just 'back'."""
-        return f"{self.name} ({_(HARD_TO_HIT)})" if self.hard_to_hit else self.name
+        name = spot_text(self.name)
+        return f"{name} ({_(HARD_TO_HIT)})" if self.hard_to_hit else name
 
     def to_dict(self) -> dict[str, object]:
         return {"spot": self.name, "hard_to_hit": self.hard_to_hit, "revealed": self.revealed}
@@ -71,7 +72,9 @@ def check_spots(spots: object) -> tuple[UnarmoredSpot, ...]:
     names = [spot.name for spot in checked]
     for name in names:
         if names.count(name) > 1:
-            raise RulesError(_("Spot '{name}' is listed twice: each spot counts once", name=name))
+            raise RulesError(
+                _("Spot '{name}' is listed twice: each spot counts once", name=spot_text(name))
+            )
     return tuple(sorted(checked, key=lambda spot: SPOTS.index(spot.name)))
 
 
@@ -84,12 +87,12 @@ def find_spot(spots: tuple[UnarmoredSpot, ...], name: object, whose: str = IT) -
     who = _(IT) if whose == IT else whose  # a monster's own name is never translated
     if not spots:
         raise RulesError(_("{whose} has no unarmored spots", whose=who))
-    have = ", ".join(spot.name for spot in spots)
+    have = ", ".join(spot_text(spot.name) for spot in spots)
     raise RulesError(
         _(
             "{whose} has no unarmored spot at its {wanted} (its unarmored spots: {have})",
             whose=who,
-            wanted=wanted,
+            wanted=spot_text(wanted),
             have=have,
         )
     )
@@ -106,16 +109,16 @@ def pick_spots(spots: tuple[UnarmoredSpot, ...], names: Iterable[object], what: 
             raise RulesError(
                 _(
                     "'{wanted}' is given as {what}, but no unarmored spots are given: add `spots:`",
-                    wanted=wanted,
+                    wanted=spot_text(wanted),
                     what=_(what),
                 )
             )
         if wanted not in have:
-            listed = ", ".join(sorted(have, key=SPOTS.index))
+            listed = ", ".join(spot_text(s) for s in sorted(have, key=SPOTS.index))
             raise RulesError(
                 _(
                     "'{wanted}' is given as {what} but isn't one of the unarmored spots ({listed})",
-                    wanted=wanted,
+                    wanted=spot_text(wanted),
                     what=_(what),
                     listed=listed,
                 )

@@ -21,7 +21,16 @@ from rules._defense_build import (
     build_monster,
 )
 from rules._defense_enchant import MAX_ARMOR_ENCHANTMENTS, allowed_ranks
-from rules._defense_facing import FACINGS, HARD_TO_HIT, SPOTS, compass, relative_spot
+from rules._defense_facing import (
+    FACINGS,
+    HARD_TO_HIT,
+    SPOTS,
+    compass,
+    facing_text,
+    relative_spot,
+    spot_key,
+    spot_text,
+)
 from rules._defense_spots import UnarmoredSpot, check_spots, pick_spots
 from rules._defense_table import (
     ARMOR_LEVELS,
@@ -61,11 +70,14 @@ __all__ = [
     "build_monster",
     "check_spots",
     "damage_taken",
+    "facing_text",
     "format_modifier",
     "hit",
     "monster_defense",
     "pick_spots",
     "relative_spot",
+    "spot_key",
+    "spot_text",
 ]
 
 

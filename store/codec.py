@@ -58,7 +58,7 @@ def character_row(channel_id: int, character: Character) -> tuple[Any, ...]:
     data = character_to_dict(character)
     fatigue = data.pop("fatigue")
     data["classes"] = _json_classes(data["classes"])
-    values = [data[name] for name in CHARACTER_FIELDS]
+    values = [int(v) if isinstance(v, bool) else v for v in (data[n] for n in CHARACTER_FIELDS)]
     values += [int(v) if isinstance(v, bool) else v for v in (fatigue[n] for n in FATIGUE_FIELDS)]
     return (channel_id, character.key, *values)
 

@@ -22,6 +22,8 @@ from rules.defense import (
     check_spots,
     pick_spots,
     relative_spot,
+    spot_key,
+    spot_text,
 )
 from rules.defense import hit as rules_hit
 from rules.errors import RulesError
@@ -88,7 +90,7 @@ def parse_spots(text: str | None) -> tuple[str, ...]:
         i = 0
         while i < len(words):
             pair = "-".join(words[i : i + 2])
-            if i + 1 < len(words) and pair in SPOTS:
+            if i + 1 < len(words) and spot_key(pair) is not None:
                 spots.append(pair)
                 i += 2
             else:
@@ -149,15 +151,20 @@ def build(options: BuildOptions) -> MonsterBlock:
 def spot_suggestions(typed: str) -> list[str]:
     """Autocomplete for the spots text: what was typed, completed with each spot not yet named.
 
-    `back, fr` → `back, front`, `back, front-right`, `back, front-left`."""
+    `back, fr` → `back, front`, `back, front-right`, `back, front-left`; each in the reader's
+    language, found by what was typed in any."""
     head, __, fragment = typed.rpartition(",")
     prefix = f"{head.strip()}, " if head.strip() else ""
     try:
-        named = set(parse_spots(head))
+        named = {spot_key(spot) for spot in parse_spots(head)}
     except RulesError:
         named = set()
     wanted = "-".join(_spot_words(fragment))
-    found = [prefix + spot for spot in SPOTS if spot not in named and wanted in spot]
+    found = [
+        prefix + spot_text(spot)
+        for spot in SPOTS
+        if spot not in named and wanted in f"{spot} {'-'.join(_spot_words(spot_text(spot)))}"
+    ]
     return [text for text in found if len(text) <= 100]
 
 

@@ -102,9 +102,15 @@ class Character:
     base_hd: str | None = None
     kin_hd_size: int | None = None
     fl_override: Fraction | None = None
+    # The one its player chose with `/character use`: their commands without `character:` use
+    # it when they play several here (`table.active`).
+    active: bool = False
     fatigue: FatigueState = field(default_factory=FatigueState)
 
     def __post_init__(self) -> None:
+        if self.active not in (0, 1):  # also takes SQLite's 0/1, kept as a real bool
+            raise RulesError(_("A character is in use or not"))
+        object.__setattr__(self, "active", bool(self.active))
         name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
         if not name:
             raise RulesError(_("A character needs a name"))

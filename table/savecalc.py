@@ -16,6 +16,7 @@ from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
 from rules.saves import Difficulty, SaveKind, SaveResult
 
+from table.active import in_use, own_characters
 from table.model import NO_CHARACTERS, Character, Table
 
 _LISTED_NAMES = 5  # names shown when the caller has several characters
@@ -118,16 +119,18 @@ def stored_special(character: Character, kind: SaveKind) -> int:
 
 
 def _character_for(table: Table, options: SaveOptions, user_id: int) -> Character | None:
-    """The named character, else the caller's only one here, else None (a plain roll).
+    """The named character, else the caller's only one here or the one they use (`/character
+    use`), else None (a plain roll).
 
     A caller with several characters must name one, unless they give `level:` themselves:
     then the roll uses only the numbers given (a GM rolling for an unnamed NPC).
     """
     if options.character:
         return table.get(options.character)
-    own = [c for c in table.characters if c.owner_id == user_id]
-    if len(own) == 1:
-        return own[0]
+    found = in_use(table, user_id)
+    if found is not None:
+        return found
+    own = own_characters(table, user_id)
     if not own:
         if options.level is None and table.characters:  # a GM, usually: none of their own
             raise RulesError(
@@ -149,8 +152,8 @@ def _character_for(table: Table, options: SaveOptions, user_id: int) -> Characte
         more = ", …" if len(own) > _LISTED_NAMES else ""
         raise RulesError(
             _(
-                "You have several characters here ({names}{more}): name one with `character:`, "
-                "or give `level:` for a plain roll",
+                "You have several characters here ({names}{more}): name one with `character:` "
+                "(or choose one with `/character use`), or give `level:` for a plain roll",
                 names=names,
                 more=more,
             )

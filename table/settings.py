@@ -31,11 +31,16 @@ class ChannelSettings:
     # Threads of this channel play at its table ("shared") or each keeps one of its own.
     threads: Literal["shared", "own"] = "shared"
     history_keep: int = HISTORY_KEEP_DEFAULT
+    # Players rest their own characters ("allowed"), or only the GM grants rests ("gm"). While
+    # an initiative runs, the GM grants them either way (`table.rest_rights`).
+    player_rests: Literal["allowed", "gm"] = "allowed"
     init_dice: str = "1d10"  # rolled for a stored combatant's initiative when no score is given
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
             raise RulesError(_("Ties must either fail or succeed"))
+        if self.player_rests not in ("allowed", "gm"):
+            raise RulesError(_("Player rests are either allowed or the GM's"))
         if self.threads not in ("shared", "own"):
             raise RulesError(_("Threads either share this channel's table or keep their own"))
         self.fatigue_settings()  # the rules own the ranges of the fatigue numbers

@@ -255,6 +255,8 @@ def change(
             raise RulesError(_("There is already a character named '{name}' here", name=taken.name))
     if owner_id is not None:
         fields["owner_id"] = owner_id
+        if owner_id != old.owner_id:
+            fields["active"] = False  # its new player hasn't chosen it (`/character use`)
     new = replace(old, **fields)
     if new.fl is not None and new.fl != old.fl:
         new = replace(new, fatigue=caps_for_new_fl(new.fatigue, new.fl))
@@ -298,6 +300,7 @@ class SettingsOptions:
     clear_gm_role: bool = False
     history_keep: int | None = None
     threads: str | None = None
+    player_rests: str | None = None
     init_dice: str | None = None
     reset: str | None = None  # a setting's name (or "all") to forget at this scope
 

@@ -8,6 +8,7 @@ What it does not count, because a Spanish reply keeps it on purpose:
 - user-chosen names, given as `names` (a character "Fresh Bob" must not count as English);
 - Discord markup: mentions `<@1>`, `<@&2>`, `<#3>`, timestamps `<t:…:f>`, links;
 - an admin's environment names (`SOURCE_URL`);
+- the compass points SO and NO in capitals (Spanish for SW and NW);
 - command and option names, which stay English: anything in backticks, and `/command` with
   its subcommand (`/settings set`, `/undo`).
 The list holds only words that are not also Spanish ("no", "a", "total", "base", "material",
@@ -60,6 +61,7 @@ _MARKUP = re.compile(
     r"|`[^`]*`"  # code: command names and option syntax
     r"|/help command:[a-z-]+(?: [a-z_]+)?"  # a footer (no markdown there) naming a command
     r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"  # settings' environment names (SOURCE_URL)
+    r"|\b(?:SO|NO)\b"  # compass points in capitals: Spanish for south-west and north-west
 )
 _COMMAND = re.compile(r"/[a-z][a-z_-]*(?: ([a-z_]+))?")
 _WORD = re.compile(r"[^\W\d_]+")

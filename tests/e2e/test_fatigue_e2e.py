@@ -59,7 +59,7 @@ async def test_temporary_fp_lowers_fp_then_pools_and_absorbs_a_later_cost(env: A
 async def test_temp_default_duration_is_ten_game_minutes(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Bree", d.player), clock=60)
-    await d.slash("fatigue temp", user=d.player, amount=2)
+    await d.slash("fatigue temp", user=d.gm, amount=2, character="Bree")
     assert (await fatigue_of(env, "Bree")).temp_expires == 60 + 600
 
 
@@ -99,13 +99,9 @@ async def test_players_change_only_their_own_characters(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Bree", d.player, fp=30), hero("Odo", d.player2, fp=30))
     before = await snapshot(env)
-    for command, options in (
-        ("fatigue spend", {"amount": 3}),
-        ("fatigue temp", {"amount": 3}),
-    ):
-        reply = await d.slash(command, user=d.player, character="Odo", **options)
-        assert reply.ephemeral
-        assert "only change your own characters" in reply.content
+    reply = await d.slash("fatigue spend", user=d.player, character="Odo", amount=3)
+    assert reply.ephemeral
+    assert "only change your own characters" in reply.content
     assert await snapshot(env) == before
     # ... while the GM may change anyone's.
     await d.slash("fatigue spend", user=d.gm, character="Odo", amount=3)

@@ -22,6 +22,7 @@ ALLOWED = {
     *("tsr", "wsr", "fp", "vp", "hd", "sr", "rank", "ranks", "hp", "dj", "k"),
     *("tablekeeper", "json", "shard", "docs", "rules", "md", "back", "left"),
     *("a", "no", "material", "normal", "control", "base", "total", "extra"),
+    *("aria", "bórin"),  # characters' names in examples (`character:Aria, Bórin`)
 }
 # Option names and a command a description names in its running text (`instead of vs or dc`,
 # `e.g. character create`): typed as is, so not translated.

@@ -118,3 +118,51 @@ async def test_a_phone_capitalised_die_still_rolls(env: Any) -> None:
     assert not reply.ephemeral
     assert reply.embed["title"] == "D20: 17"
     assert reply.embed["description"] == "1d20 (17) = `17`"
+
+
+@pytest.mark.parametrize(
+    ("typed", "mod"),
+    [("/roll d100oe", 0), ("/roll D100oe+25", 25), ("/roll 1d100oe - 10", -10)],
+)
+async def test_d100oe_is_the_open_ended_d100(env: Any, typed: str, mod: int) -> None:
+    dice = script(env, 97, 99, 43)
+    reply = await env.discord.type(typed, user=env.discord.player)
+    assert not reply.ephemeral
+    assert reply.embed["title"] == f"d100 (open-ended high): {239 + mod}"
+    assert reply.embed["description"].startswith("97 → +99 → +43 = 239")
+    assert "footer" not in reply.embed
+    assert dice.faces == []
+
+
+async def test_d100oe_takes_mod_as_the_open_ended_d100_does(env: Any) -> None:
+    script(env, 42)
+    reply = await env.discord.slash("roll", user=env.discord.player, dice="d100oe", mod=5)
+    assert reply.embed["title"] == "d100: 47"
+
+
+async def test_d100oe_with_a_modifier_and_mod_too_is_refused(env: Any) -> None:
+    reply = await env.discord.slash("roll", user=env.discord.player, dice="d100oe+5", mod=5)
+    assert reply.ephemeral and "Give the d100's modifier once: `/roll +10`" in reply.content
+
+
+@pytest.mark.parametrize("typed", ["/roll d100", "/roll 1d100+5"])
+async def test_a_plain_d100_is_rolled_as_typed_with_a_note_on_the_open_ended_roll(
+    env: Any, typed: str
+) -> None:
+    dice = script(env, 98)
+    reply = await env.discord.type(typed, user=env.discord.player)
+    assert reply.embed["title"].split(":")[0] == typed.removeprefix("/roll ")
+    assert "98" in reply.embed["description"]  # no second die after a 98
+    assert dice.faces == []
+    assert "/roll or d100oe" in reply.embed["footer"]["text"]
+
+
+async def test_other_dice_carry_no_note(env: Any) -> None:
+    script(env, 98, 3)
+    reply = await env.discord.type("/roll 2d100", user=env.discord.player)
+    assert "footer" not in reply.embed
+
+
+async def test_help_names_d100oe(env: Any) -> None:
+    reply = await env.discord.slash("help", user=env.discord.player, options={"command": "roll"})
+    assert "d100oe" in reply.text

@@ -121,6 +121,40 @@ def test_db_keeps_the_table_between_runs(tmp_path: Path) -> None:
     assert "**Bo**" in after(second.stdout, "pippa (player) #table> /character list")
 
 
+def test_a_second_run_on_a_kept_db_applies_its_commands(tmp_path: Path) -> None:
+    """Each run's interactions are new snowflakes: a kept database never takes the second
+    run's commands for the first run's, as it would with ids counted the same way each run."""
+    db = tmp_path / "kept.db"
+    script = "/character create name:Bo level:2 fatigue_level:7\n/fatigue spend amount:3\n"
+    first, _ = sandbox(script, "--db", str(db))
+    assert first.returncode == 0, first.stderr
+    second, _ = sandbox("/fatigue spend amount:4\n/character create name:Cy\n", "--db", str(db))
+    assert second.returncode == 0, second.stderr
+    assert "Already done" not in second.stdout
+    assert "FP 3 → 7" in after(second.stdout, "pippa (player) #table> /fatigue spend amount:4")
+    assert "== Created Cy ==" in after(
+        second.stdout, "pippa (player) #table> /character create name:Cy"
+    )
+
+
+def test_an_attachment_shows_its_name_and_size() -> None:
+    done, _ = sandbox("/character create name:Bo level:2\n:as gm\n/export\n")
+    assert done.returncode == 0, done.stderr
+    exported = after(done.stdout, "gandra (gm) #table> /export")
+    found = re.search(r"^📎 (\S+\.json) \(([\d,]+) bytes\)$", exported, re.MULTILINE)
+    assert found, exported
+    assert int(found[2].replace(",", "")) > 100  # the table and its history, not an empty file
+
+
+def test_a_charts_alt_text_shows_with_it() -> None:
+    done, _ = sandbox("/character create name:Bo level:2 fatigue_level:7\n/party chart\n")
+    assert done.returncode == 0, done.stderr
+    chart = after(done.stdout, "pippa (player) #table> /party chart")
+    found = re.search(r"^📎 (\S+\.png) \([\d,]+ bytes\) · alt: (.+)$", chart, re.MULTILINE)
+    assert found, chart
+    assert "Bo Fresh (0/35 FP)" in found[2]  # the picture said in words
+
+
 def test_render_reply_shows_what_a_user_sees() -> None:
     reply = Reply(
         1,
@@ -158,6 +192,17 @@ def test_render_reply_shows_what_a_user_sees() -> None:
         "[Go] [Stop (disabled)]",
     ]
     assert render_reply(reply).splitlines()[1] == "Hello <@7> in <#8>"  # unknown ids stay
+
+
+def test_render_reply_shows_each_attachment_with_its_alt_text() -> None:
+    chart = {"filename": "fatigue.png", "size": 20480, "description": "Aria's FP over 3 rounds"}
+    data = {"filename": "table.json", "size": 512}
+    reply = Reply(1, 4, message_id=2, content="Files", attachments=(chart, data))
+    assert render_reply(reply).splitlines() == [
+        "Files",
+        "📎 fatigue.png (20,480 bytes) · alt: Aria's FP over 3 rounds",
+        "📎 table.json (512 bytes)",
+    ]
 
 
 def test_render_reply_choices_and_followups() -> None:

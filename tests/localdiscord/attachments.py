@@ -21,7 +21,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from tests.localdiscord.world import new_id
+from tests.localdiscord.world import fresh_id
 
 UPLOAD = "_upload"  # the key under which an attachment entry carries its file until stored
 MAX_FILES = 10
@@ -132,7 +132,7 @@ def stored_attachment(entry: dict[str, Any], files: dict[str, bytes]) -> dict[st
     """An attachment as a message carries it; the bytes go to `files` under its filename."""
     filename = _filename(entry)
     files[filename] = entry.pop(UPLOAD)[1]
-    attachment_id = new_id()
+    attachment_id = fresh_id()
     stored = {
         "id": str(attachment_id),
         "filename": filename,

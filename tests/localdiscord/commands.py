@@ -193,13 +193,24 @@ def _command_and_typed(
     return find_command(commands, head), ""
 
 
+def _leading_word(choice: dict[str, Any], locale: str | None) -> str:
+    shown = (choice.get("name_localizations") or {}).get(locale or "", choice["name"])
+    return str(shown).split(" (")[0]
+
+
 def _from_text(option: dict[str, Any], raw: str, locale: str | None = None) -> Any:
     kind, name = option["type"], option["name"]
-    for choice in option.get("choices") or []:
+    choices = option.get("choices") or []
+    for choice in choices:
         # Discord's picker shows choice names, localized for the client's language.
         shown = (choice.get("name_localizations") or {}).get(locale or "", choice["name"])
         if raw in (choice["name"], shown):
             return choice["value"]
+    # Typing the start of a name and taking the one choice it picks out, as a client's picker
+    # allows: `O` for `O (oeste)`, the first word of a name up to its parenthesis.
+    leading = [c["value"] for c in choices if _leading_word(c, locale) == raw]
+    if len(leading) == 1:
+        return leading[0]
     try:
         if kind == INTEGER:
             return int(raw)

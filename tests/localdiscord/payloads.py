@@ -11,8 +11,8 @@ from tests.localdiscord.world import (
     Channel,
     Role,
     User,
+    fresh_id,
     member_payload,
-    new_id,
     permissions,
     role_payload,
     user_payload,
@@ -37,7 +37,7 @@ def interaction_payload(
     if not seen:
         raise CommandLineError(f"{user.username} cannot see #{channel.name}")
     payload: dict[str, Any] = {
-        "id": str(new_id()),
+        "id": str(fresh_id()),
         "application_id": str(world.application_id),
         "type": kind,
         "data": data,

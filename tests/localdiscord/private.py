@@ -8,7 +8,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from tests.localdiscord.world import User, new_id, user_payload
+from tests.localdiscord.world import User, fresh_id, new_id, user_payload
 
 DM, GROUP_DM = 1, 3  # channel types
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # interaction context types (a command's `contexts`)
@@ -64,7 +64,7 @@ def private_payload(
     if channel.type == GROUP_DM:
         described |= {"name": None, "icon": None, "owner_id": str(channel.recipients[0].id)}
     payload: dict[str, Any] = {
-        "id": str(new_id()),
+        "id": str(fresh_id()),
         "application_id": str(application_id),
         "type": kind,
         "data": data,

@@ -42,6 +42,7 @@ def _block(reply: Reply) -> str:
         lines.append(reply.content)
     for embed in reply.embeds:
         lines += _embed(embed)
+    lines += [_attachment(a) for a in reply.attachments]
     controls = _components(list(reply.components))
     if controls:
         lines.append(controls)
@@ -65,6 +66,15 @@ def _embed(embed: dict[str, Any]) -> list[str]:
     if footer := (embed.get("footer") or {}).get("text"):
         lines.append(f"-- {footer}")
     return lines
+
+
+def _attachment(attachment: dict[str, Any]) -> str:
+    """`📎 table.json (2,345 bytes) · alt: what it shows`: what a user sees of a file before
+    opening it."""
+    line = f"📎 {attachment.get('filename')} ({attachment.get('size', 0):,} bytes)"
+    if description := attachment.get("description"):
+        line += f" · alt: {description}"
+    return line
 
 
 def _components(components: list[dict[str, Any]]) -> str:

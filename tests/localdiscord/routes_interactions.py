@@ -10,7 +10,7 @@ from aiohttp import web
 from tests.localdiscord.attachments import broken_pictures, unknown_attachments
 from tests.localdiscord.http_json import BODY, discord_error, json_response
 from tests.localdiscord.records import EPHEMERAL, LOADING, InteractionRecord, MessageRecord
-from tests.localdiscord.world import new_id
+from tests.localdiscord.world import fresh_id
 
 if TYPE_CHECKING:  # server.py imports this module
     from tests.localdiscord.server import LocalServer
@@ -39,7 +39,7 @@ class _Routes:
     def _new_message(
         self, channel_id: int, rec: InteractionRecord | None, flags: int
     ) -> MessageRecord:
-        message = MessageRecord(new_id(), channel_id, self.s.world.bot, flags=flags)
+        message = MessageRecord(fresh_id(), channel_id, self.s.world.bot, flags=flags)
         message.interaction_id = rec.id if rec else None
         self.s.messages[message.id] = message
         return message

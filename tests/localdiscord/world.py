@@ -7,6 +7,8 @@ parses them exactly as it parses the real thing.
 from __future__ import annotations
 
 import itertools
+import threading
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,8 +39,26 @@ _ids = itertools.count(1_300_000_000_000_000_000)
 
 
 def new_id() -> int:
-    """A fresh snowflake; one counter per process keeps ids unique across servers."""
+    """A fresh snowflake for the world (users, servers, channels, roles); one counter per
+    process keeps ids unique across servers, and the same world has the same ids every run."""
     return next(_ids)
+
+
+DISCORD_EPOCH_MS = 1_420_070_400_000  # 2015-01-01, where Discord's snowflakes count from
+_fresh_lock = threading.Lock()
+_last_fresh = 0
+
+
+def fresh_id() -> int:
+    """A snowflake of this moment, as Discord gives each new interaction, message and
+    attachment: never one an earlier run gave out (`new_id` counts the same way every run), so
+    a database kept between runs never mistakes a new interaction for one it has applied.
+    Increasing within a run; well above every `new_id`."""
+    global _last_fresh
+    stamp = (time.time_ns() // 1_000_000 - DISCORD_EPOCH_MS) << 22
+    with _fresh_lock:
+        _last_fresh = max(stamp, _last_fresh + 1)
+        return _last_fresh
 
 
 @dataclass

@@ -138,7 +138,7 @@ def test_a_monster_block_notes_and_spots_in_spanish() -> None:
         "penalización a la Evasión −2"
     )
     assert notes[1].startswith("Equilibrio: para dañarlo")
-    assert line == "back (Difícil de golpear: −2 para golpear)"
+    assert line == "espalda (Difícil de golpear: −2 para golpear)"  # the spot in Spanish too
     assert evasion == "Modificador de Evasión −8"
     assert struck.taken == 30 - block.defense // 2
     assert trade.startswith(
