@@ -13,6 +13,7 @@ from discord.utils import escape_markdown
 from lang import N_, _
 from render.common import fl_text, plain
 from render.initiative import initiative_change
+from render.settings import monster_stats_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
@@ -49,6 +50,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "history_keep": (N_("history kept"), lambda v: _("{count:,} changes", count=v)),
     "threads": (N_("threads"), _word),
     "init_dice": (N_("initiative dice"), str),
+    "monster_stats": (N_("monster numbers"), monster_stats_text),
 }
 
 

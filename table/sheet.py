@@ -299,6 +299,7 @@ class SettingsOptions:
     history_keep: int | None = None
     threads: str | None = None
     init_dice: str | None = None
+    monster_stats: str | None = None
     reset: str | None = None  # a setting's name (or "all") to forget at this scope
 
     def given(self) -> bool:
