@@ -66,7 +66,7 @@ EXAMPLES: dict[str, str] = {
     "init show": "/init show",
     "init end": "/init end",
     "settings show": "/settings show",
-    "settings set": "/settings set ties:succeed round_seconds:6 init_dice:1d20",
+    "settings set": "/settings set ties:succeed init_dice:1d20 monster_stats:shown",
     "settings server": "/settings server rest_rate:2 long_minutes:240",
     "history": "/history",
     "undo": "/undo",

@@ -21,6 +21,7 @@ from discord.ext import commands
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, offers_nothing_in_outage, own_first, read_table
+from cogs._sight import change_seen
 from lang import N_, _, n_
 from render.fatigue import report_embed
 from render.initiative import joined_embed, mention, order_embed, turn_text, turn_title
@@ -81,10 +82,10 @@ class FaceButton(TableButton, template=r"tk:face:(?P<facing>[NESW]{1,2}):(?P<nam
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         step = functools.partial(bestiary.face, name=self.name, facing=self.facing)
-        turned = await apply_as(interaction, "monster face", lambda t, gm: step(t, is_gm=gm))
+        turned, seen = await change_seen(interaction, "monster face", step)
         facing = facing_text(turned.facing)
         title = _("{name} now faces {facing}", name=turned.name, facing=facing)
-        await reply(interaction, embed=monster_embed(turned, title=title))
+        await reply(interaction, embed=monster_embed(turned, sight=seen, title=title))
 
 
 def facing_view(report: TurnReport) -> discord.ui.View | None:

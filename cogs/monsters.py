@@ -18,12 +18,14 @@ from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._picture import job, reply_picture
 from cogs._reply import PRIVATE, private_unless, reply
-from cogs._shared import BESTIARY, apply_as, offers_nothing_in_outage, read_table
+from cogs._shared import BESTIARY, offers_nothing_in_outage, read_table
+from cogs._sight import change_seen, reader_sight, whisper_gm_copy
 from lang import N_, _
 from render.monsters import (
     ARMOR_NAMES,
     armor_name,
     block_embed,
+    created_embed,
     hit_embed,
     monster_embed,
     roster_embed,
@@ -47,6 +49,7 @@ from table.bestiary import MONSTERS_MAX, BuildOptions
 from table.monster import HP_MAX
 from table.monster_view import monster_view
 from table.names import NAME_LIMIT
+from table.sight import GM_ALONE
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
 Rank = app_commands.Range[int, RANKS.start, RANKS.stop - 1]
@@ -175,14 +178,18 @@ class HitAgain(
 async def hit_and_reply(
     interaction: discord.Interaction, name: str, damage: int, from_square: str | None
 ) -> None:
-    """`/monster hit` and its "Hit again" button: one transaction, then a new reply."""
+    """`/monster hit` and its "Hit again" button: one transaction, then a new reply for the
+    channel, and the GM's whole copy privately when that left something out (the numbers, or
+    the hidden spot it met)."""
     step = functools.partial(bestiary.hit, name=name, damage=damage, from_square=from_square)
-    result = await Monsters._change(interaction, "monster hit", step)
-    if result.monster.down:  # another hit would only say it is defeated
-        await reply(interaction, embed=hit_embed(result))
-        return
-    view = buttons_view(HitAgain(result.monster.name, damage, from_square))
-    await reply(interaction, embed=hit_embed(result), view=view)
+    hit, seen = await change_seen(interaction, "monster hit", step)
+    # Another hit on a defeated monster would only say it is defeated.
+    again = (
+        None if hit.monster.down else buttons_view(HitAgain(hit.monster.name, damage, from_square))
+    )
+    await reply(interaction, embed=hit_embed(hit, seen), view=again)
+    if seen.hides_hit(hit.result):
+        await whisper_gm_copy(interaction, hit_embed(hit, GM_ALONE))
 
 
 class Monsters(commands.Cog):
@@ -199,14 +206,6 @@ class Monsters(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.timers.cancel_all()
-
-    @staticmethod
-    async def _change(interaction: discord.Interaction, action: str, step: Any) -> Any:
-        """One transaction: the step gets `is_gm` by the settings it loaded and refuses a
-        non-GM inside it, so a refusal writes nothing."""
-        return await apply_as(
-            interaction, action, lambda table, gm: step(table, is_gm=gm), BESTIARY
-        )
 
     # One callback, two commands: `/monster build` beside the channel's bestiary, and the
     # top-level `/monster-build` that runs anywhere (a DM, a user install): Discord applies
@@ -286,9 +285,10 @@ class Monsters(commands.Cog):
         step = functools.partial(
             bestiary.create, name=name, options=options, hp_max=hp, count=count
         )
-        made = await self._change(interaction, "monster create", step)
-        title = _("Created {name}", name=", ".join(m.name for m in made))
-        await reply(interaction, embed=monster_embed(made[0], title=title))
+        made, seen = await change_seen(interaction, "monster create", step)
+        await reply(interaction, embed=created_embed(made, seen))
+        if seen.hides_block(made[0]):  # the numbers, the hidden spots: the GM's alone
+            await whisper_gm_copy(interaction, created_embed(made, GM_ALONE))
 
     @monster.command(
         name="show",
@@ -302,11 +302,10 @@ class Monsters(commands.Cog):
     ) -> None:
         table = await read_table(interaction, BESTIARY)
         monster = table.get_monster(name)
-        # Hidden spots in full only in a reply the GM alone sees.
-        private_to_gm = not public and is_gm(interaction, table.settings)
-        embed = monster_embed(monster, show_hidden=private_to_gm)
-        picture = job(interaction, "monster", monster_view(monster, show_hidden=private_to_gm))
-        await reply_picture(interaction, embed, picture)  # private unless public, as declared
+        seen = reader_sight(interaction, table, public)  # the text and the picture alike
+        picture = job(interaction, "monster", monster_view(monster, seen))
+        # Private unless public, as declared.
+        await reply_picture(interaction, monster_embed(monster, sight=seen), picture)
 
     @monster.command(
         name="list", description=N_("This channel's monsters"), extras=private_unless("public")
@@ -314,7 +313,8 @@ class Monsters(commands.Cog):
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
         table = await read_table(interaction, BESTIARY)
-        await reply(interaction, embed=roster_embed(table.monsters))
+        seen = reader_sight(interaction, table, public)
+        await reply(interaction, embed=roster_embed(table.monsters, seen))
 
     @monster.command(
         name="remove", description=N_("GM: remove a monster (asks to confirm)"), extras=PRIVATE
@@ -332,11 +332,11 @@ class Monsters(commands.Cog):
     @app_commands.autocomplete(name=monster_autocomplete)
     async def face(self, interaction: discord.Interaction, name: Name, facing: str) -> None:
         step = functools.partial(bestiary.face, name=name, facing=facing)
-        turned = await self._change(interaction, "monster face", step)
+        turned, seen = await change_seen(interaction, "monster face", step)
         facing = facing_text(turned.facing)
         title = _("{name} now faces {facing}", name=turned.name, facing=facing)
-        picture = job(interaction, "monster", monster_view(turned, show_hidden=False))
-        await reply_picture(interaction, monster_embed(turned, title=title), picture)
+        picture = job(interaction, "monster", monster_view(turned, seen))
+        await reply_picture(interaction, monster_embed(turned, sight=seen, title=title), picture)
 
     @monster.command(
         name="reveal", description=N_("GM: show the players one hidden unarmored spot")
@@ -347,12 +347,12 @@ class Monsters(commands.Cog):
     @app_commands.autocomplete(name=monster_autocomplete, spot=hidden_spot_autocomplete)
     async def reveal(self, interaction: discord.Interaction, name: Name, spot: Spot) -> None:
         step = functools.partial(bestiary.reveal, name=name, spot=spot)
-        shown = await self._change(interaction, "monster reveal", step)
+        shown, seen = await change_seen(interaction, "monster reveal", step)
         found = shown.block.spot(spot)
         title = _(
             "{name}: its {spot} spot is revealed", name=shown.name, spot=spot_name(found.name)
         )
-        await reply(interaction, embed=monster_embed(shown, title=title))
+        await reply(interaction, embed=monster_embed(shown, sight=seen, title=title))
 
     @monster.command(name="hit", description=N_("GM: a hit on a monster: damage after its Defense"))
     @app_commands.describe(

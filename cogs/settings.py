@@ -15,7 +15,7 @@ from cogs._reply import PRIVATE, reply
 from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
 from lang import N_, _
 from render.fatigue import clock_line, fight_round
-from render.settings import RESET_CHOICES, settings_embed
+from render.settings import MONSTER_STATS_CHOICES, RESET_CHOICES, settings_embed
 from rules.errors import RulesError
 from store.channel_read import INITIATIVE
 from table.dice_expr import INIT_DICE_MAX
@@ -46,6 +46,7 @@ DESCRIBE: dict[str, str | app_commands.locale_str] = {
     "threads": N_("Do a channel's threads play at its table (shared) or keep their own?"),
     "player_rests": N_("Do players rest their own characters, or does the GM grant rests?"),
     "init_dice": N_("Dice rolled for /init add without a score (default 1d10), e.g. 1d20"),
+    "monster_stats": N_("Do players see monsters' HP, Defense and Evasion? (default: hidden)"),
     "reset": N_(
         "Forget a value set at this scope (a channel then reads the server's, else default)"
     ),
@@ -80,7 +81,7 @@ class Settings(commands.Cog):
 
     # One callback, two commands: the same options and limits, a channel or the whole server.
     @app_commands.describe(**DESCRIBE)
-    @app_commands.choices(reset=RESET_CHOICES)
+    @app_commands.choices(reset=RESET_CHOICES, monster_stats=MONSTER_STATS_CHOICES)
     async def _change(
         self,
         interaction: discord.Interaction,
@@ -96,6 +97,7 @@ class Settings(commands.Cog):
         threads: Literal["shared", "own"] | None = None,
         player_rests: Literal["allowed", "gm"] | None = None,
         init_dice: app_commands.Range[str, 1, INIT_DICE_MAX] | None = None,
+        monster_stats: str | None = None,
         reset: str | None = None,
     ) -> None:
         command = interaction.command
@@ -119,6 +121,7 @@ class Settings(commands.Cog):
             threads=threads,
             player_rests=player_rests,
             init_dice=None if init_dice is None else init_dice.strip(),
+            monster_stats=monster_stats,
             reset=reset,
         )
         everyone = gm_role is not None and gm_role.is_default()

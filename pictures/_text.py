@@ -127,10 +127,12 @@ def monster_alt(view: MonsterView) -> str:
     facing = facing_text(view.facing)
     parts = [_("{name} from above, facing {facing}.", name=view.name, facing=facing)]
     open_ = [s for s in view.squares if s.unarmored]
-    if open_:
-        squares = ", ".join(
-            _("{square} (its {spot})", square=facing_text(s.compass), spot=_spot(s)) for s in open_
-        )
+    squares = ", ".join(
+        _("{square} (its {spot})", square=facing_text(s.compass), spot=_spot(s)) for s in open_
+    )
+    if open_ and view.defense is None:  # the numbers are the GM's
+        parts.append(_("A hit from {squares} meets half Defense.", squares=squares))
+    elif open_:
         parts.append(
             _(
                 "A hit from {squares} meets half Defense, {half} instead of {defense}.",
@@ -139,8 +141,12 @@ def monster_alt(view: MonsterView) -> str:
                 defense=view.defense,
             )
         )
+    elif view.defense is None:
+        parts.append(_("Every square meets its full Defense."))
     else:
         parts.append(_("Every square meets its full Defense of {defense}.", defense=view.defense))
+    if view.wounds is not None:
+        parts.append(_("It is {wounds}.", wounds=_(view.wounds)))
     if view.hidden_left_out:
         parts.append(_("Hidden unarmored spots not shown: {count}.", count=view.hidden_left_out))
     return " ".join(parts)

@@ -29,6 +29,7 @@ from table.model import Character, Monster, Table
 from table.monster_view import monster_view
 from table.odds_series import odds_series
 from table.savecalc import DifficultyOptions, party_inputs
+from table.sight import GM_ALONE
 from table.snapshot import diff
 
 Change = Callable[[Table], tuple[Table, Any]]
@@ -152,7 +153,7 @@ def examples() -> dict[str, Picture]:
     return {
         "chart-fatigue.png": draw_fatigue(series),
         "chart-odds.png": draw_odds(odds_series(everyone, 7)),
-        "chart-monster.png": draw_monster(monster_view(troll(), show_hidden=True)),
+        "chart-monster.png": draw_monster(monster_view(troll(), GM_ALONE)),
     }
 
 

@@ -1,6 +1,7 @@
 """The monster from above (`/monster show`, `/monster face`): its square in the middle with an
 arrow where it faces, the eight squares around it, and in gold the squares from which a hit
-meets an unarmored spot (half Defense). A hidden spot is drawn hatched, in the GM's copy only."""
+meets an unarmored spot (half Defense). A hidden spot is drawn hatched, in the GM's copy only;
+the numbers (Defense, HP) only where the reader may see them, else how hurt it looks."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ PLACES = {
 }
 
 
-def _square(ax: Axes, square: Square, half: int) -> None:
+def _square(ax: Axes, square: Square, half: int | None) -> None:
     col, row = PLACES[square.compass]
     fill = OPEN if square.unarmored else ARMORED
     ax.add_patch(
@@ -72,7 +73,7 @@ def _square(ax: Axes, square: Square, half: int) -> None:
     )
     if not square.unarmored:
         return
-    words = [_("½ Defense: {half}", half=half)]
+    words = [_("½ Defense") if half is None else _("½ Defense: {half}", half=half)]
     if square.hard_to_hit:
         words.append(_("−2 to hit"))
     if square.hidden:
@@ -150,12 +151,13 @@ def draw_monster(view: MonsterView) -> Picture:
         color=INK,
         fontproperties=font(BASE + 5, bold=True),
     )
-    facts = [
-        _("Facing {facing}", facing=facing_text(view.facing)),
-        _("Defense {defense}", defense=view.defense),
-    ]
+    facts = [_("Facing {facing}", facing=facing_text(view.facing))]
+    if view.defense is not None:
+        facts.append(_("Defense {defense}", defense=view.defense))
     if view.hp is not None and view.hp_max is not None:
         facts.append(f"HP {view.hp}/{view.hp_max}")
+    elif view.wounds is not None:
+        facts.append(_(view.wounds))
     fig.text(
         0.04, 0.915, " · ".join(facts), ha="left", va="top", color=MUTED, fontproperties=font(BASE)
     )

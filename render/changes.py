@@ -13,6 +13,7 @@ from discord.utils import escape_markdown
 from lang import N_, _
 from render.common import fl_text, plain
 from render.initiative import initiative_change
+from render.settings import monster_stats_text
 from rules.defense import facing_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
@@ -53,6 +54,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "threads": (N_("threads"), _word),
     "player_rests": (N_("player rests"), _word),
     "init_dice": (N_("initiative dice"), str),
+    "monster_stats": (N_("monster numbers"), monster_stats_text),
 }
 
 

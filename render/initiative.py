@@ -15,15 +15,14 @@ from rules.defense import facing_text
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
 from table.initiative import Joined, TurnReport, defeated
-from table.model import Monster, Table
+from table.model import Table
+from table.monster import DEFEATED
 
 TITLE = N_("⚔️ Initiative")
 TURN = "▶️"
 BACK = "◀️"
 KIND_ICON = {"character": "🧑", "monster": "👹", "other": "•"}
 DEFEATED_ICON = "💀"
-DEFEATED = N_("defeated")
-UNHURT, HURT, BADLY_HURT = N_("unhurt"), N_("hurt"), N_("badly hurt")
 EMPTY = N_("Nobody is in the initiative. Add them with `/init add name:… score:…`.")
 
 
@@ -31,19 +30,10 @@ def _name(combatant: Combatant) -> str:
     return escape_markdown(combatant.name)
 
 
-def hp_state(monster: Monster) -> str | None:
-    """How hurt a monster looks, in words the players may see (never its numbers): unhurt,
-    hurt, badly hurt (half its HP or less); None when its HP is not tracked or it is down."""
-    if monster.hp is None or monster.hp_max is None or monster.down:
-        return None
-    if monster.hp >= monster.hp_max:
-        return _(UNHURT)
-    return _(HURT) if 2 * monster.hp > monster.hp_max else _(BADLY_HURT)
-
-
 def order_lines(table: Table) -> list[str]:
     """`▶️ 👹 **Troll** · 18` for whose turn it is, the others indented, highest score first;
-    a defeated monster struck through and marked so."""
+    a monster with its HP tracked, how hurt it looks (`Monster.wounds`); a defeated monster
+    struck through and marked so."""
     initiative = table.initiative
     current = initiative.current
     lines = []
@@ -53,9 +43,9 @@ def order_lines(table: Table) -> list[str]:
         name = f"**{_name(combatant)}**" if combatant == current else _name(combatant)
         line = f"{mark} {icon} {name} · {plain(combatant.score)}"
         monster = table.find_monster(combatant.name) if combatant.kind == "monster" else None
-        state = None if monster is None else hp_state(monster)
-        if state is not None:
-            line += f" · {state}"
+        wounds = None if monster is None else monster.wounds
+        if wounds is not None:
+            line += f" · {_(wounds)}"
         if defeated(table, combatant):
             line = f"{mark} {DEFEATED_ICON} ~~{name}~~ · {plain(combatant.score)} · {_(DEFEATED)}"
         lines.append(line)

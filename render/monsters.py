@@ -11,8 +11,11 @@ from render.common import FAILURE, MIXED, NEUTRAL, TITLE_MAX, fit_lines, plain
 from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, facing_text, format_modifier
 from table.bestiary import MonsterHit, spot_squares
 from table.model import Monster
+from table.sight import Sight
 
 BUILD_FOOTER = N_("Not saved: /monster create keeps a monster in a server channel's bestiary.")
+NUMBERS_KEPT = N_("Its numbers are the GM's: this channel keeps monsters' numbers hidden.")
+GM_COPY = N_("🔒 The GM's copy: only you see it.")
 # Armor levels and monster orders as shown (an order with its Materials: "Heavy 3"); the
 # rules name them in lower case.
 ARMOR_NAMES = {
@@ -135,6 +138,20 @@ def _spot_lines(block: MonsterBlock, facing: str | None, show_hidden: bool) -> l
     return lines
 
 
+def _spots_field(
+    embed: discord.Embed, block: MonsterBlock, facing: str | None, show_hidden: bool
+) -> None:
+    """The unarmored spots a reader may see, and what a hit there meets."""
+    if not block.spots:
+        return
+    lines = _spot_lines(block, facing, show_hidden)
+    # The field's name heads its value: only named spots need 'unarmored spots' above them.
+    named = show_hidden or block.hidden_spots < len(block.spots)
+    name = _("Partial armor: unarmored spots") if named else _("Partial armor")
+    lines.append(_("Hits there meet only half Defense."))
+    embed.add_field(name=name, value="\n".join(lines), inline=False)
+
+
 def _enchantment_text(block: MonsterBlock) -> str:
     """'Armor: Rank 1, Rank 2 · Weapons: Rank 2'."""
     parts = []
@@ -163,13 +180,7 @@ def block_embed(
     if monster is not None:
         embed.add_field(name="HP", value=hp_text(monster))
         embed.add_field(name=_("Facing"), value=facing_text(monster.facing))
-    if block.spots:
-        lines = _spot_lines(block, None if monster is None else monster.facing, show_hidden)
-        # The field's name heads its value: only named spots need 'unarmored spots' above them.
-        named = show_hidden or block.hidden_spots < len(block.spots)
-        name = _("Partial armor: unarmored spots") if named else _("Partial armor")
-        lines.append(_("Hits there meet only half Defense."))
-        embed.add_field(name=name, value="\n".join(lines), inline=False)
+    _spots_field(embed, block, None if monster is None else monster.facing, show_hidden)
     if block.enchantments:
         embed.add_field(name=_("Enchantments"), value=_enchantment_text(block), inline=False)
     embed.add_field(name=_("Material drop"), value=drop_text(block), inline=False)
@@ -184,15 +195,41 @@ def block_embed(
     return embed
 
 
-def monster_embed(
-    monster: Monster, *, title: str | None = None, show_hidden: bool = False
-) -> discord.Embed:
-    return block_embed(
-        monster.block, title=title or monster.name, monster=monster, show_hidden=show_hidden
-    )
+def monster_embed(monster: Monster, *, sight: Sight, title: str | None = None) -> discord.Embed:
+    """A bestiary monster as this reader may see it: its whole stat block when the numbers are
+    theirs to see, else its facing, the spots they know of and how hurt it looks."""
+    title = title or monster.name
+    if sight.numbers:
+        return block_embed(
+            monster.block, title=title, monster=monster, show_hidden=sight.hidden_spots
+        )
+    embed = discord.Embed(title=title[:TITLE_MAX], colour=NEUTRAL)
+    if monster.wounds is not None:
+        embed.add_field(name=_("Condition"), value=_(monster.wounds))
+    embed.add_field(name=_("Facing"), value=monster.facing)
+    _spots_field(embed, monster.block, monster.facing, sight.hidden_spots)
+    return embed.set_footer(text=_(NUMBERS_KEPT))
 
 
-def roster_line(monster: Monster) -> str:
+def created_embed(made: Sequence[Monster], sight: Sight) -> discord.Embed:
+    """`/monster create`: the name(s), and the stat block if this reader may see its numbers."""
+    title = _("Created {name}", name=", ".join(m.name for m in made))
+    if sight.numbers:
+        return monster_embed(made[0], sight=sight, title=title)
+    return discord.Embed(title=title[:TITLE_MAX], colour=NEUTRAL)
+
+
+def gm_copy(embed: discord.Embed) -> discord.Embed:
+    """The GM's private copy of a public reply that left something out."""
+    return embed.set_footer(text=_(GM_COPY))
+
+
+def roster_line(monster: Monster, sight: Sight) -> str:
+    if not sight.numbers:
+        parts = [f"**{monster.name}**", _("facing {facing}", facing=monster.facing)]
+        if monster.wounds is not None:
+            parts.append(_(monster.wounds))
+        return " · ".join(parts)
     block = monster.block
     parts = [
         f"**{monster.name}**",
@@ -205,12 +242,14 @@ def roster_line(monster: Monster) -> str:
     return " · ".join(parts)
 
 
-def roster_embed(monsters: Sequence[Monster]) -> discord.Embed:
+def roster_embed(monsters: Sequence[Monster], sight: Sight) -> discord.Embed:
     embed = discord.Embed(title=_("Monsters in this channel"), colour=NEUTRAL)
     if not monsters:
         embed.description = _("None yet: the GM adds them with `/monster create`.")
     else:
-        embed.description = fit_lines([roster_line(m) for m in monsters])
+        embed.description = fit_lines([roster_line(m, sight) for m in monsters])
+    if monsters and not sight.numbers:
+        embed.set_footer(text=_(NUMBERS_KEPT))
     return embed
 
 
@@ -231,47 +270,74 @@ def removed_embed(monster: Monster) -> discord.Embed:
     return discord.Embed(title=_("Removed {name}", name=monster.name)[:TITLE_MAX], colour=NEUTRAL)
 
 
-def hit_embed(hit: MonsterHit) -> discord.Embed:
-    """What the attack dealt, the Defense it met (half on an unarmored spot), and HP left."""
+def _where(hit: MonsterHit, sight: Sight) -> str | None:
+    """'From square S: its back, an unarmored spot (half Defense)'. The spot is named only to
+    a reader who may know what it is: for the channel, a spot it knows to be unarmored; an armored
+    one and a hidden one both read 'From square S', so neither gives the other away."""
+    result = hit.result
+    if hit.from_square is None:
+        return None
+    if not sight.hidden_spots and not (result.unarmored_spot and not result.hidden_spot):
+        return _("From square {square}", square=facing_text(hit.from_square))
+    where = _(
+        "From square {square}: its {spot}",
+        square=facing_text(hit.from_square),
+        spot=spot_name(result.spot),
+    )
+    if result.unarmored_spot:
+        hidden = _("a hidden unarmored spot") if result.hidden_spot else _("an unarmored spot")
+        hard = f"; {_(HARD_TO_HIT)}" if result.hard_to_hit else ""
+        where += _(", {hidden} (half Defense{hard})", hidden=hidden, hard=hard)
+    return where
+
+
+def hit_embed(hit: MonsterHit, sight: Sight) -> discord.Embed:
+    """What the attack dealt, the Defense it met (half on an unarmored spot), and HP left: the
+    damage taken to anyone; the Defense and HP to a reader who may see the numbers (HP as how
+    hurt it looks otherwise), the Defense not even then when it would give a hidden spot away."""
     result, monster = hit.result, hit.monster
     if hit.already_defeated:
-        return discord.Embed(
-            title=_("{name} is already defeated", name=monster.name)[:TITLE_MAX],
-            description=_(
+        if sight.numbers:
+            changes = _(
                 "HP {hp}: a further hit changes nothing (it would have taken {taken}).",
                 hp=hp_text(monster),
                 taken=result.taken,
-            ),
+            )
+        else:
+            changes = _(
+                "It is defeated: a further hit changes nothing (it would have taken {taken}).",
+                taken=result.taken,
+            )
+        return discord.Embed(
+            title=_("{name} is already defeated", name=monster.name)[:TITLE_MAX],
+            description=changes,
             colour=FAILURE,
         )
-    lines = []
-    if hit.from_square is not None:
-        where = _(
-            "From square {square}: its {spot}",
-            square=facing_text(hit.from_square),
-            spot=spot_name(result.spot),
+    lines = [] if (where := _where(hit, sight)) is None else [where]
+    secret_spot = result.hidden_spot and not sight.hidden_spots
+    if sight.numbers and not secret_spot:
+        floor = _(" (at least 1)") if result.damage <= result.defense_applied else ""
+        lines.append(
+            _(
+                "Damage {damage} − Defense {defense} → **{taken} taken**{floor}",
+                damage=result.damage,
+                defense=result.defense_applied,
+                taken=result.taken,
+                floor=floor,
+            )
         )
-        if result.unarmored_spot:
-            hidden = _("a hidden unarmored spot") if result.hidden_spot else _("an unarmored spot")
-            hard = f"; {_(HARD_TO_HIT)}" if result.hard_to_hit else ""
-            where += _(", {hidden} (half Defense{hard})", hidden=hidden, hard=hard)
-        lines.append(where)
-    floor = _(" (at least 1)") if result.damage <= result.defense_applied else ""
-    lines.append(
-        _(
-            "Damage {damage} − Defense {defense} → **{taken} taken**{floor}",
-            damage=result.damage,
-            defense=result.defense_applied,
-            taken=result.taken,
-            floor=floor,
-        )
-    )
-    if hit.hp_before is not None and monster.hp is not None:
-        lines.append(f"HP {plain(hit.hp_before)} → {hp_text(monster)}")
-        if monster.down and hit.in_fight:
-            lines.append(_("💀 Out of the fight: the turn order passes over it."))
     else:
+        lines.append(
+            _("Damage {damage} → **{taken} taken**", damage=result.damage, taken=result.taken)
+        )
+    if hit.hp_before is None or monster.hp is None:
         lines.append(_("HP not tracked"))
+    elif sight.numbers:
+        lines.append(f"HP {plain(hit.hp_before)} → {hp_text(monster)}")
+    elif monster.wounds is not None:
+        lines.append(_("Now {wounds}", wounds=_(monster.wounds)))
+    if monster.down and hit.in_fight:
+        lines.append(_("💀 Out of the fight: the turn order passes over it."))
     return discord.Embed(
         title=_("{name} takes {taken}", name=monster.name, taken=result.taken)[:TITLE_MAX],
         description="\n".join(lines),

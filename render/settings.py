@@ -25,7 +25,13 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("threads", N_("Threads"), ""),
     ("player_rests", N_("Player rests"), ""),
     ("init_dice", N_("Initiative dice"), ""),
+    ("monster_stats", N_("Monster numbers"), ""),
 )
+# `monster_stats`: whether the players see monsters' HP, Defense and Evasion (`table.sight`).
+MONSTER_STATS_WORDS = {"hidden": N_("hidden from the players"), "shown": N_("shown to the players")}
+MONSTER_STATS_CHOICES = [
+    app_commands.Choice(name=MONSTER_STATS_WORDS[v], value=v) for v in ("hidden", "shown")
+]
 
 
 GM_ROLE_LABEL = N_("GM role")
@@ -44,6 +50,10 @@ def gm_role_text(settings: ChannelSettings) -> str:
     return _("<@&{role}> (and members with Manage Channels)", role=settings.gm_role_id)
 
 
+def monster_stats_text(value: object) -> str:
+    return _(MONSTER_STATS_WORDS[value]) if value in MONSTER_STATS_WORDS else str(value)
+
+
 def _value(settings: ChannelSettings, field: str, unit: str) -> str:
     value = getattr(settings, field)
     if field == "ties":
@@ -52,6 +62,8 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
         if value == "gm":
             return _("the GM grants every rest")
         return _("players rest their own characters (the GM alone during a fight)")
+    if field == "monster_stats":
+        return monster_stats_text(value)
     if field == "threads":
         if value == "own":
             return _("each keeps its own table")

@@ -14,6 +14,9 @@ from table.checks import check_int, evolved
 from table.names import NAME_MAX, name_key
 
 HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
+# How hurt a monster looks, the words the players get instead of its HP (`Monster.wounds`):
+# marked here, translated where shown (the turn order, /monster show, a hit, its picture).
+UNHURT, HURT, BADLY_HURT, DEFEATED = N_("unhurt"), N_("hurt"), N_("badly hurt"), N_("defeated")
 
 
 @dataclass(frozen=True)
@@ -75,3 +78,15 @@ class Monster:
     @property
     def down(self) -> bool:
         return self.hp is not None and self.hp <= 0
+
+    @property
+    def wounds(self) -> str | None:
+        """How hurt it looks, never its numbers: unhurt at full HP, hurt, badly hurt at half its
+        HP or less, defeated at 0 or below; None when its HP is not tracked."""
+        if self.hp is None or self.hp_max is None:
+            return None
+        if self.down:
+            return DEFEATED
+        if self.hp >= self.hp_max:
+            return UNHURT
+        return HURT if 2 * self.hp > self.hp_max else BADLY_HURT

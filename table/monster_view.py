@@ -2,8 +2,10 @@
 it, each with the spot a hit from there meets and whether that spot is unarmored (half Defense).
 Pure: `pictures.monster` draws it.
 
-A hidden spot is in the view only for a reader who may see it (the GM's private copy); for the
-channel it is drawn as armor, and counted, until the GM reveals it.
+What is in the view follows the reader's `Sight`, as the reply's text does: a hidden spot only
+in the GM's private copy (for the channel it is drawn as armor, and counted, until the GM
+reveals it), and the numbers (Defense, HP) only where the channel shows them, else how hurt it
+looks.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from rules.defense import FACINGS, damage_taken
 from rules.defense import relative_spot as _relative_spot
 
 from table.model import Monster
+from table.sight import Sight
 
 
 @dataclass(frozen=True)
@@ -29,12 +32,13 @@ class Square:
 class MonsterView:
     name: str
     facing: str
-    defense: int
-    half: int  # the Defense a hit on an unarmored spot meets
+    defense: int | None  # None: the numbers are the GM's
+    half: int | None  # the Defense a hit on an unarmored spot meets
     squares: tuple[Square, ...]  # N, NE, … NW, clockwise from the north
     hidden_left_out: int  # hidden unarmored spots not drawn (the channel's copy)
     hp: int | None = None
     hp_max: int | None = None
+    wounds: str | None = None  # how hurt it looks, when its HP is tracked but not shown
 
 
 def half_defense(defense: int) -> int:
@@ -45,9 +49,9 @@ def half_defense(defense: int) -> int:
     return probe - damage_taken(defense, probe, unarmored_spot=True)
 
 
-def monster_view(monster: Monster, show_hidden: bool) -> MonsterView:
-    """The monster's eight squares; hidden spots only when `show_hidden` (the GM's own copy)."""
-    block = monster.block
+def monster_view(monster: Monster, sight: Sight) -> MonsterView:
+    """The monster's eight squares as this reader may see them."""
+    block, show_hidden = monster.block, sight.hidden_spots
     spots = {spot.name: spot for spot in block.spots}
     squares = []
     for compass in FACINGS:
@@ -64,6 +68,16 @@ def monster_view(monster: Monster, show_hidden: bool) -> MonsterView:
             )
         )
     left_out = 0 if show_hidden else block.hidden_spots
+    if not sight.numbers:
+        return MonsterView(
+            monster.name,
+            monster.facing,
+            None,
+            None,
+            tuple(squares),
+            left_out,
+            wounds=monster.wounds,
+        )
     return MonsterView(
         monster.name,
         monster.facing,

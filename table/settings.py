@@ -35,6 +35,8 @@ class ChannelSettings:
     # an initiative runs, the GM grants them either way (`table.rest_rights`).
     player_rests: Literal["allowed", "gm"] = "allowed"
     init_dice: str = "1d10"  # rolled for a stored combatant's initiative when no score is given
+    # Monsters' numbers (HP, Defense, Evasion…) in what the players see, or the GM's alone.
+    monster_stats: Literal["shown", "hidden"] = "hidden"
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
@@ -48,6 +50,8 @@ class ChannelSettings:
             check_id(self.gm_role_id, N_("GM role"))
         check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
         check_dice(self.init_dice)
+        if self.monster_stats not in ("shown", "hidden"):
+            raise RulesError(_("Monsters' numbers are either shown to the players or hidden"))
 
     @property
     def ties_succeed(self) -> bool:

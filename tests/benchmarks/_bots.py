@@ -12,10 +12,11 @@ the bot it talks to (`use`); the sends of one measurement never mix the two bots
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import resource
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -93,6 +94,10 @@ class Pair:
     echo: LocalDiscord
     tk: LocalDiscord
     env: Env | None = None
+    # The private words an answer brings after it (the GM's copy of a hit into what the players
+    # may not see), by command line and user, learned at a warm-up (`learn=True`): a send waits
+    # for them too, so the whole answer is timed and none lands after its records are dropped.
+    followups: dict[tuple[str, str, int], int] = field(default_factory=dict)
 
     async def echo_once(self, user: User | None = None, channel: Channel | None = None) -> Reply:
         use(self.echo)
@@ -102,11 +107,22 @@ class Pair:
         return parse_command_line(line, self.tk.commands())
 
     async def tk_once(
-        self, parsed: tuple[str, dict[str, Any]], user: User, channel: Channel | None = None
+        self,
+        parsed: tuple[str, dict[str, Any]],
+        user: User,
+        channel: Channel | None = None,
+        *,
+        learn: bool = False,
     ) -> Reply:
         use(self.tk)
         path, options = parsed
-        return await self.tk.slash(path, user=user, channel=channel, options=options)
+        reply = await self.tk.slash(path, user=user, channel=channel, options=options)
+        key = (path, repr(options), user.id)
+        if learn:
+            self.followups[key] = len((await self.tk.settle(reply)).followups)
+        while len(self.tk.latest(reply).followups) < self.followups.get(key, 0):
+            await asyncio.sleep(0)
+        return reply
 
     @contextlib.asynccontextmanager
     async def tablekeeper(self, database_url: str) -> AsyncIterator[Env]:

@@ -88,7 +88,7 @@ LATENCY_COLUMNS = ["command", "median", "p99", "÷ echo", "95% range"]  # `laten
 async def latency(p: Pair, rounds: int, seed: int) -> list[list[str]]:
     parsed = {label: (p.parse(line), who(p, user)) for label, line, user in COMMANDS}
     for label, (cmd, user) in parsed.items():  # warm up, and refuse to time an error reply
-        reply = await p.tk_once(cmd, user)
+        reply = await p.tk_once(cmd, user, learn=True)
         if reply.ephemeral:
             raise SystemExit(f"{label} answered with an error: {reply.text}")
     await p.echo_once()

@@ -40,6 +40,7 @@ from table.model import Table
 from table.monster_view import monster_view
 from table.odds_series import odds_series
 from table.savecalc import DifficultyOptions, party_inputs
+from table.sight import GM_ALONE
 from tests.benchmarks._bots import forget, rss_mb
 from tests.benchmarks._figures import machine, percentile, table
 from tests.localdiscord.client import LocalDiscord
@@ -59,7 +60,7 @@ def jobs() -> dict[str, Job]:
     return {
         "fatigue (10 characters, 300 changes)": Job("fatigue", session_series(), None),
         "odds (a party of 10)": Job("odds", odds_series(everyone, 7), None),
-        "monster": Job("monster", monster_view(troll(), show_hidden=True), None),
+        "monster": Job("monster", monster_view(troll(), GM_ALONE), None),
     }
 
 

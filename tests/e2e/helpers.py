@@ -3,6 +3,8 @@ and scripted dice. Plain functions of the `env` fixture (`tests/e2e/conftest.py`
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterable
 from dataclasses import replace
 from fractions import Fraction
@@ -71,3 +73,15 @@ class Scripted:
         face = self.faces.pop(0)
         assert a <= face <= b
         return face
+
+
+async def whispered(d: Any, reply: Reply) -> Reply:
+    """The private word that follows a reply (`cogs._reply.whisper`: the GM's copy of a public
+    reply that left something out), once the bot has sent it."""
+    deadline = time.monotonic() + d.timeout
+    while not d.latest(reply).followups:
+        assert time.monotonic() < deadline, f"no private word followed: {reply.text}"
+        await asyncio.sleep(0.01)
+    (word,) = d.latest(reply).followups
+    assert word.ephemeral, word
+    return word

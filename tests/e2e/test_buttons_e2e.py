@@ -12,7 +12,7 @@ import pytest
 
 from bot.tree import UNEXPECTED
 from table.model import Character
-from tests.e2e.helpers import Scripted, fields, hero, seed, snapshot
+from tests.e2e.helpers import Scripted, fields, hero, seed, snapshot, whispered
 from tests.localdiscord.reply import Reply
 
 pytestmark = pytest.mark.asyncio
@@ -231,8 +231,10 @@ async def test_hit_again_hits_the_same_monster_from_the_same_square(env: Any) ->
     again = await d.click(first, "Hit again", user=d.gm)
     assert again.message_id != first.message_id
     assert again.embed["title"] == "Cave Troll takes 14"
-    assert "HP 46 → 32 / 60" in again.text
-    assert "From square SW" in again.text
+    assert "From square SW" in again.text and not again.ephemeral
+    # The channel sees what it took; the GM alone, the hidden spot and HP.
+    gm_copy = await whispered(d, again)
+    assert "HP 46 → 32 / 60" in gm_copy.text and "its back-left" in gm_copy.text
     assert await troll_hp(env) == 32
     events = await env.store.history(d.table.id, limit=100)
     assert [e.action for e in events[:2]] == ["monster hit", "monster hit"]
@@ -243,7 +245,7 @@ async def test_no_hit_again_once_the_monster_is_defeated(env: Any) -> None:
     d = env.discord
     await d.slash("monster create", user=d.gm, name="Cave Troll", rank=3, armor="heavy", hp=10)
     down = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=30)
-    assert "**defeated**" in down.text and labels(down) == []
+    assert "Now defeated" in down.text and labels(down) == []
     again = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=30)
     assert again.embed["title"] == "Cave Troll is already defeated" and labels(again) == []
 
@@ -270,7 +272,7 @@ async def test_hit_again_works_after_a_restart(env: Any) -> None:
     first = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=20)
     await env.restart()
     again = await d.click(first, "Hit again", user=d.gm)
-    assert "HP 53 → 46 / 60" in again.text  # 20 − Defense 13 = 7, twice
+    assert "HP 53 → 46 / 60" in (await whispered(d, again)).text  # 20 − Defense 13 = 7, twice
     assert await troll_hp(env) == 46
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import fields, refused
+from tests.e2e.helpers import fields, refused, whispered
 from tests.localdiscord.commands import CommandLineError
 
 HARD_TO_HIT = "Hard to Hit: −2 to hit"
@@ -57,11 +57,16 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
     offered = await d.autocomplete("monster reveal", "spot", "", user=d.gm, name="Troll")
     assert [c["value"] for c in offered] == ["back", "left"]
 
-    # The GM may hit a hidden spot: half Defense all the same.
+    # The GM may hit a hidden spot: half Defense all the same. The channel sees what it took;
+    # which spot, only the GM, privately.
     hit = await d.slash("monster hit", user=d.gm, name="Troll", damage=20, **{"from": "S"})
     assert hit.embed["title"] == "Troll takes 14"  # 20 − ⌊13/2⌋
-    assert f"its back, a hidden unarmored spot (half Defense; {HARD_TO_HIT})" in hit.text
-    easy = await d.slash("monster hit", user=d.gm, name="Troll", damage=20, **{"from": "W"})
+    assert "back" not in hit.text and "unarmored" not in hit.text
+    gm_copy = (await whispered(d, hit)).text
+    assert f"its back, a hidden unarmored spot (half Defense; {HARD_TO_HIT})" in gm_copy
+    easy = await whispered(
+        d, await d.slash("monster hit", user=d.gm, name="Troll", damage=20, **{"from": "W"})
+    )
     assert "its left, a hidden unarmored spot (half Defense)" in easy.text
     assert HARD_TO_HIT not in easy.text  # left was made easy to hit
 
@@ -131,7 +136,7 @@ async def test_impervious_with_extra_armor_keeps_the_armors_full_evasion_penalty
         extra_defense=6,
         extra_evasion=-2,
     )
-    shown = fields(await d.slash("monster show", user=d.player, name="Colossus"))
+    shown = fields(await d.slash("monster show", user=d.gm, name="Colossus"))
     # Impervious Rank 4: Defense 42, + half of 6; Evasion set to 0, then the full −2 applies.
     assert shown["Defense"] == "45"
     assert shown["Evasion"] == "−2 (set to 0 by Impervious, extra armor −2)"

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from table.snapshot import restore
-from tests.e2e.helpers import refused
+from tests.e2e.helpers import refused, whispered
 from tests.localdiscord.commands import CommandLineError
 from tests.localdiscord.reply import Reply
 
@@ -268,6 +268,8 @@ async def test_discord_itself_bounds_the_armor_enchantments_text(env: Any) -> No
 
 async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     d = env.discord
+    # A table that shows its monsters' numbers (tests/e2e/test_monster_secrets_e2e.py: hidden).
+    await d.slash("settings set", user=d.gm, monster_stats="shown")
     made = await d.slash(
         "monster create",
         user=d.gm,
@@ -307,7 +309,9 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
 
     armored = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=20, **{"from": "E"})
     assert armored.embed["title"] == "Cave Troll takes 7"  # 20 − 13
-    assert "its front" in armored.text and "HP 30 → 23 / 30" in armored.text
+    # The channel is told only of spots it knows: not an armored one (nor a hidden one).
+    assert "From square E\n" in armored.text and "its front" not in armored.text
+    assert "Damage 20 − Defense 13" in armored.text and "HP 30 → 23 / 30" in armored.text
     soft = await d.slash("monster hit", user=d.gm, name="Cave Troll", damage=20, **{"from": "W"})
     assert soft.embed["title"] == "Cave Troll takes 14"  # 20 − ⌊13/2⌋
     assert "its back, an unarmored spot" in soft.text and HARD_TO_HIT in soft.text
@@ -330,6 +334,7 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     assert [m.name for m in (await env.table()).monsters] == ["Cave Troll"]
     history = await env.store.history(d.table.id, limit=100)
     assert [e.action for e in reversed(history)] == [
+        "settings set",
         "monster create",
         "monster create",
         "monster face",
@@ -379,7 +384,8 @@ async def test_damage_is_at_least_one_and_half_defense_on_a_spot(env: Any) -> No
         assert ("From square" in hit.text) == (square is not None)
     await d.slash("monster create", user=d.gm, name="Rat", rank=0, armor="unarmored", hp=3)
     hit = await d.slash("monster hit", user=d.gm, name="Rat", damage=2, **{"from": "S"})
-    assert hit.embed["title"] == "Rat takes 2" and "HP 3 → 1 / 3" in hit.text
+    assert hit.embed["title"] == "Rat takes 2" and "Now badly hurt" in hit.text
+    assert "HP 3 → 1 / 3" in (await whispered(d, hit)).text  # the GM's copy
 
 
 async def test_players_can_look_but_not_change(env: Any) -> None:

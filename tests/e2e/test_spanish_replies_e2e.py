@@ -12,7 +12,7 @@ import pytest
 
 from lang.catalogs import load
 from tests.e2e.english import english_words, reply_text
-from tests.e2e.helpers import Scripted, hero, seed
+from tests.e2e.helpers import Scripted, hero, seed, whispered
 from tests.localdiscord.reply import Reply
 from tests.localdiscord.world import speaking
 
@@ -144,7 +144,10 @@ async def test_monster_hit(env: Any) -> None:
         "monster hit", user=spanish(d.gm), name="Troll", damage=18, **{"from": "S"}
     )
     assert_spanish_twin(english, spanish_reply)
-    assert "espalda" in reply_text(spanish_reply)
+    # The channel is not told which spot it met; the GM's own copy says so, in Spanish too.
+    gm_copies = [await whispered(d, english), await whispered(d, spanish_reply)]
+    assert_spanish_twin(*gm_copies)
+    assert "espalda" in reply_text(gm_copies[1]) and "espalda" not in reply_text(spanish_reply)
 
 
 async def test_monster_show(env: Any) -> None:

@@ -29,11 +29,13 @@ from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
 from rules.gametime import game_time
 from rules.saves import Difficulty, SaveKind, SaveResult, resolve
+from table import bestiary
 from table.combat import Combatant, Initiative
 from table.event import Event
 from table.initiative import TurnReport
 from table.model import ChannelSettings, Character, Monster, Table
 from table.partyops import CharacterChange, PartyReport
+from table.sight import GM_ALONE, Sight
 from table.snapshot import diff
 from table.undo import Undone
 from tests.e2e.english import english_words
@@ -71,6 +73,9 @@ ORC = Monster(
     hp=-2,
     facing="E",
 )
+
+
+HIDDEN = Sight(numbers=False, hidden_spots=False)  # the channel's, monster_stats:hidden
 
 
 def shown(embed: discord.Embed) -> str:
@@ -344,16 +349,31 @@ def test_every_spot_name_is_marked() -> None:
 
 def test_monster_blocks_and_hits() -> None:
     rules_text = lambda: [*ORC.block.notes, *ORC.block.warnings]  # noqa: E731 - rules' words
-    check(lambda: shown(monsters.monster_embed(ORC)), rules_text)
-    check(lambda: shown(monsters.monster_embed(ORC, show_hidden=True)), rules_text)
+    public = Sight(numbers=True, hidden_spots=False)
+    for seen in (GM_ALONE, public, HIDDEN):
+        check(lambda: shown(monsters.monster_embed(ORC, sight=seen)), rules_text)  # noqa: B023
+        check(lambda: shown(monsters.roster_embed([ORC], seen)))  # noqa: B023
+        check(lambda: shown(monsters.created_embed([ORC], seen)), rules_text)  # noqa: B023
+    check(lambda: shown(monsters.gm_copy(monsters.monster_embed(ORC, sight=GM_ALONE))), rules_text)
     check(lambda: shown(monsters.block_embed(ORC.block, title="Orc")), rules_text)
-    check(lambda: shown(monsters.roster_embed([ORC])))
-    check(lambda: shown(monsters.roster_embed([])))
+    check(lambda: shown(monsters.roster_embed([], HIDDEN)))
+    orc = dataclasses.replace(ORC, hp=None)
+    hits = [
+        bestiary.hit(Table(1, 5, monsters=(orc,)), is_gm=True, name="Orc", damage=d, from_square=f)[
+            1
+        ]
+        for d, f in ((12, "W"), (12, "N"), (40, "E"), (3, None))
+    ]
+    hits.append(bestiary.hit(Table(1, 5, monsters=(ORC,)), is_gm=True, name="Orc", damage=5)[1])
+    for hit in hits:
+        for seen in (GM_ALONE, public, HIDDEN):
+            check(lambda: shown(monsters.hit_embed(hit, seen)))  # noqa: B023
     check(lambda: shown(monsters.confirm_remove_embed(ORC)))
     check(lambda: monsters.hidden_count(1))
     check(lambda: monsters.hidden_count(2))
     impervious = Monster("Troll", {"rank": 1, "armor": "impervious", "extra_evasion": -2})
-    check(lambda: shown(monsters.monster_embed(impervious)), lambda: list(impervious.block.notes))
+    notes = lambda: list(impervious.block.notes)  # noqa: E731 - rules' words
+    check(lambda: shown(monsters.monster_embed(impervious, sight=GM_ALONE)), notes)
 
 
 def save(difficulty: Callable[[], Difficulty], ties: bool) -> SaveResult:

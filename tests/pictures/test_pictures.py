@@ -23,6 +23,8 @@ from render.common import BAND_COLOURS
 from rules.fatigue import BANDS
 from table.fatigue_series import SINCE_ALL, Start, fatigue_series
 from table.monster_view import monster_view
+from table.settings import DEFAULT_SETTINGS
+from table.sight import GM_ALONE, channel_sight
 
 
 @pytest.fixture
@@ -68,15 +70,15 @@ def test_a_name_is_drawn_as_written() -> None:
 
 def test_words_follow_the_readers_language(catalogs: None) -> None:
     with speaking("es-ES"):
-        picture = draw_monster(monster_view(troll(), show_hidden=True))
+        picture = draw_monster(monster_view(troll(), GM_ALONE))
     assert "desde arriba" in picture.alt and "oculto" in picture.alt
-    english = draw_monster(monster_view(troll(), show_hidden=True))
+    english = draw_monster(monster_view(troll(), GM_ALONE))
     assert english.png != picture.png
 
 
 @pytest.mark.parametrize("threads", [True, False])
 def test_a_painter_draws_off_the_loop_the_same_picture(threads: bool, catalogs: None) -> None:
-    job = Job("monster", monster_view(troll(), show_hidden=False), "es-ES")
+    job = Job("monster", monster_view(troll(), channel_sight(DEFAULT_SETTINGS)), "es-ES")
     painter = Painter(threads=threads)
     try:
         drawn = asyncio.run(painter.draw(job))

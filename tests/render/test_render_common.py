@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from render import characters, monsters
 from render.common import DESCRIPTION_MAX, fit_lines
 from table.model import Character, Monster, Table
+from table.sight import GM_ALONE
 
 LINES = st.lists(st.text(alphabet="abc xyz", min_size=1, max_size=60), min_size=1, max_size=200)
 
@@ -28,10 +29,10 @@ def test_fitted_lines_stay_within_the_limit_and_count_what_they_leave_out(
 
 def test_a_long_monster_roster_ends_in_whole_lines_and_says_how_many_more() -> None:
     many = [Monster(f"Goblin {n:03}", {"rank": 1, "armor": "light"}) for n in range(300)]
-    description = monsters.roster_embed(many).description or ""
+    description = monsters.roster_embed(many, GM_ALONE).description or ""
     assert len(description) <= DESCRIPTION_MAX
     *lines, more = description.split("\n")
-    assert lines == [monsters.roster_line(m) for m in many[: len(lines)]]
+    assert lines == [monsters.roster_line(m, GM_ALONE) for m in many[: len(lines)]]
     assert more == f"…and {300 - len(lines)} more"
 
 

@@ -9,13 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from render.monsters import block_embed, hit_embed, monster_embed, roster_embed
+from render.monsters import block_embed, created_embed, hit_embed, monster_embed, roster_embed
 from rules.errors import RulesError
 from store.codec import monster_row
 from table import bestiary
 from table.bestiary import BuildOptions, MonsterHit
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name
+from table.settings import DEFAULT_SETTINGS, ChannelSettings
+from table.sight import GM_ALONE, Sight, channel_sight, sight
 from table.snapshot import diff, monster_from_dict, monster_to_dict, restore
 
 # Rank 3 Heavy (docs/rules.md#41-defense-table): Defense 13, Evasion modifier −4.
@@ -204,9 +206,11 @@ def test_a_hit_on_a_defeated_monster_changes_nothing_and_says_so() -> None:
     after, hit = bestiary.hit(table, is_gm=True, name="cave troll", damage=40)
     assert after == table  # the store writes and logs nothing
     assert hit.already_defeated and hit.monster.hp == -4 and hit.result.taken == 27
-    embed = hit_embed(hit)
+    embed = hit_embed(hit, GM_ALONE)
     assert embed.title == "Cave Troll is already defeated"
     assert "HP −4 / 30 — **defeated**: a further hit changes nothing" in (embed.description or "")
+    public = hit_embed(hit, channel_sight(DEFAULT_SETTINGS)).description or ""
+    assert "a further hit changes nothing" in public.lower() and "HP" not in public
 
 
 def test_reveal_shows_one_spot_and_only_the_gm_may() -> None:
@@ -416,21 +420,76 @@ def test_block_embed_lists_everything_a_gm_needs() -> None:
 
 def test_monster_and_roster_embeds() -> None:
     monster = troll(hp=-2, facing="E", build={**HEAVY3, "spots": ["back"]})
-    fields = {str(f.name): str(f.value) for f in monster_embed(monster, show_hidden=True).fields}
+    fields = {str(f.name): str(f.value) for f in monster_embed(monster, sight=GM_ALONE).fields}
     assert fields["HP"] == "−2 / 30 — **defeated**" and fields["Facing"] == "E"
     assert "back (square W)" in fields["Partial armor: unarmored spots"]
-    public = {str(f.name): str(f.value) for f in monster_embed(monster).fields}
+    shown = Sight(numbers=True, hidden_spots=False)  # the channel's, with monster_stats:shown
+    public = {str(f.name): str(f.value) for f in monster_embed(monster, sight=shown).fields}
     assert public["Partial armor"].splitlines()[0] == "1 hidden unarmored spot"
-    assert "back" not in public["Partial armor"]
-    roster = roster_embed([monster, Monster("Ant", {"rank": 0, "armor": "light"})])
+    assert "back" not in public["Partial armor"] and public["Defense"] == "13"
+    roster = roster_embed([monster, Monster("Ant", {"rank": 0, "armor": "light"})], GM_ALONE)
     assert roster.description is not None and len(roster.description.splitlines()) == 2
-    assert "None yet" in (roster_embed([]).description or "")
+    assert "None yet" in (roster_embed([], GM_ALONE).description or "")
+
+
+def test_the_channel_sees_no_numbers_while_monster_stats_are_hidden() -> None:
+    monster = troll(hp=9, facing="E", build={**HEAVY3, "spots": ["back", "left"]})
+    monster = bestiary.reveal(
+        Table(1, None, monsters=(monster,)), is_gm=True, name="cave troll", spot="left"
+    )[1]
+    hidden = channel_sight(DEFAULT_SETTINGS)
+    assert hidden == Sight(numbers=False, hidden_spots=False)
+    embed = monster_embed(monster, sight=hidden)
+    fields = {str(f.name): str(f.value) for f in embed.fields}
+    assert set(fields) == {"Condition", "Facing", "Partial armor: unarmored spots"}
+    assert fields["Condition"] == "badly hurt" and fields["Facing"] == "E"
+    assert fields["Partial armor: unarmored spots"].splitlines()[:2] == [
+        "left (square N) — Hard to Hit: −2 to hit",
+        "1 more, hidden",
+    ]
+    assert embed.footer.text and "hidden" in embed.footer.text
+    line = roster_embed([monster], hidden).description or ""
+    assert line == "**Cave Troll** · facing E · badly hurt"
+    # The GM reading alone sees everything, whatever the setting; the channel, by the setting.
+    settings = ChannelSettings(monster_stats="shown")
+    assert sight(DEFAULT_SETTINGS, gm_alone=True) == sight(settings, gm_alone=True) == GM_ALONE
+    assert sight(settings, gm_alone=False) == Sight(numbers=True, hidden_spots=False)
+    assert hidden.hides_block(monster) and not GM_ALONE.hides_block(monster)
+    assert sight(settings, gm_alone=False).hides_block(monster)  # a spot is still hidden
+    assert not sight(settings, gm_alone=False).hides_block(troll())
+    with pytest.raises(RulesError, match="shown to the players or hidden"):
+        ChannelSettings(monster_stats="secret")  # type: ignore[arg-type]
+
+
+def test_a_creation_names_the_monsters_to_a_channel_that_may_not_see_numbers() -> None:
+    made = [troll(name="Goblin 1"), troll(name="Goblin 2")]
+    public = created_embed(made, channel_sight(DEFAULT_SETTINGS))
+    assert public.title == "Created Goblin 1, Goblin 2" and not public.fields
+    private = {str(f.name): str(f.value) for f in created_embed(made, GM_ALONE).fields}
+    assert private["Defense"] == "13" and private["HP"] == "30 / 30"
+
+
+@pytest.mark.parametrize(
+    ("hp", "wounds"),
+    [
+        (30, "unhurt"),
+        (29, "hurt"),
+        (16, "hurt"),
+        (15, "badly hurt"),
+        (1, "badly hurt"),
+        (0, "defeated"),
+        (-7, "defeated"),
+    ],
+)
+def test_wounds_are_words_for_hp(hp: int, wounds: str) -> None:
+    assert troll(hp=hp).wounds == wounds
+    assert Monster("Ant", {"rank": 0, "armor": "light"}).wounds is None  # HP not tracked
 
 
 def test_the_largest_bestiary_fits_one_embed() -> None:
     long = {**HEAVY3, "trade": -4}
     monsters = [Monster(f"{'W' * 30}{i:02}", long, hp_max=100_000, hp=-99_999) for i in range(25)]
-    roster = roster_embed(monsters)
+    roster = roster_embed(monsters, GM_ALONE)
     assert roster.description is not None and len(roster.description) <= 4096
     assert roster.description.count("\n") == 24  # nobody cut off
 
@@ -439,9 +498,33 @@ def test_hit_embed_says_what_got_through() -> None:
     table = Table(1, None, monsters=(troll(build={**HEAVY3, "spots": ["back"]}),))
     _, hit = bestiary.hit(table, is_gm=True, name="cave troll", damage=5, from_square="S")
     assert isinstance(hit, MonsterHit)
-    embed = hit_embed(hit)
+    embed = hit_embed(hit, GM_ALONE)
     assert embed.title == "Cave Troll takes 1"
     assert embed.description is not None
     assert "its back, a hidden unarmored spot (half Defense; Hard to Hit" in embed.description
     assert "Damage 5 − Defense 6 → **1 taken** (at least 1)" in embed.description
     assert "HP 30 → 29 / 30" in embed.description
+
+
+@pytest.mark.parametrize("numbers", [True, False])
+def test_a_hit_tells_the_channel_what_it_took_and_no_spot_it_may_not_know(numbers: bool) -> None:
+    table = Table(1, None, monsters=(troll(build={**HEAVY3, "spots": ["back"]}),))
+    channel = Sight(numbers=numbers, hidden_spots=False)
+    # Into the hidden back (half Defense), then into its armored front: the same words.
+    table, back = bestiary.hit(table, is_gm=True, name="cave troll", damage=20, from_square="S")
+    table, front = bestiary.hit(table, is_gm=True, name="cave troll", damage=5, from_square="N")
+    secret = hit_embed(back, channel).description or ""
+    assert secret.splitlines()[:2] == ["From square S", "Damage 20 → **14 taken**"]
+    assert "back" not in secret and "unarmored" not in secret and "Defense" not in secret
+    assert channel.hides_hit(back.result) and not GM_ALONE.hides_hit(back.result)
+    armored = hit_embed(front, channel).description or ""
+    assert armored.splitlines()[0] == "From square N" and "front" not in armored
+    assert ("Damage 5 − Defense 13" in armored) == numbers
+    assert ("HP 30 → 16 / 30" in secret) == numbers
+    assert ("Now hurt" in secret) != numbers
+    # Once revealed, the channel is told where the hit went, as the GM is.
+    table, _ = bestiary.reveal(table, is_gm=True, name="cave troll", spot="back")
+    table, again = bestiary.hit(table, is_gm=True, name="cave troll", damage=20, from_square="S")
+    known = hit_embed(again, channel).description or ""
+    assert "From square S: its back, an unarmored spot (half Defense" in known
+    assert channel.hides_hit(again.result) != numbers

@@ -16,6 +16,7 @@ from table.model import Monster, Table
 from table.monster_view import half_defense, monster_view
 from table.odds_series import odds_series
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, save_inputs
+from table.sight import Sight
 
 
 class Die:
@@ -72,9 +73,9 @@ SPOT_SETS = st.lists(
 
 
 @settings(max_examples=80, deadline=None)
-@given(SPOT_SETS, st.sampled_from(FACINGS), st.integers(0, 5), st.booleans())
+@given(SPOT_SETS, st.sampled_from(FACINGS), st.integers(0, 5), st.booleans(), st.booleans())
 def test_gold_squares_are_where_a_hit_meets_half_defense(
-    spots: list[tuple[str, bool, bool]], facing: str, rank: int, gm: bool
+    spots: list[tuple[str, bool, bool]], facing: str, rank: int, gm: bool, numbers: bool
 ) -> None:
     build = {
         "rank": rank,
@@ -82,17 +83,21 @@ def test_gold_squares_are_where_a_hit_meets_half_defense(
         "spots": [{"spot": s, "hard_to_hit": h, "revealed": r} for s, h, r in spots],
     }
     monster = Monster("Troll", build, facing=facing)
-    view = monster_view(monster, show_hidden=gm)
+    view = monster_view(monster, Sight(numbers=numbers, hidden_spots=gm))
     assert [s.compass for s in view.squares] == list(FACINGS)
     revealed = {s for s, _, r in spots if r}
     for square in view.squares:
         struck = hit(monster.block, 100, facing, square.compass)
         assert struck.spot == square.spot
         assert struck.unarmored_spot == (square.spot in {s for s, _, _ in spots})
-        if struck.unarmored_spot:  # the picture's "½ Defense" is what the hit meets
+        if struck.unarmored_spot and numbers:  # the picture's "½ Defense" is what a hit meets
             assert struck.defense_applied == view.half
         shown = struck.unarmored_spot and (gm or square.spot in revealed)
         assert square.unarmored == shown
         assert square.hidden == (shown and square.spot not in revealed)
     assert view.hidden_left_out == (0 if gm else len(spots) - len(revealed))
+    if not numbers:  # the GM's: not one figure in the picture
+        assert view.defense is view.half is view.hp is view.hp_max is None
+        return
+    assert view.defense is not None
     assert view.half == half_defense(view.defense) == view.defense // 2

@@ -33,6 +33,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "history_keep": st.integers(HISTORY_KEEP_MIN, HISTORY_KEEP_MAX),
     "player_rests": st.sampled_from(["allowed", "gm"]),
     "init_dice": st.sampled_from(["1d10", "1d20", "1d6+2", "2d8"]),
+    "monster_stats": st.sampled_from(["shown", "hidden"]),
 }
 
 

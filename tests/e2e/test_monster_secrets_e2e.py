@@ -1,0 +1,185 @@
+"""What the GM keeps from the players, through the real client and a local Discord: a public
+`/monster hit` into a hidden unarmored spot tells the channel the damage taken and the GM alone
+which spot; the channel's `monster_stats` setting (hidden by default) keeps monsters' numbers
+out of the players' `/monster show` and `/monster list` (and their pictures), and
+`/monster create` answers the channel with the name and the GM, privately, with the numbers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.e2e.helpers import fields, refused, whispered
+from tests.e2e.test_pictures_e2e import picture
+from tests.localdiscord.reply import Reply
+from tests.localdiscord.world import speaking
+
+GM_COPY = "🔒 The GM's copy: only you see it."
+NUMBERS_KEPT = "Its numbers are the GM's: this channel keeps monsters' numbers hidden."
+
+
+async def make_troll(env: Any) -> Reply:
+    """Rank 3 Heavy: Defense 13, Evasion modifier −4; its back (square S while it faces N) is
+    a hidden unarmored spot, and meets only 6."""
+    d = env.discord
+    made: Reply = await d.slash(
+        "monster create", user=d.gm, name="Troll", rank=3, armor="heavy", hp=40, spots="back"
+    )
+    return made
+
+
+def digits(text: str) -> list[str]:
+    """The numbers a text shows, besides the compass and the game's words."""
+    return re.findall(r"\d+", text)
+
+
+async def nothing_whispered(d: Any, reply: Reply) -> None:
+    assert (await d.settle(reply)).followups == ()
+
+
+async def test_a_public_hit_into_a_hidden_spot_names_the_spot_to_the_gm_alone(env: Any) -> None:
+    d = env.discord
+    await make_troll(env)
+    hit = await d.slash("monster hit", user=d.gm, name="Troll", damage=20, **{"from": "S"})
+    # The channel: what it took, and how hurt it looks; not where, nor any of its numbers.
+    assert not hit.ephemeral and hit.embed["title"] == "Troll takes 14"  # 20 − ⌊13/2⌋
+    assert hit.embed["description"].splitlines() == [
+        "From square S",
+        "Damage 20 → **14 taken**",
+        "Now hurt",
+    ]
+    # The GM, privately and after it: the spot, the Defense it met, and HP.
+    mine = await whispered(d, hit)
+    assert mine.embed["title"] == "Troll takes 14"
+    assert mine.embed["description"].splitlines() == [
+        "From square S: its back, a hidden unarmored spot (half Defense; Hard to Hit: −2 to hit)",
+        "Damage 20 − Defense 6 → **14 taken**",
+        "HP 40 → 26 / 40",
+    ]
+    assert mine.embed["footer"]["text"] == GM_COPY
+    # An armored spot reads the same to the channel: "From square …" gives nothing away.
+    armored = await d.slash("monster hit", user=d.gm, name="Troll", damage=20, **{"from": "N"})
+    assert armored.embed["description"].splitlines()[:2] == [
+        "From square N",
+        "Damage 20 → **7 taken**",
+    ]
+    assert "its front" in (await whispered(d, armored)).text
+
+    # Once the GM reveals it, the channel is told where a hit went.
+    await d.slash("monster reveal", user=d.gm, name="Troll", spot="back")
+    known = await d.slash("monster hit", user=d.gm, name="Troll", damage=10, **{"from": "S"})
+    assert "From square S: its back, an unarmored spot (half Defense; Hard to Hit" in known.text
+    assert "HP" not in known.text  # the numbers stay the GM's: the copy still follows
+    assert "HP 19 → 15 / 40" in (await whispered(d, known)).text
+
+    # A channel that shows the numbers sees the Defense and HP; nothing is left to whisper.
+    await d.slash("settings set", user=d.gm, monster_stats="shown")
+    shown = await d.slash("monster hit", user=d.gm, name="Troll", damage=20, **{"from": "N"})
+    assert "Damage 20 − Defense 13 → **7 taken**" in shown.text and "HP 15 → 8 / 40" in shown.text
+    await nothing_whispered(d, shown)
+
+
+async def test_players_see_no_numbers_while_they_are_hidden_and_do_once_shown(env: Any) -> None:
+    d = env.discord
+    made = await make_troll(env)
+    # /monster create: the channel learns the name; the GM, privately, the numbers and spots.
+    assert not made.ephemeral and made.embed["title"] == "Created Troll"
+    assert "fields" not in made.embed and digits(made.text) == []
+    mine = fields(await whispered(d, made))
+    assert mine["Defense"] == "13" and mine["HP"] == "40 / 40"
+    assert mine["Partial armor: unarmored spots"].startswith(
+        "back (square S) — Hard to Hit: −2 to hit — hidden from the players"
+    )
+    await d.slash("monster hit", user=d.gm, name="Troll", damage=30)  # 30 − 13: 17 taken
+
+    # A player's look: the name, facing, spots as a count, and how hurt it looks.
+    looked = await d.slash("monster show", user=d.player, name="Troll")
+    assert looked.ephemeral and looked.embed["title"] == "Troll"
+    assert fields(looked) == {
+        "Condition": "hurt",
+        "Facing": "N",
+        "Partial armor": "1 hidden unarmored spot\nHits there meet only half Defense.",
+    }
+    assert looked.embed["footer"]["text"] == NUMBERS_KEPT
+    _image, alt = picture(looked, "monster.png")  # the picture tells no more than the text
+    assert alt == (
+        "Troll from above, facing N. Every square meets its full Defense. It is hurt. "
+        "Hidden unarmored spots not shown: 1."
+    )
+    listed = await d.slash("monster list", user=d.player2, public=True)
+    assert not listed.ephemeral
+    assert listed.embed["description"] == "**Troll** · facing N · hurt"
+    # The GM's own public look is the channel's; the private one has everything.
+    public = await d.slash("monster show", user=d.gm, name="Troll", public=True)
+    assert not public.ephemeral and fields(public) == fields(looked)
+    private = fields(await d.slash("monster show", user=d.gm, name="Troll"))
+    assert private["Defense"] == "13" and private["HP"] == "23 / 40"
+    assert "13" in (await d.slash("monster list", user=d.gm)).embed["description"]
+    face = await d.slash("monster face", user=d.gm, name="Troll", facing="E")  # a public reply
+    assert fields(face)["Facing"] == "E" and "Defense" not in fields(face)
+    assert picture(face, "monster.png")[1] == alt.replace("facing N", "facing E")
+
+    # The GM shows the numbers: the players see them, in the text and the picture.
+    changed = await d.slash("settings set", user=d.gm, monster_stats="shown")
+    assert (
+        "**Monster numbers**: hidden from the players → **shown to the players**"
+        in changed.embed["description"]
+    )
+    looked = await d.slash("monster show", user=d.player, name="Troll")
+    assert fields(looked)["Defense"] == "13" and fields(looked)["HP"] == "23 / 40"
+    assert "Evasion" in fields(looked) and "Condition" not in fields(looked)
+    assert "Every square meets its full Defense of 13." in picture(looked, "monster.png")[1]
+    listed = await d.slash("monster list", user=d.player)
+    assert listed.embed["description"].startswith("**Troll** · Heavy, Rank 3 · Defense 13")
+    # A creation with nothing hidden is answered once, in full.
+    goblin = await d.slash("monster create", user=d.gm, name="Goblin", rank=0, armor="light")
+    assert fields(goblin)["Defense"] == "2"
+    await nothing_whispered(d, goblin)
+
+    # Only the GM changes it; /settings show and /history say it, and /undo takes it back.
+    assert "Only the GM" in await refused(env, "settings set", d.player, monster_stats="hidden")
+    settings = (await d.slash("settings show", user=d.player)).embed["description"]
+    assert "**Monster numbers**: shown to the players · *set here*" in settings
+    history = (await d.slash("history", user=d.player)).embed["description"]
+    assert "settings: monster numbers hidden from the players → shown to the players" in history
+    asked = await d.slash("undo", user=d.gm)  # the Goblin: taking a monster away asks first
+    await d.click(asked, "Undo", user=d.gm)
+    await d.slash("undo", user=d.gm)  # the setting
+    assert (await env.table()).settings.monster_stats == "hidden"
+    assert "Defense" not in fields(await d.slash("monster show", user=d.player, name="Troll"))
+
+
+async def test_the_turn_orders_facing_buttons_keep_the_numbers_too(env: Any) -> None:
+    d = env.discord
+    await make_troll(env)
+    await d.slash("init add", user=d.gm, name="Troll", score="18")
+    await d.slash("init add", user=d.gm, name="Bandit", score="3", other=True)
+    await d.slash("init start", user=d.gm)
+    troll_done = await d.slash("init next", user=d.gm)
+    turned = await d.click(troll_done, "E", user=d.gm)
+    assert not turned.ephemeral and "Troll now faces E" in turned.text
+    assert "Defense" not in fields(turned)
+    assert digits(turned.text) == ["1"]  # its one hidden spot, counted: no other number
+    assert fields(turned)["Condition"] == "unhurt"
+
+
+async def test_a_server_may_show_the_numbers_for_its_channels(env: Any) -> None:
+    d = env.discord
+    await make_troll(env)
+    await d.slash("settings server", user=d.owner, monster_stats="shown")
+    looked = await d.slash("monster show", user=d.player, name="Troll")
+    assert fields(looked)["Defense"] == "13"
+    await d.slash("settings set", user=d.gm, monster_stats="hidden")  # the channel's own first
+    assert "Defense" not in fields(await d.slash("monster show", user=d.player, name="Troll"))
+
+
+async def test_help_names_the_setting_in_english_and_spanish(env: Any) -> None:
+    d = env.discord
+    pages = [
+        (await d.slash("help", user=u, options={"command": "settings set"})).text
+        for u in (d.player, speaking(d.player, "es-ES"))
+    ]
+    english, spanish = pages
+    assert "`monster_stats` — Do players see monsters' HP, Defense and Evasion?" in english
+    assert "`monster_stats` — ¿Ven los jugadores los HP, la Defensa y la Evasión" in spanish
+    assert all("monster_stats:shown`" in page for page in pages)  # the example
