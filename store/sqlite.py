@@ -188,6 +188,8 @@ class SqliteBackend:
         # What committed changes kept (`SqliteTx.keep`), with their stamps: used only on the
         # connection's thread, by the changes that come after.
         self._kept: dict[Hashable, Kept] = {}
+        # Told each channel whose change committed, on the loop's thread (store.changes).
+        self.committed: list[Callable[[int], None]] = []
 
     @classmethod
     async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
@@ -247,7 +249,10 @@ class SqliteBackend:
             # plus one for aiosqlite's own future).
             self._queued = True
             self._db._tx.put_nowait((None, functools.partial(self._commit_pending, loop)))
-        return await future
+        result = await future
+        for told in self.committed:
+            told(channel_id)
+        return result
 
     def _commit_pending(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the connection's thread: every change queued so far, in order, in ONE transaction,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.errors import RulesError
-from store import retention
+from store import links, retention
 from store.backend import Tx
 from store.store import Event, Store, event_from_row
 from table.undo import (
@@ -91,6 +91,10 @@ async def undo_last(
             raise RulesError(nothing_to_undo(gm, latest))
         if not retention.kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
+        if links.is_link_change(target):  # the web page's link: not part of the table
+            return await links.undo_link_change(
+                store, tx, current, target, actor_id, gm, interaction_id
+            )
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
         undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)

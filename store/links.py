@@ -1,0 +1,249 @@
+"""A channel's web page link (`/table link`, `/table revoke`, web/): made, found, revoked, undone.
+
+The token in a link is never kept. Each link keeps the SHA-256 of its token (what a request is
+looked up by) and a random nonce; the token is the HMAC of that nonce under a key the bot
+derives from its own secret (`link_key`), so `/table link` can show the same link again, while
+the database alone (a backup, a copy, an export) gives no page away. A token is 256 bits of
+HMAC-SHA256 over a 192-bit nonce from `secrets`.
+
+Making and revoking a link are changes to the channel like any other: one transaction that
+holds the channel's lock, logged as an event whose snapshots carry a `web` part naming the link
+by its opaque id (`{"link": {"id": …}}`, or None), so `/history` shows them and `/undo` takes
+them back: undoing a link revokes it, undoing a revoke brings that link back."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lang import _
+from rules.errors import RulesError
+from store import codec, retention
+from store.backend import Row, Tx
+from store.events import Event
+from store.store import Store
+from table.model import Table
+from table.undo import UNDO_ACTION, Undone, check_player_may_undo
+
+WEB = "web"  # the snapshot part a link's changes are logged in
+MAKE, REVOKE = "table link", "table revoke"  # their actions, as logged
+_PURPOSE = b"tablekeeper web page links"
+_NONE_MATCHES = hashlib.sha256(b"no link").hexdigest()  # compared when nothing was found
+
+
+def link_key(secret: str) -> bytes:
+    """The key tokens are made with, from the bot's own secret (its Discord token): the same
+    in every process of the bot; a new secret makes new tokens (`make_link` then makes a new
+    link, as the old one can't be shown again)."""
+    return hmac.new(secret.encode(), _PURPOSE, hashlib.sha256).digest()
+
+
+def token_for(key: bytes, nonce: str) -> str:
+    digest = hmac.new(key, nonce.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Link:
+    """A live link: the channel whose table its page shows, and the language it was made in."""
+
+    id: str
+    channel_id: int
+    guild_id: int | None
+    locale: str | None
+    token_hash: str
+
+
+_FIND = (
+    "SELECT id, channel_id, guild_id, locale, token_hash, revoked FROM web_links"
+    " WHERE token_hash = ?"
+)
+
+
+async def find_link(store: Store, token: str) -> Link | None:
+    """The live link with this token, else None, whatever the reason (unknown, revoked or not
+    a token at all): the same work either way, the hashes compared in constant time."""
+    digest = token_hash(token)
+
+    async def body(tx: Tx) -> Row | None:
+        return await tx.fetchone(_FIND, digest)
+
+    row = await store._backend.read(body, quick=True)
+    kept = _NONE_MATCHES if row is None else str(row["token_hash"])
+    same = hmac.compare_digest(kept, digest)
+    if row is None or not same or row["revoked"]:
+        return None
+    return Link(row["id"], row["channel_id"], row["guild_id"], row["locale"], digest)
+
+
+async def live_hash(store: Store, channel_id: int) -> str | None:
+    """The hash of the channel's live link's token, or None: what open pages are checked by."""
+
+    async def body(tx: Tx) -> Row | None:
+        return await tx.fetchone(
+            "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0", channel_id
+        )
+
+    row = await store._backend.read(body, quick=True)
+    return None if row is None else str(row["token_hash"])
+
+
+def _part(link_id: str | None) -> dict[str, Any]:
+    """A snapshot with the channel's live link, by id (None: no link)."""
+    return {"characters": {}, WEB: {"link": None if link_id is None else {"id": link_id}}}
+
+
+async def _live(tx: Tx, channel_id: int) -> Row | None:
+    return await tx.fetchone(
+        "SELECT id, nonce, token_hash FROM web_links WHERE channel_id = ? AND revoked = 0",
+        channel_id,
+    )
+
+
+async def _log(
+    store: Store,
+    tx: Tx,
+    table: Table,
+    stored: bool,
+    actor_id: int,
+    action: str,
+    was: str | None,
+    now: str | None,
+    interaction_id: int | None,
+) -> Event:
+    """The change as an event (the channel's row first, if it has none yet: events need it)."""
+    if not stored:
+        columns = codec.CHANNEL_COLUMNS
+        await store._upsert(tx, "channels", columns, ("channel_id",), codec.channel_row(table))
+    return await retention.log(
+        tx, table, actor_id, action, store._now(), _part(was), _part(now), interaction_id
+    )
+
+
+async def make_link(
+    store: Store,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    locale: str | None,
+    key: bytes,
+    *,
+    interaction_id: int | None = None,
+) -> tuple[str, bool]:
+    """The token of the channel's live link, and whether it was made now (logged as
+    "table link"); the one there is, when its token can be made again with `key`."""
+
+    async def body(tx: Tx) -> tuple[str, bool]:
+        table, stored, _ = await store._load(tx, channel_id, guild_id, frozenset(), interaction_id)
+        live = await _live(tx, channel_id)
+        if live is not None:
+            token = token_for(key, live["nonce"])
+            if hmac.compare_digest(token_hash(token), live["token_hash"]):
+                return token, False
+            # Made under another key (the bot's secret changed): it can't be shown again.
+            await tx.execute("UPDATE web_links SET revoked = 1 WHERE id = ?", live["id"])
+        link_id, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
+        token = token_for(key, nonce)
+        await _log(
+            store,
+            tx,
+            table,
+            stored,
+            actor_id,
+            MAKE,
+            None if live is None else live["id"],
+            link_id,
+            interaction_id,
+        )
+        await tx.execute(
+            "INSERT INTO web_links (id, channel_id, guild_id, token_hash, nonce, locale, made_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            link_id,
+            channel_id,
+            guild_id,
+            token_hash(token),
+            nonce,
+            locale,
+            store._now(),
+        )
+        return token, True
+
+    try:
+        return await store._backend.write(channel_id, body)
+    finally:
+        store.forget_left(channel_id)  # PostgreSQL: the channel's newest event moved on
+
+
+async def revoke_link(
+    store: Store,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    *,
+    interaction_id: int | None = None,
+) -> bool:
+    """Revoke the channel's live link (logged as "table revoke"); False when it has none."""
+
+    async def body(tx: Tx) -> bool:
+        table, stored, _ = await store._load(tx, channel_id, guild_id, frozenset(), interaction_id)
+        live = await _live(tx, channel_id)
+        if live is None:
+            return False
+        await tx.execute("UPDATE web_links SET revoked = 1 WHERE id = ?", live["id"])
+        await _log(store, tx, table, stored, actor_id, REVOKE, live["id"], None, interaction_id)
+        return True
+
+    try:
+        return await store._backend.write(channel_id, body)
+    finally:
+        store.forget_left(channel_id)
+
+
+def is_link_change(event: Event) -> bool:
+    return WEB in event.after
+
+
+def _logged_id(snapshot: dict[str, Any]) -> str | None:
+    link = (snapshot.get(WEB) or {}).get("link")
+    return None if link is None else str(link["id"])
+
+
+async def undo_link_change(
+    store: Store,
+    tx: Tx,
+    current: Table,
+    target: Event,
+    actor_id: int,
+    gm: bool,
+    interaction_id: int | None,
+) -> Undone:
+    """`/undo` of a link made or revoked (inside undo's own transaction, `store.undo`): the
+    channel's live link becomes the one it had before, logged as an undo of `target`."""
+    if not gm:
+        check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
+    was, now = _logged_id(target.before), _logged_id(target.after)
+    live = await _live(tx, current.channel_id)
+    if (None if live is None else live["id"]) != now:
+        raise RulesError(_("Can't undo that: the web page link changed since"))
+    await tx.execute(
+        "UPDATE web_links SET revoked = 1 WHERE channel_id = ? AND revoked = 0",
+        current.channel_id,
+    )
+    if was is not None:
+        await tx.execute(
+            "UPDATE web_links SET revoked = 0 WHERE id = ? AND channel_id = ?",
+            was,
+            current.channel_id,
+        )
+    undo = await _log(store, tx, current, True, actor_id, UNDO_ACTION, now, was, interaction_id)
+    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+    return Undone(target, replace(undo, undoes=target.id), current)
