@@ -66,6 +66,8 @@ EXAMPLES: dict[str, str] = {
     "history": "/history",
     "undo": "/undo",
     "export": "/export",
+    "table link": "/table link",
+    "table revoke": "/table revoke",
     "help": "/help command:character create",
     "about": "/about",
 }

@@ -17,6 +17,7 @@ from render.characters import fl_text
 from render.common import NEUTRAL, plain
 from render.fatigue import fit_lines
 from render.initiative import initiative_change
+from render.links import WEB, link_change
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
@@ -68,6 +69,8 @@ ACTIONS = frozenset(
         N_("settings set"),
         N_("settings server"),
         N_("undo"),
+        N_("table link"),
+        N_("table revoke"),
     )
 )
 # Stored words (settings' values, a character's way of combining classes), marked likewise.
@@ -343,6 +346,8 @@ def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[
             was_order = _follow(was_order, *hero)
         if was_order != now_order:
             parts.append(initiative_change(was_order, now_order))
+    if WEB in after:  # the channel's web page link (`/table link`, `/table revoke`)
+        parts.append(link_change(before.get(WEB), after.get(WEB), undo))
     return parts
 
 

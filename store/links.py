@@ -17,6 +17,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -96,6 +97,13 @@ async def live_hash(store: Store, channel_id: int) -> str | None:
     return None if row is None else str(row["token_hash"])
 
 
+Check = Callable[[Table], None]  # raises when the actor may not, by the table read
+
+
+def _anyone(table: Table) -> None:
+    """No check (the store's own tests, tools)."""
+
+
 def _part(link_id: str | None) -> dict[str, Any]:
     """A snapshot with the channel's live link, by id (None: no link)."""
     return {"characters": {}, WEB: {"link": None if link_id is None else {"id": link_id}}}
@@ -136,13 +144,16 @@ async def make_link(
     locale: str | None,
     key: bytes,
     *,
+    check: Check = _anyone,
     interaction_id: int | None = None,
 ) -> tuple[str, bool]:
     """The token of the channel's live link, and whether it was made now (logged as
-    "table link"); the one there is, when its token can be made again with `key`."""
+    "table link"); the one there is, when its token can be made again with `key`. `check`
+    refuses (raises) by the table this transaction reads: who may, by its settings."""
 
     async def body(tx: Tx) -> tuple[str, bool]:
         table, stored, _ = await store._load(tx, channel_id, guild_id, frozenset(), interaction_id)
+        check(table)
         live = await _live(tx, channel_id)
         if live is not None:
             token = token_for(key, live["nonce"])
@@ -188,12 +199,15 @@ async def revoke_link(
     guild_id: int | None,
     actor_id: int,
     *,
+    check: Check = _anyone,
     interaction_id: int | None = None,
 ) -> bool:
-    """Revoke the channel's live link (logged as "table revoke"); False when it has none."""
+    """Revoke the channel's live link (logged as "table revoke"); False when it has none.
+    `check` as for `make_link`."""
 
     async def body(tx: Tx) -> bool:
         table, stored, _ = await store._load(tx, channel_id, guild_id, frozenset(), interaction_id)
+        check(table)
         live = await _live(tx, channel_id)
         if live is None:
             return False

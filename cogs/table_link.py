@@ -1,0 +1,81 @@
+"""`/table link` and `/table revoke`: the channel's table on a live, read-only web page.
+
+The GM gets the link privately; anyone who has it watches the table follow the game (web/).
+Making and revoking a link are changes like any other (`store.links`): `/history` lists them
+and `/undo` takes them back. A thread with a table of its own gets a link of its own."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ack import mark_saved
+from cogs._reply import PRIVATE, reply
+from cogs._shared import bot_of, require_gm, table_channel_id
+from lang import N_, _
+from render.links import NOT_SET_UP, link_text, revoked_text
+from rules.errors import RulesError
+from store.links import MAKE, REVOKE, link_key, make_link, revoke_link
+from table.model import Table
+
+
+class TableLink(commands.Cog):
+    table = app_commands.Group(
+        name="table",
+        description=N_("GM: this channel's table on a live web page"),
+        guild_only=True,
+    )
+
+    @table.command(
+        name="link",
+        description=N_("GM: a link to a live, read-only web page of this channel's table"),
+        extras=PRIVATE,
+    )
+    async def link(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        public = bot.settings.public_url
+        if public is None:
+            raise RulesError(_(NOT_SET_UP))
+
+        def gm_only(table: Table) -> None:  # by the settings the change's own read finds
+            require_gm(interaction, table)
+
+        token, made = await make_link(
+            bot.store,
+            await table_channel_id(interaction),
+            interaction.guild_id,
+            interaction.user.id,
+            str(interaction.locale),
+            link_key(bot.settings.token),
+            check=gm_only,
+            interaction_id=interaction.id,
+        )
+        if made:
+            mark_saved(interaction, MAKE)
+        await reply(interaction, link_text(f"{public}/t/{token}", made))
+
+    @table.command(
+        name="revoke",
+        description=N_("GM: kill this channel's web page link at once"),
+        extras=PRIVATE,
+    )
+    async def revoke(self, interaction: discord.Interaction) -> None:
+        def gm_only(table: Table) -> None:
+            require_gm(interaction, table)
+
+        revoked = await revoke_link(
+            bot_of(interaction).store,
+            await table_channel_id(interaction),
+            interaction.guild_id,
+            interaction.user.id,
+            check=gm_only,
+            interaction_id=interaction.id,
+        )
+        if revoked:
+            mark_saved(interaction, REVOKE)
+        await reply(interaction, revoked_text(revoked))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TableLink())

@@ -1,0 +1,159 @@
+"""Open pages kept current: each channel watched while a page of it is open, its board
+rendered again when the store says it changed (`store.changes`), and sent to every page of it.
+
+A change is read and rendered once per channel and language, whatever the number of pages, and
+sent only to pages that don't show it yet. A page slower to read than the changes come gets the
+latest board, never a queue of old ones. Changes that come while a board is being rendered are
+gathered into one more rendering after it. Each time, the channel's live link is checked: a page
+whose link was revoked (or undone) is told so, and its stream ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from store import Store
+from store.links import Link, live_hash
+from web.pages import fragment
+from web.view import HISTORY_SHOWN
+
+log = logging.getLogger(__name__)
+
+
+def event(name: str, data: str) -> bytes:
+    """One Server-Sent Event: its name, and its data a line at a time."""
+    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
+    return f"event: {name}\n{lines}\n".encode()
+
+
+REVOKED = event("revoked", "")
+
+
+class Page:
+    """One open page's stream: the newest message not yet sent to it (`take`)."""
+
+    def __init__(self, link: Link, locale: str | None) -> None:
+        self.link, self.locale = link, locale
+        self.shown: str | None = None  # the board it shows
+        self.waiting: bytes | None = None
+        self.ended = False
+        self.ready = asyncio.Event()
+
+    def show(self, board: str, message: bytes) -> None:
+        if board is not self.shown and board != self.shown:
+            self.shown, self.waiting = board, message
+            self.ready.set()
+
+    def end(self, last: bytes | None = None) -> None:
+        self.waiting, self.ended = last, True
+        self.ready.set()
+
+    def take(self) -> bytes | None:
+        message, self.waiting = self.waiting, None
+        self.ready.clear()
+        return message
+
+
+@dataclass
+class _Watch:
+    """A channel with open pages."""
+
+    pages: set[Page] = field(default_factory=set)
+    generation: int = 0  # bumped by every change: a board rendered before one is not kept
+    boards: dict[str | None, tuple[str, bytes]] = field(default_factory=dict)  # by locale
+    refreshing: asyncio.Task[None] | None = None
+    again: bool = False  # changed while refreshing: refresh once more after
+
+
+class Hub:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._watched: dict[int, _Watch] = {}
+
+    @property
+    def pages(self) -> int:
+        return sum(len(w.pages) for w in self._watched.values())
+
+    async def board(self, link: Link, locale: str | None) -> tuple[str, bytes]:
+        """The channel's board in `locale` as it is now, and the event that sends it (kept
+        while its channel is watched and unchanged)."""
+        watch = self._watched.get(link.channel_id)
+        if watch is not None and locale in watch.boards:
+            return watch.boards[locale]
+        generation = None if watch is None else watch.generation
+        table = await self._store.read(link.channel_id, link.guild_id)
+        events = await self._store.history(link.channel_id, HISTORY_SHOWN, guild_id=link.guild_id)
+        board = fragment(table, events, locale)
+        made = board, event("table", board)
+        watch = self._watched.get(link.channel_id)
+        if watch is not None and watch.generation == generation:
+            watch.boards[locale] = made
+        return made
+
+    async def open(self, link: Link, locale: str | None) -> Page:
+        """A new page of the link's channel, shown its board as it is now."""
+        page = Page(link, locale)
+        self._watched.setdefault(link.channel_id, _Watch()).pages.add(page)
+        try:
+            page.show(*await self.board(link, locale))
+        except BaseException:
+            self.close(page)
+            raise
+        return page
+
+    def close(self, page: Page) -> None:
+        watch = self._watched.get(page.link.channel_id)
+        if watch is None:
+            return
+        watch.pages.discard(page)
+        if not watch.pages:
+            del self._watched[page.link.channel_id]
+            if watch.refreshing not in (None, asyncio.current_task()):
+                watch.refreshing.cancel()
+
+    def changed(self, channel_id: int | None) -> None:
+        """The store's word that a channel changed (None: any may have)."""
+        ids = list(self._watched) if channel_id is None else [channel_id]
+        for changed in ids:
+            watch = self._watched.get(changed)
+            if watch is None:
+                continue
+            watch.generation += 1
+            watch.boards.clear()
+            if watch.refreshing is None:
+                watch.refreshing = asyncio.create_task(self._refresh(changed, watch))
+            else:
+                watch.again = True
+
+    async def _refresh(self, channel_id: int, watch: _Watch) -> None:
+        try:
+            while True:
+                watch.again = False
+                try:
+                    await self._send(channel_id, watch)
+                except Exception:
+                    log.warning("Could not update channel %s's pages", channel_id, exc_info=True)
+                if not watch.again:
+                    return
+        finally:
+            watch.refreshing = None
+
+    async def _send(self, channel_id: int, watch: _Watch) -> None:
+        live = await live_hash(self._store, channel_id)
+        for page in [p for p in watch.pages if p.link.token_hash != live]:
+            page.end(REVOKED)
+            self.close(page)
+        for locale in {page.locale for page in watch.pages}:
+            link = next(p.link for p in watch.pages if p.locale == locale)
+            board, message = await self.board(link, locale)
+            for page in watch.pages:
+                if page.locale == locale:
+                    page.show(board, message)
+
+    def end_all(self) -> None:
+        """Every stream ends (the server is stopping); browsers reconnect to whoever serves."""
+        for watch in list(self._watched.values()):
+            for page in list(watch.pages):
+                page.end()
+                self.close(page)

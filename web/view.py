@@ -1,0 +1,154 @@
+"""What the page shows, from a channel's table and its latest changes: pure values, in the
+reader's language (built inside `lang.speaking`), for the templates to lay out.
+
+Only what the channel's own table says, and only what its players may see: characters' fatigue,
+the turn order (names and scores; a monster's build and spots are never shown), the clock and
+the changes `/history` lists. No Discord id reaches the page: history's mentions become words
+(`web.words`), and who made a change is left out. Secret rolls are not in the table at all."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+
+from lang import _
+from rules.fatigue import BANDS, band_name, band_width, max_fp
+from rules.gametime import game_time
+from table.event import Event
+from table.model import Character, Table
+from web.words import cap_text, change_text, rested_text, temp_text
+
+HISTORY_SHOWN = 20  # the latest changes on the page
+NO_BAND = "none"  # the CSS class of a character without a Fatigue Level
+
+
+def band_class(band: str) -> str:
+    """A band's CSS class: `fresh`, `fatigued`, … (its colour is in page.css)."""
+    return band.lower()
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One band's stretch of a character's FP bar, in FP: `x` to `x + width`; `filled` up to
+    `fill` (the character's FP, within the band)."""
+
+    band: str
+    x: int
+    width: int
+    fill: int
+
+
+@dataclass(frozen=True)
+class Member:
+    """A character on the party board."""
+
+    name: str
+    band: str  # CSS class
+    band_name: str | None  # in the reader's language; None without a Fatigue Level
+    fp: int
+    top: int | None  # Maximum FP
+    segments: tuple[Segment, ...]
+    notes: tuple[str, ...]  # Temporary FP, a cap, a rest ahead of the clock, VP damage
+
+
+@dataclass(frozen=True)
+class Turn:
+    name: str
+    score: int
+    kind: str  # character, monster or other
+    current: bool
+    down: bool  # a monster at 0 HP or below
+
+
+@dataclass(frozen=True)
+class Line:
+    """A change as `/history` lists it: when (game clock and wall time), what, and whether it
+    was undone or is an undo."""
+
+    game_time: str
+    at: datetime
+    action: str
+    what: str
+    undone: bool
+    undo: bool
+
+
+@dataclass(frozen=True)
+class Board:
+    party: tuple[Member, ...]
+    order: tuple[Turn, ...]
+    round: int  # the turn order's round, 0 before `/init start`
+    whose: str | None
+    clock: str
+    clock_round: int
+    round_seconds: int
+    lines: tuple[Line, ...]
+
+
+def segments(fp: int, fl: Fraction) -> tuple[Segment, ...]:
+    """The five bands side by side over 0 … Maximum FP, each filled as far as `fp` reaches."""
+    width = band_width(fl)
+    return tuple(
+        Segment(band_class(name), i * width, width, max(0, min(fp - i * width, width)))
+        for i, name in enumerate(BANDS)
+    )
+
+
+def member(character: Character, clock: int) -> Member:
+    state, fl = character.fatigue, character.fl
+    if fl is None:
+        note = _("No Fatigue Level yet")
+        return Member(character.name, NO_BAND, None, state.fp, None, (), (note,))
+    band = band_name(state.fp, fl)
+    notes = [temp_text(state, clock), cap_text(state, fl), rested_text(state, clock)]
+    if state.vp_damage:
+        notes.append(_("{vp} VP damage (to apply on the sheet)", vp=state.vp_damage))
+    return Member(
+        character.name,
+        band_class(band),
+        _(band),
+        state.fp,
+        max_fp(fl),
+        segments(state.fp, fl),
+        tuple(note for note in notes if note),
+    )
+
+
+def order(table: Table) -> tuple[Turn, ...]:
+    initiative = table.initiative
+    down = {m.key for m in table.monsters if m.down}
+    return tuple(
+        Turn(
+            c.name, c.score, c.kind, c == initiative.current, c.kind == "monster" and c.key in down
+        )
+        for c in initiative.combatants
+    )
+
+
+def line(event: Event) -> Line:
+    action, what = change_text(event)
+    return Line(
+        game_time(event.clock),
+        event.created_at,
+        action,
+        what,
+        event.undone_by is not None,
+        event.undoes is not None,
+    )
+
+
+def board(table: Table, events: Sequence[Event]) -> Board:
+    """The page's content: party, turn order, clock and the latest changes, newest first."""
+    current = table.initiative.current
+    return Board(
+        party=tuple(member(c, table.clock) for c in table.characters),
+        order=order(table),
+        round=table.initiative.round,
+        whose=None if current is None else current.name,
+        clock=game_time(table.clock),
+        clock_round=table.round_number,
+        round_seconds=table.settings.round_seconds,
+        lines=tuple(line(e) for e in events[:HISTORY_SHOWN]),
+    )
