@@ -13,6 +13,7 @@ COPY bot ./bot
 COPY cogs ./cogs
 COPY rules ./rules
 COPY table ./table
+COPY web ./web
 # The PostgreSQL driver is a regular dependency: -e DATABASE_URL=postgresql://… just works.
 RUN pip install . \
     && useradd --create-home --uid 10001 tablekeeper \
