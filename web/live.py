@@ -2,7 +2,8 @@
 rendered again when the store says it changed (`store.changes`), and sent to every page of it.
 
 A change is read and rendered once per channel and language, whatever the number of pages, and
-sent only to pages that don't show it yet. A page slower to read than the changes come gets the
+sent only to pages that don't show it yet; it is read a moment after it commits (`SETTLE`), so
+the command that made it answers Discord first. A page slower to read than the changes come gets the
 latest board, never a queue of old ones. Changes that come while a board is being rendered are
 gathered into one more rendering after it. Each time, the channel's live link is checked: a page
 whose link was revoked (or undone) is told so, and its stream ends."""
@@ -28,6 +29,9 @@ def event(name: str, data: str) -> bytes:
 
 
 REVOKED = event("revoked", "")
+KEEPALIVE_COMMENT = b": still here\n\n"
+KEEPALIVE = 15.0  # seconds between comments on every stream
+SETTLE = 0.05  # seconds from a change to reading it for its pages
 
 
 class Page:
@@ -43,6 +47,13 @@ class Page:
     def show(self, board: str, message: bytes) -> None:
         if board is not self.shown and board != self.shown:
             self.shown, self.waiting = board, message
+            self.ready.set()
+
+    def ping(self) -> None:
+        """A comment, if nothing else is waiting: an idle stream stays open through proxies,
+        and one whose page is gone shows it (the write fails)."""
+        if self.waiting is None:
+            self.waiting = KEEPALIVE_COMMENT
             self.ready.set()
 
     def end(self, last: bytes | None = None) -> None:
@@ -70,6 +81,18 @@ class Hub:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._watched: dict[int, _Watch] = {}
+        self._pinging: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Keep every open stream alive (`Page.ping`), one timer for them all."""
+        self._pinging = asyncio.create_task(self._ping())
+
+    async def _ping(self) -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE)
+            for watch in list(self._watched.values()):
+                for page in watch.pages:
+                    page.ping()
 
     @property
     def pages(self) -> int:
@@ -128,6 +151,9 @@ class Hub:
 
     async def _refresh(self, channel_id: int, watch: _Watch) -> None:
         try:
+            # The change's own command answers first: its reply is what Discord waits for
+            # (and a burst of changes settles into one board).
+            await asyncio.sleep(SETTLE)
             while True:
                 watch.again = False
                 try:
@@ -153,6 +179,9 @@ class Hub:
 
     def end_all(self) -> None:
         """Every stream ends (the server is stopping); browsers reconnect to whoever serves."""
+        if self._pinging is not None:
+            self._pinging.cancel()
+            self._pinging = None
         for watch in list(self._watched.values()):
             for page in list(watch.pages):
                 page.end()

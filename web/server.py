@@ -17,7 +17,6 @@ this server only, nothing inline, no framing), `X-Content-Type-Options: nosniff`
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from importlib.resources import files
 
@@ -32,7 +31,6 @@ from web.live import Hub, Page
 from web.pages import missing, page
 
 log = logging.getLogger(__name__)
-KEEPALIVE = 15.0  # seconds between comments on an idle stream: proxies keep it, dead ones show
 RETRY_MS = 1000  # how soon a browser reconnects a lost stream
 HEADERS = {
     "Content-Security-Policy": (
@@ -88,6 +86,7 @@ class WebServer:
 
     async def start(self) -> None:
         self._changes = await Changes.open(self._store, self._url, self.hub.changed)
+        self.hub.start()
         self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
         await self._runner.setup()
         try:
@@ -159,11 +158,7 @@ class WebServer:
         await response.write(f"retry: {RETRY_MS}\n\n".encode())
         try:
             while True:
-                try:
-                    await asyncio.wait_for(open_page.ready.wait(), KEEPALIVE)
-                except TimeoutError:
-                    await response.write(b": still here\n\n")
-                    continue
+                await open_page.ready.wait()  # a new board, a keep-alive, or the end
                 message = open_page.take()
                 if message:
                     await response.write(message)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 
-from lang import _
+from lang import _, words
 from rules.fatigue import BANDS, band_name, band_width, max_fp
 from rules.gametime import game_time
 from table.event import Event
@@ -127,7 +127,26 @@ def order(table: Table) -> tuple[Turn, ...]:
     )
 
 
+# A page's lines are said again after every change to its channel, all but the newest for the
+# same events: each is kept by the event and the language (an Event is immutable, and the one
+# kept is used only for an equal one). Bounded: emptied when full.
+_LINES: dict[tuple[int, int, object], tuple[Event, Line]] = {}
+LINES_KEPT = 4096
+
+
 def line(event: Event) -> Line:
+    key = (event.channel_id, event.id, words())
+    kept = _LINES.get(key)
+    if kept is not None and (kept[0] is event or kept[0] == event):
+        return kept[1]
+    made = _line(event)
+    if len(_LINES) >= LINES_KEPT:
+        _LINES.clear()
+    _LINES[key] = event, made
+    return made
+
+
+def _line(event: Event) -> Line:
     action, what = change_text(event)
     return Line(
         game_time(event.clock),
