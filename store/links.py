@@ -8,7 +8,7 @@ HMAC-SHA256 over a 192-bit nonce from `secrets`.
 
 Making and revoking a link are changes to the channel like any other: one transaction that
 holds the channel's lock, logged as an event whose snapshots carry a `web` part naming the link
-by its opaque id (`{"link": {"id": …}}`, or None), so `/history` shows them and `/undo` takes
+by its opaque ref (`{"link": {"ref": …}}`, or None), so `/history` shows them and `/undo` takes
 them back: undoing a link revokes it, undoing a revoke brings that link back."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def token_hash(token: str) -> str:
 class Link:
     """A live link: the channel whose table its page shows, and the language it was made in."""
 
-    id: str
+    ref: str
     channel_id: int
     guild_id: int | None
     locale: str | None
@@ -64,7 +64,7 @@ class Link:
 
 
 _FIND = (
-    "SELECT id, channel_id, guild_id, locale, token_hash, revoked FROM web_links"
+    "SELECT ref, channel_id, guild_id, locale, token_hash, revoked FROM web_links"
     " WHERE token_hash = ?"
 )
 
@@ -82,7 +82,7 @@ async def find_link(store: Store, token: str) -> Link | None:
     same = hmac.compare_digest(kept, digest)
     if row is None or not same or row["revoked"]:
         return None
-    return Link(row["id"], row["channel_id"], row["guild_id"], row["locale"], digest)
+    return Link(row["ref"], row["channel_id"], row["guild_id"], row["locale"], digest)
 
 
 async def live_hash(store: Store, channel_id: int) -> str | None:
@@ -104,14 +104,14 @@ def _anyone(table: Table) -> None:
     """No check (the store's own tests, tools)."""
 
 
-def _part(link_id: str | None) -> dict[str, Any]:
-    """A snapshot with the channel's live link, by id (None: no link)."""
-    return {"characters": {}, WEB: {"link": None if link_id is None else {"id": link_id}}}
+def _part(ref: str | None) -> dict[str, Any]:
+    """A snapshot with the channel's live link, by ref (None: no link)."""
+    return {"characters": {}, WEB: {"link": None if ref is None else {"ref": ref}}}
 
 
 async def _live(tx: Tx, channel_id: int) -> Row | None:
     return await tx.fetchone(
-        "SELECT id, nonce, token_hash FROM web_links WHERE channel_id = ? AND revoked = 0",
+        "SELECT ref, nonce, token_hash FROM web_links WHERE channel_id = ? AND revoked = 0",
         channel_id,
     )
 
@@ -160,8 +160,8 @@ async def make_link(
             if hmac.compare_digest(token_hash(token), live["token_hash"]):
                 return token, False
             # Made under another key (the bot's secret changed): it can't be shown again.
-            await tx.execute("UPDATE web_links SET revoked = 1 WHERE id = ?", live["id"])
-        link_id, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
+            await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
+        ref, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
         token = token_for(key, nonce)
         await _log(
             store,
@@ -170,14 +170,14 @@ async def make_link(
             stored,
             actor_id,
             MAKE,
-            None if live is None else live["id"],
-            link_id,
+            None if live is None else live["ref"],
+            ref,
             interaction_id,
         )
         await tx.execute(
-            "INSERT INTO web_links (id, channel_id, guild_id, token_hash, nonce, locale, made_at)"
+            "INSERT INTO web_links (ref, channel_id, guild_id, token_hash, nonce, locale, made_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            link_id,
+            ref,
             channel_id,
             guild_id,
             token_hash(token),
@@ -211,8 +211,8 @@ async def revoke_link(
         live = await _live(tx, channel_id)
         if live is None:
             return False
-        await tx.execute("UPDATE web_links SET revoked = 1 WHERE id = ?", live["id"])
-        await _log(store, tx, table, stored, actor_id, REVOKE, live["id"], None, interaction_id)
+        await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
+        await _log(store, tx, table, stored, actor_id, REVOKE, live["ref"], None, interaction_id)
         return True
 
     try:
@@ -227,7 +227,7 @@ def is_link_change(event: Event) -> bool:
 
 def _logged_id(snapshot: dict[str, Any]) -> str | None:
     link = (snapshot.get(WEB) or {}).get("link")
-    return None if link is None else str(link["id"])
+    return None if link is None else str(link["ref"])
 
 
 async def undo_link_change(
@@ -245,7 +245,7 @@ async def undo_link_change(
         check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
     was, now = _logged_id(target.before), _logged_id(target.after)
     live = await _live(tx, current.channel_id)
-    if (None if live is None else live["id"]) != now:
+    if (None if live is None else live["ref"]) != now:
         raise RulesError(_("Can't undo that: the web page link changed since"))
     await tx.execute(
         "UPDATE web_links SET revoked = 1 WHERE channel_id = ? AND revoked = 0",
@@ -253,7 +253,7 @@ async def undo_link_change(
     )
     if was is not None:
         await tx.execute(
-            "UPDATE web_links SET revoked = 0 WHERE id = ? AND channel_id = ?",
+            "UPDATE web_links SET revoked = 0 WHERE ref = ? AND channel_id = ?",
             was,
             current.channel_id,
         )

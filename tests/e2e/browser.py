@@ -4,7 +4,6 @@ local Discord, and the page opened in a real headless Chromium (Debian's `chromi
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import re
@@ -17,7 +16,7 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from bot.settings import Settings
-from tests.e2e.conftest import Env, assert_nothing_could_ping
+from tests.e2e.conftest import Env, _running_env
 from tests.e2e.test_operations_process import free_port
 from tests.localdiscord.client import LocalDiscord
 
@@ -49,22 +48,13 @@ class WebEnv(Env):
         return dataclasses.replace(super().settings, web_port=self.port, public_url=base)
 
 
-@contextlib.asynccontextmanager
-async def web_env_at(database_url: str) -> AsyncIterator[WebEnv]:
-    async with LocalDiscord() as discord_:
-        env = WebEnv(discord_, database_url, port=free_port())
-        await env.start(sync=True)
-        try:
-            yield env
-        finally:
-            await env.stop()
-        discord_.assert_clean()
-        assert_nothing_could_ping(discord_)
-
-
 @pytest.fixture
 async def web_env(tmp_path: Path) -> AsyncIterator[WebEnv]:
-    async with web_env_at(f"sqlite:///{tmp_path / 'tablekeeper.db'}") as env:
+    def make(discord_: LocalDiscord, database_url: str) -> WebEnv:
+        return WebEnv(discord_, database_url, port=free_port())
+
+    async with _running_env(f"sqlite:///{tmp_path / 'tablekeeper.db'}", make) as env:
+        assert isinstance(env, WebEnv)
         yield env
 
 

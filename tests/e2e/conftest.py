@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,9 +65,11 @@ class Env:
 
 
 @contextlib.asynccontextmanager
-async def _running_env(database_url: str) -> AsyncIterator[Env]:
+async def _running_env(
+    database_url: str, make: Callable[[LocalDiscord, str], Env] = Env
+) -> AsyncIterator[Env]:
     async with LocalDiscord() as discord_:
-        e = Env(discord_, database_url)
+        e = make(discord_, database_url)
         await e.start(sync=True)
         try:
             yield e

@@ -2,7 +2,7 @@
 -- its token and the nonce the bot makes the token from again; revoked rows stay for /undo.
 
 CREATE TABLE web_links (
-    id         TEXT        PRIMARY KEY,
+    ref        TEXT        PRIMARY KEY,
     channel_id BIGINT      NOT NULL REFERENCES channels (channel_id) ON DELETE CASCADE,
     guild_id   BIGINT,
     token_hash TEXT        NOT NULL UNIQUE,

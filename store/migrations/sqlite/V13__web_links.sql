@@ -2,10 +2,10 @@
 -- only its SHA-256 (what a request is looked up by) and the random nonce the bot makes the
 -- token from again with its own key (store/links.py), so /table link can show the same link
 -- twice. A revoked link keeps its row (revoked = 1) so /undo can bring it back; a channel has
--- at most one live link. The log names a link by its opaque id, never its hash or nonce.
+-- at most one live link. The log names a link by its opaque ref, never its hash or nonce.
 
 CREATE TABLE web_links (
-    id         TEXT    PRIMARY KEY,  -- random, opaque
+    ref        TEXT    PRIMARY KEY,  -- random, opaque: how the log names it
     channel_id INTEGER NOT NULL REFERENCES channels (channel_id) ON DELETE CASCADE,
     guild_id   INTEGER,
     token_hash TEXT    NOT NULL UNIQUE,
