@@ -87,7 +87,10 @@ class WebServer:
     async def start(self) -> None:
         self._changes = await Changes.open(self._store, self._url, self.hub.changed)
         self.hub.start()
-        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        # A page closed mid-stream cancels its handler at once: its stream is counted no more.
+        self._runner = web.AppRunner(
+            self.app(), handle_signals=False, access_log=None, handler_cancellation=True
+        )
         await self._runner.setup()
         try:
             await web.TCPSite(self._runner, self._host, self._port).start()

@@ -105,7 +105,10 @@ async def read_pages(url: str, count: int) -> None:
         asyncio.create_task(r.follow(sessions[i % ADDRESSES], url + "/live"))
         for i, r in enumerate(readers)
     ]
-    await asyncio.gather(*(r.changed.wait() for r in readers))
+    opened = asyncio.create_task(_all_open(readers))
+    await asyncio.wait([opened, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if not opened.done():
+        await asyncio.gather(*tasks)  # a stream failed: say why
     print("ready", flush=True)
     fp = max(r.fp for r in readers)
     while True:
@@ -253,6 +256,10 @@ async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path
 
 def _medians(samples: list[float], block: int) -> list[float]:
     return [statistics.median(samples[i : i + block]) for i in range(0, len(samples), block)]
+
+
+async def _all_open(readers: list[Reader]) -> None:
+    await asyncio.gather(*(r.changed.wait() for r in readers))
 
 
 async def _all_show(readers: list[Reader], fp: int) -> None:
