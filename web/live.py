@@ -14,6 +14,8 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from aiohttp import web
+
 from store import Store
 from store.links import Link, live_hash
 from web.pages import fragment
@@ -32,10 +34,13 @@ REVOKED = event("revoked", "")
 KEEPALIVE_COMMENT = b": still here\n\n"
 KEEPALIVE = 15.0  # seconds between comments on every stream
 SETTLE = 0.05  # seconds from a change to reading it for its pages
+BEHIND = 64 * 1024  # bytes not yet sent to a page: past them it waits for its own task
 
 
 class Page:
-    """One open page's stream: the newest message not yet sent to it (`take`)."""
+    """One open page's stream. A new board is written to it at once, in the pass over every
+    page of its channel (`send`), while its connection keeps up; else it waits, the newest
+    only, for the page's own task (`take`), as do keep-alives and the end."""
 
     def __init__(self, link: Link, locale: str | None) -> None:
         self.link, self.locale = link, locale
@@ -43,6 +48,31 @@ class Page:
         self.waiting: bytes | None = None
         self.ended = False
         self.ready = asyncio.Event()
+        self._stream: web.StreamResponse | None = None
+        self._transport: asyncio.BaseTransport | None = None
+
+    def attach(self, stream: web.StreamResponse, transport: asyncio.BaseTransport | None) -> None:
+        """The open response `send` writes to directly."""
+        self._stream, self._transport = stream, transport
+
+    async def send(self, board: str, message: bytes) -> None:
+        if board is self.shown or board == self.shown:
+            return
+        transport, stream = self._transport, self._stream
+        if (
+            self.waiting is None  # nothing ahead of it: the order holds
+            and stream is not None
+            and isinstance(transport, asyncio.WriteTransport)
+            and not transport.is_closing()
+            and transport.get_write_buffer_size() < BEHIND
+        ):
+            self.shown = board
+            try:
+                await stream.write(message)  # into the buffer: it doesn't wait
+            except (ConnectionError, RuntimeError):  # closed meanwhile
+                self.end()
+            return
+        self.show(board, message)
 
     def show(self, board: str, message: bytes) -> None:
         if board is not self.shown and board != self.shown:
@@ -173,9 +203,8 @@ class Hub:
         for locale in {page.locale for page in watch.pages}:
             link = next(p.link for p in watch.pages if p.locale == locale)
             board, message = await self.board(link, locale)
-            for page in watch.pages:
-                if page.locale == locale:
-                    page.show(board, message)
+            for page in [p for p in watch.pages if p.locale == locale]:
+                await page.send(board, message)
 
     def end_all(self) -> None:
         """Every stream ends (the server is stopping); browsers reconnect to whoever serves."""

@@ -159,6 +159,7 @@ class WebServer:
         )
         await response.prepare(request)
         await response.write(f"retry: {RETRY_MS}\n\n".encode())
+        open_page.attach(response, request.transport)
         try:
             while True:
                 await open_page.ready.wait()  # a new board, a keep-alive, or the end
