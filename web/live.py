@@ -2,11 +2,12 @@
 rendered again when the store says it changed (`store.changes`), and sent to every page of it.
 
 A change is read and rendered once per channel and language, whatever the number of pages, and
-sent only to pages that don't show it yet; it is read a moment after it commits (`SETTLE`), so
-the command that made it answers Discord first. A page slower to read than the changes come gets the
-latest board, never a queue of old ones. Changes that come while a board is being rendered are
-gathered into one more rendering after it. Each time, the channel's live link is checked: a page
-whose link was revoked (or undone) is told so, and its stream ends."""
+sent only to pages that don't show it yet. It is read a moment after it commits (`SETTLE`), so
+the command that made it answers Discord first; changes that come meanwhile, or while a board
+is being sent, settle into the next board: a channel's pages get one at most once a `SETTLE`,
+however fast the changes come. A page slower to read than the changes come gets the latest
+board, never a queue of old ones. Each time, the channel's live link is checked: a page whose
+link was revoked (or undone) is told so, and its stream ends."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from store import Store
-from store.links import Link, live_hash
+from store.links import WEB, Link, live_hash
+from table.event import Event
+from table.model import Table
 from web.pages import fragment
 from web.view import HISTORY_SHOWN
 
@@ -105,6 +108,19 @@ class _Watch:
     boards: dict[str | None, tuple[str, bytes]] = field(default_factory=dict)  # by locale
     refreshing: asyncio.Task[None] | None = None
     again: bool = False  # changed while refreshing: refresh once more after
+    checked: int | None = None  # the newest event when its live link was last looked up
+
+
+def _link_may_have_changed(watch: _Watch, events: list[Event]) -> bool:
+    """Whether the channel's link may have been made, revoked or undone since it was last
+    looked up: only a change logged with a `web` part does that (`store.links`), so the newest
+    events read for the board say, unless they are all new (more may lie past them)."""
+    newer = [e for e in events if watch.checked is None or e.id > watch.checked]
+    if events:
+        watch.checked = max(watch.checked or 0, events[0].id)
+    if not newer:
+        return False
+    return len(newer) == len(events) or any(WEB in e.before or WEB in e.after for e in newer)
 
 
 class Hub:
@@ -128,15 +144,21 @@ class Hub:
     def pages(self) -> int:
         return sum(len(w.pages) for w in self._watched.values())
 
-    async def board(self, link: Link, locale: str | None) -> tuple[str, bytes]:
-        """The channel's board in `locale` as it is now, and the event that sends it (kept
-        while its channel is watched and unchanged)."""
+    async def _read(self, link: Link) -> tuple[Table, list[Event]]:
+        table = await self._store.read(link.channel_id, link.guild_id)
+        events = await self._store.history(link.channel_id, HISTORY_SHOWN, guild_id=link.guild_id)
+        return table, events
+
+    async def board(
+        self, link: Link, locale: str | None, read: tuple[Table, list[Event]] | None = None
+    ) -> tuple[str, bytes]:
+        """The channel's board in `locale` as it is now (or as `read`), and the event that
+        sends it (kept while its channel is watched and unchanged)."""
         watch = self._watched.get(link.channel_id)
         if watch is not None and locale in watch.boards:
             return watch.boards[locale]
         generation = None if watch is None else watch.generation
-        table = await self._store.read(link.channel_id, link.guild_id)
-        events = await self._store.history(link.channel_id, HISTORY_SHOWN, guild_id=link.guild_id)
+        table, events = read or await self._read(link)
         board = fragment(table, events, locale)
         made = board, event("table", board)
         watch = self._watched.get(link.channel_id)
@@ -181,10 +203,11 @@ class Hub:
 
     async def _refresh(self, channel_id: int, watch: _Watch) -> None:
         try:
-            # The change's own command answers first: its reply is what Discord waits for
-            # (and a burst of changes settles into one board).
-            await asyncio.sleep(SETTLE)
             while True:
+                # The change's own command answers first (its reply is what Discord waits
+                # for), and a burst of changes settles into one board: a channel's pages are
+                # sent a board at most once a SETTLE.
+                await asyncio.sleep(SETTLE)
                 watch.again = False
                 try:
                     await self._send(channel_id, watch)
@@ -196,13 +219,17 @@ class Hub:
             watch.refreshing = None
 
     async def _send(self, channel_id: int, watch: _Watch) -> None:
-        live = await live_hash(self._store, channel_id)
-        for page in [p for p in watch.pages if p.link.token_hash != live]:
-            page.end(REVOKED)
-            self.close(page)
+        if not watch.pages:
+            return
+        read = await self._read(next(iter(watch.pages)).link)
+        if _link_may_have_changed(watch, read[1]):
+            live = await live_hash(self._store, channel_id)
+            for page in [p for p in watch.pages if p.link.token_hash != live]:
+                page.end(REVOKED)
+                self.close(page)
         for locale in {page.locale for page in watch.pages}:
             link = next(p.link for p in watch.pages if p.locale == locale)
-            board, message = await self.board(link, locale)
+            board, message = await self.board(link, locale, read)
             for page in [p for p in watch.pages if p.locale == locale]:
                 await page.send(board, message)
 

@@ -89,7 +89,7 @@ class Reader:
 
 
 async def read_pages(url: str, count: int) -> None:
-    os.nice(10)  # the pages stand for browsers elsewhere: the bot and its Discord come first
+    os.nice(19)  # the pages stand for browsers elsewhere: the bot and its Discord come first
     """The pages' own process (`--pages-of URL`): `count` streams of the page; prints `ready`
     once each shows its first board, then for each new FP once every page shows it: the FP
     and when each page got it (perf_counter: the machine's monotonic clock, the same in every
