@@ -7,8 +7,10 @@ armed when the interaction arrives (`Acks.arrived`, called from the client's `di
 it if no answer went out within `WATCHDOG` seconds, or at once when many interactions are
 waiting (a burst: the event loop may then be too busy for a timer to fire in time). A command
 defers with the ephemeral/public choice its reply will make (declared on the command, see
-`cogs._reply`), a component as a silent update; `send` and `edit` then follow up. A lock per
-interaction keeps the answer and the deferral from racing.
+`cogs._reply`), a component as a silent update. `send` and `edit` take one `bot.message.Message`
+(text, embeds, files, buttons) and say it by whichever route is still open: the answer, the
+deferral filled in, or a follow-up. A lock per interaction keeps the answer and the deferral
+from racing.
 
 What happened is kept on the interaction (`interaction.extras`): whether it was answered, and
 whether a change was saved for it (`mark_saved`), so the error handler never says "nothing was
@@ -29,6 +31,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.message import Message
 from bot.metrics import note_acknowledged
 from lang import speak
 
@@ -56,7 +59,9 @@ class Ack:
     """How one interaction has been acknowledged, and what was saved for it."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    state: str | None = None  # None, "answered", "thinking" (a deferred reply), "update"
+    # None; "thinking" (a reply deferred, not yet filled in); "update" (a click deferred);
+    # "answered" (what is said next is a follow-up)
+    state: str | None = None
     ephemeral: bool = False  # a "thinking" deferral's choice
     saved: str | None = None  # the change committed for this interaction, described
     done: Callable[[], object] | None = None  # tells Acks it is answered
@@ -111,85 +116,65 @@ def _option(data: Any, name: str) -> Any:
 # --- answering ---------------------------------------------------------------------------------
 
 
-async def send(
-    interaction: discord.Interaction, content: str | None, *, ephemeral: bool, **kwargs: Any
-) -> None:
-    """A new message: the response if none was sent yet, else the deferral's follow-up."""
+async def send(interaction: discord.Interaction, message: Message, *, private: bool) -> None:
+    """A new message, by whichever route is open: the answer if none went out yet; the
+    deferral's "thinking…" filled in if it was deferred so; else a follow-up."""
     ack = ack_of(interaction)
     async with ack.lock:
         if not answered(interaction):
-            call = lambda: interaction.response.send_message(  # noqa: E731
-                content, ephemeral=ephemeral, **kwargs
+            await _answer(
+                interaction,
+                ack,
+                message,
+                lambda: interaction.response.send_message(ephemeral=private, **message.new()),
             )
-            try:
-                await _first(interaction, ack, "answered", call)
-            except discord.HTTPException as error:
-                if error.code != ANSWERED_ELSEWHERE:
-                    raise
-                if not await _fill_elsewhere_answer(interaction, ack, content, kwargs):
-                    raise
-            return
-        if ack.state == "thinking":
-            if ack.ephemeral == ephemeral:  # fill the "thinking…" message: an idempotent edit
-                edit = dict(kwargs, content=content) if content is not None else kwargs
-                await _edit(lambda: interaction.edit_original_response(**edit))
-                return
-            # It was deferred the other way (an error after a public deferral): take it away,
-            # then say it as it should be said.
-            with contextlib.suppress(discord.NotFound):
-                await interaction.delete_original_response()
-            ack.state = "answered"  # what follows are follow-ups
-        if kwargs.get("view", 0) is None:
-            del kwargs["view"]  # a follow-up takes a view or none, not None
-        # A follow-up is not idempotent: a lost response is not sent again (it may have landed).
-        await interaction.followup.send(
-            content or discord.utils.MISSING, ephemeral=ephemeral, **kwargs
-        )
+        elif ack.state == "thinking" and ack.ephemeral == private:  # an idempotent edit
+            await _edit(lambda: interaction.edit_original_response(**message.edit()))
+        else:
+            if ack.state == "thinking":
+                # Deferred the other way (an error after a public deferral): take it away,
+                # then say it as it should be said.
+                with contextlib.suppress(discord.NotFound):
+                    await interaction.delete_original_response()
+            # A follow-up is not idempotent: a lost response is not sent again (it may have landed).
+            await interaction.followup.send(ephemeral=private, **message.new())
+        ack.state = "answered"  # what follows is a follow-up, never an edit of this answer
 
 
-async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
+async def edit(interaction: discord.Interaction, message: Message) -> None:
     """Edit the message whose component was clicked."""
     ack = ack_of(interaction)
     async with ack.lock:
         if not answered(interaction):
-            try:
-                await _first(
-                    interaction,
-                    ack,
-                    "answered",
-                    lambda: interaction.response.edit_message(**kwargs),
-                )
-            except discord.HTTPException as error:
-                if error.code != ANSWERED_ELSEWHERE:
-                    raise
-                if not await _fill_elsewhere_answer(interaction, ack, None, kwargs):
-                    raise
+            call = lambda: interaction.response.edit_message(**message.edit())  # noqa: E731
+            await _answer(interaction, ack, message, call)
         else:
-            await _edit(lambda: interaction.edit_original_response(**kwargs))
+            await _edit(lambda: interaction.edit_original_response(**message.edit()))
 
 
-async def _fill_elsewhere_answer(
-    interaction: discord.Interaction, ack: Ack, content: str | None, kwargs: dict[str, Any]
-) -> bool:
-    """Another delivery of this interaction (to a second process on the same shard) was
-    acknowledged first. If that was a "thinking…" deferral, its process found the change
-    already applied and has nothing to say: the token is the same, so fill that answer in with
-    this one rather than leave it thinking. A full answer from the other side stands (False)."""
+async def _answer(interaction: discord.Interaction, ack: Ack, message: Message, call: Call) -> None:
+    """The interaction's callback, as `_first` sends it. Another delivery of it (to a second
+    process on the same shard) may have been acknowledged first: if that was a "thinking…"
+    deferral, its process found the change already applied and has nothing to say. The token is
+    the same, so fill that answer in with this one rather than leave it thinking; a full answer
+    from the other side stands."""
+    try:
+        await _first(interaction, ack, "answered", call)
+    except discord.HTTPException as error:
+        if error.code != ANSWERED_ELSEWHERE or not await _thinking_elsewhere(interaction):
+            raise
+        log.info("Interaction %s was deferred elsewhere: filling in that answer", interaction.id)
+        ack.state = "answered"
+        await _edit(lambda: interaction.edit_original_response(**message.edit()))
+
+
+async def _thinking_elsewhere(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's answer, sent by someone else, is a "thinking…" deferral."""
     try:
         original = await interaction.original_response()
     except (discord.HTTPException, *LOST):
         return False
-    if not original.flags.loading:
-        return False
-    log.info("Interaction %s was deferred elsewhere: filling in that answer", interaction.id)
-    ack.state = "answered"
-    changes = {k: v for k, v in kwargs.items() if k not in ("ephemeral", "file")}
-    if "file" in kwargs:
-        changes["attachments"] = [kwargs["file"]]
-    if content is not None:
-        changes["content"] = content
-    await _edit(lambda: interaction.edit_original_response(**changes))
-    return True
+    return original.flags.loading
 
 
 async def defer(interaction: discord.Interaction) -> None:
@@ -199,12 +184,9 @@ async def defer(interaction: discord.Interaction) -> None:
         if answered(interaction):
             return
         if interaction.type is discord.InteractionType.application_command:
-            ephemeral = declared_ephemeral(interaction)
-            call = lambda: interaction.response.defer(  # noqa: E731
-                thinking=True, ephemeral=ephemeral
-            )
+            ack.ephemeral = private = declared_ephemeral(interaction)
+            call = lambda: interaction.response.defer(thinking=True, ephemeral=private)  # noqa: E731
             await _first(interaction, ack, "thinking", call)
-            ack.ephemeral = ephemeral
         elif interaction.type is discord.InteractionType.component:
             await _first(interaction, ack, "update", interaction.response.defer)
 

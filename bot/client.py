@@ -26,6 +26,7 @@ from bot.translator import CatalogTranslator
 from bot.tree import TablekeeperTree
 from lang import install
 from lang.catalogs import load
+from pictures.painter import Painter
 from store import Store
 from web.server import WebServer
 
@@ -56,7 +57,12 @@ def _answers_an_interaction(task: asyncio.Task[Any]) -> bool:
 
 class Tablekeeper(commands.AutoShardedBot):
     def __init__(
-        self, settings: Settings, store: Store, *, cogs: Iterable[str] | None = None
+        self,
+        settings: Settings,
+        store: Store,
+        *,
+        cogs: Iterable[str] | None = None,
+        painter: Painter | None = None,
     ) -> None:
         # No voice here: don't warn on every start that the voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -90,6 +96,10 @@ class Tablekeeper(commands.AutoShardedBot):
         self._health: HealthServer | None = None
         self.web: WebServer | None = None  # the table's web page (WEB_PORT), once started
         self.acks = Acks()
+        # Draws pictures off the event loop, from the first picture on; one passed in (the
+        # tests share one) is its owner's to close.
+        self.painter = painter or Painter()
+        self._own_painter = painter is None
         self._unknown_clicks: set[asyncio.Task[None]] = set()  # kept until answered
         install(load())  # the languages replies speak (`python -m bot` checked them first)
 
@@ -203,6 +213,8 @@ class Tablekeeper(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self.acks.close()
+        if self._own_painter:
+            self.painter.close()
         if self._health is not None:
             await self._health.stop()
             self._health = None

@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.ack import ANSWERED_ELSEWHERE, before_work, finished, has_response, saved, send
 from bot.contexts import IN_A_SERVER, NotInServer, NotInstalledHere, needs_server
+from bot.message import Message
 from bot.metrics import of as metrics_of
 from bot.options import MALFORMED, BadOptions, check_options
 from lang import N_, _, speak, speaking
@@ -41,7 +42,7 @@ ALREADY_DONE = N_(
 async def send_error(interaction: discord.Interaction, text: str) -> None:
     """Reply privately, whether or not the interaction was already answered or deferred."""
     try:
-        await send(interaction, text, ephemeral=True)
+        await send(interaction, Message(text), private=True)
     except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
         # e.g. the 3-second window or the 15-minute token expired: nothing left to answer
         log.warning("Could not send an error reply (%r): %s", error, text)

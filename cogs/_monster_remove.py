@@ -13,10 +13,10 @@ from render.monsters import confirm_remove_embed, removed_embed
 from table import bestiary
 
 
-class MonsterRemoveAnswer(RemovalButton, template=r"tk:mrm:" + ANSWER + NAME):
+class MonsterRemoveAnswer(RemovalButton, template=r"tk:monster:remove:" + ANSWER + NAME):
     """Remove or Cancel on a `/monster remove` prompt."""
 
-    PREFIX, COMMAND = "tk:mrm", "/monster remove"
+    PREFIX, COMMAND = "tk:monster:remove", "/monster remove"
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
         gone = await apply_as(

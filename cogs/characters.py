@@ -67,10 +67,10 @@ SHEET_DESCRIPTIONS = {
 }
 
 
-class RemoveAnswer(RemovalButton, template=r"tk:rm:" + ANSWER + NAME):
+class CharacterRemoveAnswer(RemovalButton, template=r"tk:character:remove:" + ANSWER + NAME):
     """Remove or Cancel on a `/character remove` prompt."""
 
-    PREFIX, COMMAND = "tk:rm", "/character remove"
+    PREFIX, COMMAND = "tk:character:remove", "/character remove"
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
         # GM or not is asked again at the click, in its transaction: the GM role may have
@@ -260,7 +260,7 @@ class Characters(commands.Cog):
         await ask(
             interaction,
             embed,
-            RemoveAnswer,
+            CharacterRemoveAnswer,
             character.name,
             seconds=self.confirm_seconds,
             timers=self.timers,
@@ -268,9 +268,9 @@ class Characters(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(RemoveAnswer)  # before any click, and after every restart
+    bot.add_dynamic_items(CharacterRemoveAnswer)  # before any click, and after every restart
     await bot.add_cog(Characters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(RemoveAnswer)
+    bot.remove_dynamic_items(CharacterRemoveAnswer)

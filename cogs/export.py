@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._reply import reply
+from cogs._reply import PRIVATE, reply
 from cogs._shared import bot_of, require_gm, table_channel_id
 from lang import N_, _, n_
 from rules.errors import RulesError
@@ -23,7 +23,9 @@ NOTHING = N_(
 
 class Export(commands.Cog):
     @app_commands.command(
-        name="export", description=N_("GM: this channel's table and history as a JSON file")
+        name="export",
+        description=N_("GM: this channel's table and history as a JSON file"),
+        extras=PRIVATE,
     )
     @app_commands.guild_only()
     async def export(self, interaction: discord.Interaction) -> None:
@@ -42,9 +44,7 @@ class Export(commands.Cog):
             monsters=n_("{n} monster", "{n} monsters", len(table.monsters)),
             changes=n_("{n} change", "{n} changes", len(events)),
         )
-        await reply(
-            interaction, summary, file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
-        )
+        await reply(interaction, summary, files=[discord.File(io.BytesIO(data), filename=name)])
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -22,13 +22,13 @@ from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
 from render.fatigue import change_embed, character_embed
-from rules.fatigue import FP_AT_ONCE_MAX
+from rules.fatigue import FP_AT_ONCE_MAX, MINUTES_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
 from table.partyops import CharacterChange
 
 Amount = app_commands.Range[int, 1, FP_AT_ONCE_MAX]
-Minutes = app_commands.Range[int, 1, partyops.MINUTES_MAX]
+Minutes = app_commands.Range[int, 1, MINUTES_MAX]
 CHARACTER_HELP = N_("Whose fatigue (default: your character here)")
 RECOVER_IS_GMS = N_("Only the GM can remove FP directly; rest it off with `/rest` and `character:`")
 CLEAR_VP_IS_GMS = N_("Only the GM can clear VP damage, once it is applied to the character sheet")
@@ -120,7 +120,7 @@ class Fatigue(commands.Cog):
             interaction,
             character,
             "fatigue recover",
-            lambda table, name: partyops.remove(table, name, amount),
+            lambda table, name: partyops.recover(table, name, amount),
             lambda name: _("{name} recovers up to {amount} FP", name=name, amount=amount),
             gm_only=RECOVER_IS_GMS,
         )
@@ -143,7 +143,7 @@ class Fatigue(commands.Cog):
             interaction,
             character,
             "fatigue temp",
-            lambda table, name: partyops.give_temp(table, name, amount, minutes),
+            lambda table, name: partyops.temp(table, name, amount, minutes),
             lambda name: _("{name} gains {amount} Temporary FP", name=name, amount=amount),
         )
 
@@ -162,7 +162,7 @@ class Fatigue(commands.Cog):
             interaction,
             character,
             "fatigue clear_vp",
-            partyops.clear_vp_damage,
+            partyops.clear_vp,
             lambda name: _("{name}'s VP damage tally is cleared", name=name),
             gm_only=CLEAR_VP_IS_GMS,
         )

@@ -36,6 +36,7 @@ EXAMPLES: dict[str, str] = {
     "fatigue clear_vp": "/fatigue clear_vp character:Bórin",
     "fatigue show": "/fatigue show character:Bórin",
     "party show": "/party show",
+    "party chart": "/party chart character:Bórin since:day",
     "party spend": "/party spend amount:2",
     "party reset": "/party reset",
     "rest break": "/rest break",

@@ -149,11 +149,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             # The clock's own round count ("round 496") beside the fight's round misleads; the
             # order above already shows the game time.
             embeds.append(passed.remove_footer())
-        view = facing_view(report)
-        if view is None:
-            await reply(interaction, embeds=embeds)
-        else:
-            await reply(interaction, embeds=embeds, view=view)
+        await reply(interaction, embeds=embeds, view=facing_view(report))
 
     @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:

@@ -16,6 +16,7 @@ from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
+from cogs._picture import job, reply_picture
 from cogs._reply import PRIVATE, private_unless, reply
 from cogs._shared import BESTIARY, apply_as, read_table
 from lang import N_, _
@@ -42,7 +43,8 @@ from rules.defense import (
 )
 from table import bestiary
 from table.bestiary import BuildOptions
-from table.model import HP_MAX
+from table.monster import HP_MAX
+from table.monster_view import monster_view
 from table.names import NAME_LIMIT
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
@@ -289,7 +291,8 @@ class Monsters(commands.Cog):
         # Hidden spots in full only in a reply the GM alone sees.
         private_to_gm = not public and is_gm(interaction, table.settings)
         embed = monster_embed(monster, show_hidden=private_to_gm)
-        await reply(interaction, embed=embed)  # private unless public, as declared
+        picture = job(interaction, "monster", monster_view(monster, show_hidden=private_to_gm))
+        await reply_picture(interaction, embed, picture)  # private unless public, as declared
 
     @monster.command(
         name="list", description=N_("This channel's monsters"), extras=private_unless("public")
@@ -316,12 +319,9 @@ class Monsters(commands.Cog):
     async def face(self, interaction: discord.Interaction, name: Name, facing: str) -> None:
         step = functools.partial(bestiary.face, name=name, facing=facing)
         turned = await self._change(interaction, "monster face", step)
-        await reply(
-            interaction,
-            embed=monster_embed(
-                turned, title=_("{name} now faces {facing}", name=turned.name, facing=turned.facing)
-            ),
-        )
+        title = _("{name} now faces {facing}", name=turned.name, facing=turned.facing)
+        picture = job(interaction, "monster", monster_view(turned, show_hidden=False))
+        await reply_picture(interaction, monster_embed(turned, title=title), picture)
 
     @monster.command(
         name="reveal", description=N_("GM: show the players one hidden unarmored spot")

@@ -11,12 +11,22 @@ from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
+from cogs._fatigue_chart import CHART_OPTIONS, SINCE_CHOICES, PartyChart, chart_reply
 from cogs._reply import reply, update
-from cogs._shared import PARTY, apply_as, gm_only, read_table, require_gm
+from cogs._shared import (
+    PARTY,
+    apply_as,
+    character_autocomplete,
+    gm_only,
+    read_table,
+    require_gm,
+)
 from cogs.fatigue import Amount
 from lang import N_, _
+from render.confirm import reset_cancelled_embed, reset_expired_embed
 from render.fatigue import page_count, party_embed, report_embed
 from table import partyops
+from table.fatigue_series import SINCE_LONG_REST
 from table.model import Table
 from table.partyops import PartyReport
 
@@ -26,7 +36,7 @@ PAGES_MAX = 100
 RESET_NAMES = 10  # names the reset prompt lists before "and N more"
 
 
-class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
+class PartyResetAnswer(ConfirmButton, template=r"tk:party:reset:" + ANSWER):
     """Reset everyone or Cancel on a `/party reset` prompt; only the GM who asked may click."""
 
     ONLY_ASKER = N_("Only the GM who asked for this reset can confirm or cancel it.")
@@ -37,7 +47,9 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
             if yes
             else (_("Cancel"), discord.ButtonStyle.secondary)
         )
-        super().__init__("tk:reset", yes, asker_id, until, label, style=style, disabled=disabled)
+        super().__init__(
+            "tk:party:reset", yes, asker_id, until, label, style=style, disabled=disabled
+        )
 
     @classmethod
     async def from_custom_id(
@@ -57,18 +69,10 @@ class ResetAnswer(ConfirmButton, template=r"tk:reset:" + ANSWER):
         await update(interaction, embed=embed, view=None)
 
     def cancelled(self) -> discord.Embed:
-        return discord.Embed(
-            title=_("Party reset cancelled"), description=_("Nothing was changed.")
-        )
+        return reset_cancelled_embed()
 
     def expired(self) -> discord.Embed:
-        return discord.Embed(
-            title=_("Party reset timed out"),
-            description=_(
-                "No answer within a minute: nothing was changed. "
-                "To reset everyone, run `/party reset` again."
-            ),
-        )
+        return reset_expired_embed()
 
 
 class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
@@ -92,14 +96,15 @@ class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
         await update(interaction, embed=embed, view=page_view(page, pages))
 
 
-def page_view(page: int, pages: int) -> discord.ui.View | None:
-    """Previous and Next when the board has more than one page. Each button keeps an id of
-    its own even when disabled (ids on one message must differ): page − 1 and page + 1."""
+def page_view(page: int, pages: int) -> discord.ui.View:
+    """ "Chart", and Previous and Next when the board has more than one page. Each button keeps
+    an id of its own even when disabled (ids on one message must differ): page − 1 and + 1."""
     if pages <= 1:
-        return None
+        return buttons_view(PartyChart())
     return buttons_view(
         PartyPage(page - 1, _("Previous"), disabled=page <= 1),
         PartyPage(page + 1, _("Next"), disabled=page >= pages),
+        PartyChart(),
     )
 
 
@@ -123,11 +128,19 @@ class Party(commands.Cog):
     ) -> None:
         table = await read_table(interaction, PARTY)
         embed = party_embed(table, page)
-        view = page_view(page, page_count(table))
-        if view is None:
-            await reply(interaction, embed=embed)
-        else:
-            await reply(interaction, embed=embed, view=view)
+        await reply(interaction, embed=embed, view=page_view(page, page_count(table)))
+
+    @party.command(name="chart", description=N_("The party's fatigue over game time, as a chart"))
+    @app_commands.describe(**CHART_OPTIONS)
+    @app_commands.choices(since=SINCE_CHOICES)
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def chart(
+        self,
+        interaction: discord.Interaction,
+        character: str | None = None,
+        since: str = SINCE_LONG_REST,
+    ) -> None:
+        await chart_reply(interaction, character, since)
 
     @party.command(name="spend", description=N_("GM: everyone here takes an action costing FP"))
     @app_commands.describe(amount=N_("FP the action costs each character (default 1)"))
@@ -160,13 +173,15 @@ class Party(commands.Cog):
             ),
             colour=discord.Colour.red(),
         )
-        await ask(interaction, embed, ResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
+        await ask(interaction, embed, PartyResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(PartyPage, ResetAnswer)  # before any click, and after every restart
+    bot.add_dynamic_items(
+        PartyPage, PartyChart, PartyResetAnswer
+    )  # before any click, after restarts
     await bot.add_cog(Party())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(PartyPage, ResetAnswer)
+    bot.remove_dynamic_items(PartyPage, PartyChart, PartyResetAnswer)

@@ -8,7 +8,6 @@ numbers are read from the store again, and the new roll is a new message below t
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Self, cast
 
 import discord
@@ -26,7 +25,18 @@ from cogs._buttons import (
     optional_int,
     optional_text,
 )
+from cogs._odds import no_secret_chart, reply_odds
 from cogs._reply import reply
+from cogs._save_ids import (
+    AGAINST_ID,
+    MAYBE_INT_ID,
+    MOD_ID,
+    PER_ID,
+    again_inputs,
+    again_options,
+    against_code,
+    against_from_code,
+)
 from cogs._shared import PARTY, bot_of, character_autocomplete, read_table, require_gm
 from cogs.roll import Label
 from cogs.secret import send_secret
@@ -63,6 +73,7 @@ _AGAINST = {
     "per": N_("Count points of failure per this many points (an effect 'per 5')"),
     "label": N_("What the save is for, shown with it, e.g. Poison"),
     "secret": N_("Only you and the GM see the result; the channel sees that you rolled"),
+    "chart": N_("Show the odds as a chart: each Attack Level, or each casting total"),
 }
 _ONE = {
     "level": N_("Defender's level (default: your character's)"),
@@ -76,53 +87,10 @@ IN_A_DM = N_(
     "(and `stat:`, `kin:`) for a plain roll here"
 )
 AGAIN = N_("Roll again")  # translated when shown
+ODDS = N_("Odds")
+PRIMARY, SECONDARY = discord.ButtonStyle.primary, discord.ButtonStyle.secondary
 ROLLER_OR_GM = N_("Only the player who rolled this save, or the GM, can roll it again")
 SAVE_WORDS = {SaveKind.TSR: N_("TSR (Toughness save)"), SaveKind.WSR: N_("WSR (Willpower save)")}
-_AGAINST_OPTIONS = {"v": "vs", "d": "dc", "s": "spell"}
-# Pieces of the custom_ids: every number's digits are bounded, so parsing one cannot fail.
-_AGAINST_ID = r"(?P<against>[vds]-?\d{1,4})"
-_MOD_ID = r"(?P<mod>-?\d{1,3})"
-_PER_ID = r"(?P<per>\d{0,4})"
-_MAYBE_INT_ID = r"(?:-?\d{1,3})?"
-
-
-def against_code(against: DifficultyOptions) -> str:
-    """`v7`, `d85` or `s120`: the difficulty option that was given, and its value."""
-    for letter, option in _AGAINST_OPTIONS.items():
-        value = getattr(against, option)
-        if value is not None:
-            return f"{letter}{value}"
-    raise ValueError("a save without a difficulty gets no button")
-
-
-def against_from_code(code: str) -> DifficultyOptions:
-    return DifficultyOptions(**{_AGAINST_OPTIONS[code[0]]: int(code[1:])})
-
-
-def again_options(options: SaveOptions, inputs: SaveInputs) -> SaveOptions:
-    """What "Roll again" keeps: a character's name (its numbers are read again when clicked)
-    and only the numbers typed over it; for a plain roll, all its numbers."""
-    if inputs.name is not None:
-        return replace(options, character=inputs.name)
-    return replace(options, level=inputs.level, stat=inputs.stat, kin=inputs.kin, character=None)
-
-
-def again_inputs(kind: SaveKind, options: SaveOptions, table: Table, roller_id: int) -> SaveInputs:
-    """The inputs of a roll again from `again_options`: a character as it is stored now."""
-    if options.character is not None:
-        return save_inputs(kind, options, table, roller_id)
-    assert options.level is not None  # again_options keeps a plain roll's level
-    return SaveInputs(
-        kind=kind,
-        name=None,
-        level=options.level,
-        stat=options.stat or 0,
-        kin=options.kin or 0,
-        mod=options.mod,
-        difficulty=options.against.difficulty(),
-        per=options.per,
-        ties_succeed=table.settings.ties_succeed,
-    )
 
 
 async def save_table(interaction: discord.Interaction, options: SaveOptions) -> Table:
@@ -150,28 +118,31 @@ def saves_cog(interaction: discord.Interaction) -> Saves:
 class SaveAgain(
     TableButton,
     template=(
-        r"tk:save:(?P<kind>tsr|wsr):"
-        + _AGAINST_ID
+        r"tk:(?P<what>save|odds):(?P<kind>tsr|wsr):"
+        + AGAINST_ID
         + ":"
-        + _MOD_ID
+        + MOD_ID
         + ":"
-        + _PER_ID
+        + PER_ID
         + r":(?P<roller>"
         + ID_CODE
         + r"):(?P<level>\d{0,3}):(?P<stat>"
-        + _MAYBE_INT_ID
+        + MAYBE_INT_ID
         + r"):(?P<kin>"
-        + _MAYBE_INT_ID
+        + MAYBE_INT_ID
         + r"):(?P<name>.*)"
     ),
 ):
-    """Roll a `/save tsr|wsr` again: the roller or the GM; the name comes last (it may hold
-    colons) and is empty for a plain roll, whose level, stat and kin are all kept."""
+    """Roll a `/save tsr|wsr` again (the roller or the GM), or show its odds (`odds`: anyone,
+    privately); the name comes last (it may hold colons) and is empty for a plain roll, whose
+    level, stat and kin are all kept."""
 
-    def __init__(self, kind: SaveKind, options: SaveOptions, roller_id: int) -> None:
-        self.kind, self.options, self.roller_id = kind, options, roller_id
+    def __init__(
+        self, kind: SaveKind, options: SaveOptions, roller_id: int, odds: bool = False
+    ) -> None:
+        self.kind, self.options, self.roller_id, self.odds = kind, options, roller_id, odds
         pieces = (
-            "tk:save",
+            "tk:odds" if odds else "tk:save",
             kind.value,
             against_code(options.against),
             str(options.mod),
@@ -182,7 +153,8 @@ class SaveAgain(
             optional_text(options.kin),
             options.character or "",
         )
-        super().__init__(":".join(pieces), _(AGAIN), style=discord.ButtonStyle.primary)
+        label, style = (_(ODDS), SECONDARY) if odds else (_(AGAIN), PRIMARY)
+        super().__init__(":".join(pieces), label, style=style)
 
     @classmethod
     async def from_custom_id(
@@ -197,10 +169,15 @@ class SaveAgain(
             per=optional_int(match["per"]),
             character=match["name"] or None,
         )
-        return cls(SaveKind(match["kind"]), options, id_from_code(match["roller"]))
+        roller = id_from_code(match["roller"])
+        return cls(SaveKind(match["kind"]), options, roller, match["what"] == "odds")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         table = await save_table(interaction, self.options)
+        if self.odds:
+            inputs = again_inputs(self.kind, self.options, table, self.roller_id)
+            await reply_odds(interaction, [inputs], self.options.against, private=True)
+            return
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(_(ROLLER_OR_GM))
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
@@ -209,26 +186,44 @@ class SaveAgain(
 
 class PartySaveAgain(
     TableButton,
-    template=r"tk:psave:(?P<kind>tsr|wsr):" + _AGAINST_ID + ":" + _MOD_ID + ":" + _PER_ID,
+    template=r"tk:(?P<what>psave|podds):(?P<kind>tsr|wsr):"
+    + AGAINST_ID
+    + ":"
+    + MOD_ID
+    + ":"
+    + PER_ID,
 ):
-    """Roll a `/save party` again for everyone here now: the GM only."""
+    """Roll a `/save party` again for everyone here now (the GM only), or show everyone's odds
+    (`odds`: anyone, privately)."""
 
     def __init__(
-        self, kind: SaveKind, against: DifficultyOptions, mod: int, per: int | None
+        self,
+        kind: SaveKind,
+        against: DifficultyOptions,
+        mod: int,
+        per: int | None,
+        odds: bool = False,
     ) -> None:
-        self.kind, self.against, self.mod, self.per = kind, against, mod, per
-        pieces = ("tk:psave", kind.value, against_code(against), str(mod), optional_text(per))
-        super().__init__(":".join(pieces), _(AGAIN), style=discord.ButtonStyle.primary)
+        self.kind, self.against, self.mod, self.per, self.odds = kind, against, mod, per, odds
+        what = "tk:podds" if odds else "tk:psave"
+        pieces = (what, kind.value, against_code(against), str(mod), optional_text(per))
+        label, style = (_(ODDS), SECONDARY) if odds else (_(AGAIN), PRIMARY)
+        super().__init__(":".join(pieces), label, style=style)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> Self:
         against = against_from_code(match["against"])
-        kind = SaveKind(match["kind"])
-        return cls(kind, against, int(match["mod"]), optional_int(match["per"]))
+        kind, odds = SaveKind(match["kind"]), match["what"] == "podds"
+        return cls(kind, against, int(match["mod"]), optional_int(match["per"]), odds)
 
     async def clicked(self, interaction: discord.Interaction) -> None:
+        if self.odds:
+            table = await read_table(interaction, PARTY)
+            everyone = party_inputs(self.kind, self.against, table, mod=self.mod, per=self.per)
+            await reply_odds(interaction, everyone, self.against, private=True)
+            return
         cog = saves_cog(interaction)
         await cog.roll_party(interaction, self.kind, self.against, self.mod, self.per)
 
@@ -252,11 +247,14 @@ class Saves(commands.Cog):
         options: SaveOptions,
         label: str | None = None,
         secret: bool = False,
+        chart: bool = False,
     ) -> None:
+        no_secret_chart(secret, chart)
         table = await save_table(interaction, options)
         inputs = save_inputs(kind, options, table, interaction.user.id)
         again = again_options(options, inputs)
-        await self.reply_one(interaction, inputs, again, interaction.user.id, label, secret)
+        user = interaction.user.id
+        await self.reply_one(interaction, inputs, again, user, label, secret, chart)
 
     async def reply_one(
         self,
@@ -266,9 +264,11 @@ class Saves(commands.Cog):
         roller_id: int,
         label: str | None = None,
         secret: bool = False,
+        chart: bool = False,
     ) -> None:
-        """Roll, and reply with the working and a button to roll the same save again (a
-        secret save has none: rolling again would show it to the channel)."""
+        """Roll, and reply with the working, buttons to roll the same save again and to see its
+        odds, and with `chart` the odds' picture (a secret save has none of these: rolling
+        again would show it to the channel)."""
         result = inputs.resolve(open_ended(self.rng))
         embed = labelled(save_embed(result, inputs.name), label)
         if secret:
@@ -277,8 +277,13 @@ class Saves(commands.Cog):
                 what = _("{what} for {name}", what=what, name=inputs.name)
             await send_secret(interaction, what, [embed], label)
             return
-        view = buttons_view(SaveAgain(inputs.kind, again, roller_id))
-        await reply(interaction, embed=embed, view=view)
+        view = buttons_view(
+            SaveAgain(inputs.kind, again, roller_id), SaveAgain(inputs.kind, again, roller_id, True)
+        )
+        if chart:
+            await reply_odds(interaction, [inputs], again.against, embed=embed, view=view)
+        else:
+            await reply(interaction, embed=embed, view=view)
 
     async def roll_party(
         self,
@@ -289,6 +294,7 @@ class Saves(commands.Cog):
         per: int | None,
         label: str | None = None,
         secret: bool = False,
+        chart: bool = False,
     ) -> None:
         """The GM's party save, from the command or its "Roll again" button."""
         table = await read_table(interaction, PARTY)
@@ -301,8 +307,13 @@ class Saves(commands.Cog):
             what = _("party {what}", what=secret_what(kind))
             await send_secret(interaction, what, [embed], label)
             return
-        view = buttons_view(PartySaveAgain(kind, against, mod, per))
-        await reply(interaction, embed=embed, view=view)
+        view = buttons_view(
+            PartySaveAgain(kind, against, mod, per), PartySaveAgain(kind, against, mod, per, True)
+        )
+        if chart:
+            await reply_odds(interaction, everyone, against, embed=embed, view=view)
+        else:
+            await reply(interaction, embed=embed, view=view)
 
     @save.command(name="tsr", description=N_("Toughness Save Roll: poison, disease, fatigue"))
     @app_commands.describe(**_AGAINST, **_ONE, stat=N_("Fortitude (default: your character's)"))
@@ -321,12 +332,13 @@ class Saves(commands.Cog):
         character: str | None = None,
         label: Label | None = None,
         secret: bool = False,
+        chart: bool = False,
     ) -> None:
         against = DifficultyOptions(vs=vs, dc=dc, spell=spell)
         options = SaveOptions(
             against, level=level, stat=stat, kin=kin, mod=mod, per=per, character=character
         )
-        await self._one(interaction, SaveKind.TSR, options, label, secret)
+        await self._one(interaction, SaveKind.TSR, options, label, secret, chart)
 
     @save.command(name="wsr", description=N_("Willpower Save Roll: fear, illusions, mind control"))
     @app_commands.describe(**_AGAINST, **_ONE, stat=N_("Wisdom (default: your character's)"))
@@ -345,12 +357,13 @@ class Saves(commands.Cog):
         character: str | None = None,
         label: Label | None = None,
         secret: bool = False,
+        chart: bool = False,
     ) -> None:
         against = DifficultyOptions(vs=vs, dc=dc, spell=spell)
         options = SaveOptions(
             against, level=level, stat=stat, kin=kin, mod=mod, per=per, character=character
         )
-        await self._one(interaction, SaveKind.WSR, options, label, secret)
+        await self._one(interaction, SaveKind.WSR, options, label, secret, chart)
 
     @save.command(name="party", description=N_("GM: the same save for every character here"))
     @app_commands.guild_only()
@@ -372,9 +385,11 @@ class Saves(commands.Cog):
         per: Per | None = None,
         label: Label | None = None,
         secret: bool = False,
+        chart: bool = False,
     ) -> None:
+        no_secret_chart(secret, chart)
         against = DifficultyOptions(vs=vs, dc=dc, spell=spell)
-        await self.roll_party(interaction, SaveKind(kind), against, mod, per, label, secret)
+        await self.roll_party(interaction, SaveKind(kind), against, mod, per, label, secret, chart)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.contexts import NotInServer
 from bot.permissions import is_gm
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
-from cogs._reply import reply, reply_message, update
+from cogs._reply import reply_message, update, whisper
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
 from render.secret import (
@@ -71,9 +71,7 @@ async def send_secret(
         embeds=tuple(dict(e.to_dict()) for e in embeds),
     )
     await keep_secret(bot_of(interaction).store, roll)
-    await reply(
-        interaction, private_text(name, what, yours=True), embeds=list(embeds), ephemeral=True
-    )
+    await whisper(interaction, private_text(name, what, yours=True), embeds=embeds)
 
 
 async def _secret_here(interaction: discord.Interaction, message_id: int) -> SecretRoll:
@@ -114,11 +112,9 @@ class SecretPeek(TableButton, template=r"tk:secret:peek"):
             raise Forbidden(_(ONLY_GM_AND_ROLLER))
         text = private_text(roll.roller_name, roll.what, yours=yours)
         embeds = result_embeds(roll.embeds)
-        if gm and roll.revealed_by is None:
-            view = buttons_view(SecretReveal(roll.message_id))
-            await reply(interaction, text, embeds=embeds, view=view, ephemeral=True)
-        else:
-            await reply(interaction, text, embeds=embeds, ephemeral=True)
+        reveal = gm and roll.revealed_by is None
+        view = buttons_view(SecretReveal(roll.message_id)) if reveal else None
+        await whisper(interaction, text, embeds=embeds, view=view)
 
 
 class SecretReveal(TableButton, template=r"tk:secret:reveal:(?P<message>" + ID_CODE + ")"):

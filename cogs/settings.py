@@ -17,14 +17,13 @@ from lang import N_, _
 from render.fatigue import clock_line
 from render.settings import RESET_CHOICES, settings_embed
 from rules.errors import RulesError
-from table.model import (
+from table.model import Forbidden, Table
+from table.settings import (
     HISTORY_KEEP_DEFAULT,
     HISTORY_KEEP_MAX,
     HISTORY_KEEP_MIN,
     SETTING_NAMES,
     ChannelSettings,
-    Forbidden,
-    Table,
 )
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 

@@ -2,37 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 
 import discord
 
 from lang import N_, _
-from render.common import MINUS, NEUTRAL, band_colour, more_text, plain, points, signed
+from render.common import NEUTRAL, TITLE_MAX, band_colour, fit_lines, fl_text, points, signed
 from rules.fatigue import band_name, band_ranges, max_fp
 from rules.gametime import game_time
 from rules.saves import sr_bonus
 from table.model import Character, Table
 from table.sheet import format_classes
 
-DESCRIPTION_MAX = 4096
-TITLE_MAX = 256
 REMOVED = discord.Colour(0x95A5A6)  # grey: gone
 COMBINE_NAMES = {
     "single": N_("single class"),
     "multi": N_("multiclass"),
     "dual": N_("dualclass"),
 }
-
-
-def fl_text(fl: Fraction) -> str:
-    """`20`, `20.5`, `61/3 (≈20.33)`: exact, as a decimal when it has a short one."""
-    if fl.denominator == 1:
-        return plain(fl.numerator)
-    for places in (1, 2, 3):
-        if (fl * 10**places).denominator == 1:  # a short decimal: the float prints it exactly
-            return f"{float(fl):.{places}f}".replace("-", MINUS)
-    return f"{fl.numerator}/{fl.denominator} (≈{float(fl):.2f})".replace("-", MINUS)
 
 
 def save_bonus(character: Character, stat: int, kin: int, special: int = 0) -> tuple[int, str]:
@@ -176,18 +163,6 @@ def roster_line(character: Character) -> str:
     )
 
 
-def _fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
-    """As many lines as fit in `limit`, then "…and N more" for the rest."""
-    text = ""
-    for index, line in enumerate(lines):
-        left = len(lines) - index - 1
-        tail = f"\n{more_text(left)}" if left else ""
-        if len(text) + len(line) + 1 + len(tail) > limit:
-            return text + f"\n{more_text(len(lines) - index)}"
-        text += ("\n" if text else "") + line
-    return text
-
-
 def roster_embed(table: Table) -> discord.Embed:
     """Every character in the channel with owner and level."""
     count = len(table.characters)
@@ -195,7 +170,7 @@ def roster_embed(table: Table) -> discord.Embed:
     if not table.characters:
         embed.description = _("None yet: make one with `/character create`.")
     else:
-        embed.description = _fit_lines([roster_line(c) for c in table.characters])
+        embed.description = fit_lines([roster_line(c) for c in table.characters])
     return embed
 
 
@@ -213,16 +188,3 @@ def confirm_remove_embed(character: Character) -> discord.Embed:
 
 def removed_embed(character: Character) -> discord.Embed:
     return discord.Embed(title=_("Removed {name}", name=character.name)[:TITLE_MAX], colour=REMOVED)
-
-
-def cancelled_embed(
-    name: str, timed_out: bool = False, command: str = "/character remove"
-) -> discord.Embed:
-    """A removal prompt answered Cancel, or left past its minute (then: how to ask again)."""
-    text = _("Cancelled: nothing was removed.")
-    if timed_out:
-        text = _(
-            "No answer within a minute: nothing was removed. To remove it, run `{command}` again.",
-            command=command,
-        )
-    return discord.Embed(title=_("Kept {name}", name=name)[:TITLE_MAX], description=text)

@@ -1,6 +1,10 @@
-"""Colours and number formats every render shares."""
+"""What every render shares: colours, number formats, Discord's embed limits, and fitting a
+list of lines into one."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
 
 import discord
 
@@ -25,6 +29,9 @@ BAND_COLOURS: dict[str, discord.Colour] = dict(
         strict=True,
     )
 )
+
+# Discord's limits on an embed's description, title and a field's value, in characters.
+DESCRIPTION_MAX, TITLE_MAX, FIELD_MAX = 4096, 256, 1024
 
 SUCCESS = discord.Colour(0x2ECC71)
 FAILURE = discord.Colour(0xE74C3C)
@@ -58,3 +65,34 @@ def points(low: int, high: int) -> str:
 def more_text(count: int) -> str:
     """`…and 3 more`: the lines a long list leaves out."""
     return _("…and {count} more", count=count)
+
+
+def fl_text(fl: Fraction) -> str:
+    """`20`, `20.5`, `61/3 (≈20.33)`: exact, as a decimal when it has a short one."""
+    if fl.denominator == 1:
+        return plain(fl.numerator)
+    for places in (1, 2, 3):
+        if (fl * 10**places).denominator == 1:  # a short decimal: the float prints it exactly
+            return f"{float(fl):.{places}f}".replace("-", MINUS)
+    return f"{fl.numerator}/{fl.denominator} (≈{float(fl):.2f})".replace("-", MINUS)
+
+
+def fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
+    """As many lines as fit in `limit`, then `…and N more` for the rest."""
+    whole = "\n".join(lines)
+    if all(lines) and len(whole) + 1 + len(more_text(len(lines))) <= limit:
+        return whole  # room for all, even beside the longest "…and N more": nothing is cut
+    return fit_one_by_one(lines, limit)
+
+
+def fit_one_by_one(lines: Sequence[str], limit: int) -> str:
+    """`fit_lines` the long way: each line while the rest's `…and N more` still fits."""
+    text = ""
+    for index, line in enumerate(lines):
+        left = len(lines) - index - 1
+        tail = f"\n{more_text(left)}" if left else ""
+        joined = f"{text}\n{line}" if text else line
+        if len(joined) + len(tail) > limit:
+            return f"{text}\n{more_text(len(lines) - index)}" if text else more_text(len(lines))
+        text = joined
+    return text

@@ -12,7 +12,7 @@ from functools import lru_cache
 import discord
 
 from lang import _, n_, words
-from render.common import band_colour, more_text, points
+from render.common import FIELD_MAX, TITLE_MAX, band_colour, fit_lines, fl_text, points
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
 from rules.gametime import game_time, round_number
@@ -25,8 +25,6 @@ NO_BAND_COLOUR = discord.Colour.light_grey()
 BAR_SEGMENTS = 10
 FULL, EMPTY = "▰", "▱"
 PAGE_SIZE = 10  # characters on one page of the party board (one field each, 25 at most)
-DESCRIPTION_MAX = 4096
-TITLE_MAX = 256
 
 
 # --- small pieces --------------------------------------------------------------------------
@@ -51,14 +49,6 @@ def clock_line(seconds: int, round_seconds: int, round_no: int | None = None) ->
         round=shown,
         seconds=round_seconds,
     )
-
-
-def fl_text(fl: Fraction) -> str:
-    """20.5 for 41/2; a fraction that has no short decimal shows rounded, marked ≈."""
-    if fl.denominator == 1:
-        return str(fl.numerator)
-    shown = f"{float(fl):.2f}".rstrip("0").rstrip(".")
-    return shown if Fraction(shown) == fl else f"≈{shown}"
 
 
 def bar(fp: int, maximum: int) -> str:
@@ -124,27 +114,6 @@ def worst_colour(pairs: Sequence[tuple[int, Fraction | None]]) -> discord.Colour
     """The colour of the worst band among (FP, FL) pairs; grey when nobody has a band."""
     bands = [band_index(fp, fl) for fp, fl in pairs if fl is not None]
     return band_colour(BANDS[max(bands)]) if bands else NO_BAND_COLOUR
-
-
-def fit_lines(lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
-    """As many lines as fit in `limit`, then `…and N more` for the rest."""
-    whole = "\n".join(lines)
-    if all(lines) and len(whole) + 1 + len(more_text(len(lines))) <= limit:
-        return whole  # room for all, even beside the longest "…and N more": nothing is cut
-    return fit_one_by_one(lines, limit)
-
-
-def fit_one_by_one(lines: Sequence[str], limit: int) -> str:
-    """`fit_lines` the long way: each line while the rest's `…and N more` still fits."""
-    text = ""
-    for index, line in enumerate(lines):
-        left = len(lines) - index - 1
-        tail = f"\n{more_text(left)}" if left else ""
-        joined = f"{text}\n{line}" if text else line
-        if len(joined) + len(tail) > limit:
-            return f"{text}\n{more_text(len(lines) - index)}" if text else more_text(len(lines))
-        text = joined
-    return text
 
 
 # --- one character -------------------------------------------------------------------------
@@ -322,12 +291,14 @@ def clock_embed(table: Table) -> discord.Embed:
         if (text := temp_text(c.fatigue, table.clock))
     ]
     if running:
-        embed.add_field(name=_("Temporary FP"), value=fit_lines(running, 1024), inline=False)
+        embed.add_field(name=_("Temporary FP"), value=fit_lines(running, FIELD_MAX), inline=False)
     ahead = [
         f"{emoji(c.fatigue.fp, c.fl)} **{c.name}** {text}"
         for c in table.characters
         if (text := rested_text(c.fatigue, table.clock))
     ]
     if ahead:  # the clock passing up to then changes nothing of theirs
-        embed.add_field(name=_("Ahead of the clock"), value=fit_lines(ahead, 1024), inline=False)
+        embed.add_field(
+            name=_("Ahead of the clock"), value=fit_lines(ahead, FIELD_MAX), inline=False
+        )
     return embed

@@ -9,8 +9,7 @@ import discord
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.common import NEUTRAL, plain
-from render.fatigue import fit_lines
+from render.common import NEUTRAL, TITLE_MAX, fit_lines, plain
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
 from table.initiative import TurnReport
@@ -51,10 +50,10 @@ def order_embed(
     it already), then the order."""
     title = _(TITLE) if title is None else title
     if not initiative.combatants:
-        return discord.Embed(title=title[:256], description=_(EMPTY), colour=NEUTRAL)
+        return discord.Embed(title=title[:TITLE_MAX], description=_(EMPTY), colour=NEUTRAL)
     lines = [status(initiative), "", *order_lines(initiative)] if with_status else []
     lines = lines or order_lines(initiative)
-    embed = discord.Embed(title=title[:256], description=fit_lines(lines), colour=NEUTRAL)
+    embed = discord.Embed(title=title[:TITLE_MAX], description=fit_lines(lines), colour=NEUTRAL)
     return embed.set_footer(text=f"🕰️ {game_time(clock)}")
 
 

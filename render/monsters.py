@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from lang import N_, _, n_
-from render.common import FAILURE, MIXED, NEUTRAL, plain
+from render.common import FAILURE, MIXED, NEUTRAL, TITLE_MAX, fit_lines, plain
 from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, format_modifier
 from table.bestiary import MonsterHit, spot_squares
 from table.model import Monster
@@ -156,7 +156,7 @@ def block_embed(
 
     Hidden unarmored spots appear only as a count unless `show_hidden` (a reply only the GM,
     or whoever built an unsaved block, sees)."""
-    embed = discord.Embed(title=title[:256], colour=MIXED if block.warnings else NEUTRAL)
+    embed = discord.Embed(title=title[:TITLE_MAX], colour=MIXED if block.warnings else NEUTRAL)
     embed.add_field(name=_("Defense"), value=str(block.defense))
     embed.add_field(name=_("Evasion"), value=evasion_text(block))
     embed.add_field(name=_("Armor"), value=armor_text(block))
@@ -210,21 +210,21 @@ def roster_embed(monsters: Sequence[Monster]) -> discord.Embed:
     if not monsters:
         embed.description = _("None yet: the GM adds them with `/monster create`.")
     else:
-        embed.description = "\n".join(roster_line(m) for m in monsters)[:4096]
+        embed.description = fit_lines([roster_line(m) for m in monsters])
     return embed
 
 
 def confirm_remove_embed(monster: Monster) -> discord.Embed:
     hp = f"HP {hp_text(monster)} · " if monster.hp_max is not None else ""
     return discord.Embed(
-        title=_("Remove {name}?", name=monster.name)[:256],
+        title=_("Remove {name}?", name=monster.name)[:TITLE_MAX],
         description=_("{hp}facing {facing}. `/undo` brings it back.", hp=hp, facing=monster.facing),
         colour=discord.Colour(0x95A5A6),  # grey, as a character's removal
     )
 
 
 def removed_embed(monster: Monster) -> discord.Embed:
-    return discord.Embed(title=_("Removed {name}", name=monster.name)[:256], colour=NEUTRAL)
+    return discord.Embed(title=_("Removed {name}", name=monster.name)[:TITLE_MAX], colour=NEUTRAL)
 
 
 def hit_embed(hit: MonsterHit) -> discord.Embed:
@@ -232,7 +232,7 @@ def hit_embed(hit: MonsterHit) -> discord.Embed:
     result, monster = hit.result, hit.monster
     if hit.already_defeated:
         return discord.Embed(
-            title=_("{name} is already defeated", name=monster.name)[:256],
+            title=_("{name} is already defeated", name=monster.name)[:TITLE_MAX],
             description=_(
                 "HP {hp}: a further hit changes nothing (it would have taken {taken}).",
                 hp=hp_text(monster),
@@ -267,7 +267,7 @@ def hit_embed(hit: MonsterHit) -> discord.Embed:
     else:
         lines.append(_("HP not tracked"))
     return discord.Embed(
-        title=_("{name} takes {taken}", name=monster.name, taken=result.taken)[:256],
+        title=_("{name} takes {taken}", name=monster.name, taken=result.taken)[:TITLE_MAX],
         description="\n".join(lines),
         colour=FAILURE if monster.down else NEUTRAL,
     )

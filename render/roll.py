@@ -5,11 +5,9 @@ from __future__ import annotations
 import discord
 
 from lang import _
-from render.common import NEUTRAL, plain, signed
+from render.common import DESCRIPTION_MAX, NEUTRAL, TITLE_MAX, plain, signed
 from rules.dice import OpenEndedRoll
 
-DESCRIPTION_MAX = 4096
-TITLE_MAX = 256
 _CUT = " …"
 
 

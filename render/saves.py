@@ -9,10 +9,12 @@ import discord
 
 from lang import N_, _, words
 from render.common import (
+    DESCRIPTION_MAX,
     FAILURE,
     MIXED,
     SUCCESS,
-    more_text,
+    TITLE_MAX,
+    fit_lines,
     outcome_colour,
     percent,
     plain,
@@ -20,8 +22,6 @@ from render.common import (
 )
 from rules.saves import Difficulty, SaveKind, SaveResult
 
-DESCRIPTION_MAX = 4096  # Discord's limit on an embed description
-TITLE_MAX = 256
 PASS, FAIL = "✅", "❌"
 
 
@@ -120,18 +120,11 @@ def party_line(name: str, result: SaveResult) -> str:
     return f"{head}\n{working}"
 
 
-def _fit_lines(head: str, lines: Sequence[str], limit: int = DESCRIPTION_MAX) -> str:
-    """`head` and as many lines as fit in `limit`, then "…and N more" for the rest."""
-    text = head
-    for index, line in enumerate(lines):
-        left = len(lines) - index - 1
-        # Room must remain for this line and, if any follow, the "…and N more" line.
-        tail = f"\n{more_text(left)}" if left else ""
-        if len(text) + 1 + len(line) + len(tail) <= limit:
-            text += "\n" + line
-            continue
-        return text + f"\n{more_text(len(lines) - index)}"
-    return text
+def _under(head: str, lines: Sequence[str]) -> str:
+    """`head`, then as many lines as fit under it in a description (`fit_lines`)."""
+    if not lines:
+        return head
+    return f"{head}\n{fit_lines(lines, DESCRIPTION_MAX - len(head) - 1)}"
 
 
 def party_embed(
@@ -162,7 +155,7 @@ def party_embed(
             passed=passed,
             count=len(results),
         ),
-        description=_fit_lines(" · ".join(head), lines),
+        description=_under(" · ".join(head), lines),
         colour=colour,
     )
     if results and results[0][1].ties_succeed:

@@ -10,10 +10,9 @@ import discord
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.common import NEUTRAL
+from render.common import NEUTRAL, TITLE_MAX
 
 SECRET = discord.Colour(0x2C2F33)  # dark: behind the screen
-TITLE_MAX = 256
 HIDDEN = N_("Only the GM and the player who rolled can see the result.")
 REVEALED = N_("Revealed by the GM.")
 

@@ -1,7 +1,6 @@
-"""Tablekeeper's rules engine: a pure, standard-library-only package.
-
-Modules: `dice` (open-ended d100), `saves` (Save Rolls), `fatigue` (Fatigue Points),
-`defense` (monster Defense & Armor). Errors are `rules.errors.RulesError` subclasses.
+"""The game's rules as a pure library (standard library and `lang` only): dice, Save Rolls,
+fatigue and monster defenses, with time and randomness passed in. Its errors
+(`rules.errors.RulesError`) carry the sentence a player reads.
 """
 
 from rules.errors import NoSaveError, RulesError

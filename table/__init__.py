@@ -1,5 +1,4 @@
-"""The channel's table: characters, monsters, settings and clock, and the operations on them.
-
-Pure and Discord-free (a test proves it): a cog parses and checks who may act, calls a table
-operation over `rules` inside one store transaction, renders the result and replies.
+"""The channel's table: its characters, monsters, settings, clock and turn order, and the pure
+operations a command applies to them (`Table -> (Table, result)`). No Discord, no database: a
+cog checks who may act, the store runs the operation in one transaction, a render shows it.
 """

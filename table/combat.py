@@ -13,10 +13,9 @@ from lang import _
 from rules.errors import RulesError
 from rules.text import plain
 
-from table.names import name_key
+from table.names import NAME_MAX, name_key
 
 SCORE_LIMIT = 1000  # scores within ±1,000
-NAME_MAX = 40  # as long as a stored character's name (table.model.NAME_MAX)
 COMBATANTS_MAX = 25  # not a rule: the order fits one list and one autocomplete page
 Kind = Literal["character", "monster", "other"]
 KINDS: tuple[str, ...] = ("character", "monster", "other")

@@ -6,35 +6,40 @@ such a function can only return a new Table, never half-change the old one.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import itertools
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any
 
 from lang import N_, _
-from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
-from rules.fatigue import FatigueSettings, FatigueState
+from rules.fatigue import COMBINES, FatigueState
 from rules.fatigue import fatigue_level as _fatigue_level
 from rules.gametime import round_number
 from rules.saves import MODIFIER_LIMIT
-from rules.text import plain
 
+from table.checks import check_id, check_int, evolved
 from table.combat import Initiative
+from table.monster import Monster
+from table.names import NAME_MAX, named
 from table.names import name_key as name_key  # re-exported: where names were always compared
+from table.settings import (
+    DEFAULT_SETTINGS,
+    SETTING_NAMES,
+    ChannelSettings,
+    ServerLayer,
+    layered,
+)
 
-NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
+# Re-exported: where the store and its tests have always found them.
+from table.settings import HISTORY_KEEP_DEFAULT as HISTORY_KEEP_DEFAULT
+from table.settings import HISTORY_KEEP_MIN as HISTORY_KEEP_MIN
+from table.settings import server_layer as server_layer
+
 LEVEL_MAX = 100
 FL_MAX = 1000
-HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
-# How many of its latest changes a channel keeps for /history and /undo (not a rule either).
-HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 100_000
-COMBINES: tuple[str, ...] = ("single", "multi", "dual")  # as rules.fatigue.fatigue_level takes
-_LISTED_NAMES = 5  # how many names an unknown-name error suggests
 # One wording wherever a command needs characters and the channel has none.
 NO_CHARACTERS = N_(
     "There are no characters in this channel yet: make one with `/character create`"
@@ -80,182 +85,6 @@ class Forbidden(RulesError):
     """The actor may not do this (not the owner, not the GM)."""
 
 
-_Frozen = TypeVar("_Frozen")
-
-
-def _evolved(value: _Frozen, **changes: Any) -> _Frozen:
-    """A frozen value with `changes` set as they are, without `__post_init__`: only for
-    changes that keep every invariant it checks, each value checked already on its own."""
-    new = object.__new__(type(value))  # copy.copy's own way, without its generic dispatch
-    new.__dict__.update(value.__dict__, **changes)
-    return new
-
-
-def _check_int(value: object, what: str, low: int, high: int | None = None) -> int:
-    """`value` if a whole number in range, else a RulesError naming `what` (a marked message)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(_("{what} must be a whole number", what=_(what)))
-    if high is None and value < low:
-        raise RulesError(_("{what} must be {low} or more", what=_(what), low=plain(low)))
-    if high is not None and not low <= value <= high:
-        raise RulesError(
-            _(
-                "{what} must be between {low} and {high}",
-                what=_(what),
-                low=plain(low),
-                high=plain(high),
-            )
-        )
-    return value
-
-
-def _check_id(value: object, what: str) -> int:
-    return _check_int(value, what, 1, 2**63 - 1)  # a Discord snowflake fits SQLite's INTEGER
-
-
-def _unaccented(key: str) -> str:
-    """'bórin' → 'borin': how a name is typed on a keyboard without its accents."""
-    decomposed = unicodedata.normalize("NFKD", key)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-class _HasName(Protocol):
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def key(self) -> str: ...
-
-
-_Named = TypeVar("_Named", bound=_HasName)
-
-
-def _named(items: Sequence[_Named], name: str, noun: str) -> _Named:
-    """The item with this name; else the only one that matches without accents ('borin' finds
-    Bórin); else an error that suggests close names (a typo) or lists a few. `noun` is a marked
-    message ("character", "monster")."""
-    if not isinstance(name, str):
-        raise RulesError(_("A {noun}'s name is text", noun=_(noun)))
-    key = name_key(name)
-    found = next((i for i in items if i.key == key), None)
-    if found is not None:
-        return found
-    plain = [i for i in items if _unaccented(i.key) == _unaccented(key)]
-    if len(plain) == 1:
-        return plain[0]
-    shown = " ".join(name.split())[:NAME_MAX]
-    if not items:
-        raise RulesError(
-            _(
-                "No {noun} named '{name}' in this channel (there are none yet)",
-                noun=_(noun),
-                name=shown,
-            )
-        )
-    by_key = {_unaccented(i.key): i.name for i in items}
-    close = difflib.get_close_matches(_unaccented(key), list(by_key), n=3, cutoff=0.6)
-    if close:
-        guesses = (" " + _("or") + " ").join(by_key[k] for k in close)
-        raise RulesError(
-            _(
-                "No {noun} named '{name}' in this channel: did you mean {guesses}?",
-                noun=_(noun),
-                name=shown,
-                guesses=guesses,
-            )
-        )
-    names = [i.name for i in items[:_LISTED_NAMES]]
-    more = ", …" if len(items) > _LISTED_NAMES else ""
-    raise RulesError(
-        _(
-            "No {noun} named '{name}' in this channel; here: {names}{more}",
-            noun=_(noun),
-            name=shown,
-            names=", ".join(names),
-            more=more,
-        )
-    )
-
-
-@dataclass(frozen=True)
-class ChannelSettings:
-    ties: Literal["fail", "succeed"] = "fail"
-    round_seconds: int = 60
-    rest_rate: int = 1
-    break_minutes: int = 10
-    short_minutes: int = 60
-    long_minutes: int = 480
-    gm_role_id: int | None = None
-    # Threads of this channel play at its table ("shared") or each keeps one of its own.
-    threads: Literal["shared", "own"] = "shared"
-    history_keep: int = HISTORY_KEEP_DEFAULT
-
-    def __post_init__(self) -> None:
-        if self.ties not in ("fail", "succeed"):
-            raise RulesError(_("Ties must either fail or succeed"))
-        if self.threads not in ("shared", "own"):
-            raise RulesError(_("Threads either share this channel's table or keep their own"))
-        self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
-        if self.gm_role_id is not None:
-            _check_id(self.gm_role_id, N_("GM role"))
-        _check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
-
-    @property
-    def ties_succeed(self) -> bool:
-        return self.ties == "succeed"
-
-    def fatigue_settings(self) -> FatigueSettings:
-        return FatigueSettings(
-            round_seconds=self.round_seconds,
-            rest_rate=self.rest_rate,
-            break_minutes=self.break_minutes,
-            short_minutes=self.short_minutes,
-            long_minutes=self.long_minutes,
-        )
-
-
-SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ChannelSettings))
-DEFAULT_SETTINGS = ChannelSettings()
-# The settings a server set for all its channels, as sorted (name, value) pairs; a setting the
-# server did not set is absent (its channels use their own value, else the default).
-ServerLayer = tuple[tuple[str, Any], ...]
-SOURCES = ("channel", "server", "default")  # where a channel's setting comes from
-
-
-def server_layer(values: Mapping[str, Any]) -> ServerLayer:
-    """The server's settings from name → value (None: not set), checked by the same limits
-    as a channel's (`ChannelSettings`): one source for every limit."""
-    unknown = set(values) - set(SETTING_NAMES)
-    if unknown:
-        raise RulesError(_("No setting named {name}", name=repr(sorted(unknown)[0])))
-    given = {name: value for name, value in values.items() if value is not None}
-    ChannelSettings(**given)  # raises the same RulesError a channel would get
-    # A server setting the default sets nothing.
-    return tuple(sorted((n, v) for n, v in given.items() if v != getattr(DEFAULT_SETTINGS, n)))
-
-
-def layered(own: Mapping[str, Any], server: ServerLayer) -> ChannelSettings:
-    """A channel's settings: its own values, else the server's, else the defaults. Settings are
-    immutable, so equal inputs share one, checked once (every read of a channel layers them);
-    the key holds each value's type, so a True never passes for a 1 that was checked."""
-    try:
-        return _layered(_typed(own.items()), _typed(server))
-    except TypeError:  # an unhashable value: checked (and refused) the long way
-        return replace(ChannelSettings(**dict(server)), **own)
-
-
-def _typed(items: Iterable[tuple[str, Any]]) -> tuple[tuple[str, type, Any], ...]:
-    return tuple(sorted((name, type(value), value) for name, value in items))
-
-
-@functools.lru_cache(maxsize=1024)
-def _layered(
-    own: tuple[tuple[str, type, Any], ...], server: tuple[tuple[str, type, Any], ...]
-) -> ChannelSettings:
-    base = ChannelSettings(**{name: value for name, ignored, value in server})
-    return replace(base, **{name: value for name, ignored, value in own})
-
-
 @dataclass(frozen=True)
 class Character:
     name: str
@@ -285,8 +114,8 @@ class Character:
             )
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "_key", name_key(name))  # not a field: compared via the name
-        _check_id(self.owner_id, N_("Owner"))
-        _check_int(self.level, N_("Level"), 1, LEVEL_MAX)
+        check_id(self.owner_id, N_("Owner"))
+        check_int(self.level, N_("Level"), 1, LEVEL_MAX)
         for what, value in (
             (N_("Fortitude"), self.fortitude),
             (N_("Wisdom"), self.wisdom),
@@ -295,7 +124,7 @@ class Character:
             (N_("TSR special modifier"), self.special_tsr),
             (N_("WSR special modifier"), self.special_wsr),
         ):
-            _check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
+            check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
         if self.combine not in COMBINES:
             raise RulesError(_("Classes combine as single, multi or dual"))
         try:  # lists (from JSON) become the tuples a frozen value needs
@@ -334,7 +163,7 @@ class Character:
         one path every spend, rest and recovery takes."""
         if not isinstance(fatigue, FatigueState):
             raise RulesError(_("Fatigue must be a fatigue state"))
-        return _evolved(self, fatigue=fatigue)
+        return evolved(self, fatigue=fatigue)
 
     @property
     def key(self) -> str:
@@ -370,67 +199,6 @@ def check_can_change(actor_id: int, is_gm: bool, character: Character) -> None:
         raise Forbidden(_("You can only change your own characters; ask the GM"))
 
 
-@dataclass(frozen=True)
-class Monster:
-    """A monster of the channel's bestiary: its build inputs (`MonsterBlock.to_dict()`), its HP
-    when the GM tracks it (it may fall to 0 or below: down), and its facing (a compass point)."""
-
-    name: str
-    build: dict[str, Any]
-    hp_max: int | None = None
-    hp: int | None = None  # None with an hp_max: starts at full HP
-    facing: str = "N"
-
-    def __post_init__(self) -> None:
-        name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
-        if not name:
-            raise RulesError(_("A monster needs a name"))
-        if len(name) > NAME_MAX:
-            raise RulesError(
-                _("A monster's name must be {most} characters or fewer", most=NAME_MAX)
-            )
-        object.__setattr__(self, "name", name)
-        if not isinstance(self.build, Mapping):
-            raise RulesError(_("A monster's build must be a mapping of its build inputs"))
-        # Stored canonical (every input, armor in lower case, spots in order) so equal monsters
-        # compare equal; a bad build fails here, not when it is shown. The block is kept (not a
-        # field: compared via the build): a hit, the roster and the reply read it, not rebuild it.
-        block = MonsterBlock.from_dict(self.build)
-        object.__setattr__(self, "build", block.to_dict())
-        object.__setattr__(self, "_block", block)
-        if self.hp_max is None:
-            if self.hp is not None:
-                raise RulesError(_("A monster's HP can only be tracked with its maximum HP"))
-        else:
-            _check_int(self.hp_max, N_("Maximum HP"), 1, HP_MAX)
-            hp = self.hp_max if self.hp is None else self.hp
-            _check_int(hp, N_("HP"), -(2**62), self.hp_max)
-            object.__setattr__(self, "hp", hp)
-        if self.facing not in FACINGS:
-            raise RulesError(_("Facing must be one of {choices}", choices=", ".join(FACINGS)))
-
-    @property
-    def key(self) -> str:
-        return name_key(self.name)
-
-    @property
-    def block(self) -> MonsterBlock:
-        """The stat block the rules built from the inputs."""
-        block: MonsterBlock = self._block  # type: ignore[attr-defined]  # set in __post_init__
-        return block
-
-    def hurt(self, taken: int) -> Monster:
-        """The same monster with `taken` off its tracked HP (its build is not checked again)."""
-        if self.hp is None or self.hp_max is None:  # a bug: the hit checks it first
-            raise ValueError(f"{self.name}'s HP is not tracked")
-        hp = _check_int(self.hp - taken, N_("HP"), -(2**62), self.hp_max)
-        return _evolved(self, hp=hp)
-
-    @property
-    def down(self) -> bool:
-        return self.hp is not None and self.hp <= 0
-
-
 PARTS = ("characters", "monsters", "initiative")  # what a Table may be read without
 
 
@@ -460,12 +228,12 @@ class Table:
             unknown = sorted(set(self.own) - set(SETTING_NAMES))
             raise RulesError(_("Unknown settings: {names}", names=unknown))
         object.__setattr__(self, "own", frozenset(self.own) | differ)
-        _check_id(self.channel_id, N_("Channel"))
+        check_id(self.channel_id, N_("Channel"))
         if self.guild_id is not None:
-            _check_id(self.guild_id, N_("Server"))
-        _check_int(self.clock, N_("Game time (seconds)"), 0, 2**62)
-        _check_int(self.round_start, N_("Round start (seconds)"), 0, 2**62)
-        _check_int(self.round_first, N_("Rounds gone by"), 0, 2**62)
+            check_id(self.guild_id, N_("Server"))
+        check_int(self.clock, N_("Game time (seconds)"), 0, 2**62)
+        check_int(self.round_start, N_("Round start (seconds)"), 0, 2**62)
+        check_int(self.round_first, N_("Rounds gone by"), 0, 2**62)
         characters = tuple(sorted(self.characters, key=lambda c: c.key))
         for first, second in itertools.pairwise(characters):
             if first.key == second.key:
@@ -541,7 +309,7 @@ class Table:
         return next((c for c in self.characters if c.key == key), None)
 
     def get(self, name: str) -> Character:
-        return _named(self.characters, name, N_("character"))
+        return named(self.characters, name, N_("character"))
 
     def with_parts(self, **parts: Any) -> Table:
         """This channel with whole parts (`characters`, `monsters`, `initiative`) as another Table
@@ -549,14 +317,14 @@ class Table:
         checked when that Table was made, and no check spans two parts, so none is again."""
         if not parts.keys() <= set(PARTS):
             raise ValueError(f"not parts of a Table: {sorted(parts.keys() - set(PARTS))}")
-        return _evolved(self, **parts)
+        return evolved(self, **parts)
 
     def with_character(self, character: Character) -> Table:
         """Insert, or replace the character with the same name (case-insensitive)."""
         for i, c in enumerate(self.characters):
             if c.key == character.key:  # in its place: still sorted, still one per name
                 characters = (*self.characters[:i], character, *self.characters[i + 1 :])
-                return _evolved(self, characters=characters)
+                return evolved(self, characters=characters)
         return replace(self, characters=(*self.characters, character))
 
     def without(self, name: str) -> Table:
@@ -569,7 +337,7 @@ class Table:
         return next((m for m in self.monsters if m.key == key), None)
 
     def get_monster(self, name: str) -> Monster:
-        return _named(self.monsters, name, N_("monster"))
+        return named(self.monsters, name, N_("monster"))
 
     def with_monster(self, monster: Monster) -> Table:
         """Insert, or replace the monster with the same name (case-insensitive)."""

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from lang import _
 from rules.errors import RulesError
 
+NAME_MAX = 40  # short enough for an autocomplete choice and a reply line
+_LISTED_NAMES = 5  # how many names an unknown-name error suggests
 NAME_LIMIT = 32  # fits an autocomplete choice and an embed title
 # Punctuation a name may use besides letters, digits and spaces: nothing that pings, quotes
 # code or formats text in Discord (`@`, backticks, `*`, `_`, `~`, `|`, `<`, `>`, `#`, ...).
@@ -65,3 +70,67 @@ def clean_name(text: str, noun: str) -> str:
 def _is_word_char(char: str) -> bool:
     # letters (L*), marks that accent them (M*) and digits (N*); never controls or invisibles
     return unicodedata.category(char)[0] in "LMN"
+
+
+def _unaccented(key: str) -> str:
+    """'bórin' → 'borin': how a name is typed on a keyboard without its accents."""
+    decomposed = unicodedata.normalize("NFKD", key)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+class _HasName(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def key(self) -> str: ...
+
+
+_Named = TypeVar("_Named", bound=_HasName)
+
+
+def named(items: Sequence[_Named], name: str, noun: str) -> _Named:
+    """The item with this name; else the only one that matches without accents ('borin' finds
+    Bórin); else an error that suggests close names (a typo) or lists a few. `noun` is a marked
+    message ("character", "monster")."""
+    if not isinstance(name, str):
+        raise RulesError(_("A {noun}'s name is text", noun=_(noun)))
+    key = name_key(name)
+    found = next((i for i in items if i.key == key), None)
+    if found is not None:
+        return found
+    plain = [i for i in items if _unaccented(i.key) == _unaccented(key)]
+    if len(plain) == 1:
+        return plain[0]
+    shown = " ".join(name.split())[:NAME_MAX]
+    if not items:
+        raise RulesError(
+            _(
+                "No {noun} named '{name}' in this channel (there are none yet)",
+                noun=_(noun),
+                name=shown,
+            )
+        )
+    by_key = {_unaccented(i.key): i.name for i in items}
+    close = difflib.get_close_matches(_unaccented(key), list(by_key), n=3, cutoff=0.6)
+    if close:
+        guesses = (" " + _("or") + " ").join(by_key[k] for k in close)
+        raise RulesError(
+            _(
+                "No {noun} named '{name}' in this channel: did you mean {guesses}?",
+                noun=_(noun),
+                name=shown,
+                guesses=guesses,
+            )
+        )
+    names = [i.name for i in items[:_LISTED_NAMES]]
+    more = ", …" if len(items) > _LISTED_NAMES else ""
+    raise RulesError(
+        _(
+            "No {noun} named '{name}' in this channel; here: {names}{more}",
+            noun=_(noun),
+            name=shown,
+            names=", ".join(names),
+            more=more,
+        )
+    )

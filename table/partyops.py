@@ -12,24 +12,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from lang import N_, _
+from rules import fatigue
 from rules.errors import RulesError
-from rules.fatigue import (
-    FatigueEvent,
-    FatigueState,
-    Transition,
-    advance,
-    clear_vp,
-    gain,
-    grant_temp,
-    recover,
-    rest,
-    rest_minutes,
-)
+from rules.fatigue import MINUTES_MAX, FatigueEvent, FatigueState, Transition
 
 from table.model import NO_CHARACTERS, Character, Table
 
 ROUNDS_MAX = 10_000  # more rounds than this at once is surely a typo: say minutes instead
-MINUTES_MAX = 7 * 24 * 60  # a week of game time, the longest the rules take at once
 
 Step = Callable[[FatigueState, Fraction], Transition]
 
@@ -101,15 +90,15 @@ def require_characters(table: Table) -> None:
 
 def spend(table: Table, name: str, amount: int) -> tuple[Table, CharacterChange]:
     """`name` takes an action costing `amount` FP."""
-    return _change_one(table, name, lambda state, fl: gain(state, fl, amount))
+    return _change_one(table, name, lambda state, fl: fatigue.spend(state, fl, amount))
 
 
-def remove(table: Table, name: str, amount: int) -> tuple[Table, CharacterChange]:
+def recover(table: Table, name: str, amount: int) -> tuple[Table, CharacterChange]:
     """The GM removes `amount` FP from `name` directly (the floor of a cap holds)."""
-    return _change_one(table, name, lambda state, fl: recover(state, fl, amount))
+    return _change_one(table, name, lambda state, fl: fatigue.recover(state, fl, amount))
 
 
-def give_temp(
+def temp(
     table: Table, name: str, amount: int, minutes: int | None = None
 ) -> tuple[Table, CharacterChange]:
     """`name` gains `amount` Temporary FP now on the channel clock, for `minutes` (default:
@@ -118,16 +107,16 @@ def give_temp(
     return _change_one(
         table,
         name,
-        lambda state, fl: grant_temp(state, fl, amount, table.clock, settings, minutes),
+        lambda state, fl: fatigue.temp(state, fl, amount, table.clock, settings, minutes),
     )
 
 
-def clear_vp_damage(table: Table, name: str) -> tuple[Table, CharacterChange]:
+def clear_vp(table: Table, name: str) -> tuple[Table, CharacterChange]:
     """The GM clears `name`'s VP damage tally (applied to the sheet): no rest does."""
     character = table.get(name)
     if not character.fatigue.vp_damage:
         raise RulesError(_("{name} has no VP damage to clear", name=character.name))
-    return _change_one(table, name, lambda state, fl: clear_vp(state))
+    return _change_one(table, name, lambda state, fl: fatigue.clear_vp(state))
 
 
 def rest_one(
@@ -139,7 +128,9 @@ def rest_one(
     return _change_one(
         table,
         name,
-        lambda state, fl: rest(state, fl, kind, settings, minutes, now=table.clock, alone=True),
+        lambda state, fl: fatigue.rest(
+            state, fl, kind, settings, minutes, now=table.clock, alone=True
+        ),
     )
 
 
@@ -151,7 +142,7 @@ def party_spend(table: Table, amount: int) -> tuple[Table, PartyReport]:
     require_characters(table)
     if all(c.fl is None for c in table.characters):
         raise RulesError(_("Nobody here has a Fatigue Level yet: set one with `/character set`"))
-    return _change_all(table, lambda state, fl: gain(state, fl, amount))
+    return _change_all(table, lambda state, fl: fatigue.spend(state, fl, amount))
 
 
 def party_reset(table: Table) -> tuple[Table, PartyReport]:
@@ -173,10 +164,10 @@ def party_rest(table: Table, kind: str, minutes: int | None = None) -> tuple[Tab
     of it rests only the rest of it (see `rules.fatigue`'s docstring).
     """
     settings = table.settings.fatigue_settings()
-    length = rest_minutes(kind, settings, minutes)
+    length = fatigue.rest_minutes(kind, settings, minutes)
     return _change_all(
         table,
-        lambda state, fl: rest(state, fl, kind, settings, minutes, now=table.clock),
+        lambda state, fl: fatigue.rest(state, fl, kind, settings, minutes, now=table.clock),
         clock_after=table.clock + 60 * length,
     )
 
@@ -188,7 +179,7 @@ def pass_seconds(table: Table, seconds: int) -> tuple[Table, PartyReport]:
     settings = table.settings.fatigue_settings()
     start, end = table.clock, table.clock + seconds
     return _change_all(
-        table, lambda state, fl: advance(state, fl, start, end, settings), clock_after=end
+        table, lambda state, fl: fatigue.advance(state, fl, start, end, settings), clock_after=end
     )
 
 

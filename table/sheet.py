@@ -18,18 +18,9 @@ from lang import N_, _
 from rules.errors import RulesError
 from rules.fatigue import FatigueState, toughness_from_con
 
-from table.model import (
-    FL_MAX,
-    SETTING_NAMES,
-    ChannelSettings,
-    Character,
-    Forbidden,
-    Table,
-    check_can_change,
-    layered,
-    server_layer,
-)
+from table.model import FL_MAX, Character, Forbidden, Table, check_can_change
 from table.names import clean_name
+from table.settings import SETTING_NAMES, ChannelSettings, layered, server_layer
 
 CLASSES_MAX = 5  # more classes than this is surely a typo
 CLASS_LEVEL_MAX = 100

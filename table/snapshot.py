@@ -1,6 +1,7 @@
 """A table's parts to and from plain dicts: the snapshots of the event log (`diff` what a change
-did, `restore` one onto a table: the basis of /undo). Storage-free; the SQL rows are in
-`store.codec`.
+did, `restore` one onto a table: the basis of /undo), and `Change`, how everything outside the
+store reads a logged change (`fatigue_at`: a character's fatigue in it). Storage-free; the SQL
+rows are in `store.codec`.
 
 Fractions are kept exactly as text ("41/2"); classes as [[hd_size, level], ...].
 """
@@ -8,21 +9,18 @@ Fractions are kept exactly as text ("41/2"); classes as [[hd_size, level], ...].
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
+from rules.errors import RulesError
 from rules.fatigue import FatigueState
 
 from table.combat import Initiative
-from table.model import (
-    SETTING_NAMES,
-    ChannelSettings,
-    Character,
-    Monster,
-    Table,
-    layered,
-    server_layer,
-)
+from table.event import Event
+from table.model import Character, Monster, Table, fatigue_level
+from table.settings import SETTING_NAMES, ChannelSettings, layered, server_layer
 
 CHANNEL_SETTINGS = tuple(f.name for f in dataclasses.fields(ChannelSettings))
 FATIGUE_FIELDS = tuple(f.name for f in dataclasses.fields(FatigueState))
@@ -192,3 +190,124 @@ def restore(table: Table, snapshot: Snapshot) -> Table:
     return dataclasses.replace(
         table, characters=tuple(characters.values()), monsters=tuple(monsters.values())
     )
+
+
+# --- reading a logged change ----------------------------------------------------------------
+
+Record = dict[str, Any]  # a character's or monster's fields as a snapshot logs them
+RECORDS = ("characters", "monsters")  # the parts that hold a record per key
+
+
+@dataclass(frozen=True)
+class LoggedFatigue:
+    """A character's fatigue as a snapshot logged it: its FP, and the Fatigue Level its logged
+    inputs give (None without classes or an override)."""
+
+    fp: int
+    fl: Fraction | None
+
+
+@lru_cache(maxsize=1024)
+def _fraction(text: str) -> Fraction:
+    """A logged Fatigue Level ("41/2"), read once per text: a page of /history reads many, and
+    parsing a Fraction from text is slow. (A str key, an immutable Fraction.)"""
+    return Fraction(text)
+
+
+def fatigue_at(record: Record) -> LoggedFatigue | None:
+    """A character's fatigue in one of an event's snapshots; None when the record no longer
+    reads as one (an old event must never break /history). Only the Fatigue Level's inputs are
+    read, through the table's cached `fatigue_level`, never a whole Character."""
+    try:
+        fp = record["fatigue"]["fp"]
+        override = record["fl_override"]
+        fl: Fraction | None = None
+        if override is not None:
+            fl = _fraction(override) if type(override) is str else Fraction(override)
+        else:
+            classes = tuple((size, level) for size, level in record["classes"])
+            if classes:
+                fl = fatigue_level(
+                    classes,
+                    record.get("combine", "single"),
+                    record.get("toughness", 0),
+                    record.get("base_hd"),
+                    record.get("kin_hd_size"),
+                )
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, RulesError):
+        return None
+    return LoggedFatigue(fp, fl)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one logged change did, read by what it holds instead of by key paths: an event's
+    `before` and `after` snapshots (`diff`'s pair). A part an older version did not log reads
+    as empty."""
+
+    before: Snapshot
+    after: Snapshot
+
+    @classmethod
+    def of(cls, event: Event) -> Change:
+        return cls(event.before, event.after)
+
+    def touches(self, part: str) -> bool:
+        """Whether the change logged `part` ("channel", "server", "characters", …) at all."""
+        return part in self.before or part in self.after
+
+    def keys(self) -> set[tuple[str, str]]:
+        """(part, key) of everything logged besides the channel's fields: each character and
+        monster by key, the server's part, the turn order."""
+        return {
+            (part, key)
+            for side in (self.before, self.after)
+            for part, entries in side.items()
+            if part != "channel" and isinstance(entries, dict)
+            for key in entries
+        }
+
+    def name_of(self, part: str, key: str) -> str | None:
+        """The name a character's or monster's record gives (as it became, else as it was)."""
+        for records in reversed(self.records(part)):
+            record = records.get(key)
+            if isinstance(record, dict) and isinstance(record.get("name"), str):
+                name: str = record["name"]
+                return name
+        return None
+
+    def channel(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The channel part as it was and became; both empty when the clock, guild and
+        settings stayed as they were."""
+        return self.before.get("channel") or {}, self.after.get("channel") or {}
+
+    def server_settings(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The server's settings as they were and became (empty unless this changed them)."""
+        return (
+            (self.before.get(SERVER) or {}).get("settings") or {},
+            (self.after.get(SERVER) or {}).get("settings") or {},
+        )
+
+    def records(self, part: str) -> tuple[dict[str, Record | None], dict[str, Record | None]]:
+        """Key → record of `part` ("characters" or "monsters") as it was and became: None where
+        there was none (created) or is none (removed)."""
+        return self.before.get(part) or {}, self.after.get(part) or {}
+
+    def renamed(self, part: str) -> tuple[str, str] | None:
+        """(old key, new key) when the change took away exactly one record of `part` and
+        brought exactly one: a name is the key, so a rename logs as a removal and a creation."""
+        old, new = self.records(part)
+        keys = old.keys() | new.keys()
+        gone = [k for k in keys if old.get(k) is not None and new.get(k) is None]
+        came = [k for k in keys if old.get(k) is None and new.get(k) is not None]
+        return (gone[0], came[0]) if len(gone) == len(came) == 1 else None
+
+    def orders(self) -> tuple[dict[str, Any] | None, dict[str, Any] | None] | None:
+        """The turn order as it was and became (None: there was none, or is none); None when
+        the change left the turn order alone."""
+        if not self.touches(INITIATIVE):
+            return None
+        return (
+            (self.before.get(INITIATIVE) or {}).get(ORDER),
+            (self.after.get(INITIATIVE) or {}).get(ORDER),
+        )

@@ -21,7 +21,7 @@ from rules.errors import RulesError
 from table import snapshot
 from table.event import Event
 from table.model import ChannelSettings, Forbidden, Table
-from table.snapshot import SERVER, Snapshot
+from table.snapshot import SERVER, Change, Snapshot
 
 UNDO_ACTION = "undo"
 CHANNEL = "channel"
@@ -66,22 +66,19 @@ def _overlay(channel: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _channel_changes(before: Snapshot, after: Snapshot) -> dict[str, tuple[Any, Any]]:
-    if CHANNEL not in before and CHANNEL not in after:
+def _channel_changes(change: Change) -> dict[str, tuple[Any, Any]]:
+    if not change.touches(CHANNEL):
         return {}
-    old, new = _flat(before.get(CHANNEL, {})), _flat(after.get(CHANNEL, {}))
+    old, new = (_flat(side) for side in change.channel())
     names = sorted(old.keys() | new.keys())
     return {k: (old.get(k), new.get(k)) for k in names if old.get(k) != new.get(k)}
 
 
 def touched(event: Event) -> frozenset[Item]:
     """Everything an event changed: channel fields one by one, characters and monsters by key."""
-    items = {(CHANNEL, name) for name in _channel_changes(event.before, event.after)}
-    for side in (event.before, event.after):
-        for part, entries in side.items():
-            if part != CHANNEL and isinstance(entries, dict):
-                items.update((part, key) for key in entries)
-    return frozenset(items)
+    change = Change.of(event)
+    items = {(CHANNEL, name) for name in _channel_changes(change)}
+    return frozenset(items | change.keys())
 
 
 def _name(event: Event, item: Item) -> str:
@@ -94,11 +91,8 @@ def _name(event: Event, item: Item) -> str:
         if key.startswith("settings."):
             return _("the settings")
         return _(CHANNEL_WORDS[key]) if key in CHANNEL_WORDS else _("the channel")
-    for side in (event.after, event.before):
-        data = side.get(part, {}).get(key)
-        if isinstance(data, dict) and isinstance(data.get("name"), str):
-            return data["name"]
-    return key
+    name = Change.of(event).name_of(part, key)
+    return key if name is None else name
 
 
 def _names(event: Event, items: Iterable[Item]) -> str:
@@ -126,15 +120,15 @@ def _own_in_initiative(target: Event, actor_id: int) -> bool:
     def mine(c: dict[str, Any]) -> bool:
         return c.get("kind") == "character" and c.get("owner_id") == actor_id
 
-    def rest(side: Snapshot) -> tuple[Any, ...]:
-        order = (side.get(snapshot.INITIATIVE) or {}).get(snapshot.ORDER) or {}
+    def rest(order: dict[str, Any]) -> tuple[Any, ...]:
         everyone = order.get("combatants") or []
         turn = order.get("turn", 0)
         current = everyone[turn] if order.get("round") and turn < len(everyone) else None
         whose = None if current is None else ("mine",) if mine(current) else current["name"]
         return order.get("round", 0), whose, [c for c in everyone if not mine(c)]
 
-    return rest(target.before) == rest(target.after)
+    orders = Change.of(target).orders()
+    return orders is None or rest(orders[0] or {}) == rest(orders[1] or {})
 
 
 def check_player_may_undo(target: Event, actor_id: int) -> None:
@@ -154,9 +148,9 @@ def check_player_may_undo(target: Event, actor_id: int) -> None:
             )
         )
     foreign = set()
-    for side in (target.before, target.after):
-        for key, data in side.get("characters", {}).items():
-            if data is not None and data.get("owner_id") != actor_id:
+    for records in Change.of(target).records("characters"):
+        for key, record in records.items():
+            if record is not None and record.get("owner_id") != actor_id:
                 foreign.add(("characters", key))
     if foreign:
         raise Forbidden(
@@ -194,7 +188,7 @@ def narrowed(target: Event, current: Table) -> tuple[Snapshot, Snapshot]:
     (the rest taken from `current`), so restoring it leaves later clock moves alone."""
     before = {k: v for k, v in target.before.items() if k != CHANNEL}
     after = {k: v for k, v in target.after.items() if k != CHANNEL}
-    changes = _channel_changes(target.before, target.after)
+    changes = _channel_changes(Change.of(target))
     if changes:
         now = snapshot.channel_to_dict(current)
         before[CHANNEL] = _overlay(now, {k: old for k, (old, _) in changes.items()})
@@ -216,7 +210,7 @@ def plan_undo(
         raise RulesError(_("An undo can't itself be undone"))
     if target.undone_by is not None:
         raise RulesError(_("That change is undone already"))
-    if not manages_server and (SERVER in target.before or SERVER in target.after):
+    if not manages_server and Change.of(target).touches(SERVER):
         raise Forbidden(
             _(
                 "Only members with Manage Server can undo {change}: it changed the server's "

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from lang import _
+from render.changes import change_parts
 from render.fatigue import cap_text, rested_text, temp_text
-from render.history import action_text, change_parts
+from render.history import action_text
 from table.event import Event
 
 __all__ = ["cap_text", "change_text", "plain", "rested_text", "temp_text"]

@@ -63,6 +63,8 @@ CROSSINGS = [
     ("web/limits.py", "import discord", "The web page knows no Discord"),
     ("web/view.py", "import render.common", "The web page knows no Discord"),
     ("cogs/about.py", "import web.server", "Only the bot reaches the web page"),
+    ("pictures/_canvas.py", "import discord", "Pictures know neither Discord nor a database"),
+    ("pictures/_canvas.py", "import render", "Each layer imports only the layers below it"),
     (
         "bot/health.py",
         "import bot.client",

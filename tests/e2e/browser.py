@@ -9,16 +9,15 @@ import os
 import re
 import shutil
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from bot.settings import Settings
-from tests.e2e.conftest import Env, _running_env
+from tests.e2e.conftest import Env, running_env
 from tests.e2e.test_operations_process import free_port
-from tests.localdiscord.client import LocalDiscord
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -40,7 +39,7 @@ LINK = re.compile(r"<(http://127\.0\.0\.1:\d+/t/[A-Za-z0-9_-]+)>")
 class WebEnv(Env):
     """`Env` with the web page on: WEB_PORT a free port, PUBLIC_URL pointing at it."""
 
-    port: int = 0
+    port: int = field(default_factory=free_port)
 
     @property
     def settings(self) -> Settings:
@@ -50,10 +49,7 @@ class WebEnv(Env):
 
 @pytest.fixture
 async def web_env(tmp_path: Path) -> AsyncIterator[WebEnv]:
-    def make(discord_: LocalDiscord, database_url: str) -> WebEnv:
-        return WebEnv(discord_, database_url, port=free_port())
-
-    async with _running_env(f"sqlite:///{tmp_path / 'tablekeeper.db'}", make) as env:
+    async with running_env(f"sqlite:///{tmp_path / 'tablekeeper.db'}", make=WebEnv) as env:
         assert isinstance(env, WebEnv)
         yield env
 

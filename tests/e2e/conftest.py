@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +13,7 @@ import pytest
 
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
+from pictures.painter import Painter
 from store import Store
 from table.model import Table
 from tests.localdiscord.client import LocalDiscord
@@ -30,6 +31,7 @@ def _cogs() -> tuple[str, ...]:
 class Env:
     discord: LocalDiscord
     database_url: str  # sqlite:///… or postgresql://…
+    cogs: tuple[str, ...] = field(default_factory=_cogs)  # the extensions the bot loads
     store: Store = field(init=False)
     bot: Tablekeeper = field(init=False)
     _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
@@ -44,7 +46,7 @@ class Env:
 
     async def start(self, *, sync: bool) -> None:
         self.store = await self._stack.enter_async_context(Store.open(self.settings.database_url))
-        self.bot = Tablekeeper(self.settings, self.store, cogs=_cogs())
+        self.bot = Tablekeeper(self.settings, self.store, cogs=self.cogs, painter=painter())
         self.discord.server.gateway.identified.clear()
         await self._stack.enter_async_context(
             running(self.bot, self.discord, sync=sync, commands=False)
@@ -64,12 +66,27 @@ class Env:
         return await self.store.read(channel.id, channel.guild_id)
 
 
+_PAINTER = Painter()
+_warm: list[bool] = []
+
+
+def painter() -> Painter:
+    """One picture worker for every bot of the tests, started before the first of them runs (a
+    cold worker takes a second or two: a chart would then be deferred)."""
+    if not _warm:
+        _PAINTER.warm()
+        _warm.append(True)
+    return _PAINTER
+
+
 @contextlib.asynccontextmanager
-async def _running_env(
-    database_url: str, make: Callable[[LocalDiscord, str], Env] = Env
+async def running_env(
+    database_url: str, *more_cogs: str, make: type[Env] | None = None
 ) -> AsyncIterator[Env]:
+    """The bot on `database_url`, with its cogs and `more_cogs` (a test's own command); `make`:
+    an `Env` of another kind (the web page's tests: `tests.e2e.browser.WebEnv`)."""
     async with LocalDiscord() as discord_:
-        e = make(discord_, database_url)
+        e = (make or Env)(discord_, database_url, (*_cogs(), *more_cogs))
         await e.start(sync=True)
         try:
             yield e
@@ -95,11 +112,11 @@ def assert_nothing_could_ping(discord_: LocalDiscord) -> None:
 
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    async with _running_env(f"sqlite:///{tmp_path / 'tablekeeper.db'}") as e:
+    async with running_env(f"sqlite:///{tmp_path / 'tablekeeper.db'}") as e:
         yield e
 
 
 @pytest.fixture
 async def pg_env(postgres_url: str) -> AsyncIterator[Env]:
-    async with _running_env(postgres_url) as e:
+    async with running_env(postgres_url) as e:
         yield e

@@ -66,7 +66,7 @@ async def test_roll_again_is_a_new_roll_of_the_stored_character(env: Any) -> Non
     await seed(env, aria(env))
     script(env, 30)
     first = await d.type("/save wsr vs:7 mod:-5", user=d.player)
-    assert labels(first) == ["Roll again"]
+    assert labels(first) == ["Roll again", "Odds"]
     assert all(len(i) <= CUSTOM_ID_MAX for i in custom_ids(first))
     await seed(env, aria(env, level=6))  # levels up between the rolls: read again
     script(env, 55)
@@ -79,7 +79,7 @@ async def test_roll_again_is_a_new_roll_of_the_stored_character(env: Any) -> Non
     assert shown["Bonus"] == "Level 6 +30 · Wisdom +10 · Kin +5 · Modifier −5 = +40"
     assert (shown["Total"], shown["Difficulty"]) == ("**95**", "Attack Level 7 → 85")
     assert again.embed["title"] == "Aria — Willpower Save Roll: ✅ Success"
-    assert labels(again) == ["Roll again"]  # and again, and again
+    assert labels(again) == ["Roll again", "Odds"]  # and again, and again
 
 
 async def test_the_gm_may_roll_a_players_save_again_but_nobody_else(env: Any) -> None:
@@ -183,7 +183,7 @@ async def test_party_roll_again_is_for_the_gm(env: Any) -> None:
     await seed(env, aria(env), borin(env))
     script(env, 50, 30)
     first = await d.type("/save party kind:wsr vs:3 mod:5 per:5", user=d.gm)
-    assert labels(first) == ["Roll again"]
+    assert labels(first) == ["Roll again", "Odds"]
     before = await snapshot(env)
     script(env)
     refused = await d.click(first, "Roll again", user=d.player)
@@ -338,6 +338,7 @@ async def test_party_pages_forward_and_back(env: Any) -> None:
     assert [(b["label"], b.get("disabled", False)) for b in first.buttons()] == [
         ("Previous", True),
         ("Next", False),
+        ("Chart", False),
     ]
     second = await d.click(first, "Next", user=d.player2)
     assert second.message_id == first.message_id  # the board pages in place
@@ -345,15 +346,15 @@ async def test_party_pages_forward_and_back(env: Any) -> None:
     assert second.embed["footer"]["text"].startswith("Page 2/3")
     third = await d.click(second, "Next", user=d.gm)
     assert names_on(third) == ["Hero 21", "Hero 22", "Hero 23"]
-    assert [b.get("disabled", False) for b in third.buttons()] == [False, True]
+    assert [b.get("disabled", False) for b in third.buttons()] == [False, True, False]
     back = await d.click(third, "Previous", user=d.player)
     assert names_on(back) == names_on(second)
 
 
-async def test_one_page_has_no_buttons_and_a_shrunk_party_pages_to_its_end(env: Any) -> None:
+async def test_one_page_has_only_its_chart_and_a_shrunk_party_pages_to_its_end(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Solo", d.player))
-    assert labels(await d.slash("party show", user=d.player)) == []
+    assert labels(await d.slash("party show", user=d.player)) == ["Chart"]
     await seed(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 12)))  # 12: 2 pages
     first = await d.slash("party show", user=d.player)
     channel = d.table
@@ -366,7 +367,7 @@ async def test_one_page_has_no_buttons_and_a_shrunk_party_pages_to_its_end(env: 
     )
     shrunk = await d.click(first, "Next", user=d.player)
     assert names_on(shrunk) == ["Hero 01", "Hero 02", "Hero 03"]
-    assert labels(shrunk) == []  # one page left: no buttons
+    assert labels(shrunk) == ["Chart"]  # one page left: no paging
 
 
 async def test_party_pages_work_after_a_restart(env: Any) -> None:

@@ -92,7 +92,18 @@ async def click_unchanged(env: Any, custom_id: str, plant: bool = True) -> Reply
 
 @pytest.mark.parametrize(
     "custom_id",
-    ["nonsense", "tk:save:wsr:x", "tk:rm:y:zz", "tk:fp:spend2:Aria", "", "x" * 100],
+    [
+        "nonsense",
+        "tk:save:wsr:x",
+        "tk:character:remove:y:zz",
+        "tk:fp:spend2:Aria",
+        "",
+        "x" * 100,
+        # prompts posted before they were named after their commands (each expired in a minute)
+        "tk:rm:y:zzzzzzzzzzzzz:zzzzzzzzzz:Aria",
+        "tk:mrm:y:zzzzzzzzzzzzz:zzzzzzzzzz:Orc",
+        "tk:reset:y:0:0",
+    ],
 )
 async def test_a_button_we_do_not_know_gets_a_polite_answer(env: Any, custom_id: str) -> None:
     reply = await click_unchanged(env, custom_id)
@@ -109,8 +120,9 @@ async def test_a_button_we_do_not_know_gets_a_polite_answer(env: Any, custom_id:
         "tk:hit:999999:NE:Troll",
         "tk:party:page:999",
         "tk:history:" + "9" * 40 + ":" + "9" * 40,
-        "tk:rm:y:zzzzzzzzzzzzz:zzzzzzzzzz:Aria",
-        "tk:reset:y:0:0",
+        "tk:character:remove:y:zzzzzzzzzzzzz:zzzzzzzzzz:" + "A" * 40,
+        "tk:monster:remove:y:zzzzzzzzzzzzz:zzzzzzzzzz:" + "A" * 40,
+        "tk:party:reset:y:0:0",
     ],
 )
 async def test_a_button_with_extreme_values_is_answered(env: Any, custom_id: str) -> None:

@@ -1,5 +1,6 @@
-"""/export: the GM gets the channel's table and whole history as a JSON attachment; players
-are refused; an empty channel gets a clear message and no file."""
+"""/export: the GM gets the channel's table and whole history as a JSON attachment, privately
+even when it is slow (its "thinking…" is private from the start); players are refused; an empty
+channel gets a clear message and no file."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from store.codec import character_from_dict, monster_from_dict
 from store.migrate import load_migrations
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import snapshot
+from tests.e2e.test_ack_e2e import store_held
+from tests.localdiscord.records import EPHEMERAL
 
 
 def exported(files: tuple[tuple[str, bytes], ...]) -> dict[str, Any]:
@@ -112,3 +115,20 @@ async def test_the_turn_order_is_part_of_the_export(env: Env) -> None:
         ("Aria", 15, str(d.player.id)),
         ("Goblin", 12, None),
     ]
+
+
+async def test_a_slow_export_is_private_from_its_thinking_to_its_file(env: Env) -> None:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
+    async with store_held(env, 1.6):  # the watchdog defers it
+        reply = await d.slash("export", user=d.gm)
+    rec = d.server.interactions[reply.interaction_id]
+    assert rec.callback_type == 5 and rec.callback_data is not None
+    assert (rec.callback_data.get("flags") or 0) & EPHEMERAL  # "thinking…" only the GM sees
+    # The answer fills that message in: nothing public was shown, then deleted.
+    assert reply.ephemeral and reply.message_id == rec.original_id and not rec.original_deleted
+    assert not any(r.startswith("DELETE ") and rec.token in r for r in d.requests)
+    assert "1 character, 0 monsters" in reply.text
+    doc = exported(reply.files)
+    assert [c["name"] for c in doc["characters"]] == ["Aria"]
+    assert reply.attachments[0]["content_type"] == "application/json"

@@ -19,7 +19,7 @@ from bot.contexts import IN_A_SERVER
 from bot.tree import ALREADY_DONE, OUT_OF_DATE
 from cogs._shared import GM_ONLY
 from cogs.fatigue import RECOVER_IS_GMS
-from cogs.party import ResetAnswer
+from cogs.party import PartyResetAnswer
 from cogs.saves import IN_A_DM, ROLLER_OR_GM
 from cogs.secret import ONLY_GM_AND_ROLLER, PEEK
 from tests.e2e.helpers import hero, refused, seed, snapshot
@@ -241,7 +241,7 @@ async def test_a_reset_prompt_its_buttons_and_its_expiry_speak_spanish(
     before = await snapshot(env)
     # Someone else's click, in Spanish: refused, nothing changes.
     other = await d.click(prompt, "Reiniciar a todos", user=speaking(d.player, SPANISH))
-    assert other.ephemeral and other.text == spanish(ResetAnswer.ONLY_ASKER)
+    assert other.ephemeral and other.text == spanish(PartyResetAnswer.ONLY_ASKER)
     await asyncio.sleep(0.4)
     greyed = await d.settle(prompt)  # the prompt's own timer greyed it out, in its language
     assert greyed.embed["title"] == "El reinicio del grupo ha caducado"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from rules.errors import RulesError
-from table.model import HISTORY_KEEP_MAX, HISTORY_KEEP_MIN, ChannelSettings
+from table.settings import HISTORY_KEEP_MAX, HISTORY_KEEP_MIN, ChannelSettings
 from tests.e2e.helpers import snapshot
 
 

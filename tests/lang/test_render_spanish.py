@@ -22,7 +22,7 @@ import pytest
 
 import lang
 from lang import _
-from render import characters, fatigue, history, initiative, monsters, saves, secret
+from render import characters, confirm, fatigue, history, initiative, monsters, saves, secret
 from render import settings as settings_render
 from rules.defense import SPOTS
 from rules.dice import OpenEndedRoll
@@ -264,8 +264,8 @@ def test_the_sheet_roster_and_removal() -> None:
     check(lambda: shown(characters.roster_embed(table())))
     check(lambda: shown(characters.confirm_remove_embed(ARIA)))
     check(lambda: shown(characters.removed_embed(ARIA)))
-    check(lambda: shown(characters.cancelled_embed("Aria")))
-    check(lambda: shown(characters.cancelled_embed("Aria", timed_out=True)))
+    check(lambda: shown(confirm.cancelled_embed("Aria")))
+    check(lambda: shown(confirm.cancelled_embed("Aria", timed_out=True)))
 
 
 def test_the_board_a_reset_and_the_clock() -> None:

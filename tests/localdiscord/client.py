@@ -388,4 +388,5 @@ class LocalDiscord:
             choices=base.choices,
             modal=base.modal,
             files=tuple((a["filename"], m.files[a["filename"]]) for a in m.attachments),
+            attachments=tuple(m.attachments),
         )

@@ -15,6 +15,8 @@ from aiohttp import web
 BODY: web.RequestKey[Any] = web.RequestKey("body", object)
 # A multipart body's files[n] parts, n -> (filename, content), until joined to its attachments.
 UPLOADS: web.RequestKey[dict[int, tuple[str, bytes]]] = web.RequestKey("uploads", dict)
+# What Discord would refuse in a multipart form itself (a stray part, a file without a name).
+FORM_PROBLEMS: web.RequestKey[list[str]] = web.RequestKey("form_problems", list)
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:

@@ -23,6 +23,7 @@ class Reply:
     choices: tuple[dict[str, Any], ...] = ()
     modal: dict[str, Any] | None = None
     files: tuple[tuple[str, bytes], ...] = ()  # (filename, content) of each attachment
+    attachments: tuple[dict[str, Any], ...] = ()  # as Discord returns them: id, description…
 
     @property
     def embed(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.localdiscord.attachments import broken_pictures, unknown_attachments
 from tests.localdiscord.http_json import BODY, discord_error, json_response
 from tests.localdiscord.records import EPHEMERAL, LOADING, InteractionRecord, MessageRecord
 from tests.localdiscord.world import new_id
@@ -43,6 +44,18 @@ class _Routes:
         self.s.messages[message.id] = message
         return message
 
+    def _refused(self, body: Any, message: MessageRecord | None) -> web.Response | None:
+        """Discord's 400 for `attachments` entries naming nothing it knows."""
+        problems = unknown_attachments(body, message.attachments if message else [])
+        for problem in problems:
+            self.s.record(problem)
+        return discord_error(400, "Invalid Form Body", 50035) if problems else None
+
+    def _apply(self, message: MessageRecord, body: dict[str, Any]) -> None:
+        message.apply(body)
+        for problem in broken_pictures(message.embeds, message.attachments):
+            self.s.record(f"message {message.id}: {problem}")
+
     async def callback(self, request: web.Request) -> web.Response:
         rec = self.s.interactions.get(int(request.match_info["id"]))
         if rec is None or rec.token != request.match_info["token"]:
@@ -61,6 +74,9 @@ class _Routes:
                 f"interaction {rec.id} answered after {elapsed:.1f} s (limit {self.s.deadline:g} s)"
             )
             return discord_error(404, "Unknown interaction", 10062)
+        clicked = self.s.messages.get(int((rec.payload.get("message") or {}).get("id", 0)))
+        if (refused := self._refused(data, clicked if kind == 7 else None)) is not None:
+            return refused
         rec.callback_type, rec.callback_data, rec.answered_at = kind, data, time.monotonic()
         message = self._respond(rec, kind, data)
         rec.touch()
@@ -80,14 +96,14 @@ class _Routes:
         if kind in (4, 5):
             flags = (data.get("flags") or 0) & EPHEMERAL
             message = self._new_message(channel_id, rec, flags | (LOADING if kind == 5 else 0))
-            message.apply({k: v for k, v in data.items() if k != "flags"})
+            self._apply(message, {k: v for k, v in data.items() if k != "flags"})
             rec.original_id, rec.original_filled = message.id, kind == 4
             return message
         if kind in (6, 7):  # the message the component sits on
             message = self.s.messages[int(rec.payload["message"]["id"])]
             rec.original_id = message.id
             if kind == 7:
-                message.apply(data)
+                self._apply(message, data)
                 message.edits += 1
                 rec.original_filled = True
             return message
@@ -105,16 +121,18 @@ class _Routes:
             self.s.record(f"follow-up to an unknown or unanswered interaction: {request.path}")
             return discord_error(404, "Unknown Webhook", 10015)
         body: dict[str, Any] = request[BODY]
+        if (refused := self._refused(body, None)) is not None:
+            return refused
         original = self.s.messages.get(rec.original_id or 0)
         if rec.callback_type == 5 and original is not None and not rec.original_filled:
             # Discord's rule: the first follow-up after a "thinking" defer replaces it.
             message = original
             message.flags &= ~LOADING
-            message.apply({k: v for k, v in body.items() if k != "flags"})
+            self._apply(message, {k: v for k, v in body.items() if k != "flags"})
             rec.original_filled = True
         else:
             message = self._new_message(int(rec.payload["channel_id"]), rec, 0)
-            message.apply(body)
+            self._apply(message, body)
             rec.followup_ids.append(message.id)
         rec.touch()
         if request.query.get("wait") in ("0", "false"):
@@ -144,7 +162,9 @@ class _Routes:
             self.s.record(f"edit of an unknown message: {request.path}")
             return discord_error(404, "Unknown Message", 10008)
         rec, message = found
-        message.apply(request[BODY] or {})
+        if (refused := self._refused(request[BODY], message)) is not None:
+            return refused
+        self._apply(message, request[BODY] or {})
         message.flags &= ~LOADING
         message.edits += 1
         if message.id == rec.original_id:
@@ -166,8 +186,10 @@ class _Routes:
         channel_id = int(request.match_info["channel"])
         if self.s.world.find_channel(channel_id) is None:
             return discord_error(404, "Unknown Channel", 10003)
+        if (refused := self._refused(request[BODY], None)) is not None:
+            return refused
         message = self._new_message(channel_id, None, 0)
-        message.apply(request[BODY] or {})
+        self._apply(message, request[BODY] or {})
         return json_response(message.payload())
 
     async def edit_in_channel(self, request: web.Request) -> web.Response:
@@ -182,6 +204,8 @@ class _Routes:
             or message.author.id != self.s.world.bot.id
         ):
             return discord_error(404, "Unknown Message", 10008)
-        message.apply(request[BODY] or {})
+        if (refused := self._refused(request[BODY], message)) is not None:
+            return refused
+        self._apply(message, request[BODY] or {})
         message.edits += 1
         return json_response(message.payload())

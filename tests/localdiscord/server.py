@@ -18,7 +18,13 @@ from tests.localdiscord.attachments import attach_uploads, check_uploads, read_m
 from tests.localdiscord.default_world import World
 from tests.localdiscord.faults import Faults
 from tests.localdiscord.gateway import Gateway
-from tests.localdiscord.http_json import BODY, UPLOADS, discord_error, json_response
+from tests.localdiscord.http_json import (
+    BODY,
+    FORM_PROBLEMS,
+    UPLOADS,
+    discord_error,
+    json_response,
+)
 from tests.localdiscord.records import InteractionRecord, MessageRecord
 from tests.localdiscord.routes_interactions import add_interaction_routes
 from tests.localdiscord.validate import validate_request
@@ -101,8 +107,10 @@ class LocalServer:
             return discord_error(401, "401: Unauthorized")
         request[BODY] = body = await _read_body(request)
         uploads = request.get(UPLOADS, {})
-        if self.check_schemas and request.method in ("POST", "PUT", "PATCH"):
-            problems = check_uploads(body, uploads) + validate_request(request.method, path, body)
+        if request.method in ("POST", "PUT", "PATCH"):
+            problems = request.get(FORM_PROBLEMS, []) + check_uploads(body, uploads)
+            if self.check_schemas:
+                problems += validate_request(request.method, path, body)
             if problems:
                 for problem in problems:
                     self.record(problem)
@@ -198,7 +206,7 @@ async def _read_body(request: web.Request) -> Any:
     if not request.can_read_body:
         return None
     if request.content_type == "multipart/form-data":
-        body, request[UPLOADS] = await read_multipart(request)
+        body, request[UPLOADS], request[FORM_PROBLEMS] = await read_multipart(request)
         return body
     return json.loads(await request.text())
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import lang
 from cogs._buttons import id_code, id_from_code
 from lang.catalogs import load
-from render import fatigue, history, saves
+from render import changes, common, fatigue, history, saves
 from rules import saves as rules_saves
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
@@ -127,25 +127,25 @@ VALUES = st.none() | st.integers(0, 99)  # every setting shows a number
 
 
 @given(
-    old=st.dictionaries(st.sampled_from(sorted(history._SETTINGS)), VALUES, max_size=4),
-    new=st.dictionaries(st.sampled_from(sorted(history._SETTINGS)), VALUES, max_size=4),
+    old=st.dictionaries(st.sampled_from(sorted(changes._SETTINGS)), VALUES, max_size=4),
+    new=st.dictionaries(st.sampled_from(sorted(changes._SETTINGS)), VALUES, max_size=4),
 )
 def test_unchanged_fields_read_as_before(old: dict[str, Any], new: dict[str, Any]) -> None:
     """The shortcut for parts that didn't change says what looking at every label says."""
     for locale in LANGUAGES:
         with lang.speaking(locale):
             slow = [
-                history._arrow(label, show, old.get(name), new.get(name))
-                for name, (label, show) in history._SETTINGS.items()
+                changes._arrow(label, show, old.get(name), new.get(name))
+                for name, (label, show) in changes._SETTINGS.items()
                 if old.get(name) != new.get(name)
             ]
-            assert history._fields(old, new, history._SETTINGS) == slow
-            assert history._fields(new, new, history._SETTINGS) == []
+            assert changes._fields(old, new, changes._SETTINGS) == slow
+            assert changes._fields(new, new, changes._SETTINGS) == []
 
 
 @given(text=st.text(max_size=12))
 def test_a_name_is_escaped_the_same_cached_or_not(text: str) -> None:
-    assert history._name({"name": text}) == history._escaped.__wrapped__(text)
+    assert changes._name({"name": text}) == changes._escaped.__wrapped__(text)
 
 
 def _event(fp_before: int, fp_after: int, **fields: Any) -> Event:
@@ -176,7 +176,7 @@ def test_a_history_line_is_what_its_own_snapshots_say(
         for locale in (*LANGUAGES, *reversed(LANGUAGES)):
             with lang.speaking(locale):
                 uncached = "; ".join(
-                    history.change_parts(event.before, event.after, undo)
+                    changes.change_parts(event.before, event.after, undo)
                 ) or lang._("no visible change")
                 assert history._what(event) == uncached
                 assert history._what(again) == uncached
@@ -234,4 +234,4 @@ def test_a_saves_working_is_the_same_kept_or_not(
 def test_fitting_lines_reads_as_line_by_line(lines: list[str], limit: int) -> None:
     for locale in LANGUAGES:
         with lang.speaking(locale):
-            assert fatigue.fit_lines(lines, limit) == fatigue.fit_one_by_one(lines, limit)
+            assert common.fit_lines(lines, limit) == common.fit_one_by_one(lines, limit)

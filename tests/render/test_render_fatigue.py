@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from render import fatigue as render
-from render.common import band_colour
+from render.common import DESCRIPTION_MAX, band_colour
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from table import partyops
@@ -81,18 +81,6 @@ def test_a_character_ahead_of_the_clock_says_until_when_it_rested() -> None:
 
 
 @pytest.mark.parametrize(
-    ("fl", "shown"),
-    [(Fraction(20), "20"), (Fraction(41, 2), "20.5"), (Fraction(61, 4), "15.25")],
-)
-def test_fl_text_exact(fl: Fraction, shown: str) -> None:
-    assert render.fl_text(fl) == shown
-
-
-def test_fl_text_marks_rounded_thirds() -> None:
-    assert render.fl_text(Fraction(46, 3)) == "≈15.33"
-
-
-@pytest.mark.parametrize(
     ("fp", "filled"), [(0, 0), (1, 1), (30, 3), (50, 5), (99, 9), (100, 10), (140, 10)]
 )
 def test_bar_scales_to_maximum(fp: int, filled: int) -> None:
@@ -154,7 +142,7 @@ def test_change_embed_lists_the_events_and_before_after() -> None:
 def test_change_embed_shows_an_unchanged_count_once() -> None:
     # A rest that leaves VP damage as it was: "VP damage: 1", never "1 → 1".
     t = table(character("Bree", fp=30, vp_damage=1))
-    _, change = partyops.remove(t, "Bree", 5)
+    _, change = partyops.recover(t, "Bree", 5)
     text = embed_text(render.change_embed("Bree recovers", change, clock=0))
     assert "VP damage: 1" in text.splitlines()
     assert "1 → 1" not in text
@@ -247,7 +235,7 @@ def test_a_long_report_stays_inside_discord_limits() -> None:
     t = table(*(character(f"A very long hero name number {i:03}", fp=60) for i in range(60)))
     _, report = partyops.party_spend(t, 30)
     embed = render.report_embed("Spend", report, 60)
-    assert len(embed.description or "") <= render.DESCRIPTION_MAX
+    assert len(embed.description or "") <= DESCRIPTION_MAX
     assert (embed.description or "").endswith("more")
 
 

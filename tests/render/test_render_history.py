@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
+from render.changes import change_parts
 from render.history import (
     EMPTY,
     LINE_MAX,
     NO_MORE,
-    change_parts,
     event_line,
     history_embed,
     undone_embed,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from render.common import NEUTRAL
-from render.roll import DESCRIPTION_MAX, TITLE_MAX, dice_embed, open_ended_embed
+from render.common import DESCRIPTION_MAX, NEUTRAL, TITLE_MAX
+from render.roll import dice_embed, open_ended_embed
 from rules.dice import OpenEndedRoll
 
 

@@ -8,7 +8,8 @@ import discord
 import pytest
 
 from render import common
-from render.saves import DESCRIPTION_MAX, chance_text, party_embed, save_embed
+from render.common import DESCRIPTION_MAX
+from render.saves import chance_text, party_embed, save_embed
 from rules.dice import OpenEndedRoll
 from rules.fatigue import BANDS
 from rules.saves import Difficulty, SaveKind, SaveResult, resolve

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RulesError
-from rules.fatigue import FP_AT_ONCE_MAX, FatigueSettings, FatigueState, gain, grant_temp, recover
+from rules.fatigue import FP_AT_ONCE_MAX, FatigueSettings, FatigueState, recover, spend, temp
 from rules.saves import (
     CASTING_LIMIT,
     DC_MAX,
@@ -69,11 +69,11 @@ def test_a_dc_outside_its_domain_is_refused(dc: int) -> None:
 def test_fp_amounts_outside_their_domain_are_refused(amount: int) -> None:
     state, fl = FatigueState(), Fraction(20)
     with pytest.raises(RulesError):
-        gain(state, fl, amount)
+        spend(state, fl, amount)
     with pytest.raises(RulesError):
         recover(state, fl, amount)
     with pytest.raises(RulesError):
-        grant_temp(state, fl, amount, 0, FatigueSettings())
+        temp(state, fl, amount, 0, FatigueSettings())
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 1e300, -1.0, 0.0])

@@ -23,13 +23,13 @@ from rules.fatigue import (
     band_ranges,
     band_width,
     fatigue_level,
-    gain,
-    grant_temp,
     max_fp,
     parse_base_hd,
     recover,
     rest,
     rest_minutes,
+    spend,
+    temp,
     toughness_from_con,
 )
 
@@ -269,12 +269,12 @@ def test_state_takes_sqlite_flags_and_reports_floor() -> None:
 
 
 def test_temp_grant_expiry_and_per_round_decay() -> None:
-    t = gain(FatigueState(), SEVEN, 24)  # Exhausted is 22-28: the floor becomes 22
+    t = spend(FatigueState(), SEVEN, 24)  # Exhausted is 22-28: the floor becomes 22
     assert t.state == FatigueState(fp=24, exhausted_cap=True)
     assert [e.cap for e in kinds(t, "cap_set")] == ["Exhausted"]
 
     # 2 of the 20 lower FP to the floor; 18 go to the pool until 120 s
-    t = grant_temp(t.state, SEVEN, 20, now=0, settings=DEFAULTS, minutes=2)
+    t = temp(t.state, SEVEN, 20, now=0, settings=DEFAULTS, minutes=2)
     assert t.state == FatigueState(fp=22, temp=18, temp_expires=120, exhausted_cap=True)
 
     # the first round after expiry ends at 180 s
@@ -301,7 +301,7 @@ def test_temp_grant_expiry_and_per_round_decay() -> None:
 
 def test_short_rounds_decay_at_zero() -> None:
     six = FatigueSettings(round_seconds=6)
-    t = grant_temp(FatigueState(), SEVEN, 5, now=0, settings=six, minutes=1)
+    t = temp(FatigueState(), SEVEN, 5, now=0, settings=six, minutes=1)
     assert t.state == FatigueState(temp=5, temp_expires=60)
     t = advance(t.state, SEVEN, 0, 78, six)  # rounds end at 66, 72, 78
     assert t.state == FatigueState(temp=2, temp_expires=60)
@@ -318,27 +318,27 @@ def test_advance_counts_rounds_not_span() -> None:
 
 
 def test_grant_keeps_the_later_expiry() -> None:
-    t = grant_temp(FatigueState(), SEVEN, 3, now=0, settings=DEFAULTS)  # 10 minutes by default
+    t = temp(FatigueState(), SEVEN, 3, now=0, settings=DEFAULTS)  # 10 minutes by default
     assert t.state.temp_expires == 600
-    t = grant_temp(t.state, SEVEN, 2, now=300, settings=DEFAULTS, minutes=2)  # ends 420
+    t = temp(t.state, SEVEN, 2, now=300, settings=DEFAULTS, minutes=2)  # ends 420
     assert t.state == FatigueState(temp=5, temp_expires=600)
-    t = grant_temp(t.state, SEVEN, 1, now=300, settings=DEFAULTS)  # ends 900
+    t = temp(t.state, SEVEN, 1, now=300, settings=DEFAULTS)  # ends 900
     assert t.state == FatigueState(temp=6, temp_expires=900)
 
 
 def test_grant_spent_on_fp_makes_no_pool() -> None:
-    t = grant_temp(FatigueState(fp=10), SEVEN, 4, now=0, settings=DEFAULTS)
+    t = temp(FatigueState(fp=10), SEVEN, 4, now=0, settings=DEFAULTS)
     assert t.state == FatigueState(fp=6)
     assert [(e.band_from, e.band_to) for e in kinds(t, "band")] == [("Fatigued", "Fresh")]
 
 
 def test_gain_uses_temp_first() -> None:
     state = FatigueState(fp=3, temp=4, temp_expires=600)
-    t = gain(state, SEVEN, 3)
+    t = spend(state, SEVEN, 3)
     assert t.state == FatigueState(fp=3, temp=1, temp_expires=600)
     assert [e.amount for e in kinds(t, "absorbed")] == [3]
     assert kinds(t, "gained") == []
-    t = gain(t.state, SEVEN, 4)
+    t = spend(t.state, SEVEN, 4)
     assert t.state == FatigueState(fp=6)  # pool used up, expiry gone
 
 
@@ -391,35 +391,35 @@ def test_rest_rate_and_conversion_add_up() -> None:
 
 
 def test_vp_damage_above_maximum() -> None:
-    t = gain(FatigueState(fp=98), OGRE_FL, 2)
+    t = spend(FatigueState(fp=98), OGRE_FL, 2)
     assert t.state.vp_damage == 0  # 100 is not above the maximum of 100
-    t = gain(t.state, OGRE_FL, 1)
+    t = spend(t.state, OGRE_FL, 1)
     assert t.state.vp_damage == 1
     assert [e.amount for e in kinds(t, "vp_damage")] == [1]
-    t = gain(t.state, OGRE_FL, 5)  # any cost above maximum: still 1 VP
+    t = spend(t.state, OGRE_FL, 5)  # any cost above maximum: still 1 VP
     assert (t.state.fp, t.state.vp_damage) == (106, 2)
     pooled = FatigueState(fp=106, temp=3, temp_expires=600, vp_damage=2)
-    t = gain(pooled, OGRE_FL, 2)  # wholly absorbed: FP did not rise
+    t = spend(pooled, OGRE_FL, 2)  # wholly absorbed: FP did not rise
     assert t.state.vp_damage == 2
-    t = gain(t.state, OGRE_FL, 4)  # the 1 point left absorbs 1; FP rises by 3
+    t = spend(t.state, OGRE_FL, 4)  # the 1 point left absorbs 1; FP rises by 3
     assert (t.state.fp, t.state.vp_damage) == (109, 3)
 
 
 def test_band_and_cap_events_fire_once() -> None:
-    t = gain(FatigueState(), SEVEN, 22)  # exactly the bottom of Exhausted
+    t = spend(FatigueState(), SEVEN, 22)  # exactly the bottom of Exhausted
     assert [(e.band_from, e.band_to) for e in kinds(t, "band")] == [("Fresh", "Exhausted")]
     assert [e.text for e in kinds(t, "cap_set")] == [
         "Entered Exhausted: FP can't drop below 22 until a Break"
     ]
-    t = gain(t.state, SEVEN, 1)
+    t = spend(t.state, SEVEN, 1)
     assert kinds(t, "band") == kinds(t, "cap_set") == []
     t = recover(t.state, SEVEN, 5)
     assert t.state.fp == 22
     assert [e.amount for e in kinds(t, "recovered")] == [1]
-    t = gain(t.state, SEVEN, 7)  # 29: Shattered
+    t = spend(t.state, SEVEN, 7)  # 29: Shattered
     assert [e.cap for e in kinds(t, "cap_set")] == ["Shattered"]
 
-    jump = gain(FatigueState(), SEVEN, 30)  # straight through Exhausted into Shattered
+    jump = spend(FatigueState(), SEVEN, 30)  # straight through Exhausted into Shattered
     assert [e.cap for e in kinds(jump, "cap_set")] == ["Exhausted", "Shattered"]
     assert len(kinds(jump, "band")) == 1
 
@@ -429,7 +429,7 @@ def test_still_exhausted_after_a_break_is_capped_again_by_a_spend() -> None:
     state = FatigueState(fp=75, exhausted_cap=True)
     t = rest(state, OGRE_FL, "break", DEFAULTS)  # 65: still Exhausted, cap gone
     assert t.state == FatigueState(fp=65)
-    t = gain(t.state, OGRE_FL, 1)
+    t = spend(t.state, OGRE_FL, 1)
     assert t.state.exhausted_cap
     assert [e.text for e in kinds(t, "cap_set")] == [
         "Still Exhausted, capped again: FP can't drop below 61 until a Break"
@@ -446,9 +446,9 @@ def test_a_raised_floor_never_raises_fp() -> None:
 @pytest.mark.parametrize("amount", [0, -1, True, 1.5])
 def test_amounts_must_be_positive_whole_numbers(amount: object) -> None:
     for call in (
-        lambda: gain(FatigueState(), SEVEN, amount),  # type: ignore[arg-type]
+        lambda: spend(FatigueState(), SEVEN, amount),  # type: ignore[arg-type]
         lambda: recover(FatigueState(), SEVEN, amount),  # type: ignore[arg-type]
-        lambda: grant_temp(FatigueState(), SEVEN, amount, 0, DEFAULTS),  # type: ignore[arg-type]
+        lambda: temp(FatigueState(), SEVEN, amount, 0, DEFAULTS),  # type: ignore[arg-type]
     ):
         with pytest.raises(RulesError):
             call()
@@ -461,9 +461,9 @@ def test_time_and_rest_errors() -> None:
     with pytest.raises(RulesError):
         advance(state, SEVEN, -1, 50, DEFAULTS)
     with pytest.raises(RulesError):
-        grant_temp(state, SEVEN, 1, -5, DEFAULTS)
+        temp(state, SEVEN, 1, -5, DEFAULTS)
     with pytest.raises(RulesError):
-        grant_temp(state, SEVEN, 1, 0, DEFAULTS, minutes=0)
+        temp(state, SEVEN, 1, 0, DEFAULTS, minutes=0)
     with pytest.raises(RulesError, match="minutes"):
         rest(state, SEVEN, "minutes", DEFAULTS)
     with pytest.raises(RulesError):
@@ -517,7 +517,7 @@ class Model:
         self.exhausted |= self.band(self.fp) == 3
         self.shattered |= self.band(self.fp) == 4
 
-    def gain(self, n: int) -> None:
+    def spend(self, n: int) -> None:
         before = self.fp
         for _ in range(n):
             if self.temp:
@@ -596,18 +596,18 @@ def test_random_sequences_follow_the_rules(seed: int) -> None:
     width = band_width(fl)
     model, state, now, vp_events = Model(width), FatigueState(), 0, 0
     for _ in range(40):
-        op = rng.choice(["gain", "gain", "recover", "grant", "advance", "rest"])
-        if op == "gain":
+        op = rng.choice(["spend", "spend", "recover", "temp", "advance", "rest"])
+        if op == "spend":
             n = rng.randint(1, 2 * width + 3)
-            t = gain(state, fl, n)
-            model.gain(n)
+            t = spend(state, fl, n)
+            model.spend(n)
         elif op == "recover":
             n = rng.randint(1, 2 * width)
             t = recover(state, fl, n)
             model.recover(n)
-        elif op == "grant":
+        elif op == "temp":
             n, minutes = rng.randint(1, width + 3), rng.choice([None, 1, 2, 5])
-            t = grant_temp(state, fl, n, now, table, minutes)
+            t = temp(state, fl, n, now, table, minutes)
             model.grant(n, now, table.temp_minutes if minutes is None else minutes)
         elif op == "advance":
             end = now + rng.randint(0, 600)
@@ -638,7 +638,7 @@ def test_random_sequences_follow_the_rules(seed: int) -> None:
         ):
             assert [e.cap for e in kinds(t, "cap_set")].count(cap) == (after and not before)
             assert [e.cap for e in kinds(t, "cap_cleared")].count(cap) == (before and not after)
-        raised_over_max = op == "gain" and new.fp > state.fp and new.fp > max_fp(fl)
+        raised_over_max = op == "spend" and new.fp > state.fp and new.fp > max_fp(fl)
         assert len(kinds(t, "vp_damage")) == raised_over_max
         vp_events += raised_over_max
         assert all(e.text for e in t.events)
@@ -656,7 +656,7 @@ def test_gain_then_recover_returns_to_fresh(seed: int) -> None:
     gained = 0
     while gained < total:
         step = rng.randint(1, total - gained)
-        state = gain(state, fl, step).state
+        state = spend(state, fl, step).state
         gained += step
     assert state.fp == total
     while gained:
@@ -686,7 +686,7 @@ def test_event_texts_say_fp_stayed_rather_than_showing_a_no_op_arrow() -> None:
     rates = FatigueSettings()
     rested = rest(FatigueState(), fl, "long", rates)
     assert rested.events[0].text == "Took a Long Rest (480 min): FP stays 0"
-    granted = grant_temp(FatigueState(), fl, 3, 0, rates)
+    granted = temp(FatigueState(), fl, 3, 0, rates)
     assert granted.events[0].text.startswith("Temporary FP +3: FP stays 0, pool 3 until")
     tired = rest(FatigueState(fp=30), fl, "break", rates)
     assert tired.events[0].text.startswith("Took a Break (10 min): FP 30 → 20")

@@ -21,11 +21,11 @@ from rules.fatigue import (
     band_name,
     band_width,
     clear_vp,
-    gain,
-    grant_temp,
     recover,
     rest,
     rest_minutes,
+    spend,
+    temp,
 )
 from rules.gametime import round_number
 
@@ -46,8 +46,8 @@ def test_worked_check_a_characters_own_break_is_not_faded_again_by_the_clock() -
     """docs/rules.md#36-every-span-of-game-time-counts-once: FL 20, spend 60, Temporary FP 80
     for 1 minute → FP 0, 20 Temporary; the character's own Break → 10 Temporary; the clock then
     passing 10 minutes → still 10."""
-    state = gain(FatigueState(), TWENTY, 60).state
-    state = grant_temp(state, TWENTY, 80, now=0, settings=DEFAULTS, minutes=1).state
+    state = spend(FatigueState(), TWENTY, 60).state
+    state = temp(state, TWENTY, 80, now=0, settings=DEFAULTS, minutes=1).state
     assert (state.fp, state.temp, state.temp_expires) == (0, 20, 60)
 
     rested = rest(state, TWENTY, "break", DEFAULTS, now=0, alone=True)
@@ -96,7 +96,7 @@ def test_a_second_rest_alone_follows_the_first() -> None:
 
 def test_temporary_fp_granted_to_a_character_ahead_starts_at_its_own_time() -> None:
     ahead = rest(FatigueState(), TWENTY, "break", DEFAULTS, now=0, alone=True).state
-    t = grant_temp(ahead, TWENTY, 5, now=0, settings=DEFAULTS, minutes=1)
+    t = temp(ahead, TWENTY, 5, now=0, settings=DEFAULTS, minutes=1)
     assert t.state.temp_expires == 660  # after its Break ends at 600, not at the clock's 0
     assert advance(t.state, TWENTY, 0, 660, DEFAULTS).state.temp == 5
     assert advance(t.state, TWENTY, 0, 720, DEFAULTS).state.temp == 4
@@ -130,7 +130,7 @@ def test_still_shattered_after_a_short_rest_is_capped_again() -> None:
     state = FatigueState(fp=90, exhausted_cap=True, shattered_cap=True)
     rested = rest(state, TWENTY, "short", rates).state
     assert rested == FatigueState(fp=90)  # the rest itself never sets a cap
-    t = gain(rested, TWENTY, 1)
+    t = spend(rested, TWENTY, 1)
     assert t.state.shattered_cap and not t.state.exhausted_cap
     assert texts(t, "cap_set") == [
         "Still Shattered, capped again: FP can't drop below 81 until a Short Rest"
@@ -141,7 +141,7 @@ def test_a_recover_or_grant_that_leaves_fp_in_exhausted_sets_the_cap() -> None:
     after_break = FatigueState(fp=75)  # a Break cleared the cap
     assert recover(after_break, TWENTY, 5).state == FatigueState(fp=70, exhausted_cap=True)
     assert recover(after_break, TWENTY, 20).state == FatigueState(fp=55)  # left Exhausted
-    granted = grant_temp(after_break, TWENTY, 3, 0, DEFAULTS).state
+    granted = temp(after_break, TWENTY, 3, 0, DEFAULTS).state
     assert granted == FatigueState(fp=72, exhausted_cap=True)
 
 
@@ -154,7 +154,7 @@ def test_an_action_never_leaves_fp_in_a_capped_band_without_its_cap(seed: int) -
     rates = FatigueSettings(rest_rate=rng.randint(0, 2), break_minutes=rng.randint(1, 15))
     state, now = FatigueState(), 0
     for _ in range(30):
-        op = rng.choice(["gain", "recover", "grant", "rest"])
+        op = rng.choice(["spend", "recover", "temp", "rest"])
         if op == "rest":
             kind = rng.choice(KINDS)
             minutes = rng.randint(1, 20) if kind == "minutes" else None
@@ -163,12 +163,12 @@ def test_an_action_never_leaves_fp_in_a_capped_band_without_its_cap(seed: int) -
             now += 60 * rest_minutes(kind, rates, minutes)
             assert state.exhausted_cap == (before.exhausted_cap and kind == "minutes")
             continue
-        if op == "gain":
-            state = gain(state, fl, rng.randint(1, 2 * width)).state
+        if op == "spend":
+            state = spend(state, fl, rng.randint(1, 2 * width)).state
         elif op == "recover":
             state = recover(state, fl, rng.randint(1, width)).state
         else:
-            state = grant_temp(state, fl, rng.randint(1, width), now, rates).state
+            state = temp(state, fl, rng.randint(1, width), now, rates).state
         band = band_name(state.fp, fl)
         assert state.exhausted_cap or band != EXHAUSTED_NAME
         assert state.shattered_cap or band != SHATTERED_NAME
@@ -179,7 +179,7 @@ def test_an_action_never_leaves_fp_in_a_capped_band_without_its_cap(seed: int) -
 
 def test_only_clear_vp_clears_the_tally() -> None:
     state = FatigueState(fp=100)
-    hurt = gain(state, TWENTY, 3).state
+    hurt = spend(state, TWENTY, 3).state
     assert hurt.vp_damage == 1
     for kind in ("break", "short", "long"):
         assert rest(hurt, TWENTY, kind, DEFAULTS).state.vp_damage == 1
@@ -228,7 +228,7 @@ def test_temporary_fp_falls_at_most_one_a_round_or_a_minute_of_rest(seed: int) -
     )
     state, clock = _random_state(rng, fl), rng.randint(0, 600)
     for _ in range(30):
-        op = rng.choice(["party", "alone", "round", "pass", "grant"])
+        op = rng.choice(["party", "alone", "round", "pass", "temp"])
         before = state
         if op in ("party", "alone"):
             kind = rng.choice(KINDS)
@@ -246,8 +246,8 @@ def test_temporary_fp_falls_at_most_one_a_round_or_a_minute_of_rest(seed: int) -
                 assert before.fp - t.state.fp <= fresh * (1 + rates.rest_rate)
             if op == "party":
                 clock += 60 * length
-        elif op == "grant":
-            t = grant_temp(state, fl, rng.randint(1, 20), clock, rates, rng.randint(1, 3))
+        elif op == "temp":
+            t = temp(state, fl, rng.randint(1, 20), clock, rates, rng.randint(1, 3))
         else:
             step = (
                 rates.round_seconds * rng.randint(1, 5)

@@ -111,8 +111,8 @@ CHANGES: dict[str, tuple[int, Step]] = {
     ),
     "character remove": (PIP, only(lambda t: sheet.remove(t, PIP, False, "Aria"))),
     "fatigue spend": (PIP, only(lambda t: partyops.spend(t, "Aria", 50))),
-    "fatigue recover": (GM, only(lambda t: partyops.remove(t, "Aria", 5))),
-    "fatigue temp": (PIP, only(lambda t: partyops.give_temp(t, "Aria", 4, 30))),
+    "fatigue recover": (GM, only(lambda t: partyops.recover(t, "Aria", 5))),
+    "fatigue temp": (PIP, only(lambda t: partyops.temp(t, "Aria", 4, 30))),
     "rest short": (GM, only(lambda t: partyops.party_rest(t, "short"))),
     "party spend": (GM, only(lambda t: partyops.party_spend(t, 7))),
     "settings set": (

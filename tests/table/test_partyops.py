@@ -78,19 +78,19 @@ def test_unknown_name_is_an_error() -> None:
 
 def test_remove_respects_the_exhausted_floor() -> None:
     t = table(character("Bree", fp=70, exhausted_cap=True))
-    after, _ = partyops.remove(t, "Bree", 30)
+    after, _ = partyops.recover(t, "Bree", 30)
     assert state(after, "Bree").fp == 61  # 3W + 1
 
 
-def test_give_temp_expires_after_the_default_duration_on_the_channel_clock() -> None:
-    after, change = partyops.give_temp(table(character("Bree"), clock=600), "Bree", 4)
+def test_temp_expires_after_the_default_duration_on_the_channel_clock() -> None:
+    after, change = partyops.temp(table(character("Bree"), clock=600), "Bree", 4)
     got = state(after, "Bree")
     assert (got.temp, got.temp_expires) == (4, 600 + 10 * 60)
     assert change.events
 
 
-def test_give_temp_with_minutes_lowers_fp_first() -> None:
-    after, _ = partyops.give_temp(table(character("Bree", fp=3), clock=60), "Bree", 5, minutes=2)
+def test_temp_with_minutes_lowers_fp_first() -> None:
+    after, _ = partyops.temp(table(character("Bree", fp=3), clock=60), "Bree", 5, minutes=2)
     got = state(after, "Bree")
     assert (got.fp, got.temp, got.temp_expires) == (0, 2, 60 + 120)
 

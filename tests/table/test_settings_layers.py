@@ -10,12 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import RulesError
-from table.model import (
+from table.model import Table
+from table.settings import (
     DEFAULT_SETTINGS,
     HISTORY_KEEP_MAX,
     HISTORY_KEEP_MIN,
     SETTING_NAMES,
-    Table,
     layered,
     server_layer,
 )

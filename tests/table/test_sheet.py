@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from render.characters import fl_text, roster_embed, sheet_embed
+from render.characters import roster_embed, sheet_embed
+from render.common import fl_text
 from render.settings import settings_embed
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
@@ -335,7 +336,7 @@ def test_bad_or_empty_settings_are_refused(options: SettingsOptions) -> None:
 @pytest.mark.parametrize(
     ("fl", "text"),
     [(Fraction(20), "20"), (Fraction(41, 2), "20.5"), (Fraction(83, 4), "20.75"),
-     (Fraction(61, 3), "61/3 (≈20.33)")],
+     (Fraction(61, 3), "61/3 (≈20.33)"), (Fraction(46, 3), "46/3 (≈15.33)")],
 )  # fmt: skip
 def test_fl_is_shown_exactly(fl: Fraction, text: str) -> None:
     assert fl_text(fl) == text

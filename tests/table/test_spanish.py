@@ -19,7 +19,7 @@ from rules import saves
 from rules.defense import build_monster, damage_taken, hit
 from rules.dice import OpenEndedRoll
 from rules.errors import NoSaveError, RulesError
-from rules.fatigue import FatigueSettings, FatigueState, gain, grant_temp, recover, rest
+from rules.fatigue import FatigueSettings, FatigueState, recover, rest, spend, temp
 from rules.gametime import game_time
 from rules.saves import Difficulty, SaveKind
 from table import bestiary, initiative, partyops
@@ -72,7 +72,7 @@ def test_an_unknown_character_is_named_in_spanish_with_the_names_there() -> None
 
 def test_fatigue_events_read_in_spanish_and_keep_english_keys() -> None:
     with speaking(SPANISH):
-        moved = gain(FatigueState(fp=55), FL, 10)
+        moved = spend(FatigueState(fp=55), FL, 10)
     texts = [event.text for event in moved.events]
     assert texts == [
         "FP 55 → 65 (+10)",
@@ -98,7 +98,7 @@ def test_a_rest_held_by_a_cap_says_so_in_spanish() -> None:
 
 def test_temporary_fp_and_the_game_clock_in_spanish() -> None:
     with speaking(SPANISH):
-        granted = grant_temp(FatigueState(fp=1), FL, 4, 125, FatigueSettings(), minutes=3)
+        granted = temp(FatigueState(fp=1), FL, 4, 125, FatigueSettings(), minutes=3)
         nothing = recover(FatigueState(), FL, 2)
         clock = game_time(86400 + 8 * 3600 + 15 * 60 + 5)
     assert granted.events[0].text == "FP temporales +4: FP 1 → 0, reserva 3 hasta Día 1, 00:05:05"
@@ -177,13 +177,13 @@ def test_a_character_without_a_fatigue_level_is_told_how_in_spanish() -> None:
 # --- the same numbers, whatever the language ---------------------------------------------
 
 
-def _fatigue(fp: int, temp: int, amount: int, kind: str) -> list[str]:
-    state = FatigueState(fp=fp, temp=temp, temp_expires=600 if temp else None)
+def _fatigue(fp: int, pool: int, amount: int, kind: str) -> list[str]:
+    state = FatigueState(fp=fp, temp=pool, temp_expires=600 if pool else None)
     settings_ = FatigueSettings()
     steps = {
-        "gain": lambda: gain(state, FL, amount),
+        "spend": lambda: spend(state, FL, amount),
         "recover": lambda: recover(state, FL, amount),
-        "temp": lambda: grant_temp(state, FL, amount, 60, settings_),
+        "temp": lambda: temp(state, FL, amount, 60, settings_),
         "break": lambda: rest(state, FL, "break", settings_),
         "minutes": lambda: rest(state, FL, "minutes", settings_, amount),
     }
@@ -191,7 +191,7 @@ def _fatigue(fp: int, temp: int, amount: int, kind: str) -> list[str]:
 
 
 OPERATIONS: dict[str, Callable[[int, int, int], object]] = {
-    "fatigue gain": lambda a, b, c: _fatigue(a, b, c, "gain"),
+    "fatigue spend": lambda a, b, c: _fatigue(a, b, c, "spend"),
     "fatigue recover": lambda a, b, c: _fatigue(a, b, c, "recover"),
     "fatigue temp": lambda a, b, c: _fatigue(a, b, c, "temp"),
     "fatigue break": lambda a, b, c: _fatigue(a, b, c, "break"),

@@ -31,7 +31,7 @@ def test_worked_check_through_the_table() -> None:
     table = Table(1, 2, characters=(character("A"), character("B")))
     for name in ("A", "B"):
         table, _ = partyops.spend(table, name, 60)
-        table, _ = partyops.give_temp(table, name, 80, minutes=1)
+        table, _ = partyops.temp(table, name, 80, minutes=1)
     assert (table.get("A").fatigue.fp, table.get("A").fatigue.temp) == (0, 20)
 
     table, change = partyops.rest_one(table, "A", "break")
@@ -56,11 +56,11 @@ def test_a_party_rest_over_a_characters_own_rest_counts_the_rest_once() -> None:
 
 def test_clear_vp_damage_is_its_own_change_and_refuses_a_clean_tally() -> None:
     table = Table(1, 2, characters=(character("A", fp=101, vp_damage=2, shattered_cap=True),))
-    after, change = partyops.clear_vp_damage(table, "a")
+    after, change = partyops.clear_vp(table, "a")
     assert after.get("A").fatigue == FatigueState(fp=101, shattered_cap=True)
     assert [e.kind for e in change.events] == ["vp_cleared"]
     with pytest.raises(RulesError, match="A has no VP damage to clear"):
-        partyops.clear_vp_damage(after, "A")
+        partyops.clear_vp(after, "A")
 
 
 def test_round_531_stays_531_when_rounds_become_6_seconds() -> None:

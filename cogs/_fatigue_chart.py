@@ -1,0 +1,61 @@
+"""`/party chart` and the "Chart" button of `/party show`: the channel's fatigue over game time,
+read from its kept history (`store.chart`), drawn off the event loop (`pictures.fatigue`)."""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+import discord
+from discord import app_commands
+
+from bot.contexts import NotInServer
+from cogs._buttons import TableButton
+from cogs._picture import job, reply_picture
+from cogs._shared import bot_of, table_channel_id
+from lang import N_, _
+from render.charts import fatigue_chart_embed
+from store.chart import fatigue_chart
+from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST
+
+SINCE_CHOICES = [
+    app_commands.Choice(name=N_("The last Long Rest (default)"), value=SINCE_LONG_REST),
+    app_commands.Choice(name=N_("The start of the game day"), value=SINCE_DAY),
+    app_commands.Choice(name=N_("Everything this channel keeps"), value=SINCE_ALL),
+]
+CHART_OPTIONS = {
+    "character": N_("Chart one character (default: the whole party)"),
+    "since": N_("From when (default: the last Long Rest)"),
+}
+
+
+async def chart_reply(
+    interaction: discord.Interaction,
+    character: str | None,
+    since: str,
+    private: bool = False,
+) -> None:
+    """Read, draw, reply: a chart that can't be drawn is a clear error, never a blank image."""
+    if interaction.guild_id is None:
+        raise NotInServer()
+    channel_id = await table_channel_id(interaction)  # a thread charts its channel's table
+    store = bot_of(interaction).store
+    series = await fatigue_chart(store, channel_id, interaction.guild_id, since, character)
+    embed = fatigue_chart_embed(series)
+    await reply_picture(interaction, embed, job(interaction, "fatigue", series), private=private)
+
+
+class PartyChart(TableButton, template=r"tk:party:chart"):
+    """ "Chart" on the party board: the party's fatigue since the last Long Rest, shown only to
+    whoever clicked (anyone here may look)."""
+
+    def __init__(self) -> None:
+        super().__init__("tk:party:chart", _("Chart"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls()
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        await chart_reply(interaction, None, SINCE_LONG_REST, private=True)

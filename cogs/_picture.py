@@ -1,0 +1,36 @@
+"""Replying with a picture: drawn off the event loop by the bot's painter, attached as a PNG
+with its alt text as the file's description, and shown inside the reply's embed."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+
+from cogs._reply import reply, whisper
+from cogs._shared import bot_of
+from pictures.painter import Job
+from render.charts import with_picture
+
+
+def job(interaction: discord.Interaction, kind: str, data: Any) -> Job:
+    """A picture of `kind` from its series, in the reader's language."""
+    return Job(kind, data, interaction.locale.value)
+
+
+async def reply_picture(
+    interaction: discord.Interaction,
+    embed: discord.Embed,
+    picture_job: Job,
+    *,
+    private: bool = False,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Draw the picture (the watchdog defers the interaction if that takes long), then reply
+    with the embed showing it: a command's answer as it declares, or `private` to the clicker
+    alone (a button's picture)."""
+    picture = await bot_of(interaction).painter.draw(picture_job)
+    file = discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)
+    say = whisper if private else reply
+    await say(interaction, embeds=[with_picture(embed, picture.filename)], files=[file], view=view)

@@ -1,0 +1,274 @@
+"""What one logged change did, as `/history` and `/undo` say it: a short text per thing it
+touched (the channel's fields, each character, each monster, the turn order), before → after."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from discord.utils import escape_markdown
+
+from lang import N_, _
+from render.common import fl_text, plain
+from render.initiative import initiative_change
+from render.links import WEB, link_change
+from rules.errors import RulesError
+from rules.fatigue import band_name
+from rules.gametime import game_time
+from table.sheet import format_classes
+from table.snapshot import Change, Snapshot, fatigue_at
+
+# Stored words (settings' values, a character's way of combining classes), marked likewise.
+WORDS = frozenset(
+    (
+        N_("fail"),
+        N_("succeed"),
+        N_("shared"),
+        N_("own"),
+        N_("single"),
+        N_("multi"),
+        N_("dual"),
+    )
+)
+
+
+def _word(value: Any) -> str:
+    text = str(value)
+    return _(text) if text in WORDS else text
+
+
+_SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "ties": (N_("ties"), _word),
+    "round_seconds": (N_("round length"), lambda v: f"{v} s"),
+    "rest_rate": (N_("rest rate"), lambda v: f"{v} FP/min"),
+    "break_minutes": (N_("Break"), lambda v: f"{v} min"),
+    "short_minutes": (N_("Short Rest"), lambda v: f"{v} min"),
+    "long_minutes": (N_("Long Rest"), lambda v: f"{v} min"),
+    "gm_role_id": (N_("GM role"), lambda v: f"<@&{v}>"),
+    "history_keep": (N_("history kept"), lambda v: _("{count:,} changes", count=v)),
+    "threads": (N_("threads"), _word),
+}
+
+
+def _fl(value: str) -> str:
+    return fl_text(Fraction(value))
+
+
+def _classes(value: list[list[int]]) -> str:
+    return format_classes(tuple((size, level) for size, level in value)) or _("none")
+
+
+def _on(value: Any) -> str:
+    return _("on") if value else _("off")
+
+
+def _ahead(value: Any) -> str:
+    return _("until {time}", time=game_time(value)) if value else _("no")
+
+
+_CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "owner_id": (N_("player"), lambda v: f"<@{v}>"),
+    "level": (N_("level"), str),
+    "fortitude": (N_("Fortitude"), plain),
+    "wisdom": (N_("Wisdom"), plain),
+    "kin_tsr": (N_("kin TSR"), plain),
+    "kin_wsr": (N_("kin WSR"), plain),
+    "special_tsr": (N_("TSR special modifier"), plain),
+    "special_wsr": (N_("WSR special modifier"), plain),
+    "classes": (N_("classes"), _classes),
+    "combine": (N_("classes combine"), _word),
+    "toughness": (N_("Toughness"), plain),
+    "base_hd": (N_("Base HD"), str),
+    "kin_hd_size": (N_("kin HD"), lambda v: f"d{v}"),
+    "fl_override": ("FL", _fl),
+}
+_FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "temp": (N_("Temporary FP"), str),
+    "exhausted_cap": (N_("Exhausted cap"), _on),
+    "shattered_cap": (N_("Shattered cap"), _on),
+    "vp_damage": (N_("VP damage"), str),
+    # A character settled past the clock rested alone ahead of it; None is back with the clock.
+    "settled": (N_("ahead of the clock"), _ahead),
+}
+_MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "hp_max": (N_("max HP"), str),
+    "hp": ("HP", plain),
+    "facing": (N_("facing"), str),
+}
+
+
+# A name escaped once, not on every line naming it (a regex pass each time): str in, str out.
+_escaped = lru_cache(maxsize=1024)(escape_markdown)
+
+
+def _name(data: dict[str, Any]) -> str:
+    return _escaped(str(data.get("name", "?")))
+
+
+def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:
+    """`level 3 → 4`; a missing value (cleared, or not logged by an older version) is none."""
+
+    def text(value: Any) -> str:
+        return _("none") if value is None else show(value)
+
+    return f"{_(label)} {text(old)} → {text(new)}"
+
+
+def _fields(
+    old: dict[str, Any], new: dict[str, Any], labels: dict[str, tuple[str, Callable[[Any], str]]]
+) -> list[str]:
+    if old == new:  # most parts of most changes: one comparison instead of a look per label
+        return []
+    return [
+        _arrow(label, show, old.get(name), new.get(name))
+        for name, (label, show) in labels.items()
+        if old.get(name) != new.get(name)
+    ]
+
+
+def _band(record: dict[str, Any]) -> str | None:
+    """The band the character's FP falls in, if they have a Fatigue Level (and the snapshot
+    still reads as one)."""
+    fatigue = fatigue_at(record)
+    if fatigue is None or fatigue.fl is None or fatigue.fl <= 0:
+        return None
+    try:
+        return band_name(fatigue.fp, fatigue.fl)
+    except RulesError:  # FP logged as no count of points: no band to show
+        return None
+
+
+def _appeared(undo: bool) -> str:
+    # An undo that puts a removed record back didn't create anything new.
+    return _("brought back") if undo else _("created")
+
+
+def character_change(
+    old: dict[str, Any] | None, new: dict[str, Any] | None, undo: bool = False
+) -> str:
+    """`Aria FP 18 → 21 (Fatigued)`, `Aria created`, `Bo removed`, `Aria level 3 → 4`."""
+    if old is None or new is None:
+        return f"{_name(new or old or {})} {_appeared(undo) if old is None else _('removed')}"
+    parts = []
+    if old.get("name") != new.get("name"):
+        parts.append(_("renamed from {name}", name=_name(old)))
+    was, now = old.get("fatigue") or {}, new.get("fatigue") or {}
+    if was.get("fp") != now.get("fp"):
+        band = _band(new)
+        parts.append(f"FP {was.get('fp')} → {now.get('fp')}" + (f" ({_(band)})" if band else ""))
+    parts += _fields(was, now, _FATIGUE)
+    if was.get("temp") == now.get("temp") and was.get("temp_expires") != now.get("temp_expires"):
+        until = game_time
+        parts.append(
+            _arrow(
+                N_("Temporary FP until"), until, was.get("temp_expires"), now.get("temp_expires")
+            )
+        )
+    parts += _fields(old, new, _CHARACTER)
+    return f"{_name(new)} {', '.join(parts) or _('changed')}"
+
+
+def _revealed(build: dict[str, Any]) -> dict[str, bool]:
+    """Spot name → revealed, from a logged build (older builds list bare names: hidden)."""
+    spots = build.get("spots") or []
+    return {
+        s["spot"] if isinstance(s, dict) else str(s): bool(
+            isinstance(s, dict) and s.get("revealed")
+        )
+        for s in spots
+    }
+
+
+def _spot_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """`back spot revealed` (or `hidden again`, as an undo shows it); any other change to the
+    build is `stat block rebuilt`."""
+    was, now = _revealed(old), _revealed(new)
+    rest_old = {k: v for k, v in old.items() if k != "spots"}
+    rest_new = {k: v for k, v in new.items() if k != "spots"}
+    if was.keys() != now.keys() or rest_old != rest_new:
+        return [_("stat block rebuilt")]
+    parts = [
+        _("{spot} spot revealed", spot=_(name))
+        if now[name]
+        else _("{spot} spot hidden again", spot=_(name))
+        for name in now
+        if now[name] != was[name]
+    ]
+    return parts or [_("stat block rebuilt")]
+
+
+def monster_change(
+    old: dict[str, Any] | None, new: dict[str, Any] | None, undo: bool = False
+) -> str:
+    """`monster Orc HP 30 → 22`, `monster Orc created`."""
+    if old is None or new is None:
+        appeared = _appeared(undo) if old is None else _("removed")
+        return _("monster {name} {what}", name=_name(new or old or {}), what=appeared)
+    parts = _fields(old, new, _MONSTER)
+    if old.get("build") != new.get("build"):
+        parts += _spot_changes(old.get("build") or {}, new.get("build") or {})
+    if old.get("name") != new.get("name"):
+        parts.append(_("renamed from {name}", name=_name(old)))
+    what = ", ".join(parts) or _("changed")
+    return _("monster {name} {what}", name=_name(new), what=what)
+
+
+def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """`clock Day 1, 00:00 → Day 1, 00:10`, `settings: ties fail → succeed, round 60 s → 6 s`."""
+    parts: list[str] = []
+    if old == new:  # a change to characters or monsters only (both empty)
+        return parts
+    if old.get("clock") != new.get("clock"):
+        parts.append(_arrow(N_("clock"), game_time, old.get("clock"), new.get("clock")))
+    settings = _fields(old.get("settings") or {}, new.get("settings") or {}, _SETTINGS)
+    if settings:
+        parts.append(_("settings: {changes}", changes=", ".join(settings)))
+    return parts
+
+
+def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[str]:
+    """One text per thing a change touched: the channel's fields, each character, each monster;
+    `undo` when the change is an undo (what it puts back was "brought back", not created)."""
+    change = Change(before, after)
+    parts = channel_changes(*change.channel())
+    server = _fields(*change.server_settings(), _SETTINGS)
+    if server:  # a value the server doesn't set reads "none": its channels' own, else default
+        parts.append(_("server settings: {changes}", changes=", ".join(server)))
+    renamed_character: tuple[dict[str, Any], dict[str, Any]] | None = None
+    for part, show in (("characters", character_change), ("monsters", monster_change)):
+        old, new = change.records(part)
+        keys = sorted(old.keys() | new.keys())
+        renamed = change.renamed(part)
+        if renamed is not None:  # one name gone and one come: a rename, shown as one
+            was, now = renamed
+            keys = [k for k in keys if k not in renamed]
+            parts.append(show(old[was], new[now], undo))
+            if part == "characters":
+                renamed_character = (old[was] or {}, new[now] or {})
+        parts += [show(old.get(key), new.get(key), undo) for key in keys]
+    orders = change.orders()
+    if orders is not None:
+        was_order, now_order = orders
+        if renamed_character is not None:  # its place follows a rename: that is no change
+            was_order = _follow(was_order, *renamed_character)
+        if was_order != now_order:
+            parts.append(initiative_change(was_order, now_order))
+    if WEB in after:  # the channel's web page link (`/table link`, `/table revoke`)
+        parts.append(link_change(before.get(WEB), after.get(WEB), undo))
+    return parts
+
+
+def _follow(order: dict[str, Any] | None, old: dict[str, Any], new: dict[str, Any]) -> Any:
+    """The order as it would be had the character always had its new name and player."""
+    if not order:
+        return order
+    was = str(old.get("name", "")).casefold()
+    combatants = [
+        {**c, "name": new.get("name"), "owner_id": new.get("owner_id")}
+        if c.get("kind") == "character" and str(c.get("name", "")).casefold() == was
+        else c
+        for c in order.get("combatants") or []
+    ]
+    return {**order, "combatants": combatants}

@@ -1,0 +1,296 @@
+"""The session's fatigue over game time, for `/party chart`: each character's FP in bands, their
+Temporary FP, where VP damage was taken, and the rests, from the channel's table and the history
+it keeps. Pure: the store reads the log (`store.chart`), `pictures.fatigue` draws.
+
+The log is walked backwards from the table as it is now: each change's `before` snapshot is the
+table just before it (what `/undo` restores), so a chart needs nothing from before its window.
+A change that was undone is not in the picture, nor is the undo that took it back: the picture
+shows the session as if it had never happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lang import N_, _
+from rules.errors import RulesError
+from rules.fatigue import band_width
+from rules.gametime import DAY
+
+from table.event import Event
+from table.model import NO_CHARACTERS, Character, Table
+from table.snapshot import character_from_dict
+
+SINCE_LONG_REST, SINCE_DAY, SINCE_ALL = "long_rest", "day", "all"
+SINCES = (SINCE_LONG_REST, SINCE_DAY, SINCE_ALL)
+SINCE_WORDS = {  # what a chart from each start shows, in words
+    SINCE_LONG_REST: N_("since the last Long Rest"),
+    SINCE_DAY: N_("since the start of the day"),
+    SINCE_ALL: N_("everything this channel keeps"),
+}
+LONG_REST = "rest long"
+REST = "rest "  # every rest's action starts so: "rest break", "rest short", "rest long", …
+
+NO_LONG_REST = N_(
+    "There is no Long Rest in the history this channel keeps (its latest {keep} changes): "
+    "`since:all` charts all of it"
+)
+DAY_PRUNED = N_(
+    "The history this channel keeps (its latest {keep} changes) doesn't reach back to the start "
+    "of the day: `since:all` charts all of it"
+)
+NOBODY_WITH_FL = N_(
+    "Nobody here has a Fatigue Level yet, so there is nothing to chart: give one with "
+    "`/character set`"
+)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What choosing a chart's start needs of one logged change (newest first from the store):
+    no snapshot is decoded for it but a Long Rest's, to know whom it rested."""
+
+    id: int
+    action: str
+    clock: int  # the game clock after the change
+    seq: int  # its number among the channel's changes: 1 is the channel's first
+    standing: bool  # neither undone nor an undo
+    rested: frozenset[str] | None = None  # a Long Rest: its characters' keys; None for the party
+
+
+def rested_keys(before: Mapping[str, Any]) -> frozenset[str] | None:
+    """Whom a rest rested, from its `before` snapshot: None for the party (a party rest moves
+    the clock, so its snapshot has the channel), else the keys of the characters it changed."""
+    return None if "channel" in before else frozenset(before.get("characters", {}))
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where a chart begins: after the change `after_id` (0: the oldest kept), at game time
+    `clock` (None: wherever the clock stood before the first change drawn)."""
+
+    after_id: int
+    clock: int | None = None
+
+
+def chart_start(
+    marks: Sequence[Mark], since: str, now: int, keep: int, key: str | None = None
+) -> Start:
+    """Where the chart of `since` begins, from the kept changes (`marks`, newest first) and the
+    clock `now`; `key` charts one character. A start the kept history no longer reaches is a
+    RulesError that says so (the channel keeps `keep` changes)."""
+    complete = not marks or marks[-1].seq <= 1  # the channel's first change is still kept
+    if since == SINCE_ALL:
+        return Start(0)
+    if since == SINCE_DAY:
+        day_start = now - now % DAY
+        for mark in marks:
+            if mark.clock <= day_start:
+                return Start(mark.id, day_start)
+        if complete:
+            return Start(0, day_start)
+        raise RulesError(_(DAY_PRUNED, keep=keep))
+    if since != SINCE_LONG_REST:
+        raise ValueError(f"unknown start {since!r}")
+    for mark in marks:
+        ours = mark.rested is None or (key is not None and key in mark.rested)
+        if mark.standing and mark.action == LONG_REST and ours:
+            return Start(mark.id, mark.clock)
+    if complete:
+        return Start(0)
+    raise RulesError(_(NO_LONG_REST, keep=keep))
+
+
+@dataclass(frozen=True)
+class Step:
+    """A character's fatigue from game time `clock` on. `width` is the band width then (⌊FL⌋,
+    at least 1: FP ÷ width is the band, 0–5), None while they had no Fatigue Level or were not
+    in the channel (the line breaks)."""
+
+    clock: int
+    fp: int
+    temp: int
+    width: int | None
+    vp_taken: bool = False  # VP damage was taken at this point
+    ramp_from: int | None = None  # reached over a rest that began then (not all at once)
+
+    @property
+    def bands(self) -> float:
+        """FP in bands: 0–1 Fresh, 1–2 Fatigued, … 4–5 Shattered, 5 the Maximum."""
+        return self.fp / self.width if self.width else 0.0
+
+    @property
+    def shielded(self) -> float:
+        """FP and Temporary FP, in bands: Temporary FP is spent before FP rises."""
+        return (self.fp + self.temp) / self.width if self.width else 0.0
+
+
+@dataclass(frozen=True)
+class FatigueLine:
+    name: str
+    steps: tuple[Step, ...]  # oldest first; the last holds until the chart's end
+
+    @property
+    def now(self) -> Step:
+        return self.steps[-1]
+
+
+@dataclass(frozen=True)
+class RestMark:
+    """A rest: the party's spans the game time it took; one character's (`name`) leaves the
+    clock where it is (start == end)."""
+
+    kind: str  # break, short, long, minutes
+    start: int
+    end: int
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class FatigueSeries:
+    lines: tuple[FatigueLine, ...]
+    rests: tuple[RestMark, ...]
+    start: int  # game time at the chart's left edge
+    end: int  # ... and its right edge: the clock now
+    since: str
+    changes: int  # changes drawn (undone ones and their undos left out)
+    skipped: tuple[str, ...] = ()  # characters with no Fatigue Level now
+
+    def title(self) -> str:
+        """`Party fatigue`, or `Aria's fatigue` for one character, in the reader's language."""
+        if len(self.lines) == 1:
+            return _("{name}'s fatigue", name=self.lines[0].name)
+        return _("Party fatigue")
+
+
+def _width(character: Character | None) -> int | None:
+    fl = None if character is None else character.fl
+    return None if fl is None else band_width(fl)
+
+
+def _step(clock: int, character: Character | None) -> Step:
+    if character is None:
+        return Step(clock, 0, 0, None)
+    state = character.fatigue
+    return Step(clock, state.fp, state.temp, _width(character))
+
+
+def _renamed(event: Event) -> tuple[str, str] | None:
+    """(old key, new key) when the change is one character renamed: one gone, one come."""
+    before, after = event.before.get("characters", {}), event.after.get("characters", {})
+    gone = [k for k, v in before.items() if v is not None and after.get(k) is None]
+    come = [k for k, v in before.items() if v is None and after.get(k) is not None]
+    return (gone[0], come[0]) if len(gone) == 1 and len(come) == 1 else None
+
+
+@dataclass
+class _Frame:
+    """The charted characters as they stood from game time `clock` on (keyed by their key now);
+    `ramp_from`: a party rest that began then brought them here."""
+
+    clock: int
+    standing: dict[str, Character | None]
+    ramp_from: int | None = None
+
+
+def _walk(
+    table: Table, events: Sequence[Event], start: Start, names: Mapping[str, str]
+) -> tuple[list[_Frame], list[RestMark], int]:
+    """Backwards from now: the frames, newest first; the rests; the changes walked over."""
+    characters: dict[str, Character] = {c.key: c for c in table.characters}
+    who = {key: key for key in names}  # key in the walk's table -> key now
+    clock = table.clock
+    frames = [_Frame(clock, {key: characters.get(key) for key in names})]
+    rests: list[RestMark] = []
+    walked = 0
+    for event in events:  # newest first
+        if event.id <= start.after_id:
+            break
+        if event.undone_by is not None or event.undoes is not None:
+            continue  # an undone change and its undo: as if neither happened
+        walked += 1
+        before = event.before
+        earlier = before["channel"]["clock"] if "channel" in before else clock
+        if event.action.startswith(REST):
+            kind = event.action.removeprefix(REST)
+            lone = rested_keys(before)
+            if lone is None:
+                rests.append(RestMark(kind, earlier, clock))
+                frames[-1].ramp_from = earlier
+            for key in sorted(lone or ()):
+                if key in who:
+                    rests.append(RestMark(kind, clock, clock, names[who[key]]))
+        renamed = _renamed(event)
+        if renamed is not None and renamed[1] in who:
+            who[renamed[0]] = who.pop(renamed[1])
+        for key, data in before.get("characters", {}).items():
+            if data is None:
+                characters.pop(key, None)
+            else:
+                characters[key] = character_from_dict(data)
+        clock = earlier
+        frames.append(_Frame(clock, {now: characters.get(key) for key, now in who.items()}))
+    return frames, rests, walked
+
+
+def _line(name: str, key: str, frames: Sequence[_Frame]) -> FatigueLine:
+    """One character's steps, oldest first: a step where anything drawn changed."""
+    steps: list[Step] = []
+    vp: int | None = None
+    for frame in frames:
+        character = frame.standing.get(key)
+        step = _step(frame.clock, character)
+        now_vp = None if character is None else character.fatigue.vp_damage
+        taken = vp is not None and now_vp is not None and now_vp > vp
+        vp = now_vp if now_vp is not None else vp
+        last = steps[-1] if steps else None
+        if (
+            last is None
+            or taken
+            or (last.fp, last.temp, last.width)
+            != (
+                step.fp,
+                step.temp,
+                step.width,
+            )
+        ):
+            ramp = frame.ramp_from if last is not None else None
+            steps.append(replace(step, vp_taken=taken, ramp_from=ramp))
+    return FatigueLine(name, tuple(steps))
+
+
+def fatigue_series(
+    table: Table,
+    events: Sequence[Event],
+    start: Start,
+    since: str,
+    character: str | None = None,
+) -> FatigueSeries:
+    """The chart's data: `events` are the kept changes after `start.after_id`, newest first (any
+    older ones are ignored); `character` charts one (by name), else everyone with a Fatigue
+    Level now."""
+    if character is not None:
+        chosen = table.get(character)
+        chosen.require_fl()  # a clear error for a character without one
+        charted = [chosen]
+    else:
+        if not table.characters:
+            raise RulesError(_(NO_CHARACTERS))
+        charted = [c for c in table.characters if c.fl is not None]
+        if not charted:
+            raise RulesError(_(NOBODY_WITH_FL))
+    skipped = tuple(c.name for c in table.characters if c.fl is None and character is None)
+    names = {c.key: c.name for c in charted}
+    frames, rests, walked = _walk(table, events, start, names)
+    frames.reverse()
+    left = frames[0].clock if start.clock is None else start.clock
+    for frame in frames:
+        frame.clock = max(frame.clock, left)
+        if frame.ramp_from is not None:
+            frame.ramp_from = max(frame.ramp_from, left)
+    lines = tuple(_line(names[key], key, frames) for key in names)
+    rests.reverse()
+    kept = tuple(r for r in rests if r.end >= left)
+    return FatigueSeries(lines, kept, left, table.clock, since, walked, skipped)

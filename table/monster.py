@@ -1,0 +1,77 @@
+"""A monster of the channel's bestiary, as the table keeps it (its operations: `table.bestiary`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from lang import N_, _
+from rules.defense import FACINGS, MonsterBlock
+from rules.errors import RulesError
+
+from table.checks import check_int, evolved
+from table.names import NAME_MAX, name_key
+
+HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
+
+
+@dataclass(frozen=True)
+class Monster:
+    """A monster of the channel's bestiary: its build inputs (`MonsterBlock.to_dict()`), its HP
+    when the GM tracks it (it may fall to 0 or below: down), and its facing (a compass point)."""
+
+    name: str
+    build: dict[str, Any]
+    hp_max: int | None = None
+    hp: int | None = None  # None with an hp_max: starts at full HP
+    facing: str = "N"
+
+    def __post_init__(self) -> None:
+        name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
+        if not name:
+            raise RulesError(_("A monster needs a name"))
+        if len(name) > NAME_MAX:
+            raise RulesError(
+                _("A monster's name must be {most} characters or fewer", most=NAME_MAX)
+            )
+        object.__setattr__(self, "name", name)
+        if not isinstance(self.build, Mapping):
+            raise RulesError(_("A monster's build must be a mapping of its build inputs"))
+        # Stored canonical (every input, armor in lower case, spots in order) so equal monsters
+        # compare equal; a bad build fails here, not when it is shown. The block is kept (not a
+        # field: compared via the build): a hit, the roster and the reply read it, not rebuild it.
+        block = MonsterBlock.from_dict(self.build)
+        object.__setattr__(self, "build", block.to_dict())
+        object.__setattr__(self, "_block", block)
+        if self.hp_max is None:
+            if self.hp is not None:
+                raise RulesError(_("A monster's HP can only be tracked with its maximum HP"))
+        else:
+            check_int(self.hp_max, N_("Maximum HP"), 1, HP_MAX)
+            hp = self.hp_max if self.hp is None else self.hp
+            check_int(hp, N_("HP"), -(2**62), self.hp_max)
+            object.__setattr__(self, "hp", hp)
+        if self.facing not in FACINGS:
+            raise RulesError(_("Facing must be one of {choices}", choices=", ".join(FACINGS)))
+
+    @property
+    def key(self) -> str:
+        return name_key(self.name)
+
+    @property
+    def block(self) -> MonsterBlock:
+        """The stat block the rules built from the inputs."""
+        block: MonsterBlock = self._block  # type: ignore[attr-defined]  # set in __post_init__
+        return block
+
+    def hurt(self, taken: int) -> Monster:
+        """The same monster with `taken` off its tracked HP (its build is not checked again)."""
+        if self.hp is None or self.hp_max is None:  # a bug: the hit checks it first
+            raise ValueError(f"{self.name}'s HP is not tracked")
+        hp = check_int(self.hp - taken, N_("HP"), -(2**62), self.hp_max)
+        return evolved(self, hp=hp)
+
+    @property
+    def down(self) -> bool:
+        return self.hp is not None and self.hp <= 0

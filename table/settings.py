@@ -1,0 +1,97 @@
+"""A channel's settings, and how they layer: its own values, else its server's, else the
+defaults."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
+
+from lang import N_, _
+from rules.errors import RulesError
+from rules.fatigue import FatigueSettings
+
+from table.checks import check_id, check_int
+
+# How many of its latest changes a channel keeps for /history and /undo (not a rule either).
+HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 100_000
+
+
+@dataclass(frozen=True)
+class ChannelSettings:
+    ties: Literal["fail", "succeed"] = "fail"
+    round_seconds: int = 60
+    rest_rate: int = 1
+    break_minutes: int = 10
+    short_minutes: int = 60
+    long_minutes: int = 480
+    gm_role_id: int | None = None
+    # Threads of this channel play at its table ("shared") or each keeps one of its own.
+    threads: Literal["shared", "own"] = "shared"
+    history_keep: int = HISTORY_KEEP_DEFAULT
+
+    def __post_init__(self) -> None:
+        if self.ties not in ("fail", "succeed"):
+            raise RulesError(_("Ties must either fail or succeed"))
+        if self.threads not in ("shared", "own"):
+            raise RulesError(_("Threads either share this channel's table or keep their own"))
+        self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
+        if self.gm_role_id is not None:
+            check_id(self.gm_role_id, N_("GM role"))
+        check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
+
+    @property
+    def ties_succeed(self) -> bool:
+        return self.ties == "succeed"
+
+    def fatigue_settings(self) -> FatigueSettings:
+        return FatigueSettings(
+            round_seconds=self.round_seconds,
+            rest_rate=self.rest_rate,
+            break_minutes=self.break_minutes,
+            short_minutes=self.short_minutes,
+            long_minutes=self.long_minutes,
+        )
+
+
+SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ChannelSettings))
+DEFAULT_SETTINGS = ChannelSettings()
+# The settings a server set for all its channels, as sorted (name, value) pairs; a setting the
+# server did not set is absent (its channels use their own value, else the default).
+ServerLayer = tuple[tuple[str, Any], ...]
+SOURCES = ("channel", "server", "default")  # where a channel's setting comes from
+
+
+def server_layer(values: Mapping[str, Any]) -> ServerLayer:
+    """The server's settings from name → value (None: not set), checked by the same limits
+    as a channel's (`ChannelSettings`): one source for every limit."""
+    unknown = set(values) - set(SETTING_NAMES)
+    if unknown:
+        raise RulesError(_("No setting named {name}", name=repr(sorted(unknown)[0])))
+    given = {name: value for name, value in values.items() if value is not None}
+    ChannelSettings(**given)  # raises the same RulesError a channel would get
+    # A server setting the default sets nothing.
+    return tuple(sorted((n, v) for n, v in given.items() if v != getattr(DEFAULT_SETTINGS, n)))
+
+
+def layered(own: Mapping[str, Any], server: ServerLayer) -> ChannelSettings:
+    """A channel's settings: its own values, else the server's, else the defaults. Settings are
+    immutable, so equal inputs share one, checked once (every read of a channel layers them);
+    the key holds each value's type, so a True never passes for a 1 that was checked."""
+    try:
+        return _layered(_typed(own.items()), _typed(server))
+    except TypeError:  # an unhashable value: checked (and refused) the long way
+        return replace(ChannelSettings(**dict(server)), **own)
+
+
+def _typed(items: Iterable[tuple[str, Any]]) -> tuple[tuple[str, type, Any], ...]:
+    return tuple(sorted((name, type(value), value) for name, value in items))
+
+
+@functools.lru_cache(maxsize=1024)
+def _layered(
+    own: tuple[tuple[str, type, Any], ...], server: tuple[tuple[str, type, Any], ...]
+) -> ChannelSettings:
+    base = ChannelSettings(**{name: value for name, ignored, value in server})
+    return replace(base, **{name: value for name, ignored, value in own})

@@ -1,0 +1,94 @@
+"""The pictures themselves: whole PNGs of a readable size, the same bytes for the same series on
+any worker, words in the reader's language, the bands in `/party show`'s colours, and alt text
+that says what the picture shows."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from lang import speaking
+from pictures import ALT_MAX, Picture
+from pictures._canvas import BAND_HEX
+from pictures.examples import evening, examples, party, random_session, troll
+from pictures.fatigue import draw_fatigue
+from pictures.monster import draw_monster
+from pictures.painter import Job, Painter, draw
+from render.common import BAND_COLOURS
+from rules.fatigue import BANDS
+from table.fatigue_series import SINCE_ALL, Start, fatigue_series
+from table.monster_view import monster_view
+
+
+@pytest.fixture
+def catalogs(shipped_catalogs: None) -> Iterator[None]:
+    yield
+
+
+def image(picture: Picture) -> Image.Image:
+    checked = Image.open(io.BytesIO(picture.png))
+    checked.verify()
+    return Image.open(io.BytesIO(picture.png))
+
+
+def test_each_example_is_a_whole_png_with_alt_text() -> None:
+    for name, picture in examples().items():
+        shown = image(picture)
+        assert shown.format == "PNG" and shown.width >= 750 and shown.height >= 600, name
+        assert 0 < len(picture.alt) <= ALT_MAX
+    again = examples()
+    assert {n: p.png for n, p in again.items()} == {n: p.png for n, p in examples().items()}
+
+
+def test_the_bands_are_the_boards_colours() -> None:
+    assert [f"#{BAND_COLOURS[band].value:06x}" for band in BANDS] == list(BAND_HEX)
+
+
+def test_the_alt_text_says_who_is_where_now() -> None:
+    session = evening()
+    series = fatigue_series(session.table, session.newest_first(), Start(0), SINCE_ALL)
+    alt = draw_fatigue(series).alt
+    for character in session.table.characters:
+        assert character.name in alt
+    assert "Short Rest at Day 1, 17:30" in alt and "VP damage taken: Dara at" in alt
+
+
+def test_a_name_is_drawn_as_written() -> None:
+    table = party(2)  # a `$` would start matplotlib's math: here it is only a letter
+    table = table.without("Aria").with_character(replace(table.get("Aria"), name="Mage $^$"))
+    series = fatigue_series(table, [], Start(0), SINCE_ALL)
+    assert "Mage $^$" in draw_fatigue(series).alt  # drawn without error, as written
+    image(draw_fatigue(series))
+
+
+def test_words_follow_the_readers_language(catalogs: None) -> None:
+    with speaking("es-ES"):
+        picture = draw_monster(monster_view(troll(), show_hidden=True))
+    assert "desde arriba" in picture.alt and "oculto" in picture.alt
+    english = draw_monster(monster_view(troll(), show_hidden=True))
+    assert english.png != picture.png
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_a_painter_draws_off_the_loop_the_same_picture(threads: bool, catalogs: None) -> None:
+    job = Job("monster", monster_view(troll(), show_hidden=False), "es-ES")
+    painter = Painter(threads=threads)
+    try:
+        drawn = asyncio.run(painter.draw(job))
+    finally:
+        painter.close()
+    assert drawn == draw(job)
+    assert "Puntos sin armadura ocultos que no se muestran: 1." in drawn.alt
+
+
+def test_a_party_of_ten_fits() -> None:
+    session = random_session(10, 300)
+    series = fatigue_series(session.table, session.newest_first(), Start(0), SINCE_ALL)
+    picture = draw_fatigue(series)
+    assert len(series.lines) == 10 and all(c.name in picture.alt for c in party(10).characters)
+    image(picture)

@@ -1,0 +1,167 @@
+"""The data behind `/party chart` (`table.fatigue_series`), on sessions played through the
+table's own operations and logged as the store logs them (`pictures.examples.Session`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pictures.examples import Session, party
+from rules.errors import RulesError
+from rules.gametime import DAY
+from table import partyops
+from table.event import Event
+from table.fatigue_series import (
+    SINCE_ALL,
+    SINCE_DAY,
+    SINCE_LONG_REST,
+    Mark,
+    Start,
+    chart_start,
+    fatigue_series,
+    rested_keys,
+)
+from table.model import Table
+from table.snapshot import diff
+
+NAMES = ("Aria", "Bórin", "Cael")
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(("spend", "temp", "pass", "party", "rest", "alone", "rename")),
+        st.integers(0, 2),
+        st.integers(1, 40),
+    ),
+    max_size=40,
+)
+
+
+def rename(table: Table, name: str) -> tuple[Table, None]:
+    character = table.get(name)
+    renamed = dataclasses.replace(character, name=character.name + "x")
+    return table.without(name).with_character(renamed), None
+
+
+def play(ops: list[tuple[str, int, int]]) -> Session:
+    session = Session(party(3))
+    for kind, who, amount in ops:
+        name = session.table.characters[who].name
+        if kind == "spend":
+            session.play(
+                "fatigue spend", functools.partial(partyops.spend, name=name, amount=amount)
+            )
+        elif kind == "temp":
+            give = functools.partial(partyops.temp, name=name, amount=amount, minutes=10)
+            session.play("fatigue temp", give)
+        elif kind == "pass":
+            session.play("clock pass", functools.partial(partyops.pass_minutes, minutes=amount))
+        elif kind == "party":
+            session.play("party spend", functools.partial(partyops.party_spend, amount=amount))
+        elif kind == "rest":
+            rest = ("break", "short", "long")[amount % 3]
+            session.play(f"rest {rest}", functools.partial(partyops.party_rest, kind=rest))
+        elif kind == "alone":
+            session.play(
+                "rest break", functools.partial(partyops.rest_one, name=name, kind="break")
+            )
+        else:  # a rename logs as one gone and one come: the line follows it
+            session.play("character set", functools.partial(rename, name=name))
+    return session
+
+
+@settings(max_examples=60, deadline=None)
+@given(OPS)
+def test_each_line_replays_the_log(ops: list[tuple[str, int, int]]) -> None:
+    """Every step is the character as the log left them at that point, oldest first, in game
+    time order; the last is the table now; the first the table before the first change."""
+    session = play(ops)
+    series = fatigue_series(session.table, session.newest_first(), Start(0), SINCE_ALL)
+    start = party(3)
+    assert series.start == start.clock and series.end == session.table.clock
+    assert series.changes == len(session.events)
+    for line, first, now in zip(
+        series.lines, start.characters, session.table.characters, strict=True
+    ):
+        assert line.name == now.name
+        clocks = [step.clock for step in line.steps]
+        assert clocks == sorted(clocks)
+        assert (line.steps[0].fp, line.steps[0].temp) == (first.fatigue.fp, first.fatigue.temp)
+        assert (line.now.fp, line.now.temp) == (now.fatigue.fp, now.fatigue.temp)
+        assert line.now.width == int(now.require_fl())
+        hurt = sum(step.vp_taken for step in line.steps)
+        assert hurt <= now.fatigue.vp_damage  # each point where VP damage rose is marked
+
+
+@settings(max_examples=40, deadline=None)
+@given(OPS, st.integers(0, 2), st.integers(1, 30))
+def test_an_undone_change_is_not_in_the_picture(
+    ops: list[tuple[str, int, int]], who: int, amount: int
+) -> None:
+    session = play(ops)
+    before = fatigue_series(session.table, session.newest_first(), Start(0), SINCE_ALL)
+    name = session.table.characters[who].name
+    table = session.table
+    after, _ = partyops.spend(table, name, amount)
+    old, new = diff(table, after)
+    n = len(session.events)
+    when = datetime(2025, 1, 1, tzinfo=UTC)
+    change = Event(n + 1, 1, "fatigue spend", when, old, new, 1, after.clock, n + 2, seq=n + 1)
+    undo = Event(n + 2, 1, "undo", when, new, old, 1, table.clock, undoes=n + 1, seq=n + 2)
+    with_undone = fatigue_series(
+        table, [undo, change, *session.newest_first()], Start(0), SINCE_ALL
+    )
+    assert with_undone == before
+
+
+def mark(id_: int, action: str, clock: int, rested: frozenset[str] | None = None) -> Mark:
+    return Mark(id_, action, clock, id_, True, rested)
+
+
+def test_the_chart_starts_at_the_last_long_rest_that_counts() -> None:
+    marks = [  # newest first
+        mark(5, "fatigue spend", 900),
+        mark(4, "rest long", 900, frozenset({"aria"})),  # Aria alone
+        mark(3, "fatigue spend", 600),
+        mark(2, "rest long", 600),  # the party's
+        mark(1, "character create", 0),
+    ]
+    assert chart_start(marks, SINCE_LONG_REST, 900, 1000) == Start(2, 600)
+    assert chart_start(marks, SINCE_LONG_REST, 900, 1000, "aria") == Start(4, 900)
+    assert chart_start(marks, SINCE_LONG_REST, 900, 1000, "bo") == Start(2, 600)
+    undone = [dataclasses.replace(m, standing=m.id != 2) for m in marks]
+    assert chart_start(undone, SINCE_LONG_REST, 900, 1000) == Start(0)  # from the first change
+    assert chart_start(marks, SINCE_ALL, 900, 1000) == Start(0)
+
+
+def test_a_start_past_the_kept_history_is_refused() -> None:
+    pruned = [mark(40, "fatigue spend", DAY + 60), mark(31, "fatigue spend", DAY + 30)]
+    with pytest.raises(RulesError, match="its latest 10 changes"):
+        chart_start(pruned, SINCE_LONG_REST, DAY + 60, 10)
+    with pytest.raises(RulesError, match="start of the day"):
+        chart_start(pruned, SINCE_DAY, DAY + 60, 10)
+    kept = [*pruned, mark(30, "clock pass", DAY - 5)]
+    assert chart_start(kept, SINCE_DAY, DAY + 60, 10) == Start(30, DAY)
+
+
+def test_whom_a_rest_rested() -> None:
+    assert rested_keys({"channel": {"clock": 0}, "characters": {"aria": {}}}) is None
+    assert rested_keys({"characters": {"aria": {}}}) == frozenset({"aria"})
+
+
+def test_what_cannot_be_charted() -> None:
+    empty = party(0)
+    with pytest.raises(RulesError, match="no characters"):
+        fatigue_series(empty, [], Start(0), SINCE_ALL)
+    nobody = party(2)
+    nobody = dataclasses.replace(
+        nobody,
+        characters=tuple(dataclasses.replace(c, fl_override=None) for c in nobody.characters),
+    )
+    with pytest.raises(RulesError, match="Nobody here has a Fatigue Level"):
+        fatigue_series(nobody, [], Start(0), SINCE_ALL)
+    with pytest.raises(RulesError, match="no Fatigue Level"):
+        fatigue_series(nobody, [], Start(0), SINCE_ALL, "Aria")
