@@ -49,7 +49,7 @@ from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.client import LocalDiscord
 from tests.pg import postgres_server
 
-RESULTS = Path(__file__).resolve().parent / "results" / "web.txt"
+RESULTS = Path(__file__).resolve().parent / "results/web.txt"
 WARM_UP = 20  # spends before anything is measured
 ADDRESSES = 10  # loopback addresses the pages come from (127.0.0.1 … 127.0.0.10)
 FP = re.compile(r'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
