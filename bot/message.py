@@ -50,8 +50,10 @@ class Message:
         embeds: Sequence[discord.Embed] = MISSING,
         files: Iterable[discord.File] = MISSING,
         view: discord.ui.View | None = MISSING,
+        pinged: discord.abc.Snowflake | None = None,
     ) -> None:
         self.content = content
+        self.pinged = pinged  # the one user this message may ping; everyone else stays closed
         self.embeds: list[discord.Embed] = MISSING
         self.uploads: list[Upload] = MISSING
         if embeds is not MISSING:
@@ -71,5 +73,14 @@ class Message:
 
     def _given(self, files: str) -> dict[str, Any]:
         made = MISSING if self.uploads is MISSING else [u.file() for u in self.uploads]
-        fields = {"content": self.content, "embeds": self.embeds, files: made, "view": self.view}
+        fields: dict[str, Any] = {
+            "content": self.content,
+            "embeds": self.embeds,
+            files: made,
+            "view": self.view,
+        }
+        if self.pinged is not None:
+            fields["allowed_mentions"] = discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=[self.pinged]
+            )
         return {k: v for k, v in fields.items() if v is not MISSING}

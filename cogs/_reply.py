@@ -43,6 +43,7 @@ def _message(
     embeds: Sequence[discord.Embed],
     files: Sequence[discord.File],
     view: discord.ui.View | None,
+    pinged: discord.abc.Snowflake | None = None,
 ) -> Message:
     """A new message: what is not given is not sent."""
     return Message(
@@ -50,6 +51,7 @@ def _message(
         embeds=[embed] if embed is not None else list(embeds) or MISSING,
         files=list(files) or MISSING,
         view=MISSING if view is None else view,
+        pinged=pinged,
     )
 
 
@@ -61,10 +63,12 @@ async def reply(
     embeds: Sequence[discord.Embed] = (),
     files: Sequence[discord.File] = (),
     view: discord.ui.View | None = None,
+    pinged: discord.abc.Snowflake | None = None,
 ) -> None:
     """The answer as a new message (or, said again, a further one), private as the command
-    declares."""
-    message = _message(content, embed, embeds, files, view)
+    declares; `pinged` is the one user its content may ping (allowed mentions stay closed to
+    everyone else)."""
+    message = _message(content, embed, embeds, files, view, pinged)
     await send(interaction, message, private=declared_ephemeral(interaction))
 
 

@@ -21,7 +21,7 @@ from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
-from render.fatigue import change_embed, character_embed
+from render.fatigue import change_embed, character_embed, fight_round
 from rules.fatigue import FP_AT_ONCE_MAX, MINUTES_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
@@ -50,16 +50,16 @@ async def change_character(
     (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name."""
     user_id = interaction.user.id
 
-    def run(table: Table, gm: bool) -> tuple[Table, tuple[CharacterChange, int]]:
+    def run(table: Table, gm: bool) -> tuple[Table, tuple[CharacterChange, Table]]:
         if gm_only is not None and not gm:
             raise Forbidden(_(gm_only))
         character = pick_character(table, name, user_id)
         check_can_change(user_id, gm, character)
         new, done = change(table, character.name)
-        return new, (done, new.clock)
+        return new, (done, new)
 
-    done, clock = await apply_as(interaction, action, run, PARTY)
-    embed = change_embed(title(done.name), done, clock)
+    done, after = await apply_as(interaction, action, run, PARTY)
+    embed = change_embed(title(done.name), done, after.clock, fight_round(after))
     if spend_more:
         view = buttons_view(SpendOne(done.name, SPEND_MORE))
         await reply(interaction, embed=embed, view=view)
@@ -174,7 +174,8 @@ class Fatigue(commands.Cog):
         table = await read_table(interaction, PARTY)
         found = pick_character(table, character, interaction.user.id)
         view = buttons_view(SpendOne(found.name, SPEND_ONE))
-        await reply(interaction, embed=character_embed(found, table.clock), view=view)
+        embed = character_embed(found, table.clock, fight_round(table))
+        await reply(interaction, embed=embed, view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

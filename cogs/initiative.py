@@ -1,47 +1,56 @@
-"""`/init add|remove|start|next|show|end`: the turn order of a fight, on the game clock.
+"""`/init add|remove|start|next|prev|show|end`: the turn order of a fight, on the game clock.
 
 Each change is one store transaction over `table.initiative` (so `/undo` and `/history` cover
 it). Passing the last combatant moves the channel clock one round by the same step as
 `/clock round`. When a monster with unarmored spots ends its turn, the reply offers the GM its
-facing, as `/monster face` sets it (`FaceButton`, which works after a restart too).
+facing, as `/monster face` sets it (`FaceButton`, which works after a restart too). When a
+character's turn begins, the reply mentions its player, the one user it may ping.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any, Self
+import random
+from dataclasses import dataclass
+from typing import Any, Self, TypeVar, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, own_first, read_table
 from lang import N_, _, n_
 from render.fatigue import report_embed
-from render.initiative import order_embed, turn_text, turn_title
+from render.initiative import joined_embed, mention, order_embed, turn_text, turn_title
 from render.monsters import monster_embed
 from rules.defense import FACINGS
+from rules.dice import DieSource
 from table import bestiary, initiative
-from table.combat import SCORE_LIMIT, Combatant, Initiative
-from table.initiative import TurnReport
+from table.combat import Combatant, Initiative
+from table.dice_expr import EXPRESSION_MAX
+from table.initiative import Removal, TurnReport
 from table.model import Table
 
-Score = app_commands.Range[int, -SCORE_LIMIT, SCORE_LIMIT]
+Score = app_commands.Range[str, 1, EXPRESSION_MAX]  # a number, or dice: the table reads it
 Name = app_commands.Range[str, 1, 100]  # a lookup or a new name: the table checks it
+R = TypeVar("R")
 GM_INIT = N_("Only the GM runs the initiative (Manage Channels, or the channel's GM role)")
 
 
 async def add_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """The caller's characters first, then the others and the bestiary's monsters."""
+    """The caller's characters first, then the others, the bestiary's groups (`Goblin` for all
+    of `Goblin 1`, `Goblin 2`…) and its monsters."""
     table = await read_table(interaction)
+    typed = current.casefold()
     characters = own_first(table, interaction.user.id, current)
-    monsters = [m for m in table.monsters if current.casefold() in m.key]
-    names = [c.name for c in characters] + [m.name for m in monsters]
+    heads = ((m.name.rpartition(" ")[0], m.name) for m in table.monsters)
+    groups = dict.fromkeys(head for head, name in heads if bestiary.group_number(head, name))
+    names = [c.name for c in characters] + [g for g in groups if typed in g.casefold()]
+    names += [m.name for m in table.monsters if typed in m.key]
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 
@@ -82,87 +91,135 @@ def facing_view(report: TurnReport) -> discord.ui.View | None:
     return buttons_view(*(FaceButton(name, facing) for facing in FACINGS))
 
 
+def pinging(combatant: Combatant | None) -> dict[str, Any]:
+    """The reply's content and the one user it may ping when a character's turn begins: its
+    player, and nobody else."""
+    text = mention(combatant)
+    if text is None or combatant is None or combatant.owner_id is None:
+        return {}
+    return {"content": text, "pinged": cast(discord.abc.Snowflake, _User(str(combatant.owner_id)))}
+
+
+@dataclass(frozen=True)
+class _User:
+    """A user allowed to be pinged, its id written as Discord's API spells a snowflake (text):
+    `AllowedMentions` sends each user's `id` as it is."""
+
+    id: str
+
+
+def _and_table(done: tuple[Table, R]) -> tuple[Table, tuple[R, Table]]:
+    """A step's result with the table it made, for the reply."""
+    return done[0], (done[1], done[0])
+
+
 class InitiativeCog(commands.Cog, name="Initiative"):
     init = app_commands.Group(
         name="init", description=N_("The turn order of a fight, on the game clock"), guild_only=True
     )
 
+    def __init__(self, rng: DieSource | None = None) -> None:
+        # One generator for initiative dice, never the module-level one (tests script it).
+        self.rng: DieSource = rng or random.SystemRandom()
+
     @init.command(
-        name="add", description=N_("Add a character, a monster or any name, with a score")
+        name="add", description=N_("Add a character, monster or group, at a score or rolled")
     )
     @app_commands.describe(
-        name=N_("A character or monster here (suggested), or any name (GM)"),
-        score=described(
-            N_("Initiative score, highest acts first (-{limit} to {limit})"), limit=SCORE_LIMIT
-        ),
+        name=N_("A character, monster or group here (suggested), or any name with other:True"),
+        score=N_("Highest acts first: a number or dice, e.g. 1d10+3 (none: the channel's dice)"),
+        other=N_("GM: add a name that is neither a character nor a monster here"),
     )
     @app_commands.autocomplete(name=add_autocomplete)
-    async def add(self, interaction: discord.Interaction, name: Name, score: Score) -> None:
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        score: Score | None = None,
+        other: bool = False,
+    ) -> None:
         actor = interaction.user.id
-
-        def step(table: Table, gm: bool) -> tuple[Table, tuple[Combatant, Initiative, int]]:
-            new, added = initiative.add(table, actor_id=actor, is_gm=gm, name=name, score=score)
-            return new, (added, new.initiative, new.clock)
-
-        added, order, clock = await apply_as(interaction, "init add", step)
-        title = _("{name} joins the initiative at {score}", name=added.name, score=added.score)
-        await reply(interaction, embed=order_embed(order, clock, title))
+        step = functools.partial(
+            initiative.join, actor_id=actor, name=name, score=score, other=other, rng=self.rng
+        )
+        joined, table = await apply_as(
+            interaction, "init add", lambda t, gm: _and_table(step(t, is_gm=gm))
+        )
+        await reply(interaction, embed=joined_embed(table, joined))
 
     @init.command(name="remove", description=N_("GM: take a name out of the initiative"))
-    @app_commands.describe(name=N_("Who leaves the fight"))
+    @app_commands.describe(name=N_("Who leaves the fight (on their turn, the turn passes)"))
     @app_commands.autocomplete(name=order_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
-        def step(table: Table) -> tuple[Table, tuple[Combatant, Initiative, int]]:
-            new, gone = initiative.remove(table, name)
-            return new, (gone, new.initiative, new.clock)
+        def step(table: Table) -> tuple[Table, tuple[Removal, Table]]:
+            return _and_table(initiative.remove(table, name))
 
-        gone, order, clock = await apply_as(interaction, "init remove", gm_only(step, GM_INIT))
-        title = _("{name} leaves the fight", name=gone.name)
-        await reply(interaction, embed=order_embed(order, clock, title))
+        removal, table = await apply_as(interaction, "init remove", gm_only(step, GM_INIT))
+        title = _("{name} leaves the fight", name=removal.gone.name)
+        if removal.passed is None:
+            await reply(interaction, embed=order_embed(table, title))
+            return
+        await self.turn_reply(interaction, table, removal.passed, title)
 
     @init.command(name="start", description=N_("GM: round 1 begins (the clock does not move)"))
     async def start(self, interaction: discord.Interaction) -> None:
-        def step(table: Table) -> tuple[Table, tuple[Initiative, int]]:
-            new, order = initiative.start(table)
-            return new, (order, new.clock)
+        def step(table: Table) -> tuple[Table, Table]:
+            new, _order = initiative.start(table)
+            return new, new
 
-        order, clock = await apply_as(interaction, "init start", gm_only(step, GM_INIT))
-        current = order.current
+        table = await apply_as(interaction, "init start", gm_only(step, GM_INIT))
+        current = table.initiative.current
         title = _("⚔️ Round 1 · {name}'s turn", name=current.name if current else "?")
-        await reply(interaction, embed=order_embed(order, clock, title, with_status=False))
+        embed = order_embed(table, title, with_status=False)
+        await reply(interaction, embed=embed, **pinging(current))
 
     @init.command(name="next", description=N_("GM: pass the turn; after the last, a new round"))
     async def next_(self, interaction: discord.Interaction) -> None:
-        def step(table: Table) -> tuple[Table, tuple[TurnReport, Initiative, int, int]]:
-            new, report = initiative.next_turn(table)
-            return new, (report, new.initiative, new.clock, new.settings.round_seconds)
+        def step(table: Table) -> tuple[Table, tuple[TurnReport, Table]]:
+            return _and_table(initiative.next_turn(table))
 
-        report, order, clock, round_seconds = await apply_as(
-            interaction, "init next", gm_only(step, GM_INIT)
-        )
-        embed = order_embed(order, clock, turn_title(report), with_status=False)
-        embed.description = f"{turn_text(report)}\n\n{embed.description}"
+        report, table = await apply_as(interaction, "init next", gm_only(step, GM_INIT))
+        await self.turn_reply(interaction, table, report)
+
+    @init.command(name="prev", description=N_("GM: back to the turn before (the clock stays)"))
+    async def prev(self, interaction: discord.Interaction) -> None:
+        def step(table: Table) -> tuple[Table, tuple[TurnReport, Table]]:
+            return _and_table(initiative.previous_turn(table))
+
+        report, table = await apply_as(interaction, "init prev", gm_only(step, GM_INIT))
+        await self.turn_reply(interaction, table, report)
+
+    @staticmethod
+    async def turn_reply(
+        interaction: discord.Interaction,
+        table: Table,
+        report: TurnReport,
+        heading: str | None = None,
+    ) -> None:
+        """A turn passing: whose turn ends and begins, the order, the clock's round if one
+        passed, and the facing to choose for a monster that ended its turn."""
+        embed = order_embed(table, turn_title(report), with_status=False)
+        lines = [heading] if heading else []
+        embed.description = "\n".join([*lines, turn_text(report), "", embed.description or ""])
         embeds = [embed]
         if report.new_round is not None:
             one = n_("{n} round passes", "{n} rounds pass", 1)
-            passed = report_embed(one, report.new_round, round_seconds, quiet=True)
-            # The clock's own round count ("round 496") beside the fight's round misleads; the
-            # order above already shows the game time.
+            passed = report_embed(one, report.new_round, table.settings.round_seconds, quiet=True)
+            # The order above already shows the game time, and its title the fight's round.
             embeds.append(passed.remove_footer())
-        await reply(interaction, embeds=embeds, view=facing_view(report))
+        await reply(interaction, embeds=embeds, view=facing_view(report), **pinging(report.now))
 
     @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction)
-        await reply(interaction, embed=order_embed(table.initiative, table.clock))
+        await reply(interaction, embed=order_embed(table))
 
     @init.command(name="end", description=N_("GM: end the fight; everyone leaves the order"))
     async def end(self, interaction: discord.Interaction) -> None:
-        def step(table: Table) -> tuple[Table, tuple[Initiative, int]]:
-            new, was = initiative.end(table)
-            return new, (was, new.clock)
+        def step(table: Table) -> tuple[Table, tuple[Initiative, Table]]:
+            return _and_table(initiative.end(table))
 
-        was, clock = await apply_as(interaction, "init end", gm_only(step, GM_INIT))
+        was, table = await apply_as(interaction, "init end", gm_only(step, GM_INIT))
         title = (
             n_(
                 "⚔️ The fight is over after {n} round",
@@ -172,7 +229,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             if was.running
             else _("⚔️ The fight is over")
         )
-        embed = order_embed(Initiative(), clock, title)
+        embed = order_embed(table, title)
         embed.description = _("Nobody is in the initiative now; the clock stays where it is.")
         await reply(interaction, embed=embed)
 

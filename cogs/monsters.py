@@ -42,7 +42,7 @@ from rules.defense import (
     TRADE_LIMIT,
 )
 from table import bestiary
-from table.bestiary import BuildOptions
+from table.bestiary import MONSTERS_MAX, BuildOptions
 from table.monster import HP_MAX
 from table.monster_view import monster_view
 from table.names import NAME_LIMIT
@@ -54,6 +54,7 @@ Agility = app_commands.Range[int, AGILITY_RANGE.start, AGILITY_RANGE.stop - 1]
 ExtraDefense = app_commands.Range[int, 0, EXTRA_DEFENSE_MAX]
 ExtraEvasion = app_commands.Range[int, EXTRA_EVASION_MIN, 0]
 Hp = app_commands.Range[int, 1, HP_MAX]
+Count = app_commands.Range[int, 1, MONSTERS_MAX]
 Damage = app_commands.Range[int, 1, DAMAGE_MAX]
 NewName = app_commands.Range[str, 1, NAME_LIMIT]
 Name = app_commands.Range[str, 1, 100]  # a lookup: an unknown name gets a helpful error
@@ -246,6 +247,9 @@ class Monsters(commands.Cog):
     @app_commands.describe(
         name=N_("The monster's name (up to 32 characters)"),
         hp=N_("Its maximum HP, to track damage (optional)"),
+        count=N_(
+            "How many from this block, numbered after the name, each with its own HP and facing"
+        ),
         **BUILD_DESCRIPTIONS,
     )
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
@@ -259,6 +263,7 @@ class Monsters(commands.Cog):
         rank: Rank,
         armor: str,
         hp: Hp | None = None,
+        count: Count = 1,
         trade: Trade = 0,
         agility: Agility | None = None,
         extra_defense: ExtraDefense = 0,
@@ -271,10 +276,12 @@ class Monsters(commands.Cog):
         order: str = "normal",
     ) -> None:
         options = build_options(locals())
-        step = functools.partial(bestiary.create, name=name, options=options, hp_max=hp)
+        step = functools.partial(
+            bestiary.create, name=name, options=options, hp_max=hp, count=count
+        )
         made = await self._change(interaction, "monster create", step)
-        title = _("Created {name}", name=made.name)
-        await reply(interaction, embed=monster_embed(made, title=title))
+        title = _("Created {name}", name=", ".join(m.name for m in made))
+        await reply(interaction, embed=monster_embed(made[0], title=title))
 
     @monster.command(
         name="show",

@@ -14,9 +14,11 @@ from bot.translator import described
 from cogs._reply import PRIVATE, reply
 from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
 from lang import N_, _
-from render.fatigue import clock_line
+from render.fatigue import clock_line, fight_round
 from render.settings import RESET_CHOICES, settings_embed
 from rules.errors import RulesError
+from store.store import INITIATIVE
+from table.dice_expr import INIT_DICE_MAX
 from table.model import Forbidden, Table
 from table.settings import (
     HISTORY_KEEP_DEFAULT,
@@ -42,6 +44,7 @@ DESCRIBE: dict[str, str | app_commands.locale_str] = {
         default=HISTORY_KEEP_DEFAULT,
     ),
     "threads": N_("Do a channel's threads play at its table (shared) or keep their own?"),
+    "init_dice": N_("Dice rolled for /init add without a score (default 1d10), e.g. 1d20"),
     "reset": N_(
         "Forget a value set at this scope (a channel then reads the server's, else default)"
     ),
@@ -52,6 +55,7 @@ Scope = Literal["set", "server"]
 Change = Callable[[Table, SettingsOptions], tuple[Table, tuple[ChannelSettings, ChannelSettings]]]
 Changed = tuple[ChannelSettings, ChannelSettings, str | None]  # before, after, the clock line
 
+FIGHT = frozenset({INITIATIVE})
 IN_THREAD = N_("Whether threads share the table is set in their channel, not in a thread")
 
 
@@ -88,6 +92,7 @@ class Settings(commands.Cog):
         clear_gm_role: bool = False,
         history_keep: app_commands.Range[int, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX] | None = None,
         threads: Literal["shared", "own"] | None = None,
+        init_dice: app_commands.Range[str, 1, INIT_DICE_MAX] | None = None,
         reset: str | None = None,
     ) -> None:
         command = interaction.command
@@ -109,6 +114,7 @@ class Settings(commands.Cog):
             clear_gm_role=clear_gm_role,
             history_keep=history_keep,
             threads=threads,
+            init_dice=None if init_dice is None else init_dice.strip(),
             reset=reset,
         )
         everyone = gm_role is not None and gm_role.is_default()
@@ -138,7 +144,7 @@ class Settings(commands.Cog):
             new, (old, changed) = changer(table, options)
             line = None  # the clock line, when this channel's round length changed
             if new.settings.round_seconds != table.settings.round_seconds:
-                line = clock_line(new.clock, new.settings.round_seconds, new.round_number)
+                line = clock_line(new.clock, new.settings.round_seconds, fight_round(new))
             return new, (old, changed, line)
 
         def server_step(table: Table, gm: bool) -> tuple[Table, Changed]:
@@ -148,7 +154,8 @@ class Settings(commands.Cog):
 
         action = f"settings {scope}"
         checked = gm_only(step) if scope == "set" else server_step
-        before, after, clock = await apply_as(interaction, action, checked, parts=CHANNEL_ONLY)
+        # The turn order too: a clock line shows the fight's round while one runs.
+        before, after, clock = await apply_as(interaction, action, checked, parts=FIGHT)
         scope_name = "channel" if scope == "set" else "server"
         embed = settings_embed(after, changed=before, clock=clock, scope=scope_name)
         await reply(interaction, embed=embed)

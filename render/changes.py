@@ -49,6 +49,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "gm_role_id": (N_("GM role"), lambda v: f"<@&{v}>"),
     "history_keep": (N_("history kept"), lambda v: _("{count:,} changes", count=v)),
     "threads": (N_("threads"), _word),
+    "init_dice": (N_("initiative dice"), str),
 }
 
 

@@ -15,7 +15,7 @@ from lang import _, n_, words
 from render.common import FIELD_MAX, TITLE_MAX, band_colour, fit_lines, fl_text, points
 from rules.errors import RulesError
 from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
-from rules.gametime import game_time, round_number
+from rules.gametime import game_time
 from table.model import Character, Table
 from table.partyops import CharacterChange, PartyReport
 
@@ -39,16 +39,22 @@ def duration(seconds: int) -> str:
     return " ".join(p for p in parts if p)
 
 
-def clock_line(seconds: int, round_seconds: int, round_no: int | None = None) -> str:
-    """`Day 1, 08:15 · round 496 (60 s rounds)`: the round the clock is in, counted from 1
-    (`round_no`, the table's own count, which a change of round length does not renumber)."""
-    shown = round_number(seconds, round_seconds) if round_no is None else round_no
+def clock_line(seconds: int, round_seconds: int, fight_round: int | None = None) -> str:
+    """`Day 1, 08:15 (60 s rounds)`: the time of day; during a fight, with the fight's round
+    (`Day 1, 08:15 · ⚔️ Round 2 (60 s rounds)`), the one round number a reply shows."""
+    if fight_round is None:
+        return _("{time} ({seconds} s rounds)", time=game_time(seconds), seconds=round_seconds)
     return _(
-        "{time} · round {round} ({seconds} s rounds)",
+        "{time} · ⚔️ Round {round} ({seconds} s rounds)",
         time=game_time(seconds),
-        round=shown,
+        round=fight_round,
         seconds=round_seconds,
     )
+
+
+def fight_round(table: Table) -> int | None:
+    """The round of the fight the table's initiative runs, if one does."""
+    return table.initiative.round or None
 
 
 def bar(fp: int, maximum: int) -> str:
@@ -119,7 +125,7 @@ def worst_colour(pairs: Sequence[tuple[int, Fraction | None]]) -> discord.Colour
 # --- one character -------------------------------------------------------------------------
 
 
-def character_embed(character: Character, clock: int) -> discord.Embed:
+def character_embed(character: Character, clock: int, fight: int | None = None) -> discord.Embed:
     """`/fatigue show`: bar, band, FP, Temporary FP, cap, VP damage and the band ranges."""
     fl = character.require_fl()  # a clear error without one
     state = character.fatigue
@@ -135,12 +141,15 @@ def character_embed(character: Character, clock: int) -> discord.Embed:
         f"{BAND_EMOJI[name]} {_(name)} {points(low, high)}" for name, low, high in band_ranges(fl)
     )
     embed.add_field(name=_("Bands"), value=ranges, inline=False)
-    embed.set_footer(text=clock_footer(clock))
+    embed.set_footer(text=clock_footer(clock, fight))
     return embed
 
 
-def clock_footer(clock: int) -> str:
-    return _("Game clock: {time}", time=game_time(clock))
+def clock_footer(clock: int, fight: int | None = None) -> str:
+    """`Game clock: Day 1, 08:15`; during a fight, with the fight's round."""
+    if fight is None:
+        return _("Game clock: {time}", time=game_time(clock))
+    return _("Game clock: {time} · ⚔️ Round {round}", time=game_time(clock), round=fight)
 
 
 def _shift(before: int, after: int) -> str:
@@ -148,7 +157,9 @@ def _shift(before: int, after: int) -> str:
     return str(after) if before == after else f"{before} → {after}"
 
 
-def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Embed:
+def change_embed(
+    title: str, change: CharacterChange, clock: int, fight: int | None = None
+) -> discord.Embed:
     """One character's change: the events that explain it, then where they stand now."""
     fl = change.fl
     if fl is None:  # only a reset has none, and a reset is rendered by `report_embed`
@@ -170,7 +181,7 @@ def change_embed(title: str, change: CharacterChange, clock: int) -> discord.Emb
     if before.vp_damage or after.vp_damage:
         embed.add_field(name=_("VP damage"), value=_shift(before.vp_damage, after.vp_damage))
     embed.add_field(name=_("Now"), value="\n".join(status_parts(after, fl, clock)), inline=False)
-    embed.set_footer(text=clock_footer(clock))
+    embed.set_footer(text=clock_footer(clock, fight))
     return embed
 
 
@@ -213,7 +224,7 @@ def party_embed(table: Table, page: int = 1) -> discord.Embed:
     for character in table.characters[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
         name, value = board_field(character, table.clock, words())
         embed.add_field(name=name, value=value, inline=False)
-    footer = clock_line(table.clock, fs.round_seconds, table.round_number)
+    footer = clock_line(table.clock, fs.round_seconds, fight_round(table))
     if pages > 1:
         footer = _("Page {page}/{pages} · {footer}", page=page, pages=pages, footer=footer)
     embed.set_footer(text=footer)
@@ -274,7 +285,7 @@ def report_embed(
         description=fit_lines(lines),
         colour=worst_colour([(c.after.fp, c.fl) for c in report.changes]),
     )
-    embed.set_footer(text=clock_line(report.clock_after, round_seconds, report.round_after))
+    embed.set_footer(text=clock_line(report.clock_after, round_seconds, report.fight_round))
     return embed
 
 
@@ -282,7 +293,7 @@ def clock_embed(table: Table) -> discord.Embed:
     """`/clock show`: the game clock and who has Temporary FP running."""
     embed = discord.Embed(
         title=f"🕰️ {game_time(table.clock)}",
-        description=clock_line(table.clock, table.settings.round_seconds, table.round_number),
+        description=clock_line(table.clock, table.settings.round_seconds, fight_round(table)),
         colour=worst_colour([(c.fatigue.fp, c.fl) for c in table.characters]),
     )
     running = [

@@ -3,6 +3,7 @@ the clock moving at a new round), and the turn order's changes as `/history` lin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -12,11 +13,16 @@ from lang import N_, _
 from render.common import NEUTRAL, TITLE_MAX, fit_lines, plain
 from rules.gametime import game_time
 from table.combat import Combatant, Initiative
-from table.initiative import TurnReport
+from table.initiative import Joined, TurnReport, defeated
+from table.model import Monster, Table
 
 TITLE = N_("⚔️ Initiative")
 TURN = "▶️"
+BACK = "◀️"
 KIND_ICON = {"character": "🧑", "monster": "👹", "other": "•"}
+DEFEATED_ICON = "💀"
+DEFEATED = N_("defeated")
+UNHURT, HURT, BADLY_HURT = N_("unhurt"), N_("hurt"), N_("badly hurt")
 EMPTY = N_("Nobody is in the initiative. Add them with `/init add name:… score:…`.")
 
 
@@ -24,15 +30,34 @@ def _name(combatant: Combatant) -> str:
     return escape_markdown(combatant.name)
 
 
-def order_lines(initiative: Initiative) -> list[str]:
-    """`▶️ 👹 **Troll** 18` for whose turn it is, the others indented, highest score first."""
+def hp_state(monster: Monster) -> str | None:
+    """How hurt a monster looks, in words the players may see (never its numbers): unhurt,
+    hurt, badly hurt (half its HP or less); None when its HP is not tracked or it is down."""
+    if monster.hp is None or monster.hp_max is None or monster.down:
+        return None
+    if monster.hp >= monster.hp_max:
+        return _(UNHURT)
+    return _(HURT) if 2 * monster.hp > monster.hp_max else _(BADLY_HURT)
+
+
+def order_lines(table: Table) -> list[str]:
+    """`▶️ 👹 **Troll** · 18` for whose turn it is, the others indented, highest score first;
+    a defeated monster struck through and marked so."""
+    initiative = table.initiative
     current = initiative.current
     lines = []
     for combatant in initiative.combatants:
         mark = TURN if combatant == current else "⠀ "
         icon = KIND_ICON[combatant.kind]
         name = f"**{_name(combatant)}**" if combatant == current else _name(combatant)
-        lines.append(f"{mark} {icon} {name} · {plain(combatant.score)}")
+        line = f"{mark} {icon} {name} · {plain(combatant.score)}"
+        monster = table.find_monster(combatant.name) if combatant.kind == "monster" else None
+        state = None if monster is None else hp_state(monster)
+        if state is not None:
+            line += f" · {state}"
+        if defeated(table, combatant):
+            line = f"{mark} {DEFEATED_ICON} ~~{name}~~ · {plain(combatant.score)} · {_(DEFEATED)}"
+        lines.append(line)
     return lines
 
 
@@ -44,20 +69,54 @@ def status(initiative: Initiative) -> str:
 
 
 def order_embed(
-    initiative: Initiative, clock: int, title: str | None = None, *, with_status: bool = True
+    table: Table, title: str | None = None, *, with_status: bool = True
 ) -> discord.Embed:
     """`/init show` and the other replies: the round and whose turn (unless the title says
-    it already), then the order."""
+    it already), then the table's order, and the game time."""
     title = _(TITLE) if title is None else title
+    initiative = table.initiative
     if not initiative.combatants:
         return discord.Embed(title=title[:TITLE_MAX], description=_(EMPTY), colour=NEUTRAL)
-    lines = [status(initiative), "", *order_lines(initiative)] if with_status else []
-    lines = lines or order_lines(initiative)
+    lines = [status(initiative), "", *order_lines(table)] if with_status else []
+    lines = lines or order_lines(table)
     embed = discord.Embed(title=title[:TITLE_MAX], description=fit_lines(lines), colour=NEUTRAL)
-    return embed.set_footer(text=f"🕰️ {game_time(clock)}")
+    return embed.set_footer(text=f"🕰️ {game_time(table.clock)}")
+
+
+def joined_embed(table: Table, joined: Sequence[Joined]) -> discord.Embed:
+    """`/init add`: who joined at what score (and the dice, when rolled), then the order."""
+    new = joined[0].combatant
+    if len(joined) == 1:
+        title = _("{name} joins the initiative at {score}", name=new.name, score=new.score)
+    else:
+        names = ", ".join(j.combatant.name for j in joined)
+        title = _("{names} join the initiative", names=names)
+    embed = order_embed(table, title)
+    rolls = [
+        f"🎲 {_name(j.combatant)}: {j.roll.working}" if len(joined) > 1 else f"🎲 {j.roll.working}"
+        for j in joined
+        if j.roll is not None
+    ]
+    if rolls:
+        embed.description = "\n".join([*rolls, "", embed.description or ""])
+    return embed
+
+
+def mention(combatant: Combatant | None) -> str | None:
+    """`<@player>`: the player whose character's turn begins, to be pinged (only them)."""
+    if combatant is None or combatant.kind != "character" or combatant.owner_id is None:
+        return None
+    return _("<@{user}>, it is {name}'s turn", user=combatant.owner_id, name=_name(combatant))
 
 
 def turn_title(report: TurnReport) -> str:
+    if report.back:
+        return _(
+            "{icon} Round {round} · back to {name}'s turn",
+            icon=BACK,
+            round=report.round,
+            name=report.now.name,
+        )
     if report.new_round is not None:
         return _(
             "{icon} Round {round} begins · {name}'s turn",
@@ -71,7 +130,13 @@ def turn_title(report: TurnReport) -> str:
 
 
 def turn_text(report: TurnReport) -> str:
-    lines = [_("{name}'s turn ends.", name=_name(report.ended))]
+    if report.back:
+        lines = [_("{name}'s turn is taken back; the clock stays.", name=_name(report.ended))]
+    else:
+        lines = [_("{name}'s turn ends.", name=_name(report.ended))]
+    if report.skipped:
+        names = ", ".join(_name(c) for c in report.skipped)
+        lines.append(_("{icon} Defeated, passed over: {names}.", icon=DEFEATED_ICON, names=names))
     if report.facing is not None:
         lines.append(
             _(

@@ -264,6 +264,8 @@ def hit_embed(hit: MonsterHit) -> discord.Embed:
     )
     if hit.hp_before is not None and monster.hp is not None:
         lines.append(f"HP {plain(hit.hp_before)} → {hp_text(monster)}")
+        if monster.down and hit.in_fight:
+            lines.append(_("💀 Out of the fight: the turn order passes over it."))
     else:
         lines.append(_("HP not tracked"))
     return discord.Embed(

@@ -23,6 +23,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("long_minutes", N_("Long Rest"), " min"),
     ("history_keep", N_("History kept"), N_(" latest changes")),
     ("threads", N_("Threads"), ""),
+    ("init_dice", N_("Initiative dice"), ""),
 )
 
 

@@ -27,7 +27,7 @@ from rules.defense import hit as rules_hit
 from rules.errors import RulesError
 
 from table.model import Forbidden, Monster, Table
-from table.names import clean_name
+from table.names import clean_name, name_key
 
 MONSTERS_MAX = 25  # not a rule: one list embed and one autocomplete page hold them all
 # Marked messages in English: shown through `_()` (ENCHANTMENTS_HELP with `most=`).
@@ -70,6 +70,7 @@ class MonsterHit:
     result: HitResult
     from_square: str | None
     already_defeated: bool = False
+    in_fight: bool = False  # in the turn order: once defeated, its turns are passed over
 
 
 def _spot_words(piece: str) -> list[str]:
@@ -175,28 +176,65 @@ def _require_gm(is_gm: bool) -> None:
 
 
 def create(
-    table: Table, *, is_gm: bool, name: str, options: BuildOptions, hp_max: int | None = None
-) -> tuple[Table, Monster]:
+    table: Table,
+    *,
+    is_gm: bool,
+    name: str,
+    options: BuildOptions,
+    hp_max: int | None = None,
+    count: int = 1,
+) -> tuple[Table, tuple[Monster, ...]]:
+    """One monster, or with `count` above 1 a group from one stat block: `Goblin 1`, `Goblin 2`…
+    (numbered on from any already here), each with its own HP and facing."""
     _require_gm(is_gm)
     name = clean_name(name, N_("monster"))
-    taken = table.find_monster(name)
-    if taken is not None:  # named as it was made, as a taken character name is
-        raise RulesError(
-            _(
-                "There is already a monster named '{name}' in this channel: pick another "
-                "name, or remove that one with `/monster remove`",
-                name=taken.name,
+    if count == 1:
+        names = [name]
+    else:
+        first = 1 + max((n for m in table.monsters if (n := group_number(name, m.name))), default=0)
+        names = [clean_name(f"{name} {i}", N_("monster")) for i in range(first, first + count)]
+    for each in names:
+        taken = table.find_monster(each)
+        if taken is not None:  # named as it was made, as a taken character name is
+            raise RulesError(
+                _(
+                    "There is already a monster named '{name}' in this channel: pick another "
+                    "name, or remove that one with `/monster remove`",
+                    name=taken.name,
+                )
             )
-        )
-    if len(table.monsters) >= MONSTERS_MAX:
+    if len(table.monsters) + len(names) > MONSTERS_MAX:
         raise RulesError(
             _(
                 "This channel already has {most} monsters, the most it can keep: remove one first",
                 most=MONSTERS_MAX,
             )
+            if len(table.monsters) >= MONSTERS_MAX
+            else _(
+                "This channel keeps at most {most} monsters: there is room for {room} more",
+                most=MONSTERS_MAX,
+                room=MONSTERS_MAX - len(table.monsters),
+            )
         )
-    monster = Monster(name, build(options).to_dict(), hp_max=hp_max)
-    return table.with_monster(monster), monster
+    build_dict = build(options).to_dict()
+    made = tuple(Monster(each, build_dict, hp_max=hp_max) for each in names)
+    for monster in made:
+        table = table.with_monster(monster)
+    return table, made
+
+
+def group_number(group: str, name: str) -> int | None:
+    """`Goblin 2` is number 2 of the group `Goblin`; None for any other name."""
+    head, __, number = name.rpartition(" ")
+    if name_key(head) != name_key(group) or not number.isdecimal():
+        return None
+    return int(number)
+
+
+def group(table: Table, name: str) -> tuple[Monster, ...]:
+    """The monsters of the group `name` (`Goblin 1`, `Goblin 2`…), by number."""
+    members = [(n, m) for m in table.monsters if (n := group_number(name, m.name))]
+    return tuple(m for __, m in sorted(members, key=lambda pair: pair[0]))
 
 
 def remove(table: Table, *, is_gm: bool, name: str) -> tuple[Table, Monster]:
@@ -232,4 +270,7 @@ def hit(
     if monster.hp is None or monster.down:
         return table, MonsterHit(monster, monster.hp, result, from_square, monster.down)
     hurt = monster.hurt(result.taken)
-    return table.with_monster(hurt), MonsterHit(hurt, monster.hp, result, from_square)
+    in_fight = table.initiative.find(monster.name) is not None
+    return table.with_monster(hurt), MonsterHit(
+        hurt, monster.hp, result, from_square, in_fight=in_fight
+    )

@@ -69,11 +69,14 @@ class Combatant:
 @dataclass(frozen=True)
 class Initiative:
     """Combatants in turn order; `round` 0 until `/init start`, then whose `turn` it is (an
-    index into `combatants`)."""
+    index into `combatants`). `reached`: the furthest round the fight has come to, whose step of
+    the clock was taken (`/init prev` steps back without taking it back, so going forward
+    again does not take it twice)."""
 
     combatants: tuple[Combatant, ...] = ()
     round: int = 0
     turn: int = 0
+    reached: int = 0
 
     def __post_init__(self) -> None:
         ordered = tuple(sorted(self.combatants, key=lambda c: (-c.score, c.added)))
@@ -85,6 +88,7 @@ class Initiative:
             raise RulesError(_("The initiative's round and turn are out of range"))
         if self.round and not ordered:
             raise RulesError(_("An initiative with nobody in it can't run"))
+        object.__setattr__(self, "reached", max(self.reached, self.round))
 
     @property
     def running(self) -> bool:
@@ -121,6 +125,7 @@ class Initiative:
             "combatants": [c.to_dict() for c in self.combatants],
             "round": self.round,
             "turn": self.turn,
+            "reached": self.reached,
         }
 
     @classmethod
@@ -128,4 +133,4 @@ class Initiative:
         if not data:
             return cls()
         combatants = tuple(Combatant(**c) for c in data["combatants"])
-        return cls(combatants, data["round"], data["turn"])
+        return cls(combatants, data["round"], data["turn"], data.get("reached", 0))

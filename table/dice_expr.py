@@ -165,6 +165,24 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
         ) from None
 
 
+class _Lowest:
+    """Every die shows 1: a roll made only to check that an expression can be rolled."""
+
+    def randint(self, a: int, b: int) -> int:
+        return a
+
+
+INIT_DICE_MAX = 30  # characters: a setting's dice, shown in /settings show
+
+
+def check_dice(expression: object) -> str:
+    """`expression` if it is dice that can be rolled (a setting's: `1d10`, `1d20+2`)."""
+    if not isinstance(expression, str) or not 1 <= len(expression.strip()) <= INIT_DICE_MAX:
+        raise RulesError(_("Initiative dice are 1 to {most} characters", most=INIT_DICE_MAX))
+    roll_expression(expression, _Lowest())
+    return expression
+
+
 def _reason(error: d20.RollError) -> str:
     """d20's refusal in the reader's language where its words are known (the 0-sided die is
     ours, raised translated); anything else as d20 wrote it."""

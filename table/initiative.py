@@ -2,20 +2,27 @@
 
 Passing the last combatant starts a new round, and the channel clock moves one round by the
 very step `/clock round` takes (`partyops.pass_rounds`), so Temporary FP fades the same way.
-Who may act is decided by the cog inside the transaction (`is_gm` is passed in).
+A monster of the bestiary at 0 HP or below is defeated: it stays in the order, marked, but the
+turn passes over it and it is never asked its facing. Who may act is decided by the cog inside
+the transaction (`is_gm` is passed in).
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, replace
 
 from lang import N_, _
+from rules.dice import DieSource
 from rules.errors import RulesError
 
 from table import partyops
+from table.bestiary import group
 from table.combat import COMBATANTS_MAX, Combatant, Initiative, check_score
+from table.dice_expr import DiceRoll, roll_expression
 from table.model import Forbidden, Monster, Table
-from table.names import clean_name
+from table.names import clean_name, name_key
 from table.partyops import PartyReport
 
 # Marked messages in English: raised (or shown) through `_()`.
@@ -24,6 +31,11 @@ PLAYERS_ADD_OWN = N_(
 )
 NOBODY = N_("Nobody is in the initiative yet: add them with `/init add name:… score:…`")
 NOT_RUNNING = N_("No initiative is running: add names with `/init add`, then `/init start`")
+NEEDS_SCORE = N_(
+    "A name that is neither a character nor a monster here needs a score: `score:12` or dice"
+)
+OTHER_HINT = N_("To add a name that is neither, set `other:True`")
+ALL_DEFEATED = N_("Everyone in the initiative is defeated: `/init end` ends the fight")
 
 
 @dataclass(frozen=True)
@@ -35,6 +47,25 @@ class TurnReport:
     round: int
     new_round: PartyReport | None  # the clock moving one round, when a round began
     facing: Monster | None  # the monster whose turn ended, when it has unarmored spots
+    skipped: tuple[Combatant, ...] = ()  # the defeated ones the turn passed over
+    back: bool = False  # `/init prev`: the turn went back to `now`
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What `/init add` did: who joined, and the dice rolled for the score (None for a plain
+    number)."""
+
+    combatant: Combatant
+    roll: DiceRoll | None = None
+
+
+@dataclass(frozen=True)
+class Removal:
+    """What `/init remove` did: who left, and the turn passing on when it was theirs."""
+
+    gone: Combatant
+    passed: TurnReport | None = None
 
 
 def _order(table: Table) -> Initiative:
@@ -45,23 +76,66 @@ def _with(table: Table, initiative: Initiative) -> Table:
     return replace(table, initiative=initiative)
 
 
+def defeated(table: Table, combatant: Combatant) -> bool:
+    """A monster of the bestiary at 0 HP or below: out of the fight, though still listed."""
+    if combatant.kind != "monster":
+        return False
+    monster = table.find_monster(combatant.name)
+    return monster is not None and monster.down
+
+
+def _standing(table: Table) -> list[bool]:
+    """For each combatant in turn order, whether it can still take a turn."""
+    return [not defeated(table, c) for c in table.initiative.combatants]
+
+
+def _score(
+    table: Table, score: int | str | None, rng: DieSource | None
+) -> tuple[int, DiceRoll | None]:
+    """A whole number as it is; text rolled as dice (`1d10+3`, as `/roll` reads them; `12`
+    is just 12); None rolls the channel's `init_dice`."""
+    if isinstance(score, int):  # a bool is refused here
+        return check_score(score), None
+    text = table.settings.init_dice if score is None else score.replace("\u2212", "-").strip()
+    if re.fullmatch(r"[+-]?\d{1,7}", text):
+        return check_score(int(text)), None
+    if rng is None:  # a bug: the caller rolls nothing without a source of dice
+        raise ValueError("initiative dice need a random source")
+    rolled = roll_expression(text, rng)
+    return check_score(rolled.total), rolled
+
+
 def add(
-    table: Table, *, actor_id: int, is_gm: bool, name: str, score: int
-) -> tuple[Table, Combatant]:
-    """A stored character, a monster of the bestiary or any name (the GM), at `score`. While
-    the initiative runs, whoever has the turn keeps it."""
-    check_score(score)
+    table: Table,
+    *,
+    actor_id: int,
+    is_gm: bool,
+    name: str,
+    score: int | str | None = None,
+    other: bool = False,
+    rng: DieSource | None = None,
+) -> tuple[Table, Joined]:
+    """A stored character, a monster of the bestiary, or (the GM, with `other`) a name that is
+    neither, at `score`: a number, dice to roll, or (a stored one) None to roll the channel's
+    `init_dice` with `rng`. A name that matches nothing is refused with the close matches, so
+    a typo never adds a combatant no other command can reach. While the initiative runs,
+    whoever has the turn keeps it."""
     order = _order(table)
     character = table.find(name)
     monster = None if character is not None else table.find_monster(name)
     if not is_gm and (character is None or character.owner_id != actor_id):
         raise Forbidden(_(PLAYERS_ADD_OWN))
+    if character is None and monster is None and not other:
+        raise RulesError(_unknown(table, name))
+    if character is None and monster is None and score is None:
+        raise RulesError(_(NEEDS_SCORE))
+    value, rolled = _score(table, score, rng)
     if character is not None:
-        new = Combatant(character.name, score, 0, "character", character.owner_id)
+        new = Combatant(character.name, value, 0, "character", character.owner_id)
     elif monster is not None:
-        new = Combatant(monster.name, score, 0, "monster")
+        new = Combatant(monster.name, value, 0, "monster")
     else:
-        new = Combatant(clean_name(name, N_("combatant")), score, 0)
+        new = Combatant(clean_name(name, N_("combatant")), value, 0)
     there = order.find(new.name)
     if there is not None:
         if is_gm:
@@ -86,14 +160,69 @@ def add(
     added = 1 + max((c.added for c in order.combatants), default=0)
     new = replace(new, added=added)
     current = order.current
-    grown = Initiative((*order.combatants, new), order.round)
+    grown = replace(order, combatants=(*order.combatants, new), turn=0)
     if current is not None:
         grown = replace(grown, turn=grown.combatants.index(current))
-    return _with(table, grown), new
+    return _with(table, grown), Joined(new, rolled)
 
 
-def remove(table: Table, name: str) -> tuple[Table, Combatant]:
-    """Take a name out of the order (not the one whose turn it is: pass it first)."""
+def join(
+    table: Table,
+    *,
+    actor_id: int,
+    is_gm: bool,
+    name: str,
+    score: int | str | None = None,
+    other: bool = False,
+    rng: DieSource | None = None,
+) -> tuple[Table, tuple[Joined, ...]]:
+    """`/init add`: as `add`, or for the name of a group of monsters (`Goblin` for `Goblin 1`,
+    `Goblin 2`…) each of them not yet in the order, every one rolling its own dice."""
+    members = () if table.find(name) or table.find_monster(name) or other else group(table, name)
+    if not members:
+        step = add(
+            table, actor_id=actor_id, is_gm=is_gm, name=name, score=score, other=other, rng=rng
+        )
+        return step[0], (step[1],)
+    waiting = [m for m in members if table.initiative.find(m.name) is None]
+    if not waiting:
+        raise RulesError(
+            _("Every one of {group} is already in the initiative", group=" ".join(name.split()))
+        )
+    joined = []
+    for monster in waiting:
+        table, one = add(
+            table, actor_id=actor_id, is_gm=is_gm, name=monster.name, score=score, rng=rng
+        )
+        joined.append(one)
+    return table, tuple(joined)
+
+
+def _unknown(table: Table, name: str) -> str:
+    """No character or monster by that name: the close ones ("did you mean Cave Troll?"),
+    and how to add a name that is neither."""
+    shown = " ".join(name.split())[:40]
+    names = {c.key: c.name for c in table.characters} | {m.key: m.name for m in table.monsters}
+    key = name_key(name)
+    close = [k for k in names if key and key in k]
+    close += difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)
+    guesses = list(dict.fromkeys(names[k] for k in close))[:3]
+    if not guesses:
+        return _(
+            "No character or monster named '{name}' here. {hint}", name=shown, hint=_(OTHER_HINT)
+        )
+    return _(
+        "No character or monster named '{name}' here: did you mean {guesses}? {hint}",
+        name=shown,
+        guesses=(" " + _("or") + " ").join(guesses),
+        hint=_(OTHER_HINT),
+    )
+
+
+def remove(table: Table, name: str) -> tuple[Table, Removal]:
+    """Take a name out of the order at any time; when it is their turn, the turn passes on
+    first (as `/init next`, a new round moving the clock). The last one standing can't leave:
+    `/init end` ends the fight."""
     order = _order(table)
     gone = order.find(name)
     if gone is None:
@@ -103,28 +232,30 @@ def remove(table: Table, name: str) -> tuple[Table, Combatant]:
             _("No '{name}' in the initiative; in it: {names}", name=shown, names=names)
         )
     current = order.current
+    passed = None
     if current is not None and current.key == gone.key:
-        if len(order.combatants) == 1:  # passing would only give them the next round
+        others = [
+            c for c, up in zip(order.combatants, _standing(table), strict=True) if up and c != gone
+        ]
+        if not others:  # passing would only give them the next round
             raise RulesError(
                 _("{name} is the only one left: `/init end` ends the fight", name=gone.name)
             )
-        raise RulesError(
-            _(
-                "It is {name}'s turn: pass it with `/init next` first, then remove them",
-                name=gone.name,
-            )
-        )
+        table, passed = next_turn(table)
+        passed = replace(passed, facing=None)  # it leaves: no facing to choose
+        order = _order(table)
+        current = order.current
     left = tuple(c for c in order.combatants if c.key != gone.key)
     if not left:
-        return _with(table, Initiative()), gone
-    shrunk = Initiative(left, order.round)
+        return _with(table, Initiative()), Removal(gone)
+    shrunk = replace(order, combatants=left, turn=0)
     if current is not None:
         shrunk = replace(shrunk, turn=shrunk.combatants.index(current))
-    return _with(table, shrunk), gone
+    return _with(table, shrunk), Removal(gone, passed)
 
 
 def start(table: Table) -> tuple[Table, Initiative]:
-    """Round 1, the highest score's turn. The clock does not move."""
+    """Round 1, the highest score's turn (the highest not defeated). The clock does not move."""
     order = _order(table)
     if not order.combatants:
         raise RulesError(_(NOBODY))
@@ -136,26 +267,66 @@ def start(table: Table) -> tuple[Table, Initiative]:
                 round=order.round,
             )
         )
-    started = replace(order, round=1, turn=0)
+    standing = _standing(table)
+    if not any(standing):
+        raise RulesError(_(ALL_DEFEATED))
+    started = replace(order, round=1, turn=standing.index(True))
     return _with(table, started), started
 
 
 def next_turn(table: Table) -> tuple[Table, TurnReport]:
-    """The next combatant's turn; after the last, a new round, and the clock moves one round
-    (the same step as `/clock round`)."""
+    """The next combatant's turn, passing over the defeated; after the last, a new round, and
+    the clock moves one round (the same step as `/clock round`). A monster ending its turn is
+    asked its facing, unless it is defeated."""
     order = _order(table)
     ended = order.current
     if ended is None:
         raise RulesError(_(NOT_RUNNING))
-    turn, round_ = order.turn + 1, order.round
+    turn, round_, skipped = _seek(table, 1)
     report = None
-    if turn == len(order.combatants):
-        turn, round_ = 0, round_ + 1
+    if round_ > order.reached:  # a round come to again after `/init prev` took its step once
         table, report = partyops.pass_rounds(table, 1)
     moved = replace(order, round=round_, turn=turn)
     monster = table.find_monster(ended.name) if ended.kind == "monster" else None
-    facing = monster if monster is not None and monster.block.spots else None
-    result = TurnReport(ended, moved.combatants[turn], round_, report, facing)
+    facing = monster if monster is not None and monster.block.spots and not monster.down else None
+    result = TurnReport(ended, moved.combatants[turn], round_, report, facing, skipped)
+    return _with(table, moved), result
+
+
+def _seek(table: Table, step: int) -> tuple[int, int, tuple[Combatant, ...]]:
+    """The turn and round `step` (1 or -1) turns away from the current one, past the
+    defeated, and the defeated passed over. Nobody standing, or nothing before the fight's
+    first turn, is refused."""
+    order = _order(table)
+    standing = _standing(table)
+    if not any(standing):
+        raise RulesError(_(ALL_DEFEATED))
+    turn, round_ = order.turn, order.round
+    skipped: list[Combatant] = []
+    while True:
+        turn += step
+        if turn == len(order.combatants):
+            turn, round_ = 0, round_ + 1
+        elif turn < 0:
+            if round_ == 1:
+                raise RulesError(_("This is the fight's first turn: there is none before it"))
+            turn, round_ = len(order.combatants) - 1, round_ - 1
+        if standing[turn]:
+            return turn, round_, tuple(skipped)
+        skipped.append(order.combatants[turn])
+
+
+def previous_turn(table: Table) -> tuple[Table, TurnReport]:
+    """Back to the turn before (for the GM's slip), passing over the defeated; from a round's
+    first turn, back into the round before. The clock stays: the round it moved for is not
+    taken again when the fight comes to it once more."""
+    order = _order(table)
+    current = order.current
+    if current is None:
+        raise RulesError(_(NOT_RUNNING))
+    turn, round_, skipped = _seek(table, -1)
+    moved = replace(order, round=round_, turn=turn)
+    result = TurnReport(current, moved.combatants[turn], round_, None, None, skipped, back=True)
     return _with(table, moved), result
 
 

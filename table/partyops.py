@@ -43,6 +43,7 @@ class PartyReport:
     clock_before: int
     clock_after: int
     round_after: int | None = None  # the round the clock is in afterwards, counted from 1
+    fight_round: int | None = None  # the round of the fight the initiative runs, if one does
 
     @property
     def seconds(self) -> int:
@@ -76,8 +77,14 @@ def _change_all(
         characters.append(character.with_fatigue(moved.state))
     end = table.clock if clock_after is None else clock_after
     new = replace(table, clock=end, characters=tuple(characters))
-    report = PartyReport(tuple(changes), tuple(skipped), table.clock, end, new.round_number)
+    report = PartyReport(
+        tuple(changes), tuple(skipped), table.clock, end, new.round_number, _fight(new)
+    )
     return new, report
+
+
+def _fight(table: Table) -> int | None:
+    return table.initiative.round or None
 
 
 def require_characters(table: Table) -> None:
@@ -152,7 +159,7 @@ def party_reset(table: Table) -> tuple[Table, PartyReport]:
     fresh = FatigueState()
     changes = tuple(CharacterChange(c.name, c.fl, c.fatigue, fresh) for c in table.characters)
     characters = tuple(c.with_fatigue(fresh) for c in table.characters)
-    report = PartyReport(changes, (), table.clock, table.clock, table.round_number)
+    report = PartyReport(changes, (), table.clock, table.clock, table.round_number, _fight(table))
     return replace(table, characters=characters), report
 
 

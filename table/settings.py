@@ -13,6 +13,7 @@ from rules.errors import RulesError
 from rules.fatigue import FatigueSettings
 
 from table.checks import check_id, check_int
+from table.dice_expr import check_dice
 
 # How many of its latest changes a channel keeps for /history and /undo (not a rule either).
 HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 100_000
@@ -30,6 +31,7 @@ class ChannelSettings:
     # Threads of this channel play at its table ("shared") or each keeps one of its own.
     threads: Literal["shared", "own"] = "shared"
     history_keep: int = HISTORY_KEEP_DEFAULT
+    init_dice: str = "1d10"  # rolled for a stored combatant's initiative when no score is given
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
@@ -40,6 +42,7 @@ class ChannelSettings:
         if self.gm_role_id is not None:
             check_id(self.gm_role_id, N_("GM role"))
         check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
+        check_dice(self.init_dice)
 
     @property
     def ties_succeed(self) -> bool:

@@ -298,6 +298,7 @@ class SettingsOptions:
     clear_gm_role: bool = False
     history_keep: int | None = None
     threads: str | None = None
+    init_dice: str | None = None
     reset: str | None = None  # a setting's name (or "all") to forget at this scope
 
     def given(self) -> bool:

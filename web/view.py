@@ -1,10 +1,11 @@
 """What the page shows, from a channel's table and its latest changes: pure values, in the
 reader's language (built inside `lang.speaking`), for the templates to lay out.
 
-Only what the channel's own table says, and only what its players may see: characters' fatigue,
-the turn order (names and scores; a monster's build and spots are never shown), the clock and
-the changes `/history` lists. No Discord id reaches the page: history's mentions become words
-(`web.words`), and who made a change is left out. Secret rolls are not in the table at all."""
+Only what the channel's own table says, and only what its players may see: characters'
+fatigue, the turn order (names, scores, and how hurt a monster looks; never its HP, build or
+spots), the clock and the changes `/history` lists. No Discord id reaches the page: history's
+mentions become words (`web.words`), and who made a change is left out. Secret rolls are not
+in the table at all."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from lang import _, words
 from rules.fatigue import BANDS, band_name, band_width, max_fp
 from rules.gametime import game_time
 from table.event import Event
+from table.initiative import defeated
 from table.model import Character, Table
-from web.words import cap_text, change_text, rested_text, temp_text
+from web.words import cap_text, change_text, hp_state, rested_text, temp_text
 
 HISTORY_SHOWN = 20  # the latest changes on the page
 NO_BAND = "none"  # the CSS class of a character without a Fatigue Level
@@ -59,7 +61,8 @@ class Turn:
     score: int
     kind: str  # character, monster or other
     current: bool
-    down: bool  # a monster at 0 HP or below
+    down: bool  # a defeated monster (0 HP or below)
+    looks: str | None  # how hurt a tracked monster looks (never its numbers)
 
 
 @dataclass(frozen=True)
@@ -81,9 +84,7 @@ class Board:
     order: tuple[Turn, ...]
     round: int  # the turn order's round, 0 before `/init start`
     whose: str | None
-    clock: str
-    clock_round: int
-    round_seconds: int
+    clock: str  # the time of day (the fight's round is the turn order's)
     lines: tuple[Line, ...]
 
 
@@ -117,14 +118,16 @@ def member(character: Character, clock: int) -> Member:
 
 
 def order(table: Table) -> tuple[Turn, ...]:
+    """The turn order as `/init show` has it: a monster's look, never its HP."""
     initiative = table.initiative
-    down = {m.key for m in table.monsters if m.down}
-    return tuple(
-        Turn(
-            c.name, c.score, c.kind, c == initiative.current, c.kind == "monster" and c.key in down
+    turns = []
+    for c in initiative.combatants:
+        monster = table.find_monster(c.name) if c.kind == "monster" else None
+        looks = None if monster is None else hp_state(monster)
+        turns.append(
+            Turn(c.name, c.score, c.kind, c == initiative.current, defeated(table, c), looks)
         )
-        for c in initiative.combatants
-    )
+    return tuple(turns)
 
 
 # A page's lines are said again after every change to its channel, all but the newest for the
@@ -167,7 +170,5 @@ def board(table: Table, events: Sequence[Event]) -> Board:
         round=table.initiative.round,
         whose=None if current is None else current.name,
         clock=game_time(table.clock),
-        clock_round=table.round_number,
-        round_seconds=table.settings.round_seconds,
         lines=tuple(line(e) for e in events[:HISTORY_SHOWN]),
     )

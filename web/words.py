@@ -1,5 +1,6 @@
-"""The words the page shares with the bot's replies: a change as `/history` says it, and a
-character's Temporary FP, cap and rest as `/party show` says them, in plain text.
+"""The words the page shares with the bot's replies: a change as `/history` says it, a
+character's Temporary FP, cap and rest as `/party show` says them, and how hurt a monster looks
+as `/init show` says it, in plain text.
 
 The replies' words are written for Discord (render/): names escaped for its markdown, players
 and roles as mentions (`<@123>`). The page shows them as plain text, which its templates
@@ -15,9 +16,10 @@ from lang import _
 from render.changes import change_parts
 from render.fatigue import cap_text, rested_text, temp_text
 from render.history import action_text
+from render.initiative import hp_state
 from table.event import Event
 
-__all__ = ["cap_text", "change_text", "plain", "rested_text", "temp_text"]
+__all__ = ["cap_text", "change_text", "hp_state", "plain", "rested_text", "temp_text"]
 
 _ESCAPED = re.compile(r"\\(.)", re.DOTALL)
 _PLAYER = re.compile(r"<@!?\d+>")

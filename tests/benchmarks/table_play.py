@@ -35,7 +35,9 @@ async def seed(env: Env) -> None:
             t = t.with_character(character)
         names = [c.name for c in characters] + ["Orc", "Goblin"]
         for index, name in enumerate(names):
-            t, _ = initiative.add(t, actor_id=gm, is_gm=True, name=name, score=index % 7)
+            t, _ = initiative.add(
+                t, actor_id=gm, is_gm=True, name=name, score=index % 7, other=True
+            )
         return initiative.start(t)[0], None
 
     await env.store.apply(channel.id, channel.guild_id, gm, "benchmark seed", put)

@@ -97,17 +97,25 @@ async def running_env(
 
 
 def assert_nothing_could_ping(discord_: LocalDiscord) -> None:
-    """Every message the bot sent or edited forbade pings, whatever its text mentions."""
+    """Every message the bot sent or edited forbade pings, whatever its text mentions, except
+    one user it names at the start of its text (the player whose turn begins, `/init`)."""
     loud = [
         f"message {m.id}: allowed_mentions {m.allowed_mentions!r}, content {m.content[:60]!r}"
         for m in discord_.server.messages.values()
         if m.allowed_mentions is None
         or m.allowed_mentions.get("parse")
-        or m.allowed_mentions.get("users")
+        or not _one_named_user(m.allowed_mentions.get("users"), m.content)
         or m.allowed_mentions.get("roles")
         or m.allowed_mentions.get("replied_user")
     ]
     assert not loud, "replies that could ping:\n" + "\n".join(loud)
+
+
+def _one_named_user(users: list[str] | None, content: str | None) -> bool:
+    """No user may be pinged, or exactly one whose mention opens the message."""
+    if not users:
+        return True
+    return len(users) == 1 and (content or "").startswith(f"<@{users[0]}>")
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ async def test_clock_show_starts_at_day_one(env: Any) -> None:
     d = env.discord
     reply = await d.slash("clock show", user=d.player)
     assert reply.embed["title"] == "🕰️ Day 1, 00:00"
-    assert "round 1 (60 s rounds)" in reply.text
+    assert "Day 1, 00:00 (60 s rounds)" in reply.embed["description"]
 
 
 async def test_clock_show_lists_running_temporary_fp(env: Any) -> None:

@@ -104,8 +104,8 @@ async def test_the_turn_order_is_part_of_the_export(env: Env) -> None:
     # A fight under way is part of the table the GM takes away (ids as text, as elsewhere).
     d = env.discord
     await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
-    await d.slash("init add", user=d.player, name="Aria", score=15)
-    await d.slash("init add", user=d.gm, name="Goblin", score=12)
+    await d.slash("init add", user=d.player, name="Aria", score="15")
+    await d.slash("init add", user=d.gm, name="Goblin", score="12", other=True)
     await d.slash("init start", user=d.gm)
     await d.slash("init next", user=d.gm)
     doc = exported((await d.slash("export", user=d.gm)).files)

@@ -110,17 +110,23 @@ async def test_vp_damage_stays_through_rests_until_the_gm_clears_it(env: Any) ->
 async def test_a_new_round_length_keeps_round_531(env: Any) -> None:
     d = env.discord
     await seed(env, clock=530 * 60)
-    assert "round 531 (60 s rounds)" in (await d.slash("clock show", user=d.player)).text
+    assert (await env.table()).round_number == 531
+    # Outside a fight the clock shows the time of day, not the clock's own round count.
+    shown = await d.slash("clock show", user=d.player)
+    assert "Day 1, 08:50 (60 s rounds)" in shown.text and "531" not in shown.text
     changed = await d.slash("settings set", user=d.gm, round_seconds=6)
-    assert "The clock stays at Day 1, 08:50 · round 531 (6 s rounds)" in changed.text
+    assert "The clock stays at Day 1, 08:50 (6 s rounds)" in changed.text
+    assert (await env.table()).round_number == 531
     shown = await d.slash("clock show", user=d.player)
     assert shown.embed["title"] == "🕰️ Day 1, 08:50"
-    assert "round 531 (6 s rounds)" in shown.text
+    assert "Day 1, 08:50 (6 s rounds)" in shown.text
     reply = await d.slash("clock round", user=d.gm, count=2)
-    assert "round 533 (6 s rounds)" in reply.text
-    assert (await env.table()).clock == 530 * 60 + 12
+    assert "Day 1, 08:50:12 (6 s rounds)" in reply.text
+    table = await env.table()
+    assert (table.clock, table.round_number) == (530 * 60 + 12, 533)
 
     await d.slash("undo", user=d.gm)  # the rounds
     await d.slash("undo", user=d.gm)  # the new length
     shown = await d.slash("clock show", user=d.player)
-    assert "round 531 (60 s rounds)" in shown.text
+    assert "Day 1, 08:50 (60 s rounds)" in shown.text
+    assert (await env.table()).round_number == 531

@@ -196,8 +196,8 @@ async def test_character_sheet_and_clock(env: Any) -> None:
 @waits_for(GAME_TIME)
 async def test_initiative(env: Any) -> None:
     d = env.discord
-    await d.slash("init add", user=d.gm, name="Troll", score=18)
-    await d.slash("init add", user=d.gm, name="Bree", score=12)
+    await d.slash("init add", user=d.gm, name="Troll", score="18")
+    await d.slash("init add", user=d.gm, name="Bree", score="12")
     await d.slash("init start", user=d.gm)
     english = await d.slash("init show", user=d.player)
     spanish_reply = await d.slash("init show", user=spanish(d.player))

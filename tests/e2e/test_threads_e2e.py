@@ -25,7 +25,7 @@ async def test_a_thread_plays_at_its_channels_table(env: Any) -> None:
 
     await d.slash("fatigue spend", user=d.player, channel=d.scene, amount=4)
     assert (await env.table()).get("Aria").fatigue.fp == 4  # #table's Aria
-    await d.slash("init add", user=d.gm, channel=d.scene, name="Orc", score=3)
+    await d.slash("init add", user=d.gm, channel=d.scene, name="Orc", score="3", other=True)
     shown = await d.slash("init show", user=d.player)  # in #table
     assert "Orc" in shown.text
     history = await d.slash("history", user=d.player, channel=d.scene)

@@ -49,7 +49,7 @@ async def test_the_page_follows_the_game_live(
     assert url == await make_link(web_env)  # the same link again, nothing logged
     await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="heavy", hp=40)
     for name, score in (("Troll", 18), ("Aria", 15), ("Bórin", 9)):
-        await d.slash("init add", user=d.gm, name=name, score=score)
+        await d.slash("init add", user=d.gm, name=name, score=str(score))
     await d.slash("init start", user=d.gm)
 
     page = await watched(browser)
@@ -122,7 +122,7 @@ async def test_names_show_as_text_and_no_script_of_theirs_runs(
     shown = page.locator(".member .name")
     assert sorted(await shown.all_inner_texts()) == sorted(names)  # as the server renders it
     await d.slash("party spend", user=d.gm, amount=2)  # and as it arrives live
-    await d.slash("init add", user=d.gm, name="Tom &lt Jerry", score=5)
+    await d.slash("init add", user=d.gm, name="Tom &lt Jerry", score="5")
     await expect(page.locator(".order .who")).to_have_text(["Tom &lt Jerry"], timeout=SOON)
     await expect(page.locator(".member .fp").first).to_contain_text("2 / 100 FP")
     assert sorted(await shown.all_inner_texts()) == sorted(names)
@@ -136,7 +136,7 @@ async def test_secret_rolls_and_hidden_spots_never_show(web_env: WebEnv, browser
     await d.slash(
         "monster create", user=d.gm, name="Troll", rank=3, armor="heavy", hp=40, spots="back"
     )
-    await d.slash("init add", user=d.gm, name="Troll", score=18)
+    await d.slash("init add", user=d.gm, name="Troll", score="18")
     await d.slash("roll", user=d.player, secret=True, label="Ambush behind the door")
     page = await watched(browser)
     await page.goto(url)

@@ -33,6 +33,7 @@ from store import Event
 from store.codec import diff
 from store.undo import Undone
 from table.combat import Combatant, Initiative
+from table.initiative import TurnReport
 from table.model import ChannelSettings, Character, Monster, Table
 from table.partyops import CharacterChange, PartyReport
 from tests.e2e.english import english_words
@@ -279,6 +280,8 @@ def test_the_board_a_reset_and_the_clock() -> None:
     check(lambda: shown(fatigue.report_embed("Aria", report, 60, reset=True)), times(60))
     quiet = PartyReport((), (), 0, 600, round_after=11)
     check(lambda: shown(fatigue.report_embed("Aria", quiet, 60, quiet=True)), times(0, 600))
+    fight = PartyReport((), (), 0, 600, round_after=11, fight_round=2)
+    check(lambda: shown(fatigue.report_embed("Aria", fight, 60, quiet=True)), times(0, 600))
     with lang.speaking("es-ES"), pytest.raises(Exception, match="página"):
         fatigue.party_embed(party, page=3)
 
@@ -306,10 +309,21 @@ def test_settings_shown_and_changed() -> None:
 
 
 def test_initiative() -> None:
-    started = fighting("Orc", "Troll", round_=2, turn=1)
-    check(lambda: shown(initiative.order_embed(started, 60)), times(60))
-    check(lambda: shown(initiative.order_embed(fighting("Orc", "Troll"), 60)), times(60))
-    check(lambda: shown(initiative.order_embed(Initiative(), 60)))
+    started = table(initiative=fighting("Orc", "Troll", round_=2, turn=1), clock=60)
+    check(lambda: shown(initiative.order_embed(started)), times(60))
+    waiting = table(initiative=fighting("Orc", "Troll"), clock=60)
+    check(lambda: shown(initiative.order_embed(waiting)), times(60))
+    check(lambda: shown(initiative.order_embed(table())))
+    down = Monster("Orc", {"rank": 1, "armor": "light"}, hp_max=5, hp=0)
+    orc = Combatant("Orc", 12, 0, "monster")
+    beaten = table(
+        monsters=(down,), initiative=Initiative((orc, Combatant("Troll", 3, 1)), 2, 1), clock=60
+    )
+    check(lambda: shown(initiative.order_embed(beaten)), times(60))
+    back = TurnReport(Combatant("Troll", 3, 1), orc, 2, None, None, (orc,), back=True)
+    check(lambda: initiative.turn_title(back) + "\n" + initiative.turn_text(back))
+    passed = TurnReport(orc, Combatant("Troll", 3, 1), 2, None, down, (orc,))
+    check(lambda: initiative.turn_title(passed) + "\n" + initiative.turn_text(passed))
 
 
 def test_secret_rolls() -> None:

@@ -16,7 +16,7 @@ from lang import N_
 pytestmark = pytest.mark.usefixtures("shipped_catalogs")
 
 Where = app_commands.TranslationContextLocation
-SCORE = N_("Initiative score, highest acts first (-{limit} to {limit})")
+SCORE = N_("Armor Enchantment Ranks, e.g. 1 2 (at most {most}, each ≤ its Rank)")
 
 
 async def translate(
@@ -46,10 +46,10 @@ async def test_names_and_other_languages_are_left_to_discord() -> None:
 
 
 async def test_a_value_in_a_description_is_filled_in_every_language() -> None:
-    score = described(SCORE, limit=250)
-    assert score.message == "Initiative score, highest acts first (-250 to 250)"
+    score = described(SCORE, most=7)
+    assert score.message == "Armor Enchantment Ranks, e.g. 1 2 (at most 7, each ≤ its Rank)"
     spanish = await translate(score, Locale.latin_american_spanish, Where.parameter_description)
-    assert spanish is not None and "-250" in spanish and spanish != score.message
+    assert spanish is not None and "7" in spanish and spanish != score.message
     with lang.speaking("es-419"):
         assert in_language(score) == spanish
         assert in_language("Which monster") == lang._("Which monster")

@@ -67,11 +67,12 @@ def test_duration(seconds: int, shown: str) -> None:
     assert render.duration(seconds) == shown
 
 
-def test_clock_line_counts_rounds_from_one() -> None:
-    assert render.clock_line(0, 60) == "Day 1, 00:00 · round 1 (60 s rounds)"
-    assert render.clock_line(125, 60) == "Day 1, 00:02:05 · round 3 (60 s rounds)"
-    # the table's own count, kept across a change of round length
-    assert render.clock_line(31_800, 6, 531) == "Day 1, 08:50 · round 531 (6 s rounds)"
+def test_clock_line_shows_the_time_of_day_and_only_a_fights_round() -> None:
+    assert render.clock_line(0, 60) == "Day 1, 00:00 (60 s rounds)"
+    assert render.clock_line(125, 60) == "Day 1, 00:02:05 (60 s rounds)"
+    # during a fight, the fight's round: the one round number a reply shows
+    assert render.clock_line(31_800, 6, 2) == "Day 1, 08:50 · ⚔️ Round 2 (6 s rounds)"
+    assert render.clock_footer(60, 3) == "Game clock: Day 1, 00:01 · ⚔️ Round 3"
 
 
 def test_a_character_ahead_of_the_clock_says_until_when_it_rested() -> None:

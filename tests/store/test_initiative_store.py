@@ -13,7 +13,7 @@ CHANNEL, GUILD, GM = 2**63 - 1, 2**63 - 2, 2**63 - 3
 
 
 def add(name: str, score: int):  # type: ignore[no-untyped-def]
-    return lambda t: initiative.add(t, actor_id=GM, is_gm=True, name=name, score=score)
+    return lambda t: initiative.add(t, actor_id=GM, is_gm=True, name=name, score=score, other=True)
 
 
 async def test_the_order_is_kept_logged_and_undone(db: Database) -> None:

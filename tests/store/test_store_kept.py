@@ -88,7 +88,9 @@ def steps(name: str, n: int) -> dict[str, tuple[str | None, Step]]:
         "clock": (None, lambda t: (dataclasses.replace(t, clock=t.clock + 60 * n), None)),
         "init add": (
             INITIATIVE,
-            lambda t: initiative.add(t, actor_id=GM, is_gm=True, name=f"{name}{n}", score=n),
+            lambda t: initiative.add(
+                t, actor_id=GM, is_gm=True, name=f"{name}{n}", score=n, other=True
+            ),
         ),
         "init end": (INITIATIVE, initiative.end),
         "nothing": (None, lambda t: (t, None)),
@@ -489,7 +491,9 @@ def _touching(parts: Parts) -> Step:
         if MONSTERS in parts:
             t = t.without_monster("Troll") if t.find_monster("Troll") else t
         if INITIATIVE in parts:
-            t, _ = initiative.add(t, actor_id=GM, is_gm=True, name=f"Foe{t.clock}", score=5)
+            t, _ = initiative.add(
+                t, actor_id=GM, is_gm=True, name=f"Foe{t.clock}", score=5, other=True
+            )
         return t, None
 
     return change

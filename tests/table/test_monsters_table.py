@@ -178,7 +178,7 @@ def test_create_face_hit_remove() -> None:
     options = BuildOptions(
         3, "heavy", spots="back", armor_enchantments="1", weapon_enchantments="2", order="boss"
     )
-    table, made = bestiary.create(Table(1, None), is_gm=True, name="Troll", options=options)
+    table, (made,) = bestiary.create(Table(1, None), is_gm=True, name="Troll", options=options)
     assert made.hp is None and made.block.material_drop == 12  # Boss 10 + 2 enchantments
     table, turned = bestiary.face(table, is_gm=True, name="troll", facing="E")
     assert turned.facing == "E" and table.get_monster("Troll") == turned
@@ -269,6 +269,25 @@ def test_create_refuses_duplicates_and_a_full_bestiary() -> None:
     full = Table(1, None, monsters=tuple(Monster(f"M{i}", HEAVY3) for i in range(25)))
     with pytest.raises(RulesError, match="already has 25 monsters"):
         bestiary.create(full, is_gm=True, name="One More", options=BuildOptions(1, "light"))
+    room = Table(1, None, monsters=full.monsters[:23])
+    with pytest.raises(RulesError, match="room for 2 more"):
+        bestiary.create(room, is_gm=True, name="Imp", options=BuildOptions(1, "light"), count=3)
+
+
+def test_a_group_is_numbered_on_each_with_its_own_hp_and_facing() -> None:
+    options = BuildOptions(1, "light", spots="back")
+    table, made = bestiary.create(
+        Table(1, None), is_gm=True, name="Goblin", options=options, hp_max=7, count=3
+    )
+    assert [m.name for m in made] == ["Goblin 1", "Goblin 2", "Goblin 3"]
+    assert len({m.build == made[0].build for m in made}) == 1
+    table, hit = bestiary.hit(table, is_gm=True, name="goblin 2", damage=5)
+    table, _ = bestiary.face(table, is_gm=True, name="Goblin 3", facing="S")
+    hps = [(m.hp, m.facing) for m in bestiary.group(table, "GOBLIN")]
+    assert hps == [(7, "N"), (7 - hit.result.taken, "N"), (7, "S")]
+    table, more = bestiary.create(table, is_gm=True, name="goblin", options=options, count=2)
+    assert [m.name for m in more] == ["goblin 4", "goblin 5"]  # numbered on
+    assert bestiary.group_number("Goblin", "Goblin boss") is None
 
 
 @settings(max_examples=200)

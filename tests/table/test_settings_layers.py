@@ -31,6 +31,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "gm_role_id": st.integers(1, 2**63 - 1),
     "threads": st.sampled_from(["shared", "own"]),
     "history_keep": st.integers(HISTORY_KEEP_MIN, HISTORY_KEEP_MAX),
+    "init_dice": st.sampled_from(["1d10", "1d20", "1d6+2", "2d8"]),
 }
 
 
