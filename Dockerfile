@@ -7,20 +7,19 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY bot ./bot
-COPY cogs ./cogs
-COPY rules ./rules
-COPY table ./table
-COPY web ./web
-# The PostgreSQL driver is a regular dependency: -e DATABASE_URL=postgresql://… just works.
-RUN pip install . \
+# The project as `pip install .` sees it (less what .dockerignore leaves out), installed like
+# any package: every package pyproject.toml finds, with its migrations and translations, and
+# every dependency (the PostgreSQL driver too: -e DATABASE_URL=postgresql://… just works).
+# The bot then runs from the installed copy, never from the sources.
+COPY . /tmp/tablekeeper
+RUN pip install /tmp/tablekeeper \
+    && rm -rf /tmp/tablekeeper \
     && useradd --create-home --uid 10001 tablekeeper \
     && mkdir -p /data \
     && chown tablekeeper /data
 
 USER tablekeeper
+WORKDIR /home/tablekeeper
 # The SQLite database (and its WAL files) live on the volume, so they survive new containers.
 # (Set DATABASE_URL=postgresql://… to keep the tables in PostgreSQL instead.)
 VOLUME /data

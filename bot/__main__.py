@@ -116,12 +116,10 @@ async def run(settings: Settings, *, sync: bool = False, guild_id: int | None = 
 
 async def _freeze_when_ready(bot: Tablekeeper) -> None:
     """Once up, what start-up made (modules, cogs, the command tree) leaves the collector's
-    generations: collections at load no longer walk it. Side by side with the benchmark
-    (`--gc-freeze`, tests/benchmarks/results/session5-perf2.txt) throughput at saturation
-    rose by about a tenth; latency at rest stayed the same. Here only, never in tests.
-    Then young collections come every 10,000 allocations rather than 700 (a command makes a
-    few thousand short-lived objects, almost none in cycles): the bot's CPU per command fell
-    2–6% side by side (tests/benchmarks/results/session6-gc-threshold.txt)."""
+    generations, so collections under load don't walk it again and again; and young
+    collections come every 10,000 allocations rather than 700, since a command makes a few
+    thousand short-lived objects, almost none in cycles. Both cut the bot's CPU per command
+    (docs/benchmarks.md says how to measure it). Here only, never in tests."""
     await bot.wait_until_ready()
     gc.collect()
     gc.freeze()

@@ -58,7 +58,7 @@ class Settings:
             if importlib.util.find_spec("asyncpg") is None:
                 raise SettingsError(
                     "DATABASE_URL is a PostgreSQL URL, which needs the asyncpg driver: "
-                    'pip install "tablekeeper[postgres]"'
+                    "pip install asyncpg"
                 )
         elif not self.database_url.startswith("sqlite:///"):
             raise SettingsError(

@@ -67,6 +67,7 @@ EXAMPLES: dict[str, str] = {
     "settings server": "/settings server rest_rate:2 long_minutes:240",
     "history": "/history",
     "undo": "/undo",
+    "redo": "/redo",
     "export": "/export",
     "table link": "/table link",
     "table revoke": "/table revoke",

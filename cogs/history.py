@@ -1,8 +1,10 @@
-"""`/history` and `/undo`: the channel's log of changes, and taking the latest one back.
+"""`/history`, `/undo` and `/redo`: the channel's log of changes, taking the latest one back,
+and putting back what an undo took.
 
 Anyone in the channel may read the history; its Previous/Next buttons are `DynamicItem`s whose
 custom_id carries the channel and the page (`tk:history:<channel>:<before>`), so they keep
-working after a restart. `/undo` is one store transaction (`store.undo.undo_last`).
+working after a restart. `/undo` and `/redo` are one store transaction each, asked about first
+when they would take a character or monster away (`cogs._take_back`).
 """
 
 from __future__ import annotations
@@ -15,17 +17,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ack import mark_saved
-from bot.permissions import is_gm
 from cogs._buttons import TableButton, buttons_view
+from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._reply import private_if, reply, update
 from cogs._shared import bot_of, table_channel_id
+from cogs._take_back import TakeBackAnswer, undo_or_ask
 from lang import N_, _
-from render.history import history_embed, undone_embed
+from render.history import history_embed
 from rules.errors import RulesError
 from store import Event, Store
 from store.store import HISTORY_PAGE
-from store.undo import undo_last
 
 PAGE_SIZE = HISTORY_PAGE - 1  # and one more read, to know whether any is older
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway
@@ -106,6 +107,13 @@ def page_message(channel_id: int, page: Page) -> dict[str, Any]:
 
 
 class History(commands.Cog):
+    def __init__(self, confirm_seconds: float = CONFIRM_SECONDS) -> None:
+        self.confirm_seconds = confirm_seconds  # tests shorten it on the running cog
+        self.timers = PromptTimers()
+
+    async def cog_unload(self) -> None:
+        self.timers.cancel_all()
+
     @app_commands.command(
         name="history",
         description=N_("This channel's recent changes, newest first"),
@@ -124,24 +132,22 @@ class History(commands.Cog):
     )
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
-        undone = await undo_last(
-            bot_of(interaction).store,
-            await table_channel_id(interaction),
-            interaction.guild_id,
-            interaction.user.id,
-            # asked of the settings undo_last's own transaction loads
-            lambda settings: is_gm(interaction, settings),
-            manages_server=interaction.permissions.manage_guild,
-            interaction_id=interaction.id,
-        )
-        mark_saved(interaction, f"undo of {undone.target.action}")
-        await reply(interaction, embed=undone_embed(undone, datetime.now(UTC)))
+        await undo_or_ask(interaction, False, self.confirm_seconds, self.timers)
+
+    @app_commands.command(
+        name="redo",
+        description=N_("Put back what the last undo took (players: their own last undo)"),
+    )
+    @app_commands.guild_only()
+    async def redo(self, interaction: discord.Interaction) -> None:
+        await undo_or_ask(interaction, True, self.confirm_seconds, self.timers)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(HistoryButton)  # before any click can arrive, and after every restart
+    # before any click can arrive, and after every restart
+    bot.add_dynamic_items(HistoryButton, TakeBackAnswer)
     await bot.add_cog(History())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(HistoryButton)
+    bot.remove_dynamic_items(HistoryButton, TakeBackAnswer)

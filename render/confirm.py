@@ -33,3 +33,14 @@ def reset_expired_embed() -> discord.Embed:
             "To reset everyone, run `/party reset` again."
         ),
     )
+
+
+def take_back_cancelled_embed(redo: bool, timed_out: bool = False) -> discord.Embed:
+    """An `/undo` or `/redo` prompt answered Cancel, or left past its minute."""
+    if redo:
+        title = _("Redo cancelled")
+        text = _("No answer within a minute: nothing was redone. To redo it, run `/redo` again.")
+    else:
+        title = _("Undo cancelled")
+        text = _("No answer within a minute: nothing was undone. To undo it, run `/undo` again.")
+    return discord.Embed(title=title, description=text if timed_out else _("Nothing was changed."))

@@ -1,9 +1,10 @@
-"""`/history` and `/undo` replies: each logged change as one short line, who did what, before
-→ after. Pure functions from `store` events to text and embeds; `now` is passed in."""
+"""`/history`, `/undo` and `/redo` replies: each logged change as one short line, who did what,
+before → after. Pure functions from `store` events to text and embeds; `now` is passed in."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import discord
@@ -13,17 +14,22 @@ from render.changes import change_parts
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
 from table.event import Event
 from table.snapshot import Snapshot
-from table.undo import Undone
+from table.undo import REDO_ACTION, AskFirst, Redone, Undone
 
 TITLE = N_("📜 This channel's history")
 EMPTY = N_("Nothing has changed in this channel yet.")
 NO_MORE = N_("No older changes.")
-FOOTER = N_("Newest first · struck-through changes were undone · /undo reverts the latest")
-UNDO_FOOTER = N_("An undo can't itself be undone · /history shows both")
+FOOTER = N_(
+    "Newest first · struck-through changes were undone (an undo, redone) · /undo reverts the "
+    "latest, /redo puts it back"
+)
+UNDO_FOOTER = N_("/redo puts it back · /history shows both")
+REDO_FOOTER = N_("/undo takes it back again · /history shows both")
 UNDONE = discord.Colour(0x95A5A6)  # grey: taken back
+ASKING = discord.Colour(0xE67E22)  # orange: waits for a yes
 LINE_MAX = 380  # ten lines and their markup stay well inside a description's 4096
 RECENT = timedelta(hours=12)  # older than this, a line shows the date too
-CHANGE_ICON, UNDO_ICON = "🕒", "↩️"
+CHANGE_ICON, UNDO_ICON, REDO_ICON = "🕒", "↩️", "↪️"
 
 # The actions as logged (command names, never translated in the database), marked to be shown
 # in the reader's language.
@@ -57,6 +63,7 @@ ACTIONS = frozenset(
         N_("settings set"),
         N_("settings server"),
         N_("undo"),
+        N_("redo"),
         N_("table link"),
         N_("table revoke"),
     )
@@ -90,9 +97,14 @@ _WHAT: dict[tuple[int, int, bool, object], tuple[Snapshot, Snapshot, str]] = {}
 WHAT_KEPT = 1024
 
 
+def _restores(event: Event) -> bool:
+    """An undo or a redo: what it makes appear was there before, "brought back"."""
+    return event.undoes is not None or event.action == REDO_ACTION
+
+
 def _what(event: Event) -> str:
     """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched."""
-    undo = event.undoes is not None
+    undo = _restores(event)
     key = (event.channel_id, event.id, undo, words())
     kept = _WHAT.get(key)
     if kept is not None and kept[0] == event.before and kept[1] == event.after:
@@ -106,12 +118,20 @@ def _what(event: Event) -> str:
 
 def event_line(event: Event, now: datetime) -> str:
     """`🕒 <t:…:t> · <@1> · fatigue spend · Aria FP 18 → 21 (Fatigued)`, struck through when
-    the change was undone; an undo starts with ↩️."""
-    icon = UNDO_ICON if event.undoes is not None else CHANGE_ICON
+    the change was undone (an undo: when it was redone); an undo starts with ↩️, a redo ↪️."""
+    icon = CHANGE_ICON
+    if event.undoes is not None:
+        icon = UNDO_ICON
+    elif event.action == REDO_ACTION:
+        icon = REDO_ICON
     action = action_text(event.action)
     head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {action}"
     line = _clip(f"{head} · {_what(event)}", LINE_MAX)
-    return _("~~{line}~~ (undone)", line=line) if event.undone_by is not None else line
+    if event.undone_by is None:
+        return line
+    if event.undoes is not None:
+        return _("~~{line}~~ (redone)", line=line)
+    return _("~~{line}~~ (undone)", line=line)
 
 
 def history_embed(events: Sequence[Event], now: datetime, *, newest: bool = True) -> discord.Embed:
@@ -124,22 +144,72 @@ def history_embed(events: Sequence[Event], now: datetime, *, newest: bool = True
     return embed.set_footer(text=_(FOOTER))
 
 
+@dataclass(frozen=True)
+class _Words:
+    """A reply about taking a change back: its title (`{icon}`, `{action}` in it) and first
+    line (`{action}`, `{actor}`, `{when}`: the change's), its icon and colour."""
+
+    title: str
+    head: str
+    icon: str
+    colour: discord.Colour
+
+
+_UNDONE = _Words(
+    N_("{icon} Undone: {action}"),
+    N_("{action} by <@{actor}> at {when} is undone:"),
+    UNDO_ICON,
+    UNDONE,
+)
+_REDONE = _Words(
+    N_("{icon} Redone: {action}"),
+    N_("{action} by <@{actor}> at {when} is back:"),
+    REDO_ICON,
+    NEUTRAL,
+)
+_ASK_UNDO = _Words(
+    N_("{icon} Undo {action}?"),
+    N_("Undoing {action} by <@{actor}> at {when} would:"),
+    UNDO_ICON,
+    ASKING,
+)
+_ASK_REDO = _Words(
+    N_("{icon} Redo {action}?"),
+    N_("Redoing {action} by <@{actor}> at {when} would:"),
+    REDO_ICON,
+    ASKING,
+)
+
+
+def _took_back(
+    words: _Words, change: Event, did: tuple[Snapshot, Snapshot], now: datetime, *more: str
+) -> discord.Embed:
+    """Which change, then one line per thing `did` changed (or would), then `more` lines."""
+    action = action_text(change.action)
+    first = _(words.head, action=action, actor=change.actor_id, when=when(change.created_at, now))
+    lines = [first, *(f"• {part}" for part in change_parts(*did, undo=True)), *more]
+    return discord.Embed(
+        title=_clip(_(words.title, icon=words.icon, action=action), TITLE_MAX),
+        description=fit_lines([_clip(line, LINE_MAX) for line in lines]),
+        colour=words.colour,
+    )
+
+
 def undone_embed(undone: Undone, now: datetime) -> discord.Embed:
     """`/undo`: which change was reverted, and what that put back, one line per thing."""
-    target = undone.target
-    action = action_text(target.action)
-    lines = [
-        _(
-            "{action} by <@{actor}> at {when} is undone:",
-            action=action,
-            actor=target.actor_id,
-            when=when(target.created_at, now),
-        ),
-        *(f"• {part}" for part in change_parts(undone.undo.before, undone.undo.after, undo=True)),
-    ]
-    embed = discord.Embed(
-        title=_clip(_("{icon} Undone: {action}", icon=UNDO_ICON, action=action), TITLE_MAX),
-        description=fit_lines([_clip(line, LINE_MAX) for line in lines]),
-        colour=UNDONE,
-    )
+    embed = _took_back(_UNDONE, undone.target, (undone.undo.before, undone.undo.after), now)
     return embed.set_footer(text=_(UNDO_FOOTER))
+
+
+def redone_embed(redone: Redone, now: datetime) -> discord.Embed:
+    """`/redo`: which change is back, and what that changed again, one line per thing."""
+    embed = _took_back(_REDONE, redone.change, (redone.redo.before, redone.redo.after), now)
+    return embed.set_footer(text=_(REDO_FOOTER))
+
+
+def ask_embed(asked: AskFirst, asker_id: int, now: datetime) -> discord.Embed:
+    """The question before an undo (or redo) that takes a character or monster away: which
+    change, everything it would do, and who answers."""
+    words = _ASK_REDO if asked.redo else _ASK_UNDO
+    answer = _("Only <@{asker}> can answer, within a minute.", asker=asker_id)
+    return _took_back(words, asked.change, (asked.before, asked.after), now, answer)

@@ -2,7 +2,7 @@
 
 On SQLite (one process) the backend says so itself after each commit (`SqliteBackend.committed`).
 On PostgreSQL every change logs an event, whose insert NOTIFYs `tablekeeper_changes` with its
-channel's id (migration V14): delivered on commit to every listening process, so a page served
+channel's id (migration V15): delivered on commit to every listening process, so a page served
 by one bot process follows the changes made by all of them. The listening connection is its
 own (not the pool's); when it is lost it is opened again, backing off, and then every channel
 is said to have changed (None): whatever was missed meanwhile is caught up."""
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import asyncpg
 
 log = logging.getLogger(__name__)
-CHANNEL = "tablekeeper_changes"  # what migration V14's trigger notifies
+CHANNEL = "tablekeeper_changes"  # what migration V15's trigger notifies
 Told = Callable[[int | None], None]  # a channel id, or None: any channel may have changed
 
 

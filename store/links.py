@@ -9,7 +9,8 @@ HMAC-SHA256 over a 192-bit nonce from `secrets`.
 Making and revoking a link are changes to the channel like any other: one transaction that
 holds the channel's lock, logged as an event whose snapshots carry a `web` part naming the link
 by its opaque ref (`{"link": {"ref": …}}`, or None), so `/history` shows them and `/undo` takes
-them back: undoing a link revokes it, undoing a revoke brings that link back."""
+them back (and `/redo` again): undoing a link revokes it, undoing a revoke brings that link
+back."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from store.backend import Row, Tx
 from store.events import Event
 from store.store import Store
 from table.model import Table
-from table.undo import UNDO_ACTION, Undone, check_player_may_undo
+from table.undo import REDO_ACTION, UNDO_ACTION, Redone, Undone, check_player_may_undo
 
 WEB = "web"  # the snapshot part a link's changes are logged in
 MAKE, REVOKE = "table link", "table revoke"  # their actions, as logged
@@ -225,9 +226,37 @@ def is_link_change(event: Event) -> bool:
     return WEB in event.after
 
 
-def _logged_id(snapshot: dict[str, Any]) -> str | None:
+def _logged_ref(snapshot: dict[str, Any]) -> str | None:
     link = (snapshot.get(WEB) or {}).get("link")
     return None if link is None else str(link["ref"])
+
+
+async def _relink(
+    store: Store,
+    tx: Tx,
+    current: Table,
+    was: str | None,
+    now: str | None,
+    actor_id: int,
+    action: str,
+    interaction_id: int | None,
+) -> Event:
+    """The channel's live link, `was` (by ref; None: none), becomes `now`, logged as `action`;
+    refused if it is no longer `was`."""
+    live = await _live(tx, current.channel_id)
+    if (None if live is None else live["ref"]) != was:
+        raise RulesError(_("Can't undo that: the web page link changed since"))
+    await tx.execute(
+        "UPDATE web_links SET revoked = 1 WHERE channel_id = ? AND revoked = 0",
+        current.channel_id,
+    )
+    if now is not None:
+        await tx.execute(
+            "UPDATE web_links SET revoked = 0 WHERE ref = ? AND channel_id = ?",
+            now,
+            current.channel_id,
+        )
+    return await _log(store, tx, current, True, actor_id, action, was, now, interaction_id)
 
 
 async def undo_link_change(
@@ -243,21 +272,25 @@ async def undo_link_change(
     channel's live link becomes the one it had before, logged as an undo of `target`."""
     if not gm:
         check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
-    was, now = _logged_id(target.before), _logged_id(target.after)
-    live = await _live(tx, current.channel_id)
-    if (None if live is None else live["ref"]) != now:
-        raise RulesError(_("Can't undo that: the web page link changed since"))
-    await tx.execute(
-        "UPDATE web_links SET revoked = 1 WHERE channel_id = ? AND revoked = 0",
-        current.channel_id,
-    )
-    if was is not None:
-        await tx.execute(
-            "UPDATE web_links SET revoked = 0 WHERE ref = ? AND channel_id = ?",
-            was,
-            current.channel_id,
-        )
-    undo = await _log(store, tx, current, True, actor_id, UNDO_ACTION, now, was, interaction_id)
+    was, now = _logged_ref(target.after), _logged_ref(target.before)
+    undo = await _relink(store, tx, current, was, now, actor_id, UNDO_ACTION, interaction_id)
     await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
     await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), current)
+
+
+async def redo_link_change(
+    store: Store,
+    tx: Tx,
+    current: Table,
+    change: Event,
+    undo: Event,
+    actor_id: int,
+    interaction_id: int | None,
+) -> Redone:
+    """`/redo` of an undone link change (inside redo's own transaction, `store.redo`): the
+    channel's live link becomes the one `change` left, logged as a redo taking back `undo`."""
+    was, now = _logged_ref(change.before), _logged_ref(change.after)
+    redo = await _relink(store, tx, current, was, now, actor_id, REDO_ACTION, interaction_id)
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
+    return Redone(change, undo, redo, current)

@@ -19,6 +19,8 @@ from table.undo import (
     UNDO_ACTION,
     GmTest,
     Undone,
+    ask_first,
+    changed_since_asked,
     nothing_to_undo,
     plan_undo,
     too_old,
@@ -67,6 +69,8 @@ async def undo_last(
     manages_server: bool = False,
     *,
     interaction_id: int | None = None,
+    asks: bool = False,
+    expect: int | None = None,
 ) -> Undone:
     """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
     (a player): restore, log an "undo" event, mark the target, all in one transaction that
@@ -74,7 +78,10 @@ async def undo_last(
     settings: it is then asked of the settings this transaction loads (a GM role cleared just
     before can't count). Undo stops at the channel's retention edge (`history_keep`).
     Raises RulesError (nothing written) when there is nothing to undo or it can't be undone, and
-    AlreadyApplied when this `interaction_id` undid something already (a second delivery)."""
+    AlreadyApplied when this `interaction_id` undid something already (a second delivery).
+    With `asks`, an undo that would take a character or monster away raises AskFirst instead
+    (nothing written); the confirmed command passes `expect`, the target it was asked about,
+    and is refused if the undo would now take another."""
 
     async def body(tx: Tx) -> Undone:
         current, stored, _ = await store._load(
@@ -83,6 +90,8 @@ async def undo_last(
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
         keep = current.settings.history_keep
         target = await _latest(tx, channel_id, None if gm else actor_id)
+        if expect is not None and (target is None or target.id != expect):
+            raise RulesError(changed_since_asked(redo=False))
         newest = await retention.newest_seq(tx, channel_id)
         if target is None:
             if newest > keep:  # the log has reached its bound: older changes are gone
@@ -96,6 +105,8 @@ async def undo_last(
                 store, tx, current, target, actor_id, gm, interaction_id
             )
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
+        if asks:
+            ask_first(current, undone, target, target.id, redo=False)
         undo = await store._save(tx, current, undone, actor_id, UNDO_ACTION, stored, interaction_id)
         await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
         await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)

@@ -15,8 +15,8 @@ command's, is what that part costs:
   button's cost is discord.py's and the local Discord's);
 - `title-only embed`: everything, with an embed of a title alone instead of the working.
 
-The stand-ins are not the bot: they only show where its time goes (see the README's
-Benchmarks, and `phases` for where an interaction's time goes by stage).
+The stand-ins are not the bot: they only show where its time goes (see docs/benchmarks.md,
+and `phases` for where an interaction's time goes by stage).
 """
 
 from __future__ import annotations

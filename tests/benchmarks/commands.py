@@ -18,7 +18,8 @@ Sections (`--sections` picks some; `--quick` shrinks them all, `--large` grows t
    the load (`tests.benchmarks.processes` runs each bot in its own process, as deployed);
 4. (also load) latency at half the spread saturation rate, Poisson arrivals: p50 and p99.
 5. growth: the table's commands with 10 → 100,000 characters stored; `/undo` (the player's own
-   last change, under every later one; the GM's latest) and `/history` with 10 → 50,000 events.
+   last change, under every later one; the GM's latest), `/redo` (the player's own undos, newest
+   first) and `/history` with 10 → 50,000 events.
 """
 
 from __future__ import annotations
@@ -228,8 +229,9 @@ async def growth(p: Pair, tmp: Path, sizes: Sizes) -> list[list[str]]:
     rows = []
     samples = sizes.samples
     async with p.tablekeeper(f"sqlite:///{tmp / 'commands.db'}"):  # registers the commands
-        spend, show, history, undo = (
-            p.parse(line) for line in ("/fatigue spend", "/party show", "/history", "/undo")
+        spend, show, history, undo, redo = (
+            p.parse(line)
+            for line in ("/fatigue spend", "/party show", "/history", "/undo", "/redo")
         )
     for n in sizes.chars:
         path = tmp / f"chars-{n}.db"
@@ -242,7 +244,7 @@ async def growth(p: Pair, tmp: Path, sizes: Sizes) -> list[list[str]]:
             s = await timed(lambda: p.tk_once(spend, p.tk.player), samples * 4)
             v = await timed(lambda: p.tk_once(show, p.tk.player), samples * 4)
         rows.append(
-            [f"{n:,} characters", duration(s), duration(v), "", "", "", f"{rss_mb():.0f} MB"]
+            [f"{n:,} characters", duration(s), duration(v), "", "", "", "", f"{rss_mb():.0f} MB"]
         )
     for n in sizes.events:
         path = tmp / f"events-{n}.db"
@@ -260,8 +262,13 @@ async def growth(p: Pair, tmp: Path, sizes: Sizes) -> list[list[str]]:
             check = await p.tk_once(undo, p.tk.player)
             if check.ephemeral:
                 raise SystemExit(f"/undo at {n} events answered with an error: {check.text}")
+            back = await timed(lambda: p.tk_once(redo, p.tk.player), samples)
+            check = await p.tk_once(redo, p.tk.player)
+            if check.ephemeral:
+                raise SystemExit(f"/redo at {n} events answered with an error: {check.text}")
         rss = f"{rss_mb():.0f} MB"
-        rows.append([f"{n:,} events", "", "", duration(h), duration(mine), duration(gms), rss])
+        times = (h, mine, gms, back)
+        rows.append([f"{n:,} events", "", "", *(duration(t) for t in times), rss])
         print(f"  ({n:,} events: the bot started in {duration(opened)}, migrations included)")
     return rows
 
@@ -356,7 +363,7 @@ async def run(args: argparse.Namespace, sizes: Sizes) -> None:
                 print("\n5. Growth (SQLite, synchronous NORMAL: lookups, no sync noise; medians)")
                 rows = await growth(p, tmp, sizes)
                 heads = ["stored", SPEND, "/party show", "/history", "/undo (player)", "/undo (GM)"]
-                heads.append("RSS after")
+                heads += ["/redo (player)", "RSS after"]
                 print(table(heads, rows))
 
 

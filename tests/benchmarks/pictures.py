@@ -6,10 +6,10 @@
    at once, beside its p99 at rest: drawing in a worker process and in a worker thread;
 3. the bot's start-up (importing the client and every cog) with the chart code and without it
    (this checkout against `main`'s, unpacked from git), interleaved;
-4. the bot process's RSS before and after 1,000 pictures (and the worker process's), each way;
+4. the bot process's RSS before and after 1,000 pictures (and the worker process's), each way.
 
-and writes them, dated and with the commit, to `tests/benchmarks/results/pictures.txt`.
-`--quick` for a short run; `--charts N`, `--rolls N`.
+`--quick` for a short run; `--charts N`, `--rolls N`. `python -m tests.benchmarks.record
+pictures` keeps the figures with the others (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +46,6 @@ from tests.localdiscord.client import LocalDiscord
 from tests.localdiscord.fixtures import running
 
 REPO = Path(__file__).resolve().parents[2]
-RESULTS = REPO / "tests" / "benchmarks" / "results" / "pictures.txt"
 AT_ONCE = 20
 
 
@@ -242,13 +240,6 @@ async def memory(charts: int) -> list[list[str]]:
     return rows
 
 
-def commit() -> str:
-    out = subprocess.run(
-        ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    )
-    return out.stdout.strip() or "unknown"
-
-
 async def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -261,8 +252,7 @@ async def main(argv: list[str] | None = None) -> None:
     rss_at_start = rss_mb()
     rounds, starts = (10, 4) if args.quick else (30, 10)
     out = [
-        f"Pictures: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit()}, {machine()}"
-        + (" (--quick)" if args.quick else ""),
+        f"Pictures, {machine()}" + (" (--quick)" if args.quick else ""),
         "",
         f"Drawing one picture (median of {rounds}, in this process):",
         table(["picture", "wall", "CPU", "CPU, slowest"], draw_times(rounds)),
@@ -280,9 +270,7 @@ async def main(argv: list[str] | None = None) -> None:
         table(["drawn in", "this process's RSS", "the worker's RSS"], await memory(args.charts)),
         f"(this process held {rss_at_start:.0f} MB before any picture)",
     ]
-    text = "\n".join(out)
-    print(text)
-    RESULTS.write_text(text + "\n", encoding="utf-8")
+    print("\n".join(out))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """`python -m tests.benchmarks.web`: the table's web page under 200 open pages.
 
 Tablekeeper runs as `python -m bot` (WEB_PORT set, DISCORD_API_BASE at a local Discord served
-by this process), on a fresh SQLite file (`--postgres`: a PostgreSQL database, `TEST_POSTGRES_URL`
-else a throwaway server), its table channel seeded with a party and a link made. This process
+by this process), on a fresh SQLite file (synchronous FULL) and then a fresh PostgreSQL database
+(`TEST_POSTGRES_URL`, else a throwaway server; `--no-postgres` skips it), its table channel
+seeded with a party and a link made. This process
 opens `--pages` live streams of that page (each as the page's script does: one EventSource,
 here an aiohttp reader), from ten loopback addresses (the server allows 20 streams an address),
 and prints:
@@ -16,7 +17,7 @@ and prints:
    the ratio of the medians (the goal: ≤ 1.1×), with the range that ratio falls in 95% of the
    time had other blocks' rounds been drawn.
 
-The figures, dated and with the commit, go to tests/benchmarks/results/web.txt (`--out`)."""
+`python -m tests.benchmarks.record web` keeps its figures (docs/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -27,12 +28,10 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 
@@ -49,7 +48,6 @@ from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.client import LocalDiscord
 from tests.pg import postgres_server
 
-RESULTS = Path(__file__).resolve().parent / "results/web.txt"
 WARM_UP = 20  # spends before anything is measured
 ADDRESSES = 10  # loopback addresses the pages come from (127.0.0.1 … 127.0.0.10)
 FP = re.compile(r'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
@@ -269,14 +267,23 @@ async def _all_show(readers: list[Reader], fp: int) -> None:
             await reader.changed.wait()
 
 
-async def run(args: argparse.Namespace) -> list[str]:
+async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         async with LocalDiscord() as d:
-            if not args.postgres:
-                return await measure(args, d, f"sqlite:///{tmp / 'tk.db'}", tmp)
+            print(f"On SQLite (synchronous FULL), {machine()}:", flush=True)
+            _show(await measure(args, d, f"sqlite:///{tmp / 'tk.db'}", tmp))
+        if args.no_postgres:
+            return
+        async with LocalDiscord() as d:
             with postgres_server() as server, server.database() as url:
-                return await measure(args, d, url, tmp)
+                print("\nOn PostgreSQL:", flush=True)
+                _show(await measure(args, d, url, tmp))
+
+
+def _show(lines: list[str]) -> None:
+    for line in lines:
+        print(f"- {line}", flush=True)
 
 
 def main() -> None:
@@ -284,29 +291,14 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--changes", type=int, default=30)
     parser.add_argument("--block", type=int, default=40)
-    parser.add_argument("--blocks", type=int, default=4)
-    parser.add_argument("--postgres", action="store_true")
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--blocks", type=int, default=8)
+    parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--pages-of", metavar="URL", help=argparse.SUPPRESS)  # pages' process
     args = parser.parse_args()
     if args.pages_of:
         asyncio.run(read_pages(args.pages_of, args.pages))
         return
-    lines = asyncio.run(run(args))
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    where = "PostgreSQL" if args.postgres else "SQLite (synchronous FULL)"
-    head = (
-        f"# python -m tests.benchmarks.web {' '.join(sys.argv[1:])}".rstrip()
-        + f"\n# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit or '?'}, {where}"
-        + f"\n# {machine()}"
-    )
-    text = "\n".join([head, *lines]) + "\n"
-    print(text, end="")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("a", encoding="utf-8") as out:
-        out.write(text + "\n")
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

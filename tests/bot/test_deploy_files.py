@@ -1,18 +1,23 @@
 """docker-compose.yml, the Dockerfile, the Procfile and requirements.txt say the same thing.
 
-No Docker engine here, so the compose file's structure is checked instead of run: PostgreSQL
-with a volume and a health check, bot processes that wait for it, share its one database, split
-the shards between them exactly, and load as valid settings."""
+No Docker engine here, so their structure is checked instead of run: the image installs the
+project as `pip install` does, from a build context that holds every package the code imports;
+PostgreSQL with a volume and a health check, bot processes that wait for it, share its one
+database, split the shards between them exactly, and load as valid settings."""
 
 from __future__ import annotations
 
+import ast
+import posixpath
 import re
+import shlex
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import pytest
+import setuptools  # type: ignore[import-untyped]  # it ships no type hints
 import yaml
 
 from bot.settings import Settings
@@ -37,6 +42,122 @@ def bots() -> dict[str, dict[str, Any]]:
 
 def dockerfile() -> str:
     return (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+def pyproject() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def packages() -> set[str]:
+    """The top-level packages `pip install .` installs: what setuptools finds by pyproject's
+    [tool.setuptools.packages.find]."""
+    find = pyproject()["tool"]["setuptools"]["packages"]["find"]
+    found = setuptools.find_packages(
+        str(ROOT), include=find.get("include", ("*",)), exclude=find.get("exclude", ())
+    )
+    return {name.partition(".")[0] for name in found}
+
+
+def package_files(package: str) -> list[Path]:
+    """A package's own files: not the caches tools leave in it (`__pycache__`, `.ruff_cache`)."""
+    files = sorted(f.relative_to(ROOT) for f in (ROOT / package).rglob("*") if f.is_file())
+    return [
+        ROOT / f for f in files if not any(p.startswith(".") or p == "__pycache__" for p in f.parts)
+    ]
+
+
+def imported(folder: Path) -> set[str]:
+    """The top-level names the Python files under `folder` import (absolute imports only)."""
+    names = set()
+    for file in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {alias.name.partition(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.partition(".")[0])
+    return names
+
+
+class Step(NamedTuple):
+    instruction: str  # COPY, RUN, …
+    arguments: str
+    workdir: str  # where it runs: the last WORKDIR before it
+
+
+def steps() -> list[Step]:
+    """The Dockerfile's instructions, continuation lines joined, comments dropped."""
+    lines = [line for line in dockerfile().splitlines() if not line.lstrip().startswith("#")]
+    found: list[Step] = []
+    workdir = "/"
+    for text in re.sub(r"\\\n", " ", "\n".join(lines)).splitlines():
+        instruction, _, arguments = text.strip().partition(" ")
+        if instruction.upper() == "WORKDIR":
+            workdir = posixpath.join(workdir, arguments.strip())
+        elif instruction:
+            found.append(Step(instruction.upper(), arguments.strip(), workdir))
+    return found
+
+
+def copies() -> list[tuple[list[str], str]]:
+    """Each COPY from the build context: (its sources, where they land, absolute)."""
+    found = []
+    for step in steps():
+        if step.instruction == "COPY" and "--from" not in step.arguments:
+            *sources, target = [w for w in shlex.split(step.arguments) if not w.startswith("--")]
+            found.append((sources, posixpath.join(step.workdir, target)))
+    return found
+
+
+def dockerignored(path: str) -> bool:
+    """Whether .dockerignore leaves `path` (from the context's root) out of the build context.
+    Docker's rules: a pattern is matched against the path and against each folder holding it
+    (a folder left out takes its contents along); `**` spans folders, `*` and `?` stay within
+    one; `!pattern` takes back what an earlier pattern left out; the last match decides."""
+    lines = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    parts = path.split("/")
+    within = ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
+    left_out = False
+    for line in (line.strip() for line in lines):
+        if not line or line.startswith("#"):
+            continue
+        keep, pattern = line.startswith("!"), line.removeprefix("!").strip("/")
+        tokens = re.split(r"(\*\*/|\*\*|\*|\?|\[[^]]*\])", pattern)
+        regex = "".join(
+            {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(t)
+            or (t if t.startswith("[") else re.escape(t))
+            for t in tokens
+        )
+        if any(re.fullmatch(regex, folder) for folder in within):
+            left_out = not keep
+    return left_out
+
+
+def in_image(path: str) -> str | None:
+    """Where the Dockerfile copies `path` of the repository to, or None if it never does."""
+    if dockerignored(path):
+        return None
+    for sources, target in copies():
+        for source in (posixpath.normpath(s) for s in sources):
+            if source == ".":  # the context's contents, into the target folder
+                return posixpath.normpath(posixpath.join(target, path))
+            if path.startswith(source + "/"):  # a folder's contents, into the target folder
+                return posixpath.normpath(posixpath.join(target, path[len(source) + 1 :]))
+            if path == source:  # a file: into a folder (target/ or several), or as the target
+                into = target.endswith("/") or len(sources) > 1
+                return posixpath.normpath(posixpath.join(target, path) if into else target)
+    return None
+
+
+def installed_from() -> list[str]:
+    """The folders the Dockerfile's RUN steps `pip install` (absolute)."""
+    found = []
+    for step in steps():
+        if step.instruction == "RUN":
+            for target in re.findall(r"pip install ((?:-\S+ )*)(\S+)", step.arguments):
+                editable = {"-e", "--editable"} & set(target[0].split())
+                assert not editable, "the image installs the project, never links to its sources"
+                found.append(posixpath.normpath(posixpath.join(step.workdir, target[1])))
+    return found
 
 
 def test_postgres_keeps_its_data_on_a_volume_and_reports_health() -> None:
@@ -102,7 +223,59 @@ def test_a_host_installing_the_repository_gets_every_driver(name: str) -> None:
     assert [line for line in lines if line and not line.startswith("#")] == ["."]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert any(d.startswith(name + ">=") for d in project["dependencies"])
-    assert "pip install ." in dockerfile()  # the image installs the same, no extra needed
+    assert installed_from() == [posixpath.dirname(in_image("pyproject.toml") or "")]
+
+
+def test_the_package_ships_every_package_the_code_imports() -> None:
+    found = packages()
+    assert "bot" in found  # what the image runs: python -m bot
+    for package in found:
+        local = {n for n in imported(ROOT / package) if (ROOT / n / "__init__.py").is_file()}
+        assert local <= found, f"{package} imports {local - found}, which pip would not install"
+
+
+def test_the_image_installs_the_project_with_every_package() -> None:
+    """Every file of every package, and what building the package reads, reaches the folder
+    the image installs from: a new package needs no new line in the Dockerfile."""
+    project = posixpath.dirname(in_image("pyproject.toml") or "")
+    assert project and installed_from() == [project]
+    needed = ["pyproject.toml", pyproject()["project"]["readme"]]
+    for package in packages():
+        needed += [file.relative_to(ROOT).as_posix() for file in package_files(package)]
+    for path in needed:
+        assert in_image(path) == posixpath.join(project, path), path
+    assert not any(in_image(path) for path in ("tests/conftest.py", ".env", "tablekeeper.db"))
+
+
+def test_every_file_the_packages_read_is_installed_with_them() -> None:
+    """Migrations and translation catalogs are package data; only the tools' own files
+    (lint settings, the catalogs' template and extraction rules) stay behind."""
+    data = pyproject()["tool"]["setuptools"]["package-data"]
+    for package in packages():
+        for file in package_files(package):
+            if file.suffix == ".py" or file.name in {"ruff.toml", "babel.cfg", "messages.pot"}:
+                continue
+            inside = file.relative_to(ROOT / package)
+            assert any(inside.match(glob) for glob in data.get(package, ())), file
+
+
+@pytest.mark.parametrize(
+    ("path", "left_out"),
+    [
+        ("store/__pycache__/codec.cpython-311.pyc", True),
+        ("__pycache__/x.pyc", True),
+        ("tests/e2e/test_process.py", True),
+        ("tablekeeper.egg-info/PKG-INFO", True),
+        ("data/tablekeeper.db-wal", True),
+        (".mypy_cache/3.11/x.json", True),
+        (".env", True),
+        (".env.example", False),
+        ("store/migrations/sqlite/V1__init.sql", False),
+        ("README.md", False),
+    ],
+)
+def test_the_build_context_leaves_out_tests_caches_and_secrets(path: str, left_out: bool) -> None:
+    assert dockerignored(path) is left_out
 
 
 def test_readme_documents_every_setting_and_the_scale_out_steps() -> None:

@@ -104,8 +104,7 @@ def test_postgres_without_its_driver_says_what_to_install(monkeypatch: pytest.Mo
     with pytest.raises(SettingsError) as caught:
         Settings(token=TOKEN, database_url="postgresql://tk@localhost/tk")
     assert str(caught.value) == (
-        "DATABASE_URL is a PostgreSQL URL, which needs the asyncpg driver: "
-        'pip install "tablekeeper[postgres]"'
+        "DATABASE_URL is a PostgreSQL URL, which needs the asyncpg driver: pip install asyncpg"
     )
 
 

@@ -133,7 +133,7 @@ async def test_the_gm_undoes_the_last_change_and_history_shows_it(env: Any) -> N
     assert history[1].startswith("~~🕒 ") and history[1].endswith("~~ (undone)")
 
 
-async def test_two_undos_undo_two_changes_and_an_undo_is_never_undone(env: Any) -> None:
+async def test_two_undos_undo_two_changes_and_the_third_asks_before_removing(env: Any) -> None:
     d = env.discord
     await seed(env, aria(env))
     seeded = await env.table()
@@ -145,10 +145,13 @@ async def test_two_undos_undo_two_changes_and_an_undo_is_never_undone(env: Any) 
     second = await d.slash("undo", user=d.gm)
     assert second.embed["title"] == "↩️ Undone: fatigue spend"
     assert await env.table() == seeded
-    await d.slash("undo", user=d.gm)  # the seed itself
+    prompt = await d.slash("undo", user=d.gm)  # the seed itself: it would take Aria away
+    assert prompt.embed["title"] == "↩️ Undo test seed?" and "• Aria removed" in prompt.text
+    assert await env.table() == seeded
+    await d.click(prompt, "Undo", user=d.gm)
     assert await env.table() == Table(d.table.id, d.table.guild_id)
     text = await refused(env, d.gm)
-    assert "Nothing left to undo" in text and "can't itself be undone" in text
+    assert "Nothing left to undo" in text and "/redo puts back" in text
 
 
 async def test_a_player_undoes_their_own_last_change_only(env: Any) -> None:

@@ -281,7 +281,7 @@ async def test_a_spanish_change_titles_its_reply_in_spanish(env: Any) -> None:
 async def test_a_save_button_and_its_refusal_speak_the_clickers_language(env: Any) -> None:
     d = env.discord
     rolled = await d.slash("save wsr", user=speaking(d.player, SPANISH), level=5, vs=7)
-    assert [b["label"] for b in rolled.buttons()] == ["Tirar otra vez"]
+    assert [b["label"] for b in rolled.buttons()] == ["Tirar otra vez", "Probabilidades"]
     before = await snapshot(env)
     other = await d.click(rolled, "Tirar otra vez", user=speaking(d.player2, SPANISH))
     assert other.ephemeral and other.text == spanish(ROLLER_OR_GM)

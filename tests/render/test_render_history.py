@@ -12,8 +12,10 @@ from render.history import (
     EMPTY,
     LINE_MAX,
     NO_MORE,
+    ask_embed,
     event_line,
     history_embed,
+    redone_embed,
     undone_embed,
     when,
 )
@@ -22,6 +24,7 @@ from store import Event
 from store.codec import character_to_dict, diff
 from store.undo import Undone
 from table.model import ChannelSettings, Character, Monster, Table
+from table.undo import AskFirst, Redone
 
 NOW = datetime(2025, 5, 1, 14, 30, tzinfo=UTC)
 AT = datetime(2025, 5, 1, 14, 2, tzinfo=UTC)
@@ -130,7 +133,37 @@ def test_the_undo_reply_names_the_change_and_what_came_back() -> None:
     assert embed.description == (
         f"fatigue spend by <@21> at <t:{STAMP}:t> is undone:\n• Aria FP 21 → 18 (Fresh)"
     )
-    assert "can't itself be undone" in (embed.footer.text or "")
+    assert "/redo puts it back" in (embed.footer.text or "")
+
+
+def test_a_redo_is_marked_and_the_undo_it_took_back_struck_through_as_redone() -> None:
+    create = event(table(), table(ARIA), action="character create", undone_by=8)
+    undo = event(table(ARIA), table(), id=8, action="undo", undoes=7, undone_by=9)
+    redo = event(table(), table(ARIA), id=9, action="redo")
+    assert event_line(redo, NOW) == f"↪️ <t:{STAMP}:t> · <@21> · redo · Aria brought back"
+    assert event_line(undo, NOW) == f"~~↩️ <t:{STAMP}:t> · <@21> · undo · Aria removed~~ (redone)"
+    assert event_line(create, NOW).endswith("· character create · Aria created~~ (undone)")
+
+    embed = redone_embed(Redone(create, undo, redo, table(ARIA)), NOW)
+    assert embed.title == "↪️ Redone: character create"
+    assert embed.description == (
+        f"character create by <@21> at <t:{STAMP}:t> is back:\n• Aria brought back"
+    )
+    assert "/undo takes it back again" in (embed.footer.text or "")
+
+
+def test_the_question_before_an_undo_says_what_it_would_take_away_and_who_answers() -> None:
+    create = event(table(), table(ARIA), action="character create")
+    old, new = diff(table(ARIA), table())
+    embed = ask_embed(AskFirst(False, create, 7, ("Aria",), old, new), 11, NOW)
+    assert embed.title == "↩️ Undo character create?"
+    assert (embed.description or "").splitlines() == [
+        f"Undoing character create by <@21> at <t:{STAMP}:t> would:",
+        "• Aria removed",
+        "Only <@11> can answer, within a minute.",
+    ]
+    redo = ask_embed(AskFirst(True, create, 8, ("Aria",), old, new), 11, NOW)
+    assert redo.title == "↪️ Redo character create?"
 
 
 def test_a_snapshot_from_an_older_shape_still_renders() -> None:

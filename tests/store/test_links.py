@@ -24,6 +24,7 @@ from store.links import (
     token_for,
     token_hash,
 )
+from store.redo import redo_last
 from store.undo import undo_last
 from tests.store.conftest import Database
 
@@ -90,8 +91,9 @@ async def test_undo_revokes_a_link_and_brings_a_revoked_one_back(store: Store) -
     undone = await undo_last(store, CH, GUILD, GM, True)  # the undo is not undone: the link is
     assert undone.target.action == MAKE
     assert await find_link(store, token) is None
-    with pytest.raises(RulesError):
-        await undo_last(store, CH, GUILD, GM, True)  # nothing left
+    redone = await redo_last(store, CH, GUILD, GM, True)  # the link revoked by undo, back
+    assert redone.change.action == MAKE and await find_link(store, token) is not None
+    assert [e.action for e in await store.history(CH, 3)] == ["redo", "undo", "undo"]
 
 
 async def test_a_player_cant_undo_the_gms_link(store: Store) -> None:

@@ -25,7 +25,9 @@ CHANGE = Event(
 
 
 def test_english_reads_as_written() -> None:
-    assert nothing_to_undo(True) == "Nothing left to undo here (an undo can't itself be undone)"
+    assert nothing_to_undo(True) == (
+        "Nothing left to undo here (/redo puts back what an undo took back)"
+    )
     assert too_old(1000, CHANGE) == (
         "Can't undo: fatigue spend by <@7> at <t:1767225600:t> is older than this channel keeps "
         "(its last 1,000 changes; a GM can keep more with `/settings set history_keep:`)"

@@ -1,4 +1,4 @@
--- The table's web page, as sqlite/V14__web_links.sql: a channel's link, kept as the SHA-256 of
+-- The table's web page, as sqlite/V15__web_links.sql: a channel's link, kept as the SHA-256 of
 -- its token and the nonce the bot makes the token from again; revoked rows stay for /undo.
 
 CREATE TABLE web_links (

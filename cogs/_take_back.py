@@ -1,0 +1,126 @@
+"""`/undo` and `/redo` as one store transaction each, and the question asked first when one
+would take a character or monster away.
+
+The command asks the store to undo (or redo) and to ask first (`asks`): the store answers
+AskFirst, having written nothing, and the prompt's buttons carry the event it was asked about.
+The Undo (or Redo) button runs the same transaction again, as the asker at the click, expecting
+that event: if the channel moved on meanwhile, it says so and changes nothing. The buttons are
+`ConfirmButton`s: only the asker may answer, a late click says the prompt expired, and after a
+restart they still work.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Self
+
+import discord
+
+from bot.ack import mark_saved
+from bot.permissions import is_gm
+from cogs._confirm import ANSWER, ConfirmButton, PromptTimers, ask
+from cogs._reply import reply, update
+from cogs._shared import bot_of, table_channel_id
+from lang import _
+from render.confirm import take_back_cancelled_embed
+from render.history import ask_embed, redone_embed, undone_embed
+from store.redo import redo_last
+from store.undo import undo_last
+from table.model import ChannelSettings
+from table.undo import AskFirst
+
+EVENT_ID_MAX = 2**63 - 1  # the database's integer: a larger id in a custom_id is no event
+
+
+async def take_back(
+    interaction: discord.Interaction, redo: bool, asks: bool, expect: int | None = None
+) -> discord.Embed:
+    """Undo (or redo) as the interaction's user, in one transaction; its reply. With `asks`,
+    raises AskFirst (nothing written) when it would take a character or monster away."""
+
+    def gm(settings: ChannelSettings) -> bool:  # asked of the settings the transaction loads
+        return is_gm(interaction, settings)
+
+    store, channel_id = bot_of(interaction).store, await table_channel_id(interaction)
+    who = (interaction.guild_id, interaction.user.id, gm, interaction.permissions.manage_guild)
+    if redo:
+        redone = await redo_last(
+            store, channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
+        )
+        mark_saved(interaction, f"redo of {redone.change.action}")
+        return redone_embed(redone, datetime.now(UTC))
+    undone = await undo_last(
+        store, channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
+    )
+    mark_saved(interaction, f"undo of {undone.target.action}")
+    return undone_embed(undone, datetime.now(UTC))
+
+
+async def undo_or_ask(
+    interaction: discord.Interaction, redo: bool, seconds: float, timers: PromptTimers
+) -> None:
+    """`/undo` or `/redo`: done and said at once, or asked first (a prompt with two buttons)."""
+    try:
+        embed = await take_back(interaction, redo, asks=True)
+    except AskFirst as asked:
+        question = ask_embed(asked, interaction.user.id, datetime.now(UTC))
+        kind = "redo" if redo else "undo"
+        await ask(
+            interaction,
+            question,
+            TakeBackAnswer,
+            kind,
+            asked.expect,
+            seconds=seconds,
+            timers=timers,
+        )
+        return
+    await reply(interaction, embed=embed)
+
+
+class TakeBackAnswer(
+    ConfirmButton, template=r"tk:(?P<kind>undo|redo):" + ANSWER + r":(?P<event>[0-9]{1,19})"
+):
+    """Undo (or Redo) or Cancel on the question `/undo` (or `/redo`) asks first; `event_id`
+    is what it was asked about."""
+
+    def __init__(
+        self,
+        yes: bool,
+        asker_id: int,
+        until: str,
+        kind: str,
+        event_id: int,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        self.redo, self.event_id = kind == "redo", event_id
+        label = (_("Redo") if self.redo else _("Undo")) if yes else _("Cancel")
+        style = discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary
+        super().__init__(
+            f"tk:{kind}",
+            yes,
+            asker_id,
+            until,
+            label,
+            suffix=f":{event_id}",
+            style=style,
+            disabled=disabled,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        event_id = min(int(match["event"]), EVENT_ID_MAX)
+        return cls.make(*cls.parse(match), match["kind"], event_id)
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        embed = await take_back(interaction, self.redo, asks=False, expect=self.event_id)
+        await update(interaction, embed=embed, view=None)
+
+    def cancelled(self) -> discord.Embed:
+        return take_back_cancelled_embed(self.redo)
+
+    def expired(self) -> discord.Embed:
+        return take_back_cancelled_embed(self.redo, timed_out=True)
