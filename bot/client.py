@@ -21,6 +21,7 @@ from bot.connect import log_in_with_retry
 from bot.contexts import SERVER_INSTALL, SERVER_ONLY
 from bot.health import DATABASE_TIMEOUT, HealthServer
 from bot.metrics import Metrics
+from bot.outages import Outages
 from bot.settings import Settings
 from bot.translator import CatalogTranslator
 from bot.tree import TablekeeperTree
@@ -28,6 +29,7 @@ from lang import install
 from lang.catalogs import load
 from pictures.painter import Painter
 from store import Store
+from store.errors import DatabaseOutage
 from web.server import WebServer
 
 log = logging.getLogger(__name__)
@@ -91,6 +93,7 @@ class Tablekeeper(commands.AutoShardedBot):
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
         self.known_clicks = KnownClicks()
         self.metrics = Metrics(lambda: self)
+        self.outages = Outages(store.watch)  # the database's, logged as they begin and end
         self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
         self.stopping = asyncio.Event()  # set with it: a login still being tried gives up
         self._health: HealthServer | None = None
@@ -205,11 +208,16 @@ class Tablekeeper(commands.AutoShardedBot):
             return f"gateway not connected{which}"
         try:
             await asyncio.wait_for(self.store.ping(), DATABASE_TIMEOUT)
+        except DatabaseOutage as error:  # said below, with any other outage on
+            self.metrics.database_errors.inc()
+            self.outages.noticed(error)
         except Exception as error:  # any failure is the answer, not a crash of the endpoint
             self.metrics.database_errors.inc()
             what = "timed out" if isinstance(error, TimeoutError) else type(error).__name__
             return f"database not answering: {what}"
-        return None
+        # A ping that answered ended an unreachable database's outage; one that changes can't
+        # be saved in (a full disk, a read-only file) is said until a change is saved again.
+        return self.outages.problem()
 
     async def close(self) -> None:
         self.acks.close()

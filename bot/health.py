@@ -1,6 +1,7 @@
 """`HEALTH_PORT`: a small HTTP server on the bot's own event loop (aiohttp, which discord.py
 already brings). `GET /healthz` answers 200 when every shard of this process is connected and
-the database answers, else 503 with the reason; `GET /metrics` is Prometheus' text format."""
+the database answers and takes changes (no outage on: `bot.outages`), else 503 with the reason;
+`GET /metrics` is Prometheus' text format."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """What `GET /metrics` shows, through prometheus-client: interactions by command and outcome,
-how long they take, how soon they are acknowledged, database errors, and the gateway's shards.
+how long they take, how soon they are acknowledged, database errors, commands refused by a
+database outage (by reason), and the gateway's shards.
 
 One `Metrics` per bot, with its own registry, so two bots in one process (the tests) don't mix.
 """
@@ -16,7 +17,9 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from bot.outages import REASONS
 from store import StoreError
+from store.errors import DatabaseOutage
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Discord's deadline to acknowledge is 3 s: the buckets are finer below it.
@@ -77,7 +80,7 @@ class Metrics:
         self.registry = CollectorRegistry()
         self.interactions = Counter(
             "tablekeeper_interactions",
-            "Interactions handled, by command and outcome (ok, refused, duplicate, error)",
+            "Interactions handled, by command and outcome (ok, refused, duplicate, outage, error)",
             ["command", "outcome"],
             registry=self.registry,
         )
@@ -98,6 +101,15 @@ class Metrics:
             "Database errors met while answering or checking health",
             registry=self.registry,
         )
+        self.outage_refusals = Counter(
+            "tablekeeper_outage_refusals",
+            "Commands refused because the database could not serve them, by reason"
+            " (unreachable, disk_full, read_only)",
+            ["reason"],
+            registry=self.registry,
+        )
+        for reason in REASONS:  # each shown from the start, at 0
+            self.outage_refusals.labels(reason)
         self.registry.register(_GatewayCollector(bot))
         self._received: dict[int, float] = {}
         # What interactions did, noted as plain tuples and counted into the metrics when they
@@ -149,6 +161,8 @@ class Metrics:
             error = error.original
         if is_database_error(error):
             self.database_errors.inc()
+        if isinstance(error, DatabaseOutage):
+            self.outage_refusals.labels(error.reason).inc()
         self.finished(interaction, outcome)
 
     def render(self) -> bytes:

@@ -3,7 +3,9 @@
 It says what happened, never guesses: a failure before anything was saved says nothing was
 changed; a failure after a change was committed for the interaction (`bot.ack.mark_saved`), such
 as a reply Discord would not take, says the change was saved; a second delivery of an interaction
-already applied gets "already done", or nothing if Discord holds an answer to it already."""
+already applied gets "already done", or nothing if Discord holds an answer to it already. A
+database outage (`store.errors.DatabaseOutage`) is said plainly, with who can end it, and counted
+(`bot.outages`), not logged per command."""
 
 from __future__ import annotations
 
@@ -22,9 +24,15 @@ from bot.contexts import IN_A_SERVER, NotInServer, NotInstalledHere, needs_serve
 from bot.message import Message
 from bot.metrics import of as metrics_of
 from bot.options import MALFORMED, BadOptions, check_options
+from bot.outages import of as outages_of
 from lang import N_, _, speak, speaking
 from rules.errors import RulesError
-from store.errors import AlreadyApplied
+from store.errors import (
+    AlreadyApplied,
+    DatabaseFull,
+    DatabaseOutage,
+    DatabaseReadOnly,
+)
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +44,23 @@ EXPIRED = 10062  # with bot.ack.ANSWERED_ELSEWHERE (40060)
 ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first answer: 1 s
 ALREADY_DONE = N_(
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
+)
+# A database outage, said plainly: what happened to the change, and who can end it.
+UNREACHABLE = N_(
+    "This table's database can't be reached right now, so nothing was changed. "
+    "Try again in a moment."
+)
+OUTCOME_UNKNOWN = N_(
+    "This table's database stopped answering while your change was being saved: it may or may "
+    "not have been saved. Look at `/history` in a moment before trying again."
+)
+DISK_FULL = N_(
+    "Nothing was saved: the disk that holds this table's database is full. Tell the server's "
+    "admin. Looking at the table still works."
+)
+READ_ONLY = N_(
+    "Nothing was saved: this table's database has become read-only. Tell the server's admin. "
+    "Looking at the table still works."
 )
 
 
@@ -78,6 +103,8 @@ def describe_error(error: BaseException) -> str | None:
     match error:
         case RulesError() | BadOptions():
             return str(error)
+        case DatabaseOutage():
+            return _(_outage_words(error))
         case app_commands.TransformerError():
             return _(
                 "I couldn't understand {value} for that option.", value=repr(str(error.value)[:50])
@@ -107,6 +134,16 @@ def describe_error(error: BaseException) -> str | None:
     return None
 
 
+def _outage_words(error: DatabaseOutage) -> str:
+    if error.maybe_saved:
+        return OUTCOME_UNKNOWN
+    if isinstance(error, DatabaseFull):
+        return DISK_FULL
+    if isinstance(error, DatabaseReadOnly):
+        return READ_ONLY
+    return UNREACHABLE
+
+
 class AnsweredAlready(app_commands.CheckFailure):
     """A second delivery of an interaction whose answer Discord has: nothing more to do."""
 
@@ -116,6 +153,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     reply for an expected error; anything else is logged and answered; and either way, if a
     change was saved before it failed, the reply says so."""
     speak(interaction.locale.value)  # it may have failed before `before_work` set it
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, DatabaseOutage) and (outages := outages_of(interaction)) is not None:
+        outages.refused(original)
     try:
         await _answer_error(interaction, error, where)
     finally:
@@ -125,11 +165,14 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
 
 
 def outcome(error: BaseException) -> str:
-    """For /metrics: `duplicate` (a second delivery), `refused` (an expected error, answered
-    politely) or `error` (a bug, or a failure of Discord or the database)."""
+    """For /metrics: `duplicate` (a second delivery), `outage` (the database could not serve
+    it), `refused` (an expected error, answered politely) or `error` (a bug, or a failure of
+    Discord or the database)."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, AnsweredAlready | AlreadyApplied):
         return "duplicate"
+    if isinstance(original, DatabaseOutage):
+        return "outage"
     return "refused" if describe_error(error) is not None else "error"
 
 

@@ -6,17 +6,20 @@ earlier can't slip a change through between a separate check and the write."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+import functools
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.ack import mark_saved
 from bot.contexts import NotInServer
+from bot.outages import of as outages_of
 from bot.permissions import is_gm
 from lang import N_, _
 from rules.errors import RulesError
+from store.errors import DatabaseOutage
 from store.store import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from table.model import Character, Forbidden, Table
 
@@ -141,6 +144,27 @@ def pick_character(table: Table, name: str | None, user_id: int) -> Character:
     return own[0]
 
 
+Choices = list[app_commands.Choice[str]]
+Autocomplete = Callable[[discord.Interaction, str], Coroutine[Any, Any, Choices]]
+
+
+def offers_nothing_in_outage(autocomplete: Autocomplete) -> Autocomplete:
+    """An autocomplete that reads the table offers no choices while the database is out (the
+    command, once sent, says why); the outage is noted, not logged at every keystroke."""
+
+    @functools.wraps(autocomplete)
+    async def offer(interaction: discord.Interaction, current: str) -> Choices:
+        try:
+            return await autocomplete(interaction, current)
+        except DatabaseOutage as error:
+            if (outages := outages_of(interaction)) is not None:
+                outages.noticed(error)
+            return []
+
+    return offer
+
+
+@offers_nothing_in_outage
 async def character_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:

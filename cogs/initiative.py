@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
-from cogs._shared import apply_as, gm_only, own_first, read_table
+from cogs._shared import apply_as, gm_only, offers_nothing_in_outage, own_first, read_table
 from lang import N_, _, n_
 from render.fatigue import report_embed
 from render.initiative import joined_embed, mention, order_embed, turn_text, turn_title
@@ -39,6 +39,7 @@ R = TypeVar("R")
 GM_INIT = N_("Only the GM runs the initiative (Manage Channels, or the channel's GM role)")
 
 
+@offers_nothing_in_outage
 async def add_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -54,6 +55,7 @@ async def add_autocomplete(
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 
+@offers_nothing_in_outage
 async def order_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:

@@ -18,7 +18,7 @@ from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._picture import job, reply_picture
 from cogs._reply import PRIVATE, private_unless, reply
-from cogs._shared import BESTIARY, apply_as, read_table
+from cogs._shared import BESTIARY, apply_as, offers_nothing_in_outage, read_table
 from lang import N_, _
 from render.monsters import (
     ARMOR_NAMES,
@@ -118,6 +118,7 @@ async def spots_autocomplete(
     return [app_commands.Choice(name=s, value=s) for s in bestiary.spot_suggestions(current)[:25]]
 
 
+@offers_nothing_in_outage
 async def hidden_spot_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -133,6 +134,7 @@ async def hidden_spot_autocomplete(
     return [app_commands.Choice(name=s, value=s) for s in hidden if typed in s]
 
 
+@offers_nothing_in_outage
 async def monster_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:

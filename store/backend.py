@@ -64,6 +64,8 @@ Body = Callable[[Tx], Awaitable[R]]
 
 class Backend(Protocol):
     dialect: str  # names the folder of its migrations: store/migrations/<dialect>/
+    # Told of every read (False) and change (True) that reached the database (`store.faults`).
+    watcher: Callable[[bool], None] | None
 
     async def read(
         self,

@@ -18,3 +18,41 @@ class AlreadyApplied(Exception):
 class ChangedSinceRead(Exception):
     """A change written in one statement (PostgreSQL) found its channel changed since it was
     read: nothing was written; read it again and retry."""
+
+
+class DatabaseOutage(StoreError):
+    """The database could not do what was asked, for a reason outside the bot that passes by
+    itself or that whoever runs the bot can fix: `reason` names which, for logs and metrics.
+    Raised by the backends (`store.faults.watched`) in place of the driver's own error."""
+
+    reason = "outage"
+    maybe_saved = False  # a change's outcome is unknown (its COMMIT was sent, no answer came)
+
+
+class DatabaseUnreachable(DatabaseOutage):
+    """The database can't be reached right now (a server down or restarting, a connection
+    refused or lost, no connection free in time, a file locked by another process for too
+    long): nothing was written; trying again in a moment may work."""
+
+    reason = "unreachable"
+
+
+class ChangeOutcomeUnknown(DatabaseUnreachable):
+    """The connection was lost after a change's COMMIT was sent and before its answer came:
+    the change may or may not be saved (its event, with its interaction id, says which)."""
+
+    maybe_saved = True
+
+
+class DatabaseFull(DatabaseOutage):
+    """The disk that holds the database is full: no change is saved until space is freed;
+    reads go on working."""
+
+    reason = "disk_full"
+
+
+class DatabaseReadOnly(DatabaseOutage):
+    """The database can't be written (its file became read-only, or the server only reads):
+    no change is saved until that is undone; reads go on working."""
+
+    reason = "read_only"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from store.backend import Body, Row, Scope
 from store.errors import ChangedSinceRead, StoreError
+from store.faults import Watched, commit_lost, watched
 from store.migrate import Migration, check_not_newer, load_migrations
 
 if TYPE_CHECKING:
@@ -31,6 +32,9 @@ INSTALL = 'PostgreSQL needs the asyncpg driver: pip install "tablekeeper[postgre
 # the two-int key space, which never collides with it.
 MIGRATION_LOCK = (0x746B, 1)  # "tk", 1
 CHANGED = "TK001"  # what `tk_unchanged` (migration V12) raises: the channel changed since read
+# Seconds a read or a change waits for a connection (all in use, or the server reconnected to):
+# then it is refused as the database being unreachable, inside Discord's 3 s to answer.
+ACQUIRE_WAIT = 2.0
 
 
 def is_postgres_url(url: str) -> bool:
@@ -90,9 +94,23 @@ async def _end_of_use(conn: asyncpg.Connection) -> None:
     a transaction left open is rolled back by the pool itself before this runs."""
 
 
+class _FloorRetries(logging.Filter):
+    """While the server is down, asyncpg's pool tries to reconnect its one kept connection,
+    backing off, and logs each try with a traceback: the store's own outage errors say it
+    already, once as it begins and once as it ends (`bot.outages`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Failed to restore the pool connection floor")
+
+
+_FLOOR_RETRIES = _FloorRetries()
+
+
 async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
     """The store's pool (tests pass `connection_class` to count round trips)."""
     import asyncpg
+
+    logging.getLogger("asyncpg.pool").addFilter(_FLOOR_RETRIES)  # once: the same filter
 
     return await asyncpg.create_pool(
         url,
@@ -104,7 +122,7 @@ async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
     )
 
 
-class PostgresBackend:
+class PostgresBackend(Watched):
     dialect = "postgres"
 
     def __init__(self, pool: asyncpg.Pool) -> None:
@@ -148,6 +166,7 @@ class PostgresBackend:
             raise
         return backend
 
+    @watched
     async def read(
         self,
         body: Body[R],
@@ -156,15 +175,16 @@ class PostgresBackend:
         key: Hashable = None,
         scope: Scope | None = None,
     ) -> R:
-        async with self._pool.acquire() as conn:
+        async with self._pool.acquire(timeout=ACQUIRE_WAIT) as conn:
             if quick:  # one statement (the store's quick reads are): its own snapshot
                 return await body(PostgresTx(conn, single=True))
             # One round trip opens the snapshot (asyncpg's transaction() would take its own).
             await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             return await self._run(conn, body)
 
+    @watched
     async def write(self, channel_id: int, body: Body[R], *, one_statement: bool = False) -> R:
-        async with self._pool.acquire() as conn:
+        async with self._pool.acquire(timeout=ACQUIRE_WAIT) as conn:
             if one_statement:  # it takes the channel's lock itself (`tk_unchanged`)
                 try:
                     return await body(PostgresTx(conn, single=True))
@@ -173,22 +193,29 @@ class PostgresBackend:
                         getattr(error, "constraint_name", None) == "events_by_interaction"
                     ):  # changed, or a second delivery: a fresh read says which
                         raise ChangedSinceRead(str(error)) from None
+                    if (lost := commit_lost(error)) is not None:  # it is its own COMMIT
+                        raise lost from error
                     raise
             # BEGIN and the channel's lock in one round trip (the id is an int, never text).
             # Held until this transaction ends: the next change to the channel, from this
             # process or another, waits here and then loads what this one wrote.
             await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(channel_id)})")
-            return await self._run(conn, body)
+            return await self._run(conn, body, writes=True)
 
     @staticmethod
-    async def _run(conn: asyncpg.Connection, body: Body[R]) -> R:
+    async def _run(conn: asyncpg.Connection, body: Body[R], writes: bool = False) -> R:
         try:
             result = await body(PostgresTx(conn))
         except BaseException:
             # shield: even if we are being cancelled, the rollback must reach the connection
             await asyncio.shield(conn.execute("ROLLBACK"))
             raise
-        await conn.execute("COMMIT")
+        try:
+            await conn.execute("COMMIT")
+        except Exception as error:
+            if writes and (lost := commit_lost(error)) is not None:
+                raise lost from error
+            raise
         return result
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:

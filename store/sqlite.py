@@ -40,6 +40,7 @@ import aiosqlite
 
 from store.backend import Body, Row, Scope
 from store.errors import StoreError
+from store.faults import Watched, sqlite_files, watched
 from store.migrate import Migration, load_migrations, migrate
 from store.preflight import check_sqlite_file
 
@@ -173,7 +174,7 @@ def _drive(coro: Coroutine[Any, Any, R]) -> R:
     raise StoreError("A SQLite transaction awaited something other than its database")
 
 
-class SqliteBackend:
+class SqliteBackend(Watched):
     dialect = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection, reader: QuickReader | None = None) -> None:
@@ -207,6 +208,7 @@ class SqliteBackend:
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA busy_timeout = 5000")
             backend = cls(db)
+            backend.files = sqlite_files(path)
             await backend.migrate()
             if mode is not None and str(mode[0]).lower() == "wal":  # else readers wait
                 backend._reader = QuickReader.open(path)
@@ -215,6 +217,7 @@ class SqliteBackend:
             raise
         return backend
 
+    @watched
     async def read(
         self,
         body: Body[R],
@@ -233,6 +236,7 @@ class SqliteBackend:
                 # where the connection waits its busy timeout.
         return await self._transaction("BEGIN", body)
 
+    @watched
     async def write(self, channel_id: int, body: Body[R], *, one_statement: bool = False) -> R:
         # The whole file is locked for writing, which covers the channel. Changes that queue
         # while one commits go together (group commit): see `_commit_pending`.

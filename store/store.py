@@ -172,6 +172,11 @@ class Store:
     async def close(self) -> None:
         await self._backend.close()
 
+    def watch(self, watcher: Callable[[bool], None] | None) -> None:
+        """Have `watcher(wrote)` called after each read (False) and change (True) that reached
+        the database, until `watch(None)`: how the end of an outage is noticed."""
+        self._backend.watcher = watcher
+
     async def __aenter__(self) -> Self:
         return self
 

@@ -11,7 +11,7 @@ import pytest
 
 import lang
 from lang.catalogs import load
-from tests.pg import Server, Unavailable, postgres_server
+from tests.pg import Server, Unavailable, postgres_server, throwaway_server
 
 
 @pytest.fixture
@@ -24,16 +24,27 @@ def shipped_catalogs() -> Iterator[None]:
     lang.install(before)
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Server]:
+def _serve(opening: contextlib.AbstractContextManager[Server]) -> Iterator[Server]:
     with contextlib.ExitStack() as stack:
         try:
-            server = stack.enter_context(postgres_server())
+            server = stack.enter_context(opening)
         except Unavailable as why:
             if os.environ.get("TK_REQUIRE_POSTGRES") == "1":
                 pytest.fail(f"PostgreSQL is required (TK_REQUIRE_POSTGRES=1) but: {why}")
             pytest.skip(f"PostgreSQL tests skipped: {why}")
         yield server
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Server]:
+    yield from _serve(postgres_server())
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[Server]:
+    """A throwaway server of this test's own, to stop and start (`server.control`), that
+    keeps every commit it answered through a crash of its own."""
+    yield from _serve(throwaway_server(durable=True))
 
 
 @pytest.fixture

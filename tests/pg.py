@@ -41,8 +41,30 @@ def with_database(url: str, name: str) -> str:
 
 
 @dataclass(frozen=True)
+class Control:
+    """pg_ctl over a throwaway server: stop it (as a host's maintenance or a crash would) and
+    start it again, on the same data and port."""
+
+    pg_ctl: tuple[str, ...]  # the binary, run as the server's user
+    data: Path
+    log: Path
+    options: str
+
+    def start(self) -> None:
+        start = ["-D", str(self.data), "-l", str(self.log), "-o", self.options, "-w", "-t", "60"]
+        subprocess.run([*self.pg_ctl, *start, "start"], check=True, capture_output=True)
+
+    def stop(self, mode: str = "fast") -> None:
+        """`fast`: sessions are ended and their transactions rolled back; `immediate`: the
+        server dies at once, as in a crash (its log is replayed at the next start)."""
+        stop = ["-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop"]
+        subprocess.run([*self.pg_ctl, *stop], check=True, capture_output=True)
+
+
+@dataclass(frozen=True)
 class Server:
     admin_url: str  # a database we may CREATE DATABASE from
+    control: Control | None = None  # a throwaway server's; None for TEST_POSTGRES_URL's
 
     async def _admin(self, sql: str) -> None:
         import asyncpg
@@ -79,10 +101,11 @@ def _free_port() -> int:
 
 
 @contextmanager
-def throwaway_server(password: str | None = None) -> Iterator[Server]:
+def throwaway_server(password: str | None = None, *, durable: bool = False) -> Iterator[Server]:
     """initdb + pg_ctl in a temp dir, trust auth on 127.0.0.1 and a socket in that dir (or,
     with a `password`, scram-sha-256: a wrong one is refused); made fast by giving up
-    durability (fsync off), stopped and removed at the end."""
+    durability (fsync off, and unless `durable`, commits answered before their log is
+    written: a killed server would lose them), stopped and removed at the end."""
     bindir = _binaries()
     if bindir is None:
         raise Unavailable("no PostgreSQL binaries (initdb, pg_ctl) and no TEST_POSTGRES_URL")
@@ -113,14 +136,11 @@ def throwaway_server(password: str | None = None) -> Iterator[Server]:
         port = _free_port()
         options = (
             f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp} -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            f" -c synchronous_commit={'on' if durable else 'off'}"
+            " -c full_page_writes=off -c max_connections=200"
         )
-        start = ["-D", str(data), "-l", str(log), "-o", options, "-w", "-t", "60", "start"]
-        subprocess.run(
-            [*as_user, str(bindir / "pg_ctl"), *start],
-            check=True,
-            capture_output=True,
-        )
+        control = Control((*as_user, str(bindir / "pg_ctl")), data, log, options)
+        control.start()
     except subprocess.CalledProcessError as error:
         text = (error.stderr or b"").decode(errors="replace").strip()
         if log.exists():
@@ -129,7 +149,7 @@ def throwaway_server(password: str | None = None) -> Iterator[Server]:
         raise RuntimeError(f"Could not start a throwaway PostgreSQL: {text}") from error
     try:
         user = "postgres" if password is None else f"postgres:{password}"
-        yield Server(f"postgresql://{user}@127.0.0.1:{port}/postgres")
+        yield Server(f"postgresql://{user}@127.0.0.1:{port}/postgres", control)
     finally:
         subprocess.run(
             [*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
