@@ -6,6 +6,8 @@ and `/undo` takes them back. A thread with a table of its own gets a link of its
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,6 +20,16 @@ from render.links import NOT_SET_UP, link_text, revoked_text
 from rules.errors import RulesError
 from store.links import MAKE, REVOKE, link_key, make_link, revoke_link
 from table.model import Table
+
+
+def _gm_only(interaction: discord.Interaction) -> Callable[[Table], None]:
+    """The check a link's change makes of the table its own transaction reads: the GM only,
+    by the settings it finds (a GM role cleared a moment before can't count)."""
+
+    def check(table: Table) -> None:
+        require_gm(interaction, table)
+
+    return check
 
 
 class TableLink(commands.Cog):
@@ -38,9 +50,6 @@ class TableLink(commands.Cog):
         if public is None:
             raise RulesError(_(NOT_SET_UP))
 
-        def gm_only(table: Table) -> None:  # by the settings the change's own read finds
-            require_gm(interaction, table)
-
         token, made = await make_link(
             bot.store,
             await table_channel_id(interaction),
@@ -48,7 +57,7 @@ class TableLink(commands.Cog):
             interaction.user.id,
             str(interaction.locale),
             link_key(bot.settings.token),
-            check=gm_only,
+            check=_gm_only(interaction),
             interaction_id=interaction.id,
         )
         if made:
@@ -61,15 +70,12 @@ class TableLink(commands.Cog):
         extras=PRIVATE,
     )
     async def revoke(self, interaction: discord.Interaction) -> None:
-        def gm_only(table: Table) -> None:
-            require_gm(interaction, table)
-
         revoked = await revoke_link(
             bot_of(interaction).store,
             await table_channel_id(interaction),
             interaction.guild_id,
             interaction.user.id,
-            check=gm_only,
+            check=_gm_only(interaction),
             interaction_id=interaction.id,
         )
         if revoked:
