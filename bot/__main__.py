@@ -22,6 +22,7 @@ from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
 from lang.catalogs import CatalogError, load
 from store import Store, StoreError
+from web.server import WebPortUnavailable
 
 log = logging.getLogger("bot")
 
@@ -182,7 +183,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except discord.LoginFailure:
         fatal(bad_token(settings.token), settings.log_format)
         return 1
-    except (StoreError, DiscordUnreachable, DiscordRefused, HealthPortUnavailable) as error:
+    except (
+        StoreError,
+        DiscordUnreachable,
+        DiscordRefused,
+        HealthPortUnavailable,
+        WebPortUnavailable,
+    ) as error:
         fatal(error, settings.log_format)  # one line
         return 1
     except StoppedStarting:  # SIGTERM while Discord couldn't be reached yet: as asked

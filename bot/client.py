@@ -30,6 +30,7 @@ from lang.catalogs import load
 from pictures.painter import Painter
 from store import Store
 from store.errors import DatabaseOutage
+from web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ class Tablekeeper(commands.AutoShardedBot):
         self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
         self.stopping = asyncio.Event()  # set with it: a login still being tried gives up
         self._health: HealthServer | None = None
+        self.web: WebServer | None = None  # the table's web page (WEB_PORT), once started
         self.acks = Acks()
         # Draws pictures off the event loop, from the first picture on; one passed in (the
         # tests share one) is its owner's to close.
@@ -157,8 +159,19 @@ class Tablekeeper(commands.AutoShardedBot):
                 self.health_problem, self.metrics.render, self.settings.health_port
             )
             await self._health.start()
+        await self.start_web()
         log.info("Running shards: %s", self.settings.shards)
         await super().start(token, reconnect=reconnect)
+
+    async def start_web(self) -> None:
+        """Serve the table's web page on WEB_PORT, if set (web/)."""
+        port = self.settings.web_port
+        if port is None or self.web is not None:
+            if self.settings.public_url is not None and port is None:
+                log.info("PUBLIC_URL is set; this process serves no page (no WEB_PORT or PORT)")
+            return
+        self.web = WebServer(self.store, self.settings.database_url, port)
+        await self.web.start()
 
     async def on_ready(self) -> None:
         user = self.user
@@ -213,4 +226,7 @@ class Tablekeeper(commands.AutoShardedBot):
         if self._health is not None:
             await self._health.stop()
             self._health = None
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
         await super().close()

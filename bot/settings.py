@@ -7,7 +7,7 @@ import importlib.util
 import logging
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -46,6 +46,10 @@ class Settings:
     rules_url: str | None = None  # default: docs/rules.md under SOURCE_URL, if that is GitHub
     support_url: str | None = None
     sqlite_synchronous: str = "full"
+    # The table's web page (web/): served on this port (WEB_PORT, else the host's PORT), its
+    # links starting with PUBLIC_URL (no trailing slash). /table link needs PUBLIC_URL.
+    web_port: int | None = None
+    public_url: str | None = None
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -85,6 +89,27 @@ class Settings:
             )
         if self.health_port is not None and not 1 <= self.health_port <= 65535:
             raise SettingsError("HEALTH_PORT must be a port number from 1 to 65535")
+        self._check_web()
+
+    def _check_web(self) -> None:
+        if self.web_port is not None and not 1 <= self.web_port <= 65535:
+            raise SettingsError("WEB_PORT (or PORT) must be a port number from 1 to 65535")
+        if self.web_port is not None and self.web_port == self.health_port:
+            raise SettingsError(
+                "WEB_PORT and HEALTH_PORT must differ: the page and the health checks are"
+                " served apart"
+            )
+        url = self.public_url
+        if url is not None:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.netloc or " " in url:
+                raise SettingsError(
+                    f"PUBLIC_URL must be where the web page is reached, such as"
+                    f" https://tables.example.org, not {url!r}"
+                )
+            if parts.query or parts.fragment:
+                raise SettingsError("PUBLIC_URL must not have a ?query or #fragment")
+            object.__setattr__(self, "public_url", url.rstrip("/"))
 
     def _check_shards(self) -> None:
         count, ids = self.shard_count, self.shard_ids
@@ -154,7 +179,15 @@ class Settings:
             rules_url=get("RULES_URL"),
             support_url=get("SUPPORT_URL"),
             sqlite_synchronous=(get("SQLITE_SYNCHRONOUS") or cls.sqlite_synchronous).lower(),
+            web_port=_web_port(get),
+            public_url=get("PUBLIC_URL"),
         )
+
+
+def _web_port(get: Callable[[str], str | None]) -> int | None:
+    """WEB_PORT, else the PORT a Procfile host gives its web process."""
+    port = _int_or_none("WEB_PORT", get("WEB_PORT"))
+    return port if port is not None else _int_or_none("PORT", get("PORT"))
 
 
 def _values(environ: Mapping[str, str] | None, dotenv: bool) -> dict[str, str]:

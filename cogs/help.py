@@ -72,6 +72,8 @@ EXAMPLES: dict[str, str] = {
     "undo": "/undo",
     "redo": "/redo",
     "export": "/export",
+    "table link": "/table link",
+    "table revoke": "/table revoke",
     "help": "/help command:character create",
     "about": "/about",
 }

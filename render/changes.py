@@ -13,6 +13,7 @@ from discord.utils import escape_markdown
 from lang import N_, _
 from render.common import fl_text, plain
 from render.initiative import initiative_change
+from render.links import WEB, link_change
 from render.settings import monster_stats_text
 from rules.defense import facing_text
 from rules.errors import RulesError
@@ -262,6 +263,8 @@ def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[
             was_order = _follow(was_order, *renamed_character)
         if was_order != now_order:
             parts.append(initiative_change(was_order, now_order))
+    if WEB in after:  # the channel's web page link (`/table link`, `/table revoke`)
+        parts.append(link_change(before.get(WEB), after.get(WEB), undo))
     return parts
 
 

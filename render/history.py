@@ -65,6 +65,8 @@ ACTIONS = frozenset(
         N_("settings server"),
         N_("undo"),
         N_("redo"),
+        N_("table link"),
+        N_("table revoke"),
     )
 )
 

@@ -67,6 +67,11 @@ async def save_change(
     )
 
 
+async def upsert_channel(tx: Executes, table: Table) -> None:
+    """The channel's row, written whole: a change that logs an event needs it to exist."""
+    await tx.execute(_UPSERT["channels"], *codec.channel_row(table))
+
+
 async def _save_server(tx: Executes, after: Table, names: Iterable[str]) -> None:
     """The server's settings: only the columns named are updated, so a change made from
     another channel at the same moment to another setting is kept."""

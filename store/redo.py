@@ -10,7 +10,7 @@ channel's retention edge (`history_keep`).
 from __future__ import annotations
 
 from rules.errors import RulesError
-from store import event_log
+from store import event_log, links
 from store.backend import Tx
 from store.change import Changes
 from store.channel_read import load_channel
@@ -101,6 +101,10 @@ async def redo_last(
         keep = current.settings.history_keep
         if not event_log.still_kept(undo, await event_log.newest_seq(tx, channel_id), keep):
             raise RulesError(too_old(keep, change, redo=True))
+        if links.is_link_change(change):  # the web page's link: not part of the table
+            return await links.redo_link_change(
+                tx, current, change, undo, actor_id, interaction_id, changes.now()
+            )
         later = await _later(tx, change, undo)
         redone = plan_redo(current, change, undo, later, actor_id, gm, manages_server)
         if asks:

@@ -23,7 +23,7 @@ import contextlib
 import contextvars
 import sqlite3
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -75,6 +75,8 @@ class SqliteBackend(Watched):
         self._lock = asyncio.Lock()
         self._pending: deque[Change] = deque()  # changes to commit in the next batch
         self._queued = False  # a batch (`_commit_pending`) waits on the thread's queue
+        # Told each channel whose change committed, on the loop's thread (store.changes).
+        self.committed: list[Callable[[int], None]] = []
 
     @classmethod
     async def open(cls, url: str, synchronous: str = "full") -> SqliteBackend:
@@ -131,7 +133,10 @@ class SqliteBackend(Watched):
         if not self._queued:
             self._queued = True
             self._thread.post(lambda: self._commit_pending(loop))
-        return await future
+        result = await future
+        for told in self.committed:
+            told(channel_id)
+        return result
 
     def _commit_pending(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the connection's thread: every change queued so far, in order, in ONE transaction,

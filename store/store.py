@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from store import chart, redo, secrets, undo
+from store import chart, links, redo, secrets, undo
 from store.backend import Backend, Tx
 from store.change import Changes, table_key
 from store.channel_read import EVERYTHING, Loaded, Parts, load_channel
@@ -254,6 +254,59 @@ class Store:
             asks=asks,
             expect=expect,
         )
+
+    async def make_link(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        actor_id: int,
+        locale: str | None,
+        key: bytes,
+        *,
+        check: links.Check = links.anyone,
+        interaction_id: int | None = None,
+    ) -> tuple[str, bool]:
+        """The token of the channel's web page link, and whether it was made now (logged as
+        "table link"); the one there is, when its token can be made again with `key`. `check`
+        refuses (raises) by the table this transaction reads: who may, by its settings."""
+        return await links.make_link(
+            self._changes,
+            channel_id,
+            guild_id,
+            actor_id,
+            locale,
+            key,
+            check=check,
+            interaction_id=interaction_id,
+        )
+
+    async def revoke_link(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        actor_id: int,
+        *,
+        check: links.Check = links.anyone,
+        interaction_id: int | None = None,
+    ) -> bool:
+        """Revoke the channel's web page link (logged as "table revoke"); False when it has
+        none. `check` as for `make_link`."""
+        return await links.revoke_link(
+            self._changes,
+            channel_id,
+            guild_id,
+            actor_id,
+            check=check,
+            interaction_id=interaction_id,
+        )
+
+    async def find_link(self, token: str) -> links.Link | None:
+        """The live link with this token, else None, whatever the reason, in the same time."""
+        return await links.find_link(self._backend, token)
+
+    async def live_hash(self, channel_id: int) -> str | None:
+        """The hash of the channel's live link's token, or None: what open pages are checked by."""
+        return await links.live_hash(self._backend, channel_id)
 
     async def fatigue_chart(
         self, channel_id: int, guild_id: int | None, since: str, character: str | None

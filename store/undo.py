@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.errors import RulesError
-from store import event_log
+from store import event_log, links
 from store.backend import Tx
 from store.change import Changes
 from store.channel_read import load_channel
@@ -92,6 +92,10 @@ async def undo_last(
             raise RulesError(nothing_to_undo(gm, latest))
         if not event_log.still_kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
+        if links.is_link_change(target):  # the web page's link: not part of the table
+            return await links.undo_link_change(
+                tx, current, target, actor_id, gm, interaction_id, changes.now()
+            )
         undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
         if asks:
             ask_first(current, undone, target, target.id, redo=False)

@@ -59,6 +59,10 @@ CROSSINGS = [
     ("lang/__init__.py", "import babel", "The words the rules use need only the standard library"),
     ("store/errors.py", "import discord", "The store knows no Discord"),
     ("render/common.py", "import aiosqlite", "Replies know no database"),
+    ("web/view.py", "import bot.client", "Each layer imports only the layers below it"),
+    ("web/limits.py", "import discord", "The web page knows no Discord"),
+    ("web/view.py", "import render.common", "The web page knows no Discord"),
+    ("cogs/about.py", "import web.server", "Only the bot reaches the web page"),
     ("pictures/_canvas.py", "import discord", "Pictures know neither Discord nor a database"),
     ("pictures/_canvas.py", "import render", "Each layer imports only the layers below it"),
     (

@@ -20,6 +20,7 @@ ENV_NAMES = {
     *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT", "SQLITE_SYNCHRONOUS"),
     "STARTUP_RETRY_SECONDS",
     *("SOURCE_URL", "RULES_URL", "SUPPORT_URL"),
+    *("WEB_PORT", "PUBLIC_URL"),
 }
 
 
@@ -201,3 +202,22 @@ def test_the_durability_setting_reaches_the_store(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(Stop):
         asyncio.run(entry.run(settings))
     assert asked == {"url": "sqlite:///x.db", "sqlite_synchronous": "normal", "retry_for": 7.5}
+
+
+def test_the_web_page_settings() -> None:
+    env = {"DISCORD_TOKEN": TOKEN}
+    assert Settings.from_env(env, dotenv=False).web_port is None
+    assert Settings.from_env({**env, "PORT": "5000"}, dotenv=False).web_port == 5000
+    both = Settings.from_env({**env, "PORT": "5000", "WEB_PORT": "8000"}, dotenv=False)
+    assert both.web_port == 8000  # WEB_PORT wins over the host's PORT
+    url = Settings.from_env({**env, "PUBLIC_URL": "https://t.example.org/tk/"}, dotenv=False)
+    assert url.public_url == "https://t.example.org/tk"  # links add /t/<token>
+    for bad, says in (
+        ({"WEB_PORT": "70000"}, "WEB_PORT"),
+        ({"PORT": "web"}, "PORT"),
+        ({"WEB_PORT": "8080", "HEALTH_PORT": "8080"}, "must differ"),
+        ({"PUBLIC_URL": "tables.example.org"}, "PUBLIC_URL"),
+        ({"PUBLIC_URL": "https://t.example.org/?x=1"}, "query"),
+    ):
+        with pytest.raises(SettingsError, match=says):
+            Settings.from_env({**env, **bad}, dotenv=False)

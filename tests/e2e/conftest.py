@@ -80,10 +80,13 @@ def painter() -> Painter:
 
 
 @contextlib.asynccontextmanager
-async def running_env(database_url: str, *more_cogs: str) -> AsyncIterator[Env]:
-    """The bot on `database_url`, with its cogs and `more_cogs` (a test's own command)."""
+async def running_env(
+    database_url: str, *more_cogs: str, make: type[Env] | None = None
+) -> AsyncIterator[Env]:
+    """The bot on `database_url`, with its cogs and `more_cogs` (a test's own command); `make`:
+    an `Env` of another kind (the web page's tests: `tests.e2e.browser.WebEnv`)."""
     async with LocalDiscord() as discord_:
-        e = Env(discord_, database_url, (*_cogs(), *more_cogs))
+        e = (make or Env)(discord_, database_url, (*_cogs(), *more_cogs))
         await e.start(sync=True)
         try:
             yield e

@@ -20,7 +20,7 @@ from tests.localdiscord.world import speaking
 # spelled the same in both languages.
 ALLOWED = {
     *("tsr", "wsr", "fp", "vp", "hd", "sr", "rank", "ranks", "hp", "dj", "k"),
-    *("tablekeeper", "json", "shard", "docs", "rules", "md", "back", "left"),
+    *("tablekeeper", "json", "shard", "docs", "rules", "md", "back", "left", "web"),
     *("a", "no", "material", "normal", "control", "base", "total", "extra"),
     *("aria", "bórin"),  # characters' names in examples (`character:Aria, Bórin`)
 }

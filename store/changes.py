@@ -1,0 +1,90 @@
+"""Which channels changed, as their changes commit: what an open web page follows (web/).
+
+On SQLite (one process) the backend says so itself after each commit (`SqliteBackend.committed`).
+On PostgreSQL every change logs an event, whose insert NOTIFYs `tablekeeper_changes` with its
+channel's id (migration V15): delivered on commit to every listening process, so a page served
+by one bot process follows the changes made by all of them. The listening connection is its
+own (not the pool's); when it is lost it is opened again, backing off, and then every channel
+is said to have changed (None): whatever was missed meanwhile is caught up."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from store.sqlite import SqliteBackend
+from store.store import Store
+
+if TYPE_CHECKING:
+    import asyncpg
+
+log = logging.getLogger(__name__)
+CHANNEL = "tablekeeper_changes"  # what migration V15's trigger notifies
+Told = Callable[[int | None], None]  # a channel id, or None: any channel may have changed
+
+
+class Changes:
+    """Tells `told` each channel whose change committed, until closed."""
+
+    def __init__(self, store: Store, told: Told, url: str = "") -> None:
+        self._store, self._told, self._url = store, told, url
+        self._listening: asyncpg.Connection | None = None
+        self._reconnecting: asyncio.Task[None] | None = None
+        self._closed = False
+
+    @classmethod
+    async def open(cls, store: Store, url: str, told: Told) -> Changes:
+        """Start following `store`'s changes (`url`: its database, for PostgreSQL's own
+        listening connection)."""
+        changes = cls(store, told, url)
+        backend = store._backend
+        if isinstance(backend, SqliteBackend):
+            backend.committed.append(told)
+        else:
+            await changes._listen()
+        return changes
+
+    async def _listen(self) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self._url, server_settings={"application_name": "tk-web"})
+        await conn.add_listener(CHANNEL, self._notified)
+        conn.add_termination_listener(self._lost)
+        self._listening = conn
+
+    def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
+        with contextlib.suppress(ValueError):
+            self._told(int(payload))
+
+    def _lost(self, conn: Any) -> None:
+        if not self._closed and self._reconnecting is None:
+            self._reconnecting = asyncio.ensure_future(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = 0.5
+        while not self._closed:
+            try:
+                await self._listen()
+            except Exception as error:  # whatever the reason, try again
+                log.warning("Can't listen for changes (%s): trying again in %.1f s", error, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+                continue
+            self._reconnecting = None
+            self._told(None)  # what changed while no one listened is caught up
+            return
+
+    async def close(self) -> None:
+        self._closed = True
+        backend = self._store._backend
+        if isinstance(backend, SqliteBackend) and self._told in backend.committed:
+            backend.committed.remove(self._told)
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+        if self._listening is not None:
+            with contextlib.suppress(Exception):
+                await self._listening.close()
+            self._listening = None

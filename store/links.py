@@ -1,0 +1,294 @@
+"""A channel's web page link (`/table link`, `/table revoke`, web/): made, found, revoked, undone.
+
+The token in a link is never kept. Each link keeps the SHA-256 of its token (what a request is
+looked up by) and a random nonce; the token is the HMAC of that nonce under a key the bot
+derives from its own secret (`link_key`), so `/table link` can show the same link again, while
+the database alone (a backup, a copy, an export) gives no page away. A token is 256 bits of
+HMAC-SHA256 over a 192-bit nonce from `secrets`.
+
+Making and revoking a link are changes to the channel like any other: one transaction that
+holds the channel's lock, logged as an event whose snapshots carry a `web` part naming the link
+by its opaque ref (`{"link": {"ref": …}}`, or None), so `/history` shows them and `/undo` takes
+them back (and `/redo` again): undoing a link revokes it, undoing a revoke brings that link
+back."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from lang import _
+from rules.errors import RulesError
+from store import event_log
+from store.backend import Backend, Row, Tx
+from store.change import Changes
+from store.channel_read import load_channel
+from store.channel_write import upsert_channel
+from table.event import Event
+from table.model import Table
+from table.undo import REDO_ACTION, UNDO_ACTION, Redone, Undone, check_player_may_undo
+
+WEB = "web"  # the snapshot part a link's changes are logged in
+MAKE, REVOKE = "table link", "table revoke"  # their actions, as logged
+_PURPOSE = b"tablekeeper web page links"
+_NONE_MATCHES = hashlib.sha256(b"no link").hexdigest()  # compared when nothing was found
+
+
+def link_key(secret: str) -> bytes:
+    """The key tokens are made with, from the bot's own secret (its Discord token): the same
+    in every process of the bot; a new secret makes new tokens (`make_link` then makes a new
+    link, as the old one can't be shown again)."""
+    return hmac.new(secret.encode(), _PURPOSE, hashlib.sha256).digest()
+
+
+def token_for(key: bytes, nonce: str) -> str:
+    digest = hmac.new(key, nonce.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Link:
+    """A live link: the channel whose table its page shows, and the language it was made in."""
+
+    ref: str
+    channel_id: int
+    guild_id: int | None
+    locale: str | None
+    token_hash: str
+
+
+_FIND = (
+    "SELECT ref, channel_id, guild_id, locale, token_hash, revoked FROM web_links"
+    " WHERE token_hash = ?"
+)
+
+
+async def find_link(backend: Backend, token: str) -> Link | None:
+    """The live link with this token, else None, whatever the reason (unknown, revoked or not
+    a token at all): the same work either way, the hashes compared in constant time."""
+    digest = token_hash(token)
+
+    async def body(tx: Tx) -> Row | None:
+        return await tx.fetchone(_FIND, digest)
+
+    row = await backend.read(body, quick=True)
+    kept = _NONE_MATCHES if row is None else str(row["token_hash"])
+    same = hmac.compare_digest(kept, digest)
+    if row is None or not same or row["revoked"]:
+        return None
+    return Link(row["ref"], row["channel_id"], row["guild_id"], row["locale"], digest)
+
+
+async def live_hash(backend: Backend, channel_id: int) -> str | None:
+    """The hash of the channel's live link's token, or None: what open pages are checked by."""
+
+    async def body(tx: Tx) -> Row | None:
+        return await tx.fetchone(
+            "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0", channel_id
+        )
+
+    row = await backend.read(body, quick=True)
+    return None if row is None else str(row["token_hash"])
+
+
+Check = Callable[[Table], None]  # raises when the actor may not, by the table read
+
+
+def anyone(table: Table) -> None:
+    """No check (the store's own tests, tools)."""
+
+
+def _part(ref: str | None) -> dict[str, Any]:
+    """A snapshot with the channel's live link, by ref (None: no link)."""
+    return {"characters": {}, WEB: {"link": None if ref is None else {"ref": ref}}}
+
+
+async def _live(tx: Tx, channel_id: int) -> Row | None:
+    return await tx.fetchone(
+        "SELECT ref, nonce, token_hash FROM web_links WHERE channel_id = ? AND revoked = 0",
+        channel_id,
+    )
+
+
+async def _log(
+    tx: Tx,
+    table: Table,
+    stored: bool,
+    actor_id: int,
+    action: str,
+    was: str | None,
+    now: str | None,
+    interaction_id: int | None,
+    at: datetime,
+) -> Event:
+    """The change as an event (the channel's row first, if it has none yet: events need it)."""
+    if not stored:
+        await upsert_channel(tx, table)
+    return await event_log.log_change(
+        tx, table, actor_id, action, at, _part(was), _part(now), interaction_id
+    )
+
+
+async def make_link(
+    changes: Changes,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    locale: str | None,
+    key: bytes,
+    *,
+    check: Check = anyone,
+    interaction_id: int | None = None,
+) -> tuple[str, bool]:
+    """The token of the channel's live link, and whether it was made now (logged as
+    "table link"); the one there is, when its token can be made again with `key`. `check`
+    refuses (raises) by the table this transaction reads: who may, by its settings."""
+
+    async def body(tx: Tx) -> tuple[str, bool]:
+        table, stored, _ = await load_channel(tx, channel_id, guild_id, frozenset(), interaction_id)
+        check(table)
+        live = await _live(tx, channel_id)
+        if live is not None:
+            token = token_for(key, live["nonce"])
+            if hmac.compare_digest(token_hash(token), live["token_hash"]):
+                return token, False
+            # Made under another key (the bot's secret changed): it can't be shown again.
+            await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
+        ref, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
+        token = token_for(key, nonce)
+        at = changes.now()
+        await _log(
+            tx,
+            table,
+            stored,
+            actor_id,
+            MAKE,
+            None if live is None else live["ref"],
+            ref,
+            interaction_id,
+            at,
+        )
+        await tx.execute(
+            "INSERT INTO web_links (ref, channel_id, guild_id, token_hash, nonce, locale, made_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ref,
+            channel_id,
+            guild_id,
+            token_hash(token),
+            nonce,
+            locale,
+            at,
+        )
+        return token, True
+
+    return await changes.locked(channel_id, body)
+
+
+async def revoke_link(
+    changes: Changes,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    *,
+    check: Check = anyone,
+    interaction_id: int | None = None,
+) -> bool:
+    """Revoke the channel's live link (logged as "table revoke"); False when it has none.
+    `check` as for `make_link`."""
+
+    async def body(tx: Tx) -> bool:
+        table, stored, _ = await load_channel(tx, channel_id, guild_id, frozenset(), interaction_id)
+        check(table)
+        live = await _live(tx, channel_id)
+        if live is None:
+            return False
+        await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
+        at = changes.now()
+        await _log(tx, table, stored, actor_id, REVOKE, live["ref"], None, interaction_id, at)
+        return True
+
+    return await changes.locked(channel_id, body)
+
+
+def is_link_change(event: Event) -> bool:
+    return WEB in event.after
+
+
+def _logged_ref(snapshot: dict[str, Any]) -> str | None:
+    link = (snapshot.get(WEB) or {}).get("link")
+    return None if link is None else str(link["ref"])
+
+
+async def _relink(
+    tx: Tx,
+    current: Table,
+    was: str | None,
+    now: str | None,
+    actor_id: int,
+    action: str,
+    interaction_id: int | None,
+    at: datetime,
+) -> Event:
+    """The channel's live link, `was` (by ref; None: none), becomes `now`, logged as `action`;
+    refused if it is no longer `was`."""
+    live = await _live(tx, current.channel_id)
+    if (None if live is None else live["ref"]) != was:
+        raise RulesError(_("Can't undo that: the web page link changed since"))
+    await tx.execute(
+        "UPDATE web_links SET revoked = 1 WHERE channel_id = ? AND revoked = 0",
+        current.channel_id,
+    )
+    if now is not None:
+        await tx.execute(
+            "UPDATE web_links SET revoked = 0 WHERE ref = ? AND channel_id = ?",
+            now,
+            current.channel_id,
+        )
+    return await _log(tx, current, True, actor_id, action, was, now, interaction_id, at)
+
+
+async def undo_link_change(
+    tx: Tx,
+    current: Table,
+    target: Event,
+    actor_id: int,
+    gm: bool,
+    interaction_id: int | None,
+    at: datetime,
+) -> Undone:
+    """`/undo` of a link made or revoked (inside undo's own transaction, `store.undo`): the
+    channel's live link becomes the one it had before, logged as an undo of `target`."""
+    if not gm:
+        check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
+    was, now = _logged_ref(target.after), _logged_ref(target.before)
+    undo = await _relink(tx, current, was, now, actor_id, UNDO_ACTION, interaction_id, at)
+    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+    return Undone(target, replace(undo, undoes=target.id), current)
+
+
+async def redo_link_change(
+    tx: Tx,
+    current: Table,
+    change: Event,
+    undo: Event,
+    actor_id: int,
+    interaction_id: int | None,
+    at: datetime,
+) -> Redone:
+    """`/redo` of an undone link change (inside redo's own transaction, `store.redo`): the
+    channel's live link becomes the one `change` left, logged as a redo taking back `undo`."""
+    was, now = _logged_ref(change.before), _logged_ref(change.after)
+    redo = await _relink(tx, current, was, now, actor_id, REDO_ACTION, interaction_id, at)
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
+    return Redone(change, undo, redo, current)

@@ -1,0 +1,305 @@
+"""`python -m tests.benchmarks.web`: the table's web page under 200 open pages.
+
+Tablekeeper runs as `python -m bot` (WEB_PORT set, DISCORD_API_BASE at a local Discord served
+by this process), on a fresh SQLite file (synchronous FULL) and then a fresh PostgreSQL database
+(`TEST_POSTGRES_URL`, else a throwaway server; `--no-postgres` skips it), its table channel
+seeded with a party and a link made. This process
+opens `--pages` live streams of that page (each as the page's script does: one EventSource,
+here an aiohttp reader), from ten loopback addresses (the server allows 20 streams an address),
+and prints:
+
+1. memory: the bot process's RSS with no page open and with every page open, and per page;
+2. delivery: `--changes` × `/fatigue spend` by a player through the local Discord, one at a
+   time; for each, the time from sending the command to each page's receiving the board that
+   shows it: p50, p99 and the slowest over every page and change (the goal: p99 within 1 s);
+3. the Discord side: `/fatigue spend`'s latency (sent to answered) in blocks of `--block`
+   with every page open and with none, alternated `--blocks` times each: medians, p99, and
+   the ratio of the medians (the goal: ≤ 1.1×), with the range that ratio falls in 95% of the
+   time had other blocks' rounds been drawn.
+
+`python -m tests.benchmarks.record web` keeps its figures (docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from fractions import Fraction
+from pathlib import Path
+
+import aiohttp
+
+from rules.fatigue import FatigueState
+from store import Store
+from store.links import link_key
+from table.model import Character, Table
+from tests.benchmarks._figures import duration, machine, percentile, ratio_range
+from tests.benchmarks.processes import cpu_seconds
+from tests.e2e.test_operations_process import free_port
+from tests.e2e.test_shards_process import shard_processes
+from tests.localdiscord.client import LocalDiscord
+from tests.pg import postgres_server
+
+WARM_UP = 20  # spends before anything is measured
+ADDRESSES = 10  # loopback addresses the pages come from (127.0.0.1 … 127.0.0.10)
+FP = re.compile(r'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+class Reader:
+    """One open page: the FP its newest board shows, and when each value first arrived."""
+
+    def __init__(self) -> None:
+        self.fp = -1
+        self.arrived: dict[int, float] = {}
+        self.changed = asyncio.Event()
+
+    async def follow(self, http: aiohttp.ClientSession, url: str) -> None:
+        async with http.get(url) as response:
+            if response.status != 200:
+                raise RuntimeError(f"a page's stream answered {response.status}")
+            data: list[str] = []
+            async for raw in response.content:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("data: "):
+                    data.append(line[6:])
+                elif not line and data:
+                    found = FP.search("\n".join(data))
+                    data = []
+                    if found:
+                        self.fp = int(found.group(1))
+                        self.arrived.setdefault(self.fp, time.perf_counter())
+                        self.changed.set()
+
+
+async def read_pages(url: str, count: int) -> None:
+    os.nice(19)  # the pages stand for browsers elsewhere: the bot and its Discord come first
+    """The pages' own process (`--pages-of URL`): `count` streams of the page; prints `ready`
+    once each shows its first board, then for each new FP once every page shows it: the FP
+    and when each page got it (perf_counter: the machine's monotonic clock, the same in every
+    process)."""
+    readers = [Reader() for _ in range(count)]
+    sessions = [
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, local_addr=(f"127.0.0.{n + 1}", 0))
+        )
+        for n in range(ADDRESSES)
+    ]
+    tasks = [
+        asyncio.create_task(r.follow(sessions[i % ADDRESSES], url + "/live"))
+        for i, r in enumerate(readers)
+    ]
+    opened = asyncio.create_task(_all_open(readers))
+    await asyncio.wait([opened, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if not opened.done():
+        await asyncio.gather(*tasks)  # a stream failed: say why
+    print("ready", flush=True)
+    fp = max(r.fp for r in readers)
+    while True:
+        fp += 1
+        await _all_show(readers, fp)
+        print(fp, json.dumps([r.arrived.pop(fp) for r in readers]), flush=True)
+        if any(t.done() for t in tasks):
+            break
+    await asyncio.gather(*tasks)  # what went wrong
+
+
+class Pages:
+    """`count` open pages, in a process of their own (so their reading doesn't slow the local
+    Discord the bot talks to): when each page showed each FP."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.arrivals: dict[int, list[float]] = {}
+        self.news = asyncio.Event()
+        self._reading = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.process.stdout is not None
+        async for line in self.process.stdout:
+            fp, arrived = line.decode().split(" ", 1)
+            self.arrivals[int(fp)] = json.loads(arrived)
+            self.news.set()
+
+    async def shown(self, fp: int) -> list[float]:
+        while fp not in self.arrivals:
+            self.news.clear()
+            await asyncio.wait_for(self.news.wait(), 30)
+        return self.arrivals.pop(fp)
+
+
+@contextlib.asynccontextmanager
+async def pages(url: str, count: int) -> AsyncIterator[Pages]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.benchmarks.web",
+        "--pages-of",
+        url,
+        "--pages",
+        str(count),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None
+        ready = await asyncio.wait_for(process.stdout.readline(), 120)
+        if ready.strip() != b"ready":
+            raise RuntimeError("the pages' process stopped before every page was open")
+        opened = Pages(process)
+        yield opened
+        opened._reading.cancel()
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+
+
+async def spend(d: LocalDiscord) -> float:
+    """One `/fatigue spend` by Aria's player: seconds from sending it to its answer."""
+    began = time.perf_counter()
+    reply = await d.slash("fatigue spend", user=d.player, amount=1)
+    took = time.perf_counter() - began
+    if "spends 1 FP" not in reply.text:
+        raise RuntimeError(f"unexpected answer: {reply.text[:200]}")
+    return took
+
+
+def _seed(table: Table, owner: int) -> tuple[Table, None]:
+    party = [
+        Character("Aria", owner, fl_override=Fraction(1000)),
+        Character("Bórin", owner + 1, fl_override=Fraction(20), fatigue=FatigueState(fp=30)),
+        Character("Cole", owner + 2, fl_override=Fraction(15), fatigue=FatigueState(fp=5)),
+    ]
+    for character in party:
+        table = table.with_character(character)
+    return table, None
+
+
+async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path) -> list[str]:
+    channel = d.table
+    async with Store.open(url) as store:
+        await store.apply(
+            channel.id, channel.guild_id, d.gm.id, "seed", lambda t: _seed(t, d.player.id)
+        )
+        token, _ = await store.make_link(
+            channel.id, channel.guild_id, d.gm.id, None, link_key(d.token)
+        )
+    port = free_port()
+    settings = {"WEB_PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    page = f"http://127.0.0.1:{port}/t/{token}"
+    async with shard_processes(d, url, tmp, [None], shard_count=None, settings=settings) as bots:
+        pid = bots[0].process.pid
+        for _ in range(WARM_UP):  # the command's path, and the page once
+            await spend(d)
+        async with aiohttp.ClientSession() as http, http.get(page) as response:
+            if response.status != 200:
+                raise RuntimeError(f"the page answered {response.status}")
+        await asyncio.sleep(1)
+        idle = rss_mb(pid)
+        fp = WARM_UP  # Aria's FP after the warm-up's spends
+        async with pages(page, args.pages) as open_pages:
+            await asyncio.sleep(1)
+            opened = rss_mb(pid)
+            delays: list[float] = []
+            for _ in range(args.changes):
+                began = time.perf_counter()
+                await spend(d)
+                fp += 1
+                delays += [at - began for at in await open_pages.shown(fp)]
+        with_pages, without = [], []
+        cpu = {True: 0.0, False: 0.0}  # the bot's CPU seconds over each side's spends
+        for _ in range(args.blocks):
+            async with pages(page, args.pages):
+                began = cpu_seconds(pid)
+                with_pages += [await spend(d) for _ in range(args.block)]
+                cpu[True] += cpu_seconds(pid) - began
+            began = cpu_seconds(pid)
+            without += [await spend(d) for _ in range(args.block)]
+            cpu[False] += cpu_seconds(pid) - began
+        spends = args.blocks * args.block
+    low, high = ratio_range(_medians(with_pages, args.block), _medians(without, args.block))
+    ratio = statistics.median(with_pages) / statistics.median(without)
+    return [
+        f"Memory (the bot process's RSS): {idle:.1f} MB with no page open,"
+        f" {opened:.1f} MB with {args.pages} open: {(opened - idle) * 1024 / args.pages:.1f} KB"
+        " a page",
+        f"One change to {args.pages} open pages ({args.changes} changes, one at a time), from the"
+        f" command sent to each page's new board: p50 {duration(percentile(delays, 50))},"
+        f" p99 {duration(percentile(delays, 99))}, slowest {duration(max(delays))}"
+        f" ({len(delays)} deliveries)",
+        f"/fatigue spend, sent to answered, {args.blocks} blocks of {args.block} each way:"
+        f" with {args.pages} pages open median {duration(statistics.median(with_pages))}"
+        f" p99 {duration(percentile(with_pages, 99))}; with none median"
+        f" {duration(statistics.median(without))} p99 {duration(percentile(without, 99))};"
+        f" ratio {ratio:.2f}× (95% range of the blocks' medians' ratio {low:.2f}–{high:.2f}×)",
+        f"The bot process's CPU per /fatigue spend: {cpu[True] / spends * 1000:.2f} ms with"
+        f" {args.pages} pages open (sending each its new board), {cpu[False] / spends * 1000:.2f}"
+        " ms with none",
+    ]
+
+
+def _medians(samples: list[float], block: int) -> list[float]:
+    return [statistics.median(samples[i : i + block]) for i in range(0, len(samples), block)]
+
+
+async def _all_open(readers: list[Reader]) -> None:
+    await asyncio.gather(*(r.changed.wait() for r in readers))
+
+
+async def _all_show(readers: list[Reader], fp: int) -> None:
+    for reader in readers:
+        while fp not in reader.arrived:
+            reader.changed.clear()
+            await reader.changed.wait()
+
+
+async def run(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        async with LocalDiscord() as d:
+            print(f"On SQLite (synchronous FULL), {machine()}:", flush=True)
+            _show(await measure(args, d, f"sqlite:///{tmp / 'tk.db'}", tmp))
+        if args.no_postgres:
+            return
+        async with LocalDiscord() as d:
+            with postgres_server() as server, server.database() as url:
+                print("\nOn PostgreSQL:", flush=True)
+                _show(await measure(args, d, url, tmp))
+
+
+def _show(lines: list[str]) -> None:
+    for line in lines:
+        print(f"- {line}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.benchmarks.web")
+    parser.add_argument("--pages", type=int, default=200)
+    parser.add_argument("--changes", type=int, default=30)
+    parser.add_argument("--block", type=int, default=40)
+    parser.add_argument("--blocks", type=int, default=8)
+    parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--pages-of", metavar="URL", help=argparse.SUPPRESS)  # pages' process
+    args = parser.parse_args()
+    if args.pages_of:
+        asyncio.run(read_pages(args.pages_of, args.pages))
+        return
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

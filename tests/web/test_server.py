@@ -1,0 +1,153 @@
+"""The web page's server over real HTTP, on a SQLite file and on PostgreSQL: what it answers,
+with which headers, to whom; and an open stream following changes made by this store and, on
+PostgreSQL, by another bot process's store on the same database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from collections.abc import AsyncIterator, Callable
+from fractions import Fraction
+
+import aiohttp
+
+from rules.fatigue import FatigueState
+from store import Store
+from store.links import link_key, token_for
+from table.model import Character, Table
+from tests.e2e.test_operations_process import free_port
+from tests.store.conftest import Database
+from web.limits import Limits
+from web.server import HEADERS, WebServer
+
+CH, GUILD, GM = 1001, 5005, 11
+KEY = link_key("secret")
+
+
+@dataclasses.dataclass
+class Served:
+    store: Store
+    server: WebServer
+    base: str
+    token: str
+
+    @property
+    def page(self) -> str:
+        return f"{self.base}/t/{self.token}"
+
+
+def _aria(table: Table) -> tuple[Table, None]:
+    aria = Character("Aria", 21, fl_override=Fraction(20), fatigue=FatigueState(fp=3))
+    return table.with_character(aria), None
+
+
+def _spend(fp: int) -> Callable[[Table], tuple[Table, None]]:
+    def step(table: Table) -> tuple[Table, None]:
+        aria = table.get("Aria")
+        return table.with_character(aria.with_fatigue(FatigueState(fp=fp))), None
+
+    return step
+
+
+@contextlib.asynccontextmanager
+async def serving(db: Database, limits: Limits | None = None) -> AsyncIterator[Served]:
+    async with Store.open(db.url) as store:
+        await store.apply(CH, GUILD, GM, "character create", _aria)
+        token, _ = await store.make_link(CH, GUILD, GM, None, KEY)
+        port = free_port()
+        server = WebServer(store, db.url, port, host="127.0.0.1", limits=limits)
+        await server.start()
+        try:
+            yield Served(store, server, f"http://127.0.0.1:{port}", token)
+        finally:
+            await server.stop()
+
+
+async def fetch(url: str, method: str = "GET") -> tuple[int, str, dict[str, str]]:
+    async with aiohttp.ClientSession() as http, http.request(method, url) as response:
+        return response.status, await response.text(), dict(response.headers)
+
+
+async def test_the_page_shows_the_table_with_strict_headers(db: Database) -> None:
+    async with serving(db) as s:
+        status, html, headers = await fetch(s.page)
+        assert status == 200 and "Aria" in html and "3<span" in html
+        for name, value in HEADERS.items():
+            assert headers[name] == value
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        assert headers["Cache-Control"] == "no-store"
+        status, css, headers = await fetch(s.base + "/static/page.css")
+        assert status == 200 and headers["Content-Type"].startswith("text/css") and ".bar" in css
+        assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_unknown_revoked_and_malformed_tokens_get_one_404(db: Database) -> None:
+    async with serving(db) as s:
+        revoked, _ = await s.store.make_link(1002, GUILD, GM, None, KEY)
+        await s.store.revoke_link(1002, GUILD, GM)
+        answers = set()
+        for token in (token_for(KEY, "unknown"), revoked, "%3Cscript%3E", "", "a/b/c", "x" * 900):
+            for path in (f"/t/{token}", f"/t/{token}/live"):
+                status, body, _headers = await fetch(s.base + path)
+                answers.add((status, body))
+        assert len(answers) == 1 and next(iter(answers))[0] == 404
+        status, body, _ = await fetch(s.base + "/nothing/here")
+        assert (status, body) in answers
+
+
+async def test_only_get_and_head_are_served(db: Database) -> None:
+    async with serving(db) as s:
+        assert (await fetch(s.page, "HEAD"))[0] == 200
+        for method in ("POST", "PUT", "DELETE", "PATCH"):
+            status, _body, headers = await fetch(s.page, method)
+            assert status == 405 and "Referrer-Policy" in headers
+        assert [e.action for e in await s.store.history(CH)] == ["table link", "character create"]
+
+
+async def read_board(stream: aiohttp.ClientResponse) -> str:
+    """The next `table` event's data."""
+    name, data = "", []
+    while True:
+        line = (await stream.content.readline()).decode().rstrip("\n")
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            data.append(line[6:])
+        elif not line and name:
+            return "\n".join(data) if name == "table" else f"<{name}>"
+
+
+async def test_a_stream_follows_changes_and_ends_when_revoked(db: Database) -> None:
+    async with (
+        serving(db) as s,
+        aiohttp.ClientSession() as http,
+        http.get(s.page + "/live") as stream,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        assert "3<span" in await read_board(stream)  # the board as it is, at once
+        # A change made by another bot process on the same database (on SQLite, one process:
+        # this one's store).
+        other = s.store
+        if db.dialect == "postgres":
+            other = await stack.enter_async_context(Store.open(db.url))
+        await other.apply(CH, GUILD, GM, "fatigue spend", _spend(9))
+        assert "9<span" in await asyncio.wait_for(read_board(stream), 10)
+        await other.revoke_link(CH, GUILD, GM)
+        assert await asyncio.wait_for(read_board(stream), 5) == "<revoked>"
+        assert await stream.content.read() == b""  # and the stream ends
+
+
+async def test_limits_answer_429(db: Database) -> None:
+    limits = Limits(requests_per_second=1, burst=3, streams_per_address=1, streams=5)
+    async with (
+        serving(db, limits) as s,
+        aiohttp.ClientSession() as http,
+        http.get(s.page + "/live") as first,
+    ):
+        await read_board(first)
+        async with http.get(s.page + "/live") as second:
+            assert second.status == 429  # one stream per address here
+        statuses = [(await fetch(s.page))[0] for _ in range(4)]
+        assert statuses[-1] == 429 and s.server.gate.open_streams == 1

@@ -1,0 +1,74 @@
+"""The page's words: a change as `/history` says it, in plain text (markdown escapes undone,
+mentions as words, never an id), and the board's values as the templates are given them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from fractions import Fraction
+
+from discord.utils import escape_markdown
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lang import speaking
+from rules.fatigue import FatigueState
+from table.event import Event
+from table.model import Character, Table
+from web.pages import fragment
+from web.view import member, segments
+from web.words import change_text, plain
+
+MARKUP = "\\*_~|`>#-[]()<>&'\" "
+
+
+@given(st.text(alphabet=st.sampled_from(MARKUP) | st.characters(), max_size=40))
+def test_a_name_comes_back_exactly_as_typed(name: str) -> None:
+    assert plain(escape_markdown(name)) == name
+
+
+def test_mentions_become_words(shipped_catalogs: None) -> None:
+    text = "player <@123456789012345678> → <@!42>, GM role <@&99>"
+    assert plain(text) == "player a player → a player, GM role a role"
+    with speaking("es-ES"):
+        assert "un jugador" in plain("<@1>")
+
+
+def test_a_change_reads_as_history_says_it_without_ids(shipped_catalogs: None) -> None:
+    owner_was, owner_now = {"name": "A_b*", "owner_id": 5}, {"name": "A_b*", "owner_id": 6}
+    event = Event(
+        1,
+        777,
+        "character set",
+        datetime(2026, 1, 1, tzinfo=UTC),
+        {"characters": {"a_b*": owner_was}},
+        {"characters": {"a_b*": owner_now}},
+        channel_id=3,
+    )
+    assert change_text(event) == ("character set", "A_b* player a player → a player")
+    with speaking("es-ES"):
+        action, what = change_text(event)
+    assert action != "character set" and "un jugador" in what and "5" not in what
+
+
+def test_the_bar_fills_each_band_up_to_the_fp() -> None:
+    bands = segments(23, Fraction(10))  # bands of 10: Fresh 0–10, Fatigued 11–20, Tired 21–30
+    assert [(s.band, s.x, s.width, s.fill) for s in bands] == [
+        ("fresh", 0, 10, 10),
+        ("fatigued", 10, 10, 10),
+        ("tired", 20, 10, 3),
+        ("exhausted", 30, 10, 0),
+        ("shattered", 40, 10, 0),
+    ]
+    over = segments(80, Fraction(10))  # past Maximum FP: every band full
+    assert all(s.fill == s.width for s in over)
+
+
+def test_a_character_without_a_fatigue_level_shows_no_bar() -> None:
+    shown = member(Character("Bo", 1, fatigue=FatigueState(fp=3)), clock=0)
+    assert (shown.band, shown.top, shown.segments) == ("none", None, ())
+
+
+def test_the_board_escapes_every_name() -> None:
+    table = Table(1, 2, characters=(Character("<b>Tom</b> &lt Jerry", 1),))
+    html = fragment(table, [], None)
+    assert "&lt;b&gt;Tom&lt;/b&gt; &amp;lt Jerry" in html and "<b>" not in html

@@ -1,0 +1,244 @@
+"""Open pages kept current: each channel watched while a page of it is open, its board
+rendered again when the store says it changed (`store.changes`), and sent to every page of it.
+
+A change is read and rendered once per channel and language, whatever the number of pages, and
+sent only to pages that don't show it yet. It is read a moment after it commits (`SETTLE`), so
+the command that made it answers Discord first; changes that come meanwhile, or while a board
+is being sent, settle into the next board: a channel's pages get one at most once a `SETTLE`,
+however fast the changes come. A page slower to read than the changes come gets the latest
+board, never a queue of old ones. Each time, the channel's live link is checked: a page whose
+link was revoked (or undone) is told so, and its stream ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from store import Store
+from store.links import WEB, Link
+from table.event import Event
+from table.model import Table
+from web.pages import fragment
+from web.view import HISTORY_SHOWN
+
+log = logging.getLogger(__name__)
+
+
+def event(name: str, data: str) -> bytes:
+    """One Server-Sent Event: its name, and its data a line at a time."""
+    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
+    return f"event: {name}\n{lines}\n".encode()
+
+
+REVOKED = event("revoked", "")
+KEEPALIVE_COMMENT = b": still here\n\n"
+KEEPALIVE = 15.0  # seconds between comments on every stream
+SETTLE = 0.05  # seconds from a change to reading it for its pages
+BEHIND = 64 * 1024  # bytes not yet sent to a page: past them it waits for its own task
+
+
+class Page:
+    """One open page's stream. A new board is written to it at once, in the pass over every
+    page of its channel (`send`), while its connection keeps up; else it waits, the newest
+    only, for the page's own task (`take`), as do keep-alives and the end."""
+
+    def __init__(self, link: Link, locale: str | None) -> None:
+        self.link, self.locale = link, locale
+        self.shown: str | None = None  # the board it shows
+        self.waiting: bytes | None = None
+        self.ended = False
+        self.ready = asyncio.Event()
+        self._stream: web.StreamResponse | None = None
+        self._transport: asyncio.BaseTransport | None = None
+
+    def attach(self, stream: web.StreamResponse, transport: asyncio.BaseTransport | None) -> None:
+        """The open response `send` writes to directly."""
+        self._stream, self._transport = stream, transport
+
+    async def send(self, board: str, message: bytes) -> None:
+        if board is self.shown or board == self.shown:
+            return
+        transport, stream = self._transport, self._stream
+        if (
+            self.waiting is None  # nothing ahead of it: the order holds
+            and stream is not None
+            and isinstance(transport, asyncio.WriteTransport)
+            and not transport.is_closing()
+            and transport.get_write_buffer_size() < BEHIND
+        ):
+            self.shown = board
+            try:
+                await stream.write(message)  # into the buffer: it doesn't wait
+            except (ConnectionError, RuntimeError):  # closed meanwhile
+                self.end()
+            return
+        self.show(board, message)
+
+    def show(self, board: str, message: bytes) -> None:
+        if board is not self.shown and board != self.shown:
+            self.shown, self.waiting = board, message
+            self.ready.set()
+
+    def ping(self) -> None:
+        """A comment, if nothing else is waiting: an idle stream stays open through proxies,
+        and one whose page is gone shows it (the write fails)."""
+        if self.waiting is None:
+            self.waiting = KEEPALIVE_COMMENT
+            self.ready.set()
+
+    def end(self, last: bytes | None = None) -> None:
+        self.waiting, self.ended = last, True
+        self.ready.set()
+
+    def take(self) -> bytes | None:
+        message, self.waiting = self.waiting, None
+        self.ready.clear()
+        return message
+
+
+@dataclass
+class _Watch:
+    """A channel with open pages."""
+
+    pages: set[Page] = field(default_factory=set)
+    generation: int = 0  # bumped by every change: a board rendered before one is not kept
+    boards: dict[str | None, tuple[str, bytes]] = field(default_factory=dict)  # by locale
+    refreshing: asyncio.Task[None] | None = None
+    again: bool = False  # changed while refreshing: refresh once more after
+    checked: int | None = None  # the newest event when its live link was last looked up
+
+
+def _link_may_have_changed(watch: _Watch, events: list[Event]) -> bool:
+    """Whether the channel's link may have been made, revoked or undone since it was last
+    looked up: only a change logged with a `web` part does that (`store.links`), so the newest
+    events read for the board say, unless they are all new (more may lie past them)."""
+    newer = [e for e in events if watch.checked is None or e.id > watch.checked]
+    if events:
+        watch.checked = max(watch.checked or 0, events[0].id)
+    if not newer:
+        return False
+    return len(newer) == len(events) or any(WEB in e.before or WEB in e.after for e in newer)
+
+
+class Hub:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._watched: dict[int, _Watch] = {}
+        self._pinging: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Keep every open stream alive (`Page.ping`), one timer for them all."""
+        self._pinging = asyncio.create_task(self._ping())
+
+    async def _ping(self) -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE)
+            for watch in list(self._watched.values()):
+                for page in watch.pages:
+                    page.ping()
+
+    @property
+    def pages(self) -> int:
+        return sum(len(w.pages) for w in self._watched.values())
+
+    async def _read(self, link: Link) -> tuple[Table, list[Event]]:
+        table = await self._store.read(link.channel_id, link.guild_id)
+        events = await self._store.history(link.channel_id, HISTORY_SHOWN, guild_id=link.guild_id)
+        return table, events
+
+    async def board(
+        self, link: Link, locale: str | None, read: tuple[Table, list[Event]] | None = None
+    ) -> tuple[str, bytes]:
+        """The channel's board in `locale` as it is now (or as `read`), and the event that
+        sends it (kept while its channel is watched and unchanged)."""
+        watch = self._watched.get(link.channel_id)
+        if watch is not None and locale in watch.boards:
+            return watch.boards[locale]
+        generation = None if watch is None else watch.generation
+        table, events = read or await self._read(link)
+        board = fragment(table, events, locale)
+        made = board, event("table", board)
+        watch = self._watched.get(link.channel_id)
+        if watch is not None and watch.generation == generation:
+            watch.boards[locale] = made
+        return made
+
+    async def open(self, link: Link, locale: str | None) -> Page:
+        """A new page of the link's channel, shown its board as it is now."""
+        page = Page(link, locale)
+        self._watched.setdefault(link.channel_id, _Watch()).pages.add(page)
+        try:
+            page.show(*await self.board(link, locale))
+        except BaseException:
+            self.close(page)
+            raise
+        return page
+
+    def close(self, page: Page) -> None:
+        watch = self._watched.get(page.link.channel_id)
+        if watch is None:
+            return
+        watch.pages.discard(page)
+        if not watch.pages:
+            del self._watched[page.link.channel_id]
+            if watch.refreshing not in (None, asyncio.current_task()):
+                watch.refreshing.cancel()
+
+    def changed(self, channel_id: int | None) -> None:
+        """The store's word that a channel changed (None: any may have)."""
+        ids = list(self._watched) if channel_id is None else [channel_id]
+        for changed in ids:
+            watch = self._watched.get(changed)
+            if watch is None:
+                continue
+            watch.generation += 1
+            watch.boards.clear()
+            if watch.refreshing is None:
+                watch.refreshing = asyncio.create_task(self._refresh(changed, watch))
+            else:
+                watch.again = True
+
+    async def _refresh(self, channel_id: int, watch: _Watch) -> None:
+        try:
+            while True:
+                # The change's own command answers first (its reply is what Discord waits
+                # for), and a burst of changes settles into one board: a channel's pages are
+                # sent a board at most once a SETTLE.
+                await asyncio.sleep(SETTLE)
+                watch.again = False
+                try:
+                    await self._send(channel_id, watch)
+                except Exception:
+                    log.warning("Could not update channel %s's pages", channel_id, exc_info=True)
+                if not watch.again:
+                    return
+        finally:
+            watch.refreshing = None
+
+    async def _send(self, channel_id: int, watch: _Watch) -> None:
+        if not watch.pages:
+            return
+        read = await self._read(next(iter(watch.pages)).link)
+        if _link_may_have_changed(watch, read[1]):
+            live = await self._store.live_hash(channel_id)
+            for page in [p for p in watch.pages if p.link.token_hash != live]:
+                page.end(REVOKED)
+                self.close(page)
+        for locale in {page.locale for page in watch.pages}:
+            link = next(p.link for p in watch.pages if p.locale == locale)
+            board, message = await self.board(link, locale, read)
+            for page in [p for p in watch.pages if p.locale == locale]:
+                await page.send(board, message)
+
+    def end_all(self) -> None:
+        """Every stream ends (the server is stopping); browsers reconnect to whoever serves."""
+        if self._pinging is not None:
+            self._pinging.cancel()
+            self._pinging = None
+        for watch in list(self._watched.values()):
+            for page in list(watch.pages):
+                page.end()
+                self.close(page)
