@@ -137,6 +137,14 @@ def _line(entry: HelpEntry, with_example: bool) -> str:
     return line
 
 
+def _group_lines(entries: Sequence[HelpEntry], shown: set[str]) -> dict[str, list[str]]:
+    """Each top-level command's lines, with the examples of the commands in `shown`."""
+    groups: dict[str, list[str]] = {}
+    for entry in entries:
+        groups.setdefault(entry.top, []).append(_line(entry, entry.name in shown))
+    return groups
+
+
 def _fields(lines: Sequence[str]) -> list[str]:
     """The lines in as few field values as hold them, whole lines each (a single line too long
     for a field is clipped)."""
@@ -155,12 +163,13 @@ def _clip(text: str, limit: int) -> str:
 
 
 def overview_embed(all_entries: Sequence[HelpEntry]) -> discord.Embed:
-    """All commands grouped by top-level command, with examples when they fit in one embed."""
-    for with_example in (True, False):
+    """All commands grouped by top-level command, with as many examples as fit in one embed:
+    when they don't all fit, the largest group gives up its examples first, so a command with
+    few siblings keeps its own."""
+    shown = {e.name for e in all_entries if e.example}
+    while True:
+        groups = _group_lines(all_entries, shown)
         embed = discord.Embed(title=_("Tablekeeper commands"), colour=NEUTRAL)
-        groups: dict[str, list[str]] = {}
-        for entry in all_entries:
-            groups.setdefault(entry.top, []).append(_line(entry, with_example))
         for index, (top, lines) in enumerate(groups.items()):
             if index == FIELDS_MAX - 1 and len(groups) > FIELDS_MAX:
                 rest = ", ".join(f"/{name}" for name in list(groups)[index:])
@@ -172,9 +181,13 @@ def overview_embed(all_entries: Sequence[HelpEntry]) -> discord.Embed:
             reference=_(RULES_REFERENCE),
         )
         embed.set_footer(text=footer)
-        if len(embed) <= EMBED_MAX:
-            return embed
-    return embed  # still too long without examples: Discord would refuse; fields are clipped
+        if len(embed) <= EMBED_MAX or not shown:
+            return embed  # without any example and still too long, fields are clipped
+        largest = max(
+            (top for top in groups if any(e.top == top and e.name in shown for e in all_entries)),
+            key=lambda top: len("\n".join(groups[top])),
+        )
+        shown -= {e.name for e in all_entries if e.top == largest}
 
 
 def detail_embed(all_entries: Sequence[HelpEntry], name: str) -> discord.Embed:

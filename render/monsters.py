@@ -226,7 +226,7 @@ def gm_copy(embed: discord.Embed) -> discord.Embed:
 
 def roster_line(monster: Monster, sight: Sight) -> str:
     if not sight.numbers:
-        parts = [f"**{monster.name}**", _("facing {facing}", facing=monster.facing)]
+        parts = [f"**{monster.name}**", _("facing {facing}", facing=facing_text(monster.facing))]
         if monster.wounds is not None:
             parts.append(_(monster.wounds))
         return " · ".join(parts)

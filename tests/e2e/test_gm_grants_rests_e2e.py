@@ -109,5 +109,6 @@ async def test_help_shows_every_settings_option_whole(env: Any, locale: str) -> 
     )
     options = [f["value"] for f in page.embed["fields"][:-2]]  # then the example and where
     lines = "\n".join(options).splitlines()
-    assert [line.split("`")[1] for line in lines][-3:] == ["player_rests", "init_dice", "reset"]
+    wanted = ["player_rests", "init_dice", "monster_stats", "reset"]
+    assert [line.split("`")[1] for line in lines][-4:] == wanted
     assert not any(line.endswith("…") for line in lines)

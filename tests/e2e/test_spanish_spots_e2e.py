@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.english import english_words, reply_text
-from tests.e2e.helpers import snapshot
+from tests.e2e.helpers import snapshot, whispered
 from tests.localdiscord.world import speaking
 
 pytestmark = pytest.mark.asyncio
@@ -48,7 +48,9 @@ async def test_either_languages_names_are_accepted(env: Any) -> None:
         "/monster create name:Troll rank:3 armor:heavy hp:40 spots:back, Espalda Izquierda",
         user=d.gm,
     )  # one English, one Spanish
-    assert "2 hidden unarmored spots" in made.text
+    block = await whispered(d, made)  # the channel sees the name; the GM, the block
+    assert "back (square S) — Hard to Hit: −2 to hit — hidden from the players" in block.text
+    assert "back-left (square SW) — Hard to Hit: −2 to hit — hidden from" in block.text
     assert (await env.table()).get_monster("Troll").block.spot_names == ("back", "back-left")
     revealed = await d.type("/monster reveal name:Troll spot:espalda", user=d.gm)
     assert "its back spot is revealed" in revealed.text
@@ -80,7 +82,8 @@ async def test_a_hit_from_the_west_reads_o_in_spanish(env: Any) -> None:
     assert not english_words(reply_text(hit), NAMES)
     assert "tk:hit:18:SW:Troll" in [b["custom_id"] for b in hit.buttons()]  # kept as the key
     hit = await d.type("/monster hit name:Troll damage:18 from:E", user=spanish(d.gm))
-    assert "casilla E: su flanco derecho" in hit.text
+    assert "casilla E: su flanco derecho" not in hit.text  # an armored spot: the GM's to know
+    assert "casilla E: su flanco derecho" in (await whispered(d, hit)).text
 
 
 async def test_an_unknown_spot_lists_the_spots_in_the_readers_language(env: Any) -> None:
