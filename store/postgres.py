@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 R = TypeVar("R")
 
 PREFIXES = ("postgresql://", "postgres://")  # Heroku-style hosts hand out postgres://
-INSTALL = 'PostgreSQL needs the asyncpg driver: pip install "tablekeeper[postgres]"'
+INSTALL = "PostgreSQL needs the asyncpg driver: pip install asyncpg"
 # Advisory locks: a channel's is its id (the one-bigint key space); migrations take a key in
 # the two-int key space, which never collides with it.
 MIGRATION_LOCK = (0x746B, 1)  # "tk", 1
