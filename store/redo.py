@@ -17,6 +17,7 @@ from store.channel_read import load_channel
 from store.channel_write import save_change
 from store.errors import StoreError
 from store.events import event_from_row
+from store.undo import latest_event
 from table.event import Event
 from table.undo import (
     REDO_ACTION,
@@ -31,16 +32,8 @@ from table.undo import (
 )
 
 LATER_MAX = 500  # later changes to the same things read before a redo gives up
+# An undo not yet redone.
 _REDOABLE = "channel_id = ? AND undoes IS NOT NULL AND undone_by IS NULL"
-
-
-async def _latest_undo(tx: Tx, channel_id: int, actor_id: int | None) -> Event | None:
-    """The channel's latest undo not yet redone (a player's: their own latest)."""
-    mine, args = ("", ()) if actor_id is None else (" AND actor_id = ?", (actor_id,))
-    row = await tx.fetchone(
-        f"SELECT * FROM events WHERE {_REDOABLE}{mine} ORDER BY id DESC LIMIT 1", channel_id, *args
-    )
-    return None if row is None else event_from_row(row)
 
 
 async def _event(tx: Tx, event_id: int) -> Event:
@@ -92,7 +85,7 @@ async def redo_last(
             tx, channel_id, guild_id, interaction_id=interaction_id
         )
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
-        undo = await _latest_undo(tx, channel_id, None if gm else actor_id)
+        undo = await latest_event(tx, channel_id, None if gm else actor_id, _REDOABLE)
         if expect is not None and (undo is None or undo.id != expect):
             raise RulesError(changed_since_asked(redo=True))
         if undo is None or undo.undoes is None:

@@ -30,13 +30,17 @@ from table.undo import (
     too_old,
 )
 
-_UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
+UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
 
 
-async def _latest(tx: Tx, channel_id: int, actor_id: int | None) -> Event | None:
+async def latest_event(
+    tx: Tx, channel_id: int, actor_id: int | None, where: str = UNDOABLE
+) -> Event | None:
+    """The channel's latest event that `where` admits (a player's: their own latest), by the
+    index that condition has (`events_undoable_by_actor`, `events_redoable_by_actor`)."""
     mine, args = ("", ()) if actor_id is None else (" AND actor_id = ?", (actor_id,))
     row = await tx.fetchone(
-        f"SELECT * FROM events WHERE {_UNDOABLE}{mine} ORDER BY id DESC LIMIT 1", channel_id, *args
+        f"SELECT * FROM events WHERE {where}{mine} ORDER BY id DESC LIMIT 1", channel_id, *args
     )
     return None if row is None else event_from_row(row)
 
@@ -81,14 +85,14 @@ async def undo_last(
         )
         gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
         keep = current.settings.history_keep
-        target = await _latest(tx, channel_id, None if gm else actor_id)
+        target = await latest_event(tx, channel_id, None if gm else actor_id)
         if expect is not None and (target is None or target.id != expect):
             raise RulesError(changed_since_asked(redo=False))
         newest = await event_log.newest_seq(tx, channel_id)
         if target is None:
             if newest > keep:  # the log has reached its bound: older changes are gone
                 raise RulesError(too_old(keep))
-            latest = None if gm else await _latest(tx, channel_id, None)
+            latest = None if gm else await latest_event(tx, channel_id, None)
             raise RulesError(nothing_to_undo(gm, latest))
         if not event_log.still_kept(target, newest, keep):
             raise RulesError(too_old(keep, target))
