@@ -241,15 +241,15 @@ HISTORY = [
 
 @pytest.mark.parametrize("logged", HISTORY, ids=lambda e: e.action)
 def test_each_kind_of_change_reads_in_spanish(logged: Event) -> None:
-    check(lambda: history.event_line(logged, NOW), times(60, 660, 600, 900, 1200))
+    check(lambda: history.event_line(logged, NOW, numbers=True), times(60, 660, 600, 900, 1200))
 
 
 def test_the_history_page_and_an_undo() -> None:
-    check(lambda: shown(history.history_embed(HISTORY[:3], NOW)), times(600))
-    check(lambda: shown(history.history_embed([], NOW)))
-    check(lambda: shown(history.history_embed([], NOW, newest=False)))
+    check(lambda: shown(history.history_embed(HISTORY[:3], NOW, numbers=True)), times(600))
+    check(lambda: shown(history.history_embed([], NOW, numbers=True)))
+    check(lambda: shown(history.history_embed([], NOW, newest=False, numbers=True)))
     undone = Undone(HISTORY[0], dataclasses.replace(HISTORY[1], undoes=7), table())
-    check(lambda: shown(history.undone_embed(undone, NOW)), times(600))
+    check(lambda: shown(history.undone_embed(undone, NOW, numbers=True)), times(600))
 
 
 def test_every_logged_action_has_a_spanish_name() -> None:
