@@ -12,6 +12,7 @@ import discord
 from lang import N_, _, words
 from render.changes import change_parts
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
+from table.actions import action_text
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import REDO_ACTION, AskFirst, Redone, Undone
@@ -30,51 +31,6 @@ ASKING = discord.Colour(0xE67E22)  # orange: waits for a yes
 LINE_MAX = 380  # ten lines and their markup stay well inside a description's 4096
 RECENT = timedelta(hours=12)  # older than this, a line shows the date too
 CHANGE_ICON, UNDO_ICON, REDO_ICON = "🕒", "↩️", "↪️"
-
-# The actions as logged (command names, never translated in the database), marked to be shown
-# in the reader's language.
-ACTIONS = frozenset(
-    (
-        N_("character create"),
-        N_("character set"),
-        N_("character use"),
-        N_("character remove"),
-        N_("fatigue spend"),
-        N_("fatigue recover"),
-        N_("fatigue temp"),
-        N_("fatigue clear_vp"),
-        N_("party spend"),
-        N_("party reset"),
-        N_("rest break"),
-        N_("rest short"),
-        N_("rest long"),
-        N_("rest minutes"),
-        N_("clock round"),
-        N_("clock pass"),
-        N_("monster create"),
-        N_("monster face"),
-        N_("monster reveal"),
-        N_("monster hit"),
-        N_("monster remove"),
-        N_("init add"),
-        N_("init remove"),
-        N_("init start"),
-        N_("init next"),
-        N_("init end"),
-        N_("settings set"),
-        N_("settings server"),
-        N_("undo"),
-        N_("redo"),
-        N_("table link"),
-        N_("table revoke"),
-    )
-)
-
-
-def action_text(action: str) -> str:
-    """A logged action (`fatigue spend`) in the reader's language; one this version doesn't
-    know reads as logged."""
-    return _(action) if action in ACTIONS else action
 
 
 def _clip(text: str, limit: int) -> str:

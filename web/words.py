@@ -15,7 +15,7 @@ import re
 from lang import _
 from render.changes import change_parts
 from render.fatigue import cap_text, rested_text, temp_text
-from render.history import action_text
+from table.actions import action_text
 from table.event import Event
 
 __all__ = ["cap_text", "change_text", "plain", "rested_text", "temp_text"]
