@@ -22,6 +22,7 @@ from lang import _
 from rules.errors import RulesError
 from store.export import FORMAT, VERSION
 from store.import_upgrade import upgrade
+from table.imported import Imported, imported
 
 # The most Discord lets a bot upload (10 MiB): every export the bot sent fits, with room to
 # spare (a channel keeping 1,000 changes exports in well under 1 MiB). Larger is refused by the
@@ -180,3 +181,9 @@ def _problem(error: jsonschema.ValidationError) -> str:
     if kind in ("type", "oneOf", "enum", "const", "pattern"):
         return _("{value} is not allowed here", value=_shown(value))
     return error.message[:200]
+
+
+def read_export(data: bytes) -> Imported:
+    """A file's export, read, upgraded and checked (`read_document`, `table.imported`): ready
+    for `Store.import_channel`. ImportRefused or ImportProblem (both RulesErrors) otherwise."""
+    return imported(read_document(data))

@@ -14,7 +14,7 @@ import dataclasses
 from typing import Any
 
 from rules.fatigue import FatigueState
-from table.combat import Initiative
+from table.combat import Combatant, Initiative
 from table.model import Character
 from table.monster import Monster
 from table.settings import DEFAULT_SETTINGS
@@ -33,6 +33,7 @@ def _defaults(kind: type) -> dict[str, Any]:
 _DEFAULT_CHARACTER = _defaults(Character)
 _DEFAULT_MONSTER = _defaults(Monster)
 _DEFAULT_FATIGUE = _defaults(FatigueState)
+_DEFAULT_COMBATANT = _defaults(Combatant)
 _DEFAULT_SETTINGS = settings_to_dict(DEFAULT_SETTINGS)
 
 
@@ -53,7 +54,7 @@ def _from_1(document: dict[str, Any]) -> dict[str, Any]:
         new.setdefault("own_settings", sorted(changed))
     new.setdefault("round_start", 0)
     new.setdefault("round_first", 0)
-    new.setdefault("initiative", Initiative().to_dict())
+    new["initiative"] = _initiative(document.get("initiative", {}))
     new["characters"] = _each(document.get("characters"), _character)
     new["monsters"] = _each(document.get("monsters", []), _monster)
     return new
@@ -71,6 +72,18 @@ def _character(record: Any) -> Any:
     if isinstance(fatigue, dict):
         filled["fatigue"] = {**_DEFAULT_FATIGUE, **fatigue}
     return filled
+
+
+def _initiative(order: Any) -> Any:
+    if not isinstance(order, dict):
+        return order
+    filled = {**Initiative().to_dict(), **order}
+    filled["combatants"] = _each(filled["combatants"], _combatant)
+    return filled
+
+
+def _combatant(record: Any) -> Any:
+    return {**_DEFAULT_COMBATANT, **record} if isinstance(record, dict) else record
 
 
 def _monster(record: Any) -> Any:

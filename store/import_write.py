@@ -25,7 +25,7 @@ from store.backend import Tx
 from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import write_rows
-from store.export import is_empty
+from table.combat import Initiative
 from table.event import Event
 from table.imported import IMPORT, IMPORT_ACTION, Imported, carried
 from table.model import Table
@@ -34,7 +34,7 @@ from table.undo import UNDO_ACTION, Undone
 Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)  # an exception stays hashable, and takes its traceback
 class TableThere(Exception):
     """Nothing was written: the channel has a table, which the import would replace. `newest`
     is the id of its newest change (None: none), for the confirmed import to find again."""
@@ -53,6 +53,15 @@ class ImportDone:
 
 def anyone(table: Table) -> None:
     return None
+
+
+def _is_empty(table: Table) -> bool:
+    """No one, nothing, no turn order, the clock at 0, no settings of its own (its server's
+    may be anything). With no history either, there is nothing an import could replace."""
+    return (
+        not (table.characters or table.monsters or table.clock or table.own)
+        and table.initiative == Initiative()
+    )
 
 
 async def import_channel(
@@ -77,7 +86,7 @@ async def import_channel(
             "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
         )
         newest_id = None if newest is None else int(newest["id"])
-        empty = newest is None and is_empty(current, [])
+        empty = newest is None and _is_empty(current)
         if not empty and replace is None:
             count = await tx.fetchone(
                 "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id
