@@ -80,7 +80,12 @@ def read_document(data: bytes) -> dict[str, Any]:
 
 def _parse(text: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_repeated_keys)
+        return json.loads(
+            text,
+            parse_constant=_no_constant,
+            parse_float=_no_fraction,
+            object_pairs_hook=_no_repeated_keys,
+        )
     except RecursionError:
         raise ImportRefused(_too_deep()) from None
     except json.JSONDecodeError as error:
@@ -96,6 +101,16 @@ def _parse(text: str) -> Any:
 
 def _no_constant(name: str) -> Any:
     raise ImportRefused(_("That file holds {name}, which is not a number here", name=name))
+
+
+def _no_fraction(number: str) -> Any:
+    """An export's numbers are whole (a Fatigue Level's fraction is text: "41/2")."""
+    raise ImportRefused(
+        _(
+            "That file holds a number with a fraction ({number}): an export's numbers are whole",
+            number=number[:_SHOWN],
+        )
+    )
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -154,7 +169,9 @@ def path_text(path: Any) -> str:
 def _shown(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, int) else str(value)
     if isinstance(value, int) and abs(value) >= 10**12:  # 10**30 reads better than 31 digits
-        text = f"{'-' if value < 0 else ''}about 10**{len(str(abs(value))) - 1}"
+        power = len(str(abs(value))) - 1
+        about = "" if abs(value) == 10**power else "~"
+        text = f"{'-' if value < 0 else ''}{about}10**{power}"
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
