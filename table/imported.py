@@ -85,7 +85,8 @@ def _at(path: str, check: Any, *args: Any, **kwargs: Any) -> Any:
     except RulesError as error:
         raise ImportProblem(f"{path}: {error}") from None
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
-        raise ImportProblem(f"{path}: {_('not a value this bot can read')} ({error})") from None
+        unreadable = _("not a value this bot can read")
+        raise ImportProblem(f"{path}: {unreadable} ({error})") from None
 
 
 def _id(text: str | None) -> int | None:
