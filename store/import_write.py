@@ -96,7 +96,7 @@ async def import_channel(
             raise RulesError(
                 _(
                     "Nothing was imported: the channel has changed since you were asked. Run "
-                    "/import again to see what it would replace now."
+                    "/import again to see what it would replace now"
                 )
             )
         table = imported.table(channel_id, current.guild_id or guild_id, current.server)
