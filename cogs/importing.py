@@ -113,7 +113,9 @@ class ImportAnswer(
         return cls(*cls.parse(match), match["token"], match["newest"])
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
-        imported = _cog(interaction).pending.pop(self.token, None)
+        # Kept for the prompt's minute, not taken: a second delivery of this click is then
+        # refused by the store as applied already, instead of told the file is gone.
+        imported = _cog(interaction).pending.get(self.token)
         if imported is None:
             await update(interaction, embed=import_forgotten_embed(), view=None)
             return

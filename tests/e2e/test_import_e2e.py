@@ -11,6 +11,7 @@ from typing import Any
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import snapshot
 from tests.e2e.test_export_e2e import exported
+from tests.localdiscord import forge
 from tests.localdiscord.attachments import Upload
 
 
@@ -113,3 +114,30 @@ async def test_a_hostile_file_is_refused_in_one_private_line(env: Env) -> None:
     assert "characters[0].name: A name can't contain '@'" in refused.text
     assert await snapshot(env, d.side_table) == before
     d.assert_clean()
+
+
+async def test_a_second_click_imports_nothing_more(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    await d.slash("character create", user=d.gm, channel=d.side_table, name="Cora", owner=d.player)
+    asked = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    custom_id = asked.buttons()[0]["custom_id"]
+    done = await d.click(asked, "Replace the table", user=d.gm)
+    assert "It replaced the table" in done.text
+    after = await snapshot(env, d.side_table)
+    # The same button again (a stale client still showing it): the channel moved on since.
+    forge.plant_button(d, asked, custom_id)
+    again = await forge.click_id(d, custom_id, asked, user=d.gm)
+    assert "Nothing was imported: the channel has changed since you were asked" in again.text
+    assert await snapshot(env, d.side_table) == after
+
+
+async def test_a_prompt_after_a_restart_asks_for_the_command_again(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    before = await snapshot(env)
+    asked = await d.slash("import", user=d.gm, file=_upload(document))
+    await env.restart()
+    late = await d.click(asked, "Replace the table", user=d.gm)
+    assert "the file is no longer held" in late.text and late.buttons() == []
+    assert await snapshot(env) == before
