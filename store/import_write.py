@@ -188,5 +188,9 @@ async def forget_import(
         start,
     )
     await tx.execute("DELETE FROM events WHERE channel_id = ? AND seq >= ?", channel, start)
+    if tx.dialect == "postgres":  # no event is logged, whose insert would say the channel changed
+        await tx.execute(
+            "SELECT pg_notify('tablekeeper_changes', CAST(CAST(? AS BIGINT) AS TEXT))", channel
+        )
     undo = Event(0, actor_id, UNDO_ACTION, now, old, new, channel, undone.clock)
     return Undone(target, undo, undone)
