@@ -49,6 +49,7 @@ class Imported:
     """A checked document: the table's parts (ids as numbers) and its history, oldest first
     (events keep the document's ids, to be given new ones where they are written)."""
 
+    guild_id: int | None  # the server it was exported from
     clock: int
     round_start: int
     round_first: int
@@ -60,17 +61,21 @@ class Imported:
 
     def table(self, channel_id: int, guild_id: int | None, server: ServerLayer) -> Table:
         """The table in `channel_id` of `guild_id`, whose server's settings are `server`: the
-        channel's own settings come along, the rest are that server's (or the defaults)."""
+        channel's own settings come along, the rest are that server's (or the defaults). A GM
+        role is another server's role elsewhere: it stays behind."""
+        own = self.own
+        if guild_id != self.guild_id:
+            own = {name: value for name, value in own.items() if name != "gm_role_id"}
         return Table(
             channel_id,
             guild_id,
             self.clock,
-            layered(self.own, server),
+            layered(own, server),
             self.characters,
             self.monsters,
             self.round_start,
             self.round_first,
-            own=frozenset(self.own),
+            own=frozenset(own),
             server=server,
             initiative=self.initiative,
         )
@@ -128,6 +133,7 @@ def imported(document: dict[str, Any]) -> Imported:
     _check_links(history)
     _check_fits(table, history)
     return Imported(
+        _id(document["guild_id"]),
         table.clock,
         table.round_start,
         table.round_first,

@@ -145,8 +145,12 @@ async def test_the_server_settings_stay_the_target_servers(db: Database) -> None
         def server_sets(table):  # type: ignore[no-untyped-def]
             return table.relayered(table.own_settings(), (("monster_stats", "shown"),)), None
 
+        def gm_role(table):  # type: ignore[no-untyped-def]
+            return table.relayered({**table.own_settings(), "gm_role_id": 77}), None
+
         await store.apply(TARGET, GUILD + 1, GM, "settings set", server_sets)
         await play(store, SOURCE)
+        await store.apply(SOURCE, GUILD, GM, "settings set", gm_role)
         imported = read_export(export_bytes(await exported(store, SOURCE)))
         other = TARGET + 1  # a channel of the other server, empty
         await store.import_channel(other, GUILD + 1, GM, imported)
@@ -154,3 +158,6 @@ async def test_the_server_settings_stay_the_target_servers(db: Database) -> None
         assert table.settings.monster_stats == "shown"  # its server's, not the export's default
         assert table.settings.ties == "succeed" and table.guild_id == GUILD + 1
         assert dict(table.server) == {"monster_stats": "shown"}
+        assert table.settings.gm_role_id is None  # a role of the other server stays behind
+        await store.import_channel(TARGET + 2, GUILD, GM, imported)  # its own server: it comes
+        assert (await store.read(TARGET + 2, GUILD)).settings.gm_role_id == 77
