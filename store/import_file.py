@@ -28,6 +28,7 @@ from table.imported import Imported, imported
 # spare (a channel keeping 1,000 changes exports in well under 1 MiB). Larger is refused by the
 # size the attachment declares, before a byte is downloaded.
 BYTES_MAX = 10 * 2**20
+DIGITS_MAX = 100  # parsed, so that the schema can name the bound a long number is past
 DEPTH_MAX = 32  # an export nests 7 deep (history → event → after → characters → record → …)
 _SHOWN = 40  # characters of a value shown in a refusal
 
@@ -59,7 +60,8 @@ def read_document(data: bytes) -> dict[str, Any]:
             _("That file is not UTF-8 text (byte {at:,})", at=error.start)
         ) from None
     document = _parse(text.removeprefix("\ufeff"))
-    _check_depth(document)
+    if isinstance(document, dict | list):
+        _check_shape(document)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused(_("That file is JSON, but not a Tablekeeper export"))
     version = document.get("version")
@@ -84,6 +86,7 @@ def _parse(text: str) -> Any:
             text,
             parse_constant=_no_constant,
             parse_float=_no_fraction,
+            parse_int=_whole,
             object_pairs_hook=_no_repeated_keys,
         )
     except RecursionError:
@@ -113,6 +116,19 @@ def _no_fraction(number: str) -> Any:
     )
 
 
+def _whole(number: str) -> int:
+    """A whole number, if it has at most DIGITS_MAX digits (past every bound, yet short enough
+    to say which bound by the schema; Python refuses past 4,300 with a ValueError)."""
+    if len(number.lstrip("-")) > DIGITS_MAX:
+        raise ImportRefused(
+            _(
+                "That file holds a number of {count:,} digits: no number here has more than 19",
+                count=len(number.lstrip("-")),
+            )
+        )
+    return int(number)
+
+
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
@@ -126,20 +142,33 @@ def _too_deep() -> str:
     return _("That file nests deeper than an export ever does ({most} levels)", most=DEPTH_MAX)
 
 
-def _check_depth(document: Any) -> None:
-    """Refuse nesting past DEPTH_MAX (walked without recursion, so it can't overflow)."""
+def _check_shape(document: Any) -> None:
+    """Refuse nesting past DEPTH_MAX (walked without recursion, so it can't overflow), and text
+    that isn't whole characters (a lone surrogate, `"\\ud800"`: JSON allows it, UTF-8 can't
+    hold it, so no database could store it)."""
     level: list[Any] = [document]
     for _depth in range(DEPTH_MAX + 1):
-        level = [
-            inner
-            for value in level
-            if isinstance(value, dict | list)
-            for inner in (value.values() if isinstance(value, dict) else value)
-            if isinstance(inner, dict | list)
-        ]
+        inner: list[Any] = []
+        for value in level:
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                for text in (key, item):
+                    if isinstance(text, str) and not _whole_text(text):
+                        raise ImportRefused(_("That file holds text that is not Unicode"))
+                if isinstance(item, dict | list):
+                    inner.append(item)
+        level = inner
         if not level:
             return
     raise ImportRefused(_too_deep())
+
+
+def _whole_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @functools.cache

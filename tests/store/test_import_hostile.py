@@ -103,6 +103,17 @@ HOSTILE: list[tuple[str, bytes, str]] = [
         spoiled(_set("characters.0.fatigue.fp", 2**63)),
         "characters[0].fatigue.fp",
     ),
+    (
+        "5,000 digits",
+        b'{"format": "tablekeeper-export", "clock": ' + b"9" * 5000 + b"}",
+        "a number of 5,000 digits",
+    ),
+    (
+        "a lone surrogate",
+        b'{"format": "tablekeeper-export", "x": "\\ud800"}',
+        "text that is not Unicode",
+    ),
+    ("an action of markup", spoiled(_set("history.0.action", "**@here**")), "history[0].action"),
     ("NaN", b'{"format": "tablekeeper-export", "version": 1, "clock": NaN}', "NaN"),
     ("Infinity", b'{"format": "tablekeeper-export", "version": 1, "clock": Infinity}', "Infinity"),
     (
@@ -202,7 +213,7 @@ ODD = st.one_of(
     st.integers(min_value=-(2**80), max_value=2**80),
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=50),
-    st.sampled_from(["@everyone", "<@1>", "", " ", "x" * 41, "1/0", "-1"]),
+    st.sampled_from(["@everyone", "<@1>", "", " ", "x" * 41, "1/0", "-1", "\ud800"]),
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
 )
