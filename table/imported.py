@@ -33,6 +33,7 @@ from table.snapshot import (
     character_to_dict,
     monster_from_dict,
     monster_to_dict,
+    restore,
 )
 
 WEB = "web"  # the part a web link's changes are logged in (`store.links`): not carried over
@@ -130,6 +131,9 @@ def imported(document: dict[str, Any]) -> Imported:
         initiative=initiative,
     )
     history = tuple(_event(f"history[{i}]", e) for i, e in enumerate(document["history"]))
+    for i, event in enumerate(history):  # what /undo and /redo will do with them
+        for side, logged in (("before", event.before), ("after", event.after)):
+            _at(f"history[{i}].{side}", restore, table, logged)
     _check_links(history)
     _check_fits(table, history)
     return Imported(
@@ -211,13 +215,17 @@ def _check_snapshot(path: str, snapshot: Snapshot) -> None:
                 _record(part, where, record)
     channel = snapshot.get("channel")
     if channel is not None:
-        logged = dict(channel.get("settings") or {})
-        if "gm_role_id" in logged and isinstance(logged["gm_role_id"], str):
-            logged["gm_role_id"] = int(logged["gm_role_id"])
-        known = {n: v for n, v in logged.items() if n in SETTING_NAMES}
-        _at(f"{path}.channel.settings", lambda: ChannelSettings(**known))
+        _at(f"{path}.channel.settings", _logged_settings, channel.get("settings") or {})
     if INITIATIVE in snapshot:
         _at(f"{path}.{INITIATIVE}", Initiative.from_dict, (snapshot[INITIATIVE] or {}).get(ORDER))
+
+
+def _logged_settings(logged: dict[str, Any]) -> ChannelSettings:
+    """A logged channel's settings (a GM role as a number, or in older logs as text)."""
+    known = {n: v for n, v in dict(logged).items() if n in SETTING_NAMES}
+    if isinstance(known.get("gm_role_id"), str):
+        known["gm_role_id"] = int(known["gm_role_id"])
+    return ChannelSettings(**known)
 
 
 def _check_links(history: tuple[Event, ...]) -> None:

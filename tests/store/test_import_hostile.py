@@ -160,6 +160,11 @@ HOSTILE: list[tuple[str, bytes, str]] = [
         spoiled(_unfit),
         "history[8].after.characters.aria: the history's latest",
     ),
+    (
+        "a change /undo can't put back",
+        spoiled(_set("history.3.before.channel", {"clock": 5})),
+        "history[3].before: ",
+    ),
     ("an undo of nothing", spoiled(_lost_link), "history[8].undoes: no earlier change"),
     ("100,000 characters", spoiled(_many(100_000)), "bytes: an export is at most 10,485,760"),
     ("501 characters", spoiled(_many(501)), "characters: 501 items, at most 500"),
