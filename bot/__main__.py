@@ -1,6 +1,7 @@
 """`python -m bot` runs the bot; `python -m bot sync [--guild ID | --dev-guild]` registers its
 slash commands with Discord and exits. The admin's tools, which need no token: `health` (the
-container's health check), `copy-db SOURCE TARGET` and `backup PATH` (see bot/tools/)."""
+container's health check), `copy-db SOURCE TARGET`, `backup PATH` and `import FILE --channel ID`
+(see bot/tools/)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def bad_token(token: str) -> str:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run Tablekeeper.")
-    commands = parser.add_subparsers(dest="command", metavar="{sync,health,copy-db,backup}")
+    commands = parser.add_subparsers(dest="command", metavar="{sync,health,copy-db,backup,import}")
     sync = commands.add_parser("sync", help="register the slash commands with Discord, then exit")
     where = sync.add_mutually_exclusive_group()
     where.add_argument("--guild", type=int, metavar="ID", help="only in this server (instant)")
@@ -57,6 +58,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     backup = commands.add_parser("backup", help="an online copy of the live SQLite database")
     backup.add_argument("path", metavar="PATH", help="the new file to write")
     backup.add_argument("--database", metavar="URL", help="default: DATABASE_URL")
+    imports = commands.add_parser("import", help="a Tablekeeper export (/export) into a channel")
+    imports.add_argument("file", metavar="FILE", help="the JSON file /export gave")
+    imports.add_argument("--channel", type=int, required=True, metavar="ID", help="its id")
+    imports.add_argument("--guild", type=int, metavar="ID", help="its server's id")
+    imports.add_argument(
+        "--replace", action="store_true", help="replace the table the channel has (undoable)"
+    )
+    imports.add_argument("--actor", type=int, default=0, metavar="ID", help="logged as (0)")
+    imports.add_argument("--database", metavar="URL", help="default: DATABASE_URL")
     return parser.parse_args(argv)
 
 
@@ -154,7 +164,7 @@ def fatal(message: object, log_format: str = "text") -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.command in ("health", "copy-db", "backup"):
+    if args.command in ("health", "copy-db", "backup", "import"):
         from bot.tools import run_tool  # the admin's tools: no token, no Discord
 
         return run_tool(args)

@@ -72,6 +72,7 @@ EXAMPLES: dict[str, str] = {
     "undo": "/undo",
     "redo": "/redo",
     "export": "/export",
+    "import": "/import file:tablekeeper-export.json",
     "table link": "/table link",
     "table revoke": "/table revoke",
     "help": "/help command:character create",

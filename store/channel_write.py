@@ -38,7 +38,25 @@ async def save_change(
     the whole change in one statement, outside a transaction (`event_log.log_change`)."""
     old, new = snapshot.diff(before, after)
     held = event_log.HeldWrites() if tx.dialect == "postgres" else None
-    rows: Executes = tx if held is None else held
+    await _write_rows(tx if held is None else held, after, old, new, stored)
+    return await event_log.log_change(
+        tx, after, actor_id, action, now, old, new, interaction_id, held=held, guard=guard
+    )
+
+
+async def write_rows(
+    tx: Executes, before: Table, after: Table, stored: bool
+) -> tuple[snapshot.Snapshot, snapshot.Snapshot]:
+    """Write what changed from `before` to `after`, logging nothing (the caller logs what it
+    did its own way: an import); returns the change's snapshots, as `diff` gives them."""
+    old, new = snapshot.diff(before, after)
+    await _write_rows(tx, after, old, new, stored)
+    return old, new
+
+
+async def _write_rows(
+    rows: Executes, after: Table, old: snapshot.Snapshot, new: snapshot.Snapshot, stored: bool
+) -> None:
     if "channel" in new or not stored:  # events and characters need the channel row
         await rows.execute(_UPSERT["channels"], *codec.channel_row(after))
     if snapshot.SERVER in new:
@@ -62,9 +80,6 @@ async def save_change(
     )
     if snapshot.INITIATIVE in new:
         await _save_initiative(rows, after)
-    return await event_log.log_change(
-        tx, after, actor_id, action, now, old, new, interaction_id, held=held, guard=guard
-    )
 
 
 async def upsert_channel(tx: Executes, table: Table) -> None:

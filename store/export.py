@@ -1,6 +1,10 @@
-"""The JSON document `/export` hands a GM: the channel's table (settings, clock, characters,
-monsters, the turn order) and its whole history, oldest first. Ids are strings, as in Discord's
-own JSON, so a reader in any language keeps all 64 bits."""
+"""The JSON document `/export` hands a GM: the channel's table (settings, which of them it set
+itself, clock and round count, characters, monsters, the turn order) and its whole history,
+oldest first. Ids are strings, as in Discord's own JSON, so a reader in any language keeps all
+64 bits. Its shape is published as a JSON Schema (`docs/export.schema.json`); `/import` reads it
+back (`store.import_file`), earlier versions too.
+
+Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from table.model import ChannelSettings, Table
 from table.snapshot import character_to_dict, monster_to_dict
 
 FORMAT = "tablekeeper-export"
-VERSION = 1
+VERSION = 2
 
 
 def is_empty(table: Table, events: list[Event]) -> bool:
@@ -67,7 +71,10 @@ def export_document(table: Table, events: list[Event], exported_at: datetime) ->
         "channel_id": str(table.channel_id),
         "guild_id": _id(table.guild_id),
         "clock": table.clock,
+        "round_start": table.round_start,
+        "round_first": table.round_first,
         "settings": settings,
+        "own_settings": sorted(table.own),
         "characters": characters,
         "monsters": [monster_to_dict(m) for m in table.monsters],
         "initiative": _initiative(table),

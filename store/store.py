@@ -2,7 +2,7 @@
 for every backend. `read` (a channel's Table), `history` (a page of its log),
 `read_with_history` (/export), `fatigue_chart` (/party chart), `apply` (a change: one
 transaction, applied once), `undo_last`, and the secret rolls' `keep_secret`, `find_secret` and
-`mark_revealed`.
+`mark_revealed`; `import_channel` (/import).
 
 `Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`.
 Where each part lives: reading a channel `store.channel_read`; applying a change
@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from store import chart, links, redo, secrets, undo
+from store import chart, import_write, links, redo, secrets, undo
 from store.backend import Backend, Tx
 from store.change import Changes, table_key
 from store.channel_read import EVERYTHING, Loaded, Parts, load_channel
@@ -30,6 +30,7 @@ from store.sqlite import PREFIX as SQLITE_PREFIX
 from store.sqlite import SqliteBackend
 from table.event import Event
 from table.fatigue_series import FatigueSeries
+from table.imported import Imported
 from table.model import Table
 from table.undo import GmTest, Redone, Undone
 
@@ -253,6 +254,33 @@ class Store:
             interaction_id=interaction_id,
             asks=asks,
             expect=expect,
+        )
+
+    async def import_channel(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        actor_id: int,
+        imported: Imported,
+        *,
+        check: import_write.Check = import_write.anyone,
+        replace: tuple[int | None] | None = None,
+        interaction_id: int | None = None,
+    ) -> import_write.ImportDone:
+        """Write a checked export (`store.import_file`, `table.imported`) into the channel, in
+        one transaction that holds its lock: at once into an empty channel; into one with a
+        table only with `replace`, holding the id of the newest change the asker saw (else
+        TableThere, nothing written), as one change that /undo takes back whole. `check`
+        refuses (raises) by the table this transaction reads: who may, by its settings."""
+        return await import_write.import_channel(
+            self._changes,
+            channel_id,
+            guild_id,
+            actor_id,
+            imported,
+            check=check,
+            replace=replace,
+            interaction_id=interaction_id,
         )
 
     async def make_link(

@@ -18,6 +18,7 @@ from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import save_change
 from store.events import event_from_row
+from store.import_write import forget_import, is_import
 from table.event import Event
 from table.undo import (
     UNDO_ACTION,
@@ -104,6 +105,8 @@ async def undo_last(
         if asks:
             ask_first(current, undone, target, target.id, redo=False)
         now = changes.now()
+        if is_import(target):  # the imported history goes with it: nothing is logged
+            return await forget_import(tx, current, undone, target, actor_id, now)
         undo = await save_change(
             tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
         )

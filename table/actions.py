@@ -42,6 +42,7 @@ ACTIONS = frozenset(
         N_("redo"),
         N_("table link"),
         N_("table revoke"),
+        N_("import"),
     )
 )
 

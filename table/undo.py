@@ -28,6 +28,7 @@ from rules.errors import RulesError
 
 from table import snapshot
 from table.event import Event
+from table.imported import IMPORT
 from table.model import ChannelSettings, Forbidden, Table
 from table.snapshot import SERVER, Change, Snapshot
 from table.touched import Item, describe, item_names, narrowed, time_of, touched
@@ -250,7 +251,7 @@ def plan_undo(
                 names=item_names(target, touched(target)),
             )
         )
-    if undone == current:
+    if undone == current and IMPORT not in target.after:  # an import also takes its history
         raise RulesError(_("{change} left nothing to put back", change=describe(target)))
     return undone
 

@@ -1,5 +1,5 @@
-"""The admin's tools behind `python -m bot health | copy-db | backup`: each ends with exit code
-0, or 1 and one clear line on stderr (never a traceback, never a password)."""
+"""The admin's tools behind `python -m bot health | copy-db | backup | import`: each ends with
+exit code 0, or 1 and one clear line on stderr (never a traceback, never a password)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,18 @@ def run_tool(args: argparse.Namespace) -> int:
             from bot.tools.backup import backup
 
             print(backup(args.path, args.database))
+        elif args.command == "import":
+            from bot.tools.importing import import_file
+
+            line = import_file(
+                args.file,
+                args.channel,
+                args.guild,
+                replace=args.replace,
+                actor_id=args.actor,
+                database_url=args.database,
+            )
+            print(asyncio.run(line))
     except ToolError as error:
         print(error, file=sys.stderr)
         return 1

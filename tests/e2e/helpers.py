@@ -43,10 +43,11 @@ async def fatigue_of(env: Any, name: str) -> FatigueState:
     return (await env.table()).get(name).fatigue
 
 
-async def snapshot(env: Any) -> tuple[Table, list[Event]]:
+async def snapshot(env: Any, channel: Any = None) -> tuple[Table, list[Event]]:
     """The channel's table and its log (the last 100 changes, undo marks included): a refused
-    command must leave both as they were."""
-    return await env.table(), await env.store.history(env.discord.table.id, limit=100)
+    command must leave both as they were. #table unless another `channel` is named."""
+    channel = channel or env.discord.table
+    return await env.table(channel), await env.store.history(channel.id, limit=100)
 
 
 async def refused(env: Any, command: str, user: Any, **options: Any) -> str:

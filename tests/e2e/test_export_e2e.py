@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from store.export import VERSION
 from store.migrate import load_migrations
 from table.snapshot import character_from_dict, monster_from_dict, restore
 from tests.e2e.conftest import Env
@@ -41,7 +42,7 @@ async def test_the_gm_exports_table_and_history(env: Env) -> None:
     doc = exported(reply.files)
 
     table, events = await env.store.read_with_history(d.table.id, d.guild.id)
-    assert (doc["format"], doc["version"]) == ("tablekeeper-export", 1)
+    assert (doc["format"], doc["version"]) == ("tablekeeper-export", VERSION)
     assert doc["schema_version"] == load_migrations()[-1].version
     assert (doc["channel_id"], doc["guild_id"]) == (str(d.table.id), str(d.guild.id))
     assert doc["clock"] == table.clock == 600

@@ -17,6 +17,7 @@ import json
 import mimetypes
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import BodyPartReader, web
@@ -30,6 +31,18 @@ SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 ATTACHMENT_URL = "attachment://"
 
 Uploads = dict[int, tuple[str, bytes]]  # n of files[n] -> (filename, content)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file a user attaches to a command's attachment option: Discord's client uploads it to
+    the CDN and the interaction carries its attachment object (`resolved.attachments`), whose
+    `size` is what Discord declares (None: the data's own length)."""
+
+    filename: str
+    data: bytes
+    size: int | None = None
+    content_type: str = "application/json; charset=utf-8"
 
 
 async def read_multipart(request: web.Request) -> tuple[Any, Uploads, list[str]]:

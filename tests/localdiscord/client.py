@@ -252,10 +252,11 @@ class LocalDiscord:
                 top, chain, leaf = find_command(visible, command)
             except CommandLineError as error:
                 raise CommandLineError(f"{error} (in {channel.where})") from None
-            resolver = Resolver(self.world, self.table)  # no members to resolve outside a server
+            # no members to resolve outside a server
+            resolver = Resolver(self.world, self.table, self.server.cdn, self.server.cdn_base)
         else:
             top, chain, leaf = find_command(self.commands(channel), command)
-            resolver = Resolver(self.world, channel)
+            resolver = Resolver(self.world, channel, self.server.cdn, self.server.cdn_base)
         where = "/" + " ".join([top["name"], *(c["name"] for c in chain)])
         opts = []
         for name, value in values.items():

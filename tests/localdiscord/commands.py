@@ -12,6 +12,7 @@ from typing import Any
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+ATTACHMENT = 11
 TYPE_NAMES = {
     STRING: "text",
     INTEGER: "integer",
@@ -97,7 +98,7 @@ def typed_value(option: dict[str, Any], value: Any, resolve: Resolve) -> Any:
         raise CommandLineError(wanted)
     if kind == BOOLEAN and not isinstance(value, bool):
         raise CommandLineError(wanted)
-    if kind in (USER, CHANNEL, ROLE, MENTIONABLE):
+    if kind in (USER, CHANNEL, ROLE, MENTIONABLE, ATTACHMENT):
         return resolve(kind, value)
     if kind not in (STRING, INTEGER, NUMBER, BOOLEAN):
         raise CommandLineError(f"Option {name!r}: {TYPE_NAMES.get(kind)} options are not supported")

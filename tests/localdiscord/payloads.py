@@ -5,7 +5,15 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from tests.localdiscord.commands import CHANNEL, MENTIONABLE, ROLE, USER, CommandLineError
+from tests.localdiscord.attachments import Upload
+from tests.localdiscord.commands import (
+    ATTACHMENT,
+    CHANNEL,
+    MENTIONABLE,
+    ROLE,
+    USER,
+    CommandLineError,
+)
 from tests.localdiscord.default_world import World
 from tests.localdiscord.world import (
     Channel,
@@ -83,14 +91,28 @@ def interaction_payload(
 
 
 class Resolver:
-    """Turns user/channel/role option values into ids and fills the `resolved` map."""
+    """Turns user/channel/role option values into ids and fills the `resolved` map; an
+    attachment option's `Upload` is put on the CDN (`cdn`, served at `cdn_base`) as a user's
+    client uploads it before sending the command."""
 
-    def __init__(self, world: World, channel: Channel) -> None:
+    def __init__(
+        self,
+        world: World,
+        channel: Channel,
+        cdn: dict[str, bytes] | None = None,
+        cdn_base: str = "",
+    ) -> None:
         self.world = world
+        self.cdn = {} if cdn is None else cdn
+        self.cdn_base = cdn_base
         self.guild = world.guild_of(channel)
         self.resolved: dict[str, dict[str, Any]] = {}
 
     def __call__(self, kind: int, value: Any) -> str:
+        if kind == ATTACHMENT:
+            if not isinstance(value, Upload):
+                raise CommandLineError(f"An attachment option takes an Upload, not {value!r}")
+            return self._attach(value)
         if kind in (USER, MENTIONABLE) and (user := self._user(value)) is not None:
             return self._add_user(user)
         if kind in (ROLE, MENTIONABLE) and (role := self._role(value)) is not None:
@@ -106,6 +128,22 @@ class Resolver:
             }
             return str(channel.id)
         raise CommandLineError(f"No such user, role or channel here: {value!r}")
+
+    def _attach(self, upload: Upload) -> str:
+        """The file on the CDN, and its attachment object (its declared `size` may differ from
+        what is served: a test's way to claim a size without sending it)."""
+        snowflake = str(fresh_id())
+        path = f"/attachments/{self.guild.id}/{snowflake}/{upload.filename}"
+        self.cdn[path] = upload.data
+        self.resolved.setdefault("attachments", {})[snowflake] = {
+            "id": snowflake,
+            "filename": upload.filename,
+            "size": len(upload.data) if upload.size is None else upload.size,
+            "url": self.cdn_base + path,
+            "proxy_url": self.cdn_base + path,
+            "content_type": upload.content_type,
+        }
+        return snowflake
 
     def _add_user(self, user: User) -> str:
         self.resolved.setdefault("users", {})[str(user.id)] = user_payload(user)

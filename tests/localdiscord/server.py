@@ -33,7 +33,7 @@ from tests.localdiscord.world import guild_create_payload, new_id, user_payload
 API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # Interaction callbacks and webhook calls carry their token in the path, not a header.
-NO_AUTH = ("/interactions/", "/webhooks/")
+NO_AUTH = ("/interactions/", "/webhooks/", "/attachments/")  # the last: the CDN's files
 
 
 class LocalServer:
@@ -46,6 +46,7 @@ class LocalServer:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.commands_registered = asyncio.Event()
         self.interactions: dict[int, InteractionRecord] = {}
+        self.cdn: dict[str, bytes] = {}  # path -> a file users attached to a command
         self.messages: dict[int, MessageRecord] = {}
         self.gateway = Gateway(self.token, self._ready, self._guilds, self.record)
         self.port = 0
@@ -84,11 +85,22 @@ class LocalServer:
             app.router.add_get(API + prefix, self._get_commands)
             app.router.add_put(API + prefix, self._put_commands)
         add_interaction_routes(self, app, API)
+        app.router.add_get("/attachments/{guild}/{id}/{filename}", self._cdn_file)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    @property
+    def cdn_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def _cdn_file(self, request: web.Request) -> web.StreamResponse:
+        data = self.cdn.get(request.path)
+        if data is None:
+            return web.Response(status=404, text="404: Not Found")
+        return web.Response(body=data, content_type="application/octet-stream")
 
     async def stop(self) -> None:
         await self.gateway.close()

@@ -1,0 +1,68 @@
+"""`python -m bot import FILE --channel ID [--guild ID] [--replace]`: a Tablekeeper export into
+a channel, from a shell (an admin restoring a backup, or moving many channels), with the checks
+and the one transaction `/import` uses (`store.import_file`, `Store.import_channel`).
+
+Into an empty channel at once. A channel with a table is left alone and what would be replaced
+is said, unless `--replace` is given: then the table is replaced as one change ("import") that
+a GM's `/undo` takes back. The change is logged as the admin's (`--actor`, default 0: no
+Discord user).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.settings import one_setting, redacted_url
+from bot.tools import ToolError
+from rules.errors import RulesError
+from store import Store
+from store.errors import StoreError
+from store.import_file import check_size, read_export
+from store.import_write import TableThere
+
+DEFAULT_URL = "sqlite:///tablekeeper.db"
+
+
+async def import_file(
+    path: str,
+    channel_id: int,
+    guild_id: int | None = None,
+    *,
+    replace: bool = False,
+    actor_id: int = 0,
+    database_url: str | None = None,
+) -> str:
+    """Import the export at `path` into `channel_id`; the line that says what was done."""
+    url = database_url or one_setting("DATABASE_URL") or DEFAULT_URL
+    file = Path(path)
+    try:
+        check_size(file.stat().st_size)
+        imported = read_export(file.read_bytes())
+    except OSError as error:
+        raise ToolError(f"Could not read {path}: {error.strerror or error}") from None
+    except RulesError as refused:
+        raise ToolError(f"{path}: {refused}") from None
+    try:
+        async with Store.open(url) as store:
+            try:
+                done = await store.import_channel(channel_id, guild_id, actor_id, imported)
+            except TableThere as there:
+                if not replace:
+                    raise ToolError(
+                        f"Channel {channel_id} has a table ({len(there.table.characters)}"
+                        f" characters, {len(there.table.monsters)} monsters, {there.changes}"
+                        " changes): nothing was imported. Run again with --replace to replace"
+                        " it (a GM's /undo puts it back)"
+                    ) from None
+                done = await store.import_channel(
+                    channel_id, guild_id, actor_id, imported, replace=(there.newest,)
+                )
+    except RulesError as refused:
+        raise ToolError(str(refused)) from None
+    except StoreError as error:
+        raise ToolError(f"{redacted_url(url)}: {error}") from None
+    what = "replaced its table with" if done.replaced else "imported"
+    return (
+        f"Channel {channel_id}: {what} {len(done.table.characters)} characters,"
+        f" {len(done.table.monsters)} monsters and {done.changes} changes from {path}"
+    )

@@ -1,0 +1,196 @@
+"""An import in the store: a checked document (`table.imported.Imported`) written into a channel
+in ONE transaction that holds its lock, and an import that replaced a table taken back by
+`/undo`.
+
+Into an empty channel (no one, nothing, default settings, no history) the table's rows are
+written and its history logged as it was, each change under a new id (its undo links following
+it), numbered after any the channel had: `/history` and `/undo` go on from it. Into a channel
+with a table only when asked for (`replace`, the newest change the asker saw): the history is
+logged the same way, then the replacement itself as one more change ("import"), whose part
+`import` records where the imported history starts. `/undo` of it puts the table back as it was
+and takes away every change logged since that start, so the channel's history reads as before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from lang import _
+from rules.errors import RulesError
+from store import event_log
+from store.backend import Tx
+from store.change import Changes
+from store.channel_read import load_channel
+from store.channel_write import write_rows
+from table.combat import Initiative
+from table.event import Event
+from table.imported import IMPORT, IMPORT_ACTION, Imported, carried
+from table.model import Table
+from table.undo import UNDO_ACTION, Undone
+
+Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read
+
+
+@dataclass(eq=False)  # an exception stays hashable, and takes its traceback
+class TableThere(Exception):
+    """Nothing was written: the channel has a table, which the import would replace. `newest`
+    is the id of its newest change (None: none), for the confirmed import to find again."""
+
+    table: Table
+    changes: int
+    newest: int | None
+
+
+@dataclass(frozen=True)
+class ImportDone:
+    table: Table
+    changes: int  # changes of the imported history logged
+    replaced: bool  # a table was replaced (one more change: "import")
+
+
+def anyone(table: Table) -> None:
+    return None
+
+
+def _is_empty(table: Table) -> bool:
+    """No one, nothing, no turn order, the clock at 0, no settings of its own (its server's
+    may be anything). With no history either, there is nothing an import could replace."""
+    return (
+        not (table.characters or table.monsters or table.clock or table.own)
+        and table.initiative == Initiative()
+    )
+
+
+async def import_channel(
+    changes: Changes,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    imported: Imported,
+    *,
+    check: Check = anyone,
+    replace: tuple[int | None] | None = None,
+    interaction_id: int | None = None,
+) -> ImportDone:
+    """`Store.import_channel`."""
+
+    async def body(tx: Tx) -> ImportDone:
+        current, stored, _read_as = await load_channel(
+            tx, channel_id, guild_id, interaction_id=interaction_id
+        )
+        check(current)
+        newest = await tx.fetchone(
+            "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+        )
+        newest_id = None if newest is None else int(newest["id"])
+        empty = newest is None and _is_empty(current)
+        if not empty and replace is None:
+            count = await tx.fetchone(
+                "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id
+            )
+            raise TableThere(current, int(count["n"]) if count else 0, newest_id)
+        if replace is not None and replace[0] != newest_id:
+            raise RulesError(
+                _(
+                    "Nothing was imported: the channel has changed since you were asked. Run "
+                    "/import again to see what it would replace now"
+                )
+            )
+        table = imported.table(channel_id, current.guild_id or guild_id, current.server)
+        first_seq = (0 if newest is None else int(newest["seq"] or 0)) + 1
+        old, new = await write_rows(tx, current, table, stored)
+        await _log_history(tx, table, imported.history, first_seq)
+        if not empty:
+            new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
+            await event_log.log_change(
+                tx, table, actor_id, IMPORT_ACTION, changes.now(), old, new, interaction_id
+            )
+        return ImportDone(table, len(imported.history), not empty)
+
+    return await changes.locked(channel_id, body)
+
+
+_INSERT = (
+    "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after,"
+    " undoes, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
+
+
+async def _log_history(tx: Tx, table: Table, history: tuple[Event, ...], first: int) -> None:
+    """The imported changes, oldest first, under new ids and numbered from `first`; their undo
+    links follow them to their new ids."""
+    new_ids: dict[int, int] = {}
+    for seq, event in enumerate(history, start=first):
+        before, after = carried(event, table.guild_id)
+        undoes = None if event.undoes is None else new_ids[event.undoes]
+        row = await tx.fetchone(
+            _INSERT,
+            table.channel_id,
+            event.actor_id,
+            event.action,
+            event.created_at,
+            event.clock,
+            json.dumps(before, ensure_ascii=False, sort_keys=True),
+            json.dumps(after, ensure_ascii=False, sort_keys=True),
+            undoes,
+            seq,
+        )
+        assert row is not None  # RETURNING gives the one row inserted
+        new_ids[event.id] = int(row["id"])
+        keys = event_log.touched_keys(before, after)
+        for part, key in keys:
+            await tx.execute(
+                "INSERT INTO event_keys (channel_id, part, key, event_id) VALUES (?, ?, ?, ?)",
+                table.channel_id,
+                part,
+                key,
+                new_ids[event.id],
+            )
+    for event in history:
+        if event.undone_by is not None:
+            await tx.execute(
+                "UPDATE events SET undone_by = ? WHERE id = ?",
+                new_ids[event.undone_by],
+                new_ids[event.id],
+            )
+
+
+def is_import(event: Event) -> bool:
+    """Whether `event` is an import that replaced a table (its undo takes the history away)."""
+    return event.action == IMPORT_ACTION and IMPORT in event.after
+
+
+async def forget_import(
+    tx: Tx, current: Table, undone: Table, target: Event, actor_id: int, now: datetime
+) -> Undone:
+    """`/undo` of an import that replaced a table (checked by `table.undo.plan_undo` as any
+    change): the table as it was before (`undone`), and every change logged since the imported
+    history began taken away, the import too, so the history reads as it did; nothing logged."""
+    old, new = await write_rows(tx, current, undone, True)
+    start = int(target.after[IMPORT]["history"]["from"])
+    since = "SELECT id FROM events WHERE channel_id = ? AND seq >= ?"
+    channel = current.channel_id
+    await tx.execute(
+        f"UPDATE events SET undone_by = NULL WHERE channel_id = ? AND seq < ?"
+        f" AND undone_by IN ({since})",
+        channel,
+        start,
+        channel,
+        start,
+    )
+    await tx.execute(
+        f"DELETE FROM event_keys WHERE channel_id = ? AND event_id IN ({since})",
+        channel,
+        channel,
+        start,
+    )
+    await tx.execute("DELETE FROM events WHERE channel_id = ? AND seq >= ?", channel, start)
+    if tx.dialect == "postgres":  # no event is logged, whose insert would say the channel changed
+        await tx.execute(
+            "SELECT pg_notify('tablekeeper_changes', CAST(CAST(? AS BIGINT) AS TEXT))", channel
+        )
+    undo = Event(0, actor_id, UNDO_ACTION, now, old, new, channel, undone.clock)
+    return Undone(target, undo, undone)

@@ -1,0 +1,66 @@
+"""`python -m bot import FILE --channel ID [--guild ID] [--replace]`, run as an admin runs it:
+into an empty channel at once; a channel with a table only with --replace (as one change a GM's
+/undo takes back); a hostile file refused in one line on stderr, exit 1, nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from store import Store
+from store.export import export_bytes
+from tests.e2e.test_process import process_env, run_tool
+from tests.store.importing import GM, GUILD, exported, play
+
+SOURCE, TARGET = 101, 202
+
+
+async def test_an_admin_imports_from_a_shell(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    async with Store.open(url) as store:
+        await play(store, SOURCE)
+        document = await exported(store, SOURCE)
+        await play(store, TARGET)  # a channel with a table of its own
+    export = tmp_path / "export.json"
+    export.write_bytes(export_bytes(document))
+    env = process_env(DATABASE_URL=url)
+    args = ("import", str(export), "--guild", str(GUILD))
+
+    code, out, err = await run_tool(*args, "--channel", "303", env=env, cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert (
+        out.strip()
+        == f"Channel 303: imported 2 characters, 1 monsters and 11 changes from {export}"
+    )
+
+    code, out, err = await run_tool(*args, "--channel", str(TARGET), env=env, cwd=tmp_path)
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert "has a table (2 characters, 1 monsters, 11 changes): nothing was imported" in err
+    code, out, err = await run_tool(
+        *args, "--channel", str(TARGET), "--replace", "--actor", str(GM), env=env, cwd=tmp_path
+    )
+    assert code == 0 and "replaced its table with" in out
+    async with Store.open(url) as store:
+        assert (await store.history(TARGET, 1))[0].action == "import"
+        undone = await store.undo_last(TARGET, GUILD, GM, True)
+        assert undone.target.action == "import"
+        moved, source = await store.read(303, GUILD), await store.read(SOURCE, GUILD)
+        assert moved.characters == source.characters
+
+
+async def test_a_hostile_file_is_one_line_and_nothing_is_written(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    async with Store.open(url) as store:
+        await play(store, SOURCE)
+        document = await exported(store, SOURCE)
+    document["characters"][0]["level"] = 10**30
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps(document), "utf-8")
+    code, out, err = await run_tool(
+        "import", str(export), "--channel", "303", env=process_env(DATABASE_URL=url), cwd=tmp_path
+    )
+    assert code == 1 and out == ""
+    assert err == f"{export}: characters[0].level: 10**30 is above 100\n"
+    async with Store.open(url) as store:
+        table, events = await store.read_with_history(303, GUILD)
+        assert (table.characters, events) == ((), [])

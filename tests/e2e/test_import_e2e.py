@@ -1,0 +1,143 @@
+"""/import through the real client: a GM exports #table and imports the file into another
+channel, where play, /history and /undo go on; a channel with a table is replaced only after a
+confirmation, and /undo puts it back; players, hostile files and a file too big to fetch are
+refused privately with nothing written."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.e2e.conftest import Env
+from tests.e2e.helpers import snapshot
+from tests.e2e.test_export_e2e import exported
+from tests.localdiscord import forge
+from tests.localdiscord.attachments import Upload
+
+
+async def _played(env: Env) -> dict[str, Any]:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", level=3, fatigue_level=20)
+    await d.slash("character create", user=d.gm, name="Bórin", fatigue_level=15, owner=d.player2)
+    await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="medium", hp=40)
+    await d.slash("settings set", user=d.gm, ties="succeed")
+    await d.slash("clock pass", user=d.gm, minutes=10)
+    await d.slash("fatigue spend", user=d.player, character="Aria", amount=3)
+    return exported((await d.slash("export", user=d.gm)).files)
+
+
+def _upload(document: dict[str, Any]) -> Upload:
+    return Upload("tablekeeper-export.json", json.dumps(document).encode("utf-8"))
+
+
+async def test_a_gm_moves_a_channel_and_play_goes_on(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    reply = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    assert reply.ephemeral
+    assert "Imported into this channel: 2 characters, 1 monster" in reply.text
+    moved = await env.table(d.side_table)
+    assert moved.characters == (await env.table()).characters
+    assert moved.get("Aria").owner_id == d.player.id  # ownership kept
+
+    history = await d.slash("history", user=d.gm, channel=d.side_table)
+    assert "fatigue spend" in history.text and "character create" in history.text
+    # The player undoes their own imported spend, and plays on.
+    await d.slash("undo", user=d.player, channel=d.side_table)
+    assert (await env.table(d.side_table)).get("Aria").fatigue.fp == 0
+    await d.slash("fatigue spend", user=d.player, channel=d.side_table, character="Aria", amount=2)
+    assert (await env.table(d.side_table)).get("Aria").fatigue.fp == 2
+    assert (await env.table()).get("Aria").fatigue.fp == 3  # the original is untouched
+    d.assert_clean()
+
+
+async def test_replacing_a_table_asks_first_and_undo_puts_it_back(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    await d.slash("character create", user=d.gm, channel=d.side_table, name="Cora", owner=d.player)
+    before = await snapshot(env, d.side_table)
+    asked = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    assert asked.ephemeral and "Replace this channel's table?" in asked.text
+    assert "1 character, 0 monsters, settings, clock and 1 change" in asked.text
+    assert await snapshot(env, d.side_table) == before  # nothing written yet
+
+    done = await d.click(asked, "Replace the table", user=d.gm)
+    assert "It replaced the table this channel had" in done.text and done.buttons() == []
+    assert [c.name for c in (await env.table(d.side_table)).characters] == ["Aria", "Bórin"]
+
+    asked = await d.slash("undo", user=d.gm, channel=d.side_table)  # it takes Aria away
+    assert "Undo import?" in asked.text
+    undone = await d.click(asked, "Undo", user=d.gm)
+    assert "import" in undone.text
+    assert await snapshot(env, d.side_table) == before
+    history = await d.slash("history", user=d.gm, channel=d.side_table)
+    assert "character create" in history.text and "fatigue spend" not in history.text
+    d.assert_clean()
+
+
+async def test_cancel_changes_nothing(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    before = await snapshot(env)
+    asked = await d.slash("import", user=d.gm, file=_upload(document))
+    cancelled = await d.click(asked, "Cancel", user=d.gm)
+    assert "Import cancelled" in cancelled.text
+    assert await snapshot(env) == before
+
+
+async def test_a_player_is_refused_before_the_file_is_fetched(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    before = await snapshot(env, d.ooc)
+    refused = await d.slash("import", user=d.player, channel=d.ooc, file=_upload(document))
+    assert refused.ephemeral and "Only the GM" in refused.text
+    assert await snapshot(env, d.ooc) == before
+    assert not any(r.startswith("GET /attachments/") for r in d.requests)
+
+
+async def test_a_file_declared_at_20_mb_is_refused_unfetched(env: Env) -> None:
+    d = env.discord
+    big = Upload("big.json", b"{}", size=20 * 2**20)
+    refused = await d.slash("import", user=d.gm, channel=d.side_table, file=big)
+    assert refused.ephemeral
+    assert refused.text.count("\n") == 0 and "20,971,520 bytes" in refused.text
+    assert not any(r.startswith("GET /attachments/") for r in d.requests)
+
+
+async def test_a_hostile_file_is_refused_in_one_private_line(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    document["characters"][0]["name"] = "@everyone"
+    before = await snapshot(env, d.side_table)
+    refused = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    assert refused.ephemeral
+    assert "characters[0].name: A name can't contain '@'" in refused.text
+    assert await snapshot(env, d.side_table) == before
+    d.assert_clean()
+
+
+async def test_a_second_click_imports_nothing_more(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    await d.slash("character create", user=d.gm, channel=d.side_table, name="Cora", owner=d.player)
+    asked = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    custom_id = asked.buttons()[0]["custom_id"]
+    done = await d.click(asked, "Replace the table", user=d.gm)
+    assert "It replaced the table" in done.text
+    after = await snapshot(env, d.side_table)
+    # The same button again (a stale client still showing it): the channel moved on since.
+    forge.plant_button(d, asked, custom_id)
+    again = await forge.click_id(d, custom_id, asked, user=d.gm)
+    assert "Nothing was imported: the channel has changed since you were asked" in again.text
+    assert await snapshot(env, d.side_table) == after
+
+
+async def test_a_prompt_after_a_restart_asks_for_the_command_again(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    before = await snapshot(env)
+    asked = await d.slash("import", user=d.gm, file=_upload(document))
+    await env.restart()
+    late = await d.click(asked, "Replace the table", user=d.gm)
+    assert "the file is no longer held" in late.text and late.buttons() == []
+    assert await snapshot(env) == before

@@ -1,0 +1,91 @@
+"""A channel played through the store (characters, a monster, settings, the clock, the turn
+order, a spend undone and redone), to export and import back: what the import tests start from."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+from rules.fatigue import FatigueState
+from store import Store
+from store.export import export_document
+from table.combat import Combatant, Initiative
+from table.model import Character, Monster, Table
+
+GUILD, GM, PLAYER, PLAYER2 = 22, 33, 44, 55
+EXPORTED_AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def _step(fn: Any) -> Any:
+    def run(table: Table) -> tuple[Table, None]:
+        return fn(table), None
+
+    return run
+
+
+def _spend(name: str, fp: int) -> Any:
+    def spend(table: Table) -> Table:
+        character = table.get(name)
+        return table.with_character(character.with_fatigue(FatigueState(fp=fp)))
+
+    return _step(spend)
+
+
+async def play(store: Store, channel: int, guild: int | None = GUILD) -> None:
+    """Changes as the commands make them, each one logged."""
+    aria = Character("Aria", PLAYER, level=3, fl_override=Fraction(20), classes=((8, 3),))
+    borin = Character("Bórin", PLAYER2, special_tsr=2, active=True)
+    troll = Monster("Troll", {"rank": 3, "armor": "medium"}, hp_max=40, hp=22, facing="SW")
+    for actor, action, fn in (
+        (PLAYER, "character create", _step(lambda t: t.with_character(aria))),
+        (GM, "character create", _step(lambda t: t.with_character(borin))),
+        (GM, "monster create", _step(lambda t: dataclasses.replace(t, monsters=(troll,)))),
+        (GM, "settings set", _step(lambda t: t.relayered({"ties": "succeed", "round_seconds": 6}))),
+        (GM, "clock pass", _step(lambda t: dataclasses.replace(t, clock=600))),
+        (PLAYER, "fatigue spend", _spend("Aria", 3)),
+        (PLAYER, "fatigue spend", _spend("Aria", 5)),
+        (
+            GM,
+            "init add",
+            _step(
+                lambda t: dataclasses.replace(
+                    t,
+                    initiative=Initiative(
+                        (
+                            Combatant("Aria", 12, 0, "character", PLAYER),
+                            Combatant("Troll", 7, 1, "monster"),
+                        ),
+                        1,
+                        0,
+                        1,
+                    ),
+                )
+            ),
+        ),
+    ):
+        await store.apply(channel, guild, actor, action, fn)
+    await store.undo_last(channel, guild, GM, True)  # the turn order
+    await store.undo_last(channel, guild, PLAYER, False)  # the second spend
+    await store.redo_last(channel, guild, GM, True)  # the turn order again
+
+
+async def exported(store: Store, channel: int, guild: int | None = GUILD) -> dict[str, Any]:
+    table, events = await store.read_with_history(channel, guild)
+    return export_document(table, events, EXPORTED_AT)
+
+
+def without_ids_and_times(document: dict[str, Any]) -> dict[str, Any]:
+    """The document less what an import gives anew: ids of the channel, its changes, and times."""
+    kept = {k: v for k, v in document.items() if k not in ("channel_id", "guild_id", "exported_at")}
+    kept["history"] = [
+        {k: v for k, v in e.items() if k not in ("id", "undone_by", "undoes", "created_at")}
+        | {"links": (e["undone_by"] is not None, e["undoes"] is not None)}
+        for e in document["history"]
+    ]
+    for event in kept["history"]:
+        for side in ("before", "after"):
+            if "channel" in event[side]:
+                event[side] = dict(event[side], channel=dict(event[side]["channel"], guild_id=None))
+    return kept

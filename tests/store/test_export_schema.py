@@ -1,0 +1,68 @@
+"""The published JSON Schema of the export: the copy in docs/ is the one the bot checks with,
+its bounds and fields are the code's (one source for every limit), and what /export writes
+passes it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from rules.fatigue import FatigueState
+from rules.saves import MODIFIER_LIMIT
+from store import Store
+from store.import_file import schema
+from table.bestiary import MONSTERS_MAX
+from table.combat import COMBATANTS_MAX, Combatant
+from table.model import LEVEL_MAX
+from table.monster import HP_MAX
+from table.names import NAME_MAX
+from table.settings import HISTORY_KEEP_MAX, HISTORY_KEEP_MIN, SETTING_NAMES
+from table.snapshot import CHARACTER_FIELDS, MONSTER_FIELDS
+from tests.store.conftest import Database
+from tests.store.importing import exported, play
+
+DOCS = Path(__file__).parents[2] / "docs" / "export.schema.json"
+
+
+def test_the_published_schema_is_the_one_the_bot_checks_with() -> None:
+    assert json.loads(DOCS.read_text("utf-8")) == schema()
+    jsonschema.Draft202012Validator.check_schema(schema())
+
+
+def test_its_bounds_are_the_commands() -> None:
+    defs: dict[str, Any] = schema()["$defs"]
+    character = defs["character"]["properties"]
+    assert character["level"]["maximum"] == LEVEL_MAX
+    assert defs["modifier"] == {
+        "type": "integer",
+        "minimum": -MODIFIER_LIMIT,
+        "maximum": MODIFIER_LIMIT,
+    }
+    assert defs["name"]["maxLength"] == NAME_MAX
+    assert schema()["properties"]["monsters"]["maxItems"] == MONSTERS_MAX
+    assert defs["initiative"]["properties"]["combatants"]["maxItems"] == COMBATANTS_MAX
+    keep = defs["settings"]["properties"]["history_keep"]
+    assert (keep["minimum"], keep["maximum"]) == (HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
+    assert defs["monster"]["properties"]["hp_max"]["oneOf"][0]["maximum"] == HP_MAX
+
+
+def test_its_fields_are_the_tables() -> None:
+    defs: dict[str, Any] = schema()["$defs"]
+    fields = {f.name for f in dataclasses.fields(FatigueState)}
+    assert set(defs["fatigue"]["required"]) == set(defs["fatigue"]["properties"]) == fields
+    assert set(defs["character"]["properties"]) == {*CHARACTER_FIELDS, "fatigue"}
+    assert set(defs["monster"]["properties"]) == set(MONSTER_FIELDS)
+    assert set(defs["combatant"]["properties"]) == {f.name for f in dataclasses.fields(Combatant)}
+    assert set(defs["settings"]["required"]) == set(SETTING_NAMES)
+    assert set(defs["setting_name"]["enum"]) == set(SETTING_NAMES)
+
+
+async def test_what_export_writes_passes_it(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        await play(store, 101)
+        document = json.loads(json.dumps(await exported(store, 101)))
+    jsonschema.validate(document, schema(), cls=jsonschema.Draft202012Validator)

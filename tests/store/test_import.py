@@ -1,0 +1,163 @@
+"""Import through the store: export → import into another channel → export again gives the same
+document but for ids and times, on SQLite, on PostgreSQL and from one to the other; /undo goes
+on into the imported history; documents written by earlier releases import; a table is replaced
+only when asked, as one change that /undo takes back whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rules.errors import RulesError
+from store import Store
+from store.export import export_bytes
+from store.import_file import read_export
+from store.import_write import TableThere
+from table.undo import REDO_ACTION, UNDO_ACTION
+from tests.store.conftest import Database
+from tests.store.importing import GM, GUILD, PLAYER, exported, play, without_ids_and_times
+
+SOURCE, TARGET = 101, 202
+EXPORTS = Path(__file__).parent / "exports"
+
+
+async def test_export_import_export_is_the_same_document(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        document = await exported(store, SOURCE)
+        done = await store.import_channel(TARGET, GUILD, GM, read_export(export_bytes(document)))
+        assert (done.changes, done.replaced) == (len(document["history"]), False)
+        again = await exported(store, TARGET)
+        assert without_ids_and_times(again) == without_ids_and_times(document)
+        assert {e["id"] for e in again["history"]}.isdisjoint(e["id"] for e in document["history"])
+        source = await store.read(SOURCE, GUILD)
+        assert (await store.read(TARGET, GUILD)).characters == source.characters
+
+
+async def test_undo_and_redo_go_on_into_the_imported_history(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        await store.import_channel(
+            TARGET, GUILD, GM, read_export(export_bytes(await exported(store, SOURCE)))
+        )
+        for channel in (SOURCE, TARGET):  # the same steps back, in both channels
+            undone = await store.undo_last(channel, GUILD, GM, True)
+            assert undone.target.action == REDO_ACTION
+            redone = await store.redo_last(channel, GUILD, GM, True)
+            assert redone.change.action == REDO_ACTION
+            assert (await store.undo_last(channel, GUILD, GM, True)).target.action == REDO_ACTION
+        source, target = await store.read(SOURCE, GUILD), await store.read(TARGET, GUILD)
+        assert target.characters == source.characters
+        assert target.initiative == source.initiative
+        history = [e.action for e in await store.history(TARGET, 20)]
+        assert history == [e.action for e in await store.history(SOURCE, 20)]
+
+
+@pytest.mark.parametrize("direction", ["sqlite to postgres", "postgres to sqlite"])
+async def test_a_channel_moves_between_sqlite_and_postgres(
+    direction: str, tmp_path: Path, postgres_url: str
+) -> None:
+    urls = [f"sqlite:///{tmp_path / 'tk.db'}", postgres_url]
+    source_url, target_url = urls if direction == "sqlite to postgres" else urls[::-1]
+    async with Store.open(source_url) as source:
+        await play(source, SOURCE)
+        document = await exported(source, SOURCE)
+    async with Store.open(target_url) as target:
+        await target.import_channel(TARGET, GUILD, GM, read_export(export_bytes(document)))
+        again = await exported(target, TARGET)
+        assert without_ids_and_times(again) == without_ids_and_times(document)
+        assert (await target.undo_last(TARGET, GUILD, GM, True)).target.action == REDO_ACTION
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXPORTS.glob("v1-*.json")))
+async def test_an_earlier_releases_export_imports(name: str, db: Database) -> None:
+    data = (EXPORTS / name).read_bytes()
+    written = json.loads(data)
+    async with Store.open(db.url) as store:
+        await store.import_channel(TARGET, GUILD, GM, read_export(data))
+        table = await store.read(TARGET, GUILD)
+        assert [c.name for c in table.characters] == ["Aria", "Bórin"]
+        assert table.get("Aria").owner_id == PLAYER and table.clock == written["clock"]
+        assert table.settings.ties == "succeed" and table.settings.round_seconds == 6
+        assert table.own == {"ties", "round_seconds"}
+        assert [m.hp for m in table.monsters] == [22]
+        history = await store.history(TARGET, 20)
+        assert len(history) == len(written["history"])
+        assert history[0].action == UNDO_ACTION  # the player's undo of their last spend
+        redone = await store.redo_last(TARGET, GUILD, PLAYER, False)
+        assert redone.table.get("Aria").fatigue.fp == 5
+        again = await exported(store, TARGET)
+        assert read_export(export_bytes(again)).characters == redone.table.characters
+
+
+async def test_a_table_is_replaced_only_when_asked_and_undo_puts_it_back(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        imported = read_export(export_bytes(await exported(store, SOURCE)))
+        await play(store, TARGET, GUILD)
+        await store.undo_last(TARGET, GUILD, GM, True)  # the redo: the channel is its own
+        was, was_log = await store.read_with_history(TARGET, GUILD)
+        rows = await db.dump()
+
+        with pytest.raises(TableThere) as asked:
+            await store.import_channel(TARGET, GUILD, GM, imported)
+        assert await db.dump() == rows  # nothing written
+        assert asked.value.newest == was_log[-1].id and asked.value.changes == len(was_log)
+        with pytest.raises(RulesError, match="changed since"):
+            await store.import_channel(TARGET, GUILD, GM, imported, replace=(was_log[0].id,))
+        assert await db.dump() == rows
+
+        done = await store.import_channel(
+            TARGET, GUILD, GM, imported, replace=(asked.value.newest,)
+        )
+        assert done.replaced
+        now = await store.read(TARGET, GUILD)
+        assert now.characters == (await store.read(SOURCE, GUILD)).characters
+        assert (await store.history(TARGET, 1))[0].action == "import"
+
+        undone = await store.undo_last(TARGET, GUILD, GM, True)
+        assert undone.target.action == "import" and undone.table == was
+        table, log = await store.read_with_history(TARGET, GUILD)
+        assert table == was
+        assert [(e.id, e.action, e.undone_by, e.undoes) for e in log] == [
+            (e.id, e.action, e.undone_by, e.undoes) for e in was_log
+        ]
+
+
+async def test_a_player_can_not_undo_a_replacing_import(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        imported = read_export(export_bytes(await exported(store, SOURCE)))
+        await play(store, TARGET)
+        newest = (await store.history(TARGET, 1))[0].id
+        await store.import_channel(TARGET, GUILD, GM, imported, replace=(newest,))
+        rows = await db.dump()
+        with pytest.raises(RulesError):
+            await store.undo_last(TARGET, GUILD, GM + 1, False)
+        assert await db.dump() == rows
+
+
+async def test_the_server_settings_stay_the_target_servers(db: Database) -> None:
+    async with Store.open(db.url) as store:
+
+        def server_sets(table):  # type: ignore[no-untyped-def]
+            return table.relayered(table.own_settings(), (("monster_stats", "shown"),)), None
+
+        def gm_role(table):  # type: ignore[no-untyped-def]
+            return table.relayered({**table.own_settings(), "gm_role_id": 77}), None
+
+        await store.apply(TARGET, GUILD + 1, GM, "settings set", server_sets)
+        await play(store, SOURCE)
+        await store.apply(SOURCE, GUILD, GM, "settings set", gm_role)
+        imported = read_export(export_bytes(await exported(store, SOURCE)))
+        other = TARGET + 1  # a channel of the other server, empty
+        await store.import_channel(other, GUILD + 1, GM, imported)
+        table = await store.read(other, GUILD + 1)
+        assert table.settings.monster_stats == "shown"  # its server's, not the export's default
+        assert table.settings.ties == "succeed" and table.guild_id == GUILD + 1
+        assert dict(table.server) == {"monster_stats": "shown"}
+        assert table.settings.gm_role_id is None  # a role of the other server stays behind
+        await store.import_channel(TARGET + 2, GUILD, GM, imported)  # its own server: it comes
+        assert (await store.read(TARGET + 2, GUILD)).settings.gm_role_id == 77

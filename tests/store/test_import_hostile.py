@@ -1,0 +1,246 @@
+"""Hostile files handed to /import: each refused with one line naming the first problem (and its
+path), nothing written; and any file at all is either refused that way or imported, never a
+crash (a property over documents spoiled at random)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.errors import RulesError
+from store import Store
+from store.export import export_bytes
+from store.import_file import BYTES_MAX, ImportRefused, check_size, read_export
+from tests.store.importing import GM, GUILD
+
+EXPORT = Path(__file__).parent / "exports" / "v1-fc21989.json"
+TARGET = 303
+Doc = dict[str, Any]
+
+
+def valid() -> Doc:
+    """A current export of a played channel (an earlier release's, upgraded on the way in)."""
+    document: Doc = json.loads(EXPORT.read_text("utf-8"))
+    return document
+
+
+def spoiled(change: Callable[[Doc], object]) -> bytes:
+    document = valid()
+    change(document)
+    return json.dumps(document).encode("utf-8")
+
+
+def _set(path: str, value: Any) -> Callable[[Doc], None]:
+    def change(document: Doc) -> None:
+        *parents, leaf = path.split(".")
+        place: Any = document
+        for step in parents:
+            place = place[int(step)] if step.isdigit() else place[step]
+        place[int(leaf) if leaf.isdigit() else leaf] = value
+
+    return change
+
+
+def _twins(document: Doc) -> None:
+    document["characters"][1]["name"] = document["characters"][0]["name"].upper()
+
+
+def _many(count: int) -> Callable[[Doc], None]:
+    def change(document: Doc) -> None:
+        first = document["characters"][0]
+        document["characters"] = [dict(first, name=f"Hero {n}") for n in range(count)]
+
+    return change
+
+
+def _unfit(document: Doc) -> None:
+    document["characters"][0]["fatigue"]["fp"] += 7  # the history says otherwise
+
+
+def _lost_link(document: Doc) -> None:
+    document["history"][-1]["undoes"] = "999999"
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+DEEP = (
+    b'{"format": "tablekeeper-export", "version": 1, "x": ' + b"[" * 10_000 + b"]" * 10_000 + b"}"
+)
+HOSTILE: list[tuple[str, bytes, str]] = [
+    ("not JSON", b"name,level\nAria,3\n", "not JSON"),
+    ("not UTF-8", b'{"format": "tablekeeper-export", "x": "\xff\xfe"}', "not UTF-8"),
+    ("another program's JSON", b'{"name": "Aria", "hp": 12}', "not a Tablekeeper export"),
+    ("a list", b"[1, 2, 3]", "not a Tablekeeper export"),
+    ("a future version", spoiled(_set("version", 3)), "version: 3 is not"),
+    ("a version as text", spoiled(_set("version", "1")), 'version: "1" is not'),
+    ("nested 10,000 deep", DEEP, "nests deeper"),
+    ("nested 40 deep", spoiled(_set("characters.0.classes", _nested(40))), "nests deeper"),
+    (
+        "a level of 10**30",
+        spoiled(_set("characters.1.level", 10**30)),
+        "characters[1].level: 10**30 is above 100",
+    ),
+    (
+        "a modifier past the rules",
+        spoiled(_set("characters.0.wisdom", 101)),
+        "characters[0].wisdom: 101 is above 100",
+    ),
+    (
+        "FP past a 64-bit row",
+        spoiled(_set("characters.0.fatigue.fp", 2**63)),
+        "characters[0].fatigue.fp",
+    ),
+    (
+        "5,000 digits",
+        b'{"format": "tablekeeper-export", "clock": ' + b"9" * 5000 + b"}",
+        "a number of 5,000 digits",
+    ),
+    (
+        "a lone surrogate",
+        b'{"format": "tablekeeper-export", "x": "\\ud800"}',
+        "text that is not Unicode",
+    ),
+    ("an action of markup", spoiled(_set("history.0.action", "**@here**")), "history[0].action"),
+    ("NaN", b'{"format": "tablekeeper-export", "version": 1, "clock": NaN}', "NaN"),
+    ("Infinity", b'{"format": "tablekeeper-export", "version": 1, "clock": Infinity}', "Infinity"),
+    (
+        "-Infinity",
+        b'{"format": "tablekeeper-export", "version": 1, "clock": -Infinity}',
+        "-Infinity",
+    ),
+    ("a clock as a float", spoiled(_set("clock", 600.0)), "a number with a fraction (600.0)"),
+    ("a key twice", b'{"format": "tablekeeper-export", "format": "x"}', '"format" twice'),
+    (
+        "twins after case-folding",
+        spoiled(_twins),
+        "characters[1].name: ARIA is named like characters[0]",
+    ),
+    ("a name of 41 characters", spoiled(_set("characters.0.name", "A" * 41)), "characters[0].name"),
+    (
+        "a name of 33 characters",
+        spoiled(_set("characters.0.name", "A" * 33)),
+        "characters[0].name: A character's name must be 32",
+    ),
+    (
+        "@everyone",
+        spoiled(_set("characters.0.name", "@everyone")),
+        "characters[0].name: A name can't contain '@'",
+    ),
+    ("a monster @here", spoiled(_set("monsters.0.name", "Troll @here")), "monsters[0].name"),
+    (
+        "a combatant's mention",
+        spoiled(_set("initiative.combatants.1.name", "<@&1>")),
+        "initiative.combatants[1].name",
+    ),
+    (
+        "a setting past the rules",
+        spoiled(_set("settings.history_keep", 5)),
+        "settings.history_keep: 5 is below 10",
+    ),
+    (
+        "a setting that isn't one",
+        spoiled(_set("settings.volume", 11)),
+        'settings: "volume" is not a field',
+    ),
+    (
+        "a history that doesn't fit",
+        spoiled(_unfit),
+        "history[8].after.characters.aria: the history's latest",
+    ),
+    (
+        "a change /undo can't put back",
+        spoiled(_set("history.3.before.channel", {"clock": 5})),
+        "history[3].before: ",
+    ),
+    ("an undo of nothing", spoiled(_lost_link), "history[8].undoes: no earlier change"),
+    ("100,000 characters", spoiled(_many(100_000)), "bytes: an export is at most 10,485,760"),
+    ("501 characters", spoiled(_many(501)), "characters: 501 items, at most 500"),
+    (
+        "an id that isn't one",
+        spoiled(_set("characters.0.owner_id", "-5")),
+        "characters[0].owner_id",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"), [(d, p) for _n, d, p in HOSTILE], ids=[n for n, _d, _p in HOSTILE]
+)
+async def test_a_hostile_file_is_refused_by_its_first_problem_and_nothing_is_written(
+    data: bytes, problem: str, tmp_path: Path
+) -> None:
+    async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
+        with pytest.raises(RulesError) as refused:
+            await store.import_channel(TARGET, GUILD, GM, read_export(data))
+        line = str(refused.value)
+        assert problem in line
+        assert "\n" not in line and len(line) < 300
+        table, events = await store.read_with_history(TARGET, GUILD)
+        assert (table.characters, events) == ((), [])
+
+
+def test_a_file_of_20_mb_is_refused_by_its_declared_size() -> None:
+    check_size(BYTES_MAX)  # the largest a bot can upload still comes in
+    with pytest.raises(ImportRefused, match="20,971,520 bytes"):
+        check_size(20 * 2**20)
+    with pytest.raises(ImportRefused, match="bytes: an export is at most"):
+        read_export(b" " * (BYTES_MAX + 1))
+
+
+def test_the_valid_document_imports() -> None:  # what the hostile ones are spoiled from
+    assert [c.name for c in read_export(export_bytes(valid())).characters] == ["Aria", "Bórin"]
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))] or [path]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))] or [path]
+    return [path]
+
+
+ODD = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**80), max_value=2**80),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=50),
+    st.sampled_from(["@everyone", "<@1>", "", " ", "x" * 41, "1/0", "-1", "\ud800"]),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32), value=ODD, count=st.integers(1, 3))
+def test_any_spoiled_export_is_refused_cleanly_or_imports(
+    seed: int, value: Any, count: int
+) -> None:
+    rng = random.Random(seed)
+    document = valid()
+    for _ in range(count):
+        path = rng.choice(_leaves(document))
+        if path:
+            place: Any = document
+            for step in path[:-1]:
+                place = place[step]
+            place[path[-1]] = copy.deepcopy(value)
+    data = json.dumps(document).encode("utf-8")
+    try:
+        read_export(data)
+    except RulesError as refused:  # anything else is a crash
+        line = str(refused)
+        assert line and "\n" not in line and "Traceback" not in line
