@@ -257,11 +257,12 @@ def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 
 def change_parts(
-    before: Snapshot, after: Snapshot, undo: bool = False, *, numbers: bool
+    before: Snapshot, after: Snapshot, undo: bool = False, *, numbers: bool, renames: bool = True
 ) -> list[str]:
     """One text per thing a change touched: the channel's fields, each character, each monster;
     `undo` when the change is an undo (what it puts back was "brought back", not created);
-    `numbers` whether its readers may see the monsters' numbers (`table.sight`)."""
+    `numbers` whether its readers may see the monsters' numbers (`table.sight`); `renames`
+    whether one gone and one come read as a rename (`table.actions.renames`)."""
     change = Change(before, after)
     parts = channel_changes(*change.channel())
     server = _fields(*change.server_settings(), _SETTINGS)
@@ -272,7 +273,7 @@ def change_parts(
     for part, show in (("characters", character_change), ("monsters", monster)):
         old, new = change.records(part)
         keys = sorted(old.keys() | new.keys())
-        renamed = change.renamed(part)
+        renamed = change.renamed(part) if renames else None
         if renamed is not None:  # one name gone and one come: a rename, shown as one
             was, now = renamed
             keys = [k for k in keys if k not in renamed]

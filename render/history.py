@@ -12,7 +12,7 @@ import discord
 from lang import N_, _, words
 from render.changes import change_parts
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
-from table.actions import action_text
+from table.actions import action_text, renames
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import REDO_ACTION, AskFirst, Redone, Undone
@@ -50,7 +50,7 @@ def when(moment: datetime, now: datetime) -> str:
 # is read again after every change to the channel, and all but its newest line are the same
 # events, read anew (other objects) but equal. A kept text is used only for the same snapshots
 # (compared, which costs far less than saying them again). Bounded: emptied when full.
-_WHAT: dict[tuple[int, int, bool, bool, object], tuple[Snapshot, Snapshot, str]] = {}
+_WHAT: dict[tuple[int, int, bool, bool, bool, object], tuple[Snapshot, Snapshot, str]] = {}
 WHAT_KEPT = 1024
 
 
@@ -62,11 +62,12 @@ def _restores(event: Event) -> bool:
 def _what(event: Event, numbers: bool) -> str:
     """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched."""
     undo = _restores(event)
-    key = (event.channel_id, event.id, undo, numbers, words())
+    renamed = renames(event.action)
+    key = (event.channel_id, event.id, undo, numbers, renamed, words())
     kept = _WHAT.get(key)
     if kept is not None and kept[0] == event.before and kept[1] == event.after:
         return kept[2]
-    parts = change_parts(event.before, event.after, undo, numbers=numbers)
+    parts = change_parts(event.before, event.after, undo, numbers=numbers, renames=renamed)
     what = "; ".join(parts) or _("no visible change")
     if len(_WHAT) >= WHAT_KEPT:
         _WHAT.clear()
@@ -153,7 +154,7 @@ def _took_back(
     """Which change, then one line per thing `did` changed (or would), then `more` lines."""
     action = action_text(change.action)
     first = _(words.head, action=action, actor=change.actor_id, when=when(change.created_at, now))
-    parts = change_parts(*did, undo=True, numbers=numbers)
+    parts = change_parts(*did, undo=True, numbers=numbers, renames=renames(change.action))
     lines = [first, *(f"• {part}" for part in parts), *more]
     return discord.Embed(
         title=_clip(_(words.title, icon=words.icon, action=action), TITLE_MAX),

@@ -51,3 +51,12 @@ def action_text(action: str) -> str:
     """A logged action (`fatigue spend`) in the reader's language; one this version doesn't
     know reads as logged."""
     return _(action) if action in ACTIONS else action
+
+
+REPLACES_TABLE = frozenset((N_("import"),))  # a whole table put in place of another
+
+
+def renames(action: str) -> bool:
+    """Whether one character (or monster) gone and one come in a change of `action` read as a
+    rename: not when the change put a whole other table in place (an import)."""
+    return action not in REPLACES_TABLE

@@ -74,6 +74,7 @@ class Session:
     clickable: Reply | None = None
     group: PrivateChannel | None = None  # the group DM, opened when first visited
     locale: str = "en-US"  # the language of everyone's Discord client (`:lang`)
+    downloads: Path | None = None  # where the files replies carry are saved
 
     @property
     def user(self) -> User:
@@ -119,7 +120,22 @@ async def handle(session: Session, line: str) -> str:
     reply = await session.discord.type(line, user=session.user, channel=session.channel)
     reply = await session.discord.settle(reply)  # with any follow-up (a secret roll's result)
     _remember(session, reply)
-    return render_reply(reply, session.names)
+    return render_reply(reply, session.names) + _saved(session, reply)
+
+
+def _saved(session: Session, reply: Reply) -> str:
+    """Each file a reply carries, saved where a later command can attach it by its path
+    (`/import file:PATH`), as a user would download it: the lines that say where."""
+    if session.downloads is None:
+        return ""
+    lines = []
+    for message in (reply, *reply.followups):
+        for name, data in message.files:
+            path = session.downloads / Path(name).name
+            session.downloads.mkdir(exist_ok=True)
+            path.write_bytes(data)
+            lines.append(f"\n(saved as {path})")
+    return "".join(lines)
 
 
 async def _meta(session: Session, line: str) -> str:
@@ -153,7 +169,7 @@ async def _meta(session: Session, line: str) -> str:
         reply = await session.discord.click(session.clickable, rest, user=session.user)
         reply = await session.discord.settle(reply)
         _remember(session, reply)
-        return render_reply(reply, session.names)
+        return render_reply(reply, session.names) + _saved(session, reply)
     raise CommandLineError(f"Unknown sandbox command :{word}. Try :help")
 
 
@@ -304,6 +320,7 @@ async def run(args: argparse.Namespace) -> int:
                 async with running(bot, discord_, commands=False):
                     names = await sync_commands(bot, None)  # what `python -m bot sync` does
                     session = Session(discord_, who=args.who, locale=args.locale)
+                    session.downloads = Path(scratch) / "files"
                     kept = "kept" if args.db else "deleted on exit; --db PATH keeps one"
                     print(
                         f"Tablekeeper sandbox: {len(cogs)} cogs, {len(names)} commands "

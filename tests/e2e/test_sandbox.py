@@ -262,3 +262,20 @@ def test_the_sandbox_speaks_the_client_language_it_is_given() -> None:
     assert "Tirada de Salvación de Voluntad" in spanish and "→ 85" in spanish
     assert "Willpower Save Roll" in french and "→ 85" in french  # unsupported: English
     assert "Which language?" in out.split(":lang nonsense!\n")[1]
+
+
+def test_a_file_is_attached_by_its_path_and_a_replys_file_is_saved() -> None:
+    """`/import file:PATH` attaches the file there, as a user picks one to upload; each file a
+    reply carries is saved where a later command can attach it."""
+    export = REPO / "tests/store/exports/v1-fc21989.json"
+    script = f":as gm\n/import file:{export}\n/export\n/import file:no/such.json\n"
+    done, _ = sandbox(script)
+    assert done.returncode == 0, done.stderr
+    imported = after(done.stdout, f"gandra (gm) #table> /import file:{export}")
+    assert imported.splitlines()[1].startswith("Imported into this channel:"), imported
+    exported = after(done.stdout, "gandra (gm) #table> /export")
+    saved = re.search(r"^\(saved as (\S+\.json)\)$", exported, re.MULTILINE)
+    assert saved, exported
+    assert not Path(saved[1]).exists()  # the scratch folder goes with the session
+    missing = after(done.stdout, "gandra (gm) #table> /import file:no/such.json")
+    assert missing.startswith("! Could not read no/such.json: No such file"), missing

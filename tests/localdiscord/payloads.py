@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 from typing import Any
 
 from tests.localdiscord.attachments import Upload
@@ -90,6 +91,18 @@ def interaction_payload(
     return payload
 
 
+def picked(value: Any) -> Upload:
+    """A file typed by its path (`file:~/table.json`), as a user picks one to upload."""
+    if not isinstance(value, str):
+        raise CommandLineError(f"An attachment option takes an Upload or a path, not {value!r}")
+    path = Path(value).expanduser()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CommandLineError(f"Could not read {value}: {error.strerror or error}") from None
+    return Upload(path.name, data)
+
+
 class Resolver:
     """Turns user/channel/role option values into ids and fills the `resolved` map; an
     attachment option's `Upload` is put on the CDN (`cdn`, served at `cdn_base`) as a user's
@@ -110,9 +123,7 @@ class Resolver:
 
     def __call__(self, kind: int, value: Any) -> str:
         if kind == ATTACHMENT:
-            if not isinstance(value, Upload):
-                raise CommandLineError(f"An attachment option takes an Upload, not {value!r}")
-            return self._attach(value)
+            return self._attach(value if isinstance(value, Upload) else picked(value))
         if kind in (USER, MENTIONABLE) and (user := self._user(value)) is not None:
             return self._add_user(user)
         if kind in (ROLE, MENTIONABLE) and (role := self._role(value)) is not None:

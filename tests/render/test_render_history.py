@@ -24,6 +24,7 @@ from render.history import (
 )
 from rules.fatigue import FatigueState
 from table.event import Event
+from table.imported import IMPORT_ACTION
 from table.model import ChannelSettings, Character, Monster, Table
 from table.snapshot import character_to_dict, diff
 from table.undo import AskFirst, Redone, Undone
@@ -231,3 +232,22 @@ def test_a_history_page_hides_the_numbers_from_its_readers_and_keeps_them_apart(
     assert event_line(hit, NOW, numbers=True).endswith("· monster Orc HP 30 → 20")
     hidden = history_embed([hit], NOW, numbers=False).description or ""
     assert "HP" not in hidden and "looks unhurt → hurt" in hidden
+
+
+def test_an_import_that_replaced_a_table_reads_as_one_gone_and_another_come() -> None:
+    """Not as a rename, which one character gone and one come reads as in any other change."""
+    bo = Character("Bo", 2, fl_override=Fraction(4), fatigue=FatigueState(fp=0))
+    imported = event(table(bo), table(ARIA), action=IMPORT_ACTION)
+    assert event_line(imported, NOW, numbers=True).endswith("· import · Aria created; Bo removed")
+    renamed = dataclasses.replace(imported, action="character set")
+    assert "Aria renamed from Bo" in event_line(renamed, NOW, numbers=True)
+    undone = undone_embed(
+        Undone(
+            imported,
+            dataclasses.replace(imported, before=imported.after, after=imported.before),
+            table(bo),
+        ),
+        NOW,
+        numbers=True,
+    )
+    assert "renamed" not in (undone.description or "")
