@@ -89,9 +89,10 @@ async def test_a_player_undoing_someone_elses_change_is_refused_in_spanish(env: 
     await d.slash("fatigue spend", user=d.player, amount=2, character="Bree")
     text = await refused(env, "undo", speaking(d.player2, SPANISH))
     assert text.startswith("Solo puedes deshacer tus propios cambios")
-    assert "fatigue spend" in text  # the change is named by its command, as in English
+    assert "gastar fatiga" in text  # the change, named as /history names it in Spanish
     english = await refused(env, "undo", d.player2)
     assert english.startswith("You can only undo your own changes")
+    assert "fatigue spend" in english
 
 
 async def test_a_rules_refusal_of_a_cog_is_in_spanish(env: Any) -> None:

@@ -30,7 +30,7 @@ async def test_the_retention_edge_is_said_in_the_askers_language(db: Database) -
         await spend(store, "Bo", GM, KEEP)  # 3..12: event 2 falls past what the channel keeps
         before = await db.dump()
         spanish = await refusal(store, PIP, False, "es-ES")
-        assert spanish.startswith("No se puede deshacer: fatigue spend de <@21> a las <t:")
+        assert spanish.startswith("No se puede deshacer: gastar fatiga de <@21> a las <t:")
         assert f"sus últimos {KEEP} cambios" in spanish
         assert "`/settings set history_keep:`" in spanish
         english = await refusal(store, PIP, False, "fr")
@@ -46,7 +46,7 @@ async def test_nothing_to_undo_is_said_in_the_askers_language(db: Database) -> N
         before = await db.dump()
         spanish = await refusal(store, PIP, False, "es-419")
         assert spanish.startswith("Solo puedes deshacer tus propios cambios")
-        assert "el último es fatigue spend de <@11>" in spanish
+        assert "el último es gastar fatiga de <@11>" in spanish
         english = await refusal(store, PIP, False, "en-US")
         assert english.startswith("You can only undo your own changes")
         assert await db.dump() == before
