@@ -38,6 +38,7 @@ from typing import Any
 from store import Store
 from table import initiative
 from table.model import Table
+from tests.benchmarks import _soak_trace
 from tests.benchmarks._bots import extra_channels, forget
 from tests.benchmarks._figures import duration, machine, percentile, table
 from tests.benchmarks._seed import TROLL, party
@@ -225,7 +226,10 @@ async def soak(
         started = time.perf_counter()
         await seed(url, d, channels)
         print(f"  seeded {channel_count:,} channels in {duration(time.perf_counter() - started)}")
-        async with shard_processes(d, url, folder, [None], shard_count=None) as (bot,):
+        traced = _soak_trace.settings(folder / "trace") if args.trace else None
+        async with shard_processes(d, url, folder, [None], shard_count=None, settings=traced) as (
+            bot,
+        ):
             pid = bot.process.pid
             idle = rss_mb(pid)
             s = Soak(d, channels, args.seed)
@@ -238,7 +242,14 @@ async def soak(
             if checked_run.failed:
                 raise SystemExit(f"warm-up failed: {dict(checked_run.failed)}")
             run = Run()
-            await s.offer(run, args.rate, args.minutes * 60, pid, args.every)
+            seconds = args.minutes * 60
+            if args.trace:
+                halfway = asyncio.create_task(_soak_trace.at(seconds / 2, pid, folder / "trace"))
+            await s.offer(run, args.rate, seconds, pid, args.every)
+            if args.trace:
+                await halfway
+                await _soak_trace.snapshot(pid, folder / "trace")
+                _soak_trace.report(folder / "trace")
             end = rss_mb(pid)
         half = [mb for t, _, mb in run.samples if t >= run.samples[-1][0] / 2]
     return run, idle, half[0], end
@@ -300,6 +311,11 @@ def main() -> None:
     )
     parser.add_argument("--every", type=float, default=5.0, help="seconds between RSS samples")
     parser.add_argument("--seed", type=int, default=20240)
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="find what grows: tracemalloc snapshots of the bot halfway and at the end (slow)",
+    )
     args = parser.parse_args()
     args.channels = [int(n) for n in args.channels.split(",")]
     started = time.perf_counter()
