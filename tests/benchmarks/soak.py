@@ -226,7 +226,8 @@ async def soak(
         started = time.perf_counter()
         await seed(url, d, channels)
         print(f"  seeded {channel_count:,} channels in {duration(time.perf_counter() - started)}")
-        traced = _soak_trace.settings(folder / "trace") if args.trace else None
+        trace = folder / "trace"
+        traced = None if args.trace is None else _soak_trace.settings(trace, args.trace)
         async with shard_processes(d, url, folder, [None], shard_count=None, settings=traced) as (
             bot,
         ):
@@ -243,13 +244,13 @@ async def soak(
                 raise SystemExit(f"warm-up failed: {dict(checked_run.failed)}")
             run = Run()
             seconds = args.minutes * 60
-            if args.trace:
-                halfway = asyncio.create_task(_soak_trace.at(seconds / 2, pid, folder / "trace"))
+            if traced:
+                halfway = asyncio.create_task(_soak_trace.at(seconds / 2, pid, trace))
             await s.offer(run, args.rate, seconds, pid, args.every)
-            if args.trace:
+            if traced:
                 await halfway
-                await _soak_trace.snapshot(pid, folder / "trace")
-                _soak_trace.report(folder / "trace")
+                await _soak_trace.snapshot(pid, trace)
+                _soak_trace.report(trace)
             end = rss_mb(pid)
         half = [mb for t, _, mb in run.samples if t >= run.samples[-1][0] / 2]
     return run, idle, half[0], end
@@ -313,8 +314,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20240)
     parser.add_argument(
         "--trace",
-        action="store_true",
-        help="find what grows: tracemalloc snapshots of the bot halfway and at the end (slow)",
+        type=int,
+        metavar="FRAMES",
+        help="find what grows: the bot's memory halfway and at the end (SQLite's, Python's,"
+        " objects by type); FRAMES > 0 adds tracemalloc that deep (slow)",
     )
     args = parser.parse_args()
     args.channels = [int(n) for n in args.channels.split(",")]
