@@ -33,7 +33,6 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from store import Store
 from table import initiative
@@ -256,7 +255,8 @@ async def soak(
     return run, idle, half[0], end
 
 
-def report(channels: int, run: Run, idle: float, warm: float, end: float, a: Any) -> list[str]:
+def report(channels: int, run: Run, idle: float, warm: float, end: float, rate: float) -> list[str]:
+    """Print one soak's figures; its row of the closing table."""
     seconds = run.samples[-1][0]
     per_10k, points = growth(run.samples)
     print(f"\n  {channels:,} channels: {run.sent:,} sent, {run.answered:,} answered", end="")
@@ -270,7 +270,7 @@ def report(channels: int, run: Run, idle: float, warm: float, end: float, a: Any
     lat = run.latencies or [0.0]
     return [
         f"{channels:,}",
-        f"{a.rate:,.0f}/s",
+        f"{rate:,.0f}/s",
         f"{run.answered / seconds:,.0f}/s",
         f"{run.answered:,}",
         duration(percentile(lat, 50)),
@@ -288,7 +288,7 @@ async def run(args: argparse.Namespace) -> None:
         for count in args.channels:
             print(f"\nSoak over {count:,} channels, {args.rate:,.0f}/s offered, {args.minutes} min")
             soaked, idle, warm, end = await soak(args, Path(tmp), count)
-            rows.append(report(count, soaked, idle, warm, end, args))
+            rows.append(report(count, soaked, idle, warm, end, args.rate))
     print(f"\nMemory under a steady mix ({', '.join(line for line, _, _ in MIX)})")
     print(f"{machine()}, {os.cpu_count()} cores")
     heads = ["channels", "offered", "held", "answered", "p50", "p99", "RSS idle", "at half"]
@@ -304,7 +304,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rate", type=float, default=250.0, help="commands offered a second")
-    parser.add_argument("--minutes", type=float, default=4.0, help="of load, per channel count")
+    parser.add_argument("--minutes", type=float, default=5.0, help="of load, per channel count")
     parser.add_argument(
         "--channels",
         default="200,20000",
