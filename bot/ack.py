@@ -128,17 +128,23 @@ async def send(interaction: discord.Interaction, message: Message, *, private: b
                 message,
                 lambda: interaction.response.send_message(ephemeral=private, **message.new()),
             )
-        elif ack.state == "thinking" and ack.ephemeral == private:  # an idempotent edit
-            await _edit(lambda: interaction.edit_original_response(**message.edit()))
+        elif ack.state == "thinking" and ack.ephemeral == private and not _pings(message, private):
+            await _edit(lambda: interaction.edit_original_response(**message.edit()))  # idempotent
         else:
             if ack.state == "thinking":
-                # Deferred the other way (an error after a public deferral): take it away,
-                # then say it as it should be said.
+                # Deferred the other way (an error after a public deferral), or the answer must
+                # ping someone, which no edit does: take it away, then say it anew.
                 with contextlib.suppress(discord.NotFound):
                     await interaction.delete_original_response()
             # A follow-up is not idempotent: a lost response is not sent again (it may have landed).
             await interaction.followup.send(ephemeral=private, **message.new())
         ack.state = "answered"  # what follows is a follow-up, never an edit of this answer
+
+
+def _pings(message: Message, private: bool) -> bool:
+    """Whether the message must notify someone: Discord pings only on a public message's
+    creation, never when a deferral's "thinking…" is filled in (an edit)."""
+    return message.pinged is not None and not private
 
 
 async def edit(interaction: discord.Interaction, message: Message) -> None:

@@ -20,11 +20,12 @@ from bot.ack import mark_saved
 from bot.permissions import is_gm
 from cogs._confirm import ANSWER, ConfirmButton, PromptTimers, ask
 from cogs._reply import reply, update
-from cogs._shared import bot_of, table_channel_id
+from cogs._shared import CHANNEL_ONLY, bot_of, table_channel_id
 from lang import _
 from render.confirm import take_back_cancelled_embed
 from render.history import ask_embed, redone_embed, undone_embed
-from table.model import ChannelSettings
+from table.model import ChannelSettings, Table
+from table.sight import channel_sight
 from table.undo import AskFirst
 
 EVENT_ID_MAX = 2**63 - 1  # the database's integer: a larger id in a custom_id is no event
@@ -46,12 +47,17 @@ async def take_back(
             channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
         )
         mark_saved(interaction, f"redo of {redone.change.action}")
-        return redone_embed(redone, datetime.now(UTC))
+        return redone_embed(redone, datetime.now(UTC), numbers=seen(redone.table))
     undone = await store.undo_last(
         channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
     )
     mark_saved(interaction, f"undo of {undone.target.action}")
-    return undone_embed(undone, datetime.now(UTC))
+    return undone_embed(undone, datetime.now(UTC), numbers=seen(undone.table))
+
+
+def seen(table: Table) -> bool:
+    """Whether the channel, reading a public reply, may see the monsters' numbers."""
+    return channel_sight(table.settings).numbers
 
 
 async def undo_or_ask(
@@ -61,7 +67,10 @@ async def undo_or_ask(
     try:
         embed = await take_back(interaction, redo, asks=True)
     except AskFirst as asked:
-        question = ask_embed(asked, interaction.user.id, datetime.now(UTC))
+        store, channel_id = bot_of(interaction).store, await table_channel_id(interaction)
+        table = await store.read(channel_id, interaction.guild_id, CHANNEL_ONLY)
+        now = datetime.now(UTC)
+        question = ask_embed(asked, interaction.user.id, now, numbers=seen(table))
         kind = "redo" if redo else "undo"
         await ask(
             interaction,

@@ -20,7 +20,8 @@ from discord.ext import commands
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._reply import private_if, reply, update
-from cogs._shared import bot_of, table_channel_id
+from cogs._shared import CHANNEL_ONLY, bot_of, table_channel_id
+from cogs._sight import reader_sight
 from cogs._take_back import TakeBackAnswer, undo_or_ask
 from lang import N_, _
 from render.history import history_embed
@@ -85,7 +86,10 @@ class HistoryButton(TableButton, template=r"tk:history:(?P<channel>\d+):(?P<befo
             raise RulesError(_(OTHER_CHANNEL))
         store = bot_of(interaction).store
         page = await load_page(store, self.channel_id, self.before, interaction.guild_id)
-        await update(interaction, **page_message(self.channel_id, page))
+        message = interaction.message
+        public = message is None or not message.flags.ephemeral
+        numbers = await sees_numbers(interaction, self.channel_id, public)
+        await update(interaction, **page_message(self.channel_id, page, numbers))
 
 
 def page_view(channel_id: int, page: Page) -> discord.ui.View | None:
@@ -100,9 +104,18 @@ def page_view(channel_id: int, page: Page) -> discord.ui.View | None:
     )
 
 
-def page_message(channel_id: int, page: Page) -> dict[str, Any]:
+async def sees_numbers(interaction: discord.Interaction, channel_id: int, public: bool) -> bool:
+    """Whether the history's readers may see the monsters' numbers: the GM reading alone does;
+    the channel, by its `monster_stats` setting (`table.sight`)."""
+    store = bot_of(interaction).store
+    table = await store.read(channel_id, interaction.guild_id, CHANNEL_ONLY)  # its settings
+    return reader_sight(interaction, table, public).numbers
+
+
+def page_message(channel_id: int, page: Page, numbers: bool) -> dict[str, Any]:
     """The embed and (when there is anything to page) the buttons, as send/edit arguments."""
-    embed = history_embed(page.events, datetime.now(UTC), newest=page.before == 0)
+    now = datetime.now(UTC)
+    embed = history_embed(page.events, now, numbers=numbers, newest=page.before == 0)
     view = page_view(channel_id, page)
     return {"embed": embed, "view": view} if view is not None else {"embed": embed}
 
@@ -125,7 +138,8 @@ class History(commands.Cog):
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
         channel_id = await table_channel_id(interaction)
         page = await load_page(bot_of(interaction).store, channel_id, 0, interaction.guild_id)
-        await reply(interaction, **page_message(channel_id, page))
+        numbers = await sees_numbers(interaction, channel_id, not private)
+        await reply(interaction, **page_message(channel_id, page, numbers))
 
     @app_commands.command(
         name="undo",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from discord.utils import escape_markdown
@@ -19,6 +19,7 @@ from rules.defense import facing_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
+from table.monster import looks
 from table.sheet import format_classes
 from table.snapshot import Change, Snapshot, fatigue_at
 
@@ -105,6 +106,8 @@ _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "hp": ("HP", plain),
     "facing": (N_("facing"), facing_text),
 }
+# What the players may read of a monster when its numbers are hidden from them (`table.sight`).
+_MONSTER_SEEN = {"facing": _MONSTER["facing"]}
 
 
 @lru_cache(maxsize=1024)
@@ -210,14 +213,31 @@ def _spot_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return parts or [_("stat block rebuilt")]
 
 
+def _looks(record: dict[str, Any]) -> str | None:
+    hp, hp_max = record.get("hp"), record.get("hp_max")
+    if not isinstance(hp, int) or not isinstance(hp_max, int):  # untracked, or logged oddly
+        return None
+    return looks(hp, hp_max)
+
+
 def monster_change(
-    old: dict[str, Any] | None, new: dict[str, Any] | None, undo: bool = False
+    old: dict[str, Any] | None,
+    new: dict[str, Any] | None,
+    undo: bool = False,
+    numbers: bool = True,
 ) -> str:
-    """`monster Orc HP 30 → 22`, `monster Orc created`."""
+    """`monster Orc HP 30 → 22`, `monster Orc created`; without its `numbers` (hidden from
+    whoever reads it), `monster Orc looks unhurt → hurt`."""
     if old is None or new is None:
         appeared = _appeared(undo) if old is None else _("removed")
         return _("monster {name} {what}", name=_name(new or old or {}), what=appeared)
-    parts = _fields(old, new, _MONSTER)
+    if numbers:
+        parts = _fields(old, new, _MONSTER)
+    else:
+        parts = _fields(old, new, _MONSTER_SEEN)
+        was, now = _looks(old), _looks(new)
+        if was != now:
+            parts.append(_arrow(N_("looks"), _, was, now))
     if old.get("build") != new.get("build"):
         parts += _spot_changes(old.get("build") or {}, new.get("build") or {})
     if old.get("name") != new.get("name"):
@@ -239,16 +259,20 @@ def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return parts
 
 
-def change_parts(before: Snapshot, after: Snapshot, undo: bool = False) -> list[str]:
+def change_parts(
+    before: Snapshot, after: Snapshot, undo: bool = False, *, numbers: bool
+) -> list[str]:
     """One text per thing a change touched: the channel's fields, each character, each monster;
-    `undo` when the change is an undo (what it puts back was "brought back", not created)."""
+    `undo` when the change is an undo (what it puts back was "brought back", not created);
+    `numbers` whether its readers may see the monsters' numbers (`table.sight`)."""
     change = Change(before, after)
     parts = channel_changes(*change.channel())
     server = _fields(*change.server_settings(), _SETTINGS)
     if server:  # a value the server doesn't set reads "none": its channels' own, else default
         parts.append(_("server settings: {changes}", changes=", ".join(server)))
     renamed_character: tuple[dict[str, Any], dict[str, Any]] | None = None
-    for part, show in (("characters", character_change), ("monsters", monster_change)):
+    monster = partial(monster_change, numbers=numbers)
+    for part, show in (("characters", character_change), ("monsters", monster)):
         old, new = change.records(part)
         keys = sorted(old.keys() | new.keys())
         renamed = change.renamed(part)

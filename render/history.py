@@ -12,6 +12,7 @@ import discord
 from lang import N_, _, words
 from render.changes import change_parts
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
+from table.actions import action_text
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import REDO_ACTION, AskFirst, Redone, Undone
@@ -31,51 +32,6 @@ LINE_MAX = 380  # ten lines and their markup stay well inside a description's 40
 RECENT = timedelta(hours=12)  # older than this, a line shows the date too
 CHANGE_ICON, UNDO_ICON, REDO_ICON = "🕒", "↩️", "↪️"
 
-# The actions as logged (command names, never translated in the database), marked to be shown
-# in the reader's language.
-ACTIONS = frozenset(
-    (
-        N_("character create"),
-        N_("character set"),
-        N_("character use"),
-        N_("character remove"),
-        N_("fatigue spend"),
-        N_("fatigue recover"),
-        N_("fatigue temp"),
-        N_("fatigue clear_vp"),
-        N_("party spend"),
-        N_("party reset"),
-        N_("rest break"),
-        N_("rest short"),
-        N_("rest long"),
-        N_("rest minutes"),
-        N_("clock round"),
-        N_("clock pass"),
-        N_("monster create"),
-        N_("monster face"),
-        N_("monster reveal"),
-        N_("monster hit"),
-        N_("monster remove"),
-        N_("init add"),
-        N_("init remove"),
-        N_("init start"),
-        N_("init next"),
-        N_("init end"),
-        N_("settings set"),
-        N_("settings server"),
-        N_("undo"),
-        N_("redo"),
-        N_("table link"),
-        N_("table revoke"),
-    )
-)
-
-
-def action_text(action: str) -> str:
-    """A logged action (`fatigue spend`) in the reader's language; one this version doesn't
-    know reads as logged."""
-    return _(action) if action in ACTIONS else action
-
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
@@ -94,7 +50,7 @@ def when(moment: datetime, now: datetime) -> str:
 # is read again after every change to the channel, and all but its newest line are the same
 # events, read anew (other objects) but equal. A kept text is used only for the same snapshots
 # (compared, which costs far less than saying them again). Bounded: emptied when full.
-_WHAT: dict[tuple[int, int, bool, object], tuple[Snapshot, Snapshot, str]] = {}
+_WHAT: dict[tuple[int, int, bool, bool, object], tuple[Snapshot, Snapshot, str]] = {}
 WHAT_KEPT = 1024
 
 
@@ -103,24 +59,26 @@ def _restores(event: Event) -> bool:
     return event.undoes is not None or event.action == REDO_ACTION
 
 
-def _what(event: Event) -> str:
+def _what(event: Event, numbers: bool) -> str:
     """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched.
     Kept for at most 1,024 events and languages (WHAT_KEPT), emptied when full."""
     undo = _restores(event)
-    key = (event.channel_id, event.id, undo, words())
+    key = (event.channel_id, event.id, undo, numbers, words())
     kept = _WHAT.get(key)
     if kept is not None and kept[0] == event.before and kept[1] == event.after:
         return kept[2]
-    what = "; ".join(change_parts(event.before, event.after, undo)) or _("no visible change")
+    parts = change_parts(event.before, event.after, undo, numbers=numbers)
+    what = "; ".join(parts) or _("no visible change")
     if len(_WHAT) >= WHAT_KEPT:
         _WHAT.clear()
     _WHAT[key] = (event.before, event.after, what)
     return what
 
 
-def event_line(event: Event, now: datetime) -> str:
+def event_line(event: Event, now: datetime, *, numbers: bool) -> str:
     """`🕒 <t:…:t> · <@1> · fatigue spend · Aria FP 18 → 21 (Fatigued)`, struck through when
-    the change was undone (an undo: when it was redone); an undo starts with ↩️, a redo ↪️."""
+    the change was undone (an undo: when it was redone); an undo starts with ↩️, a redo ↪️.
+    `numbers`: whether its readers may see the monsters' numbers (`table.sight`)."""
     icon = CHANGE_ICON
     if event.undoes is not None:
         icon = UNDO_ICON
@@ -128,7 +86,7 @@ def event_line(event: Event, now: datetime) -> str:
         icon = REDO_ICON
     action = action_text(event.action)
     head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {action}"
-    line = _clip(f"{head} · {_what(event)}", LINE_MAX)
+    line = _clip(f"{head} · {_what(event, numbers)}", LINE_MAX)
     if event.undone_by is None:
         return line
     if event.undoes is not None:
@@ -136,10 +94,12 @@ def event_line(event: Event, now: datetime) -> str:
     return _("~~{line}~~ (undone)", line=line)
 
 
-def history_embed(events: Sequence[Event], now: datetime, *, newest: bool = True) -> discord.Embed:
+def history_embed(
+    events: Sequence[Event], now: datetime, *, numbers: bool, newest: bool = True
+) -> discord.Embed:
     """One page of the log; `newest` says whether it is the first page (for the empty text)."""
     if events:
-        description = fit_lines([event_line(e, now) for e in events])
+        description = fit_lines([event_line(e, now, numbers=numbers) for e in events])
     else:
         description = _(EMPTY) if newest else _(NO_MORE)
     embed = discord.Embed(title=_(TITLE), description=description, colour=NEUTRAL)
@@ -184,12 +144,18 @@ _ASK_REDO = _Words(
 
 
 def _took_back(
-    words: _Words, change: Event, did: tuple[Snapshot, Snapshot], now: datetime, *more: str
+    words: _Words,
+    change: Event,
+    did: tuple[Snapshot, Snapshot],
+    now: datetime,
+    numbers: bool,
+    *more: str,
 ) -> discord.Embed:
     """Which change, then one line per thing `did` changed (or would), then `more` lines."""
     action = action_text(change.action)
     first = _(words.head, action=action, actor=change.actor_id, when=when(change.created_at, now))
-    lines = [first, *(f"• {part}" for part in change_parts(*did, undo=True)), *more]
+    parts = change_parts(*did, undo=True, numbers=numbers)
+    lines = [first, *(f"• {part}" for part in parts), *more]
     return discord.Embed(
         title=_clip(_(words.title, icon=words.icon, action=action), TITLE_MAX),
         description=fit_lines([_clip(line, LINE_MAX) for line in lines]),
@@ -197,21 +163,23 @@ def _took_back(
     )
 
 
-def undone_embed(undone: Undone, now: datetime) -> discord.Embed:
+def undone_embed(undone: Undone, now: datetime, *, numbers: bool) -> discord.Embed:
     """`/undo`: which change was reverted, and what that put back, one line per thing."""
-    embed = _took_back(_UNDONE, undone.target, (undone.undo.before, undone.undo.after), now)
+    did = (undone.undo.before, undone.undo.after)
+    embed = _took_back(_UNDONE, undone.target, did, now, numbers)
     return embed.set_footer(text=_(UNDO_FOOTER))
 
 
-def redone_embed(redone: Redone, now: datetime) -> discord.Embed:
+def redone_embed(redone: Redone, now: datetime, *, numbers: bool) -> discord.Embed:
     """`/redo`: which change is back, and what that changed again, one line per thing."""
-    embed = _took_back(_REDONE, redone.change, (redone.redo.before, redone.redo.after), now)
+    did = (redone.redo.before, redone.redo.after)
+    embed = _took_back(_REDONE, redone.change, did, now, numbers)
     return embed.set_footer(text=_(REDO_FOOTER))
 
 
-def ask_embed(asked: AskFirst, asker_id: int, now: datetime) -> discord.Embed:
+def ask_embed(asked: AskFirst, asker_id: int, now: datetime, *, numbers: bool) -> discord.Embed:
     """The question before an undo (or redo) that takes a character or monster away: which
     change, everything it would do, and who answers."""
     words = _ASK_REDO if asked.redo else _ASK_UNDO
     answer = _("Only <@{asker}> can answer, within a minute.", asker=asker_id)
-    return _took_back(words, asked.change, (asked.before, asked.after), now, answer)
+    return _took_back(words, asked.change, (asked.before, asked.after), now, numbers, answer)

@@ -81,12 +81,17 @@ class Monster:
 
     @property
     def wounds(self) -> str | None:
-        """How hurt it looks, never its numbers: unhurt at full HP, hurt, badly hurt at half its
-        HP or less, defeated at 0 or below; None when its HP is not tracked."""
-        if self.hp is None or self.hp_max is None:
-            return None
-        if self.down:
-            return DEFEATED
-        if self.hp >= self.hp_max:
-            return UNHURT
-        return HURT if 2 * self.hp > self.hp_max else BADLY_HURT
+        """How hurt it looks, never its numbers (`looks`)."""
+        return looks(self.hp, self.hp_max)
+
+
+def looks(hp: int | None, hp_max: int | None) -> str | None:
+    """How hurt a monster at `hp` of `hp_max` looks: unhurt at full HP, hurt, badly hurt at half
+    its HP or less, defeated at 0 or below; None when its HP is not tracked."""
+    if hp is None or hp_max is None:
+        return None
+    if hp <= 0:
+        return DEFEATED
+    if hp >= hp_max:
+        return UNHURT
+    return HURT if 2 * hp > hp_max else BADLY_HURT

@@ -170,12 +170,12 @@ def events(count: int) -> list[Event]:
     ids=["history lines", "web page lines"],
 )
 def test_lines_said_are_kept_within_their_bound(
-    kept: dict[Any, Any], most: int, say: Callable[[Event], Any]
+    kept: dict[Any, Any], most: int, say: Callable[[Event, bool], Any]
 ) -> None:
     made = events(most + 5)
     with speaking(None):
         for event in made:
-            say(event)
+            say(event, True)
         assert 0 < len(kept) <= most
         assert any(key[1] == made[-1].id for key in kept)
 

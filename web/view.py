@@ -20,6 +20,7 @@ from rules.gametime import game_time
 from table.event import Event
 from table.initiative import defeated
 from table.model import Character, Table
+from table.sight import channel_sight
 from web.words import cap_text, change_text, rested_text, temp_text
 
 HISTORY_SHOWN = 20  # the latest changes on the page
@@ -134,26 +135,26 @@ def order(table: Table) -> tuple[Turn, ...]:
 # A page's lines are said again after every change to its channel, all but the newest for the
 # same events: each is kept by the event and the language (an Event is immutable, and the one
 # kept is used only for an equal one). Bounded: emptied when full.
-_LINES: dict[tuple[int, int, object], tuple[Event, Line]] = {}
+_LINES: dict[tuple[int, int, bool, object], tuple[Event, Line]] = {}
 LINES_KEPT = 4096
 
 
-def line(event: Event) -> Line:
+def line(event: Event, numbers: bool) -> Line:
     """`event`'s line on the page, in the current language: at most 4,096 kept (LINES_KEPT),
     emptied when full."""
-    key = (event.channel_id, event.id, words())
+    key = (event.channel_id, event.id, numbers, words())
     kept = _LINES.get(key)
     if kept is not None and (kept[0] is event or kept[0] == event):
         return kept[1]
-    made = _line(event)
+    made = _line(event, numbers)
     if len(_LINES) >= LINES_KEPT:
         _LINES.clear()
     _LINES[key] = event, made
     return made
 
 
-def _line(event: Event) -> Line:
-    action, what = change_text(event)
+def _line(event: Event, numbers: bool) -> Line:
+    action, what = change_text(event, numbers)
     return Line(
         game_time(event.clock),
         event.created_at,
@@ -167,11 +168,12 @@ def _line(event: Event) -> Line:
 def board(table: Table, events: Sequence[Event]) -> Board:
     """The page's content: party, turn order, clock and the latest changes, newest first."""
     current = table.initiative.current
+    numbers = channel_sight(table.settings).numbers  # the page is the channel's: its sight
     return Board(
         party=tuple(member(c, table.clock) for c in table.characters),
         order=order(table),
         round=table.initiative.round,
         whose=None if current is None else current.name,
         clock=game_time(table.clock),
-        lines=tuple(line(e) for e in events[:HISTORY_SHOWN]),
+        lines=tuple(line(e, numbers) for e in events[:HISTORY_SHOWN]),
     )

@@ -15,7 +15,7 @@ import re
 from lang import _
 from render.changes import change_parts
 from render.fatigue import cap_text, rested_text, temp_text
-from render.history import action_text
+from table.actions import action_text
 from table.event import Event
 
 __all__ = ["cap_text", "change_text", "plain", "rested_text", "temp_text"]
@@ -32,8 +32,9 @@ def plain(text: str) -> str:
     return _ESCAPED.sub(r"\1", text)
 
 
-def change_text(event: Event) -> tuple[str, str]:
-    """What a logged change was and what it did: (`fatigue spend`, `Aria FP 18 → 21 …`)."""
-    parts = change_parts(event.before, event.after, event.undoes is not None)
+def change_text(event: Event, numbers: bool) -> tuple[str, str]:
+    """What a logged change was and what it did: (`fatigue spend`, `Aria FP 18 → 21 …`);
+    `numbers`: whether the page may show the monsters' numbers (`table.sight`)."""
+    parts = change_parts(event.before, event.after, event.undoes is not None, numbers=numbers)
     what = "; ".join(plain(part) for part in parts) or _("no visible change")
     return action_text(event.action), what

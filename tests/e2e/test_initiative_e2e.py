@@ -14,6 +14,7 @@ from cogs.initiative import GM_INIT
 from rules.defense import FACINGS
 from table.initiative import NOBODY, NOT_RUNNING, PLAYERS_ADD_OWN
 from tests.e2e.helpers import Scripted, hero, refused, seed, snapshot
+from tests.e2e.test_ack_e2e import store_held
 from tests.localdiscord.reply import Reply
 
 pytestmark = pytest.mark.asyncio
@@ -374,3 +375,23 @@ async def test_prev_takes_a_slip_back_and_the_player_whose_turn_begins_is_pinged
     assert "init prev" in history.text and "round 1: Borin's turn" in history.text
     first = await d.slash("init prev", user=d.gm)  # back to round 1 (the undo took next away)
     assert "back to Goblin boss's turn" in first.embed["title"]
+
+
+@pytest.mark.parametrize("slow", [False, True], ids=["answer", "deferred"])
+async def test_the_player_whose_turn_begins_is_notified_however_the_answer_goes(
+    env: Any, slow: bool
+) -> None:
+    """Discord notifies a mention only when a message is created: a deferral's "thinking…"
+    filled in is an edit, so a slow answer that pings is sent anew, in place of it."""
+    d = env.discord
+    await fight(env)
+    await d.slash("init start", user=d.gm)
+    async with store_held(env, 1.6 if slow else 0):
+        aria = await d.slash("init next", user=d.gm)
+    assert aria.content == f"<@{d.player.id}>, it is Aria's turn"
+    message = d.server.messages[aria.message_id]
+    assert message.pinged == (d.player.id,)
+    record = d.server.interactions[aria.interaction_id]
+    assert record.callback_type == (5 if slow else 4)
+    shown = [m for m in d.server.messages.values() if m.interaction_id == aria.interaction_id]
+    assert shown == [message]  # the "thinking…" went; one answer stays

@@ -183,3 +183,26 @@ async def test_help_names_the_setting_in_english_and_spanish(env: Any) -> None:
     assert "`monster_stats` — Do players see monsters' HP, Defense and Evasion?" in english
     assert "`monster_stats` — ¿Ven los jugadores los HP, la Defensa y la Evasión" in spanish
     assert all("monster_stats:shown`" in page for page in pages)  # the example
+
+
+async def test_history_and_undo_keep_the_numbers_from_the_channel(env: Any) -> None:
+    """The log says a hit in the words the reader may see: how hurt the monster looks to the
+    channel (and to a player reading alone), its HP to the GM reading alone."""
+    d = env.discord
+    await make_troll(env)
+    await d.slash("monster hit", user=d.gm, name="Troll", damage=30)  # 40 → 23: hurt
+    public = await d.slash("history", user=d.gm)
+    assert not public.ephemeral
+    latest = public.embed["description"].splitlines()[0]
+    assert latest.endswith("· monster hit · monster Troll looks unhurt → hurt"), latest
+    player = await d.slash("history", user=d.player, private=True)
+    assert player.ephemeral and player.embed["description"] == public.embed["description"]
+    mine = await d.slash("history", user=d.gm, private=True)
+    assert mine.embed["description"].splitlines()[0].endswith("· monster Troll HP 40 → 23")
+    undone = await d.slash("undo", user=d.gm)  # public: the channel's words again
+    assert "monster Troll looks hurt → unhurt" in undone.embed["description"]
+    assert "HP" not in undone.embed["description"]
+    # Shown to the players, the numbers are in everyone's log.
+    await d.slash("settings set", user=d.gm, monster_stats="shown")
+    again = await d.slash("history", user=d.player)
+    assert "monster Troll HP 23 → 40" in again.embed["description"]

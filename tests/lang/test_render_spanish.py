@@ -29,7 +29,7 @@ from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
 from rules.gametime import game_time
 from rules.saves import Difficulty, SaveKind, SaveResult, resolve
-from table import bestiary
+from table import actions, bestiary
 from table.combat import Combatant, Initiative
 from table.event import Event
 from table.initiative import TurnReport
@@ -37,6 +37,7 @@ from table.model import ChannelSettings, Character, Monster, Table
 from table.partyops import CharacterChange, PartyReport
 from table.sight import GM_ALONE, Sight
 from table.snapshot import diff
+from table.touched import describe
 from table.undo import Undone
 from tests.e2e.english import english_words
 
@@ -241,22 +242,30 @@ HISTORY = [
 
 @pytest.mark.parametrize("logged", HISTORY, ids=lambda e: e.action)
 def test_each_kind_of_change_reads_in_spanish(logged: Event) -> None:
-    check(lambda: history.event_line(logged, NOW), times(60, 660, 600, 900, 1200))
+    check(lambda: history.event_line(logged, NOW, numbers=True), times(60, 660, 600, 900, 1200))
 
 
 def test_the_history_page_and_an_undo() -> None:
-    check(lambda: shown(history.history_embed(HISTORY[:3], NOW)), times(600))
-    check(lambda: shown(history.history_embed([], NOW)))
-    check(lambda: shown(history.history_embed([], NOW, newest=False)))
+    check(lambda: shown(history.history_embed(HISTORY[:3], NOW, numbers=True)), times(600))
+    check(lambda: shown(history.history_embed([], NOW, numbers=True)))
+    check(lambda: shown(history.history_embed([], NOW, newest=False, numbers=True)))
     undone = Undone(HISTORY[0], dataclasses.replace(HISTORY[1], undoes=7), table())
-    check(lambda: shown(history.undone_embed(undone, NOW)), times(600))
+    check(lambda: shown(history.undone_embed(undone, NOW, numbers=True)), times(600))
 
 
 def test_every_logged_action_has_a_spanish_name() -> None:
     with lang.speaking("es-ES"):
-        named = {action: history.action_text(action) for action in history.ACTIONS}
+        named = {action: actions.action_text(action) for action in actions.ACTIONS}
     assert all(named[action] != action for action in named)
-    assert history.action_text("test seed") == "test seed"  # unknown: as logged
+    assert actions.action_text("test seed") == "test seed"  # unknown: as logged
+
+
+def test_an_undo_refusal_names_the_change_in_the_readers_language() -> None:
+    spend = HISTORY[0]
+    with lang.speaking("es-ES"):
+        named = describe(spend)
+        spanish = actions.action_text(spend.action)
+    assert spanish != spend.action and named.startswith(f"{spanish} ")
 
 
 # --- characters, fatigue, the clock -------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,19 @@ from tests.localdiscord.world import TIMESTAMP, User, user_payload
 EPHEMERAL = 64
 LOADING = 128
 MESSAGE_FIELDS = ("content", "embeds", "components", "flags", "attachments", "poll")
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged(content: str, allowed: dict[str, Any] | None) -> tuple[int, ...]:
+    """The users a new message's content notifies: every one it mentions by Discord's default,
+    else those `allowed_mentions` lets through (its `users` list, or "users" in `parse`)."""
+    mentioned = [int(found) for found in _USER_MENTION.findall(content)]
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return tuple(mentioned)
+    let = {int(user) for user in allowed.get("users") or []}
+    return tuple(user for user in mentioned if user in let)
 
 
 @dataclass
@@ -30,6 +44,15 @@ class MessageRecord:
     allowed_mentions: dict[str, Any] | None = None
     attachments: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)  # filename -> uploaded content
+    # Who was notified: only a message's creation pings, never an edit (a deferral filled in,
+    # or the first follow-up that fills it, included), and never a private message.
+    pinged: tuple[int, ...] = ()
+
+    def created(self, body: dict[str, Any]) -> None:
+        """The message as created from `body`, and who its content pinged."""
+        self.apply(body)
+        if not self.flags & (EPHEMERAL | LOADING):
+            self.pinged = pinged(self.content, self.allowed_mentions)
 
     def apply(self, body: dict[str, Any]) -> None:
         """Take the fields a create or edit body sets; the rest keep their value."""

@@ -51,8 +51,8 @@ class _Routes:
             self.s.record(problem)
         return discord_error(400, "Invalid Form Body", 50035) if problems else None
 
-    def _apply(self, message: MessageRecord, body: dict[str, Any]) -> None:
-        message.apply(body)
+    def _apply(self, message: MessageRecord, body: dict[str, Any], created: bool = False) -> None:
+        message.created(body) if created else message.apply(body)
         for problem in broken_pictures(message.embeds, message.attachments):
             self.s.record(f"message {message.id}: {problem}")
 
@@ -96,7 +96,7 @@ class _Routes:
         if kind in (4, 5):
             flags = (data.get("flags") or 0) & EPHEMERAL
             message = self._new_message(channel_id, rec, flags | (LOADING if kind == 5 else 0))
-            self._apply(message, {k: v for k, v in data.items() if k != "flags"})
+            self._apply(message, {k: v for k, v in data.items() if k != "flags"}, created=True)
             rec.original_id, rec.original_filled = message.id, kind == 4
             return message
         if kind in (6, 7):  # the message the component sits on
@@ -132,7 +132,7 @@ class _Routes:
             rec.original_filled = True
         else:
             message = self._new_message(int(rec.payload["channel_id"]), rec, 0)
-            self._apply(message, body)
+            self._apply(message, body, created=True)
             rec.followup_ids.append(message.id)
         rec.touch()
         if request.query.get("wait") in ("0", "false"):
@@ -189,7 +189,7 @@ class _Routes:
         if (refused := self._refused(request[BODY], None)) is not None:
             return refused
         message = self._new_message(channel_id, None, 0)
-        self._apply(message, request[BODY] or {})
+        self._apply(message, request[BODY] or {}, created=True)
         return json_response(message.payload())
 
     async def edit_in_channel(self, request: web.Request) -> web.Response:

@@ -176,11 +176,11 @@ def test_a_history_line_is_what_its_own_snapshots_say(
         for locale in (*LANGUAGES, *reversed(LANGUAGES)):
             with lang.speaking(locale):
                 uncached = "; ".join(
-                    changes.change_parts(event.before, event.after, undo)
+                    changes.change_parts(event.before, event.after, undo, numbers=True)
                 ) or lang._("no visible change")
-                assert history._what(event) == uncached
-                assert history._what(again) == uncached
-                assert uncached in history.event_line(again, now)
+                assert history._what(event, True) == uncached
+                assert history._what(again, True) == uncached
+                assert uncached in history.event_line(again, now, numbers=True)
 
 
 OPTION = st.none() | st.integers(-1200, 1200) | st.booleans() | st.sampled_from([7, 7.0])

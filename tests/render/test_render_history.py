@@ -7,6 +7,9 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from render.changes import change_parts
 from render.history import (
     EMPTY,
@@ -47,17 +50,17 @@ def tired(fp: int, **fatigue: Any) -> Character:
 
 
 def test_a_fatigue_spend_reads_as_one_short_line() -> None:
-    line = event_line(event(table(ARIA), table(tired(21))), NOW)
+    line = event_line(event(table(ARIA), table(tired(21))), NOW, numbers=True)
     assert line == f"🕒 <t:{STAMP}:t> · <@21> · fatigue spend · Aria FP 18 → 21 (Fatigued)"
 
 
 def test_undone_changes_are_struck_through_and_undos_marked() -> None:
     spend = event(table(ARIA), table(tired(21)), undone_by=8)
     undo = event(table(tired(21)), table(ARIA), id=8, action="undo", undoes=7)
-    assert event_line(spend, NOW).startswith("~~🕒 ")
-    assert event_line(spend, NOW).endswith("(Fatigued)~~ (undone)")
-    assert event_line(undo, NOW).startswith("↩️ ")
-    assert event_line(undo, NOW).endswith("· undo · Aria FP 21 → 18 (Fresh)")
+    assert event_line(spend, NOW, numbers=True).startswith("~~🕒 ")
+    assert event_line(spend, NOW, numbers=True).endswith("(Fatigued)~~ (undone)")
+    assert event_line(undo, NOW, numbers=True).startswith("↩️ ")
+    assert event_line(undo, NOW, numbers=True).endswith("· undo · Aria FP 21 → 18 (Fresh)")
 
 
 def test_older_changes_show_the_date_too() -> None:
@@ -98,36 +101,40 @@ def test_every_kind_of_change_has_words() -> None:
         (base, dataclasses.replace(base, monsters=(ORC,)), "monster Orc created"),
     ]
     for before, after, words in cases:
-        assert words in "; ".join(change_parts(*diff(before, after))), words
-    levelled = change_parts(*diff(base, table(dataclasses.replace(ARIA, level=3), clock=600)))
+        assert words in "; ".join(change_parts(*diff(before, after), numbers=True)), words
+    levelled = change_parts(
+        *diff(base, table(dataclasses.replace(ARIA, level=3), clock=600)), numbers=True
+    )
     assert levelled == ["Aria level 1 → 3"]
     hurt = dataclasses.replace(ORC, hp=-2, facing="SW")
     with_orc = dataclasses.replace(base, monsters=(ORC,))
-    parts = change_parts(*diff(with_orc, dataclasses.replace(base, monsters=(hurt,))))
+    parts = change_parts(*diff(with_orc, dataclasses.replace(base, monsters=(hurt,))), numbers=True)
     assert parts == ["monster Orc HP 30 → −2, facing N → SW"]
 
 
 def test_names_cannot_format_the_line() -> None:
     sneaky = Character("**Bold** ~~x~~", 21)
-    line = event_line(event(table(), table(sneaky)), NOW)
+    line = event_line(event(table(), table(sneaky)), NOW, numbers=True)
     assert "\\*\\*Bold\\*\\* \\~\\~x\\~\\~ created" in line
 
 
 def test_a_page_fits_discord_however_much_changed() -> None:
     crowd = [Character(f"Character number {n:02}", 21, level=n % 90 + 1) for n in range(60)]
     big = event(table(), table(*crowd))
-    assert len(event_line(big, NOW)) <= LINE_MAX + len("~~~~ (undone)")
-    embed = history_embed([dataclasses.replace(big, id=n, undone_by=1) for n in range(10)], NOW)
+    assert len(event_line(big, NOW, numbers=True)) <= LINE_MAX + len("~~~~ (undone)")
+    embed = history_embed(
+        [dataclasses.replace(big, id=n, undone_by=1) for n in range(10)], NOW, numbers=True
+    )
     assert len(embed.description or "") <= 4096
     assert (embed.description or "").count("\n") == 9  # all ten lines, none dropped
-    assert history_embed([], NOW, newest=True).description == EMPTY
-    assert history_embed([], NOW, newest=False).description == NO_MORE
+    assert history_embed([], NOW, newest=True, numbers=True).description == EMPTY
+    assert history_embed([], NOW, newest=False, numbers=True).description == NO_MORE
 
 
 def test_the_undo_reply_names_the_change_and_what_came_back() -> None:
     spend = event(table(ARIA), table(tired(21)))
     undo = event(table(tired(21)), table(ARIA), id=8, action="undo", undoes=7, actor_id=11)
-    embed = undone_embed(Undone(spend, undo, table(ARIA)), NOW)
+    embed = undone_embed(Undone(spend, undo, table(ARIA)), NOW, numbers=True)
     assert embed.title == "↩️ Undone: fatigue spend"
     assert embed.description == (
         f"fatigue spend by <@21> at <t:{STAMP}:t> is undone:\n• Aria FP 21 → 18 (Fresh)"
@@ -139,11 +146,18 @@ def test_a_redo_is_marked_and_the_undo_it_took_back_struck_through_as_redone() -
     create = event(table(), table(ARIA), action="character create", undone_by=8)
     undo = event(table(ARIA), table(), id=8, action="undo", undoes=7, undone_by=9)
     redo = event(table(), table(ARIA), id=9, action="redo")
-    assert event_line(redo, NOW) == f"↪️ <t:{STAMP}:t> · <@21> · redo · Aria brought back"
-    assert event_line(undo, NOW) == f"~~↩️ <t:{STAMP}:t> · <@21> · undo · Aria removed~~ (redone)"
-    assert event_line(create, NOW).endswith("· character create · Aria created~~ (undone)")
+    assert (
+        event_line(redo, NOW, numbers=True) == f"↪️ <t:{STAMP}:t> · <@21> · redo · Aria brought back"
+    )
+    assert (
+        event_line(undo, NOW, numbers=True)
+        == f"~~↩️ <t:{STAMP}:t> · <@21> · undo · Aria removed~~ (redone)"
+    )
+    assert event_line(create, NOW, numbers=True).endswith(
+        "· character create · Aria created~~ (undone)"
+    )
 
-    embed = redone_embed(Redone(create, undo, redo, table(ARIA)), NOW)
+    embed = redone_embed(Redone(create, undo, redo, table(ARIA)), NOW, numbers=True)
     assert embed.title == "↪️ Redone: character create"
     assert embed.description == (
         f"character create by <@21> at <t:{STAMP}:t> is back:\n• Aria brought back"
@@ -154,14 +168,14 @@ def test_a_redo_is_marked_and_the_undo_it_took_back_struck_through_as_redone() -
 def test_the_question_before_an_undo_says_what_it_would_take_away_and_who_answers() -> None:
     create = event(table(), table(ARIA), action="character create")
     old, new = diff(table(ARIA), table())
-    embed = ask_embed(AskFirst(False, create, 7, ("Aria",), old, new), 11, NOW)
+    embed = ask_embed(AskFirst(False, create, 7, ("Aria",), old, new), 11, NOW, numbers=True)
     assert embed.title == "↩️ Undo character create?"
     assert (embed.description or "").splitlines() == [
         f"Undoing character create by <@21> at <t:{STAMP}:t> would:",
         "• Aria removed",
         "Only <@11> can answer, within a minute.",
     ]
-    redo = ask_embed(AskFirst(True, create, 8, ("Aria",), old, new), 11, NOW)
+    redo = ask_embed(AskFirst(True, create, 8, ("Aria",), old, new), 11, NOW, numbers=True)
     assert redo.title == "↪️ Redo character create?"
 
 
@@ -169,14 +183,51 @@ def test_a_snapshot_from_an_older_shape_still_renders() -> None:
     old = character_to_dict(ARIA)
     new = character_to_dict(tired(30))
     del new["toughness"]  # a field an older version did not log
-    parts = change_parts({"characters": {"aria": old}}, {"characters": {"aria": new}})
+    parts = change_parts({"characters": {"aria": old}}, {"characters": {"aria": new}}, numbers=True)
     assert parts[0].startswith("Aria FP 18 → 30")
 
 
 def test_an_undo_of_a_removal_brings_the_record_back_rather_than_creating_it() -> None:
     removal = event(table(ARIA), table(), action="character remove", undone_by=8)
     undo = event(table(), table(ARIA), id=8, action="undo", undoes=7)
-    assert event_line(removal, NOW).endswith("· character remove · Aria removed~~ (undone)")
-    assert event_line(undo, NOW).endswith("· undo · Aria brought back")
+    assert event_line(removal, NOW, numbers=True).endswith(
+        "· character remove · Aria removed~~ (undone)"
+    )
+    assert event_line(undo, NOW, numbers=True).endswith("· undo · Aria brought back")
     monster_undo = event(table(), table(monsters=(ORC,)), id=9, action="undo", undoes=6)
-    assert event_line(monster_undo, NOW).endswith("· undo · monster Orc brought back")
+    assert event_line(monster_undo, NOW, numbers=True).endswith("· undo · monster Orc brought back")
+
+
+@given(
+    hp_max=st.integers(1, 10_000),
+    was=st.integers(-10_000, 10_000),
+    now=st.integers(-10_000, 10_000),
+)
+def test_a_monsters_numbers_hidden_from_its_readers_show_only_how_hurt_it_looks(
+    hp_max: int, was: int, now: int
+) -> None:
+    """Without its numbers a hit reads as the monster's looks (`Monster.wounds`), never its HP
+    or maximum; with them, as HP before → after."""
+    before = table(monsters=(dataclasses.replace(ORC, hp_max=hp_max, hp=min(was, hp_max)),))
+    after_orc = dataclasses.replace(ORC, hp_max=hp_max, hp=min(now, hp_max), facing="S")
+    old, new = diff(before, table(monsters=(after_orc,)))
+    seen = "; ".join(change_parts(old, new, numbers=False))
+    assert not any(c.isdigit() for c in seen) and "HP" not in seen, seen
+    looks = (before.monsters[0].wounds, after_orc.wounds)
+    if looks[0] != looks[1]:
+        assert f"looks {looks[0]} → {looks[1]}" in seen
+    else:
+        assert "looks" not in seen
+    assert "facing N → S" in seen
+    shown = "; ".join(change_parts(old, new, numbers=True))
+    if before.monsters[0].hp != after_orc.hp:
+        assert f"HP {before.monsters[0].hp}".replace("-", "−") in shown
+
+
+def test_a_history_page_hides_the_numbers_from_its_readers_and_keeps_them_apart() -> None:
+    hurt = dataclasses.replace(ORC, hp=20)
+    hit = event(table(monsters=(ORC,)), table(monsters=(hurt,)), action="monster hit")
+    assert event_line(hit, NOW, numbers=False).endswith("· monster Orc looks unhurt → hurt")
+    assert event_line(hit, NOW, numbers=True).endswith("· monster Orc HP 30 → 20")
+    hidden = history_embed([hit], NOW, numbers=False).description or ""
+    assert "HP" not in hidden and "looks unhurt → hurt" in hidden

@@ -77,7 +77,7 @@ async def test_a_v3_database_opens_migrates_and_plays(db: Database) -> None:
         # the old events read back, show in /history, and the latest undoes
         events = await store.history(CH, limit=2)
         assert [e.action for e in events] == ["fatigue spend", "settings set"]
-        assert all(event_line(e, e.created_at) for e in events)
+        assert all(event_line(e, e.created_at, numbers=True) for e in events)
         undone = await store.undo_last(CH, GUILD, GM, True)
         assert undone.table.get("Aria").fatigue.fp == 9
 

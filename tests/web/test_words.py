@@ -44,9 +44,9 @@ def test_a_change_reads_as_history_says_it_without_ids(shipped_catalogs: None) -
         {"characters": {"a_b*": owner_now}},
         channel_id=3,
     )
-    assert change_text(event) == ("character set", "A_b* player a player → a player")
+    assert change_text(event, True) == ("character set", "A_b* player a player → a player")
     with speaking("es-ES"):
-        action, what = change_text(event)
+        action, what = change_text(event, True)
     assert action != "character set" and "un jugador" in what and "5" not in what
 
 
