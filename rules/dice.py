@@ -143,7 +143,7 @@ def _chain_at_least(extra: int, x: int) -> int:
     """Ways, out of FACES**extra, that a chain of at most `extra` dice sums to x or more.
 
     A chain rolls a die and rolls again while the die shows 96–100, up to `extra` dice.
-    Kept for at most 65,536 pairs of (extra, x): a total's odds walk a few thousand.
+    Kept for at most 65,536 pairs of (extra, x).
     """
     if x <= 1:
         return _outcomes(extra)
