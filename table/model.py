@@ -47,18 +47,12 @@ NO_CHARACTERS = N_(
 
 
 @functools.lru_cache(maxsize=4096)
-def _cached_fatigue_level(
-    classes: tuple[tuple[int, int], ...],
-    combine: str,
-    toughness: int,
-    base_hd: str | None,
-    kin_hd_size: int | None,
-) -> Fraction:
-    """A Fatigue Level worked out once per set of inputs, not on every load of every character
-    (exact Fractions are slow); errors are never kept. At most 4,096 sets of inputs are kept,
-    the least recently used forgotten first. Only inputs of exactly the types the rules take
-    come here (`fatigue_level`): a key compares True == 1 == 1.0, and the rules refuse True."""
-    return _fatigue_level(classes, combine, toughness, base_hd, kin_hd_size)
+def _cached_fatigue_level(*inputs: Any) -> Fraction:
+    """A Fatigue Level worked out once per set of inputs (`fatigue_level`'s), not on every load
+    of every character (exact Fractions are slow); errors are never kept. At most 4,096 sets of
+    inputs are kept, the least recently used forgotten first. Only inputs of exactly the types
+    the rules take come here: a key compares True == 1 == 1.0, and the rules refuse True."""
+    return _fatigue_level(*inputs)
 
 
 def fatigue_level(
