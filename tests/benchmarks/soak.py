@@ -71,12 +71,14 @@ class Run:
     """What one soak saw: RSS samples against interactions answered, and the answers."""
 
     samples: list[tuple[float, int, float]] = field(default_factory=list)  # (s, answered, MB)
+    began: float = 0.0  # time.monotonic() as the load began
     answered: int = 0
     sent: int = 0
     errors: collections.Counter[str] = field(default_factory=collections.Counter)  # by command
     example: dict[str, str] = field(default_factory=dict)  # an error reply's words, by command
     failed: collections.Counter[str] = field(default_factory=collections.Counter)
     latencies: list[float] = field(default_factory=list)  # second half only
+    busiest: list[tuple[int, float]] = field(default_factory=list)  # (most in flight, at s)
 
 
 def rss_mb(pid: int) -> float:
@@ -147,6 +149,8 @@ class Soak:
         channel = self.channels[self.rng.randrange(len(self.channels))]
         start = time.perf_counter()
         self.inflight += 1
+        if self.inflight > (run.busiest[-1][0] if run.busiest else 0):
+            run.busiest.append((self.inflight, time.monotonic()))
         try:
             reply = await self.d.slash(path, user=self.user(who), channel=channel, options=options)
         except Exception as error:  # counted and shown: a soak runs on
@@ -180,7 +184,7 @@ class Soak:
     async def offer(self, run: Run, rate: float, seconds: float, pid: int, every: float) -> None:
         """`rate` a second for `seconds`, sampling the bot's RSS every `every` seconds."""
         tasks: set[asyncio.Task[None]] = set()
-        began = due = time.monotonic()
+        began = due = run.began = time.monotonic()
         next_sample, last = began, (began, 0)
         while (now := time.monotonic()) < began + seconds:
             if now >= next_sample:
@@ -263,6 +267,9 @@ def report(channels: int, run: Run, idle: float, warm: float, end: float, rate: 
     print(f" in {seconds:.0f} s")
     print(f"  RSS {idle:.1f} MB idle, {warm:.1f} MB after warm-up, {end:.1f} MB at the end")
     print(f"  growth after warm-up: {per_10k:+.3f} MB per 10,000 interactions ({points} samples)")
+    if run.busiest:  # a queue's memory stays with the process: RSS steps up where it peaks
+        most, when = run.busiest[-1]
+        print(f"  most unanswered at once: {most}, {when - run.began:.0f} s in")
     for what, count in sorted(run.errors.items(), key=lambda kv: -kv[1]):
         print(f"  error replies to {what}: {count:,}, e.g. {run.example[what]!r}")
     for what, count in sorted(run.failed.items(), key=lambda kv: -kv[1]):
