@@ -22,9 +22,10 @@ from bot import ack, metrics, options
 from lang import speaking
 from render import history
 from store import change, remembered
+from store.links import Link
 from table import model
 from table.event import Event
-from web import limits, view
+from web import limits, live, view
 
 PACKAGES = ("lang", "rules", "table", "store", "render", "pictures", "web", "bot", "cogs")
 
@@ -187,3 +188,16 @@ def test_the_web_gate_remembers_a_bounded_number_of_addresses() -> None:
         assert gate.request(f"10.0.{n // 256}.{n % 256}")
     assert len(gate._buckets) == limits.ADDRESSES_KEPT
     assert f"10.0.{(over - 1) // 256}.{(over - 1) % 256}" in gate._buckets
+
+
+async def test_a_watched_channel_keeps_a_board_per_language_not_per_lang_asked(
+    shipped_catalogs: None,
+) -> None:
+    hub = live.Hub(store=None)  # type: ignore[arg-type]
+    link = Link("ref", 1, None, None, "hash")
+    hub._watched[1] = watch = live._Watch()
+    read: tuple[model.Table, list[Event]] = (model.Table(1, None), [])
+    asked = ["es", "es-ES", "es-419", "en-US", "en-GB", *(f"xx-{n}" for n in range(50))]
+    for lang in asked:
+        await hub.board(link, lang, read)
+    assert set(watch.boards) == {"es", None}  # Spanish, and English for the rest
