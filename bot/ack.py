@@ -273,7 +273,11 @@ class Acks:
     One timer serves them all: the interactions wait in arrival order, each due `watchdog`
     seconds after it came, and the timer is set for the first one still unanswered (answers
     come in milliseconds, so it rarely fires for nothing). An interaction costs an append, not
-    a timer of its own to arm and cancel."""
+    a timer of its own to arm and cancel.
+
+    What it keeps is bounded: the ids of the last 4,096 interactions (RECENT: a second delivery
+    of one of them is spotted), the unanswered ones (`pending`, `_due`: those of the last
+    `watchdog` seconds, dropped as they are answered or deferred) and the deferrals under way."""
 
     def __init__(self, watchdog: float = WATCHDOG, busy: int = BUSY) -> None:
         self.watchdog = watchdog

@@ -119,6 +119,10 @@ class Metrics:
         self._done: list[tuple[str, str, float | None]] = []  # command, outcome, seconds
 
     def received(self, interaction: discord.Interaction) -> None:
+        """Note when `interaction` came: the receipt times of at most 10,000 interactions not
+        yet finished are kept (_KEPT; the oldest dropped first), and at most 1,000 notes wait
+        to be counted (PENDING_MAX). The metrics' labels are the commands and the buttons'
+        prefixes (`command_label`): a fixed set."""
         if len(self._received) >= _KEPT:
             self._received.pop(next(iter(self._received)))
         self._received.setdefault(interaction.id, time.monotonic())

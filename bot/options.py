@@ -121,6 +121,7 @@ INDEXES_KEPT = 1024
 
 
 def _index(node: Mapping[str, Any]) -> Index:
+    """`node`'s level indexed, once: at most 1,024 kept (INDEXES_KEPT), emptied when full."""
     kept = _INDEXES.get(id(node))
     if kept is not None and kept[0] is node:
         return kept[1]

@@ -28,7 +28,8 @@ ID_CODE = r"[0-9a-z]{1,13}"  # a snowflake (< 2**64) in base 36
 # The same users roll again and again: each id's code is kept (an int in, a str out).
 @lru_cache(maxsize=4096)
 def id_code(snowflake: int) -> str:
-    """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id."""
+    """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id.
+    The codes of the 4,096 ids asked for last are kept."""
     if snowflake < 0:
         raise ValueError("ids are not negative")
     digits = ""

@@ -168,7 +168,8 @@ async def ask(
 
 class PromptTimers:
     """The in-memory timers that grey out prompts at their expiry; a cog cancels them when it
-    is unloaded, so none outlives the bot."""
+    is unloaded, so none outlives the bot. Each is kept until its prompt expires, no longer:
+    at most the prompts of one expiry's span."""
 
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()

@@ -61,7 +61,8 @@ def words() -> gettext.NullTranslations:
 
 
 def install(catalogs: Mapping[str, gettext.NullTranslations]) -> None:
-    """The languages to speak besides English, by language code (`lang.catalogs.load`)."""
+    """The languages to speak besides English, by language code (`lang.catalogs.load`): one
+    catalog kept per language, those installed and no others."""
     _catalogs.clear()
     _catalogs.update(catalogs)
 

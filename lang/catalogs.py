@@ -72,8 +72,10 @@ def load() -> dict[str, Translations]:
     return load_from(LOCALES)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)
 def load_from(locales: Path) -> dict[str, Translations]:
+    """The catalogs under `locales`, by language: read once for each of the 4 folders read
+    last (the bot reads one, LOCALES; a test may read its own)."""
     found: dict[str, Translations] = {}
     for folder in sorted(p for p in locales.glob("*/LC_MESSAGES") if p.is_dir()):
         merged: Translations | None = None

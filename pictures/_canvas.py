@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 import matplotlib
@@ -42,8 +42,9 @@ LINE_COLOURS = (
 MARKERS = ("o", "s", "D", "^", "v", "P", "X", "h", "<", ">")
 
 
-@cache
+@lru_cache(maxsize=2)
 def _font_file(bold: bool) -> str:
+    """The path of the regular or the bold font file: 2 kept, one each."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name)
 

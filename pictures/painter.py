@@ -5,6 +5,12 @@ values) to a small pool, started at the first picture: by default one worker pro
 draws on a core of its own with its own interpreter lock and its own memory (matplotlib is
 loaded there, never in the bot's process). `threads=True` draws in a worker thread instead
 (`tests/benchmarks/pictures.py` measures both). This module imports no matplotlib itself.
+
+What drawing keeps is bounded: a worker process is replaced by a fresh one after 500 pictures
+(PICTURES_PER_WORKER), so whatever matplotlib holds on to in it (fonts, glyphs, text layouts)
+lives no longer than that; the next picture waits the second or two a new worker takes to load
+matplotlib. The jobs waiting are the pictures asked for and not yet drawn, one per command
+under way.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from pictures import Picture
 log = logging.getLogger(__name__)
 
 WORKERS = 1  # one process: pictures queue for it, the bot's own core stays free
+PICTURES_PER_WORKER = 500  # then a fresh process takes over: its memory starts anew
 KINDS = ("fatigue", "odds", "monster")
 
 
@@ -68,10 +75,18 @@ def _load() -> bool:
 
 
 class Painter:
-    def __init__(self, *, threads: bool = False, workers: int = WORKERS) -> None:
-        """`threads`: draw in threads of this process instead of worker processes."""
+    def __init__(
+        self,
+        *,
+        threads: bool = False,
+        workers: int = WORKERS,
+        pictures_per_worker: int = PICTURES_PER_WORKER,
+    ) -> None:
+        """`threads`: draw in threads of this process instead of worker processes. A worker
+        process draws at most `pictures_per_worker` pictures, then a fresh one takes over."""
         self.threads = threads
         self.workers = workers
+        self.pictures_per_worker = pictures_per_worker
         self._pool: Executor | None = None
 
     def _executor(self) -> Executor:
@@ -82,7 +97,10 @@ class Painter:
                 # spawn: a fresh interpreter, never a fork of a process running threads
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=context, initializer=_start_worker
+                    self.workers,
+                    mp_context=context,
+                    initializer=_start_worker,
+                    max_tasks_per_child=self.pictures_per_worker,
                 )
         return self._pool
 

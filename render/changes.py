@@ -110,8 +110,11 @@ _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
 _MONSTER_SEEN = {"facing": _MONSTER["facing"]}
 
 
-# A name escaped once, not on every line naming it (a regex pass each time): str in, str out.
-_escaped = lru_cache(maxsize=1024)(escape_markdown)
+@lru_cache(maxsize=1024)
+def _escaped(name: str) -> str:
+    """`name` with Discord's markdown escaped, once, not on every line naming it (a regex pass
+    each time): the 1,024 names escaped last are kept."""
+    return escape_markdown(name)
 
 
 def _name(data: dict[str, Any]) -> str:

@@ -193,7 +193,8 @@ def change_embed(
 @lru_cache(maxsize=4096)
 def board_field(character: Character, clock: int, language: object) -> tuple[str, str]:
     """A character's field on the board (name, value) in `language`, the current one
-    (`lang.words()`: the cache's key, so each language keeps its own)."""
+    (`lang.words()`: the cache's key, so each language keeps its own). At most 4,096 fields
+    are kept, the least recently shown forgotten first."""
     state, fl = character.fatigue, character.fl
     if fl is None:
         return f"{NO_BAND_EMOJI} {character.name}", _("No Fatigue Level yet: `/character set`")

@@ -60,7 +60,8 @@ def _restores(event: Event) -> bool:
 
 
 def _what(event: Event, numbers: bool) -> str:
-    """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched."""
+    """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched.
+    Kept for at most 1,024 events and languages (WHAT_KEPT), emptied when full."""
     undo = _restores(event)
     renamed = renames(event.action)
     key = (event.channel_id, event.id, undo, numbers, renamed, words())

@@ -42,6 +42,7 @@ def chance_text(odds: float) -> str:
 # The same save shows the same odds each time it is rolled: kept by odds and language.
 @lru_cache(maxsize=4096)
 def _chance_text(odds: float, language: object) -> str:
+    """`55% to succeed` in `language`: kept for at most 4,096 odds and languages."""
     shown = percent(odds)
     if shown[0].isdigit() and "." in shown:
         shown = shown[:-1].rstrip("0").rstrip(".") + "%"
@@ -60,6 +61,7 @@ def bonus_text(result: SaveResult) -> str:
 # Kept by the pieces (already in the reader's language, named by the rules) and their sum.
 @lru_cache(maxsize=4096)
 def _bonus_text(pieces: tuple[tuple[str, int], ...], bonus: int) -> str:
+    """The bonus's pieces and their sum, as shown: kept for at most 4,096 saves."""
     shown = " · ".join(f"{name} {signed(value)}" for name, value in pieces)
     return f"{shown} = {signed(bonus)}" if len(pieces) > 1 else shown
 

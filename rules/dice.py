@@ -143,6 +143,7 @@ def _chain_at_least(extra: int, x: int) -> int:
     """Ways, out of FACES**extra, that a chain of at most `extra` dice sums to x or more.
 
     A chain rolls a die and rolls again while the die shows 96–100, up to `extra` dice.
+    Kept for at most 65,536 pairs of (extra, x).
     """
     if x <= 1:
         return _outcomes(extra)
@@ -165,7 +166,8 @@ _ALL_OUTCOMES = _outcomes(1 + MAX_EXTRA_DICE)
 
 @lru_cache(maxsize=8192)
 def chance_at_least(x: int) -> Fraction:
-    """Exact P(open-ended total ≥ x), honouring the 100-extra-dice cap."""
+    """Exact P(open-ended total ≥ x), honouring the 100-extra-dice cap; kept for at most
+    8,192 totals."""
     if x <= MIN_TOTAL:
         return Fraction(1)
     if x > MAX_TOTAL:

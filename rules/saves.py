@@ -84,7 +84,8 @@ def points_of_failure(total: int, difficulty: int, per: int) -> int:
 
 @lru_cache(maxsize=8192)
 def success_probability(bonus: int, difficulty: int, ties_succeed: bool = False) -> Fraction:
-    """Exact P(open-ended d100 + bonus beats difficulty); a tie counts when `ties_succeed`."""
+    """Exact P(open-ended d100 + bonus beats difficulty); a tie counts when `ties_succeed`.
+    Kept for at most 8,192 sets of numbers."""
     needed = difficulty - bonus if ties_succeed else difficulty - bonus + 1
     return chance_at_least(needed)
 
@@ -265,7 +266,8 @@ def _working(
     ties_succeed: bool,
     language: object,
 ) -> tuple[Pieces, int, float]:
-    """The bonus's pieces (named in the reader's language), the bonus, and the odds."""
+    """The bonus's pieces (named in the reader's language), the bonus, and the odds: kept for
+    at most 4,096 saves."""
     # The pieces are shown as they are: named in the reader's language here.
     level_piece = _("Level {level}", level=level)
     others = _others(kind, stat, kin, special, mod)

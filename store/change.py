@@ -44,10 +44,11 @@ class Changes:
     and the tables this process's changes left.
 
     PostgreSQL remembers the table each channel's last change here left, with what it was read
-    as: the next change's guard checks it is still so, instead of a read. At most
-    REMEMBERED_PG tables (the longest remembered forgotten first). A spend on loopback takes
-    838 µs instead of 1,272 (`tests.benchmarks.pg_store`, side by side with none remembered):
-    a round trip fewer, which saves the more the further the server."""
+    as: the next change's guard checks it is still so, instead of a read. At most 2,048 tables
+    (REMEMBERED_PG; the longest remembered forgotten first). A spend on loopback takes 838 µs
+    instead of 1,272 (`tests.benchmarks.pg_store`, side by side with none remembered): a round
+    trip fewer, which saves the more the further the server. A channel's turn (`_turns`) is
+    kept only while one of its changes waits or runs: no more than the changes under way."""
 
     def __init__(self, backend: Backend, now: Callable[[], datetime]) -> None:
         self._backend = backend

@@ -130,7 +130,7 @@ DECODED_MAX = 4096  # characters, and monsters, kept decoded, at most
 def _character(values: tuple[Any, ...]) -> Character:
     """A character's row decoded, once per stored version of the row: it is immutable, so
     equal rows share one (its Fatigue Level worked out, its checks made, once). At most
-    DECODED_MAX rows (the least recently read forgotten first), about 0.7 KB each.
+    4,096 rows (DECODED_MAX; the least recently read forgotten first), about 0.7 KB each.
 
     It pays where every read decodes, on PostgreSQL: a channel of ten characters and two
     monsters read in 446 µs instead of 741 (`tests.benchmarks.pg_store`, side by side with
@@ -146,6 +146,6 @@ def _character(values: tuple[Any, ...]) -> Character:
 @functools.lru_cache(maxsize=DECODED_MAX)
 def _monster(values: tuple[Any, ...]) -> Monster:
     """A monster's row decoded, once per stored version, as `_character` (its stat block built
-    once): at most DECODED_MAX rows, about 1 KB each."""
+    once): at most 4,096 rows (DECODED_MAX), about 1 KB each."""
     data = dict(zip(MONSTER_FIELDS, values, strict=True))
     return monster_from_dict({**data, "build": json.loads(data["build"])})

@@ -108,7 +108,8 @@ EVENTS_DECODED_MAX = 1024  # a hundred pages of ten
 
 @functools.lru_cache(maxsize=EVENTS_DECODED_MAX)
 def _decoded_event(values: tuple[Any, ...]) -> Event:
-    """At most EVENTS_DECODED_MAX events (the least recently read forgotten first), about 6 KB
+    """An event's row decoded, once per stored version: at most 1,024 events
+    (EVENTS_DECODED_MAX; the least recently read forgotten first), about 6 KB
     each for a change to one character. A page of history is read again after every change to
     its channel, its older lines unchanged: on PostgreSQL, where every read decodes, a page of
     ten takes 423 µs instead of 666 (`tests.benchmarks.pg_store`, side by side with the

@@ -113,7 +113,8 @@ _FLOOR_RETRIES = _FloorRetries()
 
 
 async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
-    """The store's pool (tests pass `connection_class` to count round trips)."""
+    """The store's pool (tests pass `connection_class` to count round trips): at most 10
+    connections, each keeping at most 100 prepared statements (asyncpg's default)."""
     import asyncpg
 
     logging.getLogger("asyncpg.pool").addFilter(_FLOOR_RETRIES)  # once: the same filter

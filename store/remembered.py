@@ -38,8 +38,8 @@ def stamps(conn: sqlite3.Connection, scope: Scope) -> Stamps:
 
 
 class Remembered:
-    """Answers by key, each with the stamps it is true at: at most REMEMBERED_MAX of them (the
-    longest remembered forgotten first), about 1 KB each for a look at a party of ten beyond
+    """Answers by key, each with the stamps it is true at: at most 2,048 of them (REMEMBERED_MAX;
+    the longest remembered forgotten first), about 1 KB each for a look at a party of ten beyond
     the decoded rows it shares (`codec`).
 
     It saves a read on nearly every command: `tests.benchmarks.store` reads a channel of ten

@@ -14,7 +14,12 @@ change that raises takes back only its own savepoint. In `tests.benchmarks.proce
 its own against 590–680.
 
 Quick reads (a channel's Table, a page of history) skip the hop (`QuickReader`), and reads and
-changes reuse what is remembered (`store.remembered`)."""
+changes reuse what is remembered (`store.remembered`).
+
+What it keeps in memory is bounded, whatever the size of the file: SQLite's page cache, at its
+default of at most 2,000 KiB for each of the two connections; at most 128 prepared statements
+a connection (sqlite3's default); and the changes waiting for the next batch, no more than the
+changes under way."""
 
 from __future__ import annotations
 

@@ -46,10 +46,13 @@ NO_CHARACTERS = N_(
 )  # English: raise it (or show it) through `_()`
 
 
-# A Fatigue Level is worked out once per set of inputs, not on every load of every character
-# (exact Fractions are slow); errors are never cached. Only inputs of exactly the types the rules
-# take are cached: a cache key compares True == 1 == 1.0, and the rules refuse True and 1.0.
-_cached_fatigue_level = functools.lru_cache(maxsize=4096)(_fatigue_level)
+@functools.lru_cache(maxsize=4096)
+def _cached_fatigue_level(*inputs: Any) -> Fraction:
+    """A Fatigue Level worked out once per set of inputs (`fatigue_level`'s), not on every load
+    of every character (exact Fractions are slow); errors are never kept. At most 4,096 sets of
+    inputs are kept, the least recently used forgotten first. Only inputs of exactly the types
+    the rules take come here: a key compares True == 1 == 1.0, and the rules refuse True."""
+    return _fatigue_level(*inputs)
 
 
 def fatigue_level(

@@ -39,6 +39,7 @@ class DifficultyOptions:
 # value is still refused; a refusal is never kept).
 @lru_cache(maxsize=1024, typed=True)
 def _difficulty(vs: int | None, dc: int | None, spell: int | None, language: object) -> Difficulty:
+    """What a save is against, labelled in `language`: kept for at most 1,024 sets of options."""
     given = [
         name for name, value in (("vs", vs), ("dc", dc), ("spell", spell)) if value is not None
     ]

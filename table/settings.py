@@ -105,5 +105,7 @@ def _typed(items: Iterable[tuple[str, Any]]) -> tuple[tuple[str, type, Any], ...
 def _layered(
     own: tuple[tuple[str, type, Any], ...], server: tuple[tuple[str, type, Any], ...]
 ) -> ChannelSettings:
+    """A channel's settings, its own over its server's: made once for each pair of layers in
+    use, for at most 1,024 pairs (the least recently used forgotten first)."""
     base = ChannelSettings(**{name: value for name, ignored, value in server})
     return replace(base, **{name: value for name, ignored, value in own})

@@ -210,7 +210,8 @@ class LoggedFatigue:
 @lru_cache(maxsize=1024)
 def _fraction(text: str) -> Fraction:
     """A logged Fatigue Level ("41/2"), read once per text: a page of /history reads many, and
-    parsing a Fraction from text is slow. (A str key, an immutable Fraction.)"""
+    parsing a Fraction from text is slow. (A str key, an immutable Fraction.) At most 1,024
+    texts are kept, the least recently read forgotten first."""
     return Fraction(text)
 
 

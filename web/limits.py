@@ -48,7 +48,9 @@ def _behind_a_proxy(peer: str) -> bool:
 
 
 class Gate:
-    """Token buckets per address, and the count of open streams."""
+    """Token buckets per address, and the count of open streams: the buckets of at most
+    10,000 addresses (ADDRESSES_KEPT; the least recent forgotten first), and the open
+    streams' count per address, at most `limits.streams` of them (1,000 by default)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from lang import language_of
 from store import Store
 from store.links import WEB, Link
 from table.event import Event
@@ -105,7 +106,9 @@ class _Watch:
 
     pages: set[Page] = field(default_factory=set)
     generation: int = 0  # bumped by every change: a board rendered before one is not kept
-    boards: dict[str | None, tuple[str, bytes]] = field(default_factory=dict)  # by locale
+    # by the language spoken (`lang.language_of`: None for English), never the page's own
+    # `?lang=` text, so at most one board for each installed language and English
+    boards: dict[str | None, tuple[str, bytes]] = field(default_factory=dict)
     refreshing: asyncio.Task[None] | None = None
     again: bool = False  # changed while refreshing: refresh once more after
     checked: int | None = None  # the newest event when its live link was last looked up
@@ -124,6 +127,11 @@ def _link_may_have_changed(watch: _Watch, events: list[Event]) -> bool:
 
 
 class Hub:
+    """The channels with open pages, each with its pages and its boards: an entry only while a
+    page is open (`close` drops the last), so at most as many as the open streams
+    (`web.limits.Limits.streams`, 1,000 by default), each with at most one board for each
+    installed language and English, dropped at every change."""
+
     def __init__(self, store: Store) -> None:
         self._store = store
         self._watched: dict[int, _Watch] = {}
@@ -154,16 +162,17 @@ class Hub:
     ) -> tuple[str, bytes]:
         """The channel's board in `locale` as it is now (or as `read`), and the event that
         sends it (kept while its channel is watched and unchanged)."""
+        language = language_of(locale)
         watch = self._watched.get(link.channel_id)
-        if watch is not None and locale in watch.boards:
-            return watch.boards[locale]
+        if watch is not None and language in watch.boards:
+            return watch.boards[language]
         generation = None if watch is None else watch.generation
         table, events = read or await self._read(link)
         board = fragment(table, events, locale)
         made = board, event("table", board)
         watch = self._watched.get(link.channel_id)
         if watch is not None and watch.generation == generation:
-            watch.boards[locale] = made
+            watch.boards[language] = made
         return made
 
     async def open(self, link: Link, locale: str | None) -> Page:

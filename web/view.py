@@ -140,6 +140,8 @@ LINES_KEPT = 4096
 
 
 def line(event: Event, numbers: bool) -> Line:
+    """`event`'s line on the page, in the current language: at most 4,096 kept (LINES_KEPT),
+    emptied when full."""
     key = (event.channel_id, event.id, numbers, words())
     kept = _LINES.get(key)
     if kept is not None and (kept[0] is event or kept[0] == event):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -86,6 +87,18 @@ def test_a_painter_draws_off_the_loop_the_same_picture(threads: bool, catalogs: 
         painter.close()
     assert drawn == draw(job)
     assert "Puntos sin armadura ocultos que no se muestran: 1." in drawn.alt
+
+
+def test_a_worker_process_is_replaced_after_its_bound_of_pictures() -> None:
+    """Whatever matplotlib keeps in a worker lives no longer than PICTURES_PER_WORKER."""
+    painter = Painter(pictures_per_worker=2)
+    try:
+        pool = painter._executor()
+        workers = [pool.submit(os.getpid).result(timeout=60) for _ in range(3)]
+    finally:
+        painter.close()
+    assert workers[0] == workers[1] != workers[2]
+    assert os.getpid() not in workers
 
 
 def test_a_party_of_ten_fits() -> None:
