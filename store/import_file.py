@@ -171,16 +171,17 @@ def _whole_text(text: str) -> bool:
     return True
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    """The published JSON Schema of the current export version."""
+    """The published JSON Schema of the current export version, read once: 1 kept."""
     text = resources.files("store").joinpath("export.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    """The schema's checker, built once (checking the schema itself on the way): 1 kept."""
     checker = jsonschema.Draft202012Validator
     checker.check_schema(schema())
     return checker(schema())
