@@ -2,9 +2,13 @@
 
 A `Painter` hands each `Job` (a picture's series and the reader's locale: plain, picklable
 values) to a small pool, started at the first picture: by default one worker process, which
-draws on a core of its own with its own interpreter lock and its own memory (matplotlib is
-loaded there, never in the bot's process). `threads=True` draws in a worker thread instead
-(`tests/benchmarks/pictures.py` measures both). This module imports no matplotlib itself.
+draws with its own interpreter lock and its own memory (matplotlib is loaded there, never in
+the bot's process), at a lower priority than the bot (`NICE`): on a machine whose cores are
+all busy, the event loop gets one first and a picture waits. A series that is costly to build
+(`/party chart`'s, from hundreds of logged snapshots) comes as a `Recipe`, the rows as read and
+the function that builds the series from them: it is built in the worker too, off the bot's
+interpreter lock. `threads=True` draws in a worker thread instead (`tests/benchmarks/pictures.py`
+measures both). This module imports no matplotlib itself.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -23,38 +29,61 @@ from pictures import Picture
 log = logging.getLogger(__name__)
 
 WORKERS = 1  # one process: pictures queue for it, the bot's own core stays free
+NICE = 10  # the worker's niceness above the bot's: the event loop wins a busy core
 KINDS = ("fatigue", "odds", "monster")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A series to build where the picture is drawn: `build(*args)`. `build` is a module-level
+    function (a worker process finds it by name) and `args` plain values, such as rows as read."""
+
+    build: Callable[..., Any]
+    args: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
 class Job:
     kind: str  # one of KINDS
-    data: Any  # its series: FatigueSeries, OddsSeries or MonsterView
+    data: Any  # its series (FatigueSeries, OddsSeries or MonsterView), or a Recipe for it
     locale: str | None  # the reader's Discord locale: the picture's words are theirs
 
 
 def draw(job: Job) -> Picture:
     """Draw one picture (in whichever worker runs it)."""
+    return paint(job)[1]
+
+
+def paint(job: Job) -> tuple[Any, Picture]:
+    """Build the job's series if it came as a Recipe, and draw it: the series and its picture.
+    A series that can't be built raises its own error (a RulesError says why, in the reader's
+    language)."""
     with speaking(job.locale):
+        data = job.data
+        if isinstance(data, Recipe):
+            data = data.build(*data.args)
         if job.kind == "fatigue":
             from pictures.fatigue import draw_fatigue
 
-            return draw_fatigue(job.data)
+            return data, draw_fatigue(data)
         if job.kind == "odds":
             from pictures.odds import draw_odds
 
-            return draw_odds(job.data)
+            return data, draw_odds(data)
         if job.kind == "monster":
             from pictures.monster import draw_monster
 
-            return draw_monster(job.data)
+            return data, draw_monster(data)
     raise ValueError(f"no picture of kind {job.kind!r}")
 
 
-def _start_worker() -> None:
-    """A worker process's first step: the catalogs, and matplotlib loaded before any job."""
+def _start_worker(nice: int) -> None:
+    """A worker process's first step: its lower priority, the catalogs, and matplotlib loaded
+    before any job."""
     from lang.catalogs import load
 
+    if nice:
+        os.nice(nice)
     install(load())
     _load()
 
@@ -68,10 +97,12 @@ def _load() -> bool:
 
 
 class Painter:
-    def __init__(self, *, threads: bool = False, workers: int = WORKERS) -> None:
-        """`threads`: draw in threads of this process instead of worker processes."""
+    def __init__(self, *, threads: bool = False, workers: int = WORKERS, nice: int = NICE) -> None:
+        """`threads`: draw in threads of this process instead of worker processes; `nice`: how
+        much lower a worker process runs than the bot (0: the same)."""
         self.threads = threads
         self.workers = workers
+        self.nice = nice
         self._pool: Executor | None = None
 
     def _executor(self) -> Executor:
@@ -82,7 +113,10 @@ class Painter:
                 # spawn: a fresh interpreter, never a fork of a process running threads
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=context, initializer=_start_worker
+                    self.workers,
+                    mp_context=context,
+                    initializer=_start_worker,
+                    initargs=(self.nice,),
                 )
         return self._pool
 
@@ -92,13 +126,19 @@ class Painter:
         self._executor().submit(_load).result()
 
     async def draw(self, job: Job) -> Picture:
+        """The job's picture, drawn off the event loop."""
+        return (await self.paint(job))[1]
+
+    async def paint(self, job: Job) -> tuple[Any, Picture]:
+        """The job's series (built from its Recipe, if it came as one) and its picture, both
+        made off the event loop."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), draw, job)
+            return await loop.run_in_executor(self._executor(), paint, job)
         except BrokenProcessPool:  # the worker died (killed, out of memory): once more, anew
             log.warning("The picture worker stopped; starting another")
             self.close()
-            return await loop.run_in_executor(self._executor(), draw, job)
+            return await loop.run_in_executor(self._executor(), paint, job)
 
     def close(self) -> None:
         if self._pool is not None:
