@@ -17,7 +17,7 @@ from lang import N_, _
 from pictures.painter import Recipe
 from render.charts import fatigue_chart_embed
 from store.chart import series_of
-from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST
+from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST, FatigueSeries
 
 SINCE_CHOICES = [
     app_commands.Choice(name=N_("The last Long Rest (default)"), value=SINCE_LONG_REST),
@@ -42,7 +42,7 @@ async def chart_reply(
     channel_id = await table_channel_id(interaction)  # a thread charts its channel's table
     store = bot_of(interaction).store
     rows = await store.fatigue_chart_rows(channel_id, interaction.guild_id, since, character)
-    picture = job(interaction, "fatigue", Recipe(series_of, (rows,)))
+    picture = job(interaction, "fatigue", Recipe(series_of, (rows,), FatigueSeries.as_now))
     await reply_built_picture(interaction, fatigue_chart_embed, picture, private=private)
 
 

@@ -18,8 +18,7 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,11 +34,14 @@ KINDS = ("fatigue", "odds", "monster")
 
 @dataclass(frozen=True)
 class Recipe:
-    """A series to build where the picture is drawn: `build(*args)`. `build` is a module-level
-    function (a worker process finds it by name) and `args` plain values, such as rows as read."""
+    """A series to build where the picture is drawn: `build(*args)`; `keep(series)` is what of
+    it comes back (None: all of it), the less the better, for the bot's process unpickles it.
+    `build` and `keep` are module-level functions or methods (a worker process finds them by
+    name), `args` plain values, such as rows as read."""
 
     build: Callable[..., Any]
     args: tuple[Any, ...]
+    keep: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -55,26 +57,32 @@ def draw(job: Job) -> Picture:
 
 
 def paint(job: Job) -> tuple[Any, Picture]:
-    """Build the job's series if it came as a Recipe, and draw it: the series and its picture.
-    A series that can't be built raises its own error (a RulesError says why, in the reader's
-    language)."""
+    """Build the job's series if it came as a Recipe, and draw it: the series (what its Recipe
+    keeps of it) and its picture. A series that can't be built raises its own error (a
+    RulesError says why, in the reader's language)."""
     with speaking(job.locale):
-        data = job.data
-        if isinstance(data, Recipe):
-            data = data.build(*data.args)
-        if job.kind == "fatigue":
-            from pictures.fatigue import draw_fatigue
+        recipe = job.data if isinstance(job.data, Recipe) else None
+        data = job.data if recipe is None else recipe.build(*recipe.args)
+        picture = _draw(job.kind, data)
+    if recipe is not None and recipe.keep is not None:
+        data = recipe.keep(data)
+    return data, picture
 
-            return data, draw_fatigue(data)
-        if job.kind == "odds":
-            from pictures.odds import draw_odds
 
-            return data, draw_odds(data)
-        if job.kind == "monster":
-            from pictures.monster import draw_monster
+def _draw(kind: str, data: Any) -> Picture:
+    if kind == "fatigue":
+        from pictures.fatigue import draw_fatigue
 
-            return data, draw_monster(data)
-    raise ValueError(f"no picture of kind {job.kind!r}")
+        return draw_fatigue(data)
+    if kind == "odds":
+        from pictures.odds import draw_odds
+
+        return draw_odds(data)
+    if kind == "monster":
+        from pictures.monster import draw_monster
+
+        return draw_monster(data)
+    raise ValueError(f"no picture of kind {kind!r}")
 
 
 def _start_worker(nice: int) -> None:
@@ -135,7 +143,7 @@ class Painter:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._executor(), paint, job)
-        except BrokenProcessPool:  # the worker died (killed, out of memory): once more, anew
+        except BrokenExecutor:  # the worker died (killed, out of memory): once more, anew
             log.warning("The picture worker stopped; starting another")
             self.close()
             return await loop.run_in_executor(self._executor(), paint, job)
