@@ -14,7 +14,7 @@ from cogs._buttons import TableButton
 from cogs._picture import job, reply_built_picture
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
-from pictures.painter import Recipe
+from pictures.painter import Job, Recipe
 from render.charts import fatigue_chart_embed
 from store.chart import series_of
 from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST, FatigueSeries
@@ -41,9 +41,13 @@ async def chart_reply(
         raise NotInServer()
     channel_id = await table_channel_id(interaction)  # a thread charts its channel's table
     store = bot_of(interaction).store
-    rows = await store.fatigue_chart_rows(channel_id, interaction.guild_id, since, character)
-    picture = job(interaction, "fatigue", Recipe(series_of, (rows,), FatigueSeries.as_now))
-    await reply_built_picture(interaction, fatigue_chart_embed, picture, private=private)
+    guild_id = interaction.guild_id
+
+    async def read() -> Job:
+        rows = await store.fatigue_chart_rows(channel_id, guild_id, since, character)
+        return job(interaction, "fatigue", Recipe(series_of, (rows,), FatigueSeries.as_now))
+
+    await reply_built_picture(interaction, read, fatigue_chart_embed, private=private)
 
 
 class PartyChart(TableButton, template=r"tk:party:chart"):

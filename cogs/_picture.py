@@ -4,7 +4,7 @@ with its alt text as the file's description, and shown inside the reply's embed.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -38,14 +38,17 @@ async def reply_picture(
 
 async def reply_built_picture(
     interaction: discord.Interaction,
+    read: Callable[[], Awaitable[Job]],
     embed_of: Callable[[Any], discord.Embed],
-    picture_job: Job,
     *,
     private: bool = False,
 ) -> None:
-    """As `reply_picture` for a job whose series comes as a Recipe: the worker builds the series
-    and draws it, and the embed is made from the series it sends back."""
-    series, picture = await bot_of(interaction).painter.paint(picture_job)
+    """As `reply_picture` for a job whose series comes as a Recipe: `read` makes the job once
+    it is this picture's turn (`Painter.turn`), the worker builds the series and draws it, and
+    the embed is made from the series it sends back."""
+    painter = bot_of(interaction).painter
+    async with painter.turn():
+        series, picture = await painter.paint(await read())
     await send_picture(interaction, embed_of(series), picture, private=private)
 
 

@@ -7,17 +7,19 @@ the bot's process), at a lower priority than the bot (`NICE`): on a machine whos
 all busy, the event loop gets one first and a picture waits. A series that is costly to build
 (`/party chart`'s, from hundreds of logged snapshots) comes as a `Recipe`, the rows as read and
 the function that builds the series from them: it is built in the worker too, off the bot's
-interpreter lock. `threads=True` draws in a worker thread instead (`tests/benchmarks/pictures.py`
-measures both). This module imports no matplotlib itself.
+interpreter lock; and only a few charts at a time read their rows at all (`Painter.turn`): the
+rest wait, deferred, holding nothing. `threads=True` draws in a worker thread instead
+(`tests/benchmarks/pictures.py` measures each way). This module imports no matplotlib itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 WORKERS = 1  # one process: pictures queue for it, the bot's own core stays free
 NICE = 10  # the worker's niceness above the bot's: the event loop wins a busy core
+AT_ONCE = WORKERS + 1  # pictures under way at once (`Painter.turn`): one drawn, one ready
 KINDS = ("fatigue", "odds", "monster")
 
 
@@ -105,13 +108,36 @@ def _load() -> bool:
 
 
 class Painter:
-    def __init__(self, *, threads: bool = False, workers: int = WORKERS, nice: int = NICE) -> None:
+    def __init__(
+        self,
+        *,
+        threads: bool = False,
+        workers: int = WORKERS,
+        nice: int = NICE,
+        at_once: int | None = AT_ONCE,
+    ) -> None:
         """`threads`: draw in threads of this process instead of worker processes; `nice`: how
-        much lower a worker process runs than the bot (0: the same)."""
+        much lower a worker process runs than the bot (0: the same); `at_once`: how many may
+        hold a `turn` at a time (None: any number)."""
         self.threads = threads
         self.workers = workers
         self.nice = nice
+        self.at_once = at_once
         self._pool: Executor | None = None
+        self._turns: asyncio.Semaphore | None = None
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """A picture's turn to read its data and be drawn: `at_once` pictures at a time, the
+        others wait here (in the order they came), before reading anything, so the bot never
+        holds more than a few charts' rows, nor reads them all at once."""
+        if self.at_once is None:
+            yield
+            return
+        if self._turns is None:
+            self._turns = asyncio.Semaphore(self.at_once)
+        async with self._turns:
+            yield
 
     def _executor(self) -> Executor:
         if self._pool is None:

@@ -4,12 +4,13 @@
    median, wall and CPU: on a shared machine the CPU time is the steadier figure);
 2. the p99 of `/roll` through the whole bot and the local Discord while 20 `/party chart`s are
    always in flight, beside its p99 at rest, the same `/roll`s one after another either way
-   (`--rolls` of each, after 20 to warm): for each way of drawing, side by side in one run: the
-   series built in a thread of the bot's process and drawn in the worker process at the bot's
-   priority (how it was done before), the series built in the worker from the rows as read at
-   the bot's priority, the same with the worker at a lower priority (as the bot does it), and all
-   in a worker thread. The bot, the local Discord and this load share one process and event loop
-   here, so the local Discord's own work on each chart's upload counts against the `/roll`s too;
+   (`--rolls` of each, after 20 to warm, in blocks of each in turn). Side by side, one way of
+   drawing after another: the series built in a thread of the bot's process and drawn in the
+   worker process at the bot's priority (how it was done before); built in the worker from the
+   rows as read; that with the worker at a lower priority; that with only 2 charts under way at
+   a time, the others waiting before their read (as the bot draws); and that in a worker
+   thread. The bot, the local Discord and this load share one process and event loop here, so
+   the local Discord's own work on each chart's upload counts against the `/roll`s too;
 3. the bot's start-up (importing the client and every cog), interleaved, with the `pictures`
    package and with an empty stand-in in its place, matplotlib made unimportable both ways (a
    start-up that imported it would stop the run); and the import time of the chart modules
@@ -42,6 +43,7 @@ from lang import install
 from lang.catalogs import load
 from pictures import Picture
 from pictures.examples import party, random_session, troll
+from pictures.painter import AT_ONCE as AT_ONCE_DRAWN
 from pictures.painter import Job, Painter, Recipe, draw
 from rules.saves import SaveKind
 from store import Store
@@ -58,6 +60,7 @@ from tests.localdiscord.fixtures import running
 
 REPO = Path(__file__).resolve().parents[2]
 AT_ONCE = 20
+CHART_WAIT = 120.0  # s: 20 charts queue for one worker; Discord would wait 15 minutes
 
 
 def session_series() -> FatigueSeries:
@@ -100,7 +103,7 @@ def seeded_table() -> Callable[[Table], tuple[Table, None]]:
 
 @contextlib.asynccontextmanager
 async def bot_with(painter: Painter, folder: Path) -> AsyncIterator[LocalDiscord]:
-    async with LocalDiscord() as discord_:
+    async with LocalDiscord(timeout=CHART_WAIT) as discord_:
         settings = Settings(
             token=discord_.token,
             database_url=f"sqlite:///{folder / 'pictures.db'}",
@@ -146,20 +149,23 @@ def forget_quietly(discord_: LocalDiscord) -> None:
         forget(discord_)
 
 
-async def under_charts(discord_: LocalDiscord, rolls: int) -> tuple[list[float], int, int]:
-    """The /roll times while AT_ONCE `/party chart`s are always in flight; the charts answered
-    with their picture while the /rolls ran, and those answered without one."""
-    shown = failed = 0
+async def under_charts(discord_: LocalDiscord, rolls: int) -> tuple[list[float], list[float], int]:
+    """The /roll times while AT_ONCE `/party chart`s are always in flight; the times of the
+    charts answered with their picture while the /rolls ran, and how many were answered
+    without one."""
+    charts: list[float] = []
+    failed = 0
     rolling = False
     stop = asyncio.Event()
 
     async def charting() -> None:
-        nonlocal shown, failed
+        nonlocal failed
         while not stop.is_set():
+            start = time.perf_counter()
             reply = await discord_.slash("party chart", user=discord_.player, since="all")
-            if rolling:
-                shown += bool(reply.files)
-                failed += not reply.files
+            if rolling and reply.files:
+                charts.append(time.perf_counter() - start)
+            failed += rolling and not reply.files
 
     tasks = [asyncio.create_task(charting()) for _ in range(AT_ONCE)]
     await asyncio.sleep(1.0)  # all of them under way
@@ -167,8 +173,8 @@ async def under_charts(discord_: LocalDiscord, rolls: int) -> tuple[list[float],
     times = await roll_times(discord_, rolls)
     rolling = False
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return times, shown, failed
+    ended = await asyncio.gather(*tasks, return_exceptions=True)
+    return times, charts, failed + sum(isinstance(e, BaseException) for e in ended)
 
 
 class BuiltHere(Painter):
@@ -182,12 +188,16 @@ class BuiltHere(Painter):
         return await super().paint(job)
 
 
-WAYS: dict[str, Callable[[], Painter]] = {
-    "process, series built in the bot, same priority": lambda: BuiltHere(nice=0),
-    "process, series built there, same priority": lambda: Painter(nice=0),
-    "process, series built there, lower priority": Painter,  # as the bot draws
-    "thread": lambda: Painter(threads=True),
+WAYS: dict[str, Callable[[], Painter]] = {  # each step of the process's row on the last
+    "process: series built in the bot": lambda: BuiltHere(nice=0, at_once=None),
+    "process: built in the worker": lambda: Painter(nice=0, at_once=None),
+    "process: + worker's priority lower": lambda: Painter(at_once=None),
+    f"process: + {AT_ONCE_DRAWN} charts at a time": Painter,  # as the bot draws
+    f"thread, {AT_ONCE_DRAWN} charts at a time": lambda: Painter(threads=True),
 }
+
+
+BLOCKS = 4  # at rest and under charts in turn, so the machine's other load falls on both
 
 
 async def loop_figures(rolls: int) -> list[list[str]]:
@@ -195,23 +205,33 @@ async def loop_figures(rolls: int) -> list[list[str]]:
     for name, make in WAYS.items():
         painter = make()
         painter.warm()
+        at_rest: list[float] = []
+        busy: list[float] = []
+        charts: list[float] = []
+        failed = 0
         with tempfile.TemporaryDirectory() as folder:
             async with bot_with(painter, Path(folder)) as discord_:
                 await roll_times(discord_, 20)  # warm
-                forget_quietly(discord_)
-                at_rest = percentile(await roll_times(discord_, rolls), 99)
-                forget_quietly(discord_)
-                times, shown, failed = await under_charts(discord_, rolls)
-                busy = percentile(times, 99)
+                for _ in range(BLOCKS):
+                    forget_quietly(discord_)
+                    at_rest += await roll_times(discord_, rolls // BLOCKS)
+                    forget_quietly(discord_)
+                    times, drawn, not_drawn = await under_charts(discord_, rolls // BLOCKS)
+                    busy += times
+                    charts += drawn
+                    failed += not_drawn
                 forget_quietly(discord_)
         painter.close()
+        rest99, busy99 = percentile(at_rest, 99), percentile(busy, 99)
         rows.append(
             [
                 name,
-                f"{at_rest * 1000:.1f} ms",
-                f"{busy * 1000:.1f} ms",
-                f"{busy / at_rest:.2f}×",
-                f"{shown}" + (f" ({failed} failed)" if failed else ""),
+                f"{rest99 * 1000:.1f} ms",
+                f"{busy99 * 1000:.1f} ms",
+                f"{busy99 / rest99:.2f}×",
+                f"{len(charts)}" + (f" ({failed} failed)" if failed else ""),
+                f"{statistics.median(charts):.1f} s" if charts else "—",
+                f"{sum(busy) / len(charts) * 1000:.0f} ms" if charts else "—",
             ]
         )
     return rows
@@ -357,9 +377,18 @@ async def main(argv: list[str] | None = None) -> None:
         table(["picture", "wall", "CPU", "CPU, slowest"], draw_times(rounds)),
         "",
         f"/roll while {AT_ONCE} `/party chart`s (300 changes, 10 characters) are in flight"
-        f" (p99 of {args.rolls} /rolls each way):",
+        f" (p99 of {args.rolls} /rolls each way, in {BLOCKS} blocks of each in turn; the charts"
+        " answered while the /rolls ran, their median time, and how often one was answered):",
         table(
-            ["drawn in", "p99 at rest", f"p99, {AT_ONCE} charts", "ratio", "charts meanwhile"],
+            [
+                "drawn in",
+                "p99 at rest",
+                f"p99, {AT_ONCE} charts",
+                "ratio",
+                "charts",
+                "a chart",
+                "a chart every",
+            ],
             await loop_figures(args.rolls),
         ),
         "",
