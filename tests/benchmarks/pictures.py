@@ -6,7 +6,7 @@
    always in flight, beside its p99 at rest, the same `/roll`s one after another either way
    (`--rolls` of each, after 20 to warm, in blocks of each in turn). Side by side, one way of
    drawing after another: the series built in a thread of the bot's process and drawn in the
-   worker process at the bot's priority (how it was done before); built in the worker from the
+   worker process at the bot's priority (the baseline); built in the worker from the
    rows as read; that with the worker at a lower priority; that with only 2 charts under way at
    a time, the others waiting before their read (as the bot draws); and that in a worker
    thread. The bot, the local Discord and this load share one process and event loop here, so
@@ -178,8 +178,8 @@ async def under_charts(discord_: LocalDiscord, rolls: int) -> tuple[list[float],
 
 
 class BuiltHere(Painter):
-    """How a chart was drawn before: its series built in a thread of the bot's process, only
-    the drawing in the worker."""
+    """The baseline: a chart's series built in a thread of the bot's process, only the drawing
+    in the worker."""
 
     async def paint(self, job: Job) -> tuple[Any, Picture]:
         if isinstance(job.data, Recipe):
