@@ -1,5 +1,6 @@
 """`/party chart` and the "Chart" button of `/party show`: the channel's fatigue over game time,
-read from its kept history (`store.chart`), drawn off the event loop (`pictures.fatigue`)."""
+read from its kept history (`store.chart`); the series is built from the rows as read, and drawn,
+in the picture's worker (`pictures.fatigue`), off the event loop and the bot's interpreter lock."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from discord import app_commands
 
 from bot.contexts import NotInServer
 from cogs._buttons import TableButton
-from cogs._picture import job, reply_picture
+from cogs._picture import job, reply_built_picture
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
+from pictures.painter import Job, Recipe
 from render.charts import fatigue_chart_embed
-from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST
+from store.chart import series_of
+from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST, FatigueSeries
 
 SINCE_CHOICES = [
     app_commands.Choice(name=N_("The last Long Rest (default)"), value=SINCE_LONG_REST),
@@ -38,9 +41,13 @@ async def chart_reply(
         raise NotInServer()
     channel_id = await table_channel_id(interaction)  # a thread charts its channel's table
     store = bot_of(interaction).store
-    series = await store.fatigue_chart(channel_id, interaction.guild_id, since, character)
-    embed = fatigue_chart_embed(series)
-    await reply_picture(interaction, embed, job(interaction, "fatigue", series), private=private)
+    guild_id = interaction.guild_id
+
+    async def read() -> Job:
+        rows = await store.fatigue_chart_rows(channel_id, guild_id, since, character)
+        return job(interaction, "fatigue", Recipe(series_of, (rows,), FatigueSeries.as_now))
+
+    await reply_built_picture(interaction, read, fatigue_chart_embed, private=private)
 
 
 class PartyChart(TableButton, template=r"tk:party:chart"):

@@ -4,12 +4,14 @@ with its alt text as the file's description, and shown inside the reply's embed.
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
 from cogs._reply import reply, whisper
 from cogs._shared import bot_of
+from pictures import Picture
 from pictures.painter import Job
 from render.charts import with_picture
 
@@ -31,6 +33,34 @@ async def reply_picture(
     with the embed showing it: a command's answer as it declares, or `private` to the clicker
     alone (a button's picture)."""
     picture = await bot_of(interaction).painter.draw(picture_job)
+    await send_picture(interaction, embed, picture, private=private, view=view)
+
+
+async def reply_built_picture(
+    interaction: discord.Interaction,
+    read: Callable[[], Awaitable[Job]],
+    embed_of: Callable[[Any], discord.Embed],
+    *,
+    private: bool = False,
+) -> None:
+    """As `reply_picture` for a job whose series comes as a Recipe: `read` makes the job once
+    it is this picture's turn (`Painter.turn`), the worker builds the series and draws it, and
+    the embed is made from the series it sends back."""
+    painter = bot_of(interaction).painter
+    async with painter.turn():
+        series, picture = await painter.paint(await read())
+    await send_picture(interaction, embed_of(series), picture, private=private)
+
+
+async def send_picture(
+    interaction: discord.Interaction,
+    embed: discord.Embed,
+    picture: Picture,
+    *,
+    private: bool = False,
+    view: discord.ui.View | None = None,
+) -> None:
+    """The reply: the PNG attached, with its alt text as the file's description."""
     file = discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)
     say = whisper if private else reply
     await say(interaction, embeds=[with_picture(embed, picture.filename)], files=[file], view=view)

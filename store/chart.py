@@ -3,14 +3,18 @@ covers (`table.fatigue_series` says what that is and builds the series).
 
 Never more than the channel keeps (`history_keep`, the newest changes). First a light read of
 the kept changes (ids, actions, clocks: only a Long Rest's snapshot), to find where the chart
-begins; then the changes after that, whole. Decoding the snapshots and building the series
-run in a worker thread, never on the event loop: 100,000 kept changes take a second or more.
+begins; then the changes after that, whole, kept as read (`ChartRows`: their JSON undecoded).
+Decoding the snapshots and building the series (`series_of`) never run on the event loop:
+100,000 kept changes take a second or more. `/party chart` has the picture's worker process
+build it (`pictures.painter.Recipe`), off the bot's interpreter lock; `fatigue_chart` builds it
+in a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from store.backend import Backend, Tx
@@ -20,6 +24,7 @@ from table.fatigue_series import (
     LONG_REST,
     FatigueSeries,
     Mark,
+    Start,
     chart_start,
     fatigue_series,
     rested_keys,
@@ -52,10 +57,36 @@ def _mark(row: dict[str, Any]) -> Mark:
     )
 
 
+@dataclass(frozen=True)
+class ChartRows:
+    """What a fatigue chart is built from: the table now, and the changes after the chart's
+    start as read (newest first; each row's values in `EVENT_COLUMNS` order, JSON undecoded)."""
+
+    now: Table
+    values: list[tuple[Any, ...]]
+    start: Start
+    since: str
+    character: str | None
+
+
+def series_of(rows: ChartRows) -> FatigueSeries:
+    """The chart's series from its rows: pure, and picklable by name for a worker process."""
+    events = [event_from_row(dict(zip(EVENT_COLUMNS, v, strict=True))) for v in rows.values]
+    return fatigue_series(rows.now, events, rows.start, rows.since, rows.character)
+
+
 async def fatigue_chart(
     backend: Backend, channel_id: int, guild_id: int | None, since: str, character: str | None
 ) -> FatigueSeries:
     """`Store.fatigue_chart`."""
+    rows = await chart_rows(backend, channel_id, guild_id, since, character)
+    return await asyncio.to_thread(series_of, rows)
+
+
+async def chart_rows(
+    backend: Backend, channel_id: int, guild_id: int | None, since: str, character: str | None
+) -> ChartRows:
+    """`Store.fatigue_chart_rows`."""
 
     async def marks(tx: Tx) -> tuple[Table, list[dict[str, Any]]]:
         table = (await load_channel(tx, channel_id, guild_id, PARTY)).table
@@ -73,9 +104,4 @@ async def fatigue_chart(
         return now, await tx.fetchvalues(_AFTER, channel_id, start.after_id, keep)
 
     now, values = await backend.read(changes)
-
-    def build() -> FatigueSeries:
-        events = [event_from_row(dict(zip(EVENT_COLUMNS, v, strict=True))) for v in values]
-        return fatigue_series(now, events, start, since, character)
-
-    return await asyncio.to_thread(build)
+    return ChartRows(now, values, start, since, character)

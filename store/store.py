@@ -345,6 +345,14 @@ class Store:
         longer reaches."""
         return await chart.fatigue_chart(self._backend, channel_id, guild_id, since, character)
 
+    async def fatigue_chart_rows(
+        self, channel_id: int, guild_id: int | None, since: str, character: str | None
+    ) -> chart.ChartRows:
+        """What `fatigue_chart` builds its series from, as read (`store.chart.series_of` builds
+        it): for a caller that builds it elsewhere, such as the picture's worker process.
+        RulesError as `fatigue_chart` for a start the kept history no longer reaches."""
+        return await chart.chart_rows(self._backend, channel_id, guild_id, since, character)
+
     # --- secret rolls ----------------------------------------------------------------------
 
     async def keep_secret(self, roll: SecretRoll) -> None:

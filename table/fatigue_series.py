@@ -164,6 +164,12 @@ class FatigueSeries:
             return _("{name}'s fatigue", name=self.lines[0].name)
         return _("Party fatigue")
 
+    def as_now(self) -> FatigueSeries:
+        """The series with each line cut to where it stands now, and no rests: all a chart's
+        embed says, in a small part of the whole, for the worker that drew it to send back."""
+        lines = tuple(replace(line, steps=line.steps[-1:]) for line in self.lines)
+        return replace(self, lines=lines, rests=())
+
 
 def _width(character: Character | None) -> int | None:
     fl = None if character is None else character.fl

@@ -15,6 +15,7 @@ from PIL import Image
 
 from tests.e2e.helpers import hero, refused, seed
 from tests.localdiscord.reply import Reply
+from tests.localdiscord.world import speaking
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -85,6 +86,14 @@ async def test_what_cannot_be_charted_is_said_privately(env: Any) -> None:
     reply = await d.slash("party chart", user=d.player, since="all")
     _, alt = picture(reply, "fatigue.png")
     assert "Short Rest" in alt
+
+
+async def test_a_chart_refused_in_the_worker_speaks_the_readers_language(env: Any) -> None:
+    d = env.discord
+    await seed(env, hero("Bree", d.player2, fl=None))  # the worker finds nobody to chart
+    spanish = speaking(d.player, "es-ES")
+    assert "Aquí nadie tiene todavía Nivel de Fatiga" in await refused(env, "party chart", spanish)
+    assert "Nobody here has a Fatigue Level" in await refused(env, "party chart", d.player)
 
 
 async def test_save_chart_and_the_odds_buttons(env: Any) -> None:
