@@ -90,8 +90,8 @@ def _at(path: str, check: Any, *args: Any, **kwargs: Any) -> Any:
         raise
     except RulesError as error:
         raise ImportProblem(f"{path}: {error}") from None
-    except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
-        unreadable = _("not a value this bot can read")
+    except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+        unreadable = _("not a value this bot can read")  # e.g. no text where a name goes
         raise ImportProblem(f"{path}: {unreadable} ({error})") from None
 
 
