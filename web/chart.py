@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from lang import _, n_
 from pictures._clock import labels, ticks
@@ -37,7 +37,8 @@ from table.fatigue_series import (
     fatigue_series,
     rested_keys,
 )
-from table.model import Table
+from table.model import Character, Table
+from table.snapshot import character_from_dict
 
 CHART_CHANGES = 100  # the latest changes the page's chart covers, at most (the most one read gives)
 RECENT = "recent"  # a chart of the latest changes only: no Long Rest among them
@@ -47,6 +48,25 @@ NAME_GAP = 17  # units between two names at the right edge
 NAME_CHARS = 14  # a longer name is cut at the edge (whole in its tooltip)
 MIN_SPAN = 600  # game seconds: a chart of one moment still shows ten minutes
 LINES = 10  # line colours in page.css (.line-0 … .line-9)
+
+
+# A channel's chart is built again after every change, from the same changes but the newest:
+# each snapshot's character is kept, by the snapshot itself (the store hands out the same
+# Event while it is remembered; the one kept is used only for that very dict, which it holds).
+# Bounded: emptied when full.
+_CHARACTERS: dict[int, tuple[dict[str, Any], Character]] = {}
+CHARACTERS_KEPT = 4096
+
+
+def _character(data: dict[str, Any]) -> Character:
+    kept = _CHARACTERS.get(id(data))
+    if kept is not None and kept[0] is data:
+        return kept[1]
+    made = character_from_dict(data)
+    if len(_CHARACTERS) >= CHARACTERS_KEPT:
+        _CHARACTERS.clear()
+    _CHARACTERS[id(data)] = data, made
+    return made
 
 
 def page_series(table: Table, events: Sequence[Event]) -> FatigueSeries | None:
@@ -69,7 +89,7 @@ def page_series(table: Table, events: Sequence[Event]) -> FatigueSeries | None:
     except RulesError:  # no Long Rest in what was read, and more history before it
         start, since = Start(0), RECENT
     try:
-        return fatigue_series(table, events, start, since)
+        return fatigue_series(table, events, start, since, decode=_character)
     except RulesError:  # no characters, or none with a Fatigue Level
         return None
 

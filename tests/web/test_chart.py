@@ -43,6 +43,11 @@ async def _series(store: Store) -> Any:
     return page_series(table, events)
 
 
+async def store_history(db: Database) -> list[Any]:
+    async with Store.open(db.url) as store:
+        return await store.history(CH, CHART_CHANGES, guild_id=GUILD)
+
+
 def _fps(series: Any, name: str) -> list[int]:
     line = next(line for line in series.lines if line.name == name)
     return [step.fp for step in line.steps if step.width]
@@ -64,6 +69,9 @@ async def test_the_chart_starts_at_the_last_long_rest_and_leaves_undone_changes_
         table = await store.read(CH, GUILD)
     aria = table.get("Aria").fatigue.fp
     assert _fps(series, "Aria")[-2:] == [aria - 4, aria] and aria < 30  # no 30 in it
+    # Built again from the same changes (their characters kept), it is the same series.
+    events = await store_history(db)
+    assert page_series(table, events) == page_series(table, events) == series
     assert series.since == "long_rest" and series.end == table.clock
     assert [rest.kind for rest in series.rests] == ["short"]  # from the Long Rest on
 
