@@ -136,6 +136,17 @@ class FatigueLine:
     def now(self) -> Step:
         return self.steps[-1]
 
+    def runs(self) -> list[list[Step]]:
+        """The line's runs of steps with a Fatigue Level (it breaks where there was none)."""
+        runs: list[list[Step]] = [[]]
+        for step in self.steps:
+            if step.width is None:
+                if runs[-1]:
+                    runs.append([])
+            else:
+                runs[-1].append(step)
+        return [run for run in runs if run]
+
 
 @dataclass(frozen=True)
 class RestMark:

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from lang import _, n_
 from pictures._clock import labels, ticks
+from pictures._layout import spread
 from pictures._text import fatigue_alt, rest_name, since_words
 from rules.errors import RulesError
 from rules.fatigue import BANDS
@@ -158,18 +159,6 @@ class _Scale:
         return round(BOTTOM - bands / self.top * (BOTTOM - TOP), 1)
 
 
-def _runs(line: FatigueLine) -> list[list[Step]]:
-    """The line's stretches with a Fatigue Level (it breaks where there was none)."""
-    runs: list[list[Step]] = [[]]
-    for step in line.steps:
-        if step.width is None:
-            if runs[-1]:
-                runs.append([])
-        else:
-            runs[-1].append(step)
-    return [run for run in runs if run]
-
-
 def _staircase(run: Sequence[Step], end: int, value: str, s: _Scale) -> list[tuple[float, float]]:
     """Each value held until the next step (or the chart's end); a rest's change comes over
     its minutes, a slope."""
@@ -207,23 +196,9 @@ def _short(name: str) -> str:
     return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
 
-def _spread(wanted: Sequence[float]) -> list[float]:
-    """Heights near `wanted` (y grows down; sorted from the top), `NAME_GAP` apart, kept
-    within the plot as far as they fit."""
-    placed: list[float] = []
-    for y in wanted:
-        placed.append(max(y, placed[-1] + NAME_GAP) if placed else max(y, TOP + 6))
-    overflow = placed[-1] - BOTTOM if placed else 0
-    if overflow > 0:
-        placed = [y - overflow for y in placed]
-        for i in range(len(placed) - 2, -1, -1):
-            placed[i] = min(placed[i], placed[i + 1] - NAME_GAP)
-    return placed
-
-
 def _trace(index: int, line: FatigueLine, end: int, s: _Scale) -> Trace:
     runs, shields = [], []
-    for run in _runs(line):
+    for run in line.runs():
         low = _staircase(run, end, "bands", s)
         runs.append(_svg_points(low))
         if any(step.temp for step in run):
@@ -263,7 +238,8 @@ def chart(series: FatigueSeries) -> Chart:
         rests.append(Rest(left if wide else right, round(right - left, 1) if wide else 0, title))
     traces = [_trace(i, line, end, s) for i, line in enumerate(series.lines)]
     order = sorted(range(len(traces)), key=lambda i: traces[i].end_y)
-    for i, y in zip(order, _spread([traces[i].end_y for i in order]), strict=True):
+    labelled = spread([traces[i].end_y for i in order], NAME_GAP, TOP + 6, BOTTOM)
+    for i, y in zip(order, labelled, strict=True):
         traces[i] = replace(traces[i], label_y=round(y, 1))
     if series.since == RECENT:
         since = n_("the latest change", "the latest {n} changes", series.changes)

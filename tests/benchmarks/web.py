@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import re
+import socket
 import statistics
 import sys
 import tempfile
@@ -44,7 +45,6 @@ from table.model import Character, Table
 from tests.benchmarks._figures import duration, machine, percentile, ratio_range
 from tests.benchmarks._profile import profiled
 from tests.benchmarks.processes import cpu_seconds
-from tests.e2e.test_operations_process import free_port
 from tests.e2e.test_process import REPO
 from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.client import LocalDiscord
@@ -54,6 +54,15 @@ WARM_UP = 20  # spends before anything is measured
 ADDRESSES = 10  # loopback addresses the pages come from (127.0.0.1 … 127.0.0.10)
 REFILL = 2.5  # seconds before pages open again: each address's 20 requests are allowed again
 FP = re.compile(r'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
+
+
+def free_web_port() -> int:
+    """A port the bot can listen on at every address, as it does: one free on 127.0.0.1 may
+    still be held on 127.0.0.2 … by the pages' closed connections (waiting out TIME_WAIT)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("0.0.0.0", 0))
+        return int(sock.getsockname()[1])
 
 
 def rss_mb(pid: int) -> float:
@@ -201,7 +210,7 @@ async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path
         token, _ = await store.make_link(
             channel.id, channel.guild_id, d.gm.id, None, link_key(d.token)
         )
-    port = free_port()
+    port = free_web_port()
     settings = {"WEB_PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
     if args.set:
         settings["PYTHONPATH"] = os.pathsep.join([str(_constants(args.set, tmp)), str(REPO)])
