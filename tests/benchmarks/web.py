@@ -300,9 +300,10 @@ async def run(args: argparse.Namespace) -> None:
         print(f"The bot with {', '.join(args.set)}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        async with LocalDiscord() as d:
-            print(f"On SQLite (synchronous FULL), {machine()}:", flush=True)
-            _show(await measure(args, d, f"sqlite:///{tmp / 'tk.db'}", tmp))
+        if not args.no_sqlite:
+            async with LocalDiscord() as d:
+                print(f"On SQLite (synchronous FULL), {machine()}:", flush=True)
+                _show(await measure(args, d, f"sqlite:///{tmp / 'tk.db'}", tmp))
         if args.no_postgres:
             return
         async with LocalDiscord() as d:
@@ -323,6 +324,7 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=40)
     parser.add_argument("--blocks", type=int, default=8)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-sqlite", action="store_true")
     parser.add_argument("--set", action="append", metavar="MODULE.NAME=VALUE")
     parser.add_argument(
         "--profile", type=Path, metavar="DIR", help="py-spy the bot with the pages open, into DIR"
