@@ -55,7 +55,7 @@ REVOKED = event("revoked", "")
 KEEPALIVE_COMMENT = b": still here\n\n"
 KEEPALIVE = 15.0  # seconds between comments on every stream
 SETTLE = 0.05  # seconds from a change to reading it for its pages
-GAP = 0.5  # seconds at least from one board of a channel to its next
+GAP = 0.25  # seconds at least from one board of a channel to its next
 BATCH = 50  # pages written to before the event loop runs anything else
 BEHIND = 64 * 1024  # bytes not yet sent to a page: past them it waits for its own task
 
