@@ -15,6 +15,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 
+from pictures._layout import spread
+
 DPI = 125
 WIDTH, HEIGHT = 8.0, 5.0  # inches: 1000 × 625 pixels
 BASE = 15  # points: about 26 pixels, about 10 on a phone's screen
@@ -78,20 +80,6 @@ def png(fig: Figure) -> bytes:
 def plain(text: str) -> str:
     """A name or label shown as written: `$` would otherwise start matplotlib's math."""
     return text.replace("$", r"\$")
-
-
-def spread(wanted: Sequence[float], gap: float, low: float, high: float) -> list[float]:
-    """Heights near `wanted` (sorted), at least `gap` apart, within `low`..`high` as far as
-    they fit."""
-    placed: list[float] = []
-    for y in wanted:
-        placed.append(max(y, placed[-1] + gap) if placed else max(y, low))
-    overflow = placed[-1] - high if placed else 0
-    if overflow > 0:
-        placed = [y - overflow for y in placed]
-        for i in range(len(placed) - 2, -1, -1):
-            placed[i] = min(placed[i], placed[i + 1] - gap)
-    return placed
 
 
 def edge_names(

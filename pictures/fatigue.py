@@ -39,18 +39,6 @@ ROWS = 2  # rows of rest names at the top
 MIN_SPAN = 600  # game seconds: a chart of one moment still shows ten minutes
 
 
-def _segments(line: FatigueLine, end: int) -> list[list[Step]]:
-    """The line's runs of steps with a Fatigue Level (it breaks where there was none)."""
-    runs: list[list[Step]] = [[]]
-    for step in line.steps:
-        if step.width is None:
-            if runs[-1]:
-                runs.append([])
-        else:
-            runs[-1].append(step)
-    return [run for run in runs if run]
-
-
 def _xy(run: Sequence[Step], end: int, value: str) -> tuple[list[int], list[float]]:
     """A run as a staircase: each value holds until the next step (or the chart's end)."""
     xs: list[int] = []
@@ -114,7 +102,7 @@ def _rests(ax: Axes, rests: Sequence[RestMark], span: int) -> None:
 def _draw_line(ax: Axes, line: FatigueLine, index: int, end: int) -> None:
     colour = LINE_COLOURS[index % len(LINE_COLOURS)]
     marker = MARKERS[index % len(MARKERS)]
-    for run in _segments(line, end):
+    for run in line.runs():
         xs, ys = _xy(run, end, "bands")
         top_xs, tops = _xy(run, end, "shielded")
         if any(step.temp for step in run):

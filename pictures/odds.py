@@ -21,8 +21,8 @@ from pictures._canvas import (
     font,
     plain,
     png,
-    spread,
 )
+from pictures._layout import spread
 from pictures._text import AXIS_WORDS, odds_alt, percent
 from rules.saves import SaveKind
 from rules.text import signed

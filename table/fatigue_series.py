@@ -10,7 +10,7 @@ shows the session as if it had never happened.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -136,6 +136,17 @@ class FatigueLine:
     def now(self) -> Step:
         return self.steps[-1]
 
+    def runs(self) -> list[list[Step]]:
+        """The line's runs of steps with a Fatigue Level (it breaks where there was none)."""
+        runs: list[list[Step]] = [[]]
+        for step in self.steps:
+            if step.width is None:
+                if runs[-1]:
+                    runs.append([])
+            else:
+                runs[-1].append(step)
+        return [run for run in runs if run]
+
 
 @dataclass(frozen=True)
 class RestMark:
@@ -201,8 +212,11 @@ class _Frame:
     ramp_from: int | None = None
 
 
+Decode = Callable[[dict[str, Any]], Character]
+
+
 def _walk(
-    table: Table, events: Sequence[Event], start: Start, names: Mapping[str, str]
+    table: Table, events: Sequence[Event], start: Start, names: Mapping[str, str], decode: Decode
 ) -> tuple[list[_Frame], list[RestMark], int]:
     """Backwards from now: the frames, newest first; the rests; the changes walked over."""
     characters: dict[str, Character] = {c.key: c for c in table.characters}
@@ -235,7 +249,7 @@ def _walk(
             if data is None:
                 characters.pop(key, None)
             else:
-                characters[key] = character_from_dict(data)
+                characters[key] = decode(data)
         clock = earlier
         frames.append(_Frame(clock, {now: characters.get(key) for key, now in who.items()}))
     return frames, rests, walked
@@ -273,10 +287,12 @@ def fatigue_series(
     start: Start,
     since: str,
     character: str | None = None,
+    decode: Decode = character_from_dict,
 ) -> FatigueSeries:
     """The chart's data: `events` are the kept changes after `start.after_id`, newest first (any
     older ones are ignored); `character` charts one (by name), else everyone with a Fatigue
-    Level now."""
+    Level now. `decode` makes a character of a snapshot's (a caller that charts the same
+    changes again and again may keep what it made)."""
     if character is not None:
         chosen = table.get(character)
         chosen.require_fl()  # a clear error for a character without one
@@ -289,7 +305,7 @@ def fatigue_series(
             raise RulesError(_(NOBODY_WITH_FL))
     skipped = tuple(c.name for c in table.characters if c.fl is None and character is None)
     names = {c.key: c.name for c in charted}
-    frames, rests, walked = _walk(table, events, start, names)
+    frames, rests, walked = _walk(table, events, start, names, decode)
     frames.reverse()
     left = frames[0].clock if start.clock is None else start.clock
     for frame in frames:

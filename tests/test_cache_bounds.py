@@ -196,7 +196,7 @@ async def test_a_watched_channel_keeps_a_board_per_language_not_per_lang_asked(
     hub = live.Hub(store=None)  # type: ignore[arg-type]
     link = Link("ref", 1, None, None, "hash")
     hub._watched[1] = watch = live._Watch()
-    read: tuple[model.Table, list[Event]] = (model.Table(1, None), [])
+    read = live.Read(model.Table(1, None), [], None)
     asked = ["es", "es-ES", "es-419", "en-US", "en-GB", *(f"xx-{n}" for n in range(50))]
     for lang in asked:
         await hub.board(link, lang, read)

@@ -1,18 +1,22 @@
 """Open pages kept current: each channel watched while a page of it is open, its board
 rendered again when the store says it changed (`store.changes`), and sent to every page of it.
 
-A change is read and rendered once per channel and language, whatever the number of pages, and
-sent only to pages that don't show it yet. It is read a moment after it commits (`SETTLE`), so
+A change is read and rendered once per channel and language, whatever the number of pages (its
+chart's series once per channel), and the same bytes, framed once as an event and as an HTTP
+chunk (`Frame`), are written to every page that doesn't show it yet, a batch at a time with the
+event loop free between batches (`BATCH`). It is read a moment after it commits (`SETTLE`), so
 the command that made it answers Discord first; changes that come meanwhile, or while a board
-is being sent, settle into the next board: a channel's pages get one at most once a `SETTLE`,
-however fast the changes come. A page slower to read than the changes come gets the latest
-board, never a queue of old ones. Each time, the channel's live link is checked: a page whose
-link was revoked (or undone) is told so, and its stream ends."""
+is being sent, settle into the next board: a channel's pages get one at most once a `GAP`,
+however fast the changes come (`tests/benchmarks/web.py` measures what each costs the bot's
+commands). A page slower to read than the changes come gets the latest board, never a queue of
+old ones. Each time, the channel's live link is checked: a page whose link was revoked (or
+undone) is told so, and its stream ends."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -21,9 +25,10 @@ from lang import language_of
 from store import Store
 from store.links import WEB, Link
 from table.event import Event
+from table.fatigue_series import FatigueSeries
 from table.model import Table
+from web.chart import CHART_CHANGES, page_series
 from web.pages import fragment
-from web.view import HISTORY_SHOWN
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +39,25 @@ def event(name: str, data: str) -> bytes:
     return f"event: {name}\n{lines}\n".encode()
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A board's event as every page of it is sent it: the event's bytes, and the same as one
+    HTTP/1.1 chunk (what a chunked stream carries), each made once for all the pages."""
+
+    data: bytes
+    chunk: bytes
+
+    @classmethod
+    def of(cls, data: bytes) -> Frame:
+        return cls(data, b"%x\r\n%s\r\n" % (len(data), data))
+
+
 REVOKED = event("revoked", "")
 KEEPALIVE_COMMENT = b": still here\n\n"
 KEEPALIVE = 15.0  # seconds between comments on every stream
 SETTLE = 0.05  # seconds from a change to reading it for its pages
+GAP = 0.25  # seconds at least from one board of a channel to its next
+BATCH = 50  # pages written to before the event loop runs anything else
 BEHIND = 64 * 1024  # bytes not yet sent to a page: past them it waits for its own task
 
 
@@ -54,29 +74,33 @@ class Page:
         self.ready = asyncio.Event()
         self._stream: web.StreamResponse | None = None
         self._transport: asyncio.BaseTransport | None = None
+        self._chunked = False
 
     def attach(self, stream: web.StreamResponse, transport: asyncio.BaseTransport | None) -> None:
-        """The open response `send` writes to directly."""
+        """The open response `send` writes to directly: its headers are sent (a first write
+        made them go), so what follows is its body, chunked if its headers say so."""
         self._stream, self._transport = stream, transport
+        self._chunked = stream.headers.get("Transfer-Encoding") == "chunked"
 
-    async def send(self, board: str, message: bytes) -> None:
+    def send(self, board: str, frame: Frame) -> None:
+        """`board` now, straight into the connection's buffer while it keeps up (nothing
+        waits); else for the page's own task."""
         if board is self.shown or board == self.shown:
             return
-        transport, stream = self._transport, self._stream
+        transport = self._transport
         if (
             self.waiting is None  # nothing ahead of it: the order holds
-            and stream is not None
             and isinstance(transport, asyncio.WriteTransport)
             and not transport.is_closing()
             and transport.get_write_buffer_size() < BEHIND
         ):
             self.shown = board
             try:
-                await stream.write(message)  # into the buffer: it doesn't wait
+                transport.write(frame.chunk if self._chunked else frame.data)
             except (ConnectionError, RuntimeError):  # closed meanwhile
                 self.end()
             return
-        self.show(board, message)
+        self.show(board, frame.data)
 
     def show(self, board: str, message: bytes) -> None:
         if board is not self.shown and board != self.shown:
@@ -100,6 +124,15 @@ class Page:
         return message
 
 
+@dataclass(frozen=True)
+class Read:
+    """What a channel's board is made of, read once for all its pages and languages."""
+
+    table: Table
+    events: list[Event]  # its latest changes, newest first
+    series: FatigueSeries | None  # its chart's
+
+
 @dataclass
 class _Watch:
     """A channel with open pages."""
@@ -108,8 +141,9 @@ class _Watch:
     generation: int = 0  # bumped by every change: a board rendered before one is not kept
     # by the language spoken (`lang.language_of`: None for English), never the page's own
     # `?lang=` text, so at most one board for each installed language and English
-    boards: dict[str | None, tuple[str, bytes]] = field(default_factory=dict)
+    boards: dict[str | None, tuple[str, Frame]] = field(default_factory=dict)
     refreshing: asyncio.Task[None] | None = None
+    sent: float = -GAP  # when its pages were last sent a board (time.monotonic)
     again: bool = False  # changed while refreshing: refresh once more after
     checked: int | None = None  # the newest event when its live link was last looked up
 
@@ -152,14 +186,14 @@ class Hub:
     def pages(self) -> int:
         return sum(len(w.pages) for w in self._watched.values())
 
-    async def _read(self, link: Link) -> tuple[Table, list[Event]]:
+    async def _read(self, link: Link) -> Read:
         table = await self._store.read(link.channel_id, link.guild_id)
-        events = await self._store.history(link.channel_id, HISTORY_SHOWN, guild_id=link.guild_id)
-        return table, events
+        events = await self._store.history(link.channel_id, CHART_CHANGES, guild_id=link.guild_id)
+        return Read(table, events, page_series(table, events))
 
     async def board(
-        self, link: Link, locale: str | None, read: tuple[Table, list[Event]] | None = None
-    ) -> tuple[str, bytes]:
+        self, link: Link, locale: str | None, read: Read | None = None
+    ) -> tuple[str, Frame]:
         """The channel's board in `locale` as it is now (or as `read`), and the event that
         sends it (kept while its channel is watched and unchanged)."""
         language = language_of(locale)
@@ -167,9 +201,9 @@ class Hub:
         if watch is not None and language in watch.boards:
             return watch.boards[language]
         generation = None if watch is None else watch.generation
-        table, events = read or await self._read(link)
-        board = fragment(table, events, locale)
-        made = board, event("table", board)
+        seen = read or await self._read(link)
+        board = fragment(seen.table, seen.events, seen.series, locale)
+        made = board, Frame.of(event("table", board))
         watch = self._watched.get(link.channel_id)
         if watch is not None and watch.generation == generation:
             watch.boards[language] = made
@@ -180,7 +214,8 @@ class Hub:
         page = Page(link, locale)
         self._watched.setdefault(link.channel_id, _Watch()).pages.add(page)
         try:
-            page.show(*await self.board(link, locale))
+            board, frame = await self.board(link, locale)
+            page.show(board, frame.data)
         except BaseException:
             self.close(page)
             raise
@@ -215,9 +250,10 @@ class Hub:
             while True:
                 # The change's own command answers first (its reply is what Discord waits
                 # for), and a burst of changes settles into one board: a channel's pages are
-                # sent a board at most once a SETTLE.
-                await asyncio.sleep(SETTLE)
+                # sent a board at most once a GAP.
+                await asyncio.sleep(max(SETTLE, watch.sent + GAP - time.monotonic()))
                 watch.again = False
+                watch.sent = time.monotonic()
                 try:
                     await self._send(channel_id, watch)
                 except Exception:
@@ -231,16 +267,20 @@ class Hub:
         if not watch.pages:
             return
         read = await self._read(next(iter(watch.pages)).link)
-        if _link_may_have_changed(watch, read[1]):
+        if _link_may_have_changed(watch, read.events):
             live = await self._store.live_hash(channel_id)
             for page in [p for p in watch.pages if p.link.token_hash != live]:
                 page.end(REVOKED)
                 self.close(page)
         for locale in {page.locale for page in watch.pages}:
             link = next(p.link for p in watch.pages if p.locale == locale)
-            board, message = await self.board(link, locale, read)
-            for page in [p for p in watch.pages if p.locale == locale]:
-                await page.send(board, message)
+            board, frame = await self.board(link, locale, read)
+            pages = [p for p in watch.pages if p.locale == locale]
+            for start in range(0, len(pages), BATCH):
+                if start:
+                    await asyncio.sleep(0)  # a command waiting on the loop goes first
+                for page in pages[start : start + BATCH]:
+                    page.send(board, frame)
 
     def end_all(self) -> None:
         """Every stream ends (the server is stopping); browsers reconnect to whoever serves."""

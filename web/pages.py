@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from lang import _, language_of, n_, speaking
 from table.event import Event
+from table.fatigue_series import FatigueSeries
 from table.model import Table
 from web.view import board
 
@@ -33,10 +34,12 @@ def html_language(locale: str | None) -> str:
     return language_of(locale) or "en"
 
 
-def fragment(table: Table, events: Sequence[Event], locale: str | None) -> str:
+def fragment(
+    table: Table, events: Sequence[Event], series: FatigueSeries | None, locale: str | None
+) -> str:
     """The live part of the page: what each update replaces."""
     with speaking(locale):
-        return _env.get_template("board.html").render(board=board(table, events))
+        return _env.get_template("board.html").render(board=board(table, events, series))
 
 
 def page(content: str, locale: str | None, *, overlay: bool) -> str:

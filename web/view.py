@@ -2,10 +2,10 @@
 reader's language (built inside `lang.speaking`), for the templates to lay out.
 
 Only what the channel's own table says, and only what its players may see: characters'
-fatigue, the turn order (names, scores, and how hurt a monster looks; never its HP, build or
-spots), the clock and the changes `/history` lists. No Discord id reaches the page: history's
-mentions become words (`web.words`), and who made a change is left out. Secret rolls are not
-in the table at all."""
+fatigue (now, and over game time since the last Long Rest: `web.chart`), the turn order
+(names, scores, and how hurt a monster looks; never its HP, build or spots), the clock and
+the changes `/history` lists. No Discord id reaches the page: history's mentions become words
+(`web.words`), and who made a change is left out. Secret rolls are not in the table at all."""
 
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ from lang import _, words
 from rules.fatigue import BANDS, band_name, band_width, max_fp
 from rules.gametime import game_time
 from table.event import Event
+from table.fatigue_series import FatigueSeries
 from table.initiative import defeated
 from table.model import Character, Table
 from table.sight import channel_sight
+from web.chart import Chart, chart
 from web.words import cap_text, change_text, rested_text, temp_text
 
 HISTORY_SHOWN = 20  # the latest changes on the page
@@ -87,6 +89,7 @@ class Board:
     whose: str | None
     clock: str  # the time of day (the fight's round is the turn order's)
     lines: tuple[Line, ...]
+    chart: Chart | None  # the session's fatigue over game time (`web.chart`)
 
 
 def segments(fp: int, fl: Fraction) -> tuple[Segment, ...]:
@@ -165,8 +168,9 @@ def _line(event: Event, numbers: bool) -> Line:
     )
 
 
-def board(table: Table, events: Sequence[Event]) -> Board:
-    """The page's content: party, turn order, clock and the latest changes, newest first."""
+def board(table: Table, events: Sequence[Event], series: FatigueSeries | None = None) -> Board:
+    """The page's content: party, turn order, clock, the latest changes, newest first, and
+    the chart of `series` (`web.chart.page_series`: none without one)."""
     current = table.initiative.current
     numbers = channel_sight(table.settings).numbers  # the page is the channel's: its sight
     return Board(
@@ -176,4 +180,5 @@ def board(table: Table, events: Sequence[Event]) -> Board:
         whose=None if current is None else current.name,
         clock=game_time(table.clock),
         lines=tuple(line(e, numbers) for e in events[:HISTORY_SHOWN]),
+        chart=None if series is None else chart(series),
     )

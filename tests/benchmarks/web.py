@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import re
+import socket
 import statistics
 import sys
 import tempfile
@@ -42,15 +43,26 @@ from store import Store
 from store.links import link_key
 from table.model import Character, Table
 from tests.benchmarks._figures import duration, machine, percentile, ratio_range
+from tests.benchmarks._profile import profiled
 from tests.benchmarks.processes import cpu_seconds
-from tests.e2e.test_operations_process import free_port
+from tests.e2e.test_process import REPO
 from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.client import LocalDiscord
 from tests.pg import postgres_server
 
 WARM_UP = 20  # spends before anything is measured
 ADDRESSES = 10  # loopback addresses the pages come from (127.0.0.1 … 127.0.0.10)
+REFILL = 2.5  # seconds before pages open again: each address's 20 requests are allowed again
 FP = re.compile(r'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
+
+
+def free_web_port() -> int:
+    """A port the bot can listen on at every address, as it does: one free on 127.0.0.1 may
+    still be held on 127.0.0.2 … by the pages' closed connections (waiting out TIME_WAIT)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("0.0.0.0", 0))
+        return int(sock.getsockname()[1])
 
 
 def rss_mb(pid: int) -> float:
@@ -198,8 +210,10 @@ async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path
         token, _ = await store.make_link(
             channel.id, channel.guild_id, d.gm.id, None, link_key(d.token)
         )
-    port = free_port()
+    port = free_web_port()
     settings = {"WEB_PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    if args.set:
+        settings["PYTHONPATH"] = os.pathsep.join([str(_constants(args.set, tmp)), str(REPO)])
     page = f"http://127.0.0.1:{port}/t/{token}"
     async with shard_processes(d, url, tmp, [None], shard_count=None, settings=settings) as bots:
         pid = bots[0].process.pid
@@ -223,7 +237,8 @@ async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path
         with_pages, without = [], []
         cpu = {True: 0.0, False: 0.0}  # the bot's CPU seconds over each side's spends
         for _ in range(args.blocks):
-            async with pages(page, args.pages):
+            await asyncio.sleep(REFILL)
+            async with pages(page, args.pages), profiled(args.profile, "with pages", pid):
                 began = cpu_seconds(pid)
                 with_pages += [await spend(d) for _ in range(args.block)]
                 cpu[True] += cpu_seconds(pid) - began
@@ -252,6 +267,19 @@ async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path
     ]
 
 
+def _constants(assignments: list[str], tmp: Path) -> Path:
+    """A folder whose sitecustomize.py sets each `module.NAME=value` as the bot starts."""
+    folder = tmp / "constants"
+    folder.mkdir(exist_ok=True)
+    lines = ["import importlib"]
+    for assignment in assignments:
+        target, value = assignment.split("=", 1)
+        module, name = target.rsplit(".", 1)
+        lines.append(f"setattr(importlib.import_module({module!r}), {name!r}, {value})")
+    (folder / "sitecustomize.py").write_text("\n".join(lines) + "\n")
+    return folder
+
+
 def _medians(samples: list[float], block: int) -> list[float]:
     return [statistics.median(samples[i : i + block]) for i in range(0, len(samples), block)]
 
@@ -268,11 +296,14 @@ async def _all_show(readers: list[Reader], fp: int) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
+    if args.set:
+        print(f"The bot with {', '.join(args.set)}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        async with LocalDiscord() as d:
-            print(f"On SQLite (synchronous FULL), {machine()}:", flush=True)
-            _show(await measure(args, d, f"sqlite:///{tmp / 'tk.db'}", tmp))
+        if not args.no_sqlite:
+            async with LocalDiscord() as d:
+                print(f"On SQLite (synchronous FULL), {machine()}:", flush=True)
+                _show(await measure(args, d, f"sqlite:///{tmp / 'tk.db'}", tmp))
         if args.no_postgres:
             return
         async with LocalDiscord() as d:
@@ -293,6 +324,11 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=40)
     parser.add_argument("--blocks", type=int, default=8)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-sqlite", action="store_true")
+    parser.add_argument("--set", action="append", metavar="MODULE.NAME=VALUE")
+    parser.add_argument(
+        "--profile", type=Path, metavar="DIR", help="py-spy the bot with the pages open, into DIR"
+    )
     parser.add_argument("--pages-of", metavar="URL", help=argparse.SUPPRESS)  # pages' process
     args = parser.parse_args()
     if args.pages_of:

@@ -37,6 +37,8 @@ async def test_the_page_follows_the_game_live(
     web_env: WebEnv, browser: Browser, tmp_path: Path
 ) -> None:
     d = web_env.discord
+    await seed(web_env, hero("Aria", d.player, fp=30))
+    await d.slash("rest minutes", user=d.gm, minutes=5)  # on the chart: a grey span
     await seed(
         web_env,
         hero("Aria", d.player, fp=18),
@@ -57,10 +59,17 @@ async def test_the_page_follows_the_game_live(
     aria = page.locator(".member", has_text="Aria")
     await expect(aria.locator(".fp")).to_contain_text("18 / 100 FP")
     await expect(page.locator(".order li.current")).to_contain_text("Troll")
+    chart = page.locator(".chart svg")
+    await expect(chart).to_have_attribute("aria-label", re.compile(r"Aria Fresh \(18/100 FP\)"))
+    await expect(chart.locator("rect.rest title")).to_have_text(["Rest"])
+    line = chart.locator(".trace", has_text="Aria").locator("polyline")
+    before = await line.get_attribute("points")
     await page.evaluate("window.__kept = 'the same page'")
 
     await d.slash("fatigue spend", user=d.player, amount=3)  # Aria 18 → 21: Fatigued
     await expect(aria.locator(".fp")).to_contain_text("21 / 100 FP", timeout=SOON)
+    await expect(chart).to_have_attribute("aria-label", re.compile(r"Aria Fatigued \(21/100 FP\)"))
+    assert await line.get_attribute("points") != before  # the line rose where the spend was
     await expect(aria.locator(".pill")).to_have_text("Fatigued")
     await expect(page.locator(".lines li").first).to_contain_text("fatigue spend")
     await expect(page.locator(".lines li").first).to_contain_text("Aria FP 18 → 21")
@@ -167,6 +176,32 @@ async def test_overlay_and_language(web_env: WebEnv, browser: Browser) -> None:
     size = await page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
     assert size >= 24
     await expect(page.locator(".party h2")).to_have_text("Fatiga del grupo")  # the link's
+    assert await troubles(page) == []
+
+
+async def test_the_chart_follows_live_in_spanish_on_the_overlay_without_undone_changes(
+    web_env: WebEnv, browser: Browser
+) -> None:
+    d = web_env.discord
+    await seed(web_env, hero("Aria", d.player, fp=10))
+    url = link_in((await d.slash("table link", user=speaking(d.gm, "es-ES"))).text)
+    page = await watched(browser)
+    await page.goto(url + "?overlay=1")
+    chart = page.locator(".chart svg")
+    await expect(page.locator(".chart h2")).to_have_text("Fatiga a lo largo del tiempo de juego")
+    await expect(chart).to_be_visible()
+    await expect(chart.locator(".axis").first).to_have_text("Descansado")
+    line = chart.locator(".trace", has_text="Aria").locator("polyline")
+
+    await d.slash("fatigue spend", user=d.player, amount=5)
+    await expect(chart).to_have_attribute("aria-label", re.compile(r"\(15/100 FP\)"), timeout=SOON)
+    shown = await line.get_attribute("points")
+    await d.slash("fatigue spend", user=d.player, amount=30)
+    await expect(chart).to_have_attribute("aria-label", re.compile(r"\(45/100 FP\)"), timeout=SOON)
+    assert await line.get_attribute("points") != shown
+    await d.slash("undo", user=d.player)  # the 30 taken back: gone from the chart too
+    await expect(chart).to_have_attribute("aria-label", re.compile(r"\(15/100 FP\)"), timeout=SOON)
+    assert await line.get_attribute("points") == shown
     assert await troubles(page) == []
 
 

@@ -151,3 +151,20 @@ async def test_limits_answer_429(db: Database) -> None:
             assert second.status == 429  # one stream per address here
         statuses = [(await fetch(s.page))[0] for _ in range(4)]
         assert statuses[-1] == 429 and s.server.gate.open_streams == 1
+
+
+async def test_a_stream_without_chunks_gets_the_same_events(db: Database) -> None:
+    """An HTTP/1.0 client (no chunked encoding) reads each board as the event it is."""
+    async with serving(db) as s:
+        host, port = s.base.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(f"GET /t/{s.token}/live HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        assert head.startswith(b"HTTP/1.0 200") and b"chunked" not in head.lower()
+        await asyncio.wait_for(reader.readuntil(b"3<span"), 10)  # the board as it is
+        await s.store.apply(CH, GUILD, GM, "fatigue spend", _spend(9))
+        after = await asyncio.wait_for(reader.readuntil(b"9<span"), 10)
+        start = after.rindex(b"event: table")
+        assert after[:start].endswith(b"\n\n")  # right after the last event: no chunk's size
+        assert all(line.startswith(b"data: ") for line in after[start:].split(b"\n")[1:-1])
+        writer.close()

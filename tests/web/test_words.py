@@ -70,5 +70,5 @@ def test_a_character_without_a_fatigue_level_shows_no_bar() -> None:
 
 def test_the_board_escapes_every_name() -> None:
     table = Table(1, 2, characters=(Character("<b>Tom</b> &lt Jerry", 1),))
-    html = fragment(table, [], None)
+    html = fragment(table, [], None, None)
     assert "&lt;b&gt;Tom&lt;/b&gt; &amp;lt Jerry" in html and "<b>" not in html
