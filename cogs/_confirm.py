@@ -53,14 +53,16 @@ class ConfirmButton(TableButton, template=r"(?!)"):
         yes: bool,
         asker_id: int,
         until: str,
-        label: str,
+        yes_label: str,
         *,
         suffix: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
     ) -> None:
+        """`yes_label` names the Yes button (red: it changes the table); No is a grey Cancel."""
         self.yes, self.asker_id, self.until = yes, asker_id, until
         custom_id = f"{prefix}:{'y' if yes else 'n'}:{id_code(asker_id)}:{until}{suffix}"
+        label = yes_label if yes else _("Cancel")
+        style = discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary
         super().__init__(custom_id, label, style=style, disabled=disabled)
 
     @staticmethod
@@ -114,20 +116,8 @@ class RemovalButton(ConfirmButton, template=r"(?!)"):
         self, yes: bool, asker_id: int, until: str, name: str, *, disabled: bool = False
     ) -> None:
         self.name = name
-        label, style = (
-            (_("Remove"), discord.ButtonStyle.danger)
-            if yes
-            else (_("Cancel"), discord.ButtonStyle.secondary)
-        )
         super().__init__(
-            self.PREFIX,
-            yes,
-            asker_id,
-            until,
-            label,
-            suffix=f":{name}",
-            style=style,
-            disabled=disabled,
+            self.PREFIX, yes, asker_id, until, _("Remove"), suffix=f":{name}", disabled=disabled
         )
 
     @classmethod

@@ -102,17 +102,10 @@ class TakeBackAnswer(
         disabled: bool = False,
     ) -> None:
         self.redo, self.event_id = kind == "redo", event_id
-        label = (_("Redo") if self.redo else _("Undo")) if yes else _("Cancel")
-        style = discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary
+        label = _("Redo") if self.redo else _("Undo")
+        suffix = f":{event_id}"
         super().__init__(
-            f"tk:{kind}",
-            yes,
-            asker_id,
-            until,
-            label,
-            suffix=f":{event_id}",
-            style=style,
-            disabled=disabled,
+            f"tk:{kind}", yes, asker_id, until, label, suffix=suffix, disabled=disabled
         )
 
     @classmethod

@@ -90,21 +90,9 @@ class ImportAnswer(
         disabled: bool = False,
     ) -> None:
         self.token, self.newest = token, newest
-        label, style = (
-            (_("Replace the table"), discord.ButtonStyle.danger)
-            if yes
-            else (_("Cancel"), discord.ButtonStyle.secondary)
-        )
-        super().__init__(
-            "tk:import",
-            yes,
-            asker_id,
-            until,
-            label,
-            suffix=f":{token}:{newest}",
-            style=style,
-            disabled=disabled,
-        )
+        label = _("Replace the table")
+        suffix = f":{token}:{newest}"
+        super().__init__("tk:import", yes, asker_id, until, label, suffix=suffix, disabled=disabled)
 
     @classmethod
     async def from_custom_id(

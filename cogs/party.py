@@ -42,14 +42,8 @@ class PartyResetAnswer(ConfirmButton, template=r"tk:party:reset:" + ANSWER):
     ONLY_ASKER = N_("Only the GM who asked for this reset can confirm or cancel it.")
 
     def __init__(self, yes: bool, asker_id: int, until: str, disabled: bool = False) -> None:
-        label, style = (
-            (_("Reset everyone"), discord.ButtonStyle.danger)
-            if yes
-            else (_("Cancel"), discord.ButtonStyle.secondary)
-        )
-        super().__init__(
-            "tk:party:reset", yes, asker_id, until, label, style=style, disabled=disabled
-        )
+        label = _("Reset everyone")
+        super().__init__("tk:party:reset", yes, asker_id, until, label, disabled=disabled)
 
     @classmethod
     async def from_custom_id(
