@@ -25,9 +25,10 @@ from store.backend import Tx
 from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import write_rows
+from table.actions import IMPORT_ACTION
 from table.combat import Initiative
 from table.event import Event
-from table.imported import IMPORT, IMPORT_ACTION, Imported, carried
+from table.imported import IMPORT, Imported, carried
 from table.model import Table
 from table.undo import UNDO_ACTION, Undone
 

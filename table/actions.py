@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from lang import N_, _
 
+IMPORT_ACTION = N_("import")  # an export put into the channel in place of its table
+
 # The actions as logged (command names, never translated in the database), marked to be shown
 # in the reader's language.
 ACTIONS = frozenset(
@@ -42,7 +44,7 @@ ACTIONS = frozenset(
         N_("redo"),
         N_("table link"),
         N_("table revoke"),
-        N_("import"),
+        IMPORT_ACTION,
     )
 )
 
@@ -53,7 +55,7 @@ def action_text(action: str) -> str:
     return _(action) if action in ACTIONS else action
 
 
-REPLACES_TABLE = frozenset((N_("import"),))  # a whole table put in place of another
+REPLACES_TABLE = frozenset((IMPORT_ACTION,))  # a whole table put in place of another
 
 
 def renames(action: str) -> bool:

@@ -38,7 +38,6 @@ from table.snapshot import (
 
 WEB = "web"  # the part a web link's changes are logged in (`store.links`): not carried over
 IMPORT = "import"  # the part an import that replaced a table logs its history's extent in
-IMPORT_ACTION = "import"
 
 
 class ImportProblem(RulesError):

@@ -23,8 +23,8 @@ from render.history import (
     when,
 )
 from rules.fatigue import FatigueState
+from table.actions import IMPORT_ACTION
 from table.event import Event
-from table.imported import IMPORT_ACTION
 from table.model import ChannelSettings, Character, Monster, Table
 from table.snapshot import character_to_dict, diff
 from table.undo import AskFirst, Redone, Undone
