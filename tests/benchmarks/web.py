@@ -27,7 +27,6 @@ import contextlib
 import json
 import os
 import re
-import socket
 import statistics
 import sys
 import tempfile
@@ -45,24 +44,17 @@ from table.model import Character, Table
 from tests.benchmarks._figures import duration, machine, percentile, ratio_range
 from tests.benchmarks._profile import profiled
 from tests.benchmarks.processes import cpu_seconds
+from tests.e2e.test_operations_process import free_port
 from tests.e2e.test_process import REPO
 from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.client import LocalDiscord
-from tests.pg import postgres_server
+from tests.pg import Server, postgres_server
 
 WARM_UP = 20  # spends before anything is measured
 ADDRESSES = 10  # loopback addresses the pages come from (127.0.0.1 … 127.0.0.10)
 REFILL = 2.5  # seconds before pages open again: each address's 20 requests are allowed again
-FP = re.compile(r'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
-
-
-def free_web_port() -> int:
-    """A port the bot can listen on at every address, as it does: one free on 127.0.0.1 may
-    still be held on 127.0.0.2 … by the pages' closed connections (waiting out TIME_WAIT)."""
-    with socket.socket() as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("0.0.0.0", 0))
-        return int(sock.getsockname()[1])
+# Aria's FP in a board's event (its lines each prefixed "data: ", none inside a tag)
+FP = re.compile(rb'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
 
 
 def rss_mb(pid: int) -> float:
@@ -73,7 +65,12 @@ def rss_mb(pid: int) -> float:
 
 
 class Reader:
-    """One open page: the FP its newest board shows, and when each value first arrived."""
+    """One open page: the FP its newest board shows, and when each value first arrived.
+
+    It reads its stream as it comes, a chunk at a time, and looks for Aria's FP in each whole
+    event's bytes: the pages stand for browsers on other machines, so they should take as
+    little of this one's CPU as they can (line by line, 200 pages took a core for 70 ms a
+    board, beside the bot being measured)."""
 
     def __init__(self) -> None:
         self.fp = -1
@@ -84,18 +81,13 @@ class Reader:
         async with http.get(url) as response:
             if response.status != 200:
                 raise RuntimeError(f"a page's stream answered {response.status}")
-            data: list[str] = []
-            async for raw in response.content:
-                line = raw.decode().rstrip("\n")
-                if line.startswith("data: "):
-                    data.append(line[6:])
-                elif not line and data:
-                    found = FP.search("\n".join(data))
-                    data = []
-                    if found:
-                        self.fp = int(found.group(1))
-                        self.arrived.setdefault(self.fp, time.perf_counter())
-                        self.changed.set()
+            pending = b""
+            async for chunk in response.content.iter_any():
+                *events, pending = (pending + chunk).split(b"\n\n")
+                for found in filter(None, map(FP.search, events)):
+                    self.fp = int(found.group(1))
+                    self.arrived.setdefault(self.fp, time.perf_counter())
+                    self.changed.set()
 
 
 async def read_pages(url: str, count: int) -> None:
@@ -135,7 +127,7 @@ class Pages:
     Discord the bot talks to): when each page showed each FP."""
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
+        self.process, self.pid = process, process.pid
         self.arrivals: dict[int, list[float]] = {}
         self.news = asyncio.Event()
         self._reading = asyncio.create_task(self._read())
@@ -201,7 +193,9 @@ def _seed(table: Table, owner: int) -> tuple[Table, None]:
     return table, None
 
 
-async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path) -> list[str]:
+async def measure(
+    args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path, server: Server | None = None
+) -> list[str]:
     channel = d.table
     async with Store.open(url) as store:
         await store.apply(
@@ -210,7 +204,7 @@ async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path
         token, _ = await store.make_link(
             channel.id, channel.guild_id, d.gm.id, None, link_key(d.token)
         )
-    port = free_web_port()
+    port = free_port()
     settings = {"WEB_PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
     if args.set:
         settings["PYTHONPATH"] = os.pathsep.join([str(_constants(args.set, tmp)), str(REPO)])
@@ -235,19 +229,26 @@ async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path
                 fp += 1
                 delays += [at - began for at in await open_pages.shown(fp)]
         with_pages, without = [], []
-        cpu = {True: 0.0, False: 0.0}  # the bot's CPU seconds over each side's spends
+        cpu: dict[bool, dict[str, float]] = {True: {}, False: {}}  # CPU seconds by whose
         for _ in range(args.blocks):
             await asyncio.sleep(REFILL)
-            async with pages(page, args.pages), profiled(args.profile, "with pages", pid):
-                began = cpu_seconds(pid)
-                with_pages += [await spend(d) for _ in range(args.block)]
-                cpu[True] += cpu_seconds(pid) - began
-            began = cpu_seconds(pid)
+            async with pages(page, args.pages) as these:
+                whose = {"bot": [pid], "database": database_pids(server), "pages": [these.pid]}
+                start = cpu_of(whose)
+                async with profiled(args.profile, "with pages", pid):
+                    with_pages += [await spend(d) for _ in range(args.block)]
+                _add(cpu[True], start, cpu_of(whose))  # the pages' before they close
+            whose = {"bot": [pid], "database": database_pids(server)}
+            start = cpu_of(whose)
             without += [await spend(d) for _ in range(args.block)]
-            cpu[False] += cpu_seconds(pid) - began
+            _add(cpu[False], start, cpu_of(whose))
         spends = args.blocks * args.block
     low, high = ratio_range(_medians(with_pages, args.block), _medians(without, args.block))
     ratio = statistics.median(with_pages) / statistics.median(without)
+
+    def ms(pages_open: bool, whose: str) -> str:
+        return f"{cpu[pages_open].get(whose, 0.0) / spends * 1000:.2f} ms"
+
     return [
         f"Memory (the bot process's RSS): {idle:.1f} MB with no page open,"
         f" {opened:.1f} MB with {args.pages} open: {(opened - idle) * 1024 / args.pages:.1f} KB"
@@ -261,10 +262,47 @@ async def measure(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path
         f" p99 {duration(percentile(with_pages, 99))}; with none median"
         f" {duration(statistics.median(without))} p99 {duration(percentile(without, 99))};"
         f" ratio {ratio:.2f}× (95% range of the blocks' medians' ratio {low:.2f}–{high:.2f}×)",
-        f"The bot process's CPU per /fatigue spend: {cpu[True] / spends * 1000:.2f} ms with"
-        f" {args.pages} pages open (sending each its new board), {cpu[False] / spends * 1000:.2f}"
-        " ms with none",
+        f"CPU per /fatigue spend with {args.pages} pages open and with none:"
+        f" the bot {ms(True, 'bot')} and {ms(False, 'bot')} (sending each page its new board),"
+        + (
+            f" the database server {ms(True, 'database')} and {ms(False, 'database')},"
+            if server is not None and server.control is not None
+            else ""
+        )
+        + f" the local Discord with the load {ms(True, 'here')} and {ms(False, 'here')};"
+        f" the pages' own process {ms(True, 'pages')}",
     ]
+
+
+def database_pids(server: Server | None) -> list[int]:
+    """A throwaway PostgreSQL's processes: its postmaster and every child (its connections'
+    backends among them); none on SQLite, or for a server of TEST_POSTGRES_URL's."""
+    if server is None or server.control is None:
+        return []
+    postmaster = int((server.control.data / "postmaster.pid").read_text().split()[0])
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                children.append(int(stat.parent.name))
+    return [postmaster, *children]
+
+
+def cpu_of(whose: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds so far of each one's processes (those gone since count no more), and this
+    process's as "here": the local Discord and the load."""
+    spent = {"here": cpu_seconds()}
+    for name, pids in whose.items():
+        spent[name] = 0.0
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                spent[name] += cpu_seconds(pid)
+    return spent
+
+
+def _add(total: dict[str, float], began: dict[str, float], now: dict[str, float]) -> None:
+    for name, seconds in now.items():
+        total[name] = total.get(name, 0.0) + seconds - began.get(name, 0.0)
 
 
 def _constants(assignments: list[str], tmp: Path) -> Path:
@@ -309,7 +347,7 @@ async def run(args: argparse.Namespace) -> None:
         async with LocalDiscord() as d:
             with postgres_server() as server, server.database() as url:
                 print("\nOn PostgreSQL:", flush=True)
-                _show(await measure(args, d, url, tmp))
+                _show(await measure(args, d, url, tmp, server))
 
 
 def _show(lines: list[str]) -> None:

@@ -29,8 +29,11 @@ SIGTERM_LIMIT = 10.0  # seconds a host waits after SIGTERM before it kills
 
 
 def free_port() -> int:
+    """A port the bot can listen on, as it does, at every address: one free on 127.0.0.1 may
+    still be held on 127.0.0.2 … (a client's connection from there, as the web benchmark's
+    pages make), so the port is asked for on all of them."""
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind(("0.0.0.0", 0))
         return int(sock.getsockname()[1])
 
 

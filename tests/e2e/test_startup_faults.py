@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import stat
 import time
@@ -22,6 +21,7 @@ from aiohttp import web
 
 from store import Store, StoreError
 from store.migrate import load_migrations
+from tests.e2e.test_operations_process import free_port
 from tests.e2e.test_process import bot_process, finish, output, process_env
 
 pytestmark = pytest.mark.asyncio
@@ -38,12 +38,6 @@ needs_a_user = pytest.mark.skipif(
     os.geteuid() == 0 and shutil.which("setpriv") is None,
     reason="as root, read-only files need setpriv (util-linux) to stay read-only",
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def discord_at(api: str, database: Path, retry_for: str) -> dict[str, str]:
