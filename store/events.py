@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -16,14 +16,33 @@ from table.event import Event
 HISTORY_MAX = 100
 HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
 
+# An events row's columns in the order `event_from_values` takes them.
+EVENT_COLUMNS = (
+    "id",
+    "actor_id",
+    "action",
+    "created_at",
+    "before",
+    "after",
+    "channel_id",
+    "clock",
+    "undone_by",
+    "undoes",
+    "seq",
+)
+
+
+def _check(limit: int) -> None:
+    if not 1 <= limit <= HISTORY_MAX:
+        raise StoreError(f"History limit must be between 1 and {HISTORY_MAX}")
+
 
 async def read_page(
     tx: Tx, channel_id: int, limit: int, before_id: int | None, after_id: int | None
 ) -> tuple[Event, ...]:
     """`limit` of the channel's events: the newest, or those right before `before_id`, or
     right after `after_id` (nearest it first), in the order read (`Store.history` sorts)."""
-    if not 1 <= limit <= HISTORY_MAX:
-        raise StoreError(f"History limit must be between 1 and {HISTORY_MAX}")
+    _check(limit)
     where, args = ["channel_id = ?"], [channel_id]
     if before_id is not None:
         where.append("id < ?")
@@ -38,6 +57,43 @@ async def read_page(
         f" ORDER BY id {order} LIMIT ?"
     )
     return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
+
+
+# The channel's newest events from one known onward, newest first: in full those newer than
+# the newest known (the first parameter), only their ids and undo links for the rest (an event
+# never changes after it is logged but for those links: `read_newest`).
+_LINKS = ("id", "undone_by", "undoes")
+_LINKS_AT = tuple(EVENT_COLUMNS.index(c) for c in _LINKS)
+_NEWEST_SINCE = (
+    "SELECT "
+    + ", ".join(
+        c if c in _LINKS else f"CASE WHEN id > k.newest THEN {c} END" for c in EVENT_COLUMNS
+    )
+    + " FROM events, (SELECT CAST(? AS BIGINT) AS newest) AS k"
+    " WHERE channel_id = ? AND id >= ? ORDER BY id DESC LIMIT ?"
+)
+
+
+async def read_newest(
+    tx: Tx, channel_id: int, limit: int, known: Sequence[Event]
+) -> tuple[Event, ...] | None:
+    """The channel's newest `limit` events, newest first, as `read_page` reads them; `known`, an
+    earlier answer (newest first), is kept where it still holds: then only the events logged
+    since are read in full, and of the known only their undo links (which an undo or a redo
+    sets on older events). Known events gone (an undone import takes its history away), or
+    changed, or one come among them: None, and the page is to be read whole (one statement
+    here: PostgreSQL's quick reads send no more)."""
+    _check(limit)
+    if not known:
+        return None
+    newest = known[0].id
+    rows = await tx.fetchvalues(_NEWEST_SINCE, newest, channel_id, known[-1].id, limit)
+    fresh = [event_from_values(row) for row in rows if row[0] > newest]
+    kept = known[: limit - len(fresh)]
+    links = [tuple(row[i] for i in _LINKS_AT) for row in rows if row[0] <= newest]
+    if links != [(e.id, e.undone_by, e.undoes) for e in kept]:
+        return None
+    return (*fresh, *kept)
 
 
 async def read_log(tx: Tx, channel_id: int) -> list[Event]:
@@ -76,22 +132,6 @@ def event_from_row(row: Mapping[str, Any]) -> Event:
         undoes=row["undoes"],
         seq=row.get("seq") or 0,
     )
-
-
-# An events row's columns in the order `event_from_values` takes them.
-EVENT_COLUMNS = (
-    "id",
-    "actor_id",
-    "action",
-    "created_at",
-    "before",
-    "after",
-    "channel_id",
-    "clock",
-    "undone_by",
-    "undoes",
-    "seq",
-)
 
 
 def event_from_values(values: tuple[Any, ...]) -> Event:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -146,6 +147,7 @@ class _Watch:
     sent: float = -GAP  # when its pages were last sent a board (time.monotonic)
     again: bool = False  # changed while refreshing: refresh once more after
     checked: int | None = None  # the newest event when its live link was last looked up
+    events: Sequence[Event] = ()  # its latest changes as last read, newest first
 
 
 def _link_may_have_changed(watch: _Watch, events: list[Event]) -> bool:
@@ -187,8 +189,14 @@ class Hub:
         return sum(len(w.pages) for w in self._watched.values())
 
     async def _read(self, link: Link) -> Read:
+        """The channel as it is now; of its changes, those its last board read are kept where
+        they still hold (`Store.newest`), and only the ones since are read whole."""
+        watch = self._watched.get(link.channel_id)
+        known = () if watch is None else watch.events
         table = await self._store.read(link.channel_id, link.guild_id)
-        events = await self._store.history(link.channel_id, CHART_CHANGES, guild_id=link.guild_id)
+        events = await self._store.newest(link.channel_id, CHART_CHANGES, known)
+        if watch is not None:
+            watch.events = events
         return Read(table, events, page_series(table, events))
 
     async def board(
