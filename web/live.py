@@ -15,6 +15,7 @@ undone) is told so, and its stream ends."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Sequence
@@ -143,11 +144,24 @@ class _Watch:
     # by the language spoken (`lang.language_of`: None for English), never the page's own
     # `?lang=` text, so at most one board for each installed language and English
     boards: dict[str | None, tuple[str, Frame]] = field(default_factory=dict)
+    # the boards being read and rendered for pages that asked (at most one a language), shared
+    # by every page that asks meanwhile; a change lets the next ask start another
+    building: dict[str | None, asyncio.Future[tuple[str, Frame]]] = field(default_factory=dict)
     refreshing: asyncio.Task[None] | None = None
     sent: float = -GAP  # when its pages were last sent a board (time.monotonic)
     again: bool = False  # changed while refreshing: refresh once more after
     checked: int | None = None  # the newest event when its live link was last looked up
     events: Sequence[Event] = ()  # its latest changes as last read, newest first
+
+
+def _built(
+    watch: _Watch, language: str | None, building: asyncio.Future[tuple[str, Frame]]
+) -> None:
+    """A shared board is built (or failed: the next page to ask tries again)."""
+    if watch.building.get(language) is building:
+        del watch.building[language]
+    if not building.cancelled():
+        building.exception()  # retrieved: each page that waited was told already
 
 
 def _link_may_have_changed(watch: _Watch, events: list[Event]) -> bool:
@@ -203,27 +217,44 @@ class Hub:
         self, link: Link, locale: str | None, read: Read | None = None
     ) -> tuple[str, Frame]:
         """The channel's board in `locale` as it is now (or as `read`), and the event that
-        sends it (kept while its channel is watched and unchanged)."""
+        sends it (kept while its channel is watched and unchanged). Pages of a watched channel
+        that ask at once (browsers reconnecting together after a restart) share one read and
+        one render."""
         language = language_of(locale)
         watch = self._watched.get(link.channel_id)
         if watch is not None and language in watch.boards:
             return watch.boards[language]
+        if watch is None or read is not None:
+            return await self._build(link, locale, read)
+        building = watch.building.get(language)
+        if building is None:
+            building = asyncio.ensure_future(self._build(link, locale))
+            watch.building[language] = building
+            building.add_done_callback(functools.partial(_built, watch, language))
+        return await asyncio.shield(building)  # one page gone doesn't stop the others' board
+
+    async def _build(
+        self, link: Link, locale: str | None, read: Read | None = None
+    ) -> tuple[str, Frame]:
+        watch = self._watched.get(link.channel_id)
         generation = None if watch is None else watch.generation
         seen = read or await self._read(link)
         board = fragment(seen.table, seen.events, seen.series, locale)
         made = board, Frame.of(event("table", board))
         watch = self._watched.get(link.channel_id)
         if watch is not None and watch.generation == generation:
-            watch.boards[language] = made
+            watch.boards[language_of(locale)] = made
         return made
 
     async def open(self, link: Link, locale: str | None) -> Page:
-        """A new page of the link's channel, shown its board as it is now."""
+        """A new page of the link's channel, shown its board as it is now (unless a change
+        meanwhile sent it a newer one)."""
         page = Page(link, locale)
         self._watched.setdefault(link.channel_id, _Watch()).pages.add(page)
         try:
             board, frame = await self.board(link, locale)
-            page.show(board, frame.data)
+            if page.shown is None:
+                page.show(board, frame.data)
         except BaseException:
             self.close(page)
             raise
@@ -248,6 +279,7 @@ class Hub:
                 continue
             watch.generation += 1
             watch.boards.clear()
+            watch.building.clear()
             if watch.refreshing is None:
                 watch.refreshing = asyncio.create_task(self._refresh(changed, watch))
             else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from fractions import Fraction
 
 import aiohttp
@@ -15,6 +15,7 @@ import aiohttp
 from rules.fatigue import FatigueState
 from store import Store
 from store.links import link_key, token_for
+from table.event import Event
 from table.model import Character, Table
 from tests.e2e.test_operations_process import free_port
 from tests.store.conftest import Database
@@ -168,3 +169,28 @@ async def test_a_stream_without_chunks_gets_the_same_events(db: Database) -> Non
         assert after[:start].endswith(b"\n\n")  # right after the last event: no chunk's size
         assert all(line.startswith(b"data: ") for line in after[start:].split(b"\n")[1:-1])
         writer.close()
+
+
+async def test_pages_opened_together_share_one_read(db: Database) -> None:
+    """Browsers reconnecting together (after a restart) cost one read and one render, not one
+    each: the pages that ask while a board is being read wait for that one."""
+    async with serving(db) as s, aiohttp.ClientSession() as http:
+        reads = 0
+        newest = s.store.newest
+
+        async def slow_newest(
+            channel_id: int, limit: int, known: Sequence[Event] = ()
+        ) -> list[Event]:
+            nonlocal reads
+            reads += 1
+            await asyncio.sleep(0.3)  # long enough for every page to ask meanwhile
+            return await newest(channel_id, limit, known)
+
+        s.store.newest = slow_newest  # type: ignore[method-assign]
+        async with contextlib.AsyncExitStack() as stack:
+            streams = await asyncio.gather(
+                *(stack.enter_async_context(http.get(s.page + "/live")) for _ in range(12))
+            )
+            boards = await asyncio.gather(*(read_board(stream) for stream in streams))
+        assert all("3<span" in board for board in boards)
+        assert reads == 1
