@@ -360,7 +360,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--changes", type=int, default=30)
     parser.add_argument("--block", type=int, default=40)
-    parser.add_argument("--blocks", type=int, default=8)
+    parser.add_argument("--blocks", type=int, default=16)
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--no-sqlite", action="store_true")
     parser.add_argument("--set", action="append", metavar="MODULE.NAME=VALUE")
