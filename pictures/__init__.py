@@ -4,7 +4,9 @@ same on every host. Each takes a series from `table/` (the data, pure and tested
 returns a `Picture`: PNG bytes and the alt text that says in words what it shows.
 
 No Discord and no database here. matplotlib is imported only when a picture is drawn, so the
-bot's start-up doesn't pay for it; `pictures.painter` draws off the event loop.
+bot's start-up doesn't pay for it; `pictures.painter` draws off the event loop. What a picture
+says besides its drawing needs no matplotlib, and the web page's chart shares it: its words and
+alt text (`words`), the game clock's ticks (`clock`), labels spread apart (`layout`).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 
-from pictures._layout import spread
+from pictures.layout import spread
 
 DPI = 125
 WIDTH, HEIGHT = 8.0, 5.0  # inches: 1000 × 625 pixels

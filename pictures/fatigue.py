@@ -26,8 +26,8 @@ from pictures._canvas import (
     plain,
     png,
 )
-from pictures._clock import labels, ticks
-from pictures._text import fatigue_alt, rest_name, since_words
+from pictures.clock import labels, ticks
+from pictures.words import fatigue_alt, rest_name, since_words
 from rules.fatigue import BANDS
 from table.fatigue_series import FatigueLine, FatigueSeries, RestMark, Step
 

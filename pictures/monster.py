@@ -13,7 +13,7 @@ from matplotlib.patches import Circle, FancyArrow, Rectangle
 from lang import _
 from pictures import Picture
 from pictures._canvas import BASE, GRID, INK, MUTED, figure, font, plain, png
-from pictures._text import monster_alt
+from pictures.words import monster_alt
 from rules.defense import FACINGS, facing_text
 from table.monster_view import MonsterView, Square
 

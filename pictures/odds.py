@@ -22,8 +22,8 @@ from pictures._canvas import (
     plain,
     png,
 )
-from pictures._layout import spread
-from pictures._text import AXIS_WORDS, odds_alt, percent
+from pictures.layout import spread
+from pictures.words import AXIS_WORDS, odds_alt, percent
 from rules.saves import SaveKind
 from rules.text import signed
 from table.odds_series import OddsSeries

@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from lang import _, n_
-from pictures._clock import labels, ticks
-from pictures._layout import spread
-from pictures._text import fatigue_alt, rest_name, since_words
+from pictures.clock import labels, ticks
+from pictures.layout import spread
+from pictures.words import fatigue_alt, rest_name, since_words
 from rules.errors import RulesError
 from rules.fatigue import BANDS
 from table.event import Event

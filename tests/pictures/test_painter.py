@@ -78,5 +78,5 @@ def test_starting_the_bot_imports_no_drawing() -> None:
     assert drawing == "[]"
     # The painter, and what the web page's chart shares with the pictures (words, the clock's
     # ticks, labels' spacing): no module that draws.
-    shared = ["pictures._clock", "pictures._layout", "pictures._text", "pictures.painter"]
+    shared = ["pictures.clock", "pictures.layout", "pictures.words", "pictures.painter"]
     assert set(ast.literal_eval(pictures)) <= set(shared), pictures
