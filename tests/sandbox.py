@@ -313,7 +313,11 @@ async def run(args: argparse.Namespace) -> int:
         db = Path(args.db).resolve() if args.db else Path(scratch) / "sandbox.db"
         async with LocalDiscord() as discord_:
             settings = Settings(
-                token=discord_.token, database_url=f"sqlite:///{db}", api_base=discord_.api_base
+                token=discord_.token,
+                database_url=f"sqlite:///{db}",
+                api_base=discord_.api_base,
+                web_port=args.web,
+                public_url=None if args.web is None else f"http://127.0.0.1:{args.web}",
             )
             async with Store.open(settings.database_url) as store:
                 bot = Tablekeeper(settings, store, cogs=cogs)
@@ -322,10 +326,16 @@ async def run(args: argparse.Namespace) -> int:
                     session = Session(discord_, who=args.who, locale=args.locale)
                     session.downloads = Path(scratch) / "files"
                     kept = "kept" if args.db else "deleted on exit; --db PATH keeps one"
+                    web = (
+                        ""
+                        if args.web is None
+                        else f"The table's web page is served on port {args.web}: /table link"
+                        " (as the GM) gives a channel's link, to open in a browser.\n"
+                    )
                     print(
                         f"Tablekeeper sandbox: {len(cogs)} cogs, {len(names)} commands "
                         f"({', '.join('/' + n for n in names)}) on a local Discord.\n"
-                        f"Database: {db} ({kept}).\n"
+                        f"Database: {db} ({kept}).\n{web}"
                         f"You are {session.user.username} ({session.who}) in #{session.where}. "
                         ":help for help, :quit to leave.",
                         flush=True,
@@ -347,6 +357,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--as", dest="who", choices=CAST, default="player", help="who types")
     parser.add_argument(
         "--lang", dest="locale", default="en-US", help="the client's language, e.g. es-ES"
+    )
+    parser.add_argument(
+        "--web",
+        type=int,
+        metavar="PORT",
+        help="serve the table's web page on this port, as WEB_PORT does (/table link)",
     )
     parser.add_argument("--verbose", action="store_true", help="show discord.py's logs")
     return parser.parse_args(argv)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -9,6 +10,9 @@ import sys
 import time
 from pathlib import Path
 
+import aiohttp
+
+from tests.e2e.test_operations_process import free_port
 from tests.localdiscord.render_text import render_reply
 from tests.localdiscord.reply import Reply
 
@@ -279,3 +283,39 @@ def test_a_file_is_attached_by_its_path_and_a_replys_file_is_saved() -> None:
     assert not Path(saved[1]).exists()  # the scratch folder goes with the session
     missing = after(done.stdout, "gandra (gm) #table> /import file:no/such.json")
     assert missing.startswith("! Could not read no/such.json: No such file"), missing
+
+
+async def test_the_web_page_served_from_the_sandbox_follows_its_table() -> None:
+    """`--web PORT`: /table link gives a link the page answers, and a change shows on it."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+    process = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "tests.sandbox", "--web", str(port), "--as", "gm"),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        cwd=REPO,
+        env=env,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"/character create name:Aria level:5 fatigue_level:7\n/table link\n")
+        link = None
+        while link is None:
+            line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+            assert line, "the sandbox ended before giving a link"
+            found = re.search(rf"http://127\.0\.0\.1:{port}/t/[\w-]+", line)
+            link = found and found.group(0)
+        async with aiohttp.ClientSession() as http:
+            async with http.get(link) as page:
+                assert page.status == 200 and "Aria" in await page.text()
+            async with http.get(link + "/live") as stream:
+                await asyncio.wait_for(stream.content.readuntil(b'class="fp">0<'), 10)
+                process.stdin.write(b"/fatigue spend amount:4 character:Aria\n")
+                await asyncio.wait_for(stream.content.readuntil(b'class="fp">4<'), 10)
+        process.stdin.write(b":quit\n")
+        await process.stdin.drain()
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
