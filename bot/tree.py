@@ -45,7 +45,8 @@ ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first
 ALREADY_DONE = N_(
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
 )
-# A database outage, said plainly: what happened to the change, and who can end it.
+# A database outage, said plainly: what happened to the change, and who can end it (whoever
+# runs the bot, who for a public bot is not the Discord server's admin).
 UNREACHABLE = N_(
     "This table's database can't be reached right now, so nothing was changed. "
     "Try again in a moment."
@@ -55,12 +56,12 @@ OUTCOME_UNKNOWN = N_(
     "not have been saved. Look at `/history` in a moment before trying again."
 )
 DISK_FULL = N_(
-    "Nothing was saved: the disk that holds this table's database is full. Tell the server's "
-    "admin. Looking at the table still works."
+    "Nothing was saved: the disk that holds this table's database is full. Tell whoever runs "
+    "this bot. Looking at the table still works."
 )
 READ_ONLY = N_(
-    "Nothing was saved: this table's database has become read-only. Tell the server's admin. "
-    "Looking at the table still works."
+    "Nothing was saved: this table's database has become read-only. Tell whoever runs this "
+    "bot. Looking at the table still works."
 )
 
 
