@@ -2,7 +2,8 @@
 rendered again when the store says it changed (`store.changes`), and sent to every page of it.
 
 A change is read and rendered once per channel and language, whatever the number of pages (its
-chart's series once per channel), and the same bytes, framed once as an event and as an HTTP
+chart's series once per channel; of its latest changes, only those since the last board read
+whole: `Store.newest`), and the same bytes, framed once as an event and as an HTTP
 chunk (`Frame`), are written to every page that doesn't show it yet, a batch at a time with the
 event loop free between batches (`BATCH`). It is read a moment after it commits (`SETTLE`), so
 the command that made it answers Discord first; changes that come meanwhile, or while a board
