@@ -12,7 +12,7 @@ import discord
 from lang import N_, _, words
 from render.changes import change_parts
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
-from table.actions import action_text, renames
+from table.actions import action_text, renames, renames_in
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import REDO_ACTION, AskFirst, Redone, Undone
@@ -63,7 +63,7 @@ def _what(event: Event, numbers: bool) -> str:
     """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched.
     Kept for at most 1,024 events and languages (WHAT_KEPT), emptied when full."""
     undo = _restores(event)
-    renamed = renames(event.action)
+    renamed = renames_in(event)
     key = (event.channel_id, event.id, undo, numbers, renamed, words())
     kept = _WHAT.get(key)
     if kept is not None and kept[0] == event.before and kept[1] == event.after:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from lang import N_, _
 
+from table.event import Event
+
 IMPORT_ACTION = N_("import")  # an export put into the channel in place of its table
 
 # The actions as logged (command names, never translated in the database), marked to be shown
@@ -62,3 +64,9 @@ def renames(action: str) -> bool:
     """Whether one character (or monster) gone and one come in a change of `action` read as a
     rename: not when the change put a whole other table in place (an import)."""
     return action not in REPLACES_TABLE
+
+
+def renames_in(event: Event) -> bool:
+    """`renames` for a logged change; an undo or a redo reads as the change it took back or
+    put back: the undo of an import brings one character back and takes another away."""
+    return renames(event.undid or event.action)

@@ -141,3 +141,22 @@ async def test_a_prompt_after_a_restart_asks_for_the_command_again(env: Env) -> 
     late = await d.click(asked, "Replace the table", user=d.gm)
     assert "the file is no longer held" in late.text and late.buttons() == []
     assert await snapshot(env) == before
+
+
+async def test_an_imported_import_change_undone_and_redone_reads_as_no_rename(env: Env) -> None:
+    """An import change a file carries (Aria's table in place of Bo's), undone and redone as
+    any change: /history says what each put back and took away, as the import's line does."""
+    d = env.discord
+    await d.slash("character create", user=d.gm, name="Bo", owner=d.player)
+    await d.slash("character set", user=d.gm, name="Bo", new_name="Aria")
+    document = exported((await d.slash("export", user=d.gm)).files)
+    document["history"][-1]["action"] = "import"
+    await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    undone = await d.slash("undo", user=d.gm, channel=d.side_table)
+    assert "• Aria removed\n• Bo brought back" in undone.text
+    await d.slash("redo", user=d.gm, channel=d.side_table)
+    history = (await d.slash("history", user=d.gm, channel=d.side_table)).text
+    assert "· redo · Aria brought back; Bo removed" in history
+    assert "· undo · Aria removed; Bo brought back~~ (redone)" in history
+    assert "renamed" not in history
+    d.assert_clean()

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lang import speaking
 from render.changes import change_parts
 from render.history import (
     EMPTY,
@@ -251,3 +252,20 @@ def test_an_import_that_replaced_a_table_reads_as_one_gone_and_another_come() ->
         numbers=True,
     )
     assert "renamed" not in (undone.description or "")
+
+
+def test_the_undo_and_redo_of_an_import_read_as_what_they_put_back(
+    shipped_catalogs: None,
+) -> None:
+    """The undo's line says what it brought back and took away, as the import's own line does,
+    not a rename; in Spanish too. An undo of a rename still reads as one."""
+    bo = Character("Bo", 2, fl_override=Fraction(4), fatigue=FatigueState(fp=0))
+    undo = event(table(ARIA), table(bo), id=8, action="undo", undoes=7, undid=IMPORT_ACTION)
+    redo = event(table(bo), table(ARIA), id=9, action="redo", undid=IMPORT_ACTION)
+    assert event_line(undo, NOW, numbers=True).endswith("· undo · Aria removed; Bo brought back")
+    assert event_line(redo, NOW, numbers=True).endswith("· redo · Aria brought back; Bo removed")
+    with speaking("es-ES"):
+        spanish = event_line(undo, NOW, numbers=True)
+    assert spanish.endswith("· deshacer · Aria quitado; Bo recuperado")
+    renamed = dataclasses.replace(undo, undid="character set")
+    assert "· undo · Bo renamed from Aria, FP 18 → 0" in event_line(renamed, NOW, numbers=True)
