@@ -160,3 +160,21 @@ async def test_an_imported_import_change_undone_and_redone_reads_as_no_rename(en
     assert "· undo · Aria removed; Bo brought back~~ (redone)" in history
     assert "renamed" not in history
     d.assert_clean()
+
+
+async def test_a_channel_with_only_its_servers_settings_imports_without_asking(env: Env) -> None:
+    """Its server's settings, set from it, are nothing the import replaces: no prompt; the
+    server's settings still apply there and /history still shows that change."""
+    d = env.discord
+    document = await _played(env)
+    await d.slash("settings server", user=d.owner, channel=d.ooc, round_seconds=6)
+    reply = await d.slash("import", user=d.gm, channel=d.ooc, file=_upload(document))
+    assert reply.text.startswith("Imported into this channel: 2 characters, 1 monster")
+    assert reply.buttons() == []
+    moved = await env.table(d.ooc)
+    assert [c.name for c in moved.characters] == ["Aria", "Bórin"]
+    assert moved.settings.round_seconds == 6 and moved.settings.ties == "succeed"
+    assert (await env.table()).settings.round_seconds == 6  # the server's, everywhere
+    history = await d.slash("history", user=d.gm, channel=d.ooc)
+    assert "settings server" in history.text and "fatigue spend" in history.text
+    d.assert_clean()
