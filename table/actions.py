@@ -57,6 +57,18 @@ def action_text(action: str) -> str:
     return _(action) if action in ACTIONS else action
 
 
+# Who a change made from a shell is logged as (`python -m bot import` without `--actor`): no
+# Discord user has this id. Its lines name it in words, never as a mention.
+COMMAND_LINE = 0
+FROM_COMMAND_LINE = N_("an admin (command line)")
+
+
+def actor_text(actor_id: int) -> str:
+    """Who made a logged change, as replies name them: a mention (which never pings: replies
+    allow none), or for a change made from the command line, words in the reader's language."""
+    return _(FROM_COMMAND_LINE) if actor_id == COMMAND_LINE else f"<@{actor_id}>"
+
+
 REPLACES_TABLE = frozenset((IMPORT_ACTION,))  # a whole table put in place of another
 
 
