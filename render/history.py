@@ -12,7 +12,7 @@ import discord
 from lang import N_, _, words
 from render.changes import change_parts
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
-from table.actions import action_text, actor_text, renames, renames_in
+from table.actions import action_text, actor_text, renames_in
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import REDO_ACTION, AskFirst, Redone, Undone
@@ -156,7 +156,7 @@ def _took_back(
     action = action_text(change.action)
     actor = actor_text(change.actor_id)
     first = _(words.head, action=action, actor=actor, when=when(change.created_at, now))
-    parts = change_parts(*did, undo=True, numbers=numbers, renames=renames(change.action))
+    parts = change_parts(*did, undo=True, numbers=numbers, renames=renames_in(change))
     lines = [first, *(f"• {part}" for part in parts), *more]
     return discord.Embed(
         title=_clip(_(words.title, icon=words.icon, action=action), TITLE_MAX),

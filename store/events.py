@@ -35,8 +35,8 @@ EVENT_COLUMNS = (
 # of its chain of undo links (an undo of a redo took back what the redo put back, which is what
 # that redo's undo took back, ...), read through the links' indexes (`events_undoes`,
 # `events_undone_by`); none for any other change, or where retention broke the chain. Fixed
-# once the undo or redo is logged.
-_UNDID = (
+# once the undo or redo is logged. An expression over a row of `events` (not renamed).
+UNDID = (
     f"CASE WHEN undoes IS NOT NULL OR action = '{REDO_ACTION}' THEN ("
     "WITH RECURSIVE chain(id, action, n) AS ("
     " SELECT t.id, t.action, 0 FROM events t"
@@ -48,7 +48,7 @@ _UNDID = (
 )
 # What a page of history reads of each event: its columns and `undid`, in this order.
 _READ = (*EVENT_COLUMNS, "undid")
-_SELECTED = (*EVENT_COLUMNS, _UNDID)
+_SELECTED = (*EVENT_COLUMNS, UNDID)
 
 
 def _check(limit: int) -> None:

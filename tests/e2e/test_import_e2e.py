@@ -159,6 +159,10 @@ async def test_an_imported_import_change_undone_and_redone_reads_as_no_rename(en
     assert "· redo · Aria brought back; Bo removed" in history
     assert "· undo · Aria removed; Bo brought back~~ (redone)" in history
     assert "renamed" not in history
+    again = await d.slash("undo", user=d.gm, channel=d.side_table)  # the redo, taken back
+    assert "• Aria removed\n• Bo brought back" in again.text
+    redone = await d.slash("redo", user=d.gm, channel=d.side_table)
+    assert "• Aria brought back\n• Bo removed" in redone.text
     d.assert_clean()
 
 
