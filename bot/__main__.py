@@ -23,6 +23,7 @@ from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
 from lang.catalogs import CatalogError, load
 from store import Store, StoreError
+from table.actions import COMMAND_LINE
 from web.server import WebPortUnavailable
 
 log = logging.getLogger("bot")
@@ -65,7 +66,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     imports.add_argument(
         "--replace", action="store_true", help="replace the table the channel has (undoable)"
     )
-    imports.add_argument("--actor", type=int, default=0, metavar="ID", help="logged as (0)")
+    imports.add_argument(
+        "--actor",
+        type=int,
+        default=COMMAND_LINE,
+        metavar="ID",
+        help="the Discord user it is logged as (default: the command line)",
+    )
     imports.add_argument("--database", metavar="URL", help="default: DATABASE_URL")
     return parser.parse_args(argv)
 

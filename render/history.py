@@ -12,7 +12,7 @@ import discord
 from lang import N_, _, words
 from render.changes import change_parts
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
-from table.actions import action_text, renames
+from table.actions import action_text, actor_text, renames_in
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import REDO_ACTION, AskFirst, Redone, Undone
@@ -63,7 +63,7 @@ def _what(event: Event, numbers: bool) -> str:
     """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched.
     Kept for at most 1,024 events and languages (WHAT_KEPT), emptied when full."""
     undo = _restores(event)
-    renamed = renames(event.action)
+    renamed = renames_in(event)
     key = (event.channel_id, event.id, undo, numbers, renamed, words())
     kept = _WHAT.get(key)
     if kept is not None and kept[0] == event.before and kept[1] == event.after:
@@ -86,7 +86,7 @@ def event_line(event: Event, now: datetime, *, numbers: bool) -> str:
     elif event.action == REDO_ACTION:
         icon = REDO_ICON
     action = action_text(event.action)
-    head = f"{icon} {when(event.created_at, now)} · <@{event.actor_id}> · {action}"
+    head = f"{icon} {when(event.created_at, now)} · {actor_text(event.actor_id)} · {action}"
     line = _clip(f"{head} · {_what(event, numbers)}", LINE_MAX)
     if event.undone_by is None:
         return line
@@ -120,25 +120,25 @@ class _Words:
 
 _UNDONE = _Words(
     N_("{icon} Undone: {action}"),
-    N_("{action} by <@{actor}> at {when} is undone:"),
+    N_("{action} by {actor} at {when} is undone:"),
     UNDO_ICON,
     UNDONE,
 )
 _REDONE = _Words(
     N_("{icon} Redone: {action}"),
-    N_("{action} by <@{actor}> at {when} is back:"),
+    N_("{action} by {actor} at {when} is back:"),
     REDO_ICON,
     NEUTRAL,
 )
 _ASK_UNDO = _Words(
     N_("{icon} Undo {action}?"),
-    N_("Undoing {action} by <@{actor}> at {when} would:"),
+    N_("Undoing {action} by {actor} at {when} would:"),
     UNDO_ICON,
     ASKING,
 )
 _ASK_REDO = _Words(
     N_("{icon} Redo {action}?"),
-    N_("Redoing {action} by <@{actor}> at {when} would:"),
+    N_("Redoing {action} by {actor} at {when} would:"),
     REDO_ICON,
     ASKING,
 )
@@ -154,8 +154,9 @@ def _took_back(
 ) -> discord.Embed:
     """Which change, then one line per thing `did` changed (or would), then `more` lines."""
     action = action_text(change.action)
-    first = _(words.head, action=action, actor=change.actor_id, when=when(change.created_at, now))
-    parts = change_parts(*did, undo=True, numbers=numbers, renames=renames(change.action))
+    actor = actor_text(change.actor_id)
+    first = _(words.head, action=action, actor=actor, when=when(change.created_at, now))
+    parts = change_parts(*did, undo=True, numbers=numbers, renames=renames_in(change))
     lines = [first, *(f"• {part}" for part in parts), *more]
     return discord.Embed(
         title=_clip(_(words.title, icon=words.icon, action=action), TITLE_MAX),

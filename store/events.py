@@ -12,11 +12,12 @@ from typing import Any
 from store.backend import Tx
 from store.errors import StoreError
 from table.event import Event
+from table.undo import REDO_ACTION
 
 HISTORY_MAX = 100
 HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
 
-# An events row's columns in the order `event_from_values` takes them.
+# An events row's columns, in the order `event_from_values` takes them (then `undid`).
 EVENT_COLUMNS = (
     "id",
     "actor_id",
@@ -30,6 +31,24 @@ EVENT_COLUMNS = (
     "undoes",
     "seq",
 )
+# What an undo took back, and what a redo put back again: the action of the change at the end
+# of its chain of undo links (an undo of a redo took back what the redo put back, which is what
+# that redo's undo took back, ...), read through the links' indexes (`events_undoes`,
+# `events_undone_by`); none for any other change, or where retention broke the chain. Fixed
+# once the undo or redo is logged. An expression over a row of `events` (not renamed).
+UNDID = (
+    f"CASE WHEN undoes IS NOT NULL OR action = '{REDO_ACTION}' THEN ("
+    "WITH RECURSIVE chain(id, action, n) AS ("
+    " SELECT t.id, t.action, 0 FROM events t"
+    " WHERE t.id = COALESCE(events.undoes, events.id)"
+    " UNION ALL SELECT t.id, t.action, chain.n + 1 FROM chain"
+    " JOIN events u ON u.undone_by = chain.id JOIN events t ON t.id = u.undoes"
+    f" WHERE chain.action = '{REDO_ACTION}')"
+    f" SELECT action FROM chain WHERE action <> '{REDO_ACTION}' ORDER BY n DESC LIMIT 1) END"
+)
+# What a page of history reads of each event: its columns and `undid`, in this order.
+_READ = (*EVENT_COLUMNS, "undid")
+_SELECTED = (*EVENT_COLUMNS, UNDID)
 
 
 def _check(limit: int) -> None:
@@ -53,7 +72,7 @@ async def read_page(
     # Counting up from after_id picks the changes nearest it.
     order = "DESC" if after_id is None else "ASC"
     sql = (
-        f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE {' AND '.join(where)}"
+        f"SELECT {', '.join(_SELECTED)} FROM events WHERE {' AND '.join(where)}"
         f" ORDER BY id {order} LIMIT ?"
     )
     return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
@@ -63,12 +82,10 @@ async def read_page(
 # the newest known (the first parameter), only their ids and undo links for the rest (an event
 # never changes after it is logged but for those links: `read_newest`).
 _LINKS = ("id", "undone_by", "undoes")
-_LINKS_AT = tuple(EVENT_COLUMNS.index(c) for c in _LINKS)
+_LINKS_AT = tuple(_READ.index(c) for c in _LINKS)
 _NEWEST_SINCE = (
     "SELECT "
-    + ", ".join(
-        c if c in _LINKS else f"CASE WHEN id > k.newest THEN {c} END" for c in EVENT_COLUMNS
-    )
+    + ", ".join(c if c in _LINKS else f"CASE WHEN id > k.newest THEN {c} END" for c in _SELECTED)
     + " FROM events, (SELECT CAST(? AS BIGINT) AS newest) AS k"
     " WHERE channel_id = ? AND id >= ? ORDER BY id DESC LIMIT ?"
 )
@@ -131,16 +148,17 @@ def event_from_row(row: Mapping[str, Any]) -> Event:
         undone_by=row["undone_by"],
         undoes=row["undoes"],
         seq=row.get("seq") or 0,
+        undid=row.get("undid"),
     )
 
 
 def event_from_values(values: tuple[Any, ...]) -> Event:
-    """A row of `EVENT_COLUMNS` as an Event, decoded once per stored version of the row
+    """A row of `EVENT_COLUMNS` and `undid` as an Event, decoded once per stored version of the row
     (`_decoded_event`). Events are shared, so never changed by their readers."""
     try:
         return _decoded_event(values)
     except TypeError:  # a value that can't be a key (JSON a driver decoded already)
-        return event_from_row(dict(zip(EVENT_COLUMNS, values, strict=True)))
+        return event_from_row(dict(zip(_READ, values, strict=True)))
 
 
 EVENTS_DECODED_MAX = 1024  # a hundred pages of ten
@@ -155,4 +173,4 @@ def _decoded_event(values: tuple[Any, ...]) -> Event:
     ten takes 423 µs instead of 666 (`tests.benchmarks.pg_store`, side by side with the
     decoders uncached). On SQLite most pages are answered before any decoding
     (`store.remembered`)."""
-    return event_from_row(dict(zip(EVENT_COLUMNS, values, strict=True)))
+    return event_from_row(dict(zip(_READ, values, strict=True)))

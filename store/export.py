@@ -14,23 +14,27 @@ from datetime import datetime
 from typing import Any
 
 from store.migrate import load_migrations
+from table.combat import Initiative
 from table.event import Event
-from table.model import ChannelSettings, Table
+from table.model import Table
 from table.snapshot import character_to_dict, monster_to_dict
 
 FORMAT = "tablekeeper-export"
 VERSION = 2
 
 
-def is_empty(table: Table, events: list[Event]) -> bool:
-    """Nothing a GM would want back: no one, nothing, defaults everywhere, no history."""
+def holds_nothing(table: Table) -> bool:
+    """No one, nothing, no turn order, the clock at 0, no settings of its own (its server's may
+    be anything: they are the server's, and stay with it)."""
     return (
-        not table.characters
-        and not table.monsters
-        and table.clock == 0
-        and table.settings == ChannelSettings()
-        and not events
+        not (table.characters or table.monsters or table.clock or table.own)
+        and table.initiative == Initiative()
     )
+
+
+def is_empty(table: Table, events: list[Event]) -> bool:
+    """Nothing a GM would want back: the table holds nothing (`holds_nothing`), no history."""
+    return holds_nothing(table) and not events
 
 
 def _id(value: int | None) -> str | None:

@@ -2,13 +2,14 @@
 in ONE transaction that holds its lock, and an import that replaced a table taken back by
 `/undo`.
 
-Into an empty channel (no one, nothing, default settings, no history) the table's rows are
-written and its history logged as it was, each change under a new id (its undo links following
-it), numbered after any the channel had: `/history` and `/undo` go on from it. Into a channel
-with a table only when asked for (`replace`, the newest change the asker saw): the history is
-logged the same way, then the replacement itself as one more change ("import"), whose part
-`import` records where the imported history starts. `/undo` of it puts the table back as it was
-and takes away every change logged since that start, so the channel's history reads as before.
+Into an empty channel (no one, nothing, no settings of its own, no history but changes to its
+server's settings) the table's rows are written and its history logged as it was, each change
+under a new id (its undo links following it), numbered after any the channel had: `/history`
+and `/undo` go on from it. Into a channel with a table only when asked for (`replace`, the
+newest change the asker saw): the history is logged the same way, then the replacement itself
+as one more change ("import"), whose part `import` records where the imported history starts.
+`/undo` of it puts the table back as it was and takes away every change logged since that
+start, so the channel's history reads as before.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from store.backend import Tx
 from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import write_rows
+from store.events import read_log
+from store.export import holds_nothing
 from table.actions import IMPORT_ACTION
-from table.combat import Initiative
 from table.event import Event
 from table.imported import IMPORT, Imported, carried
 from table.model import Table
+from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
 
 Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read
@@ -56,13 +59,16 @@ def anyone(table: Table) -> None:
     return None
 
 
-def _is_empty(table: Table) -> bool:
-    """No one, nothing, no turn order, the clock at 0, no settings of its own (its server's
-    may be anything). With no history either, there is nothing an import could replace."""
-    return (
-        not (table.characters or table.monsters or table.clock or table.own)
-        and table.initiative == Initiative()
-    )
+async def _is_empty(tx: Tx, table: Table, logged: bool) -> bool:
+    """The table holds nothing (`store.export.holds_nothing`), and its history (if `logged`)
+    nothing but changes to its server's settings, made from here (undone and redone too): there
+    is nothing an import could replace, and that history stays, the import's after it."""
+    if not holds_nothing(table):
+        return False
+    if not logged:
+        return True
+    log = await read_log(tx, table.channel_id)
+    return all(Change.of(event).only_server_settings() for event in log)
 
 
 async def import_channel(
@@ -87,7 +93,7 @@ async def import_channel(
             "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
         )
         newest_id = None if newest is None else int(newest["id"])
-        empty = newest is None and _is_empty(current)
+        empty = await _is_empty(tx, current, newest is not None)
         if not empty and replace is None:
             count = await tx.fetchone(
                 "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id

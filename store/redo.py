@@ -16,7 +16,7 @@ from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import save_change
 from store.errors import StoreError
-from store.events import event_from_row
+from store.events import UNDID, event_from_row
 from store.undo import latest_event
 from table.event import Event
 from table.undo import (
@@ -37,7 +37,7 @@ _REDOABLE = "channel_id = ? AND undoes IS NOT NULL AND undone_by IS NULL"
 
 
 async def _event(tx: Tx, event_id: int) -> Event:
-    row = await tx.fetchone("SELECT * FROM events WHERE id = ?", event_id)
+    row = await tx.fetchone(f"SELECT *, {UNDID} AS undid FROM events WHERE id = ?", event_id)
     if row is None:  # retention keeps an undo's target as long as the undo
         raise StoreError(f"Event {event_id}, which an undo points at, is missing")
     return event_from_row(row)

@@ -17,7 +17,7 @@ from store.backend import Tx
 from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import save_change
-from store.events import event_from_row
+from store.events import UNDID, event_from_row
 from store.import_write import forget_import, is_import
 from table.event import Event
 from table.undo import (
@@ -41,7 +41,9 @@ async def latest_event(
     index that condition has (`events_undoable_by_actor`, `events_redoable_by_actor`)."""
     mine, args = ("", ()) if actor_id is None else (" AND actor_id = ?", (actor_id,))
     row = await tx.fetchone(
-        f"SELECT * FROM events WHERE {where}{mine} ORDER BY id DESC LIMIT 1", channel_id, *args
+        f"SELECT *, {UNDID} AS undid FROM events WHERE {where}{mine} ORDER BY id DESC LIMIT 1",
+        channel_id,
+        *args,
     )
     return None if row is None else event_from_row(row)
 

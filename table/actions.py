@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from lang import N_, _
 
+from table.event import Event
+
 IMPORT_ACTION = N_("import")  # an export put into the channel in place of its table
 
 # The actions as logged (command names, never translated in the database), marked to be shown
@@ -55,6 +57,18 @@ def action_text(action: str) -> str:
     return _(action) if action in ACTIONS else action
 
 
+# Who a change made from a shell is logged as (`python -m bot import` without `--actor`): no
+# Discord user has this id. Its lines name it in words, never as a mention.
+COMMAND_LINE = 0
+FROM_COMMAND_LINE = N_("an admin (command line)")
+
+
+def actor_text(actor_id: int) -> str:
+    """Who made a logged change, as replies name them: a mention (which never pings: replies
+    allow none), or for a change made from the command line, words in the reader's language."""
+    return _(FROM_COMMAND_LINE) if actor_id == COMMAND_LINE else f"<@{actor_id}>"
+
+
 REPLACES_TABLE = frozenset((IMPORT_ACTION,))  # a whole table put in place of another
 
 
@@ -62,3 +76,9 @@ def renames(action: str) -> bool:
     """Whether one character (or monster) gone and one come in a change of `action` read as a
     rename: not when the change put a whole other table in place (an import)."""
     return action not in REPLACES_TABLE
+
+
+def renames_in(event: Event) -> bool:
+    """`renames` for a logged change; an undo or a redo reads as the change it took back or
+    put back: the undo of an import brings one character back and takes another away."""
+    return renames(event.undid or event.action)

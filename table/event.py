@@ -22,3 +22,6 @@ class Event:
     undone_by: int | None = None  # the id of the undo event that reverted this one
     undoes: int | None = None  # on an undo event: the id of the event it reverted
     seq: int = 0  # its number among the channel's events (1, 2, …): how retention counts
+    # On an undo (a redo): the action of the change it took back (put back again), while that
+    # change is logged; how its line reads what it did (`table.actions.renames_in`).
+    undid: str | None = None

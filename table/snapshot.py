@@ -289,6 +289,20 @@ class Change:
             (self.after.get(SERVER) or {}).get("settings") or {},
         )
 
+    def only_server_settings(self) -> bool:
+        """Whether the change set its server's settings and nothing that is the channel's own:
+        the settings it reads followed (what it inherits), its own, clock and all else stayed."""
+        if not self.touches(SERVER):
+            return False
+        others = {
+            part
+            for side in (self.before, self.after)
+            for part, value in side.items()
+            if value and part not in ("channel", SERVER)
+        }
+        was, now = ({k: v for k, v in side.items() if k != "settings"} for side in self.channel())
+        return not others and was == now
+
     def records(self, part: str) -> tuple[dict[str, Record | None], dict[str, Record | None]]:
         """Key → record of `part` ("characters" or "monsters") as it was and became: None where
         there was none (created) or is none (removed)."""

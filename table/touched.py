@@ -10,7 +10,7 @@ from typing import Any
 from lang import N_, _
 
 from table import snapshot
-from table.actions import action_text
+from table.actions import action_text, actor_text
 from table.event import Event
 from table.model import Table
 from table.snapshot import SERVER, Change, Snapshot
@@ -93,9 +93,9 @@ def time_of(event: Event) -> str:
 def describe(event: Event) -> str:
     """`fatigue spend by <@1> at <t:…:t>`: how a refusal names a change (mentions never ping)."""
     return _(
-        "{action} by <@{actor}> at {at}",
+        "{action} by {actor} at {at}",
         action=action_text(event.action),
-        actor=event.actor_id,
+        actor=actor_text(event.actor_id),
         at=time_of(event),
     )
 

@@ -4,8 +4,8 @@ and the one transaction `/import` uses (`store.import_file`, `Store.import_chann
 
 Into an empty channel at once. A channel with a table is left alone and what would be replaced
 is said, unless `--replace` is given: then the table is replaced as one change ("import") that
-a GM's `/undo` takes back. The change is logged as the admin's (`--actor`, default 0: no
-Discord user).
+a GM's `/undo` takes back. The change is logged as made from the command line (`/history`
+and `/undo` say so in words), or as `--actor`'s, a Discord user id.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from store import Store
 from store.errors import StoreError
 from store.import_file import check_size, read_export
 from store.import_write import TableThere
+from table.actions import COMMAND_LINE
 
 DEFAULT_URL = "sqlite:///tablekeeper.db"
 
@@ -29,7 +30,7 @@ async def import_file(
     guild_id: int | None = None,
     *,
     replace: bool = False,
-    actor_id: int = 0,
+    actor_id: int = COMMAND_LINE,
     database_url: str | None = None,
 ) -> str:
     """Import the export at `path` into `channel_id`; the line that says what was done."""

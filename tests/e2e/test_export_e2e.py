@@ -87,6 +87,15 @@ async def test_an_empty_channel_says_so(env: Env) -> None:
     )
 
 
+async def test_a_channel_with_only_its_servers_settings_has_nothing_to_export(env: Env) -> None:
+    # The server's settings are the server's: the channel only reads them.
+    d = env.discord
+    await d.slash("settings server", user=d.owner, round_seconds=6)  # from #table
+    reply = await d.slash("export", user=d.gm, channel=d.ooc)
+    assert reply.ephemeral and reply.files == ()
+    assert reply.text.startswith("Nothing to export here yet")
+
+
 async def test_a_thread_exports_its_channels_table(env: Env) -> None:
     # A scene thread plays at its channel's table, so /export there is that table.
     d = env.discord

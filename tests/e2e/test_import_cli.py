@@ -9,7 +9,10 @@ from pathlib import Path
 
 from store import Store
 from store.export import export_bytes
+from tests.e2e.conftest import Env
+from tests.e2e.test_import_e2e import _played
 from tests.e2e.test_process import process_env, run_tool
+from tests.localdiscord.world import speaking
 from tests.store.importing import GM, GUILD, exported, play
 
 SOURCE, TARGET = 101, 202
@@ -41,7 +44,8 @@ async def test_an_admin_imports_from_a_shell(tmp_path: Path) -> None:
     )
     assert code == 0 and "replaced its table with" in out
     async with Store.open(url) as store:
-        assert (await store.history(TARGET, 1))[0].action == "import"
+        replaced = (await store.history(TARGET, 1))[0]
+        assert (replaced.action, replaced.actor_id) == ("import", GM)  # --actor's
         undone = await store.undo_last(TARGET, GUILD, GM, True)
         assert undone.target.action == "import"
         moved, source = await store.read(303, GUILD), await store.read(SOURCE, GUILD)
@@ -64,3 +68,33 @@ async def test_a_hostile_file_is_one_line_and_nothing_is_written(tmp_path: Path)
     async with Store.open(url) as store:
         table, events = await store.read_with_history(303, GUILD)
         assert (table.characters, events) == ((), [])
+
+
+async def test_history_and_undo_name_the_command_line_in_words(env: Env, tmp_path: Path) -> None:
+    """An import an admin makes from a shell without --actor: /history, /undo's question and its
+    reply say it came from the command line, in the reader's language; no mention of user 0."""
+    d = env.discord
+    document = await _played(env)
+    await d.slash("character create", user=d.gm, channel=d.side_table, name="Cora", owner=d.player)
+    export = tmp_path / "export.json"
+    export.write_bytes(export_bytes(document))
+    place = ("--channel", str(d.side_table.id), "--guild", str(d.side_table.guild_id))
+    code, out, err = await run_tool(
+        "import",
+        str(export),
+        *place,
+        "--replace",
+        env=process_env(DATABASE_URL=env.database_url),
+        cwd=tmp_path,
+    )
+    assert (code, err) == (0, "") and "replaced its table with" in out
+
+    history = (await d.slash("history", user=d.gm, channel=d.side_table)).text
+    assert "· an admin (command line) · import ·" in history and "<@0>" not in history
+    spanish = await d.slash("history", user=speaking(d.gm, "es-ES"), channel=d.side_table)
+    assert "· un administrador (línea de comandos) · importación ·" in spanish.text
+    asked = await d.slash("undo", user=d.gm, channel=d.side_table)  # it takes Aria away
+    assert "Undoing import by an admin (command line) at" in asked.text
+    undone = await d.click(asked, "Undo", user=d.gm)
+    assert "import by an admin (command line) at" in undone.text and "<@0>" not in undone.text
+    d.assert_clean()

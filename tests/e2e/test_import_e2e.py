@@ -141,3 +141,44 @@ async def test_a_prompt_after_a_restart_asks_for_the_command_again(env: Env) -> 
     late = await d.click(asked, "Replace the table", user=d.gm)
     assert "the file is no longer held" in late.text and late.buttons() == []
     assert await snapshot(env) == before
+
+
+async def test_an_imported_import_change_undone_and_redone_reads_as_no_rename(env: Env) -> None:
+    """An import change a file carries (Aria's table in place of Bo's), undone and redone as
+    any change: /history says what each put back and took away, as the import's line does."""
+    d = env.discord
+    await d.slash("character create", user=d.gm, name="Bo", owner=d.player)
+    await d.slash("character set", user=d.gm, name="Bo", new_name="Aria")
+    document = exported((await d.slash("export", user=d.gm)).files)
+    document["history"][-1]["action"] = "import"
+    await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    undone = await d.slash("undo", user=d.gm, channel=d.side_table)
+    assert "• Aria removed\n• Bo brought back" in undone.text
+    await d.slash("redo", user=d.gm, channel=d.side_table)
+    history = (await d.slash("history", user=d.gm, channel=d.side_table)).text
+    assert "· redo · Aria brought back; Bo removed" in history
+    assert "· undo · Aria removed; Bo brought back~~ (redone)" in history
+    assert "renamed" not in history
+    again = await d.slash("undo", user=d.gm, channel=d.side_table)  # the redo, taken back
+    assert "• Aria removed\n• Bo brought back" in again.text
+    redone = await d.slash("redo", user=d.gm, channel=d.side_table)
+    assert "• Aria brought back\n• Bo removed" in redone.text
+    d.assert_clean()
+
+
+async def test_a_channel_with_only_its_servers_settings_imports_without_asking(env: Env) -> None:
+    """Its server's settings, set from it, are nothing the import replaces: no prompt; the
+    server's settings still apply there and /history still shows that change."""
+    d = env.discord
+    document = await _played(env)
+    await d.slash("settings server", user=d.owner, channel=d.ooc, round_seconds=6)
+    reply = await d.slash("import", user=d.gm, channel=d.ooc, file=_upload(document))
+    assert reply.text.startswith("Imported into this channel: 2 characters, 1 monster")
+    assert reply.buttons() == []
+    moved = await env.table(d.ooc)
+    assert [c.name for c in moved.characters] == ["Aria", "Bórin"]
+    assert moved.settings.round_seconds == 6 and moved.settings.ties == "succeed"
+    assert (await env.table()).settings.round_seconds == 6  # the server's, everywhere
+    history = await d.slash("history", user=d.gm, channel=d.ooc)
+    assert "settings server" in history.text and "fatigue spend" in history.text
+    d.assert_clean()

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lang import speaking
 from render.changes import change_parts
 from render.history import (
     EMPTY,
@@ -23,10 +24,11 @@ from render.history import (
     when,
 )
 from rules.fatigue import FatigueState
-from table.actions import IMPORT_ACTION
+from table.actions import COMMAND_LINE, IMPORT_ACTION
 from table.event import Event
 from table.model import ChannelSettings, Character, Monster, Table
 from table.snapshot import character_to_dict, diff
+from table.touched import describe
 from table.undo import AskFirst, Redone, Undone
 
 NOW = datetime(2025, 5, 1, 14, 30, tzinfo=UTC)
@@ -251,3 +253,39 @@ def test_an_import_that_replaced_a_table_reads_as_one_gone_and_another_come() ->
         numbers=True,
     )
     assert "renamed" not in (undone.description or "")
+
+
+def test_the_undo_and_redo_of_an_import_read_as_what_they_put_back(
+    shipped_catalogs: None,
+) -> None:
+    """The undo's line says what it brought back and took away, as the import's own line does,
+    not a rename; in Spanish too. An undo of a rename still reads as one."""
+    bo = Character("Bo", 2, fl_override=Fraction(4), fatigue=FatigueState(fp=0))
+    undo = event(table(ARIA), table(bo), id=8, action="undo", undoes=7, undid=IMPORT_ACTION)
+    redo = event(table(bo), table(ARIA), id=9, action="redo", undid=IMPORT_ACTION)
+    assert event_line(undo, NOW, numbers=True).endswith("· undo · Aria removed; Bo brought back")
+    assert event_line(redo, NOW, numbers=True).endswith("· redo · Aria brought back; Bo removed")
+    with speaking("es-ES"):
+        spanish = event_line(undo, NOW, numbers=True)
+    assert spanish.endswith("· deshacer · Aria quitado; Bo recuperado")
+    renamed = dataclasses.replace(undo, undid="character set")
+    assert "· undo · Bo renamed from Aria, FP 18 → 0" in event_line(renamed, NOW, numbers=True)
+
+
+def test_a_change_made_from_the_command_line_names_it_in_words(shipped_catalogs: None) -> None:
+    """`python -m bot import` without --actor: no one to mention, so the words say where it
+    came from, in the reader's language; a refusal naming the change too."""
+    bo = Character("Bo", 2, fl_override=Fraction(4), fatigue=FatigueState(fp=0))
+    imported = event(table(bo), table(ARIA), action=IMPORT_ACTION, actor_id=COMMAND_LINE)
+    line = event_line(imported, NOW, numbers=True)
+    assert f"<t:{STAMP}:t> · an admin (command line) · import ·" in line
+    undo = dataclasses.replace(imported, id=8, before=imported.after, after=imported.before)
+    head = undone_embed(Undone(imported, undo, table(bo)), NOW, numbers=True).description or ""
+    assert head.startswith(f"import by an admin (command line) at <t:{STAMP}:t> is undone:")
+    assert describe(imported) == f"import by an admin (command line) at <t:{STAMP}:t>"
+    with speaking("es-ES"):
+        assert "· un administrador (línea de comandos) · importación ·" in event_line(
+            imported, NOW, numbers=True
+        )
+        assert describe(imported).startswith("importación de un administrador (línea de comandos)")
+    assert "<@0>" not in line + head

@@ -15,9 +15,11 @@ from store import Store
 from store.export import export_bytes
 from store.import_file import read_export
 from store.import_write import TableThere
+from table.imported import Imported
 from table.undo import REDO_ACTION, UNDO_ACTION
 from tests.store.conftest import Database
 from tests.store.importing import GM, GUILD, PLAYER, exported, play, without_ids_and_times
+from tests.store.test_server_settings import channel, server
 
 SOURCE, TARGET = 101, 202
 EXPORTS = Path(__file__).parent / "exports"
@@ -161,3 +163,44 @@ async def test_the_server_settings_stay_the_target_servers(db: Database) -> None
         assert table.settings.gm_role_id is None  # a role of the other server stays behind
         await store.import_channel(TARGET + 2, GUILD, GM, imported)  # its own server: it comes
         assert (await store.read(TARGET + 2, GUILD)).settings.gm_role_id == 77
+
+
+async def _server_set_at_target(store: Store) -> Imported:
+    """SOURCE's export, and the server's round length set from TARGET (as /settings server)."""
+    await play(store, SOURCE)
+    imported = read_export(export_bytes(await exported(store, SOURCE)))
+    await store.apply(TARGET, GUILD, GM, "settings server", server(round_seconds=6))
+    return imported
+
+
+async def test_a_channel_with_only_its_servers_settings_imports_at_once(db: Database) -> None:
+    """Server settings set from the channel (undone and redone too) are the server's: nothing an
+    import would replace. It writes at once; the server's settings and that history stay."""
+    async with Store.open(db.url) as store:
+        imported = await _server_set_at_target(store)
+        await store.apply(TARGET, GUILD, GM, "settings server", server(rest_rate=3))
+        await store.undo_last(TARGET, GUILD, GM, True, manages_server=True)
+        await store.redo_last(TARGET, GUILD, GM, True, manages_server=True)
+        was_log = await store.history(TARGET, 10)
+
+        done = await store.import_channel(TARGET, GUILD, GM, imported)
+        assert not done.replaced
+        table, log = await store.read_with_history(TARGET, GUILD)
+        assert table.characters == imported.characters
+        assert table.settings.round_seconds == 6 and table.settings.rest_rate == 3
+        assert table.settings.ties == "succeed"  # the file's own setting
+        assert [e.id for e in log[: len(was_log)]] == [e.id for e in reversed(was_log)]
+        assert [e.action for e in log[len(was_log) :]] == [e.action for e in imported.history]
+        assert "import" not in [e.action for e in log]
+
+
+async def test_a_channel_with_its_own_setting_besides_its_servers_is_asked(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        imported = await _server_set_at_target(store)
+        await store.apply(TARGET, GUILD, GM, "settings set", channel(rest_rate=3))
+        await store.apply(TARGET, GUILD, GM, "settings set", channel(reset="rest_rate"))
+        rows = await db.dump()
+        with pytest.raises(TableThere) as asked:  # its setting is gone, its history not
+            await store.import_channel(TARGET, GUILD, GM, imported)
+        assert asked.value.changes == 3 and asked.value.table.characters == ()
+        assert await db.dump() == rows

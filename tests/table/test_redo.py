@@ -43,10 +43,10 @@ class Log:
         self.table = table
         self.events: list[Event] = []
 
-    def _log(self, actor: int, action: str, after: Table, **marks: int) -> Event:
+    def _log(self, actor: int, action: str, after: Table, undoes: int | None = None) -> Event:
         old, new = snapshot.diff(self.table, after)
         moment = datetime(2026, 1, 1, tzinfo=UTC)
-        event = Event(len(self.events) + 1, actor, action, moment, old, new, 1, **marks)
+        event = Event(len(self.events) + 1, actor, action, moment, old, new, 1, undoes=undoes)
         self.events.append(event)
         self.table = after
         return event

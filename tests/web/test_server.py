@@ -194,3 +194,26 @@ async def test_pages_opened_together_share_one_read(db: Database) -> None:
             boards = await asyncio.gather(*(read_board(stream) for stream in streams))
         assert all("3<span" in board for board in boards)
         assert reads == 1
+
+
+async def test_the_undo_of_an_import_change_reads_as_what_it_put_back(
+    db: Database, shipped_catalogs: None
+) -> None:
+    """An import change (Aria's table in place of Bo's) undone: the page's line says Aria came
+    back and Bo went, as /history does, in English and Spanish; no rename."""
+
+    def bo(table: Table) -> tuple[Table, None]:
+        return dataclasses.replace(table, characters=(Character("Bo", 22),)), None
+
+    async with serving(db) as s:
+        await s.store.apply(CH, GUILD, GM, "character create", bo)
+        await s.store.apply(CH, GUILD, GM, "import", _aria_only)
+        await s.store.undo_last(CH, GUILD, GM, True)
+        _status, english, _headers = await fetch(s.page + "?lang=en")
+        _status, spanish, _headers = await fetch(s.page + "?lang=es-ES")
+    assert '<span class="what">Aria removed; Bo brought back</span>' in english
+    assert '<span class="what">Aria quitado; Bo recuperado</span>' in spanish
+
+
+def _aria_only(table: Table) -> tuple[Table, None]:
+    return _aria(dataclasses.replace(table, characters=()))

@@ -3,6 +3,7 @@ mentions as words, never an id), and the board's values as the templates are giv
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from fractions import Fraction
 
@@ -72,3 +73,25 @@ def test_the_board_escapes_every_name() -> None:
     table = Table(1, 2, characters=(Character("<b>Tom</b> &lt Jerry", 1),))
     html = fragment(table, [], None, None)
     assert "&lt;b&gt;Tom&lt;/b&gt; &amp;lt Jerry" in html and "<b>" not in html
+
+
+def test_the_undo_of_an_import_reads_as_what_it_put_back(shipped_catalogs: None) -> None:
+    """As /history says it: one character back and another gone, not a rename (in Spanish
+    too); the undo of a rename still reads as one."""
+    bo, aria = {"name": "Bo", "owner_id": 2}, {"name": "Aria", "owner_id": 2}
+    undo = Event(
+        8,
+        777,
+        "undo",
+        datetime(2026, 1, 1, tzinfo=UTC),
+        {"characters": {"aria": aria, "bo": None}},
+        {"characters": {"aria": None, "bo": bo}},
+        channel_id=3,
+        undoes=7,
+        undid="import",
+    )
+    assert change_text(undo, True) == ("undo", "Aria removed; Bo brought back")
+    with speaking("es-ES"):
+        assert change_text(undo, True) == ("deshacer", "Aria quitado; Bo recuperado")
+    renamed = change_text(dataclasses.replace(undo, undid="character set"), True)
+    assert renamed == ("undo", "Bo renamed from Aria")
