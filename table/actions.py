@@ -93,6 +93,12 @@ def renames(action: str) -> bool:
     return action not in REPLACES_TABLE
 
 
+def restores(event: Event) -> bool:
+    """Whether `event` is an undo or a redo: what it makes appear was there before, so it reads
+    as "brought back", never "created"."""
+    return event.undoes is not None or event.action == REDO_ACTION
+
+
 def renames_in(event: Event) -> bool:
     """`renames` for a logged change; an undo or a redo reads as the change it took back or
     put back: the undo of an import brings one character back and takes another away."""
