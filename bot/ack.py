@@ -63,7 +63,9 @@ class Ack:
     # "answered" (what is said next is a follow-up)
     state: str | None = None
     ephemeral: bool = False  # a "thinking" deferral's choice
-    saved: str | None = None  # the change committed for this interaction, described
+    # The change committed for this interaction: its logged action, and for an undo or a redo
+    # the action of the change it took back or put back (`table.actions.saved_text`)
+    saved: tuple[str, str | None] | None = None
     done: Callable[[], object] | None = None  # tells Acks it is answered
     again: bool = False  # this process saw the same interaction arrive before
     burst: asyncio.Event | None = None  # arrived in a burst: set when no deferral is pending
@@ -80,12 +82,14 @@ def answered(interaction: discord.Interaction) -> bool:
     return ack_of(interaction).state is not None or interaction.response.is_done()
 
 
-def mark_saved(interaction: discord.Interaction, what: str) -> None:
-    """Record that a change (`what`, e.g. "fatigue spend") was committed for the interaction."""
-    ack_of(interaction).saved = what
+def mark_saved(interaction: discord.Interaction, action: str, of: str | None = None) -> None:
+    """Record that a change was committed for the interaction: its logged `action` ("fatigue
+    spend"), and for an undo or a redo the action `of` the change it took back or put back."""
+    ack_of(interaction).saved = action, of
 
 
-def saved(interaction: discord.Interaction) -> str | None:
+def saved(interaction: discord.Interaction) -> tuple[str, str | None] | None:
+    """The change committed for the interaction (`mark_saved`), if one was."""
     return ack_of(interaction).saved
 
 

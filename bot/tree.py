@@ -33,6 +33,7 @@ from store.errors import (
     DatabaseOutage,
     DatabaseReadOnly,
 )
+from table.actions import action_text, saved_text
 
 log = logging.getLogger(__name__)
 
@@ -186,18 +187,20 @@ async def _answer_error(interaction: discord.Interaction, error: BaseException, 
         await answer_again(interaction, original)
         return
     text = describe_error(error)
-    what = saved(interaction)
+    done = saved(interaction)
     context = (interaction.user.id, interaction.channel_id, interaction.guild_id)
-    if what is not None:
+    if done is not None:
+        with speaking(None):  # the log's words are English
+            logged = saved_text(*done)
         log.warning(
             "Saved %s in %s but could not answer (user %s, channel %s, guild %s): %r",
-            what,
+            logged,
             where,
             *context,
             original,
             exc_info=text is None,
         )
-        text = _(SAVED, what=what)
+        text = _(SAVED, what=saved_text(*done))
     elif text is None:
         log.error(
             "Unexpected error in %s (user %s, channel %s, guild %s)",
@@ -230,7 +233,7 @@ async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) 
             return
         await asyncio.sleep(wait)
     if not await has_response(interaction):
-        await send_error(interaction, _(ALREADY_DONE, what=error.action))
+        await send_error(interaction, _(ALREADY_DONE, what=action_text(error.action)))
 
 
 AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group

@@ -26,7 +26,7 @@ from render.confirm import take_back_cancelled_embed
 from render.history import ask_embed, redone_embed, undone_embed
 from table.model import ChannelSettings, Table
 from table.sight import channel_sight
-from table.undo import AskFirst
+from table.undo import REDO_ACTION, UNDO_ACTION, AskFirst
 
 EVENT_ID_MAX = 2**63 - 1  # the database's integer: a larger id in a custom_id is no event
 
@@ -46,12 +46,12 @@ async def take_back(
         redone = await store.redo_last(
             channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
         )
-        mark_saved(interaction, f"redo of {redone.change.action}")
+        mark_saved(interaction, REDO_ACTION, redone.change.action)
         return redone_embed(redone, datetime.now(UTC), numbers=seen(redone.table))
     undone = await store.undo_last(
         channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
     )
-    mark_saved(interaction, f"undo of {undone.target.action}")
+    mark_saved(interaction, UNDO_ACTION, undone.target.action)
     return undone_embed(undone, datetime.now(UTC), numbers=seen(undone.table))
 
 

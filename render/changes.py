@@ -19,6 +19,8 @@ from rules.defense import facing_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
+from table.actions import renames_in, restores
+from table.event import Event
 from table.monster import looks
 from table.sheet import format_classes
 from table.snapshot import Change, Snapshot, fatigue_at
@@ -294,6 +296,15 @@ def change_parts(
     if WEB in after:  # the channel's web page link (`/table link`, `/table revoke`)
         parts.append(link_change(before.get(WEB), after.get(WEB), undo))
     return parts
+
+
+def event_parts(event: Event, *, numbers: bool) -> list[str]:
+    """`change_parts` of a logged change, as `/history` and the web page both say it: an undo or
+    a redo brings back what it makes appear (`table.actions.restores`), and one gone and one
+    come read as a rename unless the change put a whole table in place (`renames_in`)."""
+    return change_parts(
+        event.before, event.after, restores(event), numbers=numbers, renames=renames_in(event)
+    )
 
 
 def _follow(order: dict[str, Any] | None, old: dict[str, Any], new: dict[str, Any]) -> Any:

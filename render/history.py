@@ -10,9 +10,9 @@ from datetime import datetime, timedelta
 import discord
 
 from lang import N_, _, words
-from render.changes import change_parts
+from render.changes import change_parts, event_parts
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
-from table.actions import action_text, actor_text, renames_in
+from table.actions import action_text, actor_text, renames_in, restores
 from table.event import Event
 from table.snapshot import Snapshot
 from table.undo import REDO_ACTION, AskFirst, Redone, Undone
@@ -54,22 +54,14 @@ _WHAT: dict[tuple[int, int, bool, bool, bool, object], tuple[Snapshot, Snapshot,
 WHAT_KEPT = 1024
 
 
-def _restores(event: Event) -> bool:
-    """An undo or a redo: what it makes appear was there before, "brought back"."""
-    return event.undoes is not None or event.action == REDO_ACTION
-
-
 def _what(event: Event, numbers: bool) -> str:
     """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched.
     Kept for at most 1,024 events and languages (WHAT_KEPT), emptied when full."""
-    undo = _restores(event)
-    renamed = renames_in(event)
-    key = (event.channel_id, event.id, undo, numbers, renamed, words())
+    key = (event.channel_id, event.id, restores(event), numbers, renames_in(event), words())
     kept = _WHAT.get(key)
     if kept is not None and kept[0] == event.before and kept[1] == event.after:
         return kept[2]
-    parts = change_parts(event.before, event.after, undo, numbers=numbers, renames=renamed)
-    what = "; ".join(parts) or _("no visible change")
+    what = "; ".join(event_parts(event, numbers=numbers)) or _("no visible change")
     if len(_WHAT) >= WHAT_KEPT:
         _WHAT.clear()
     _WHAT[key] = (event.before, event.after, what)

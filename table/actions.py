@@ -9,6 +9,8 @@ from lang import N_, _
 from table.event import Event
 
 IMPORT_ACTION = N_("import")  # an export put into the channel in place of its table
+UNDO_ACTION = N_("undo")  # a change taken back (`/undo`)
+REDO_ACTION = N_("redo")  # an undo taken back (`/redo`)
 
 # The actions as logged (command names, never translated in the database), marked to be shown
 # in the reader's language.
@@ -42,8 +44,8 @@ ACTIONS = frozenset(
         N_("init end"),
         N_("settings set"),
         N_("settings server"),
-        N_("undo"),
-        N_("redo"),
+        UNDO_ACTION,
+        REDO_ACTION,
         N_("table link"),
         N_("table revoke"),
         IMPORT_ACTION,
@@ -55,6 +57,19 @@ def action_text(action: str) -> str:
     """A logged action (`fatigue spend`) in the reader's language; one this version doesn't
     know reads as logged."""
     return _(action) if action in ACTIONS else action
+
+
+# An undo or a redo, named with the change it took back or put back.
+_TAKEN_BACK = {UNDO_ACTION: N_("undo of {action}"), REDO_ACTION: N_("redo of {action}")}
+
+
+def saved_text(action: str, of: str | None = None) -> str:
+    """A saved change as a message names it, in the reader's language: its action (`fatigue
+    spend`), or for an undo or a redo, with the action `of` the change it took back or put
+    back (`undo of fatigue spend`)."""
+    if of is None or action not in _TAKEN_BACK:
+        return action_text(action)
+    return _(_TAKEN_BACK[action], action=action_text(of))
 
 
 # Who a change made from a shell is logged as (`python -m bot import` without `--actor`): no
@@ -76,6 +91,12 @@ def renames(action: str) -> bool:
     """Whether one character (or monster) gone and one come in a change of `action` read as a
     rename: not when the change put a whole other table in place (an import)."""
     return action not in REPLACES_TABLE
+
+
+def restores(event: Event) -> bool:
+    """Whether `event` is an undo or a redo: what it makes appear was there before, so it reads
+    as "brought back", never "created"."""
+    return event.undoes is not None or event.action == REDO_ACTION
 
 
 def renames_in(event: Event) -> bool:

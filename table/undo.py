@@ -27,14 +27,15 @@ from lang import _
 from rules.errors import RulesError
 
 from table import snapshot
+from table.actions import REDO_ACTION as REDO_ACTION  # the logged actions, named here too
+from table.actions import UNDO_ACTION as UNDO_ACTION
+from table.actions import action_text
 from table.event import Event
 from table.imported import IMPORT
 from table.model import ChannelSettings, Forbidden, Table
 from table.snapshot import SERVER, Change, Snapshot
 from table.touched import Item, describe, item_names, narrowed, time_of, touched
 
-UNDO_ACTION = "undo"
-REDO_ACTION = "redo"
 GmTest = Callable[[ChannelSettings], bool]  # is the actor a GM by these channel settings?
 
 
@@ -111,7 +112,7 @@ def check_player_may_undo(target: Event, actor_id: int) -> None:
         raise Forbidden(
             _(
                 "Only the GM can undo your {action} at {at}: it also changed {names}",
-                action=target.action,
+                action=action_text(target.action),
                 at=time_of(target),
                 names=item_names(target, others),
             )
@@ -120,7 +121,7 @@ def check_player_may_undo(target: Event, actor_id: int) -> None:
         raise Forbidden(
             _(
                 "Only the GM can undo your {action} at {at}: it touched {names}, who isn't yours",
-                action=target.action,
+                action=action_text(target.action),
                 at=time_of(target),
                 names=item_names(target, foreign),
             )

@@ -17,6 +17,7 @@ from fractions import Fraction
 from lang import _, words
 from rules.fatigue import BANDS, band_name, band_width, max_fp
 from rules.gametime import game_time
+from table.actions import REDO_ACTION
 from table.event import Event
 from table.fatigue_series import FatigueSeries
 from table.initiative import defeated
@@ -70,8 +71,8 @@ class Turn:
 
 @dataclass(frozen=True)
 class Line:
-    """A change as `/history` lists it: when (game clock and wall time), what, and whether it
-    was undone or is an undo."""
+    """A change as `/history` lists it: when (game clock and wall time), what, whether it was
+    taken back (an undo: redone), and whether it is an undo or a redo."""
 
     game_time: str
     at: datetime
@@ -79,6 +80,7 @@ class Line:
     what: str
     undone: bool
     undo: bool
+    redo: bool
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,7 @@ def _line(event: Event, numbers: bool) -> Line:
         what,
         event.undone_by is not None,
         event.undoes is not None,
+        event.action == REDO_ACTION,
     )
 
 

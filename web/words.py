@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 from lang import _
-from render.changes import change_parts
+from render.changes import event_parts
 from render.fatigue import cap_text, rested_text, temp_text
-from table.actions import action_text, renames_in
+from table.actions import action_text
 from table.event import Event
 
 __all__ = ["cap_text", "change_text", "plain", "rested_text", "temp_text"]
@@ -35,7 +35,6 @@ def plain(text: str) -> str:
 def change_text(event: Event, numbers: bool) -> tuple[str, str]:
     """What a logged change was and what it did: (`fatigue spend`, `Aria FP 18 → 21 …`);
     `numbers`: whether the page may show the monsters' numbers (`table.sight`)."""
-    undo, renamed = event.undoes is not None, renames_in(event)
-    parts = change_parts(event.before, event.after, undo, numbers=numbers, renames=renamed)
+    parts = event_parts(event, numbers=numbers)
     what = "; ".join(plain(part) for part in parts) or _("no visible change")
     return action_text(event.action), what

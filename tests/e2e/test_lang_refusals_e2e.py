@@ -320,11 +320,12 @@ async def test_a_command_discord_knows_but_the_bot_no_longer_has_is_out_of_date_
 
 async def test_a_second_delivery_says_already_done_in_spanish(env: Any) -> None:
     """The first delivery commits but Discord takes no answer; the second writes nothing and
-    says so in the member's language (the change named by its command)."""
+    says so in the member's language (the change named as /history names it)."""
     d = env.discord
     answer = await redelivered_unanswered_spend(env, speaking(d.player, SPANISH))
     assert answer.ephemeral
-    assert answer.text == spanish(ALREADY_DONE, what="fatigue spend")
+    assert answer.text == spanish(ALREADY_DONE, what="gastar fatiga")
+    assert_spanish(answer.text)
     assert answer.text.startswith("Ya está hecho")
     assert (await env.table()).get("Aria").fatigue.fp == 1
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
+from datetime import UTC, datetime
 from fractions import Fraction
 
 import aiohttp
 
+from lang import speaking
+from render.history import event_line
 from rules.fatigue import FatigueState
 from store import Store
 from store.links import link_key, token_for
@@ -217,3 +221,45 @@ async def test_the_undo_of_an_import_change_reads_as_what_it_put_back(
 
 def _aria_only(table: Table) -> tuple[Table, None]:
     return _aria(dataclasses.replace(table, characters=()))
+
+
+_LINE = re.compile(
+    r'<li class="([^"]*)">.*?<span class="what">([^<]*)</span>\s*'
+    r'(?:<span class="tag">([^<]*)</span>)?\s*</li>',
+    re.DOTALL,
+)
+
+
+async def test_undo_and_redo_lines_read_as_history_says_them(
+    db: Database, shipped_catalogs: None
+) -> None:
+    """Bo created, undone, redone: on the page, the redo's line says Bo was brought back (not
+    created) and the undo's, struck, that it was redone, in the words of /history's lines, in
+    English and in Spanish."""
+
+    def bo(table: Table) -> tuple[Table, None]:
+        return table.with_character(Character("Bo", 22)), None
+
+    async with serving(db) as s:
+        await s.store.apply(CH, GUILD, GM, "character create", bo)
+        await s.store.undo_last(CH, GUILD, GM, True)
+        await s.store.redo_last(CH, GUILD, GM, True)
+        events = await s.store.history(CH, limit=3)
+        pages = {lang: (await fetch(f"{s.page}?lang={lang}"))[1] for lang in ("en", "es-ES")}
+    words = {
+        "en": ("Bo brought back", "Bo removed", "redone", "Bo created", "undone"),
+        "es-ES": ("Bo recuperado", "Bo quitado", "rehecho", "Bo creado", "deshecho"),
+    }
+    for lang, (back, removed, redone, created, undone) in words.items():
+        history = pages[lang].split('<ol class="lines">', 1)[1]
+        lines = [(c.split(), what, tag) for c, what, tag in _LINE.findall(history)]
+        assert lines[:3] == [
+            (["redo"], back, ""),
+            (["undone", "undo"], removed, redone),
+            (["undone"], created, undone),
+        ]
+        with speaking(lang):
+            said = [event_line(e, datetime.now(UTC), numbers=True) for e in events]
+        assert said[0].endswith(f" · {back}")
+        assert said[1].endswith(f" · {removed}~~ ({redone})")
+        assert said[2].endswith(f" · {created}~~ ({undone})")

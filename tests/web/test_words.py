@@ -95,3 +95,22 @@ def test_the_undo_of_an_import_reads_as_what_it_put_back(shipped_catalogs: None)
         assert change_text(undo, True) == ("deshacer", "Aria quitado; Bo recuperado")
     renamed = change_text(dataclasses.replace(undo, undid="character set"), True)
     assert renamed == ("undo", "Bo renamed from Aria")
+
+
+def test_a_redo_brings_back_what_it_puts_back(shipped_catalogs: None) -> None:
+    """A redo's line, as /history's, says a character it puts back was brought back, not
+    created; a first creation still reads as created."""
+    redo = Event(
+        9,
+        777,
+        "redo",
+        datetime(2026, 1, 1, tzinfo=UTC),
+        {"characters": {"bo": None}},
+        {"characters": {"bo": {"name": "Bo", "owner_id": 2}}},
+        channel_id=3,
+    )
+    assert change_text(redo, True) == ("redo", "Bo brought back")
+    with speaking("es-ES"):
+        assert change_text(redo, True) == ("rehacer", "Bo recuperado")
+    created = dataclasses.replace(redo, action="character create")
+    assert change_text(created, True) == ("character create", "Bo created")
