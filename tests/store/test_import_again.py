@@ -79,7 +79,8 @@ async def test_a_moved_channel_moves_again_and_exports_the_same(db: Database) ->
         assert without_ids_and_times(third) == without_ids_and_times(second)
 
         await own_table(store, FOURTH, "Dara")  # a channel with a table of its own
-        own = len((await exported(store, FOURTH))["history"])
+        dara = await exported(store, FOURTH)
+        own = len(dara["history"])
         await replace_with(store, FOURTH, second)
         fourth = await exported(store, FOURTH)
         assert _table_part(fourth) == _table_part(second)
@@ -100,6 +101,10 @@ async def test_a_moved_channel_moves_again_and_exports_the_same(db: Database) ->
         # Two imports deep, and again: the same document.
         await store.import_channel(FIFTH, GUILD, GM, _read(fourth))
         assert without_ids_and_times(await exported(store, FIFTH)) == without_ids_and_times(fourth)
+
+        # FOURTH's own import is its latest change: /undo takes it, and all that came with it.
+        assert (await store.undo_last(FOURTH, GUILD, GM, True)).target.seq == own + 15
+        assert without_ids_and_times(await exported(store, FOURTH)) == without_ids_and_times(dara)
 
 
 async def test_a_channel_that_keeps_few_changes_moves_again(db: Database) -> None:
