@@ -4,10 +4,16 @@ oldest first. Ids are strings, as in Discord's own JSON, so a reader in any lang
 64 bits. Its shape is published as a JSON Schema (`docs/export.schema.json`); `/import` reads it
 back (`store.import_file`), earlier versions too.
 
-Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them."""
+Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them.
+
+An import change (one that replaced a table) records where the history that came with it starts
+as an event number of its channel (`seq`), which means nothing in another channel: the document
+gives it as a number of its own history instead (counted from 1), which `/import` turns into the
+new channel's event number again (`store.import_write`)."""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 from datetime import datetime
@@ -16,6 +22,7 @@ from typing import Any
 from store.migrate import load_migrations
 from table.combat import Initiative
 from table.event import Event
+from table.imported import IMPORT
 from table.model import Table
 from table.snapshot import character_to_dict, monster_to_dict
 
@@ -41,7 +48,10 @@ def _id(value: int | None) -> str | None:
     return None if value is None else str(value)
 
 
-def _event(event: Event) -> dict[str, Any]:
+def _event(event: Event, seqs: list[int]) -> dict[str, Any]:
+    after = event.after
+    if IMPORT in after:
+        after = dict(after, **{IMPORT: {"history": {"from": _number(after, seqs)}}})
     return {
         "id": str(event.id),
         "actor_id": str(event.actor_id),
@@ -49,10 +59,17 @@ def _event(event: Event) -> dict[str, Any]:
         "created_at": event.created_at.isoformat(),
         "clock": event.clock,
         "before": event.before,
-        "after": event.after,
+        "after": after,
         "undone_by": _id(event.undone_by),
         "undoes": _id(event.undoes),
     }
+
+
+def _number(after: dict[str, Any], seqs: list[int]) -> int:
+    """Where an import change's history starts, as a number of the exported history (from 1):
+    the first exported change at or after the event number it logged (the changes it takes
+    away are those numbered from there on; retention may have pruned some)."""
+    return bisect.bisect_left(seqs, int(after[IMPORT]["history"]["from"])) + 1
 
 
 def _initiative(table: Table) -> dict[str, Any]:
@@ -67,6 +84,7 @@ def export_document(table: Table, events: list[Event], exported_at: datetime) ->
     settings = dataclasses.asdict(table.settings)
     settings["gm_role_id"] = _id(table.settings.gm_role_id)
     characters = [character_to_dict(c) | {"owner_id": str(c.owner_id)} for c in table.characters]
+    seqs = [event.seq for event in events]  # oldest first, growing
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -82,7 +100,7 @@ def export_document(table: Table, events: list[Event], exported_at: datetime) ->
         "characters": characters,
         "monsters": [monster_to_dict(m) for m in table.monsters],
         "initiative": _initiative(table),
-        "history": [_event(e) for e in events],
+        "history": [_event(e, seqs) for e in events],
     }
 
 

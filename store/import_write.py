@@ -9,7 +9,9 @@ and `/undo` go on from it. Into a channel with a table only when asked for (`rep
 newest change the asker saw): the history is logged the same way, then the replacement itself
 as one more change ("import"), whose part `import` records where the imported history starts.
 `/undo` of it puts the table back as it was and takes away every change logged since that
-start, so the channel's history reads as before.
+start, so the channel's history reads as before. An import change that came in the file (its
+channel had been replaced by an import) keeps its start, renumbered: its `/undo` here takes away
+the history that came with it and nothing else.
 """
 
 from __future__ import annotations
@@ -128,10 +130,14 @@ _INSERT = (
 
 async def _log_history(tx: Tx, table: Table, history: tuple[Event, ...], first: int) -> None:
     """The imported changes, oldest first, under new ids and numbered from `first`; their undo
-    links follow them to their new ids."""
+    links follow them to their new ids, and an import change among them (`is_import`) has its
+    history's start, a number of the file's history (`store.export`), numbered as here."""
     new_ids: dict[int, int] = {}
     for seq, event in enumerate(history, start=first):
         before, after = carried(event, table.guild_id)
+        if IMPORT in after:  # an import change the file carries: its start as a seq here
+            start = first + after[IMPORT]["history"]["from"] - 1
+            after = dict(after, **{IMPORT: {"history": {"from": start}}})
         undoes = None if event.undoes is None else new_ids[event.undoes]
         row = await tx.fetchone(
             _INSERT,

@@ -17,6 +17,7 @@ from typing import Any
 from lang import N_, _
 from rules.errors import RulesError
 
+from table.actions import IMPORT_ACTION
 from table.combat import Initiative
 from table.event import Event
 from table.model import Character, Table
@@ -134,6 +135,7 @@ def imported(document: dict[str, Any]) -> Imported:
         for side, logged in (("before", event.before), ("after", event.after)):
             _at(f"history[{i}].{side}", restore, table, logged)
     _check_links(history)
+    _check_imports(history)
     _check_fits(table, history)
     return Imported(
         _id(document["guild_id"]),
@@ -240,6 +242,35 @@ def _check_links(history: tuple[Event, ...]) -> None:
             raise ImportProblem(f"history[{i}].undoes: " + _("no earlier change has that id"))
         if event.undone_by is not None and not ids.get(event.undone_by, i) > i:
             raise ImportProblem(f"history[{i}].undone_by: " + _("no later change has that id"))
+
+
+def _check_imports(history: tuple[Event, ...]) -> None:
+    """An import change's `import` part (only in its `after`) says where the history its undo
+    takes away starts, as a number of this history (from 1; the schema holds it to a number):
+    at or before the change itself, so that undo takes away only changes that came in this file
+    (`store.import_write` makes it the new channel's event number)."""
+    for i, event in enumerate(history):
+        if IMPORT in event.before:
+            raise ImportProblem(
+                f"history[{i}].before.{IMPORT}: " + _("only an import change's after has this part")
+            )
+        if IMPORT not in event.after:
+            continue
+        if event.action != IMPORT_ACTION:
+            raise ImportProblem(
+                f"history[{i}].after.{IMPORT}: " + _("only an import change's after has this part")
+            )
+        start = event.after[IMPORT]["history"]["from"]
+        if start > i + 1:
+            raise ImportProblem(
+                f"history[{i}].after.{IMPORT}.history.from: "
+                + _(
+                    "{start} is past this change: the history it takes away starts at most at "
+                    "{most}",
+                    start=start,
+                    most=i + 1,
+                )
+            )
 
 
 def _check_fits(table: Table, history: tuple[Event, ...]) -> None:

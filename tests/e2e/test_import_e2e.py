@@ -182,3 +182,47 @@ async def test_a_channel_with_only_its_servers_settings_imports_without_asking(e
     history = await d.slash("history", user=d.gm, channel=d.ooc)
     assert "settings server" in history.text and "fatigue spend" in history.text
     d.assert_clean()
+
+
+def _import_line(history: str) -> str:
+    (line,) = [line for line in history.splitlines() if "· import ·" in line]
+    return line
+
+
+async def test_a_channel_replaced_by_an_import_moves_again(env: Env) -> None:
+    """#side-table's table is replaced by #table's export; its own export, which carries that
+    import change, moves to #ooc (empty: its history a change to its server's settings) and over
+    #gm-notes' table. /history reads the import there as it did where it was exported from, and
+    /undo in #ooc, which reaches it, takes away the history that came with it and nothing else:
+    back to #side-table's table before the import, #ooc's own change kept."""
+    d = env.discord
+    document = await _played(env)
+    await d.slash("character create", user=d.gm, channel=d.side_table, name="Cora", owner=d.player)
+    cora = await env.table(d.side_table)
+    asked = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    await d.click(asked, "Replace the table", user=d.gm)
+    line = _import_line((await d.slash("history", user=d.gm, channel=d.side_table)).text)
+    moved = exported((await d.slash("export", user=d.gm, channel=d.side_table)).files)
+
+    await d.slash("settings server", user=d.owner, channel=d.ooc, rest_rate=2)  # #ooc's own
+    reply = await d.slash("import", user=d.gm, channel=d.ooc, file=_upload(moved))
+    assert reply.text.startswith("Imported into this channel: 2 characters, 1 monster"), reply.text
+    assert _import_line((await d.slash("history", user=d.gm, channel=d.ooc)).text) == line
+
+    await d.slash("character create", user=d.gm, channel=d.gm_notes, name="Dara", owner=d.player2)
+    asked = await d.slash("import", user=d.gm, channel=d.gm_notes, file=_upload(moved))
+    done = await d.click(asked, "Replace the table", user=d.gm)
+    assert "It replaced the table this channel had" in done.text
+    history = (await d.slash("history", user=d.gm, channel=d.gm_notes)).text
+    assert line in history and history.count("· import ·") == 2
+
+    asked = await d.slash("undo", user=d.gm, channel=d.ooc)  # it takes Aria and Bórin away
+    assert "Undo import?" in asked.text
+    await d.click(asked, "Undo", user=d.gm)
+    back = await env.table(d.ooc)
+    assert (back.characters, back.monsters, back.clock) == (cora.characters, (), cora.clock)
+    history = (await d.slash("history", user=d.gm, channel=d.ooc)).text
+    assert "character create" in history and "settings server" in history
+    assert "fatigue spend" not in history and "import" not in history
+    assert (await env.table(d.gm_notes)).characters == (await env.table(d.side_table)).characters
+    d.assert_clean()

@@ -10,7 +10,8 @@ from typing import Any
 
 from rules.fatigue import FatigueState
 from store import Store
-from store.export import export_document
+from store.export import export_bytes, export_document
+from store.import_file import read_export
 from table.combat import Combatant, Initiative
 from table.model import Character, Monster, Table
 
@@ -89,3 +90,37 @@ def without_ids_and_times(document: dict[str, Any]) -> dict[str, Any]:
             if "channel" in event[side]:
                 event[side] = dict(event[side], channel=dict(event[side]["channel"], guild_id=None))
     return kept
+
+
+SOURCE, MIDDLE = 101, 202  # a channel played, and one whose own table its export replaces
+
+
+def adds(character: Character) -> Any:
+    return lambda table: (table.with_character(character), None)
+
+
+async def own_table(store: Store, channel: int, name: str) -> None:
+    """A table of the channel's own, two changes long."""
+    await store.apply(channel, GUILD, GM, "character create", adds(Character(name, PLAYER2)))
+    clock = dataclasses.replace
+    await store.apply(channel, GUILD, GM, "clock pass", lambda t: (clock(t, clock=60), None))
+
+
+async def replace_with(
+    store: Store, channel: int, document: dict[str, Any], actor: int = GM
+) -> None:
+    """The document imported over the channel's table, as a GM confirms it."""
+    newest = (await store.history(channel, 1))[0].id
+    imported = read_export(export_bytes(document))
+    done = await store.import_channel(channel, GUILD, actor, imported, replace=(newest,))
+    assert done.replaced
+
+
+async def moved_once(store: Store) -> tuple[dict[str, Any], dict[str, Any]]:
+    """SOURCE played and its export imported over MIDDLE's own table: MIDDLE's export before,
+    and after (its 2 changes, SOURCE's 11, then the import change, which starts at the 3rd)."""
+    await play(store, SOURCE)
+    await own_table(store, MIDDLE, "Cora")
+    before = await exported(store, MIDDLE)
+    await replace_with(store, MIDDLE, await exported(store, SOURCE))
+    return before, await exported(store, MIDDLE)

@@ -4,9 +4,12 @@ crash (a property over documents spoiled at random)."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import functools
 import json
 import random
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +22,7 @@ from rules.errors import RulesError
 from store import Store
 from store.export import export_bytes
 from store.import_file import BYTES_MAX, ImportRefused, check_size, read_export
-from tests.store.importing import GM, GUILD
+from tests.store.importing import GM, GUILD, moved_once
 
 EXPORT = Path(__file__).parent / "exports" / "v1-fc21989.json"
 TARGET = 303
@@ -29,6 +32,24 @@ Doc = dict[str, Any]
 def valid() -> Doc:
     """A current export of a played channel (an earlier release's, upgraded on the way in)."""
     document: Doc = json.loads(EXPORT.read_text("utf-8"))
+    return document
+
+
+@functools.cache
+def _carrying() -> str:
+    """A current export of a channel whose table an import replaced, so that it carries that
+    import change (made once, through a real SQLite store), as JSON."""
+
+    async def make(folder: str) -> str:
+        async with Store.open(f"sqlite:///{folder}/tk.db") as store:
+            return json.dumps((await moved_once(store))[1])
+
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(make(folder))
+
+
+def carrying() -> Doc:
+    document: Doc = json.loads(_carrying())
     return document
 
 
@@ -200,8 +221,10 @@ def test_a_file_of_20_mb_is_refused_by_its_declared_size() -> None:
         read_export(b" " * (BYTES_MAX + 1))
 
 
-def test_the_valid_document_imports() -> None:  # what the hostile ones are spoiled from
+def test_the_valid_documents_import() -> None:  # what the hostile ones are spoiled from
     assert [c.name for c in read_export(export_bytes(valid())).characters] == ["Aria", "Bórin"]
+    history = read_export(export_bytes(carrying())).history
+    assert [e.action for e in history][-1] == "import"
 
 
 def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -225,13 +248,15 @@ ODD = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(seed=st.integers(0, 2**32), value=ODD, count=st.integers(1, 3))
-@example(seed=51409699, value=None, count=1)  # a logged monster's name spoiled to null
+@given(seed=st.integers(0, 2**32), value=ODD, count=st.integers(1, 3), carries=st.booleans())
+@example(seed=51409699, value=None, count=1, carries=False)  # a logged monster's name to null
+@example(seed=729, value=-1, count=1, carries=True)  # its import change's start, to -1
 def test_any_spoiled_export_is_refused_cleanly_or_imports(
-    seed: int, value: Any, count: int
+    seed: int, value: Any, count: int, carries: bool
 ) -> None:
+    """`carries`: the export of a channel whose table an import replaced (with that change)."""
     rng = random.Random(seed)
-    document = valid()
+    document = carrying() if carries else valid()
     for _ in range(count):
         path = rng.choice(_leaves(document))
         if path:
