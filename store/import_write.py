@@ -32,7 +32,7 @@ from store.events import read_log
 from store.export import holds_nothing
 from table.actions import IMPORT_ACTION
 from table.event import Event
-from table.imported import IMPORT, Imported, carried
+from table.imported import IMPORT, WEB, Imported, carried
 from table.model import Table
 from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
@@ -63,14 +63,25 @@ def anyone(table: Table) -> None:
 
 async def _is_empty(tx: Tx, table: Table, logged: bool) -> bool:
     """The table holds nothing (`store.export.holds_nothing`), and its history (if `logged`)
-    nothing but changes to its server's settings, made from here (undone and redone too): there
-    is nothing an import could replace, and that history stays, the import's after it."""
+    nothing but changes to its server's settings made from here, or to its web page's link
+    (undone and redone too): there is nothing an import could replace, and that history stays,
+    the import's after it."""
     if not holds_nothing(table):
         return False
     if not logged:
         return True
     log = await read_log(tx, table.channel_id)
-    return all(Change.of(event).only_server_settings() for event in log)
+    return all(_replaces_nothing(event) for event in log)
+
+
+def _replaces_nothing(event: Event) -> bool:
+    """A change an import has nothing of to replace: to the server's settings (the server's, not
+    the channel's), or to the channel's web page link (the page goes on, showing what comes)."""
+    if Change.of(event).only_server_settings():
+        return True
+    sides = (event.before, event.after)
+    link = any(WEB in side for side in sides)
+    return link and not any(value for side in sides for part, value in side.items() if part != WEB)
 
 
 async def import_channel(

@@ -15,6 +15,7 @@ from store import Store
 from store.export import export_bytes
 from store.import_file import read_export
 from store.import_write import TableThere
+from store.links import link_key
 from table.imported import Imported
 from table.undo import REDO_ACTION, UNDO_ACTION
 from tests.store.conftest import Database
@@ -204,3 +205,24 @@ async def test_a_channel_with_its_own_setting_besides_its_servers_is_asked(db: D
             await store.import_channel(TARGET, GUILD, GM, imported)
         assert asked.value.changes == 3 and asked.value.table.characters == ()
         assert await db.dump() == rows
+
+
+async def test_a_channel_with_only_its_web_link_imports_at_once(db: Database) -> None:
+    """A link to the channel's web page made, revoked and made again is nothing an import would
+    replace: it writes at once, and the page's live link and that history stay."""
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        imported = read_export(export_bytes(await exported(store, SOURCE)))
+        await store.make_link(TARGET, GUILD, GM, None, link_key("secret"))
+        await store.revoke_link(TARGET, GUILD, GM)
+        await store.undo_last(TARGET, GUILD, GM, True)  # the link lives again
+        live = await store.live_hash(TARGET)
+        was_log = await store.history(TARGET, 10)
+
+        done = await store.import_channel(TARGET, GUILD, GM, imported)
+        assert not done.replaced
+        table, log = await store.read_with_history(TARGET, GUILD)
+        assert table.characters == imported.characters
+        assert live is not None and await store.live_hash(TARGET) == live
+        assert [e.id for e in log[: len(was_log)]] == [e.id for e in reversed(was_log)]
+        assert "import" not in [e.action for e in log]
