@@ -74,12 +74,15 @@ def forget(discord_: LocalDiscord) -> None:
         session.sent.clear()  # kept for a RESUME that a benchmark never makes
 
 
-def rss_mb() -> float:
-    with open("/proc/self/status") as status:
+def rss_mb(pid: int | None = None) -> float:
+    """The resident memory of process `pid` (or of this one), in MB."""
+    with open(f"/proc/{pid or 'self'}/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if pid is None:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
 
 
 def extra_channels(discord_: LocalDiscord, count: int, prefix: str) -> list[Channel]:

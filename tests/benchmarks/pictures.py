@@ -168,13 +168,7 @@ def worker_rss(painter: Painter) -> float:
     pool = painter._pool
     if not isinstance(pool, ProcessPoolExecutor):
         return 0.0
-    total = 0.0
-    for pid in pool._processes or {}:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) / 1024
-    return total
+    return sum(rss_mb(pid) for pid in pool._processes or {})
 
 
 async def memory(charts: int) -> list[list[str]]:

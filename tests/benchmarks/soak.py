@@ -38,7 +38,7 @@ from store import Store
 from table import initiative
 from table.model import Table
 from tests.benchmarks import _soak_trace
-from tests.benchmarks._bots import extra_channels, forget
+from tests.benchmarks._bots import extra_channels, forget, rss_mb
 from tests.benchmarks._figures import duration, machine, percentile, table
 from tests.benchmarks._seed import TROLL, party
 from tests.e2e.test_shards_process import shard_processes
@@ -79,14 +79,6 @@ class Run:
     failed: collections.Counter[str] = field(default_factory=collections.Counter)
     latencies: list[float] = field(default_factory=list)  # second half only
     busiest: list[tuple[int, float]] = field(default_factory=list)  # (most in flight, at s)
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no VmRSS for process {pid}")
 
 
 def slope(points: list[tuple[int, float]]) -> float:

@@ -41,6 +41,7 @@ from rules.fatigue import FatigueState
 from store import Store
 from store.links import link_key
 from table.model import Character, Table
+from tests.benchmarks._bots import rss_mb
 from tests.benchmarks._figures import duration, machine, percentile, ratio_range
 from tests.benchmarks._profile import profiled
 from tests.benchmarks.processes import cpu_seconds
@@ -55,13 +56,6 @@ ADDRESSES = 10  # loopback addresses the pages come from (127.0.0.1 … 127.0.0.
 REFILL = 2.5  # seconds before pages open again: each address's 20 requests are allowed again
 # Aria's FP in a board's event (its lines each prefixed "data: ", none inside a tag)
 FP = re.compile(rb'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
 
 
 class Reader:
