@@ -13,7 +13,7 @@ from discord.utils import escape_markdown
 from lang import N_, _
 from render.common import fl_text, plain
 from render.initiative import initiative_change
-from render.links import WEB, link_change
+from render.links import link_change
 from render.settings import monster_stats_text
 from rules.defense import facing_text
 from rules.errors import RulesError
@@ -23,7 +23,7 @@ from table.actions import renames_in, restores
 from table.event import Event
 from table.monster import looks
 from table.sheet import format_classes
-from table.snapshot import Change, Snapshot, fatigue_at
+from table.snapshot import WEB, Change, Snapshot, fatigue_at
 
 # Stored words (settings' values, a character's way of combining classes), marked likewise.
 WORDS = frozenset(

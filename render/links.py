@@ -6,7 +6,6 @@ from typing import Any
 
 from lang import N_, _
 
-WEB = "web"  # the part of an event's snapshots a link's changes are logged in (store.links)
 NOT_SET_UP = N_(
     "The web page isn't set up for this bot: its admin sets PUBLIC_URL (and WEB_PORT) to turn it on"
 )

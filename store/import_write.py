@@ -32,9 +32,9 @@ from store.events import read_log
 from store.export import holds_nothing
 from table.actions import IMPORT_ACTION
 from table.event import Event
-from table.imported import IMPORT, WEB, Imported, carried
+from table.imported import IMPORT, Imported, carried
 from table.model import Table
-from table.snapshot import Change
+from table.snapshot import WEB, Change
 from table.undo import UNDO_ACTION, Undone
 
 Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read

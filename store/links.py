@@ -32,9 +32,9 @@ from store.channel_read import load_channel
 from store.channel_write import upsert_channel
 from table.event import Event
 from table.model import Table
+from table.snapshot import WEB
 from table.undo import REDO_ACTION, UNDO_ACTION, Redone, Undone, check_player_may_undo
 
-WEB = "web"  # the snapshot part a link's changes are logged in
 MAKE, REVOKE = "table link", "table revoke"  # their actions, as logged
 _PURPOSE = b"tablekeeper web page links"
 _NONE_MATCHES = hashlib.sha256(b"no link").hexdigest()  # compared when nothing was found

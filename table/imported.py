@@ -29,6 +29,7 @@ from table.snapshot import (
     ORDER,
     RECORDS,
     SERVER,
+    WEB,
     Snapshot,
     character_from_dict,
     character_to_dict,
@@ -37,7 +38,6 @@ from table.snapshot import (
     restore,
 )
 
-WEB = "web"  # the part a web link's changes are logged in (`store.links`): not carried over
 IMPORT = "import"  # the part an import that replaced a table logs its history's extent in
 
 

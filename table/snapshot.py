@@ -29,6 +29,7 @@ MONSTER_FIELDS = tuple(f.name for f in dataclasses.fields(Monster))
 
 ROUND_FIELDS = ("round_start", "round_first")  # where today's round length starts counting
 SERVER = "server"  # the part of a snapshot for the server's settings
+WEB = "web"  # the part a web page link's changes are logged in (`store.links`)
 
 # {"channel"?: {...}, "characters": {key: {...} | None}, "monsters"?: {key: {...} | None},
 #  "initiative"?: {"order": {...} | None}}

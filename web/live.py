@@ -26,10 +26,11 @@ from aiohttp import web
 
 from lang import language_of
 from store import Store
-from store.links import WEB, Link
+from store.links import Link
 from table.event import Event
 from table.fatigue_series import FatigueSeries
 from table.model import Table
+from table.snapshot import WEB
 from web.chart import CHART_CHANGES, page_series
 from web.pages import fragment
 
