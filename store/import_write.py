@@ -34,7 +34,7 @@ from table.actions import IMPORT_ACTION
 from table.event import Event
 from table.imported import IMPORT, Imported, carried
 from table.model import Table
-from table.snapshot import WEB, Change
+from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
 
 Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read
@@ -77,11 +77,8 @@ async def _is_empty(tx: Tx, table: Table, logged: bool) -> bool:
 def _replaces_nothing(event: Event) -> bool:
     """A change an import has nothing of to replace: to the server's settings (the server's, not
     the channel's), or to the channel's web page link (the page goes on, showing what comes)."""
-    if Change.of(event).only_server_settings():
-        return True
-    sides = (event.before, event.after)
-    link = any(WEB in side for side in sides)
-    return link and not any(value for side in sides for part, value in side.items() if part != WEB)
+    change = Change.of(event)
+    return change.only_server_settings() or change.only_link()
 
 
 async def import_channel(

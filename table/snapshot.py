@@ -290,6 +290,14 @@ class Change:
             (self.after.get(SERVER) or {}).get("settings") or {},
         )
 
+    def only_link(self) -> bool:
+        """Whether the change made, revoked or restored the channel's web page link and nothing
+        else (`store.links`)."""
+        sides = (self.before, self.after)
+        return self.touches(WEB) and not any(
+            value for side in sides for part, value in side.items() if part != WEB
+        )
+
     def only_server_settings(self) -> bool:
         """Whether the change set its server's settings and nothing that is the channel's own:
         the settings it reads followed (what it inherits), its own, clock and all else stayed."""
