@@ -58,7 +58,7 @@ def connection_cap(wanted: int) -> int:
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return wanted
-    return max(FLOOR, min(wanted, soft - RESERVE))
+    return min(wanted, max(FLOOR, soft - RESERVE))
 
 
 class Port:

@@ -25,6 +25,7 @@ from table.model import Character, Table
 from tests.e2e.test_operations_process import free_port
 from tests.store.conftest import Database
 from web import boards
+from web.clients import IPNetwork
 from web.limits import Limits
 from web.server import HEADERS, WebServer
 
@@ -58,12 +59,14 @@ def _spend(fp: int) -> Callable[[Table], tuple[Table, None]]:
 
 
 @contextlib.asynccontextmanager
-async def serving(db: Database, limits: Limits | None = None) -> AsyncIterator[Served]:
+async def serving(
+    db: Database, limits: Limits | None = None, proxies: Sequence[IPNetwork] = ()
+) -> AsyncIterator[Served]:
     async with Store.open(db.url) as store:
         await store.apply(CH, GUILD, GM, "character create", _aria)
         token, _ = await store.make_link(CH, GUILD, GM, None, KEY)
         port = free_port()
-        server = WebServer(store, db.url, port, host="127.0.0.1", limits=limits)
+        server = WebServer(store, db.url, port, host="127.0.0.1", limits=limits, proxies=proxies)
         await server.start()
         try:
             yield Served(store, server, f"http://127.0.0.1:{port}", token)
