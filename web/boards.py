@@ -29,7 +29,7 @@ from web.chart import CHART_CHANGES, page_series
 from web.pages import fragment
 from web.sse import event
 
-BYTES_KEPT = 32 * 1024 * 1024  # of boards kept, in all (a 200-character table's is 1 MB)
+BYTES_KEPT = 32 * 1024 * 1024  # of boards kept, in all: dozens of the largest tables'
 AT_ONCE = 2  # channels read whole and built at a time
 LIGHT = frozenset[str]()  # a channel read without its party, bestiary or turn order
 

@@ -44,7 +44,7 @@ PROXY = ""  # what a trusted proxy's connections are counted as: none is refused
 
 @dataclass(frozen=True)
 class PortLimits:
-    connections: int = 1_000  # open at once, in all (at most what descriptors allow: RESERVE)
+    connections: int = 1_200  # in all: the 1,000 streams and page loads beside them (RESERVE)
     per_address: int = 50  # open at once from one address: a page is up to 6 of a browser's
     headers_within: float = 10.0  # seconds to send a request's headers
     idle: float = 15.0  # seconds a connection may wait between requests

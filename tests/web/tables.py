@@ -5,6 +5,8 @@ character, and the page's chart walks all of them through every change it covers
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 
 from rules.fatigue import FatigueState
@@ -16,8 +18,10 @@ from table.names import NAME_LIMIT
 from table.partyops import party_spend
 from web.chart import CHART_CHANGES
 
+PARTY = frozenset({"characters"})  # what a one-character change reads
 CHARACTERS = 200  # a channel's party at most
 MONSTERS = 25  # its bestiary at most, each in the turn order
+HISTORY = 10_000  # the changes a channel keeps at most
 OWNER = 100  # the first character's owner id; each has an owner of its own
 
 
@@ -26,6 +30,7 @@ def _name(what: str, n: int) -> str:
 
 
 def _everyone(table: Table) -> tuple[Table, None]:
+    table = table.relayered({"history_keep": HISTORY})
     for n in range(CHARACTERS):
         fatigue = FatigueState(fp=n % 50, temp=n % 3, temp_expires=600 if n % 3 else None)
         character = Character(
@@ -43,11 +48,28 @@ def _all_spend(table: Table) -> tuple[Table, object]:
     return party_spend(table, 1)
 
 
+def one_spends(n: int) -> Callable[[Table], tuple[Table, None]]:
+    def step(table: Table) -> tuple[Table, None]:
+        character = table.characters[n % len(table.characters)]
+        fatigue = replace(character.fatigue, fp=(character.fatigue.fp + 1) % 50)
+        return table.with_character(character.with_fatigue(fatigue)), None
+
+    return step
+
+
 async def write_largest(
-    store: Store, channel_id: int, guild_id: int, gm_id: int, changes: int = CHART_CHANGES
+    store: Store,
+    channel_id: int,
+    guild_id: int,
+    gm_id: int,
+    changes: int = CHART_CHANGES,
+    history: int = 0,
 ) -> None:
-    """The largest table in the channel, then `changes` party-wide changes (by default, as many
-    as the page's chart covers)."""
+    """The largest table in the channel, with `history` changes logged in all (the table's
+    own, and one character's each), the newest `changes` of them party-wide (by default, as
+    many as the page's chart covers)."""
     await store.apply(channel_id, guild_id, gm_id, "import", _everyone)
+    for n in range(history - changes - 1):
+        await store.apply(channel_id, guild_id, gm_id, "fatigue spend", one_spends(n), PARTY)
     for _ in range(changes):
         await store.apply(channel_id, guild_id, gm_id, "party spend", _all_spend)
