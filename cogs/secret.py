@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.contexts import NotInServer
 from bot.permissions import is_gm
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
-from cogs._reply import reply_message, update, whisper
+from cogs._reply import reply, update
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
 from render.secret import (
@@ -58,7 +58,9 @@ async def send_secret(
         raise NotInServer()
     name = roller_name(interaction)
     notice = notice_embed(name, what, label)
-    message = await reply_message(interaction, embed=notice, view=buttons_view(SecretPeek()))
+    await reply(interaction, embed=notice, view=buttons_view(SecretPeek()))
+    # What the channel sees; later answers to the interaction are follow-ups, never edits of it.
+    message = await interaction.original_response()
     roll = SecretRoll(
         message_id=message.id,
         channel_id=interaction.channel_id or 0,
@@ -71,7 +73,7 @@ async def send_secret(
         embeds=tuple(dict(e.to_dict()) for e in embeds),
     )
     await bot_of(interaction).store.keep_secret(roll)
-    await whisper(interaction, private_text(name, what, yours=True), embeds=embeds)
+    await reply(interaction, private_text(name, what, yours=True), embeds=embeds, private=True)
 
 
 async def _secret_here(interaction: discord.Interaction, message_id: int) -> SecretRoll:
@@ -114,7 +116,7 @@ class SecretPeek(TableButton, template=r"tk:secret:peek"):
         embeds = result_embeds(roll.embeds)
         reveal = gm and roll.revealed_by is None
         view = buttons_view(SecretReveal(roll.message_id)) if reveal else None
-        await whisper(interaction, text, embeds=embeds, view=view)
+        await reply(interaction, text, embeds=embeds, view=view, private=True)
 
 
 class SecretReveal(TableButton, template=r"tk:secret:reveal:(?P<message>" + ID_CODE + ")"):

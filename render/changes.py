@@ -80,7 +80,7 @@ def _ahead(value: Any) -> str:
 
 _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "owner_id": (N_("player"), lambda v: f"<@{v}>"),
-    "active": (N_("in use"), _on),
+    "active": (N_("active"), _on),
     "level": (N_("level"), str),
     "fortitude": (N_("Fortitude"), plain),
     "wisdom": (N_("Wisdom"), plain),
