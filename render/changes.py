@@ -11,7 +11,7 @@ from typing import Any
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.common import fl_text, plain
+from render.common import fl_text
 from render.initiative import initiative_change
 from render.links import link_change
 from render.settings import monster_stats_text
@@ -19,6 +19,7 @@ from rules.defense import facing_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
+from rules.text import plain
 from table.actions import renames_in, restores
 from table.event import Event
 from table.monster import looks

@@ -17,10 +17,9 @@ from render.common import (
     fit_lines,
     outcome_colour,
     percent,
-    plain,
-    signed,
 )
 from rules.saves import Difficulty, SaveKind, SaveResult
+from rules.text import plain, signed
 
 PASS, FAIL = "✅", "❌"
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cogs._buttons import CUSTOM_ID_MAX, TableButton, id_code, id_from_code
-from cogs.fatigue import SpendOne
+from cogs._fatigue import SpendOne
 from cogs.monsters import HitAgain
 from cogs.party import PAGES_MAX, PartyPage
 from cogs.saves import PartySaveAgain, SaveAgain

@@ -23,10 +23,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._fatigue import SpendOne
 from cogs._reply import open_form, reply, update
 from cogs._shared import PARTY, apply_as, read_table
 from cogs._views import TableForm, TableLayout, TableView
-from cogs.fatigue import SpendOne
 from rules.errors import RulesError
 from table import partyops
 from table.active import make_active

@@ -17,11 +17,11 @@ import lang.catalogs
 from bot.contexts import IN_A_SERVER
 from bot.tree import ALREADY_DONE, OUT_OF_DATE
 from bot.unclaimed import UNKNOWN_CLICK
+from cogs._secret import ONLY_GM_AND_ROLLER, PEEK
 from cogs._shared import GM_ONLY
 from cogs.fatigue import RECOVER_IS_GMS
 from cogs.party import PartyResetAnswer
 from cogs.saves import IN_A_DM, ROLLER_OR_GM
-from cogs.secret import ONLY_GM_AND_ROLLER, PEEK
 from tests.e2e.helpers import hero, refused, seed, snapshot
 from tests.e2e.rows import sqlite_rows
 from tests.e2e.test_redelivery_e2e import redelivered_unanswered_spend
