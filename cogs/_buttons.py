@@ -13,7 +13,6 @@ discord.py's dispatch, before anything could answer it as unclaimed.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import discord
@@ -26,11 +25,8 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 ID_CODE = r"[0-9a-z]{1,13}"  # a snowflake (< 2**64) in base 36
 
 
-# The same users roll again and again: each id's code is kept (an int in, a str out).
-@lru_cache(maxsize=4096)
 def id_code(snowflake: int) -> str:
-    """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id.
-    The codes of the 4,096 ids asked for last are kept."""
+    """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id."""
     if snowflake < 0:
         raise ValueError("ids are not negative")
     digits = ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any
 
 from discord.utils import escape_markdown
@@ -113,15 +113,8 @@ _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
 _MONSTER_SEEN = {"facing": _MONSTER["facing"]}
 
 
-@lru_cache(maxsize=1024)
-def _escaped(name: str) -> str:
-    """`name` with Discord's markdown escaped, once, not on every line naming it (a regex pass
-    each time): the 1,024 names escaped last are kept."""
-    return escape_markdown(name)
-
-
 def _name(data: dict[str, Any]) -> str:
-    return _escaped(str(data.get("name", "?")))
+    return escape_markdown(str(data.get("name", "?")))
 
 
 def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:

@@ -34,7 +34,7 @@ AGAINST = st.one_of(
 
 async def clicked(button: TableButton) -> Any:
     """What discord.py rebuilds from the custom_id alone when the button is clicked."""
-    match = type(button).__discord_ui_compiled_template__.fullmatch(button.custom_id)
+    match = button.template.fullmatch(button.custom_id)
     assert match is not None, button.custom_id
     assert len(button.custom_id) <= CUSTOM_ID_MAX
     return await type(button).from_custom_id(None, button.item, match)  # type: ignore[arg-type]
