@@ -26,12 +26,7 @@ from bot.options import BadOptions, Declarations
 from bot.outages import of as outages_of
 from lang import N_, _, speaking
 from rules.errors import RulesError
-from store.errors import (
-    AlreadyApplied,
-    DatabaseFull,
-    DatabaseOutage,
-    DatabaseReadOnly,
-)
+from store.errors import AlreadyApplied, DatabaseFull, DatabaseOutage, DatabaseReadOnly
 from table.actions import action_text, saved_text
 
 log = logging.getLogger(__name__)
@@ -40,7 +35,8 @@ UNEXPECTED = N_("Something went wrong on our side; nothing was changed.")
 OUT_OF_DATE = N_("This command has changed since Discord last heard of it; try again in a minute.")
 SAVED = N_("Your change was saved ({what}), but I couldn't show the reply: `/history` lists it.")
 # Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
-EXPIRED = 10062  # with bot.ack.ANSWERED_ELSEWHERE (40060)
+EXPIRED = 10062
+UNANSWERABLE = (ANSWERED_ELSEWHERE, EXPIRED)
 ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first answer: 1 s
 ALREADY_DONE = N_(
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
@@ -146,35 +142,22 @@ async def _answer_error(interaction: discord.Interaction, error: BaseException, 
     if isinstance(original, AlreadyApplied):
         await answer_again(interaction, original)
         return
-    text = describe_error(error)
-    done = saved(interaction)
-    context = (interaction.user.id, interaction.channel_id, interaction.guild_id)
+    text, done = describe_error(error), saved(interaction)
+    user, channel, guild = interaction.user.id, interaction.channel_id, interaction.guild_id
+    where = f"{where} (user {user}, channel {channel}, guild {guild})"
     if done is not None:
         with speaking(None):  # the log's words are English
             logged = saved_text(*done)
         log.warning(
-            "Saved %s in %s but could not answer (user %s, channel %s, guild %s): %r",
-            logged,
-            where,
-            *context,
-            original,
-            exc_info=text is None,
+            "Saved %s in %s but could not answer: %r", logged, where, original, exc_info=not text
         )
         text = _(SAVED, what=saved_text(*done))
     elif text is None:
-        log.error(
-            "Unexpected error in %s (user %s, channel %s, guild %s)",
-            where,
-            *context,
-            exc_info=error,
-        )
+        log.error("Unexpected error in %s", where, exc_info=error)
         text = _(UNEXPECTED)
     elif isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
-    if isinstance(original, discord.HTTPException) and original.code in (
-        ANSWERED_ELSEWHERE,
-        EXPIRED,
-    ):
+    if isinstance(original, discord.HTTPException) and original.code in UNANSWERABLE:
         # Answered already (another delivery, another process) or past its time: a message
         # now would fail too, or stand beside the answer the user already has.
         log.warning("Interaction %s can't be answered (%s): %s", interaction.id, original, text)
