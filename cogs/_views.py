@@ -49,30 +49,25 @@ def _ours(view: AnyView) -> None:
             item.custom_id = OURS + custom_id[: 100 - len(OURS)]  # type: ignore[attr-defined]
 
 
-class TableView(Taking, discord.ui.View):
+class _Answering(Taking):
+    """What the bot's views share: `tk:` custom_ids as they are sent, errors answered."""
+
+    def to_components(self) -> list[dict[str, Any]]:
+        _ours(self)  # type: ignore[arg-type]  # a View or a LayoutView, below
+        return super().to_components()  # type: ignore[misc]
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any], /
+    ) -> None:
+        await answer_error(interaction, error, f"{type(self).__name__} {type(item).__name__}")
+
+
+class TableView(_Answering, discord.ui.View):
     """A message's buttons and select menus, answered while this process holds the view."""
 
-    def to_components(self) -> list[dict[str, Any]]:
-        _ours(self)
-        return super().to_components()
 
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any], /
-    ) -> None:
-        await answer_error(interaction, error, f"{type(self).__name__} {type(item).__name__}")
-
-
-class TableLayout(Taking, discord.ui.LayoutView):
+class TableLayout(_Answering, discord.ui.LayoutView):
     """A Components V2 message (containers, sections, text, with buttons and select menus)."""
-
-    def to_components(self) -> list[dict[str, Any]]:
-        _ours(self)
-        return super().to_components()
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any], /
-    ) -> None:
-        await answer_error(interaction, error, f"{type(self).__name__} {type(item).__name__}")
 
 
 class TableForm(Taking, discord.ui.Modal):
