@@ -16,6 +16,7 @@ from typing import Any
 from discord import app_commands
 
 from lang import N_, _
+from table.checks import control_character
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
@@ -187,6 +188,15 @@ def _check_text(option: Mapping[str, Any], value: str) -> None:
         raise BadOptions(
             _("Option `{name}` contains characters that aren't text.", name=name)
         ) from None
+    control = control_character(value)  # Discord's own client never sends one
+    if control is not None:
+        raise BadOptions(
+            _(
+                "Option `{name}` can't contain control characters ({code} here).",
+                name=name,
+                code=control,
+            )
+        )
     low, high = option.get("min_length", 0), option.get("max_length", STRING_MAX)
     if not low <= len(value) <= high:
         if low > 0:
