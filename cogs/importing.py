@@ -2,10 +2,11 @@
 a channel that has a table is replaced only after a confirmation.
 
 The file is refused by the size its attachment declares before a byte is downloaded, then read,
-checked and made into the rows it will be logged as, off the event loop (`store.import_file`).
-A confirmation holds those rows in memory for its minute (a file is no custom_id): about the
-file's size, for at most HELD_MAX prompts at once and one a channel (a newer prompt forgets the
-older: its buttons then say so); after a restart it says so and asks for the command again.
+checked and made into the rows it will be logged as (`store.import_file`) in a worker process
+(`cogs._checker`), so the bot's other channels keep their speed meanwhile. A confirmation holds
+those rows in memory for its minute (a file is no custom_id): about the file's size, for at
+most HELD_MAX prompts at once and one a channel (a newer prompt forgets the older: its buttons
+then say so); after a restart it says so and asks for the command again.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from discord.ext import commands
 from bot.ack import mark_saved
 from bot.permissions import is_gm
 from cogs._buttons import id_code, id_from_code
+from cogs._checker import Checker
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
 from cogs._reply import PRIVATE, reply, update
 from cogs._shared import GM_ONLY, bot_of, read_table, require_gm, table_channel_id
@@ -34,7 +36,7 @@ from render.importing import (
 )
 from rules.errors import RulesError
 from store.export import export_key
-from store.import_file import check_size, read_export
+from store.import_file import check_size
 from store.import_write import TableThere
 from table.imported import Imported
 from table.model import Forbidden, Table
@@ -151,9 +153,11 @@ class Importing(commands.Cog):
     def __init__(self) -> None:
         self.timers = PromptTimers()
         self.pending = Pending()
+        self.checker = Checker()
 
     async def cog_unload(self) -> None:
         self.timers.cancel_all()
+        self.checker.close()
 
     @app_commands.command(
         name="import",
@@ -170,7 +174,8 @@ class Importing(commands.Cog):
         except discord.HTTPException:
             raise RulesError(_("Could not download that file from Discord: try again")) from None
         key = export_key(bot_of(interaction).settings.token)
-        imported = await asyncio.to_thread(read_export, data, interaction.guild_id, key)
+        locale = interaction.locale.value
+        imported = await self.checker.check(data, interaction.guild_id, key, locale)
         del data  # only the rows it will be logged as are kept
         try:
             await _import(interaction, imported, None)
@@ -189,9 +194,7 @@ class Importing(commands.Cog):
                 seconds=CONFIRM_SECONDS,
                 timers=self.timers,
             )
-            asyncio.get_running_loop().call_later(
-                CONFIRM_SECONDS + 5, self.pending.forget, token
-            )
+            asyncio.get_running_loop().call_later(CONFIRM_SECONDS + 5, self.pending.forget, token)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -64,9 +65,10 @@ def check_size(size: int) -> None:
         )
 
 
-def read_document(data: bytes) -> dict[str, Any]:
+def read_document(data: bytes) -> tuple[dict[str, Any], bool]:
     """The export document in `data`, read and upgraded to this version, not yet checked
-    against the schema; ImportRefused naming the first problem otherwise."""
+    against the schema, and whether its text may hold a control character (`_CONTROLS`);
+    ImportRefused naming the first problem otherwise."""
     check_size(len(data))
     try:
         text = data.decode("utf-8", errors="strict")
@@ -74,9 +76,10 @@ def read_document(data: bytes) -> dict[str, Any]:
         raise ImportRefused(
             _("That file is not UTF-8 text (byte {at:,})", at=error.start)
         ) from None
-    document = _parse(text.removeprefix("\ufeff"))
+    text = text.removeprefix("\ufeff")
+    document = _parse(text)
     if isinstance(document, dict | list):
-        _check_shape(document)
+        _check_shape(document, _HALVES.search(text) is not None)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused(_("That file is JSON, but not a Tablekeeper export"))
     version = document.get("version")
@@ -88,7 +91,7 @@ def read_document(data: bytes) -> dict[str, Any]:
                 newest=VERSION,
             )
         )
-    return upgrade(document)
+    return upgrade(document), _CONTROLS.search(text) is not None
 
 
 def _parse(text: str) -> Any:
@@ -153,19 +156,18 @@ def _too_deep() -> str:
     return _("That file nests deeper than an export ever does ({most} levels)", most=DEPTH_MAX)
 
 
-def _check_shape(document: Any) -> None:
-    """Refuse nesting past DEPTH_MAX (walked without recursion, so it can't overflow), and text
-    that isn't whole characters (a lone surrogate, `"\\ud800"`: JSON allows it, UTF-8 can't
-    hold it, so no database could store it)."""
+def _check_shape(document: Any, halves: bool) -> None:
+    """Refuse nesting past DEPTH_MAX (walked without recursion, so it can't overflow), and, if
+    the file escapes any surrogate (`halves`), text that isn't whole characters (a lone one,
+    `"\\ud800"`: JSON allows it, UTF-8 can't hold it, so no database could store it)."""
     level: list[Any] = [document]
     for _depth in range(DEPTH_MAX + 1):
         inner: list[Any] = []
         for value in level:
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
-                for text in (key, item):
-                    if isinstance(text, str) and not _whole_text(text):
-                        raise ImportRefused(_("That file holds text that is not Unicode"))
+                if halves and not (_whole_text(key) and _whole_text(item)):
+                    raise ImportRefused(_("That file holds text that is not Unicode"))
                 if isinstance(item, dict | list):
                     inner.append(item)
         level = inner
@@ -174,12 +176,25 @@ def _check_shape(document: Any) -> None:
     raise ImportRefused(_too_deep())
 
 
-def _whole_text(text: str) -> bool:
+def _whole_text(text: Any) -> bool:
+    if not isinstance(text, str):
+        return True
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return False
     return True
+
+
+# What in a file's text can become a surrogate, or a control character (`table.checks`), in
+# its strings: an escape that makes one, or (where JSON lets it stand as it is) the character
+# itself. A file without any has none, and is not walked for them: most files. (An escaped
+# backslash before such a letter matches too: that file is walked, and found clean.)
+_HALVES = re.compile(r"\\u[dD][89a-fA-F]")
+_CONTROLS = re.compile(
+    r"\\(?:[bfnrt]|u00[01][0-9a-fA-F]|u007[fF]|u00[89][0-9a-fA-F]|u202[89a-eA-E]|u206[6-9])"
+    "|[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -313,10 +328,10 @@ def read_export(data: bytes, guild_id: int | None, key: bytes | None = None) -> 
     (`read_document`, the schema, `table.imported`), each change ready to be logged: for
     `Store.import_channel`. `key`: this bot's (`store.export.export_key`), to know its own
     export. ImportRefused or ImportProblem (both RulesErrors) otherwise."""
-    document = read_document(data)
+    document, controls = read_document(data)
     whole, listed, _one = _validators()
     _schema_check(whole, dict(document, history=[]))
     _schema_check(listed, document["history"], ("history",))
-    checked = table_part(document, guild_id, vouches(document, key))
+    checked = table_part(document, guild_id, vouches(document, key), controls)
     changes = tuple(map(_prepared, history(document, checked, _check_change)))
     return dataclasses.replace(checked.imported, history=changes)

@@ -15,7 +15,7 @@ time is linear in the file and a refusal names the first problem and where it is
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -134,12 +134,17 @@ class Checked:
     table: Table  # as the file has it, to check the history against
     guild_id: int | None
     vouched: bool  # its actors stand: this bot's own export, of this server
+    controls: bool  # its text may hold a control character: each part is looked through
 
 
-def table_part(document: dict[str, Any], guild_id: int | None, vouched: bool) -> Checked:
+def table_part(
+    document: dict[str, Any], guild_id: int | None, vouched: bool, controls: bool = True
+) -> Checked:
     """Everything but the history, for a channel of `guild_id`; `vouched`: the document is this
-    bot's own export, unchanged (`store.export.vouches`)."""
-    first_control({k: v for k, v in document.items() if k != "history"}, "")
+    bot's own export, unchanged (`store.export.vouches`); `controls`: its text may hold a
+    control character (else no text is looked through for one)."""
+    if controls:
+        first_control({k: v for k, v in document.items() if k != "history"}, "")
     settings = dict(document["settings"], gm_role_id=_id(document["settings"]["gm_role_id"]))
     _at("settings", lambda: ChannelSettings(**settings))
     _at("settings.gm_role_id", check_gm_role, settings["gm_role_id"], guild_id)
@@ -184,7 +189,7 @@ def table_part(document: dict[str, Any], guild_id: int | None, vouched: bool) ->
         (),
     )
     same_server = vouched and imported.source_guild_id == guild_id
-    return Checked(imported, table, guild_id, same_server)
+    return Checked(imported, table, guild_id, same_server, controls)
 
 
 def _new_name(path: str, name: Any, noun: str) -> None:
@@ -261,11 +266,13 @@ def history(document: dict[str, Any], checked: Checked, check_raw: CheckRaw) -> 
     raw = document["history"]
     ids = {e["id"]: i for i, e in enumerate(raw) if isinstance(e, dict) and _is_text(e.get("id"))}
     latest: dict[tuple[str, str], tuple[int, Any]] = {}  # the last change to each record
+    names: set[str] = set()  # logged names found good: each is looked at once
     previous = 0
     for i, data in enumerate(raw):
         check_raw(i, data)
         path = f"history[{i}]"
-        first_control(data, path)
+        if checked.controls:
+            first_control(data, path)
         event = _event(path, data)
         if event.id <= previous:
             raise ImportProblem(f"{path}.id: " + _("ids must grow, each used once"))
@@ -273,18 +280,21 @@ def history(document: dict[str, Any], checked: Checked, check_raw: CheckRaw) -> 
         _check_links(path, i, data, ids)
         _check_import(path, i, event)
         for side in ("before", "after"):
-            _check_snapshot(f"{path}.{side}", getattr(event, side), checked.guild_id)
+            _check_snapshot(f"{path}.{side}", getattr(event, side), checked.guild_id, names)
         for part in RECORDS:
             for key, record in (event.after.get(part) or {}).items():
                 latest[(part, key)] = (i, record)
         if INITIATIVE in event.after:
             latest[(INITIATIVE, ORDER)] = (i, (event.after[INITIATIVE] or {}).get(ORDER))
         before, after = carried(event, checked.guild_id)
-        yield replace(
-            event,
+        yield Event(
+            id=event.id,
             actor_id=event.actor_id if checked.vouched else IMPORTED,
+            action=event.action,
+            created_at=event.created_at,
             before=before,
             after=after,
+            clock=event.clock,
             undoes=None if data["undoes"] is None else ids[data["undoes"]],
             undone_by=None if data["undone_by"] is None else ids[data["undone_by"]],
         )
@@ -345,30 +355,36 @@ def _check_import(path: str, i: int, event: Event) -> None:
         )
 
 
-def _check_snapshot(path: str, snapshot: Snapshot, guild_id: int | None) -> None:
+def _check_snapshot(path: str, snapshot: Snapshot, guild_id: int | None, names: set[str]) -> None:
     """What `/undo` and `/redo` will put back of a change: each record as it reads it, every
-    name one a command could have given; the channel's, the server's and the turn order's parts
-    as `restore` reads them (onto an empty table: each part is checked on its own, so the cost
-    is the snapshot's, not the table's); no logged GM role that is this server's @everyone."""
+    name one a command could have given (`names`: those found so already); the channel's, the
+    server's and the turn order's parts as `restore` reads them (onto an empty table: each part
+    is checked on its own, so the cost is the snapshot's, not the table's); no logged GM role
+    that is this server's @everyone."""
     for part in RECORDS:
         for key, record in (snapshot.get(part) or {}).items():
             if record is not None:
                 where = f"{path}.{part}.{key}"
-                _at(f"{where}.name", clean_name, record.get("name"), N_(part[:-1]))
+                if record.get("name") not in names:
+                    _at(f"{where}.name", clean_name, record.get("name"), N_(part[:-1]))
+                    names.add(record["name"])
                 _record(part, where, record)
     others = {part: value for part, value in snapshot.items() if part not in RECORDS}
-    _at(path, restore, _EMPTY, dict(others, characters={}))
+    if others:
+        _at(path, restore, _EMPTY, dict(others, characters={}))
     role = ((snapshot.get("channel") or {}).get("settings") or {}).get("gm_role_id")
     if role is not None:  # a number, or in older logs text
         where = f"{path}.channel.settings.gm_role_id"
         _at(where, check_gm_role, _at(where, int, role), guild_id)
 
 
-def _record(part: str, path: str, record: dict[str, Any]) -> dict[str, Any]:
-    """A logged character or monster, read as `/undo` would put it back, as a plain dict."""
+def _record(part: str, path: str, record: dict[str, Any]) -> Character | Monster:
+    """A logged character or monster, read as `/undo` would put it back."""
     if part == "characters":
-        return character_to_dict(_at(path, character_from_dict, record))
-    return monster_to_dict(_at(path, monster_from_dict, record))
+        character: Character = _at(path, character_from_dict, record)
+        return character
+    monster: Monster = _at(path, monster_from_dict, record)
+    return monster
 
 
 def _check_fits(
@@ -395,7 +411,9 @@ def _check_fits(
         if part == INITIATIVE:
             fits = Initiative.from_dict(logged) == table.initiative
         else:
-            fits = (None if logged is None else _record(part, "", logged)) == now[part].get(key)
+            fits = (None if logged is None else _as_dict(_record(part, "", logged))) == now[
+                part
+            ].get(key)
         if not fits:
             where = f"history[{i}].after.{part}" + ("" if part == INITIATIVE else f".{key}")
             unfit.append((i, where))
@@ -403,6 +421,10 @@ def _check_fits(
         raise ImportProblem(
             f"{min(unfit)[1]}: " + _("the history's latest change to it doesn't match the table")
         )
+
+
+def _as_dict(item: Character | Monster) -> dict[str, Any]:
+    return character_to_dict(item) if isinstance(item, Character) else monster_to_dict(item)
 
 
 def carried(event: Event, guild_id: int | None) -> tuple[Snapshot, Snapshot]:
