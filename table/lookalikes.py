@@ -26,10 +26,11 @@ from table.names import name_key
 _DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")  # the data wraps right-to-left ones
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def _standing_for() -> dict[str, str]:
     """Each confusable character → the one that stands for its class: built once from the
-    library's data (about 9,600 entries, a few tens of milliseconds), on the first new name."""
+    library's data (about 9,600 entries, a few tens of milliseconds), on the first new name,
+    and kept (1 kept: it takes no arguments)."""
     parent: dict[str, str] = {}
 
     def root(char: str) -> str:
