@@ -137,7 +137,8 @@ def add(
         new = Combatant(monster.name, value, 0, "monster")
     else:
         new = Combatant(clean_name(name, N_("combatant")), value, 0)
-        check_unlike(new.name, channel_names(table))
+        check_unlike(new.name, channel_names(table))  # a new name: like none in the channel
+    check_unlike(new.name, [c.name for c in order.combatants])  # no two alike in a fight
     there = order.find(new.name)
     if there is not None:
         if is_gm:
