@@ -51,10 +51,18 @@ def _standing_for() -> dict[str, str]:
 
 
 def skeleton(text: str) -> str:
-    """What `text` looks like: equal for names a reader can't tell apart."""
+    """What `text` looks like: equal for names a reader can't tell apart. Decomposed, each
+    character replaced, decomposed again (UTS #39's steps), until nothing changes: the data
+    gives some characters composed (`ƫ` looks like `ţ`, which is `t` and a cedilla, which
+    looks like another hook)."""
     standing = _standing_for()
-    decomposed = unicodedata.normalize("NFD", text)
-    return unicodedata.normalize("NFD", "".join(standing.get(c, c) for c in decomposed))
+    looks = unicodedata.normalize("NFD", text)
+    for _step in range(4):  # each step only lowers code points: it ends, in two or three
+        again = unicodedata.normalize("NFD", "".join(standing.get(c, c) for c in looks))
+        if again == looks:
+            break
+        looks = again
+    return looks
 
 
 def _looks(name: str) -> tuple[str, str]:

@@ -52,7 +52,7 @@ from tests.localdiscord.attachments import Upload
 from tests.localdiscord.client import LocalDiscord
 from tests.localdiscord.world import Channel, new_id
 from tests.pg import postgres_server
-from tests.store.big_export import big_export, file_bytes
+from tests.store.big_export import big_export, file_bytes, small_changes
 
 WARM_UP = 20  # spends before anything is measured
 
@@ -80,27 +80,6 @@ def _control_at_4th(document: dict[str, Any]) -> None:
     record["name"] = "Hero\r4"
 
 
-def _small_changes(count: int) -> dict[str, Any]:
-    """The report's file: a table of nothing, and `count` changes that change nothing."""
-    document = big_export(1, 1)
-    document["characters"], document["history"] = [], []
-    for n in range(1, count + 1):
-        document["history"].append(
-            {
-                "id": str(n),
-                "actor_id": "1",
-                "action": "clock pass",
-                "created_at": "2026-01-02T03:04:05+00:00",
-                "clock": 0,
-                "before": {"characters": {}},
-                "after": {"characters": {}},
-                "undone_by": None,
-                "undoes": None,
-            }
-        )
-    return document
-
-
 def files() -> list[File]:
     exported = big_export(200, monsters=25, keep=10_000, size=BYTES_MAX)
     compact = big_export(200, monsters=25, keep=10_000, size=BYTES_MAX, compact=True)
@@ -120,7 +99,7 @@ def files() -> list[File]:
         ),
         File(
             "55,500 changes",
-            file_bytes(_small_changes(55_500), compact=True),
+            file_bytes(small_changes(55_500), compact=True),
             "history: 55,500 items",
         ),
     ]

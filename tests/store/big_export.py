@@ -94,7 +94,9 @@ def big_export(
     keys = list(records)
     for n, (key, record) in enumerate(records.items(), start=1):
         history.append(
-            _event(n, "character create", {"characters": {key: None}}, {"characters": {key: record}})
+            _event(
+                n, "character create", {"characters": {key: None}}, {"characters": {key: record}}
+            )
         )
         used += _in_place(history[-1], compact)
     while changes is None or len(history) < changes:
@@ -124,3 +126,16 @@ def big_export(
 
 def _listed(records: dict[str, Any]) -> list[dict[str, Any]]:
     return [dict(r, owner_id=str(r["owner_id"])) for r in records.values()]
+
+
+def small_changes(count: int) -> dict[str, Any]:
+    """A table of nothing, and `count` changes that change nothing: as many changes as a file of
+    a given size can hold (about 190 bytes each)."""
+    document = big_export(1, 1)
+    document["characters"], document["history"] = [], []
+    for n in range(1, count + 1):
+        document["history"].append(
+            _event(n, "clock pass", {"characters": {}}, {"characters": {}})
+            | {"created_at": START.isoformat()}
+        )
+    return document
