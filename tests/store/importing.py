@@ -18,7 +18,8 @@ from table.model import Character, Monster, Table
 
 GUILD, GM, PLAYER, PLAYER2 = 22, 33, 44, 55
 EXPORTED_AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
-KEY = export_key("the token of the bot under test")  # what its exports are signed with
+TOKEN = "the token of the bot under test"
+KEY = export_key(TOKEN)  # what its exports are signed with
 
 
 def checked(file: bytes | dict[str, Any], guild: int | None = GUILD) -> Imported:
