@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 from lang import N_, _
 from rules.errors import RulesError
@@ -33,7 +33,6 @@ CLASSES_HELP = N_(
     "Classes look like `10:5` (a d10 class at level 5) or, for several, `10:5 6:6` or "
     "`d10/5 d6/6`: the HD size, then the level, for each class"
 )  # English: shown through `_()`
-Clearable = Literal["fatigue_level", "base_hd", "kin_hd", "classes"]
 CLEARABLE: tuple[str, ...] = ("fatigue_level", "base_hd", "kin_hd", "classes")
 
 
