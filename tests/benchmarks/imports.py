@@ -45,7 +45,7 @@ from store import Store
 from store.import_file import BYTES_MAX
 from table.model import Character, Table
 from tests.benchmarks._figures import duration, machine, percentile
-from tests.benchmarks.web import _constants
+from tests.benchmarks.web import _constants, _show
 from tests.e2e.test_process import REPO
 from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.attachments import Upload
@@ -222,11 +222,6 @@ async def run(args: argparse.Namespace) -> None:
             with postgres_server() as server, server.database() as url:
                 print("\nOn PostgreSQL:", flush=True)
                 _show(await measure(args, d, url, tmp, every))
-
-
-def _show(lines: list[str]) -> None:
-    for line in lines:
-        print(f"- {line}", flush=True)
 
 
 def main() -> None:
