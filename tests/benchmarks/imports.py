@@ -45,7 +45,7 @@ from store import Store
 from store.import_file import BYTES_MAX
 from table.model import Character, Table
 from tests.benchmarks._figures import duration, machine, percentile
-from tests.benchmarks.web import _constants, _show
+from tests.benchmarks.web import _constants, _show, spend
 from tests.e2e.test_process import REPO
 from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.attachments import Upload
@@ -103,16 +103,6 @@ def files() -> list[File]:
             "history: 55,500 items",
         ),
     ]
-
-
-async def spend(d: LocalDiscord) -> float:
-    """One `/fatigue spend` by Aria's player: seconds from sending it to its answer."""
-    began = time.perf_counter()
-    reply = await d.slash("fatigue spend", user=d.player, amount=1)
-    took = time.perf_counter() - began
-    if "spends 1 FP" not in reply.text:
-        raise RuntimeError(f"unexpected answer: {reply.text[:200]}")
-    return took
 
 
 def _seed(table: Table, owner: int) -> tuple[Table, None]:
