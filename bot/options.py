@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.contexts import AnyCommand, NotInServer, NotInstalledHere, needs_server
 from lang import N_, _, speaking
+from table.checks import control_character
 
 log = logging.getLogger(__name__)
 
@@ -275,6 +276,15 @@ def _check_text(option: Mapping[str, Any], value: str) -> None:
         raise BadOptions(
             _("Option `{name}` contains characters that aren't text.", name=name)
         ) from None
+    control = control_character(value)  # Discord's own client never sends one
+    if control is not None:
+        raise BadOptions(
+            _(
+                "Option `{name}` can't contain control characters ({code} here).",
+                name=name,
+                code=control,
+            )
+        )
     low, high = option.get("min_length", 0), option.get("max_length", STRING_MAX)
     if not low <= len(value) <= high:
         if low > 0:

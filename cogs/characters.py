@@ -155,7 +155,8 @@ class Characters(commands.Cog):
                 table, actor_id=actor_id, is_gm=gm, name=name, owner_id=owner_id, options=options
             )
 
-        made = await apply_as(interaction, "character create", step, PARTY)
+        # The whole table: a new name is compared with every name in the channel.
+        made = await apply_as(interaction, "character create", step)
         title = _("Created {name}", name=made.name)
         embed = sheet_embed(made, title=title)
         await reply(interaction, embed=with_warning(embed, new_disagreement(None, made)))
@@ -222,7 +223,7 @@ class Characters(commands.Cog):
             # The store writes only when the table differs.
             return after, (character, after != before, warning)
 
-        character, changed, warning = await apply_as(interaction, "character set", step, PARTY)
+        character, changed, warning = await apply_as(interaction, "character set", step)
         title = (
             _("Changed {name}", name=character.name)
             if changed

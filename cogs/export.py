@@ -13,7 +13,7 @@ from cogs._reply import private, reply
 from cogs._shared import bot_of, require_gm, table_channel_id
 from lang import N_, _, n_
 from rules.errors import RulesError
-from store.export import export_bytes, export_document, is_empty
+from store.export import export_bytes, export_document, export_key, is_empty, signed
 
 NOTHING = N_(
     "Nothing to export here yet: this channel has no characters, monsters, changed settings"
@@ -36,7 +36,8 @@ class Export(commands.Cog):
         if is_empty(table, events):
             raise RulesError(_(NOTHING))
         now = datetime.now(UTC)
-        data = export_bytes(export_document(table, events, now))
+        key = export_key(bot_of(interaction).settings.token)
+        data = export_bytes(signed(export_document(table, events, now), key))
         name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
         summary = _(
             "This channel's table: {characters}, {monsters}, settings, clock and {changes}.",

@@ -44,6 +44,7 @@ from rules.defense import (
     TRADE_LIMIT,
     facing_text,
 )
+from store.channel_read import EVERYTHING
 from table import bestiary
 from table.bestiary import MONSTERS_MAX, BuildOptions
 from table.monster import HP_MAX
@@ -280,7 +281,8 @@ class Monsters(commands.Cog):
         step = functools.partial(
             bestiary.create, name=name, options=options, hp_max=hp, count=count
         )
-        made, seen = await change_seen(interaction, "monster create", step)
+        # Everything: a new name is compared with every name in the channel (`table.lookalikes`).
+        made, seen = await change_seen(interaction, "monster create", step, EVERYTHING)
         await reply(interaction, embed=created_embed(made, seen))
         if seen.hides_block(made[0]):  # the numbers, the hidden spots: the GM's alone
             await whisper_gm_copy(interaction, created_embed(made, GM_ALONE))

@@ -124,8 +124,7 @@ class Settings(commands.Cog):
             monster_stats=monster_stats,
             reset=reset,
         )
-        everyone = gm_role is not None and gm_role.is_default()
-        await self.change(interaction, scope, options, everyone)
+        await self.change(interaction, scope, options)
 
     set_ = settings.command(name="set", description=N_("GM: change this channel's settings"))(
         _change
@@ -139,15 +138,13 @@ class Settings(commands.Cog):
         interaction: discord.Interaction,
         scope: Scope,
         options: SettingsOptions,
-        everyone: bool,
     ) -> None:
-        """One transaction: who may change it is decided inside it, then the limits."""
+        """One transaction: who may change it is decided inside it, then the limits (a GM role
+        that is @everyone too: `table.settings.check_gm_role`)."""
         manages_server = interaction.permissions.manage_guild
         changer: Change = change_settings if scope == "set" else change_server_settings
 
         def step(table: Table) -> tuple[Table, Changed]:
-            if everyone:  # after the permission check: a refused member hears only that
-                raise RulesError(_("@everyone can't be the GM role: pick a role only GMs have"))
             new, (old, changed) = changer(table, options)
             line = None  # the clock line, when this channel's round length changed
             if new.settings.round_seconds != table.settings.round_seconds:

@@ -8,9 +8,8 @@ its own stored one (a plain roll has none).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from lang import _, words
+from lang import _
 from rules import saves
 from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
@@ -31,15 +30,11 @@ class DifficultyOptions:
     spell: int | None = None  # the caster's Spell Casting total
 
     def difficulty(self) -> Difficulty:
-        return _difficulty(self.vs, self.dc, self.spell, words())
+        return _difficulty(self.vs, self.dc, self.spell)
 
 
-# A table's saves are against a few effects, asked for again and again: each difficulty is kept
-# by its options and the language of its label (`typed`: True is never taken for 1, so a bad
-# value is still refused; a refusal is never kept).
-@lru_cache(maxsize=1024, typed=True)
-def _difficulty(vs: int | None, dc: int | None, spell: int | None, language: object) -> Difficulty:
-    """What a save is against, labelled in `language`: kept for at most 1,024 sets of options."""
+def _difficulty(vs: int | None, dc: int | None, spell: int | None) -> Difficulty:
+    """What a save is against, labelled in the reader's language."""
     given = [
         name for name, value in (("vs", vs), ("dc", dc), ("spell", spell)) if value is not None
     ]

@@ -19,13 +19,10 @@ import lang
 from lang.catalogs import load
 from render import changes, common, fatigue, history
 from rules import saves as rules_saves
-from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from rules.saves import SaveKind
-from table import savecalc
 from table.event import Event
 from table.model import Character
-from table.savecalc import DifficultyOptions
 
 LANGUAGES = (None, "es-ES")  # English, and Spanish where the catalogs have a word
 
@@ -147,27 +144,6 @@ def test_a_history_line_is_what_its_own_snapshots_say(
                 assert history._what(event, True) == uncached
                 assert history._what(again, True) == uncached
                 assert uncached in history.event_line(again, now, numbers=True)
-
-
-OPTION = st.none() | st.integers(-1200, 1200) | st.booleans() | st.sampled_from([7, 7.0])
-
-
-@settings(max_examples=200, deadline=None)
-@given(vs=OPTION, dc=OPTION, spell=OPTION)
-def test_a_difficulty_is_the_same_kept_or_not(vs: Any, dc: Any, spell: Any) -> None:
-    """The same Difficulty, or the same refusal (a bool or a float is refused, never taken for
-    the int it equals)."""
-    for locale in (*LANGUAGES, *reversed(LANGUAGES)):
-        with lang.speaking(locale):
-            try:
-                expected: object = savecalc._difficulty.__wrapped__(vs, dc, spell, lang.words())
-            except RulesError as error:
-                expected = str(error)
-            try:
-                kept: object = DifficultyOptions(vs=vs, dc=dc, spell=spell).difficulty()
-            except RulesError as error:
-                kept = str(error)
-            assert kept == expected
 
 
 @settings(max_examples=200, deadline=None)
