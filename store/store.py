@@ -280,8 +280,9 @@ class Store:
         replace: tuple[int | None] | None = None,
         interaction_id: int | None = None,
     ) -> import_write.ImportDone:
-        """Write a checked export (`store.import_file`, `table.imported`) into the channel, in
-        one transaction that holds its lock: at once into an empty channel; into one with a
+        """Write a checked export (`store.import_file`, `table.imported`: checked for a channel of
+        `guild_id`) into the channel, in one transaction that holds its lock, keeping of its
+        history what the channel keeps: at once into an empty channel; into one with a
         table only with `replace`, holding the id of the newest change the asker saw (else
         TableThere, nothing written), as one change that /undo takes back whole. `check`
         refuses (raises) by the table this transaction reads: who may, by its settings."""

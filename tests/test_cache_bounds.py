@@ -18,7 +18,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import ack, metrics, options
+from bot import ack, metrics, options, watchdog
 from lang import speaking
 from render import history
 from store import change, remembered
@@ -114,14 +114,14 @@ def test_postgres_remembers_at_most_its_bound_of_tables() -> None:
 
 
 async def test_the_watchdog_remembers_the_last_interaction_ids_only() -> None:
-    acks = ack.Acks(watchdog=60)
-    over = ack.RECENT + 100
+    acks = watchdog.Acks(watchdog=60)
+    over = watchdog.RECENT + 100
     kind = discord.InteractionType.application_command
     for number in range(over):
         item: Any = SimpleNamespace(id=number, type=kind, extras={})
         acks.arrived(item)
-        ack._settle(ack.ack_of(item))  # answered at once
-    assert len(acks.recent) == ack.RECENT
+        ack.settle(ack.ack_of(item))  # answered at once
+    assert len(acks.recent) == watchdog.RECENT
     assert over - 1 in acks.recent and 0 not in acks.recent
     assert not acks.pending
     acks.close()

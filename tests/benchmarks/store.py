@@ -33,7 +33,8 @@ import aiosqlite
 
 from store import Store
 from store.remembered import REMEMBERED_MAX
-from table.model import Character, Table, name_key
+from table.model import Character, Table
+from table.names import name_key
 from table.partyops import spend
 from tests.benchmarks._figures import duration, machine, orders, paired_ratio, summarize, table
 

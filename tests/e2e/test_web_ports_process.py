@@ -114,6 +114,16 @@ class Attacker:
             task.cancel()
 
 
+async def until_healthy(healthz: str) -> None:
+    async with aiohttp.ClientSession() as http:
+        for _ in range(int(WAIT / 0.1)):
+            async with http.get(healthz) as response:
+                if response.status == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise AssertionError("the bot never said it was healthy")
+
+
 async def answers(d: LocalDiscord, health: str, page: str, viewer: str) -> None:
     """What must keep working, all at once: the page of the largest table loaded 40 times
     from the `viewer`'s address (as many as one may ask at once), a /roll, a change, /healthz."""
@@ -145,12 +155,11 @@ async def test_held_connections_leave_the_bot_answering(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'tablekeeper.db'}"
     web, health = free_port(), free_port()
     async with LocalDiscord() as d:
-        channel = d.table
+        # Beside the channel the commands are played in: a channel with the largest table.
+        largest, guild = d.table.id + 1, d.table.guild_id
         async with Store.open(url) as store:
-            await write_largest(store, channel.id, channel.guild_id, d.gm.id)
-            token, _ = await store.make_link(
-                channel.id, channel.guild_id, d.gm.id, None, link_key(d.token)
-            )
+            await write_largest(store, largest, guild, d.gm.id)
+            token, _ = await store.make_link(largest, guild, d.gm.id, None, link_key(d.token))
         settings = {
             "DATABASE_URL": url,
             "WEB_PORT": str(web),
@@ -159,10 +168,9 @@ async def test_held_connections_leave_the_bot_answering(tmp_path: Path) -> None:
         }
         async with bot_with_few_files(d, tmp_path, settings):
             await d.slash("character create", user=d.player, name="Aria", fatigue_level=12)
-            page, healthz = (
-                f"http://127.0.0.1:{web}/t/{token}",
-                f"http://127.0.0.1:{health}/healthz",
-            )
+            page = f"http://127.0.0.1:{web}/t/{token}"
+            healthz = f"http://127.0.0.1:{health}/healthz"
+            await until_healthy(healthz)  # ready, its guilds in: before any attack
 
             # One address: all it can hold is its share, the rest are told 503 and closed.
             one = Attacker(web)

@@ -15,7 +15,8 @@ from rules.errors import RulesError
 from store import Store
 from table import partyops
 from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST
-from table.model import HISTORY_KEEP_MIN, Character, Table
+from table.model import Character, Table
+from table.settings import HISTORY_KEEP_MIN
 from tests.store.conftest import Database
 
 CH, GUILD, GM = 4001, 5005, 11

@@ -32,7 +32,8 @@ from store.errors import AlreadyApplied
 from store.event_log import PRUNE_EVERY
 from store.events import HISTORY_PAGE
 from table import initiative, partyops
-from table.model import HISTORY_KEEP_MIN, PARTS, Character, Monster, Table, server_layer
+from table.model import PARTS, Character, Monster, Table
+from table.settings import HISTORY_KEEP_MIN, server_layer
 
 GM = 11
 GUILD_OF = {101: 7, 102: 7, 103: 8}  # two channels of one server, one of another

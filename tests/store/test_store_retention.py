@@ -18,7 +18,8 @@ from store import Store
 from store.event_log import PRUNE_EVERY
 from store.migrate import load_migrations, migrate
 from table import partyops
-from table.model import HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, Character, Table
+from table.model import Character, Table
+from table.settings import HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN
 from table.undo import too_old
 from tests.store.conftest import Database
 

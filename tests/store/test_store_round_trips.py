@@ -20,7 +20,8 @@ from rules.fatigue import FatigueState
 from store import Store
 from store.change import UNLOCKED_TRIES
 from store.postgres import PostgresBackend, create_pool
-from table.model import Character, Monster, Table, server_layer
+from table.model import Character, Monster, Table
+from table.settings import server_layer
 from table.undo import UNDO_ACTION
 
 CHANNEL, GUILD, GM = 11, 22, 33
