@@ -111,7 +111,9 @@ class Boards:
             building = loop.run_in_executor(self._builder, build, read, language)
             self._building[slot] = building
             building.add_done_callback(functools.partial(self._built, slot))
-        return await asyncio.shield(building)  # one page gone doesn't stop the others' board
+        board = await asyncio.shield(building)  # one page gone doesn't stop the others' board
+        kept = self._kept.get((channel, language))
+        return kept if kept is not None and kept.key == board.key else board
 
     async def _key(self, link: Link) -> Key:
         light = await self._store.read(link.channel_id, link.guild_id, LIGHT)
@@ -147,6 +149,8 @@ class Boards:
         old = self._kept.pop((channel, language), None)
         self.bytes -= 0 if old is None else old.size
         board = building.result()
+        if old is not None and old.html == board.html:  # the same text: pages see it is at once
+            board = Board(old.html, old.event, board.key)
         self._kept[(channel, language)] = board
         self.bytes += board.size
         while self.bytes > self.bytes_kept and len(self._kept) > 1:

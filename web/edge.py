@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 SERVER = "Tablekeeper"  # the Server header: the product, no version of anything
 RESERVE = 256  # file descriptors a port leaves to the rest of the bot
 FLOOR = 16  # the fewest connections a port allows, whatever the descriptors
-PROXY = ""  # what a trusted proxy's connections are counted as: none is refused per address
+PROXY = "a trusted proxy"  # what its connections count as: none is refused per address
 
 
 @dataclass(frozen=True)
@@ -135,11 +135,8 @@ class Port:
     @property
     def connections(self) -> list[web.RequestHandler]:
         """The connections open and admitted now (aiohttp's own list)."""
-        return (
-            []
-            if self._runner is None or self._runner.server is None
-            else (self._runner.server.connections)
-        )
+        server = None if self._runner is None else self._runner.server
+        return [] if server is None else server.connections
 
     def admit(self, peer: Any) -> str | None:
         """What a new connection from `peer` (its socket's peername) counts as, or None if it

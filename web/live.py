@@ -57,7 +57,7 @@ class Page:
     """One open page's stream: the newest board (or keep-alive, or end) waits for the page's
     own task (`follow`), which writes it."""
 
-    def __init__(self, link: Link, locale: str | None, connection: web.BaseRequest) -> None:
+    def __init__(self, link: Link, locale: str | None, request: web.BaseRequest) -> None:
         self.link, self.locale = link, locale
         self.language = language_of(locale)
         self.shown: Board | None = None  # the board it was last given
@@ -66,7 +66,7 @@ class Page:
         self.behind = False  # a board came while it was writing
         self.ended = False
         self.ready = asyncio.Event()
-        self._request = connection
+        self._request = request
 
     def show(self, board: Board) -> None:
         """`board` next, unless it shows it already; a page already a board behind is dropped."""
