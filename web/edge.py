@@ -153,11 +153,7 @@ class Port:
         return who
 
     def left(self, who: str) -> None:
-        mine = self._by_address.get(who, 0) - 1
-        if mine > 0:
-            self._by_address[who] = mine
-        else:
-            self._by_address.pop(who, None)
+        count_down(self._by_address, who)
         self.open -= 1
 
     def refuse(self, transport: asyncio.BaseTransport) -> None:
@@ -189,6 +185,15 @@ class Port:
         )
         response.force_close()
         return response
+
+
+def count_down(counts: dict[Any, int], key: Any) -> None:
+    """One fewer of `key` in `counts`, which keeps no zeros (it counts what is open)."""
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 def _answer(status: HTTPStatus, headers: Mapping[str, str]) -> bytes:

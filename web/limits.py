@@ -14,9 +14,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from web.edge import PortLimits
+from web.edge import PortLimits, count_down
 
 ADDRESSES_KEPT = 10_000  # addresses whose request rate is remembered; the least recent go first
 
@@ -73,14 +72,6 @@ class Gate:
         return True
 
     def close_stream(self, who: str, channel_id: int) -> None:
-        _count_down(self._streams, who)
-        _count_down(self._channels, channel_id)
+        count_down(self._streams, who)
+        count_down(self._channels, channel_id)
         self.open_streams -= 1
-
-
-def _count_down(counts: dict[Any, int], key: Any) -> None:
-    left = counts.get(key, 0) - 1
-    if left > 0:
-        counts[key] = left
-    else:
-        counts.pop(key, None)
