@@ -22,12 +22,13 @@ from discord.ext import commands
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._several import characters_autocomplete, names_text
-from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
+from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
 from render.fatigue import change_embed, character_embed, fight_round, report_embed
 from rules.fatigue import FP_AT_ONCE_MAX, MINUTES_MAX
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
+from table.parts import PARTY
 from table.partyops import CharacterChange, PartyReport
 from table.several import change_each, named_characters
 

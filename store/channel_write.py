@@ -1,6 +1,6 @@
-"""Saving a change: the rows of a channel's Table that differ from the Table it was loaded as
-are written (upserted, or deleted when gone), and the change is logged (`event_log.log_change`),
-in the caller's transaction.
+"""Applying a change in its transaction: load the channel, run a pure function of its Table
+(`apply_change`), write the rows that differ from the Table it was loaded as (upserted, or
+deleted when gone), and log it (`event_log.log_change`).
 
 On PostgreSQL the row writes are held back and sent with the event, in its one statement: one
 round trip for them all, not one each (a rest of the party writes every character's row)."""
@@ -10,16 +10,48 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from store import codec, event_log
-from store.backend import Executes, Tx
+from store.backend import Tx
+from store.channel_read import load_channel
 from store.errors import StoreError
 from table import snapshot
 from table.event import Event
 from table.model import Table
+from table.parts import Parts
 
 T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Executes(Protocol):
+    """What writes rows: a `Tx`, or (PostgreSQL) `event_log.HeldWrites`, which sends them later."""
+
+    async def execute(self, sql: str, *args: Any) -> None: ...
+
+
+async def apply_change(
+    tx: Tx,
+    now: datetime,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    action: str,
+    fn: Callable[[Table], tuple[Table, R]],
+    parts: Parts,
+    interaction_id: int | None,
+) -> R:
+    """`Store.apply`'s transaction: AlreadyApplied if this interaction's change is logged, else
+    the channel's Table through `fn`, and what changed written and logged (nothing at all if
+    nothing changed)."""
+    before, stored = await load_channel(tx, channel_id, guild_id, parts, interaction_id)
+    after, result = fn(before)
+    if not isinstance(after, Table) or after.channel_id != channel_id:
+        raise StoreError(f"{action}: must return the same channel's Table")
+    if after != before:
+        await save_change(tx, before, after, actor_id, action, now, stored, interaction_id)
+    return result
 
 
 async def save_change(
@@ -31,16 +63,14 @@ async def save_change(
     now: datetime,
     stored: bool,
     interaction_id: int | None = None,
-    guard: event_log.Guard | None = None,
 ) -> Event:
     """Write what changed from `before` to `after` and log it (`stored`: the channel's row
-    exists already); returns the new event, as `history` would read it. `guard` (PostgreSQL):
-    the whole change in one statement, outside a transaction (`event_log.log_change`)."""
+    exists already); returns the new event, as `history` would read it."""
     old, new = snapshot.diff(before, after)
     held = event_log.HeldWrites() if tx.dialect == "postgres" else None
     await _write_rows(tx if held is None else held, after, old, new, stored)
     return await event_log.log_change(
-        tx, after, actor_id, action, now, old, new, interaction_id, held=held, guard=guard
+        tx, after, actor_id, action, now, old, new, interaction_id, held=held
     )
 
 

@@ -131,11 +131,8 @@ def _character(values: tuple[Any, ...]) -> Character:
     """A character's row decoded, once per stored version of the row: it is immutable, so
     equal rows share one (its Fatigue Level worked out, its checks made, once). At most
     4,096 rows (DECODED_MAX; the least recently read forgotten first), about 0.7 KB each.
-
-    It pays where every read decodes, on PostgreSQL: a channel of ten characters and two
-    monsters read in 446 µs instead of 741 (`tests.benchmarks.pg_store`, side by side with
-    both decoders uncached). On SQLite most reads are answered before any decoding
-    (`store.remembered`)."""
+    Every look and every change reads its channel's party afresh, and decoding is most of
+    that read (docs/benchmarks.md, "Decoded once")."""
     row = dict(zip(CHARACTER_ROW, values, strict=True))
     data = {name: row[name] for name in CHARACTER_FIELDS}
     data["classes"] = json.loads(row["classes"])

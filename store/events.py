@@ -119,18 +119,6 @@ async def read_log(tx: Tx, channel_id: int) -> list[Event]:
     return [event_from_row(row) for row in rows]
 
 
-def page_key(
-    channel_id: int, limit: int, before_id: int | None = None, after_id: int | None = None
-) -> tuple[Any, ...]:
-    """What a page of history is remembered as (`Store.history`)."""
-    return ("history", channel_id, limit, before_id, after_id)
-
-
-def newer_page(event: Event, page: tuple[Event, ...]) -> tuple[Event, ...]:
-    """The newest page once `event` is logged: it first, the oldest of a full page gone."""
-    return (event, *page)[:HISTORY_PAGE]
-
-
 def event_from_row(row: Mapping[str, Any]) -> Event:
     """An `events` row as an Event (SQLite keeps times and JSON as text, PostgreSQL not)."""
     created_at = row["created_at"]
@@ -167,10 +155,8 @@ EVENTS_DECODED_MAX = 1024  # a hundred pages of ten
 @functools.lru_cache(maxsize=EVENTS_DECODED_MAX)
 def _decoded_event(values: tuple[Any, ...]) -> Event:
     """An event's row decoded, once per stored version: at most 1,024 events
-    (EVENTS_DECODED_MAX; the least recently read forgotten first), about 6 KB
-    each for a change to one character. A page of history is read again after every change to
-    its channel, its older lines unchanged: on PostgreSQL, where every read decodes, a page of
-    ten takes 423 µs instead of 666 (`tests.benchmarks.pg_store`, side by side with the
-    decoders uncached). On SQLite most pages are answered before any decoding
-    (`store.remembered`)."""
+    (EVENTS_DECODED_MAX; the least recently read forgotten first), about 6 KB each for a change
+    to one character. A page of history is read again after every change to its channel, its
+    older lines unchanged, and decoding is most of reading it (docs/benchmarks.md, "Decoded
+    once")."""
     return event_from_row(dict(zip(_READ, values, strict=True)))

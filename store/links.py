@@ -27,11 +27,11 @@ from lang import _
 from rules.errors import RulesError
 from store import event_log
 from store.backend import Backend, Row, Tx
-from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import upsert_channel
 from table.event import Event
 from table.model import Table
+from table.parts import CHANNEL_ONLY
 from table.snapshot import WEB
 from table.undo import REDO_ACTION, UNDO_ACTION, Redone, Undone, check_player_may_undo
 
@@ -81,7 +81,7 @@ async def find_link(backend: Backend, token: str) -> Link | None:
     async def body(tx: Tx) -> Row | None:
         return await tx.fetchone(_FIND, digest)
 
-    row = await backend.read(body, quick=True)
+    row = await backend.read(body, single=True)
     kept = _NONE_MATCHES if row is None else str(row["token_hash"])
     same = hmac.compare_digest(kept, digest)
     if row is None or not same or row["revoked"]:
@@ -97,7 +97,7 @@ async def live_hash(backend: Backend, channel_id: int) -> str | None:
             "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0", channel_id
         )
 
-    row = await backend.read(body, quick=True)
+    row = await backend.read(body, single=True)
     return None if row is None else str(row["token_hash"])
 
 
@@ -140,7 +140,8 @@ async def _log(
 
 
 async def make_link(
-    changes: Changes,
+    tx: Tx,
+    now: datetime,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -153,49 +154,45 @@ async def make_link(
     """The token of the channel's live link, and whether it was made now (logged as
     "table link"); the one there is, when its token can be made again with `key`. `check`
     refuses (raises) by the table this transaction reads: who may, by its settings."""
-
-    async def body(tx: Tx) -> tuple[str, bool]:
-        table, stored, _ = await load_channel(tx, channel_id, guild_id, frozenset(), interaction_id)
-        check(table)
-        live = await _live(tx, channel_id)
-        if live is not None:
-            token = token_for(key, live["nonce"])
-            if hmac.compare_digest(token_hash(token), live["token_hash"]):
-                return token, False
-            # Made under another key (the bot's secret changed): it can't be shown again.
-            await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
-        ref, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
-        token = token_for(key, nonce)
-        at = changes.now()
-        await _log(
-            tx,
-            table,
-            stored,
-            actor_id,
-            MAKE,
-            None if live is None else live["ref"],
-            ref,
-            interaction_id,
-            at,
-        )
-        await tx.execute(
-            "INSERT INTO web_links (ref, channel_id, guild_id, token_hash, nonce, locale, made_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            ref,
-            channel_id,
-            guild_id,
-            token_hash(token),
-            nonce,
-            locale,
-            at,
-        )
-        return token, True
-
-    return await changes.locked(channel_id, body)
+    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
+    check(table)
+    live = await _live(tx, channel_id)
+    if live is not None:
+        token = token_for(key, live["nonce"])
+        if hmac.compare_digest(token_hash(token), live["token_hash"]):
+            return token, False
+        # Made under another key (the bot's secret changed): it can't be shown again.
+        await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
+    ref, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
+    token = token_for(key, nonce)
+    await _log(
+        tx,
+        table,
+        stored,
+        actor_id,
+        MAKE,
+        None if live is None else live["ref"],
+        ref,
+        interaction_id,
+        now,
+    )
+    await tx.execute(
+        "INSERT INTO web_links (ref, channel_id, guild_id, token_hash, nonce, locale, made_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ref,
+        channel_id,
+        guild_id,
+        token_hash(token),
+        nonce,
+        locale,
+        now,
+    )
+    return token, True
 
 
 async def revoke_link(
-    changes: Changes,
+    tx: Tx,
+    now: datetime,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -205,19 +202,14 @@ async def revoke_link(
 ) -> bool:
     """Revoke the channel's live link (logged as "table revoke"); False when it has none.
     `check` as for `make_link`."""
-
-    async def body(tx: Tx) -> bool:
-        table, stored, _ = await load_channel(tx, channel_id, guild_id, frozenset(), interaction_id)
-        check(table)
-        live = await _live(tx, channel_id)
-        if live is None:
-            return False
-        await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
-        at = changes.now()
-        await _log(tx, table, stored, actor_id, REVOKE, live["ref"], None, interaction_id, at)
-        return True
-
-    return await changes.locked(channel_id, body)
+    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
+    check(table)
+    live = await _live(tx, channel_id)
+    if live is None:
+        return False
+    await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
+    await _log(tx, table, stored, actor_id, REVOKE, live["ref"], None, interaction_id, now)
+    return True
 
 
 def is_link_change(event: Event) -> bool:

@@ -9,10 +9,11 @@ channel's retention edge (`history_keep`).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from rules.errors import RulesError
 from store import event_log, links
 from store.backend import Tx
-from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import save_change
 from store.errors import StoreError
@@ -67,7 +68,8 @@ async def _later(tx: Tx, change: Event, undo: Event) -> list[Event]:
 
 
 async def redo_last(
-    changes: Changes,
+    tx: Tx,
+    now: datetime,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -78,35 +80,28 @@ async def redo_last(
     asks: bool = False,
     expect: int | None = None,
 ) -> Redone:
-    """`Store.redo_last`, in a transaction of `changes`."""
-
-    async def body(tx: Tx) -> Redone:
-        current, stored, _ = await load_channel(
-            tx, channel_id, guild_id, interaction_id=interaction_id
+    """`Store.redo_last`'s transaction."""
+    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
+    gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
+    undo = await latest_event(tx, channel_id, None if gm else actor_id, _REDOABLE)
+    if expect is not None and (undo is None or undo.id != expect):
+        raise RulesError(changed_since_asked(redo=True))
+    if undo is None or undo.undoes is None:
+        raise RulesError(nothing_to_redo(gm))
+    change = await _event(tx, undo.undoes)
+    keep = current.settings.history_keep
+    if not event_log.still_kept(undo, await event_log.newest_seq(tx, channel_id), keep):
+        raise RulesError(too_old(keep, change, redo=True))
+    if links.is_link_change(change):  # the web page's link: not part of the table
+        return await links.redo_link_change(
+            tx, current, change, undo, actor_id, interaction_id, now
         )
-        gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
-        undo = await latest_event(tx, channel_id, None if gm else actor_id, _REDOABLE)
-        if expect is not None and (undo is None or undo.id != expect):
-            raise RulesError(changed_since_asked(redo=True))
-        if undo is None or undo.undoes is None:
-            raise RulesError(nothing_to_redo(gm))
-        change = await _event(tx, undo.undoes)
-        keep = current.settings.history_keep
-        if not event_log.still_kept(undo, await event_log.newest_seq(tx, channel_id), keep):
-            raise RulesError(too_old(keep, change, redo=True))
-        if links.is_link_change(change):  # the web page's link: not part of the table
-            return await links.redo_link_change(
-                tx, current, change, undo, actor_id, interaction_id, changes.now()
-            )
-        later = await _later(tx, change, undo)
-        redone = plan_redo(current, change, undo, later, actor_id, gm, manages_server)
-        if asks:
-            ask_first(current, redone, change, undo.id, redo=True)
-        now = changes.now()
-        redo = await save_change(
-            tx, current, redone, actor_id, REDO_ACTION, now, stored, interaction_id
-        )
-        await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
-        return Redone(change, undo, redo, redone)
-
-    return await changes.locked(channel_id, body)
+    later = await _later(tx, change, undo)
+    redone = plan_redo(current, change, undo, later, actor_id, gm, manages_server)
+    if asks:
+        ask_first(current, redone, change, undo.id, redo=True)
+    redo = await save_change(
+        tx, current, redone, actor_id, REDO_ACTION, now, stored, interaction_id
+    )
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
+    return Redone(change, undo, redo, redone)

@@ -59,7 +59,7 @@ async def find_secret(backend: Backend, message_id: int) -> SecretRoll | None:
     async def body(tx: Tx) -> Row | None:
         return await tx.fetchone("SELECT * FROM secret_rolls WHERE message_id = ?", message_id)
 
-    row = await backend.read(body, quick=True)
+    row = await backend.read(body, single=True)
     if row is None:
         return None
     return SecretRoll(

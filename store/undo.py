@@ -10,11 +10,11 @@ the channel's retention edge (`history_keep`, `store.event_log`) and says so.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 
 from rules.errors import RulesError
 from store import event_log, links
 from store.backend import Tx
-from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import save_change
 from store.events import UNDID, event_from_row
@@ -69,7 +69,8 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
 
 
 async def undo_last(
-    changes: Changes,
+    tx: Tx,
+    now: datetime,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -80,40 +81,31 @@ async def undo_last(
     asks: bool = False,
     expect: int | None = None,
 ) -> Undone:
-    """`Store.undo_last`, in a transaction of `changes`."""
-
-    async def body(tx: Tx) -> Undone:
-        current, stored, _ = await load_channel(
-            tx, channel_id, guild_id, interaction_id=interaction_id
-        )
-        gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
-        keep = current.settings.history_keep
-        target = await latest_event(tx, channel_id, None if gm else actor_id)
-        if expect is not None and (target is None or target.id != expect):
-            raise RulesError(changed_since_asked(redo=False))
-        newest = await event_log.newest_seq(tx, channel_id)
-        if target is None:
-            if newest > keep:  # the log has reached its bound: older changes are gone
-                raise RulesError(too_old(keep))
-            latest = None if gm else await latest_event(tx, channel_id, None)
-            raise RulesError(nothing_to_undo(gm, latest))
-        if not event_log.still_kept(target, newest, keep):
-            raise RulesError(too_old(keep, target))
-        if links.is_link_change(target):  # the web page's link: not part of the table
-            return await links.undo_link_change(
-                tx, current, target, actor_id, gm, interaction_id, changes.now()
-            )
-        undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
-        if asks:
-            ask_first(current, undone, target, target.id, redo=False)
-        now = changes.now()
-        if is_import(target):  # the imported history goes with it: nothing is logged
-            return await forget_import(tx, current, undone, target, actor_id, now)
-        undo = await save_change(
-            tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
-        )
-        await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
-        await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
-        return Undone(target, replace(undo, undoes=target.id), undone)
-
-    return await changes.locked(channel_id, body)
+    """`Store.undo_last`'s transaction."""
+    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
+    gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
+    keep = current.settings.history_keep
+    target = await latest_event(tx, channel_id, None if gm else actor_id)
+    if expect is not None and (target is None or target.id != expect):
+        raise RulesError(changed_since_asked(redo=False))
+    newest = await event_log.newest_seq(tx, channel_id)
+    if target is None:
+        if newest > keep:  # the log has reached its bound: older changes are gone
+            raise RulesError(too_old(keep))
+        latest = None if gm else await latest_event(tx, channel_id, None)
+        raise RulesError(nothing_to_undo(gm, latest))
+    if not event_log.still_kept(target, newest, keep):
+        raise RulesError(too_old(keep, target))
+    if links.is_link_change(target):  # the web page's link: not part of the table
+        return await links.undo_link_change(tx, current, target, actor_id, gm, interaction_id, now)
+    undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
+    if asks:
+        ask_first(current, undone, target, target.id, redo=False)
+    if is_import(target):  # the imported history goes with it: nothing is logged
+        return await forget_import(tx, current, undone, target, actor_id, now)
+    undo = await save_change(
+        tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
+    )
+    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+    return Undone(target, replace(undo, undoes=target.id), undone)

@@ -25,6 +25,7 @@ from table.combat import Initiative
 from table.monster import Monster
 from table.names import NAME_MAX, named
 from table.names import name_key as name_key  # re-exported: where names were always compared
+from table.parts import PARTS
 from table.settings import (
     DEFAULT_SETTINGS,
     SETTING_NAMES,
@@ -206,9 +207,6 @@ def check_can_change(actor_id: int, is_gm: bool, character: Character) -> None:
     """Players change their own characters; the GM changes anyone's."""
     if not is_gm and actor_id != character.owner_id:
         raise Forbidden(_("You can only change your own characters; ask the GM"))
-
-
-PARTS = ("characters", "monsters", "initiative")  # what a Table may be read without
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiosqlite
+from store.remembered import REMEMBERED_MAX
 
 from store import Store
-from store.remembered import REMEMBERED_MAX
 from table.model import Character, Table, name_key
 from table.partyops import spend
 from tests.benchmarks._figures import duration, machine, orders, paired_ratio, summarize, table
