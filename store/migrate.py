@@ -74,10 +74,10 @@ def check_applied(
             continue
         if name != migration.name or (checksum is not None and checksum != migration.checksum):
             raise StoreError(
-                f"The database {where} was migrated with another V{version}__{name}.sql than "
-                f"{migration.file} is now: put back the migration files of the release that "
-                "set this database up (a file once applied is never edited; a change goes in "
-                "a new one)"
+                f"{migration.file} is not the V{version}__{name}.sql that was applied to the "
+                f"database {where}: put back that file as released, or run the release that "
+                "set up this database (a migration once applied is never edited: a change "
+                "goes in a new one)"
             )
         if checksum is None:
             unrecorded.append(migration)

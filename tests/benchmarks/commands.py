@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from tests.benchmarks import _seed
 from tests.benchmarks._bots import Pair, checked, extra_channels, forget, pair, rss_mb, use
@@ -212,9 +213,12 @@ async def load(
 
 
 async def set_synchronous(env: Env, mode: str) -> None:
-    # A benchmark may reach in: the store's own connection, for the durability being compared.
-    thread = env.store._backend._thread  # type: ignore[attr-defined]
-    await thread.run(thread.conn.execute, f"PRAGMA synchronous = {mode}")
+    """The durability being compared, on the store's own connection."""
+
+    async def body(tx: Any) -> None:
+        await tx.execute(f"PRAGMA synchronous = {mode}")
+
+    await env.store.backend.read(body, single=True)
 
 
 async def timed(send: Callable[[], Awaitable[object]], samples: int) -> float:

@@ -97,12 +97,6 @@ async def test_migrations_apply_once(db: Database, tmp_path: Path) -> None:
         (tmp_path / "sub").mkdir()  # a missing folder is refused, never created
         db = Database("sqlite", url(tmp_path / "sub" / "tk.db"), tmp_path / "sub" / "tk.db")
     versions = [m.version for m in load_migrations(db.dialect)]
-    assert versions == list(range(1, len(versions) + 1))
-    other = "postgres" if db.dialect == "sqlite" else "sqlite"
-    # both dialects mirror each other, version for version, with no gaps
-    assert [(m.version, m.name) for m in load_migrations(db.dialect)] == [
-        (m.version, m.name) for m in load_migrations(other)
-    ]
     assert versions == list(range(1, len(versions) + 1))  # without gaps
     for _ in range(3):
         async with Store.open(db.url) as store:
@@ -111,7 +105,7 @@ async def test_migrations_apply_once(db: Database, tmp_path: Path) -> None:
     assert sorted(row[0] for row in rows) == versions  # dump() orders rows as text
     assert {"channels", "characters", "events", "monsters"} <= (await db.dump()).keys()
     async with Store.open(db.url) as store:
-        assert await store.backend.migrate() == []  # nothing pending
+        assert await migrate(store) == []  # nothing pending
 
 
 async def test_a_new_migration_is_applied_on_the_next_start(db: Database) -> None:
@@ -125,8 +119,8 @@ async def test_a_new_migration_is_applied_on_the_next_start(db: Database) -> Non
         sql="-- a later change\nCREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT);\n",
     )
     async with Store.open(db.url) as store:
-        assert await store.backend.migrate([*known, extra]) == [extra.version]
-        assert await store.backend.migrate([*known, extra]) == []
+        assert await migrate(store, [*known, extra]) == [extra.version]
+        assert await migrate(store, [*known, extra]) == []
     assert "notes" in await db.dump()
 
 
@@ -142,7 +136,7 @@ async def test_a_failing_migration_leaves_nothing_behind(db: Database) -> None:
     )
     async with Store.open(db.url) as store:
         with pytest.raises(db.missing_table):
-            await store.backend.migrate([broken])
+            await migrate(store, [broken])
         assert await store.apply(1, None, 9, "tick", tick) == 1  # the store still works
     after = await db.dump()
     assert "half" not in after
@@ -159,6 +153,13 @@ def test_split_statements_keeps_semicolons_in_strings() -> None:
     ]
     with pytest.raises(RuntimeError):
         split_statements("CREATE TABLE t (x")
+
+
+async def migrate(store: Store, migrations: Any = None) -> list[int]:
+    """The backend's own `migrate` (not part of the seam: each backend migrates as it opens)."""
+    backend: Any = store.backend
+    found: list[int] = await backend.migrate(migrations)
+    return found
 
 
 async def writer_pragma(store: Store, pragma: str) -> object:
