@@ -1,15 +1,18 @@
-"""The SQLite backend, on aiosqlite: one connection to the file (aiosqlite runs its sqlite3 calls
-on a thread of its own, never on the event loop's), in WAL mode, `synchronous` FULL unless asked
-otherwise.
+"""The SQLite backend, on aiosqlite (which makes every sqlite3 call on a thread of its own, never
+on the event loop's): two connections to the file, in WAL mode, `synchronous` FULL unless asked
+otherwise. Reads go to one (`query_only`): each sees what was committed when it began, never
+waiting for a change. Changes go to the other, one at a time (`_turn`); BEGIN IMMEDIATE takes
+the file's write lock, which covers every channel, against other processes too.
 
-Its transactions take turns: a change is BEGIN IMMEDIATE, its statements one by one, COMMIT,
-and nothing else runs on the connection meanwhile (`_turn`), so none sees another's uncommitted
-rows; BEGIN IMMEDIATE takes the file's write lock, which covers every channel, against other
-processes too. A read waits its turn the same way, then reads committed rows only."""
+Group commit: changes that wait their turn while one runs join its transaction, each in a
+savepoint of its own (one that raises takes back only itself), and its one COMMIT, the sync of
+the log under FULL, serves them all; each caller hears its outcome once that COMMIT is done.
+Under load, that sync is most of a change's time (docs/benchmarks.md, "Group commit")."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from datetime import datetime
@@ -67,15 +70,18 @@ class SqliteTx(Counted):
         await self._conn.execute(sql, args)
 
 
-async def run_sqlite(conn: aiosqlite.Connection, begin: str, body: Body[R]) -> R:
-    """`body` in one transaction on `conn`: `begin`, its statements, COMMIT; ROLLBACK if
-    anything raises. aiosqlite runs a connection's calls in the order they are made, so a
-    caller cancelled halfway still leaves a whole transaction: its ROLLBACK comes after the
-    statements it sent."""
+async def run_sqlite(
+    conn: aiosqlite.Connection, begin: str, body: Body[R], *, commit: bool = True
+) -> R:
+    """`body` in one transaction on `conn`: `begin`, its statements, COMMIT (unless told not
+    to: it is left open); ROLLBACK if anything raises. aiosqlite runs a connection's calls in
+    the order they are made, so a caller cancelled halfway still leaves a whole transaction:
+    its ROLLBACK comes after the statements it sent."""
     try:
         await conn.execute(begin)
         result = await body(SqliteTx(conn))
-        await conn.execute("COMMIT")
+        if commit:
+            await conn.execute("COMMIT")
     except BaseException:
         await asyncio.shield(conn.rollback())  # none open (a failed COMMIT ends it): nothing
         raise
@@ -96,9 +102,13 @@ async def migrate_sqlite(
 class SqliteBackend(Watched):
     dialect = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn, self._path = conn, path
-        self._turn = asyncio.Lock()  # one transaction at a time on the one connection
+    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, path: str):
+        self._writer, self._reader, self._path = writer, reader, path
+        self._turn = asyncio.Lock()  # the writer's: one change's statements at a time
+        self._reading = asyncio.Lock()  # the reader's: one read's statements at a time
+        # The open transaction's COMMIT, which every change in it awaits; None: none open.
+        self._open: asyncio.Future[None] | None = None
+        self._committing: set[asyncio.Task[None]] = set()
         self.files = sqlite_files(path)
         # Told each channel whose change committed (`store.changes`).
         self.committed: list[Callable[[int], None]] = []
@@ -108,44 +118,96 @@ class SqliteBackend(Watched):
         if synchronous not in SYNCHRONOUS:
             raise StoreError(f"SQLite synchronous is full or normal, not {synchronous!r}")
         path = sqlite_path(url)
+        if path == ":memory:":  # a second connection would open a database of its own
+            raise StoreError("SQLite needs a file (sqlite:///path/to/file.db), not :memory:")
         # Refuse a missing folder, a bad or read-only file, a newer schema: before writing.
         await check_sqlite_file(path, load_migrations(cls.dialect)[-1].version)
-        conn = await aiosqlite.connect(path, isolation_level=None)  # we BEGIN and COMMIT
-        try:
-            for pragma in (
-                "journal_mode = WAL",
-                f"synchronous = {synchronous.upper()}",
-                "foreign_keys = ON",
-                f"busy_timeout = {BUSY_MS}",
-            ):
-                await conn.execute(f"PRAGMA {pragma}")
-            backend = cls(conn, path)
-            await backend.migrate()
-        except BaseException:
-            await conn.close()
-            raise
-        return backend
+        async with contextlib.AsyncExitStack() as opening:
+            writer = await _connect(opening, path, f"synchronous = {synchronous.upper()}")
+            await migrate_sqlite(writer, load_migrations(cls.dialect), path)
+            reader = await _connect(opening, path, "query_only = ON")
+            opening.pop_all()  # both stay open
+        return cls(writer, reader, path)
 
     @watched
     async def read(self, body: Body[R], *, single: bool = False) -> R:
-        async with self._turn:
+        async with self._reading:
             if single:
-                return await body(SqliteTx(self._conn, single=True))
-            return await run_sqlite(self._conn, "BEGIN", body)
+                return await body(SqliteTx(self._reader, single=True))
+            return await run_sqlite(self._reader, "BEGIN", body)
 
     @watched
     async def write(self, channel_id: int, body: Body[R]) -> R:
         async with self._turn:
-            result = await run_sqlite(self._conn, "BEGIN IMMEDIATE", body)
+            committed = self._open
+            if committed is None:  # the first change since the last COMMIT
+                result = await run_sqlite(self._writer, "BEGIN IMMEDIATE", body, commit=False)
+                committed = self._open = asyncio.get_running_loop().create_future()
+                # Its COMMIT waits its turn behind the changes waiting now: they join it.
+                task = asyncio.create_task(self._commit(committed))
+                self._committing.add(task)
+                task.add_done_callback(self._committing.discard)
+            else:
+                result = await self._savepoint(committed, body)
+        await asyncio.shield(committed)  # a caller that gives up leaves it to the others
         for told in self.committed:
             told(channel_id)
         return result
 
+    async def _savepoint(self, committed: asyncio.Future[None], body: Body[R]) -> R:
+        """`body` in the open transaction, in a savepoint of its own."""
+        try:
+            await self._writer.execute("SAVEPOINT change")
+            result = await body(SqliteTx(self._writer))
+        except BaseException as error:
+            try:
+                await asyncio.shield(self._writer.execute("ROLLBACK TO change"))
+                await asyncio.shield(self._writer.execute("RELEASE change"))
+            except Exception:  # SQLite ended the whole transaction (a full disk, an I/O error)
+                await asyncio.shield(self._writer.rollback())
+                self._open = None
+                committed.set_exception(error)  # the changes before this one are lost too
+            raise
+        await self._writer.execute("RELEASE change")
+        return result
+
+    async def _commit(self, committed: asyncio.Future[None]) -> None:
+        async with self._turn:
+            if self._open is committed:  # else a change's failure ended it, and told them
+                await self._end(committed)
+
+    async def _end(self, committed: asyncio.Future[None]) -> None:
+        """COMMIT the open transaction (holding the turn), and tell its changes how it went."""
+        self._open = None
+        try:
+            await self._writer.execute("COMMIT")
+        except Exception as error:
+            await asyncio.shield(self._writer.rollback())
+            committed.set_exception(error)
+        else:
+            committed.set_result(None)
+
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
         wanted = load_migrations(self.dialect) if migrations is None else migrations
         async with self._turn:
-            return await migrate_sqlite(self._conn, wanted, self._path)
+            return await migrate_sqlite(self._writer, wanted, self._path)
 
     async def close(self) -> None:
-        async with self._turn:
-            await self._conn.close()
+        async with self._turn, self._reading:
+            if self._open is not None:  # the changes made meanwhile are committed first
+                await self._end(self._open)
+            await self._reader.close()
+            await self._writer.close()
+
+
+async def _connect(
+    opening: contextlib.AsyncExitStack, path: str, pragma: str
+) -> aiosqlite.Connection:
+    """A connection to `path` in autocommit mode (the store begins and commits its own
+    transactions), its rows as sqlite3.Row, closed by `opening` unless popped from it."""
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    opening.push_async_callback(conn.close)
+    conn.row_factory = sqlite3.Row
+    for setting in ("journal_mode = WAL", pragma, "foreign_keys = ON", f"busy_timeout = {BUSY_MS}"):
+        await conn.execute(f"PRAGMA {setting}")
+    return conn

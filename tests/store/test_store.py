@@ -163,12 +163,12 @@ async def migrate(store: Store, migrations: Any = None) -> list[int]:
 
 
 async def writer_pragma(store: Store, pragma: str) -> object:
-    """A PRAGMA's value on the store's connection."""
+    """A PRAGMA's value on the store's writing connection, in a change."""
 
     async def body(tx: Any) -> object:
         return next(iter((await tx.fetchone(f"PRAGMA {pragma}")).values()))
 
-    return await store.backend.read(body, single=True)
+    return await store.backend.write(0, body)
 
 
 async def test_wal_foreign_keys_and_busy_timeout(tmp_path: Path) -> None:
@@ -189,8 +189,8 @@ async def test_synchronous_normal_when_asked_and_nothing_else(tmp_path: Path) ->
         await Store.open(url(tmp_path / "tk.db"), sqlite_synchronous="off")
 
 
-async def test_open_can_be_awaited_and_memory_works() -> None:
-    store = await Store.open("sqlite:///:memory:")
+async def test_open_can_be_awaited(tmp_path: Path) -> None:
+    store = await Store.open(url(tmp_path / "tk.db"))
     try:
         assert await store.apply(5, None, 1, "tick", tick) == 1
         assert (await store.read(5)).clock == 1
