@@ -7,6 +7,7 @@ both in the column order `store.codec` decodes."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import NamedTuple
 
@@ -15,7 +16,7 @@ from store.backend import Tx
 from store.errors import AlreadyApplied
 from table import snapshot
 from table.model import SETTING_NAMES, Table
-from table.parts import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
+from table.parts import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, PARTS, Parts
 
 # A channel read: its row (if any), its turn order (a row of its own while it has one) as
 # `initiative_state`, its server's settings (if any) as `server_<name>`, the event already
@@ -43,13 +44,22 @@ _ARRAY = {
 }
 
 
-def channel_sql(dialect: str, parts: Parts) -> str:
+def _channel_sql(dialect: str, parts: Parts) -> str:
     arrays = "".join(
         f", {_ARRAY[dialect].format(table=table, columns=', '.join(columns))} AS {part}_rows"
         for part, (table, columns) in _ROWS.items()
         if part in parts
     )
     return _CHANNEL.format(parts=arrays)
+
+
+# The statement for each dialect and each set of parts a Table may be read with (eight).
+_CHANNEL_SQL = {
+    (dialect, frozenset(parts)): _channel_sql(dialect, frozenset(parts))
+    for dialect in _ARRAY
+    for n in range(len(PARTS) + 1)
+    for parts in itertools.combinations(PARTS, n)
+}
 
 
 class Loaded(NamedTuple):
@@ -70,7 +80,7 @@ async def load_channel(
     With `interaction_id`, it raises AlreadyApplied if a change of that interaction is logged:
     inside the writing transaction, which holds the channel's lock, a concurrent second
     delivery waits for the first to commit and then finds it (the unique index backs it up)."""
-    sql = channel_sql(tx.dialect, parts)
+    sql = _CHANNEL_SQL[tx.dialect, parts]
     channel = await tx.fetchone(sql, channel_id, guild_id, interaction_id)
     assert channel is not None  # the keys' row is always there, joined to what exists
     if channel["applied_id"] is not None:

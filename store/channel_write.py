@@ -8,7 +8,7 @@ round trip for them all, not one each (a rest of the party writes every characte
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
@@ -21,7 +21,6 @@ from table.event import Event
 from table.model import Table
 from table.parts import Parts
 
-T = TypeVar("T")
 R = TypeVar("R")
 
 
@@ -87,29 +86,31 @@ async def write_rows(
 async def _write_rows(
     rows: Executes, after: Table, old: snapshot.Snapshot, new: snapshot.Snapshot, stored: bool
 ) -> None:
+    channel_id = after.channel_id
     if "channel" in new or not stored:  # events and characters need the channel row
-        await rows.execute(_UPSERT["channels"], *codec.channel_row(after))
+        await upsert_channel(rows, after)
     if snapshot.SERVER in new:
         was, now_set = old[snapshot.SERVER]["settings"], new[snapshot.SERVER]["settings"]
         await _save_server(rows, after, [n for n in now_set if now_set[n] != was[n]])
-    await _save_keyed(
-        rows,
-        "characters",
-        after.channel_id,
-        new["characters"],
-        {c.key: c for c in after.characters},
-        codec.character_row,
+    keyed: tuple[tuple[str, Callable[[int, Any], tuple[Any, ...]]], ...] = (
+        ("characters", codec.character_row),
+        ("monsters", codec.monster_row),
     )
-    await _save_keyed(
-        rows,
-        "monsters",
-        after.channel_id,
-        new.get("monsters", {}),
-        {m.key: m for m in after.monsters},
-        codec.monster_row,
-    )
-    if snapshot.INITIATIVE in new:
-        await _save_initiative(rows, after)
+    for part, encode in keyed:  # each changed key upserted if still at the table, else deleted
+        current = {item.key: item for item in getattr(after, part)}
+        for key in new.get(part, {}):
+            if key in current:
+                await rows.execute(_UPSERT[part], *encode(channel_id, current[key]))
+            else:
+                sql = f"DELETE FROM {part} WHERE channel_id = ? AND key = ?"
+                await rows.execute(sql, channel_id, key)
+    if snapshot.INITIATIVE in new:  # one row while the channel has a turn order
+        state = snapshot.initiative_to_dict(after.initiative)
+        if state is None:
+            await rows.execute("DELETE FROM initiatives WHERE channel_id = ?", channel_id)
+        else:
+            state_json = json.dumps(state, ensure_ascii=False, sort_keys=True)
+            await rows.execute(_UPSERT["initiatives"], channel_id, state_json)
 
 
 async def upsert_channel(tx: Executes, table: Table) -> None:
@@ -131,35 +132,6 @@ async def _save_server(tx: Executes, after: Table, names: Iterable[str]) -> None
         f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
         *(row[c] for c in columns),
     )
-
-
-async def _save_initiative(tx: Executes, after: Table) -> None:
-    """The channel's turn order: one row while it has one, none after `/init end`."""
-    state = snapshot.initiative_to_dict(after.initiative)
-    if state is None:
-        await tx.execute("DELETE FROM initiatives WHERE channel_id = ?", after.channel_id)
-    else:
-        state_json = json.dumps(state, ensure_ascii=False, sort_keys=True)
-        await tx.execute(_UPSERT["initiatives"], after.channel_id, state_json)
-
-
-async def _save_keyed(
-    tx: Executes,
-    table: str,
-    channel_id: int,
-    changed: Iterable[str],
-    current: Mapping[str, T],
-    row: Callable[[int, T], tuple[Any, ...]],
-) -> None:
-    """The changed keys of a per-channel table (characters, monsters): upsert the ones still
-    at the table, delete the ones gone."""
-    for key in changed:
-        if key in current:
-            await tx.execute(_UPSERT[table], *row(channel_id, current[key]))
-        else:
-            await tx.execute(
-                f"DELETE FROM {table} WHERE channel_id = ? AND key = ?", channel_id, key
-            )
 
 
 def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:

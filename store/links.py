@@ -36,6 +36,8 @@ from table.snapshot import WEB
 from table.undo import REDO_ACTION, UNDO_ACTION, Redone, Undone, check_player_may_undo
 
 MAKE, REVOKE = "table link", "table revoke"  # their actions, as logged
+Ref = str | None  # a link by its ref; None: no link
+By = tuple[int, int | None]  # who makes a change, through which interaction (if any)
 _PURPOSE = b"tablekeeper web page links"
 _NONE_MATCHES = hashlib.sha256(b"no link").hexdigest()  # compared when nothing was found
 
@@ -77,11 +79,7 @@ async def find_link(backend: Backend, token: str) -> Link | None:
     """The live link with this token, else None, whatever the reason (unknown, revoked or not
     a token at all): the same work either way, the hashes compared in constant time."""
     digest = token_hash(token)
-
-    async def body(tx: Tx) -> Row | None:
-        return await tx.fetchone(_FIND, digest)
-
-    row = await backend.read(body, single=True)
+    row = await backend.read(lambda tx: tx.fetchone(_FIND, digest), single=True)
     kept = _NONE_MATCHES if row is None else str(row["token_hash"])
     same = hmac.compare_digest(kept, digest)
     if row is None or not same or row["revoked"]:
@@ -91,13 +89,8 @@ async def find_link(backend: Backend, token: str) -> Link | None:
 
 async def live_hash(backend: Backend, channel_id: int) -> str | None:
     """The hash of the channel's live link's token, or None: what open pages are checked by."""
-
-    async def body(tx: Tx) -> Row | None:
-        return await tx.fetchone(
-            "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0", channel_id
-        )
-
-    row = await backend.read(body, single=True)
+    sql = "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0"
+    row = await backend.read(lambda tx: tx.fetchone(sql, channel_id), single=True)
     return None if row is None else str(row["token_hash"])
 
 
@@ -121,22 +114,13 @@ async def _live(tx: Tx, channel_id: int) -> Row | None:
 
 
 async def _log(
-    tx: Tx,
-    table: Table,
-    stored: bool,
-    actor_id: int,
-    action: str,
-    was: str | None,
-    now: str | None,
-    interaction_id: int | None,
-    at: datetime,
+    tx: Tx, table: Table, stored: bool, by: By, action: str, at: datetime, was: Ref, now: Ref
 ) -> Event:
-    """The change as an event (the channel's row first, if it has none yet: events need it)."""
+    """The change of link `was` to `now` (refs; None: none) as an event, made `by` an actor
+    through an interaction (the channel's row first, if it has none yet: events need it)."""
     if not stored:
         await upsert_channel(tx, table)
-    return await event_log.log_change(
-        tx, table, actor_id, action, at, _part(was), _part(now), interaction_id
-    )
+    return await event_log.log_change(tx, table, by[0], action, at, _part(was), _part(now), by[1])
 
 
 async def make_link(
@@ -165,17 +149,8 @@ async def make_link(
         await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
     ref, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
     token = token_for(key, nonce)
-    await _log(
-        tx,
-        table,
-        stored,
-        actor_id,
-        MAKE,
-        None if live is None else live["ref"],
-        ref,
-        interaction_id,
-        now,
-    )
+    was = None if live is None else live["ref"]
+    await _log(tx, table, stored, (actor_id, interaction_id), MAKE, now, was, ref)
     await tx.execute(
         "INSERT INTO web_links (ref, channel_id, guild_id, token_hash, nonce, locale, made_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -208,7 +183,7 @@ async def revoke_link(
     if live is None:
         return False
     await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
-    await _log(tx, table, stored, actor_id, REVOKE, live["ref"], None, interaction_id, now)
+    await _log(tx, table, stored, (actor_id, interaction_id), REVOKE, now, live["ref"], None)
     return True
 
 
@@ -222,14 +197,7 @@ def _logged_ref(snapshot: dict[str, Any]) -> str | None:
 
 
 async def _relink(
-    tx: Tx,
-    current: Table,
-    was: str | None,
-    now: str | None,
-    actor_id: int,
-    action: str,
-    interaction_id: int | None,
-    at: datetime,
+    tx: Tx, current: Table, was: Ref, now: Ref, by: By, action: str, at: datetime
 ) -> Event:
     """The channel's live link, `was` (by ref; None: none), becomes `now`, logged as `action`;
     refused if it is no longer `was`."""
@@ -246,7 +214,7 @@ async def _relink(
             now,
             current.channel_id,
         )
-    return await _log(tx, current, True, actor_id, action, was, now, interaction_id, at)
+    return await _log(tx, current, True, by, action, at, was, now)
 
 
 async def undo_link_change(
@@ -263,7 +231,7 @@ async def undo_link_change(
     if not gm:
         check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
     was, now = _logged_ref(target.after), _logged_ref(target.before)
-    undo = await _relink(tx, current, was, now, actor_id, UNDO_ACTION, interaction_id, at)
+    undo = await _relink(tx, current, was, now, (actor_id, interaction_id), UNDO_ACTION, at)
     await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
     await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), current)
@@ -278,9 +246,9 @@ async def redo_link_change(
     interaction_id: int | None,
     at: datetime,
 ) -> Redone:
-    """`/redo` of an undone link change (inside redo's own transaction, `store.redo`): the
+    """`/redo` of an undone link change (inside redo's own transaction, `store.undo`): the
     channel's live link becomes the one `change` left, logged as a redo taking back `undo`."""
     was, now = _logged_ref(change.before), _logged_ref(change.after)
-    redo = await _relink(tx, current, was, now, actor_id, REDO_ACTION, interaction_id, at)
+    redo = await _relink(tx, current, was, now, (actor_id, interaction_id), REDO_ACTION, at)
     await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
     return Redone(change, undo, redo, current)

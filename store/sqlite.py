@@ -67,7 +67,7 @@ class SqliteTx(Counted):
 
     async def execute(self, sql: str, *args: Any) -> None:
         self._one_more()
-        await self._conn.execute(sql, args)
+        await self._conn.execute_fetchall(sql, args)  # no cursor kept: the cheaper call
 
 
 async def run_sqlite(
@@ -155,21 +155,20 @@ class SqliteBackend(Watched):
         return result
 
     async def _savepoint(self, committed: asyncio.Future[None], body: Body[R]) -> R:
-        """`body` in the open transaction, in a savepoint of its own."""
+        """`body` in the open transaction, in a savepoint of its own: a change that raises
+        takes back only itself. The savepoints of a transaction nest, one per change, and
+        its COMMIT releases them all (a RELEASE each would cost a call more)."""
         try:
             await self._writer.execute("SAVEPOINT change")
-            result = await body(SqliteTx(self._writer))
+            return await body(SqliteTx(self._writer))
         except BaseException as error:
             try:
-                await asyncio.shield(self._writer.execute("ROLLBACK TO change"))
-                await asyncio.shield(self._writer.execute("RELEASE change"))
+                await asyncio.shield(self._writer.execute("ROLLBACK TO change"))  # its own
             except Exception:  # SQLite ended the whole transaction (a full disk, an I/O error)
                 await asyncio.shield(self._writer.rollback())
                 self._open = None
                 committed.set_exception(error)  # the changes before this one are lost too
             raise
-        await self._writer.execute("RELEASE change")
-        return result
 
     async def _commit(self, committed: asyncio.Future[None]) -> None:
         async with self._turn:

@@ -7,7 +7,7 @@ that holds its channel's lock (`apply`, `undo_last`, `redo_last`, `import_channe
 `Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`.
 Each transaction's body lives with its part: reading a channel `store.channel_read`; a change
 `store.channel_write`, logged by `store.event_log`; the log read back `store.events` and
-`store.chart`; `store.undo`, `store.redo`, `store.import_write`, `store.links`,
+`store.chart`; `store.undo` (and redo), `store.import_write`, `store.links`,
 `store.secrets`. What differs between SQLite and PostgreSQL lives behind
 `store.backend.Backend` (`store.sqlite`, `store.postgres`).
 """
@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
-from store import chart, import_write, links, redo, secrets, undo
+from store import chart, import_write, links, secrets, undo
 from store.backend import Backend, Tx
 from store.channel_read import load_channel
 from store.channel_write import apply_change
@@ -99,12 +98,7 @@ class Store:
     async def __aenter__(self) -> Self:
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def _change(
@@ -124,11 +118,7 @@ class Store:
 
     async def ping(self) -> None:
         """One round trip to the database: the health check's "does it answer?"."""
-
-        async def body(tx: Tx) -> None:
-            await tx.fetchone("SELECT 1 AS one")
-
-        await self.backend.read(body, single=True)
+        await self.backend.read(lambda tx: tx.fetchone("SELECT 1 AS one"), single=True)
 
     async def read(
         self, channel_id: int, guild_id: int | None = None, parts: Parts = EVERYTHING
@@ -136,11 +126,10 @@ class Store:
         """A snapshot of the channel; an unknown channel reads as the defaults (nothing written).
         `parts` names what to load besides the channel row: a Table read without "monsters"
         simply has none (commands that never touch monsters skip reading them)."""
-
-        async def body(tx: Tx) -> Table:
-            return (await load_channel(tx, channel_id, guild_id, parts)).table
-
-        return await self.backend.read(body, single=True)
+        read = await self.backend.read(
+            lambda tx: load_channel(tx, channel_id, guild_id, parts), single=True
+        )
+        return read.table
 
     async def read_with_history(
         self, channel_id: int, guild_id: int | None = None
@@ -162,11 +151,9 @@ class Store:
     ) -> list[Event]:
         """The channel's latest changes, newest first; `before_id` pages further back, and
         `after_id` gives the `limit` changes right after that one (a page back towards now)."""
-
-        async def body(tx: Tx) -> tuple[Event, ...]:
-            return await read_page(tx, channel_id, limit, before_id, after_id)
-
-        events = await self.backend.read(body, single=True)
+        events = await self.backend.read(
+            lambda tx: read_page(tx, channel_id, limit, before_id, after_id), single=True
+        )
         return sorted(events, key=lambda event: event.id, reverse=True)
 
     async def newest(self, channel_id: int, limit: int, known: Sequence[Event] = ()) -> list[Event]:
@@ -174,11 +161,9 @@ class Store:
         `known`, an earlier answer, is kept where it still holds: only the changes logged since
         are read in full, and of the rest only their undo links (what an open web page reads
         after every change)."""
-
-        async def body(tx: Tx) -> tuple[Event, ...] | None:
-            return await read_newest(tx, channel_id, limit, known)
-
-        found = await self.backend.read(body, single=True)
+        found = await self.backend.read(
+            lambda tx: read_newest(tx, channel_id, limit, known), single=True
+        )
         return list(found) if found is not None else await self.history(channel_id, limit)
 
     async def fatigue_chart_rows(
@@ -202,7 +187,7 @@ class Store:
         """The secret roll the channel message `message_id` announces, if one is kept."""
         return await secrets.find_secret(self.backend, message_id)
 
-    # --- changing --------------------------------------------------------------------------
+    # --- changing: each a transaction that holds its channel's lock -------------------------
 
     async def apply(
         self,
@@ -222,7 +207,14 @@ class Store:
         the change is applied at most once: if an event already carries that id, nothing runs
         or is written and AlreadyApplied is raised."""
         return await self._change(
-            channel_id, apply_change, guild_id, actor_id, action, fn, parts, interaction_id
+            channel_id,
+            apply_change,
+            guild_id,
+            actor_id,
+            action,
+            fn,
+            parts,
+            interaction_id=interaction_id,
         )
 
     async def undo_last(
@@ -278,7 +270,7 @@ class Store:
         can't be redone, and AlreadyApplied when this `interaction_id` redid something already."""
         return await self._change(
             channel_id,
-            redo.redo_last,
+            undo.redo_last,
             guild_id,
             actor_id,
             is_gm,
@@ -384,11 +376,6 @@ class _Opening:
         self._store = await self._opening()
         return self._store
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         if self._store is not None:
             await self._store.close()
