@@ -123,7 +123,7 @@ def _server_from(row: dict[str, Any] | None) -> ServerLayer:
 
 
 CHARACTER_ROW = (*CHARACTER_FIELDS, *FATIGUE_FIELDS)  # a character's row, as `_character` takes it
-DECODED_MAX = 4096  # characters, and monsters, kept decoded, at most
+DECODED_MAX = 4096  # characters' rows, and monsters', decoded once, at most
 
 
 @functools.lru_cache(maxsize=DECODED_MAX)

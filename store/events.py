@@ -95,7 +95,7 @@ async def read_newest(
     tx: Tx, channel_id: int, limit: int, known: Sequence[Event]
 ) -> tuple[Event, ...] | None:
     """The channel's newest `limit` events, newest first, as `read_page` reads them; `known`, an
-    earlier answer (newest first), is kept where it still holds: then only the events logged
+    earlier answer (newest first), is used again where it still holds: then only the events logged
     since are read in full, and of the known only their undo links (which an undo or a redo
     sets on older events). Known events gone (an undone import takes its history away), or
     changed, or one come among them: None, and the page is to be read whole (one statement
@@ -106,11 +106,11 @@ async def read_newest(
     newest = known[0].id
     rows = await tx.fetchvalues(_NEWEST_SINCE, newest, channel_id, known[-1].id, limit)
     fresh = [event_from_values(row) for row in rows if row[0] > newest]
-    kept = known[: limit - len(fresh)]
+    older = known[: limit - len(fresh)]
     links = [tuple(row[i] for i in _LINKS_AT) for row in rows if row[0] <= newest]
-    if links != [(e.id, e.undone_by, e.undoes) for e in kept]:
+    if links != [(e.id, e.undone_by, e.undoes) for e in older]:
         return None
-    return (*fresh, *kept)
+    return (*fresh, *older)
 
 
 async def read_log(tx: Tx, channel_id: int) -> list[Event]:

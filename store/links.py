@@ -80,8 +80,8 @@ async def find_link(backend: Backend, token: str) -> Link | None:
     a token at all): the same work either way, the hashes compared in constant time."""
     digest = token_hash(token)
     row = await backend.read(lambda tx: tx.fetchone(_FIND, digest), single=True)
-    kept = _NONE_MATCHES if row is None else str(row["token_hash"])
-    same = hmac.compare_digest(kept, digest)
+    stored = _NONE_MATCHES if row is None else str(row["token_hash"])
+    same = hmac.compare_digest(stored, digest)
     if row is None or not same or row["revoked"]:
         return None
     return Link(row["ref"], row["channel_id"], row["guild_id"], row["locale"], digest)

@@ -4,7 +4,7 @@ backend's transactions: `store.sqlite.migrate_sqlite`, `store.postgres.migrate_p
 
 A migration once applied is never edited (a change goes in a new one): at every start, each
 applied migration's file is checked against the checksum recorded when it was applied, and a
-changed file stops the start. Those applied before checksums were kept get them at the first."""
+changed file stops the start. Those applied before checksums were recorded get them at the first."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ async def apply_migrations(
                     " back that file as released, or run the release that set up this database"
                     " (a migration once applied is never edited: a change goes in a new one)"
                 )
-            if file is not None and checksum is None:  # applied before checksums were kept
+            if file is not None and checksum is None:  # applied before checksums were recorded
                 await tx.execute(
                     "UPDATE schema_version SET checksum = ? WHERE version = ?",
                     file.checksum,

@@ -33,9 +33,7 @@ from store.store import open_backend
 # Copied first, in this order (foreign keys); any other table of a later schema comes after.
 FIRST = ("channels", "events")
 SELF_REFERENCES = {"events": ("undone_by", "undoes")}  # set after every row is in
-# SQLite's change stamps (migration `change_stamps`): its triggers make them as the rows go
-# in, so they are never copied.
-OWN_BOOKKEEPING = frozenset({"schema_version", "channel_stamps", "guild_stamps"})
+OWN_BOOKKEEPING = frozenset({"schema_version"})  # each database's own: never copied
 CONNECT_TIMEOUT = 10.0
 
 

@@ -128,7 +128,7 @@ def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
         into.append(dict(now))
         return result
 
-    async def timed_run(conn: Any, begin: str, body: Any) -> Any:
+    async def timed_run(conn: Any, begin: str, body: Any, **options: Any) -> Any:
         async def timed_body(tx: Any) -> Any:
             now["body"] = time.perf_counter()  # BEGIN done
             try:
@@ -136,7 +136,7 @@ def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
             finally:
                 now["bodied"] = time.perf_counter()
 
-        result = await run(conn, begin, timed_body)
+        result = await run(conn, begin, timed_body, **options)
         now["committed"] = time.perf_counter()
         return result
 

@@ -21,20 +21,25 @@ DEADLINE = 3.0
 
 @contextlib.asynccontextmanager
 async def store_held(env: Env, seconds: float) -> AsyncIterator[None]:
-    """Keep the store busy for `seconds`, as a slow disk would: a transaction that takes that
-    long holds SQLite's one connection, so every command that reads or writes waits its turn."""
-    held = asyncio.Event()
+    """Keep the store busy for `seconds`, as a slow disk would: a change and a read that take
+    that long hold the store's connections, so every command that reads or writes waits."""
+    held = [asyncio.Event(), asyncio.Event()]
 
-    async def slow_disk(tx: object) -> None:
+    async def slow_disk(tx: object, held: asyncio.Event) -> None:
         held.set()
         await asyncio.sleep(seconds)
 
-    task = asyncio.create_task(env.store.backend.write(0, slow_disk))
-    await held.wait()
+    backend = env.store.backend
+    tasks = [
+        asyncio.create_task(backend.write(0, lambda tx: slow_disk(tx, held[0]))),
+        asyncio.create_task(backend.read(lambda tx: slow_disk(tx, held[1]))),
+    ]
+    for each in held:
+        await each.wait()
     try:
         yield
     finally:
-        await task
+        await asyncio.gather(*tasks)
 
 
 def acknowledged_in(env: Env, reply: Reply) -> float:
