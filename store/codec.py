@@ -57,7 +57,7 @@ def server_row(table: Table) -> tuple[Any, ...]:
 def character_row(channel_id: int, character: Character) -> tuple[Any, ...]:
     data = character_to_dict(character)
     fatigue = data.pop("fatigue")
-    data["classes"] = _json_classes(data["classes"])
+    data["classes"] = json.dumps(data["classes"], separators=(",", ":"))
     values = [int(v) if isinstance(v, bool) else v for v in (data[n] for n in CHARACTER_FIELDS)]
     values += [int(v) if isinstance(v, bool) else v for v in (fatigue[n] for n in FATIGUE_FIELDS)]
     return (channel_id, character.key, *values)
@@ -67,10 +67,6 @@ def monster_row(channel_id: int, monster: Monster) -> tuple[Any, ...]:
     data = monster_to_dict(monster)
     data["build"] = json.dumps(data["build"], separators=(",", ":"), sort_keys=True)
     return (channel_id, monster.key, *(data[name] for name in MONSTER_FIELDS))
-
-
-def _json_classes(classes: list[list[int]]) -> str:
-    return json.dumps(classes, separators=(",", ":"))
 
 
 def table_from_rows(

@@ -31,11 +31,6 @@ def still_kept(event: Event, newest: int, keep: int) -> bool:
     return event.seq > newest - keep
 
 
-def prunes_after(seq: int) -> bool:
-    """Does logging the channel's event number `seq` prune what lies past its edge?"""
-    return seq % PRUNE_EVERY == 0
-
-
 def touched_keys(*snapshots: Snapshot) -> list[tuple[str, str]]:
     """(part, key) of every character and monster in the snapshots, sorted, each once."""
     return sorted(
@@ -132,19 +127,9 @@ async def log_change(
             + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
             *rows,
         )
-    if prunes_after(seq):
+    if seq % PRUNE_EVERY == 0:
         await prune(tx, channel_id, seq - after.settings.history_keep)
-    return Event(
-        id=event_id,
-        actor_id=actor_id,
-        action=action,
-        created_at=now,
-        before=old,
-        after=new,
-        channel_id=channel_id,
-        clock=after.clock,
-        seq=seq,
-    )
+    return Event(event_id, actor_id, action, now, old, new, channel_id, after.clock, seq=seq)
 
 
 async def prune(tx: Tx, channel_id: int, edge: int) -> None:
