@@ -70,7 +70,7 @@ async def send_secret(
         what=what,
         embeds=tuple(dict(e.to_dict()) for e in embeds),
     )
-    await bot_of(interaction).store.keep_secret(roll)
+    await bot_of(interaction).store.save_secret(roll)
     await whisper(interaction, private_text(name, what, yours=True), embeds=embeds)
 
 

@@ -58,7 +58,7 @@ class Backend(Protocol):
 
 
 class Counted:
-    """What a `single` read's Tx keeps: a second statement there would see another snapshot."""
+    """What a `single` read's Tx counts: a second statement there would see another snapshot."""
 
     def __init__(self, single: bool) -> None:
         self._single, self._sent = single, 0

@@ -120,7 +120,7 @@ async def upsert_channel(tx: Executes, table: Table) -> None:
 
 async def _save_server(tx: Executes, after: Table, names: Iterable[str]) -> None:
     """The server's settings: only the columns named are updated, so a change made from
-    another channel at the same moment to another setting is kept."""
+    another channel at the same moment to another setting stays."""
     if after.guild_id is None:
         raise StoreError("Server settings need a server")
     row = dict(zip(codec.SERVER_COLUMNS, codec.server_row(after), strict=True))

@@ -1,4 +1,4 @@
-"""Reading the event log: `events` rows as `table.event.Event`s (SQLite keeps times and JSON as
+"""Reading the event log: `events` rows as `table.event.Event`s (SQLite stores times and JSON as
 text, PostgreSQL not), and the pages of history /history shows."""
 
 from __future__ import annotations
@@ -95,11 +95,11 @@ async def read_newest(
     tx: Tx, channel_id: int, limit: int, known: Sequence[Event]
 ) -> tuple[Event, ...] | None:
     """The channel's newest `limit` events, newest first, as `read_page` reads them; `known`, an
-    earlier answer (newest first), is used again where it still holds: then only the events logged
-    since are read in full, and of the known only their undo links (which an undo or a redo
+    earlier answer (newest first), is used again where it still holds: then only the events
+    logged since are read in full, and of the known only their undo links (which an undo or a redo
     sets on older events). Known events gone (an undone import takes its history away), or
     changed, or one come among them: None, and the page is to be read whole (one statement
-    here: PostgreSQL's quick reads send no more)."""
+    here: `Store.newest` reads it without a transaction)."""
     _check(limit)
     if not known:
         return None
@@ -120,7 +120,7 @@ async def read_log(tx: Tx, channel_id: int) -> list[Event]:
 
 
 def event_from_row(row: Mapping[str, Any]) -> Event:
-    """An `events` row as an Event (SQLite keeps times and JSON as text, PostgreSQL not)."""
+    """An `events` row as an Event (SQLite stores times and JSON as text, PostgreSQL not)."""
     created_at = row["created_at"]
     if isinstance(created_at, str):
         created_at = datetime.fromisoformat(created_at)

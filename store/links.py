@@ -1,6 +1,6 @@
 """A channel's web page link (`/table link`, `/table revoke`, web/): made, found, revoked, undone.
 
-The token in a link is never kept. Each link keeps the SHA-256 of its token (what a request is
+The token in a link is never stored. Each link stores the SHA-256 of its token (what a request is
 looked up by) and a random nonce; the token is the HMAC of that nonce under a key the bot
 derives from its own secret (`link_key`), so `/table link` can show the same link again, while
 the database alone (a backup, a copy, an export) gives no page away. A token is 256 bits of

@@ -91,7 +91,7 @@ async def _end_of_use(conn: asyncpg.Connection) -> None:
 
 
 class _FloorRetries(logging.Filter):
-    """While the server is down, asyncpg's pool tries to reconnect its one kept connection,
+    """While the server is down, asyncpg's pool tries to reconnect its one standing connection,
     backing off, and logs each try with a traceback: the store's own outage errors say it
     already, once as it begins and once as it ends (`bot.outages`)."""
 

@@ -1,7 +1,7 @@
-"""Secret rolls in the store: the full result kept by the channel message that announces it.
+"""Secret rolls in the store: the full result saved by the channel message that announces it.
 
 Rolling changes nothing at the table, so a secret roll is no event in the log (nothing to undo);
-it is kept only so the GM's peek and Reveal find the result again, after a restart too.
+it is saved only so the GM's peek and Reveal find the result again, after a restart too.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ _KEEP = (
 )
 
 
-async def keep_secret(backend: Backend, roll: SecretRoll) -> None:
-    """`Store.keep_secret`."""
+async def save_secret(backend: Backend, roll: SecretRoll) -> None:
+    """`Store.save_secret`."""
     values = [getattr(roll, name) for name in _COLUMNS.split(", ")]
     result = json.dumps(list(roll.embeds), ensure_ascii=False, sort_keys=True)
     now = datetime.now(UTC)

@@ -33,7 +33,7 @@ R = TypeVar("R")
 SYNCHRONOUS = ("full", "normal")
 BUSY_MS = 5000  # how long a change waits for another process's write lock
 
-# Wall times are kept as ISO 8601 text. sqlite3's own datetime adapter is deprecated; this is
+# Wall times are stored as ISO 8601 text. sqlite3's own datetime adapter is deprecated; this is
 # the recipe its documentation gives.
 sqlite3.register_adapter(datetime, datetime.isoformat)
 
@@ -67,7 +67,7 @@ class SqliteTx(Counted):
 
     async def execute(self, sql: str, *args: Any) -> None:
         self._one_more()
-        await self._conn.execute_fetchall(sql, args)  # no cursor kept: the cheaper call
+        await self._conn.execute_fetchall(sql, args)  # no cursor made: the cheaper call
 
 
 async def run_sqlite(

@@ -2,7 +2,7 @@
 for every backend. Each method is one transaction: a read (`read`, `history`, `newest`,
 `read_with_history`, `fatigue_chart_rows`, `find_link`, `live_hash`, `find_secret`) or a change
 that holds its channel's lock (`apply`, `undo_last`, `redo_last`, `import_channel`,
-`make_link`, `revoke_link`, `keep_secret`, `mark_revealed`).
+`make_link`, `revoke_link`, `save_secret`, `mark_revealed`).
 
 `Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`.
 Each transaction's body lives with its part: reading a channel `store.channel_read`; a change
@@ -74,7 +74,7 @@ class Store:
         sqlite_synchronous: str = "full",
         retry_for: float = 0.0,
     ) -> _Opening:
-        """`retry_for`: seconds to keep trying a database server that can't be reached yet."""
+        """`retry_for`: seconds to go on trying a database server that can't be reached yet."""
         return _Opening(lambda: cls._open(url, now, sqlite_synchronous, retry_for))
 
     @classmethod
@@ -158,9 +158,9 @@ class Store:
 
     async def newest(self, channel_id: int, limit: int, known: Sequence[Event] = ()) -> list[Event]:
         """The channel's newest `limit` changes, newest first, as `history` gives them.
-        `known`, an earlier answer, is kept where it still holds: only the changes logged since
-        are read in full, and of the rest only their undo links (what an open web page reads
-        after every change)."""
+        `known`, an earlier answer, is used again where it still holds: only the changes logged
+        since are read in full, and of the rest only their undo links (what an open web page
+        reads after every change)."""
         found = await self.backend.read(
             lambda tx: read_newest(tx, channel_id, limit, known), single=True
         )
@@ -184,7 +184,7 @@ class Store:
         return await links.live_hash(self.backend, channel_id)
 
     async def find_secret(self, message_id: int) -> SecretRoll | None:
-        """The secret roll the channel message `message_id` announces, if one is kept."""
+        """The secret roll the channel message `message_id` announces, if one was saved."""
         return await secrets.find_secret(self.backend, message_id)
 
     # --- changing: each a transaction that holds its channel's lock -------------------------
@@ -239,17 +239,8 @@ class Store:
         delivery). With `asks`, an undo that would take a character or monster away raises
         AskFirst instead (nothing written); the confirmed command passes `expect`, the target it
         was asked about, and is refused if the undo would now take another."""
-        return await self._change(
-            channel_id,
-            undo.undo_last,
-            guild_id,
-            actor_id,
-            is_gm,
-            manages_server,
-            interaction_id=interaction_id,
-            asks=asks,
-            expect=expect,
-        )
+        asked = undo.Asked(guild_id, actor_id, is_gm, manages_server, interaction_id, asks, expect)
+        return await self._change(channel_id, undo.undo_last, asked)
 
     async def redo_last(
         self,
@@ -268,17 +259,8 @@ class Store:
         one transaction that holds the channel's lock. `is_gm`, `asks` and `expect` as for
         `undo_last`. Raises RulesError (nothing written) when there is nothing to redo or it
         can't be redone, and AlreadyApplied when this `interaction_id` redid something already."""
-        return await self._change(
-            channel_id,
-            undo.redo_last,
-            guild_id,
-            actor_id,
-            is_gm,
-            manages_server,
-            interaction_id=interaction_id,
-            asks=asks,
-            expect=expect,
-        )
+        asked = undo.Asked(guild_id, actor_id, is_gm, manages_server, interaction_id, asks, expect)
+        return await self._change(channel_id, undo.redo_last, asked)
 
     async def import_channel(
         self,
@@ -352,10 +334,10 @@ class Store:
             interaction_id=interaction_id,
         )
 
-    async def keep_secret(self, roll: SecretRoll) -> None:
-        """Keep a secret roll, so the GM's peek and Reveal find it again, after a restart too
-        (one transaction; the same message twice keeps the first)."""
-        await secrets.keep_secret(self.backend, roll)
+    async def save_secret(self, roll: SecretRoll) -> None:
+        """Save a secret roll, so the GM's peek and Reveal find it again, after a restart too
+        (one transaction; the same message twice: the first stays)."""
+        await secrets.save_secret(self.backend, roll)
 
     async def mark_revealed(self, roll: SecretRoll, gm_id: int) -> bool:
         """Mark the roll revealed by `gm_id`; False when it already was (by anyone)."""

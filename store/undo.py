@@ -11,7 +11,7 @@ either costs the same under 10 later events or 50,000. Both stop at the channel'
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from rules.errors import RulesError
@@ -23,6 +23,8 @@ from store.errors import StoreError
 from store.events import UNDID, event_from_row
 from store.import_write import forget_import, is_import
 from table.event import Event
+from table.model import Table
+from table.parts import EVERYTHING
 from table.undo import (
     REDO_ACTION,
     UNDO_ACTION,
@@ -78,22 +80,31 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
     return [] if row is None else [event_from_row(row)]
 
 
-async def undo_last(
-    tx: Tx,
-    now: datetime,
-    channel_id: int,
-    guild_id: int | None,
-    actor_id: int,
-    is_gm: bool | GmTest,
-    manages_server: bool = False,
-    *,
-    interaction_id: int | None = None,
-    asks: bool = False,
-    expect: int | None = None,
-) -> Undone:
+@dataclass(frozen=True)
+class Asked:
+    """Who asks for an undo or a redo, and how (`Store.undo_last`'s arguments)."""
+
+    guild_id: int | None
+    actor_id: int
+    is_gm: bool | GmTest
+    manages_server: bool
+    interaction_id: int | None
+    asks: bool
+    expect: int | None
+
+    async def load(self, tx: Tx, channel_id: int) -> tuple[Table, bool, bool]:
+        """The channel, whether its row is stored, and whether the asker is its GM."""
+        current, stored = await load_channel(
+            tx, channel_id, self.guild_id, EVERYTHING, self.interaction_id
+        )
+        gm = self.is_gm if isinstance(self.is_gm, bool) else self.is_gm(current.settings)
+        return current, stored, gm
+
+
+async def undo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Undone:
     """`Store.undo_last`'s transaction."""
-    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
-    gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
+    current, stored, gm = await asked.load(tx, channel_id)
+    actor_id, interaction_id, expect = asked.actor_id, asked.interaction_id, asked.expect
     keep = current.settings.history_keep
     target = await latest_event(tx, channel_id, None if gm else actor_id)
     if expect is not None and (target is None or target.id != expect):
@@ -108,8 +119,10 @@ async def undo_last(
         raise RulesError(too_old(keep, target))
     if links.is_link_change(target):  # the web page's link: not part of the table
         return await links.undo_link_change(tx, current, target, actor_id, gm, interaction_id, now)
-    undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
-    if asks:
+    undone = plan_undo(
+        current, target, await _later(tx, target), actor_id, gm, asked.manages_server
+    )
+    if asked.asks:
         ask_first(current, undone, target, target.id, redo=False)
     if is_import(target):  # the imported history goes with it: nothing is logged
         return await forget_import(tx, current, undone, target, actor_id, now)
@@ -151,22 +164,10 @@ async def _later_redone(tx: Tx, change: Event, undo: Event) -> list[Event]:
     return [event_from_row(row) for row in rows]
 
 
-async def redo_last(
-    tx: Tx,
-    now: datetime,
-    channel_id: int,
-    guild_id: int | None,
-    actor_id: int,
-    is_gm: bool | GmTest,
-    manages_server: bool = False,
-    *,
-    interaction_id: int | None = None,
-    asks: bool = False,
-    expect: int | None = None,
-) -> Redone:
+async def redo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Redone:
     """`Store.redo_last`'s transaction."""
-    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
-    gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
+    current, stored, gm = await asked.load(tx, channel_id)
+    actor_id, interaction_id, expect = asked.actor_id, asked.interaction_id, asked.expect
     undo = await latest_event(tx, channel_id, None if gm else actor_id, REDOABLE)
     if expect is not None and (undo is None or undo.id != expect):
         raise RulesError(changed_since_asked(redo=True))
@@ -181,8 +182,8 @@ async def redo_last(
             tx, current, change, undo, actor_id, interaction_id, now
         )
     later = await _later_redone(tx, change, undo)
-    redone = plan_redo(current, change, undo, later, actor_id, gm, manages_server)
-    if asks:
+    redone = plan_redo(current, change, undo, later, actor_id, gm, asked.manages_server)
+    if asked.asks:
         ask_first(current, redone, change, undo.id, redo=True)
     redo = await save_change(
         tx, current, redone, actor_id, REDO_ACTION, now, stored, interaction_id

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 from tqdm import tqdm
 
 from bot.settings import redacted_url
@@ -117,8 +118,6 @@ async def connect(url: str, role: str, *, readonly: bool) -> AsyncIterator[Raw]:
             await conn.close()
         return
     try:
-        import asyncpg
-
         conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
     except Exception as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -84,7 +84,7 @@ async def test_no_sqlite3_call_runs_on_the_event_loops_thread(tmp_path: Path) ->
             await store.find_link(token)
             await store.live_hash(CH)
             await store.revoke_link(CH, GUILD, GM)
-            await store.keep_secret(roll)
+            await store.save_secret(roll)
             await store.find_secret(roll.message_id)
             await store.mark_revealed(roll, GM)
         assert seen == []  # nothing so far: now the watch itself is checked
