@@ -189,6 +189,8 @@ class SqliteBackend(Watched):
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
         wanted = load_migrations(self.dialect) if migrations is None else migrations
         async with self._turn:
+            if self._open is not None:  # the changes made meanwhile are committed first
+                await self._end(self._open)
             return await migrate_sqlite(self._writer, wanted, self._path)
 
     async def close(self) -> None:

@@ -17,8 +17,9 @@ echo bot sending a `/save level:5 vs:7` reply, embed and "Roll again" button, bu
 fixed dict: discord.py's cost for that payload, the floor of what `/save` can take).
 `--store` splits the store's part of each change (`/fatigue spend`, `/monster hit`) on SQLite
 too: its turn at the connection and BEGIN IMMEDIATE, the change's body (its statements, each a
-call on aiosqlite's thread and back), the COMMIT (under synchronous=FULL the sync of the log,
-the disk's own time), and the turn handed on until the caller resumes; and, one per round in
+call on aiosqlite's thread and back), the wait for its COMMIT's turn (a change that comes alone
+commits alone), the COMMIT (under synchronous=FULL the sync of the log, the disk's own time),
+and its caller resuming; and, one per round in
 the same run, one 4 KB page written and synced to the disk (`fdatasync`, in the database's
 folder): with the spend's phases outside its command, that gives the floor of a durable change
 in this harness, a store that took nothing but one sync.
@@ -61,7 +62,7 @@ from tests.benchmarks.commands import COMMANDS, who
 from tests.localdiscord.world import speaking
 
 PHASES = ("arrive → command", "command → answer", "answer → request", "request → done")
-STORE_PHASES = ("turn and BEGIN", "body", "COMMIT", "turn handed on")
+STORE_PHASES = ("turn and BEGIN", "body", "COMMIT's turn", "COMMIT", "caller resumes")
 ECHO, SAVE_SIZED = "/echo", "/echo save-sized"
 ROLLER = 1_300_000_000_000_000  # a snowflake's size, for the button's custom_id
 READS = ("/party show", "/history")  # after each round's changes, read again (untimed)
@@ -117,7 +118,7 @@ def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
     """Each SQLite change's moments, from its `write` to its caller resuming, appended to `into`
     (one change at a time: the benchmark sends them one by one)."""
     backend = sqlite_store.SqliteBackend
-    write, run = backend.write, sqlite_store.run_sqlite
+    write, run, end = backend.write, sqlite_store.run_sqlite, backend._end
     now: dict[str, float] = {}
 
     async def timed_write(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -136,15 +137,24 @@ def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
             finally:
                 now["bodied"] = time.perf_counter()
 
-        result = await run(conn, begin, timed_body, **options)
-        now["committed"] = time.perf_counter()
-        return result
+        return await run(conn, begin, timed_body, **options)
 
-    with patched([(backend, "write", timed_write), (sqlite_store, "run_sqlite", timed_run)]):
+    async def timed_end(self: Any, committed: Any) -> None:
+        now["commit"] = time.perf_counter()  # the COMMIT's turn came
+        await end(self, committed)
+        now["committed"] = time.perf_counter()
+
+    with patched(
+        [
+            (backend, "write", timed_write),
+            (backend, "_end", timed_end),
+            (sqlite_store, "run_sqlite", timed_run),
+        ]
+    ):
         yield
 
 
-STORE_MOMENTS = ("write", "body", "bodied", "committed", "resumed")
+STORE_MOMENTS = ("write", "body", "bodied", "commit", "committed", "resumed")
 
 
 @functools.cache  # built once, at the first call (Tablekeeper's catalogs installed by then)
