@@ -20,7 +20,7 @@ from bot.permissions import is_gm
 from lang import N_, _
 from rules.errors import RulesError
 from store.errors import DatabaseOutage
-from table.active import in_use, own_characters
+from table.active import active_character, own_characters
 from table.model import Character, Forbidden, Table
 from table.parts import CHANNEL_ONLY, EVERYTHING, PARTY, Parts
 
@@ -119,11 +119,10 @@ def require_gm(interaction: discord.Interaction, table: Table) -> None:
 
 
 def pick_character(table: Table, name: str | None, user_id: int) -> Character:
-    """The named character, else the caller's only character in this channel, else the one
-    they use (`/character use`)."""
+    """The named character, else the caller's active one (`table.active`)."""
     if name:
         return table.get(name)
-    found = in_use(table, user_id)
+    found = active_character(table, user_id)
     if found is not None:
         return found
     own = own_characters(table, user_id)

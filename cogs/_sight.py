@@ -11,7 +11,7 @@ from typing import TypeVar
 import discord
 
 from bot.permissions import is_gm
-from cogs._reply import whisper
+from cogs._reply import reply
 from cogs._shared import apply_as
 from render.monsters import gm_copy
 from table.model import Table
@@ -43,4 +43,4 @@ async def change_seen(
 async def whisper_gm_copy(interaction: discord.Interaction, embed: discord.Embed) -> None:
     """After a public reply that left out what the GM keeps hidden: the whole of it, to the GM
     alone."""
-    await whisper(interaction, embeds=[gm_copy(embed)])
+    await reply(interaction, embeds=[gm_copy(embed)], private=True)

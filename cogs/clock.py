@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._options import Minutes
 from cogs._reply import reply
 from cogs._shared import apply_as, gm_only, read_table
-from cogs.fatigue import Minutes
 from lang import N_, n_
 from render.fatigue import clock_embed, report_embed
 from table import partyops

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._reply import PRIVATE, reply
+from cogs._reply import private, reply
 from cogs._shared import bot_of, require_gm, table_channel_id
 from lang import N_, _, n_
 from rules.errors import RulesError
@@ -25,8 +25,8 @@ class Export(commands.Cog):
     @app_commands.command(
         name="export",
         description=N_("GM: this channel's table and history as a JSON file"),
-        extras=PRIVATE,
     )
+    @private()
     @app_commands.guild_only()
     async def export(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)  # a thread's is its channel's table

@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
-from cogs._reply import private_if, reply, update
+from cogs._reply import private, reply, update
 from cogs._shared import bot_of, table_channel_id
 from cogs._sight import reader_sight
 from cogs._take_back import TakeBackAnswer, undo_or_ask
@@ -128,8 +128,8 @@ class History(commands.Cog):
     @app_commands.command(
         name="history",
         description=N_("This channel's recent changes, newest first"),
-        extras=private_if("private"),
     )
+    @private(lambda options: options.private)
     @app_commands.guild_only()
     @app_commands.describe(private=N_("Only you see it (default: the whole channel)"))
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:

@@ -21,7 +21,7 @@ from bot.ack import mark_saved
 from bot.permissions import is_gm
 from cogs._buttons import id_code, id_from_code
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
-from cogs._reply import PRIVATE, reply, update
+from cogs._reply import private, reply, update
 from cogs._shared import GM_ONLY, bot_of, read_table, require_gm, table_channel_id
 from lang import N_, _
 from render.importing import (
@@ -133,8 +133,8 @@ class Importing(commands.Cog):
     @app_commands.command(
         name="import",
         description=N_("GM: put a Tablekeeper export into this channel (asks before replacing)"),
-        extras=PRIVATE,
     )
+    @private()
     @app_commands.describe(file=N_("The JSON file /export gave (from this server or another)"))
     @app_commands.guild_only()
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:

@@ -17,7 +17,7 @@ from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._picture import job, reply_picture
-from cogs._reply import PRIVATE, private_unless, reply
+from cogs._reply import private, reply
 from cogs._shared import offers_nothing_in_outage, read_table
 from cogs._sight import change_seen, reader_sight, whisper_gm_copy
 from lang import N_, _
@@ -216,6 +216,7 @@ class Monsters(commands.Cog):
     @app_commands.autocomplete(
         spots=spots_autocomplete, easy_spots=spots_autocomplete, revealed_spots=spots_autocomplete
     )
+    @private(lambda options: not options.public)
     async def _build(
         self,
         interaction: discord.Interaction,
@@ -241,14 +242,8 @@ class Monsters(commands.Cog):
         await reply(interaction, embed=embed)  # private unless public, as declared
 
     BUILD = N_("A monster's stat block from its Rank and armor")
-    build = monster.command(name="build", description=BUILD, extras=private_unless("public"))(
-        _build
-    )
-    build_anywhere = anywhere(
-        app_commands.command(
-            name="monster-build", description=BUILD, extras=private_unless("public")
-        )(_build)
-    )
+    build = monster.command(name="build", description=BUILD)(_build)
+    build_anywhere = anywhere(app_commands.command(name="monster-build", description=BUILD)(_build))
 
     @monster.command(name="create", description=N_("GM: keep a monster in this channel"))
     @app_commands.describe(
@@ -294,8 +289,8 @@ class Monsters(commands.Cog):
     @monster.command(
         name="show",
         description=N_("A monster's stat block, HP and facing"),
-        extras=private_unless("public"),
     )
+    @private(lambda options: not options.public)
     @app_commands.describe(name=N_("Which monster"), public=PUBLIC)
     @app_commands.autocomplete(name=monster_autocomplete)
     async def show(
@@ -308,18 +303,16 @@ class Monsters(commands.Cog):
         # Private unless public, as declared.
         await reply_picture(interaction, monster_embed(monster, sight=seen), picture)
 
-    @monster.command(
-        name="list", description=N_("This channel's monsters"), extras=private_unless("public")
-    )
+    @monster.command(name="list", description=N_("This channel's monsters"))
+    @private(lambda options: not options.public)
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
         table = await read_table(interaction, BESTIARY)
         seen = reader_sight(interaction, table, public)
         await reply(interaction, embed=roster_embed(table.monsters, seen))
 
-    @monster.command(
-        name="remove", description=N_("GM: remove a monster (asks to confirm)"), extras=PRIVATE
-    )
+    @monster.command(name="remove", description=N_("GM: remove a monster (asks to confirm)"))
+    @private()
     @app_commands.describe(name=N_("Which monster"))
     @app_commands.autocomplete(name=monster_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:

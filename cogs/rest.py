@@ -13,10 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._fatigue import change_character
+from cogs._options import Minutes
 from cogs._reply import reply
 from cogs._several import characters_autocomplete
 from cogs._shared import apply_as, gm_only
-from cogs.fatigue import Minutes, change_character
 from lang import N_, _
 from render.fatigue import report_embed
 from table import partyops

@@ -26,6 +26,7 @@ from cogs._buttons import (
     optional_text,
 )
 from cogs._odds import no_secret_chart, reply_odds
+from cogs._options import Label
 from cogs._reply import reply
 from cogs._save_ids import (
     AGAINST_ID,
@@ -37,9 +38,8 @@ from cogs._save_ids import (
     against_code,
     against_from_code,
 )
+from cogs._secret import send_secret
 from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
-from cogs.roll import Label
-from cogs.secret import send_secret
 from lang import N_, _
 from render.label import labelled
 from render.saves import party_embed, save_embed

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.translator import described
-from cogs._reply import PRIVATE, reply
+from cogs._reply import private, reply
 from cogs._shared import apply_as, gm_only, read_table
 from lang import N_, _
 from render.fatigue import clock_line, fight_round
@@ -72,8 +72,8 @@ class Settings(commands.Cog):
     @settings.command(
         name="show",
         description=N_("This channel's settings, and where each comes from"),
-        extras=PRIVATE,
     )
+    @private()
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, CHANNEL_ONLY)
         sources = {name: table.source(name) for name in SETTING_NAMES}

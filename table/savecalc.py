@@ -16,7 +16,7 @@ from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
 from rules.saves import Difficulty, SaveKind, SaveResult
 
-from table.active import in_use, own_characters
+from table.active import active_character, own_characters
 from table.model import NO_CHARACTERS, Character, Table
 
 _LISTED_NAMES = 5  # names shown when the caller has several characters
@@ -128,7 +128,7 @@ def _character_for(table: Table, options: SaveOptions, user_id: int) -> Characte
     """
     if options.character:
         return table.get(options.character)
-    found = in_use(table, user_id)
+    found = active_character(table, user_id)
     if found is not None:
         return found
     own = own_characters(table, user_id)

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import ack, metrics, options
+from bot import ack, metrics, options, watchdog
 from lang import speaking
 from render import history
 from store.links import Link
@@ -95,14 +95,14 @@ def test_fatigue_levels_kept_stay_within_their_bound() -> None:
 
 
 async def test_the_watchdog_remembers_the_last_interaction_ids_only() -> None:
-    acks = ack.Acks(watchdog=60)
-    over = ack.RECENT + 100
+    acks = watchdog.Acks(watchdog=60)
+    over = watchdog.RECENT + 100
     kind = discord.InteractionType.application_command
     for number in range(over):
         item: Any = SimpleNamespace(id=number, type=kind, extras={})
         acks.arrived(item)
-        ack._settle(ack.ack_of(item))  # answered at once
-    assert len(acks.recent) == ack.RECENT
+        ack.settle(ack.ack_of(item))  # answered at once
+    assert len(acks.recent) == watchdog.RECENT
     assert over - 1 in acks.recent and 0 not in acks.recent
     assert not acks.pending
     acks.close()

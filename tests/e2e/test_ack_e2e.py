@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.ack import WATCHDOG
+from bot.watchdog import WATCHDOG
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed
 from tests.localdiscord.reply import Reply

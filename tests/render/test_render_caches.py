@@ -16,9 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lang
-from cogs._buttons import id_code, id_from_code
 from lang.catalogs import load
-from render import changes, common, fatigue, history, saves
+from render import changes, common, fatigue, history
 from rules import saves as rules_saves
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
@@ -95,34 +94,6 @@ def test_the_board_reads_in_each_language_after_the_other_was_cached() -> None:
     assert "Tired" in english[0] and "Cansado" in spanish[0]
 
 
-@settings(max_examples=200, deadline=None)
-@given(odds=st.floats(0, 1) | st.sampled_from([0.0, 1.0, 0.00004, 0.99996, 0.5, 0.6345]))
-def test_chance_text_is_the_same_cached_or_not(odds: float) -> None:
-    def both() -> tuple[object, object]:
-        return saves.chance_text(odds), saves._chance_text.__wrapped__(odds, lang.words())
-
-    for cached, uncached in in_each_language(both):
-        assert cached == uncached
-
-
-@given(
-    pieces=st.lists(
-        st.tuples(st.sampled_from(["Level 5", "Nivel 5", "Wisdom", "Kin"]), st.integers(-99, 99)),
-        min_size=1,
-        max_size=4,
-    )
-)
-def test_bonus_text_is_the_same_cached_or_not(pieces: list[tuple[str, int]]) -> None:
-    shown, bonus = tuple(pieces), sum(value for ignored, value in pieces)
-    assert saves._bonus_text(shown, bonus) == saves._bonus_text.__wrapped__(shown, bonus)
-
-
-@given(snowflake=st.integers(0, 2**64 - 1))
-def test_an_id_code_is_the_same_cached_or_not(snowflake: int) -> None:
-    assert id_code(snowflake) == id_code.__wrapped__(snowflake)
-    assert id_from_code(id_code(snowflake)) == snowflake
-
-
 VALUES = st.none() | st.integers(0, 99)  # every setting shows a number
 
 
@@ -141,11 +112,6 @@ def test_unchanged_fields_read_as_before(old: dict[str, Any], new: dict[str, Any
             ]
             assert changes._fields(old, new, changes._SETTINGS) == slow
             assert changes._fields(new, new, changes._SETTINGS) == []
-
-
-@given(text=st.text(max_size=12))
-def test_a_name_is_escaped_the_same_cached_or_not(text: str) -> None:
-    assert changes._name({"name": text}) == changes._escaped.__wrapped__(text)
 
 
 def _event(fp_before: int, fp_after: int, **fields: Any) -> Event:
