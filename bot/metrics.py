@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import asyncpg
 import discord
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -44,13 +45,9 @@ def command_label(interaction: discord.Interaction) -> str:
 
 
 def is_database_error(error: BaseException) -> bool:
-    if isinstance(error, sqlite3.Error | StoreError):
-        return True
-    try:
-        import asyncpg
-    except ImportError:
-        return False
-    return isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError)
+    return isinstance(
+        error, sqlite3.Error | StoreError | asyncpg.PostgresError | asyncpg.InterfaceError
+    )
 
 
 class _GatewayCollector(Collector):

@@ -12,11 +12,12 @@ import discord
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply
 from cogs._several import names_text
-from cogs._shared import PARTY, apply_as, pick_character
+from cogs._shared import apply_as, pick_character
 from lang import N_, _
 from render.fatigue import change_embed, fight_round, report_embed
 from table import partyops
 from table.model import Forbidden, Table, check_can_change
+from table.parts import PARTY
 from table.partyops import CharacterChange, PartyReport
 from table.several import change_each, named_characters
 

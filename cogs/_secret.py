@@ -71,7 +71,7 @@ async def send_secret(
         what=what,
         embeds=tuple(dict(e.to_dict()) for e in embeds),
     )
-    await bot_of(interaction).store.keep_secret(roll)
+    await bot_of(interaction).store.save_secret(roll)
     await reply(interaction, private_text(name, what, yours=True), embeds=embeds, private=True)
 
 

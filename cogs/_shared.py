@@ -19,23 +19,16 @@ from bot.outages import of as outages_of
 from bot.permissions import is_gm
 from lang import N_, _
 from rules.errors import RulesError
-from store.channel_read import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Parts
 from store.errors import DatabaseOutage
 from table.active import active_character, own_characters
 from table.model import Character, Forbidden, Table
+from table.parts import CHANNEL_ONLY, EVERYTHING, PARTY, Parts
 
 if TYPE_CHECKING:
     from bot.client import Tablekeeper
 
 R = TypeVar("R")
 GmStep = Callable[[Table, bool], tuple[Table, R]]  # (table, caller is GM) -> (new table, result)
-
-# What a command reads besides the channel row: most need the party, the bestiary's commands
-# their monsters, the settings nothing more. The turn order goes with both (it lists characters
-# and monsters), so a change to either sees it.
-PARTY: Parts = frozenset({CHARACTERS, INITIATIVE})
-BESTIARY: Parts = frozenset({MONSTERS, INITIATIVE})
-CHANNEL_ONLY: Parts = frozenset()
 
 GM_ONLY = N_("Only the GM can do that here (Manage Channels, or the channel's GM role)")
 

@@ -12,10 +12,11 @@ import discord
 
 from bot.permissions import is_gm
 from cogs._reply import reply
-from cogs._shared import BESTIARY, apply_as
+from cogs._shared import apply_as
 from render.monsters import gm_copy
 from store.channel_read import Parts
 from table.model import Table
+from table.parts import BESTIARY
 from table.sight import Sight, channel_sight, sight
 
 R = TypeVar("R")

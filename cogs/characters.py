@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.permissions import is_gm
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
 from cogs._reply import private, reply, update
-from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
+from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
 from render.active import active_embed
 from render.characters import (
@@ -29,6 +29,7 @@ from table.active import make_active
 from table.level_check import new_disagreement
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from table.names import NAME_LIMIT
+from table.parts import PARTY
 from table.sheet import SheetOptions, change, create, remove
 
 log = logging.getLogger(__name__)

@@ -21,10 +21,11 @@ from cogs._fatigue import SPEND_ONE, SpendOne, change_character, spend_fp
 from cogs._options import Amount, Minutes
 from cogs._reply import reply
 from cogs._several import characters_autocomplete
-from cogs._shared import PARTY, character_autocomplete, pick_character, read_table
+from cogs._shared import character_autocomplete, pick_character, read_table
 from lang import N_, _
 from render.fatigue import character_embed, fight_round
 from table import partyops
+from table.parts import PARTY
 
 CHARACTER_HELP = N_("Whose fatigue (default: your character here)")
 CHARACTERS_HELP = N_("Whose fatigue; several at once: Aria, Bórin (default: your character here)")

@@ -18,7 +18,7 @@ from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._picture import job, reply_picture
 from cogs._reply import private, reply
-from cogs._shared import BESTIARY, offers_nothing_in_outage, read_table
+from cogs._shared import offers_nothing_in_outage, read_table
 from cogs._sight import change_seen, reader_sight, whisper_gm_copy
 from lang import N_, _
 from render.monsters import (
@@ -50,6 +50,7 @@ from table.bestiary import MONSTERS_MAX, BuildOptions
 from table.monster import HP_MAX
 from table.monster_view import monster_view
 from table.names import NAME_LIMIT
+from table.parts import BESTIARY
 from table.sight import GM_ALONE
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.

@@ -12,14 +12,14 @@ from discord.ext import commands
 
 from bot.translator import described
 from cogs._reply import private, reply
-from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
+from cogs._shared import apply_as, gm_only, read_table
 from lang import N_, _
 from render.fatigue import clock_line, fight_round
 from render.settings import MONSTER_STATS_CHOICES, RESET_CHOICES, settings_embed
 from rules.errors import RulesError
-from store.channel_read import INITIATIVE
 from table.dice_expr import INIT_DICE_MAX
 from table.model import Forbidden, Table
+from table.parts import CHANNEL_ONLY, INITIATIVE
 from table.settings import (
     HISTORY_KEEP_DEFAULT,
     HISTORY_KEEP_MAX,

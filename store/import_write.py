@@ -36,7 +36,6 @@ from lang import _
 from rules.errors import RulesError
 from store import event_log
 from store.backend import Tx
-from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import write_rows
 from store.errors import StoreError
@@ -98,7 +97,8 @@ def _replaces_nothing(event: Event) -> bool:
 
 
 async def import_channel(
-    changes: Changes,
+    tx: Tx,
+    now: datetime,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -108,46 +108,40 @@ async def import_channel(
     replace: tuple[int | None] | None = None,
     interaction_id: int | None = None,
 ) -> ImportDone:
-    """`Store.import_channel`."""
+    """`Store.import_channel`'s transaction."""
     if guild_id != imported.guild_id:  # its actors, GM role and settings are that server's
         raise StoreError("An import checked for another server")
-
-    async def body(tx: Tx) -> ImportDone:
-        current, stored, _read_as = await load_channel(
-            tx, channel_id, guild_id, interaction_id=interaction_id
+    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
+    check(current)
+    newest = await tx.fetchone(
+        "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+    )
+    newest_id = None if newest is None else int(newest["id"])
+    empty = await _is_empty(tx, current, newest is not None)
+    if not empty and replace is None:
+        count = await tx.fetchone(
+            "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id
         )
-        check(current)
-        newest = await tx.fetchone(
-            "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+        raise TableThere(current, int(count["n"]) if count else 0, newest_id)
+    if replace is not None and replace[0] != newest_id:
+        raise RulesError(
+            _(
+                "Nothing was imported: the channel has changed since you were asked. Run "
+                "/import again to see what it would replace now"
+            )
         )
-        newest_id = None if newest is None else int(newest["id"])
-        empty = await _is_empty(tx, current, newest is not None)
-        if not empty and replace is None:
-            count = await tx.fetchone(
-                "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id
-            )
-            raise TableThere(current, int(count["n"]) if count else 0, newest_id)
-        if replace is not None and replace[0] != newest_id:
-            raise RulesError(
-                _(
-                    "Nothing was imported: the channel has changed since you were asked. Run "
-                    "/import again to see what it would replace now"
-                )
-            )
-        table = imported.table(channel_id, current.server)
-        first_seq = (0 if newest is None else int(newest["seq"] or 0)) + 1
-        old, new = await write_rows(tx, current, table, stored)
-        history = imported.history
-        kept = kept_changes(history, min(table.settings.history_keep, HISTORY_KEEP_MAX))
-        await _log_history(tx, channel_id, history, kept, first_seq)
-        if not empty:
-            new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
-            await event_log.log_change(
-                tx, table, actor_id, IMPORT_ACTION, changes.now(), old, new, interaction_id
-            )
-        return ImportDone(table, len(kept), not empty, len(history) - len(kept))
-
-    return await changes.locked(channel_id, body)
+    table = imported.table(channel_id, current.server)
+    first_seq = (0 if newest is None else int(newest["seq"] or 0)) + 1
+    old, new = await write_rows(tx, current, table, stored)
+    history = imported.history
+    kept = kept_changes(history, min(table.settings.history_keep, HISTORY_KEEP_MAX))
+    await _log_history(tx, channel_id, history, kept, first_seq)
+    if not empty:
+        new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
+        await event_log.log_change(
+            tx, table, actor_id, IMPORT_ACTION, now, old, new, interaction_id
+        )
+    return ImportDone(table, len(kept), not empty, len(history) - len(kept))
 
 
 EVENTS_AT_ONCE = 500  # rows a statement writes: 4,000 parameters, within both databases' bound

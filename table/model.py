@@ -24,6 +24,7 @@ from table.checks import check_id, check_int
 from table.combat import Initiative
 from table.monster import Monster
 from table.names import NAME_MAX, name_key, named
+from table.parts import PARTS
 from table.settings import DEFAULT_SETTINGS, SETTING_NAMES, ChannelSettings, ServerLayer, layered
 
 LEVEL_MAX = 100
@@ -191,9 +192,6 @@ def check_can_change(actor_id: int, is_gm: bool, character: Character) -> None:
     """Players change their own characters; the GM changes anyone's."""
     if not is_gm and actor_id != character.owner_id:
         raise Forbidden(_("You can only change your own characters; ask the GM"))
-
-
-PARTS = ("characters", "monsters", "initiative")  # what a Table may be read without
 
 
 @dataclass(frozen=True)

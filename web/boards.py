@@ -24,6 +24,7 @@ from store import Store
 from store.links import Link
 from table.event import Event
 from table.model import Table
+from table.parts import CHANNEL_ONLY
 from table.settings import ChannelSettings
 from web.chart import CHART_CHANGES, page_series
 from web.pages import fragment
@@ -31,7 +32,6 @@ from web.sse import event
 
 BYTES_KEPT = 32 * 1024 * 1024  # of boards kept, in all: dozens of the largest tables'
 AT_ONCE = 2  # channels read whole and built at a time
-LIGHT = frozenset[str]()  # a channel read without its party, bestiary or turn order
 
 # What a board is built from, as far as it can change: the channel's newest change, and its
 # settings (with its server's).
@@ -116,7 +116,7 @@ class Boards:
         return kept if kept is not None and kept.key == board.key else board
 
     async def _key(self, link: Link) -> Key:
-        light = await self._store.read(link.channel_id, link.guild_id, LIGHT)
+        light = await self._store.read(link.channel_id, link.guild_id, CHANNEL_ONLY)
         newest = await self._store.newest(link.channel_id, 1)
         return (newest[0].id if newest else None, light.settings)
 

@@ -27,7 +27,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from store import Store
-from store.changes import Changes
+from store.changes import ChangeFeed
 from store.links import Link
 from web.boards import Boards
 from web.clients import IPNetwork, client_ip, counted_as
@@ -84,7 +84,7 @@ class WebServer:
             limits=self.gate.limits.port,
             proxies=proxies,
         )
-        self._changes: Changes | None = None
+        self._changes: ChangeFeed | None = None
         self._static = {
             name: (files("web").joinpath("static", name).read_bytes(), kind)
             for name, kind in STATIC.items()
@@ -98,7 +98,7 @@ class WebServer:
         return app
 
     async def start(self) -> None:
-        self._changes = await Changes.open(self._store, self._url, self.hub.changed)
+        self._changes = await ChangeFeed.open(self._store, self._url, self.hub.changed)
         self.hub.start()
         try:
             await self.port.start()

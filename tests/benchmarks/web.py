@@ -49,6 +49,7 @@ from rules.fatigue import FatigueState
 from store import Store
 from store.links import link_key
 from table.model import Character, Table
+from table.parts import PARTY
 from tests.benchmarks._bots import rss_mb
 from tests.benchmarks._figures import duration, machine, percentile, ratio_range
 from tests.benchmarks._profile import profiled
@@ -58,7 +59,7 @@ from tests.e2e.test_process import REPO
 from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.client import LocalDiscord
 from tests.pg import Server, postgres_server
-from tests.web.tables import CHARACTERS, HISTORY, MONSTERS, PARTY, one_spends, write_largest
+from tests.web.tables import CHARACTERS, HISTORY, MONSTERS, one_spends, write_largest
 from web.boards import Read, build
 from web.chart import CHART_CHANGES
 from web.limits import Limits

@@ -16,12 +16,12 @@ from table.bestiary import MONSTERS_MAX
 from table.model import Character, Table
 from table.monster import Monster
 from table.names import NAME_LIMIT
+from table.parts import PARTY
 from table.partyops import party_spend
 from table.settings import HISTORY_KEEP_MAX
 from table.sheet import CHARACTERS_MAX
 from web.chart import CHART_CHANGES
 
-PARTY = frozenset({"characters"})  # what a one-character change reads
 CHARACTERS = CHARACTERS_MAX  # a channel's party at most
 MONSTERS = MONSTERS_MAX  # its bestiary at most, each in the turn order
 HISTORY = HISTORY_KEEP_MAX  # the changes a channel keeps at most
