@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -64,9 +65,19 @@ class Board:
 
 
 def build(read: Read, language: str | None) -> Board:
-    """A board, on the builder's thread."""
-    series = page_series(read.table, read.events)
-    html = fragment(read.table, read.events, series, language)
+    """A board, on the builder's thread. A big one allocates tens of thousands of objects that
+    all go again when it is done, none of them in a cycle; the garbage collector, counting them,
+    would walk everything the process holds meanwhile, on this thread but holding the lock the
+    event loop needs: so it waits until the board is built (docs/benchmarks.md: how long the
+    loop is held either way)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        series = page_series(read.table, read.events)
+        html = fragment(read.table, read.events, series, language)
+    finally:
+        if collecting:
+            gc.enable()
     return Board(html, event("table", html), read.key)
 
 
