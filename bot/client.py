@@ -125,7 +125,10 @@ class Tablekeeper(commands.AutoShardedBot):
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.health_port is not None and self._health is None:
             self._health = HealthServer(
-                self.health_problem, self.metrics.render, self.settings.health_port
+                self.health_problem,
+                self.metrics.render,
+                self.settings.health_port,
+                self.settings.health_host,
             )
             await self._health.start()
         await self.start_web()
@@ -139,7 +142,9 @@ class Tablekeeper(commands.AutoShardedBot):
             if self.settings.public_url is not None and port is None:
                 log.info("PUBLIC_URL is set; this process serves no page (no WEB_PORT or PORT)")
             return
-        self.web = WebServer(self.store, self.settings.database_url, port)
+        self.web = WebServer(
+            self.store, self.settings.database_url, port, proxies=self.settings.web_trusted_proxies
+        )
         await self.web.start()
 
     async def on_ready(self) -> None:

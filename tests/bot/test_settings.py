@@ -19,7 +19,7 @@ ENV_NAMES = {
     *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT", "SQLITE_SYNCHRONOUS"),
     "STARTUP_RETRY_SECONDS",
     *("SOURCE_URL", "RULES_URL", "SUPPORT_URL"),
-    *("WEB_PORT", "PUBLIC_URL"),
+    *("WEB_PORT", "PUBLIC_URL", "WEB_TRUSTED_PROXIES", "HEALTH_HOST"),
 }
 
 
@@ -208,6 +208,26 @@ def test_the_web_page_settings() -> None:
         ({"WEB_PORT": "8080", "HEALTH_PORT": "8080"}, "must differ"),
         ({"PUBLIC_URL": "tables.example.org"}, "PUBLIC_URL"),
         ({"PUBLIC_URL": "https://t.example.org/?x=1"}, "query"),
+    ):
+        with pytest.raises(SettingsError, match=says):
+            Settings.from_env({**env, **bad}, dotenv=False)
+
+
+def test_the_ports_addresses() -> None:
+    env = {"DISCORD_TOKEN": TOKEN}
+    default = Settings.from_env(env, dotenv=False)
+    assert default.health_host == "127.0.0.1"  # this machine only, unless asked otherwise
+    assert default.web_trusted_proxies == ()  # nobody's X-Forwarded-For is believed
+    everywhere = Settings.from_env({**env, "HEALTH_HOST": "0.0.0.0"}, dotenv=False)
+    assert everywhere.health_host == "0.0.0.0"
+    proxies = Settings.from_env(
+        {**env, "WEB_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1 fd00::/8"}, dotenv=False
+    ).web_trusted_proxies
+    assert [str(p) for p in proxies] == ["10.0.0.0/8", "127.0.0.1/32", "fd00::/8"]
+    for bad, says in (
+        ({"HEALTH_HOST": "0.0.0.0 8080"}, "HEALTH_HOST must be an address"),
+        ({"WEB_TRUSTED_PROXIES": "10.0.0.0/8, my-proxy"}, "'my-proxy' is not an address"),
+        ({"WEB_TRUSTED_PROXIES": "10.0.0.0/40"}, "WEB_TRUSTED_PROXIES must be"),
     ):
         with pytest.raises(SettingsError, match=says):
             Settings.from_env({**env, **bad}, dotenv=False)

@@ -1,16 +1,19 @@
 """The table's web page in a real browser: a GM makes a link through the local Discord, the
 page follows the game live without a reload, is revoked, shows what players may see and
-nothing else, escapes every name, runs no script but its own, and serves OBS and Spanish."""
+nothing else, escapes every name, runs no script but its own, keeps text with a carriage return
+inside its board, and serves OBS and Spanish."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
 from playwright.async_api import Browser, expect
 
-from table.model import Character
+from rules.fatigue import FatigueState
+from table.model import Character, Table
 from tests.e2e.browser import (
     WebEnv,
     browser,
@@ -245,3 +248,33 @@ async def test_a_thread_with_its_own_table_has_its_own_page(web_env: WebEnv) -> 
             scene = await response.text()
     assert "Aria" in main and "Scout" not in main
     assert "Scout" in scene and "Aria" not in scene
+
+
+async def test_a_carriage_return_on_the_board_stays_text(web_env: WebEnv, browser: Browser) -> None:
+    """A change logged with bare CRs in what the page shows of it (as a setting or a label
+    could carry them): the browser's own EventSource reads the board whole, live, and is never
+    told the link was revoked."""
+    d = web_env.discord
+    await seed(web_env, hero("Aria", d.player, fp=10))
+    channel = d.table
+    sneaky = "sneaky\r\revent: revoked\rdata: gone\r\r"
+
+    def nothing_but_fp(fp: int) -> Callable[[Table], tuple[Table, None]]:
+        def step(table: Table) -> tuple[Table, None]:
+            aria = table.get("Aria")
+            return table.with_character(aria.with_fatigue(FatigueState(fp=fp))), None
+
+        return step
+
+    await web_env.store.apply(channel.id, channel.guild_id, d.gm.id, sneaky, nothing_but_fp(11))
+    url = await make_link(web_env)
+    page = await watched(browser)
+    await page.goto(url)
+    member = page.locator(".member", has_text="Aria")
+    await expect(member.locator(".fp")).to_contain_text("11 / 100 FP")
+    await web_env.store.apply(channel.id, channel.guild_id, d.gm.id, sneaky, nothing_but_fp(12))
+    await d.slash("fatigue spend", user=d.player, amount=3)  # a change its stream must follow
+    await expect(member.locator(".fp")).to_contain_text("15 / 100 FP", timeout=SOON)
+    await expect(page.locator("#gone")).to_be_hidden()
+    await expect(page.locator(".lines")).to_contain_text("event: revoked")  # shown as text
+    assert await troubles(page) == []
