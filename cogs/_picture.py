@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from cogs._reply import reply, whisper
+from cogs._reply import reply
 from cogs._shared import bot_of
 from pictures import Picture
 from pictures.painter import Job
@@ -62,5 +62,5 @@ async def send_picture(
 ) -> None:
     """The reply: the PNG attached, with its alt text as the file's description."""
     file = discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)
-    say = whisper if private else reply
-    await say(interaction, embeds=[with_picture(embed, picture.filename)], files=[file], view=view)
+    embeds = [with_picture(embed, picture.filename)]
+    await reply(interaction, embeds=embeds, files=[file], view=view, private=private or None)

@@ -64,12 +64,16 @@ async def reply(
     files: Sequence[discord.File] = (),
     view: discord.ui.View | None = None,
     pinged: discord.abc.Snowflake | None = None,
+    private: bool | None = None,
 ) -> None:
     """The answer as a new message (or, said again, a further one), private as the command
-    declares; `pinged` is the one user its content may ping (allowed mentions stay closed to
-    everyone else)."""
+    declares, unless the answer itself decides (`private`: a change to a monster still behind
+    the GM's screen answers the GM alone); `pinged` is the one user its content may ping
+    (allowed mentions stay closed to everyone else)."""
     message = _message(content, embed, embeds, files, view, pinged)
-    await send(interaction, message, private=declared_ephemeral(interaction))
+    if private is None:
+        private = declared_ephemeral(interaction)
+    await send(interaction, message, private=private)
 
 
 async def whisper(

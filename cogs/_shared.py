@@ -23,6 +23,7 @@ from store.channel_read import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, Par
 from store.errors import DatabaseOutage
 from table.active import in_use, own_characters
 from table.model import Character, Forbidden, Table
+from table.monster import INIT_BONUS_MAX
 
 if TYPE_CHECKING:
     from bot.client import Tablekeeper
@@ -38,6 +39,9 @@ BESTIARY: Parts = frozenset({MONSTERS, INITIATIVE})
 CHANNEL_ONLY: Parts = frozenset()
 
 GM_ONLY = N_("Only the GM can do that here (Manage Channels, or the channel's GM role)")
+# A stored initiative bonus (`/character set`, `/monster create`): what `/init add` adds.
+InitBonus = app_commands.Range[int, -INIT_BONUS_MAX, INIT_BONUS_MAX]
+INIT_BONUS_HELP = N_("Added to the channel's initiative dice by /init add; breaks ties")
 
 
 def bot_of(interaction: discord.Interaction) -> Tablekeeper:

@@ -19,11 +19,12 @@ import discord
 from bot.ack import mark_saved
 from bot.permissions import is_gm
 from cogs._confirm import ANSWER, ConfirmButton, PromptTimers, ask
-from cogs._reply import reply, update
+from cogs._reply import reply, update, whisper
 from cogs._shared import CHANNEL_ONLY, bot_of, table_channel_id
 from lang import _
 from render.confirm import take_back_cancelled_embed
-from render.history import ask_embed, redone_embed, undone_embed
+from render.history import ask_embed, hides_preparation, redone_embed, undone_embed
+from render.monsters import gm_copy
 from table.model import ChannelSettings, Table
 from table.sight import channel_sight
 from table.undo import REDO_ACTION, UNDO_ACTION, AskFirst
@@ -33,9 +34,10 @@ EVENT_ID_MAX = 2**63 - 1  # the database's integer: a larger id in a custom_id i
 
 async def take_back(
     interaction: discord.Interaction, redo: bool, asks: bool, expect: int | None = None
-) -> discord.Embed:
-    """Undo (or redo) as the interaction's user, in one transaction; its reply. With `asks`,
-    raises AskFirst (nothing written) when it would take a character or monster away."""
+) -> tuple[discord.Embed, discord.Embed | None]:
+    """Undo (or redo) as the interaction's user, in one transaction; its reply, and the GM's
+    whole copy when that left out something behind the GM's screen. With `asks`, raises
+    AskFirst (nothing written) when it would take a character or monster away."""
 
     def gm(settings: ChannelSettings) -> bool:  # asked of the settings the transaction loads
         return is_gm(interaction, settings)
@@ -47,12 +49,22 @@ async def take_back(
             channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
         )
         mark_saved(interaction, REDO_ACTION, redone.change.action)
-        return redone_embed(redone, datetime.now(UTC), numbers=seen(redone.table))
+        now, did = datetime.now(UTC), (redone.redo.before, redone.redo.after)
+        copy = redone_embed(redone, now, numbers=True, prepared=True)
+        return (
+            redone_embed(redone, now, numbers=seen(redone.table)),
+            copy if hides_preparation(redone.change, did) else None,
+        )
     undone = await store.undo_last(
         channel_id, *who, interaction_id=interaction.id, asks=asks, expect=expect
     )
     mark_saved(interaction, UNDO_ACTION, undone.target.action)
-    return undone_embed(undone, datetime.now(UTC), numbers=seen(undone.table))
+    now, did = datetime.now(UTC), (undone.undo.before, undone.undo.after)
+    copy = undone_embed(undone, now, numbers=True, prepared=True)
+    return (
+        undone_embed(undone, now, numbers=seen(undone.table)),
+        copy if hides_preparation(undone.target, did) else None,
+    )
 
 
 def seen(table: Table) -> bool:
@@ -65,7 +77,7 @@ async def undo_or_ask(
 ) -> None:
     """`/undo` or `/redo`: done and said at once, or asked first (a prompt with two buttons)."""
     try:
-        embed = await take_back(interaction, redo, asks=True)
+        embed, copy = await take_back(interaction, redo, asks=True)
     except AskFirst as asked:
         store, channel_id = bot_of(interaction).store, await table_channel_id(interaction)
         table = await store.read(channel_id, interaction.guild_id, CHANNEL_ONLY)
@@ -83,6 +95,8 @@ async def undo_or_ask(
         )
         return
     await reply(interaction, embed=embed)
+    if copy is not None:
+        await whisper(interaction, embeds=[gm_copy(copy)])
 
 
 class TakeBackAnswer(
@@ -116,8 +130,10 @@ class TakeBackAnswer(
         return cls.make(*cls.parse(match), match["kind"], event_id)
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
-        embed = await take_back(interaction, self.redo, asks=False, expect=self.event_id)
+        embed, copy = await take_back(interaction, self.redo, asks=False, expect=self.event_id)
         await update(interaction, embed=embed, view=None)
+        if copy is not None:
+            await whisper(interaction, embeds=[gm_copy(copy)])
 
     def cancelled(self) -> discord.Embed:
         return take_back_cancelled_embed(self.redo)

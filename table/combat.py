@@ -1,7 +1,9 @@
 """The turn order of a fight (`/init`): who is in it, by score, and whose turn it is.
 
 A pure value like the rest of the table; the changes `/init` makes are in `table.initiative`.
-Highest score acts first; equal scores keep the order they were added in.
+Highest score acts first; between equal scores, the higher initiative bonus; between equal
+bonuses too, the higher roll-off, rolled when the tie arose and kept with the order (so `/undo`
+and `/redo` bring the same order back), never the order they were added in.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ class Combatant:
     added: int  # the order it was added in: ties keep it
     kind: Kind = "other"  # a stored character, a monster of the bestiary, or just a name
     owner_id: int | None = None  # a character's player
+    bonus: int = 0  # its initiative bonus: breaks a tie of scores
+    rolloff: int = 0  # its roll-off against those tied with it at score and bonus (0: none)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= NAME_MAX:
@@ -63,7 +67,20 @@ class Combatant:
             "added": self.added,
             "kind": self.kind,
             "owner_id": self.owner_id,
+            "bonus": self.bonus,
+            "rolloff": self.rolloff,
         }
+
+    @property
+    def tie(self) -> tuple[int, int]:
+        """What two combatants must share to tie: their score and their bonus."""
+        return self.score, self.bonus
+
+
+def turn_order(combatant: Combatant) -> tuple[int, int, int, int]:
+    """Highest score first, then the higher bonus, then the higher roll-off (the order added
+    only between two that never tied: a roll-off is rolled whenever a tie arises)."""
+    return -combatant.score, -combatant.bonus, -combatant.rolloff, combatant.added
 
 
 @dataclass(frozen=True)
@@ -79,7 +96,7 @@ class Initiative:
     reached: int = 0
 
     def __post_init__(self) -> None:
-        ordered = tuple(sorted(self.combatants, key=lambda c: (-c.score, c.added)))
+        ordered = tuple(sorted(self.combatants, key=turn_order))
         keys = [c.key for c in ordered]
         if len(set(keys)) != len(keys):
             raise RulesError(_("A name can be in the initiative only once"))

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import itertools
+import random
 import sqlite3
 import tempfile
 from collections.abc import Callable
@@ -83,7 +84,13 @@ def steps(name: str, n: int) -> dict[str, tuple[str | None, Step]]:
         "init add": (
             INITIATIVE,
             lambda t: initiative.add(
-                t, actor_id=GM, is_gm=True, name=f"{name}{n}", score=n, other=True
+                t,
+                actor_id=GM,
+                is_gm=True,
+                name=f"{name}{n}",
+                score=n,
+                other=True,
+                rng=random.Random(0),
             ),
         ),
         "init end": (INITIATIVE, initiative.end),
@@ -486,7 +493,13 @@ def _touching(parts: Parts) -> Step:
             t = t.without_monster("Troll") if t.find_monster("Troll") else t
         if INITIATIVE in parts:
             t, _ = initiative.add(
-                t, actor_id=GM, is_gm=True, name=f"Foe{t.clock}", score=5, other=True
+                t,
+                actor_id=GM,
+                is_gm=True,
+                name=f"Foe{t.clock}",
+                score=5,
+                other=True,
+                rng=random.Random(0),
             )
         return t, None
 
