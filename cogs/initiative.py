@@ -2,8 +2,9 @@
 
 Each change is one store transaction over `table.initiative` (so `/undo` and `/history` cover
 it). Passing the last combatant moves the channel clock one round by the same step as
-`/clock round`. When a monster with unarmored spots ends its turn, the reply offers the GM its
-facing, as `/monster face` sets it (`FaceButton`, which works after a restart too). When a
+`/clock round`. When a monster with unarmored spots ends its turn, the GM alone is offered its
+facing in a private follow-up, as `/monster face` sets it (`FaceButton`, which works after a
+restart too): the channel's reply says whose turn it is and nothing of spots. When a
 character's turn begins, the reply mentions its player, the one user it may ping.
 """
 
@@ -19,12 +20,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
-from cogs._reply import reply
+from cogs._reply import reply, update, whisper
 from cogs._shared import apply_as, gm_only, offers_nothing_in_outage, own_first, read_table
-from cogs._sight import change_seen
+from cogs._sight import change_seen, known_table
 from lang import N_, _, n_
 from render.fatigue import report_embed
-from render.initiative import joined_embed, mention, order_embed, turn_text, turn_title
+from render.initiative import (
+    facing_embed,
+    joined_embed,
+    mention,
+    order_embed,
+    turn_text,
+    turn_title,
+)
 from render.monsters import monster_embed
 from rules.defense import FACINGS, facing_text
 from rules.dice import DieSource
@@ -33,6 +41,7 @@ from table.combat import Combatant, Initiative
 from table.dice_expr import EXPRESSION_MAX
 from table.initiative import Removal, TurnReport
 from table.model import Table
+from table.sight import GM_ALONE
 
 Score = app_commands.Range[str, 1, EXPRESSION_MAX]  # a number, or dice: the table reads it
 Name = app_commands.Range[str, 1, 100]  # a lookup or a new name: the table checks it
@@ -45,8 +54,8 @@ async def add_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The caller's characters first, then the others, the bestiary's groups (`Goblin` for all
-    of `Goblin 1`, `Goblin 2`…) and its monsters."""
-    table = await read_table(interaction)
+    of `Goblin 1`, `Goblin 2`…) and its monsters (to a player, only those that appeared)."""
+    table = known_table(interaction, await read_table(interaction))
     typed = current.casefold()
     characters = own_first(table, interaction.user.id, current)
     heads = ((m.name.rpartition(" ")[0], m.name) for m in table.monsters)
@@ -82,10 +91,14 @@ class FaceButton(TableButton, template=r"tk:face:(?P<facing>[NESW]{1,2}):(?P<nam
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         step = functools.partial(bestiary.face, name=self.name, facing=self.facing)
-        turned, seen = await change_seen(interaction, "monster face", step)
+        turned, _seen = await change_seen(interaction, "monster face", step)
         facing = facing_text(turned.facing)
         title = _("{name} now faces {facing}", name=turned.name, facing=facing)
-        await reply(interaction, embed=monster_embed(turned, sight=seen, title=title))
+        # The prompt was the GM's alone: so is its answer (the players see the facing on
+        # `/monster show`, never that a spot made it worth asking).
+        await update(
+            interaction, embed=monster_embed(turned, sight=GM_ALONE, title=title), view=None
+        )
 
 
 def facing_view(report: TurnReport) -> discord.ui.View | None:
@@ -93,6 +106,16 @@ def facing_view(report: TurnReport) -> discord.ui.View | None:
         return None
     name = report.facing.name
     return buttons_view(*(FaceButton(name, facing) for facing in FACINGS))
+
+
+async def whisper_facing(interaction: discord.Interaction, report: TurnReport) -> None:
+    """The GM alone is asked the facing of a monster that ended its turn with unarmored
+    spots: a private follow-up to the GM who passed the turn (the channel's message says only
+    whose turn it is)."""
+    view = facing_view(report)
+    if view is None or report.facing is None:
+        return
+    await whisper(interaction, embeds=[facing_embed(report.facing)], view=view)
 
 
 def pinging(combatant: Combatant | None) -> dict[str, Any]:
@@ -211,7 +234,8 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             passed = report_embed(one, report.new_round, table.settings.round_seconds, quiet=True)
             # The order above already shows the game time, and its title the fight's round.
             embeds.append(passed.remove_footer())
-        await reply(interaction, embeds=embeds, view=facing_view(report), **pinging(report.now))
+        await reply(interaction, embeds=embeds, **pinging(report.now))
+        await whisper_facing(interaction, report)
 
     @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:

@@ -134,7 +134,7 @@ PUBLIC = N_("Show it to the whole channel (default: only you see it)")
 
 
 def build_options(given: dict[str, Any]) -> BuildOptions:
-    """The build options from `/monster build|create`'s parameters (their `locals()`): each
+    """The build options from `/monster-build|create`'s parameters (their `locals()`): each
     command names its options exactly as BuildOptions names its fields."""
     return BuildOptions(**{f.name: given[f.name] for f in dataclasses.fields(BuildOptions)})
 
@@ -203,6 +203,26 @@ async def hidden_autocomplete(
     typed = current.casefold()
     names = [h for h in heads if typed in h.casefold()] + [m.name for m in hidden if typed in m.key]
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+
+class PrepChannel(app_commands.Transformer):
+    """A text channel of this server, as Discord resolves it for the option (with the user's
+    permissions there): where a GM prepared monsters."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text, discord.ChannelType.news]
+
+    async def transform(
+        self, interaction: discord.Interaction, value: Any, /
+    ) -> app_commands.AppCommandChannel:
+        if not isinstance(value, app_commands.AppCommandChannel):
+            raise app_commands.TransformerError(value, self.type, self)
+        return value
 
 
 def _source_of(interaction: discord.Interaction) -> app_commands.AppCommandChannel | None:
@@ -404,7 +424,7 @@ class Monsters(commands.Cog):
     async def bring(
         self,
         interaction: discord.Interaction,
-        from_: app_commands.AppCommandChannel,
+        from_: app_commands.Transform[app_commands.AppCommandChannel, PrepChannel],
         name: Name,
     ) -> None:
         if from_.id in (interaction.channel_id, await table_channel_id(interaction)):

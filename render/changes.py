@@ -94,6 +94,8 @@ _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "base_hd": (N_("Base HD"), str),
     "kin_hd_size": (N_("kin HD"), lambda v: f"d{v}"),
     "fl_override": ("FL", _fl),
+    "init_bonus": (N_("initiative bonus"), plain),
+    "in_party": (N_("in the party"), _on),
 }
 _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
     "temp": (N_("Temporary FP"), str),
@@ -240,6 +242,12 @@ def monster_change(
         was, now = _looks(old), _looks(new)
         if was != now:
             parts.append(_arrow(N_("looks"), _, was, now))
+    if bool(old.get("hidden")) != bool(new.get("hidden")):
+        parts.insert(0, _("back behind the GM's screen") if new.get("hidden") else _("appears"))
+    if old.get("init_bonus", 0) != new.get("init_bonus", 0):
+        parts.append(
+            _arrow(N_("initiative bonus"), plain, old.get("init_bonus"), new.get("init_bonus"))
+        )
     if old.get("build") != new.get("build"):
         parts += _spot_changes(old.get("build") or {}, new.get("build") or {})
     if old.get("name") != new.get("name"):

@@ -73,11 +73,11 @@ async def test_monster_build_anywhere_and_in_the_group(env: Any) -> None:
     d = env.discord
     group = d.group_dm(d.player, d.player2)
     built = await d.type("/monster-build rank:3 armor:heavy trade:2", user=d.player, channel=group)
-    in_guild = await d.type("/monster build rank:3 armor:heavy trade:2", user=d.player)
+    in_guild = await d.type("/monster-build rank:3 armor:heavy trade:2", user=d.player)
     assert built.embed["title"] == in_guild.embed["title"] == "Rank 3 Heavy monster"
     assert built.embed["fields"] == in_guild.embed["fields"]
     with pytest.raises(CommandLineError, match="Unknown command /monster"):
-        await d.type("/monster build rank:3 armor:heavy", user=d.player, channel=group)
+        await d.type("/monster-build rank:3 armor:heavy", user=d.player, channel=group)
 
 
 async def test_discords_client_offers_no_stateful_command_in_a_dm(env: Any) -> None:
