@@ -31,11 +31,13 @@ from cogs._picture import job, reply_picture
 from cogs._reply import PRIVATE, private_unless, reply
 from cogs._shared import (
     BESTIARY,
+    CHANNEL_ONLY,
     INIT_BONUS_HELP,
     InitBonus,
     bot_of,
     offers_nothing_in_outage,
     read_table,
+    require_gm,
     table_channel_id,
 )
 from cogs._sight import appear_reply, change_seen, known_table, reader_sight, whisper_gm_copy
@@ -427,6 +429,7 @@ class Monsters(commands.Cog):
         from_: app_commands.Transform[app_commands.AppCommandChannel, PrepChannel],
         name: Name,
     ) -> None:
+        require_gm(interaction, await read_table(interaction, CHANNEL_ONLY))  # here, first
         if from_.id in (interaction.channel_id, await table_channel_id(interaction)):
             raise RulesError(_("Bring monsters from another channel: they are here already"))
         source = await bot_of(interaction).store.read(from_.id, interaction.guild_id, BESTIARY)

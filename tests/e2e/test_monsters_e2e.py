@@ -1,4 +1,5 @@
-"""`/monster create|show|list|remove|face|hit` and `/monster-build` through the real client and a local Discord."""
+"""`/monster create|show|list|remove|face|hit` and `/monster-build` through the real client
+and a local Discord."""
 
 from __future__ import annotations
 

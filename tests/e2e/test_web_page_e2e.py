@@ -147,11 +147,18 @@ async def test_secret_rolls_and_hidden_spots_never_show(web_env: WebEnv, browser
     )
     await d.slash("init add", user=d.gm, name="Troll", score="18")
     await d.slash("roll", user=d.player, secret=True, label="Ambush behind the door")
+    await d.slash("monster create", user=d.gm, name="Lurker", rank=1, armor="light")
     page = await watched(browser)
     await page.goto(url)
     await expect(page.locator(".order")).to_contain_text("Troll")
     text = await page.locator("body").inner_text()
     assert "Ambush" not in text and not re.search(r"\bback\b", text)
+    # A monster the GM prepares is on the page as "behind the GM's screen", never by name,
+    # until it appears.
+    assert "Lurker" not in text and "monster create" not in text
+    assert "behind the GM's screen" in text
+    await d.slash("init add", user=d.gm, name="Lurker", score="9")
+    await expect(page.locator(".order")).to_contain_text("Lurker", timeout=SOON)
 
 
 async def test_overlay_and_language(web_env: WebEnv, browser: Browser) -> None:
