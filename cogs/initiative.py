@@ -21,7 +21,14 @@ from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply, update, whisper
-from cogs._shared import apply_as, gm_only, offers_nothing_in_outage, own_first, read_table
+from cogs._shared import (
+    apply_as,
+    gm_only,
+    offers_nothing_in_outage,
+    own_first,
+    pick_character,
+    read_table,
+)
 from cogs._sight import change_seen, known_table
 from lang import N_, _, n_
 from render.fatigue import report_embed
@@ -39,7 +46,7 @@ from rules.dice import DieSource
 from table import bestiary, initiative
 from table.combat import Combatant, Initiative
 from table.dice_expr import EXPRESSION_MAX
-from table.initiative import Removal, TurnReport
+from table.initiative import Joined, Removal, TurnReport
 from table.model import Table
 from table.sight import GM_ALONE
 
@@ -153,7 +160,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         name="add", description=N_("Add a character, monster or group, at a score or rolled")
     )
     @app_commands.describe(
-        name=N_("A character, monster or group here (suggested), or any name with other:True"),
+        name=N_("A character, monster or group here, or any name with other:True (default: yours)"),
         score=N_("Highest acts first: a number or dice, e.g. 1d10+3 (none: the channel's dice)"),
         other=N_("GM: add a name that is neither a character nor a monster here"),
     )
@@ -161,17 +168,20 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     async def add(
         self,
         interaction: discord.Interaction,
-        name: Name,
+        name: Name | None = None,
         score: Score | None = None,
         other: bool = False,
     ) -> None:
         actor = interaction.user.id
-        step = functools.partial(
-            initiative.join, actor_id=actor, name=name, score=score, other=other, rng=self.rng
-        )
-        joined, table = await apply_as(
-            interaction, "init add", lambda t, gm: _and_table(step(t, is_gm=gm))
-        )
+
+        def step(table: Table, gm: bool) -> tuple[Table, tuple[tuple[Joined, ...], Table]]:
+            who = name or pick_character(table, None, actor).name  # default: the caller's own
+            joined = initiative.join(
+                table, actor_id=actor, is_gm=gm, name=who, score=score, other=other, rng=self.rng
+            )
+            return _and_table(joined)
+
+        joined, table = await apply_as(interaction, "init add", step)
         await reply(interaction, embed=joined_embed(table, joined))
 
     @init.command(name="remove", description=N_("GM: take a name out of the initiative"))

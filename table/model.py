@@ -44,6 +44,8 @@ FL_MAX = 1000
 NO_CHARACTERS = N_(
     "There are no characters in this channel yet: make one with `/character create`"
 )  # English: raise it (or show it) through `_()`
+# And where party-wide commands find none in the party (`Character.in_party`).
+NO_PARTY = N_("Nobody here is in the party: `/character set party:True` puts a character in it")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -16,7 +16,7 @@ from rules import fatigue
 from rules.errors import RulesError
 from rules.fatigue import MINUTES_MAX, FatigueEvent, FatigueState, Transition
 
-from table.model import NO_CHARACTERS, Character, Table
+from table.model import NO_CHARACTERS, NO_PARTY, Character, Table
 
 ROUNDS_MAX = 10_000  # more rounds than this at once is surely a typo: say minutes instead
 
@@ -59,21 +59,32 @@ def _change_one(table: Table, name: str, step: Step) -> tuple[Table, CharacterCh
 
 
 def _change_all(
-    table: Table, step: Step, clock_after: int | None = None
+    table: Table,
+    step: Step,
+    clock_after: int | None = None,
+    *,
+    party_only: bool = False,
+    others: Step | None = None,
 ) -> tuple[Table, PartyReport]:
+    """`step` for every character with a Fatigue Level; with `party_only`, for the party's
+    alone (`Table.party`): the others are left as they are, or, given `others` (time passing
+    while the party rests), go through that and are reported only when it changed them."""
     changes: list[CharacterChange] = []
     skipped: list[str] = []
     characters: list[Character] = []
     for character in table.characters:
         fl = character.fl
-        if fl is None:
-            skipped.append(character.name)
+        aside = party_only and not character.in_party
+        if fl is None or (aside and others is None):
+            if not aside:
+                skipped.append(character.name)
             characters.append(character)
             continue
-        moved = step(character.fatigue, fl)
-        changes.append(
-            CharacterChange(character.name, fl, character.fatigue, moved.state, moved.events)
-        )
+        moved = (others if aside and others is not None else step)(character.fatigue, fl)
+        if not aside or moved.state != character.fatigue:
+            changes.append(
+                CharacterChange(character.name, fl, character.fatigue, moved.state, moved.events)
+            )
         characters.append(character.with_fatigue(moved.state))
     end = table.clock if clock_after is None else clock_after
     new = replace(table, clock=end, characters=tuple(characters))
@@ -90,6 +101,8 @@ def _fight(table: Table) -> int | None:
 def require_characters(table: Table) -> None:
     if not table.characters:
         raise RulesError(_(NO_CHARACTERS))
+    if not table.party:
+        raise RulesError(_(NO_PARTY))
 
 
 # --- one character -------------------------------------------------------------------------
@@ -145,26 +158,27 @@ def rest_one(
 
 
 def party_spend(table: Table, amount: int) -> tuple[Table, PartyReport]:
-    """Everyone with a Fatigue Level takes an action costing `amount` FP."""
+    """Everyone in the party with a Fatigue Level takes an action costing `amount` FP."""
     require_characters(table)
-    if all(c.fl is None for c in table.characters):
+    if all(c.fl is None for c in table.party):
         raise RulesError(_("Nobody here has a Fatigue Level yet: set one with `/character set`"))
-    return _change_all(table, lambda state, fl: fatigue.spend(state, fl, amount))
+    return _change_all(table, lambda state, fl: fatigue.spend(state, fl, amount), party_only=True)
 
 
 def party_reset(table: Table) -> tuple[Table, PartyReport]:
-    """Everyone back to fresh: no FP, no Temporary FP, no caps, no VP damage counted.
-    Characters without a Fatigue Level are reset too: a fresh state needs none."""
+    """Everyone in the party back to fresh: no FP, no Temporary FP, no caps, no VP damage
+    counted. Characters without a Fatigue Level are reset too: a fresh state needs none."""
     require_characters(table)
     fresh = FatigueState()
-    changes = tuple(CharacterChange(c.name, c.fl, c.fatigue, fresh) for c in table.characters)
-    characters = tuple(c.with_fatigue(fresh) for c in table.characters)
+    changes = tuple(CharacterChange(c.name, c.fl, c.fatigue, fresh) for c in table.party)
+    characters = tuple(c.with_fatigue(fresh) if c.in_party else c for c in table.characters)
     report = PartyReport(changes, (), table.clock, table.clock, table.round_number, _fight(table))
     return replace(table, characters=characters), report
 
 
 def party_rest(table: Table, kind: str, minutes: int | None = None) -> tuple[Table, PartyReport]:
-    """The whole party rests: each character rests and the clock moves on by the rest's length.
+    """The whole party rests: each of its characters rests (not those kept out of it, for whom
+    the time only passes) and the clock moves on by the rest's length.
 
     `rules.fatigue.rest` already converts Temporary FP over the rest's minutes, so time passing
     is not applied a second time over the same span; a character who rested alone through part
@@ -172,10 +186,14 @@ def party_rest(table: Table, kind: str, minutes: int | None = None) -> tuple[Tab
     """
     settings = table.settings.fatigue_settings()
     length = fatigue.rest_minutes(kind, settings, minutes)
+    start, end = table.clock, table.clock + 60 * length
     return _change_all(
         table,
-        lambda state, fl: fatigue.rest(state, fl, kind, settings, minutes, now=table.clock),
-        clock_after=table.clock + 60 * length,
+        lambda state, fl: fatigue.rest(state, fl, kind, settings, minutes, now=start),
+        clock_after=end,
+        party_only=True,
+        # Those out of the party don't rest: the time passes for them as it would.
+        others=lambda state, fl: fatigue.advance(state, fl, start, end, settings),
     )
 
 

@@ -33,8 +33,8 @@ async def test_a_prepared_monster_is_named_to_the_gm_alone_until_it_appears(env:
     assert made.ephemeral and made.embed["title"] == "Created Cave Troll"
     assert "Behind your screen" in made.embed["description"]
     assert fields(made)["Defense"] == "13"  # the GM's whole block
-    public = [m for m in d.server.messages.values() if not m.flags & EPHEMERAL]
-    assert not [m for m in public if "Troll" in f"{m.content}{m.embeds}"]
+    seen = [m for m in d.server.messages.values() if not m.flags & EPHEMERAL]
+    assert not [m for m in seen if "Troll" in f"{m.content}{m.embeds}"]
 
     # Nothing a player reaches names it.
     for public in (False, True):
