@@ -7,6 +7,7 @@ do what is checked by the cog (with `table.model.check_can_change`) before or in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -15,6 +16,7 @@ from lang import N_, _
 from rules import fatigue
 from rules.errors import RulesError
 from rules.fatigue import MINUTES_MAX, FatigueEvent, FatigueState, Transition
+from rules.gametime import DAY, game_time
 
 from table.model import NO_CHARACTERS, NO_PARTY, Character, Table
 
@@ -225,3 +227,59 @@ def _check_count(value: int, what: str, high: int) -> None:
         raise RulesError(
             _("{what} must be between {low} and {high}", what=_(what), low=1, high=high)
         )
+
+
+# --- setting the clock --------------------------------------------------------------------
+
+DAY_MAX = 100_000  # not a rule: a day number past this is surely a typo
+_TIME = re.compile(
+    r"(?P<hours>\d{1,2})(?:\s*[:.h]\s*(?P<minutes>\d{2})?)?\s*(?:(?P<half>[ap])\.?\s*m\.?)?",
+    re.IGNORECASE,
+)
+TIME_HELP = N_("A time looks like `18:00`, `6:30 pm` or `6pm`")  # shown through `_()`
+
+
+def parse_time_of_day(text: str) -> int:
+    """`18:00`, `6:30 pm`, `6pm`, `18h`, `07.45` → minutes since midnight."""
+    found = _TIME.fullmatch(text.strip())
+    if found is None:
+        raise RulesError(_("'{text}' isn't a time. {help}", text=text[:20], help=_(TIME_HELP)))
+    hours, minutes = int(found["hours"]), int(found["minutes"] or 0)
+    half = (found["half"] or "").lower()
+    if half and not 1 <= hours <= 12:
+        raise RulesError(_("With am or pm, the hour is 1 to 12. {help}", help=_(TIME_HELP)))
+    if half:
+        hours = hours % 12 + (12 if half == "p" else 0)
+    if hours > 23 or minutes > 59:
+        raise RulesError(_("'{text}' isn't a time. {help}", text=text[:20], help=_(TIME_HELP)))
+    return 60 * hours + minutes
+
+
+def clock_target(table: Table, day: int | None, time: str | None) -> int:
+    """The game time `/clock set` means: Day `day` at `time`; without a day, the next time the
+    clock reads `time` (today, else tomorrow); without a time, that day at the clock's time of
+    day now."""
+    if day is None and time is None:
+        raise RulesError(_("Say when: `day:`, `time:` or both (`/clock set day:2 time:18:00`)"))
+    today, now = divmod(table.clock, DAY)
+    of_day = now if time is None else 60 * parse_time_of_day(time)
+    if day is not None:
+        _check_count(day, N_("Day"), DAY_MAX)
+        return (day - 1) * DAY + of_day
+    return (today + (of_day <= now)) * DAY + of_day
+
+
+def set_clock(table: Table, day: int | None, time: str | None) -> tuple[Table, PartyReport]:
+    """The clock set to a day and time of the game: the time up to it passes, as `/clock pass`
+    lets it (Temporary FP fades by it). The clock never goes back: `/undo` takes a move back."""
+    target = clock_target(table, day, time)
+    if target <= table.clock:
+        raise RulesError(
+            _(
+                "The clock is at {now}: it only moves forward ({then} is not later). "
+                "`/undo` takes back a move made by mistake",
+                now=game_time(table.clock),
+                then=game_time(target),
+            )
+        )
+    return pass_seconds(table, target - table.clock)
