@@ -71,7 +71,8 @@ async def send_secret(
         embeds=tuple(dict(e.to_dict()) for e in embeds),
     )
     await bot_of(interaction).store.keep_secret(roll)
-    await whisper(interaction, private_text(name, what, yours=True), embeds=embeds)
+    gm = await _gm_of(interaction, roll)  # a GM's own roll is the GM's alone
+    await whisper(interaction, private_text(name, what, yours=True, gm=gm), embeds=embeds)
 
 
 async def _secret_here(interaction: discord.Interaction, message_id: int) -> SecretRoll:
@@ -110,7 +111,7 @@ class SecretPeek(TableButton, template=r"tk:secret:peek"):
         yours = interaction.user.id == roll.roller_id
         if not gm and not yours:
             raise Forbidden(_(ONLY_GM_AND_ROLLER))
-        text = private_text(roll.roller_name, roll.what, yours=yours)
+        text = private_text(roll.roller_name, roll.what, yours=yours, gm=gm)
         embeds = result_embeds(roll.embeds)
         reveal = gm and roll.revealed_by is None
         view = buttons_view(SecretReveal(roll.message_id)) if reveal else None

@@ -242,6 +242,9 @@ def monster_change(
         was, now = _looks(old), _looks(new)
         if was != now:
             parts.append(_arrow(N_("looks"), _, was, now))
+        elif now is not None and old.get("hp") != new.get("hp"):  # a hit the table saw
+            hit = _("hit") if new["hp"] < old["hp"] else _("hit taken back")
+            parts.append(_("{hit}, still looks {looks}", hit=hit, looks=_(now)))
     if bool(old.get("hidden")) != bool(new.get("hidden")):
         parts.insert(0, _("back behind the GM's screen") if new.get("hidden") else _("appears"))
     if old.get("init_bonus", 0) != new.get("init_bonus", 0):

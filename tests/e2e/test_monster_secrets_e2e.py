@@ -223,3 +223,25 @@ async def test_history_and_undo_keep_the_numbers_from_the_channel(env: Any) -> N
     await d.slash("settings set", user=d.gm, monster_stats="shown")
     again = await d.slash("history", user=d.player)
     assert "monster Troll back behind the GM's screen, HP 23 → 40" in again.embed["description"]
+
+
+async def test_a_hit_the_table_sees_nothing_of_says_what_happened(env: Any) -> None:
+    """A hit that leaves the monster looking as it did reads as a hit in /history and /undo
+    (not "changed"), still without a number; "Hit again" says it repeats the hit, and /history
+    and /undo name it so."""
+    d = env.discord
+    await make_troll(env)
+    await d.slash("monster appear", user=d.gm, name="Troll")
+    first = await d.slash("monster hit", user=d.gm, name="Troll", damage=20)  # 40 → 33: hurt
+    again = await d.click(first, "Hit again", user=d.gm)  # 33 → 26: still hurt
+    assert again.embed["title"] == "🔁 Hit again: Troll is hit"
+    assert again.embed["description"] == "Still hurt"
+    copy = await whispered(d, again)
+    assert copy.embed["title"] == "🔁 Hit again: Troll takes 7" and "HP 33 → 26 / 40" in copy.text
+    latest = (await d.slash("history", user=d.player)).embed["description"].splitlines()[0]
+    assert latest.endswith("· monster hit again · monster Troll hit, still looks hurt"), latest
+    assert "changed" not in latest
+    undone = await d.slash("undo", user=d.gm)
+    assert undone.embed["title"] == "↩️ Undone: monster hit again"
+    assert "monster Troll hit taken back, still looks hurt" in undone.text
+    assert (await env.table()).get_monster("Troll").hp == 33
