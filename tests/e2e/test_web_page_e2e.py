@@ -184,6 +184,17 @@ async def test_overlay_and_language(web_env: WebEnv, browser: Browser) -> None:
     assert size >= 24
     await expect(page.locator(".party h2")).to_have_text("Fatiga del grupo")  # the link's
     assert await troubles(page) == []
+    # The latest changes' times in the page's language, whatever the browser's: 22:25, never
+    # 10:25 PM (this browser speaks English; the clock is set past noon to tell them apart).
+    english = await browser.new_page(locale="en-US", timezone_id="America/Los_Angeles")
+    await english.goto(url)
+    await d.slash("clock pass", user=d.gm, minutes=1)
+    shown = english.locator(".history time").first
+    await expect(shown).to_have_text(re.compile(r"^\d{2}:\d{2}$"), timeout=SOON)
+    assert await english.evaluate("new Date(0).toLocaleTimeString([], {hour: '2-digit'})") in (
+        "04 PM",
+        "04\u202fPM",
+    )  # the browser's own would have said PM
 
 
 async def test_the_chart_follows_live_in_spanish_on_the_overlay_without_undone_changes(
