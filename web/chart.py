@@ -7,8 +7,9 @@ page, no drawing process, no token to guard); it scales to any screen; and the t
 every name as it does the rest of the board, under the same strict Content-Security-Policy (its
 colours are page.css's classes, the bands' as the board's bars have them, never inline style).
 
-The series covers the page's latest `CHART_CHANGES` changes: since the last Long Rest among
-them, else all of them. Undone changes and their undos are not in it, as in `/party chart`.
+The series covers this evening's play among the page's latest `CHART_CHANGES` changes, as
+`/party chart` frames it (all of them when the evening began before them). Undone changes and
+their undos are not in it, as in `/party chart`.
 Everything here is geometry in the SVG's units (`WIDTH` × `HEIGHT`) and words in the reader's
 language (built inside `lang.speaking`)."""
 
@@ -28,11 +29,10 @@ from table.event import Event
 from table.fatigue_series import (
     LONG_REST,
     SINCE_ALL,
-    SINCE_LONG_REST,
+    SINCE_EVENING,
     FatigueLine,
     FatigueSeries,
     Mark,
-    Start,
     Step,
     chart_start,
     fatigue_series,
@@ -71,8 +71,8 @@ def _character(data: dict[str, Any]) -> Character:
 
 
 def page_series(table: Table, events: Sequence[Event]) -> FatigueSeries | None:
-    """The chart's data from the table and its latest changes (newest first): since the last
-    Long Rest among them, else all of them; None when nobody has a Fatigue Level."""
+    """The chart's data from the table and its latest changes (newest first): this evening's
+    play among them, as `/party chart` frames it; None when nobody has a Fatigue Level."""
     marks = [
         Mark(
             e.id,
@@ -81,14 +81,14 @@ def page_series(table: Table, events: Sequence[Event]) -> FatigueSeries | None:
             e.seq,
             e.undone_by is None and e.undoes is None,
             rested_keys(e.before) if e.action == LONG_REST else None,
+            e.created_at,
         )
         for e in events
     ]
-    try:
-        since = SINCE_LONG_REST
-        start = chart_start(marks, since, table.clock, len(events))
-    except RulesError:  # no Long Rest in what was read, and more history before it
-        start, since = Start(0), RECENT
+    since = SINCE_EVENING
+    start = chart_start(marks, since, table.clock, len(events))
+    if start.after_id == 0 and events and events[-1].seq > 1:  # more evening than was read
+        since = RECENT
     try:
         return fatigue_series(table, events, start, since, decode=_character)
     except RulesError:  # no characters, or none with a Fatigue Level
