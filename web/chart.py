@@ -44,9 +44,12 @@ from table.snapshot import character_from_dict
 CHART_CHANGES = 100  # the latest changes the page's chart covers, at most (the most one read gives)
 RECENT = "recent"  # a chart of the latest changes only: no Long Rest among them
 WIDTH, HEIGHT = 720, 300
-LEFT, RIGHT, TOP, BOTTOM = 104, 590, 14, 250  # the plot's edges
+# The plot's edges: room at its left for the longest band's name (Spanish `Destrozado`) and
+# at its right for a name, in the phone's type (page.css: 19 units), which a 390-pixel screen
+# shows at half the SVG's size; a test measures it there.
+LEFT, RIGHT, TOP, BOTTOM = 128, 562, 14, 250
 NAME_GAP = 17  # units between two names at the right edge
-NAME_CHARS = 14  # a longer name is cut at the edge (whole in its tooltip)
+NAME_CHARS = 12  # a longer name is cut at the edge (whole in its tooltip)
 MIN_SPAN = 600  # game seconds: a chart of one moment still shows ten minutes
 LINES = 10  # line colours in page.css (.line-0 … .line-9)
 

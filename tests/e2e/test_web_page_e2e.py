@@ -263,3 +263,40 @@ async def test_a_thread_with_its_own_table_has_its_own_page(web_env: WebEnv) -> 
             scene = await response.text()
     assert "Aria" in main and "Scout" not in main
     assert "Scout" in scene and "Aria" not in scene
+
+
+# Every text of the chart whose box reaches past the chart's own box: clipped on the screen.
+CLIPPED = """() => {
+  const svg = document.querySelector('.chart svg').getBoundingClientRect();
+  return [...document.querySelectorAll('.chart svg text')].map((t) => {
+    const r = t.getBoundingClientRect();
+    return [t.textContent, r.left < svg.left - 0.5 || r.right > svg.right + 0.5
+      || r.top < svg.top - 0.5 || r.bottom > svg.bottom + 0.5];
+  }).filter(([, out]) => out).map(([text]) => text);
+}"""
+
+
+async def test_the_chart_fits_a_phone_without_clipping_a_label(
+    web_env: WebEnv, browser: Browser
+) -> None:
+    """On a 390-pixel-wide phone, in English and in Spanish (longer band names), with long
+    names and a character's rest, no word of the chart is cut at its edges."""
+    d = web_env.discord
+    await seed(
+        web_env,
+        hero("Aria", d.player, fp=30),
+        hero("Bartholomew Quill", d.player2, fp=70, temp=4, temp_expires=4000),
+        clock=(24 + 18) * 3600,
+    )
+    await d.slash("rest short", user=d.player)  # Aria alone: a line and its name
+    await d.slash("clock pass", user=d.gm, minutes=40)
+    await d.slash("rest long", user=d.gm)  # the party's: a span
+    await d.slash("fatigue spend", user=d.player2, amount=12, character="Bartholomew Quill")
+    for language in ("en-US", "es-ES"):
+        url = link_in((await d.slash("table link", user=speaking(d.gm, language))).text)
+        phone = await watched(browser, width=390, height=844)
+        await phone.goto(url)
+        await expect(phone.locator(".chart svg")).to_be_visible()
+        assert await phone.evaluate(CLIPPED) == [], language
+        overflow = await phone.evaluate("document.documentElement.scrollWidth > innerWidth")
+        assert not overflow and await troubles(phone) == []
