@@ -47,6 +47,7 @@ EXAMPLES: dict[str, str] = {
     "clock show": "/clock show",
     "clock round": "/clock round count:3",
     "clock pass": "/clock pass minutes:10",
+    "clock set": "/clock set day:2 time:18:00",
     "monster-build": N_(
         "/monster-build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2"
     ),

@@ -54,7 +54,7 @@ _WHAT: dict[tuple[int, int, bool, bool, bool, bool, object], tuple[Snapshot, Sna
 WHAT_KEPT = 1024
 
 
-def _what(event: Event, numbers: bool, prepared: bool) -> str:
+def _what(event: Event, numbers: bool, prepared: bool = False) -> str:
     """`Aria FP 18 → 21 (Fatigued); monster Orc HP 30 → 22`: every part the change touched.
     Kept for at most 1,024 events and languages (WHAT_KEPT), emptied when full."""
     key = (

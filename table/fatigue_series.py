@@ -311,17 +311,20 @@ def _first_shown(
     frames: Sequence[_Frame], rests: Sequence[RestMark], names: Mapping[str, str]
 ) -> int:
     """Where a chart asked for no moment begins: at its first point that shows anything, the
-    clock from which the state the first change left holds (or a rest begins). Time the clock
-    was only moved over before it (an evening set up with `/clock pass 1080`) is left out, so
-    the axis never starts at a midnight before the play."""
+    clock from which the state the first change left holds (or a rest begins), once a line is
+    drawn at all. Time the clock was only moved over before it (an evening set up with `/clock
+    pass 1080`) is left out, so the axis never starts at a midnight before the play."""
 
     def seen(frame: _Frame) -> tuple[Any, ...]:
         return tuple(_step(0, frame.standing.get(key)) for key in names)
 
-    first = seen(frames[0])
-    changed = next((i for i, f in enumerate(frames) if seen(f) != first), len(frames))
+    drawn = next(
+        (i for i, f in enumerate(frames) if any(s.width for s in seen(f))), len(frames) - 1
+    )
+    first = seen(frames[drawn])
+    changed = next((i for i in range(drawn, len(frames)) if seen(frames[i]) != first), len(frames))
     left = frames[changed - 1].clock
-    rested = [r.start for r in rests if r.start >= frames[0].clock]
+    rested = [r.start for r in rests if r.start >= frames[drawn].clock]
     return min([left, *rested])
 
 

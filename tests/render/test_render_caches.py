@@ -178,8 +178,8 @@ def test_a_history_line_is_what_its_own_snapshots_say(
                 uncached = "; ".join(
                     changes.change_parts(event.before, event.after, undo, numbers=True)
                 ) or lang._("no visible change")
-                assert history._what(event, True, False) == uncached
-                assert history._what(again, True, False) == uncached
+                assert history._what(event, True) == uncached
+                assert history._what(again, True) == uncached
                 assert uncached in history.event_line(again, now, numbers=True)
 
 

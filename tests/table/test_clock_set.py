@@ -3,6 +3,8 @@ forward, by the step `/clock pass` takes."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -62,7 +64,9 @@ def test_a_day_and_a_time_and_either_alone() -> None:
 
 @given(st.integers(0, 10 * DAY), st.integers(1, 12), st.integers(0, 24 * 60 - 1))
 def test_setting_the_clock_is_passing_the_time_up_to_it(clock: int, day: int, at: int) -> None:
-    aria = Character("Aria", 7, fl_override=20, fatigue=FatigueState(fp=9, temp=4, temp_expires=0))
+    aria = Character(
+        "Aria", 7, fl_override=Fraction(20), fatigue=FatigueState(fp=9, temp=4, temp_expires=0)
+    )
     table = Table(1, None, clock=clock, characters=(aria,))
     text = f"{at // 60}:{at % 60:02}"
     target = (day - 1) * DAY + 60 * at
