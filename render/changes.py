@@ -272,7 +272,7 @@ def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return parts
 
 
-BEHIND_SCREEN = N_("🔒 behind the GM's screen")  # what the players read of the GM's preparation
+BEHIND_SCREEN = N_("behind the GM's screen")  # what the players read of the GM's preparation
 
 
 def change_parts(

@@ -44,10 +44,11 @@ from table.snapshot import character_from_dict
 CHART_CHANGES = 100  # the latest changes the page's chart covers, at most (the most one read gives)
 RECENT = "recent"  # a chart of the latest changes only: no Long Rest among them
 WIDTH, HEIGHT = 720, 300
-# The plot's edges: room at its left for the longest band's name (Spanish `Destrozado`) and
-# at its right for a name, in the phone's type (page.css: 19 units), which a 390-pixel screen
-# shows at half the SVG's size; a test measures it there.
-LEFT, RIGHT, TOP, BOTTOM = 128, 562, 14, 250
+# The plot's edges: room at its left for the longest band's name (Spanish `Destrozado`), at
+# its right for a name, in the phone's type (page.css: 19 units), which a 390-pixel screen
+# shows at half the SVG's size (a test measures it there), and above it for rests' names
+# (never on a line of the chart).
+LEFT, RIGHT, TOP, BOTTOM = 128, 562, 32, 250
 NAME_GAP = 17  # units between two names at the right edge
 NAME_CHARS = 12  # a longer name is cut at the edge (whole in its tooltip)
 MIN_SPAN = 600  # game seconds: a chart of one moment still shows ten minutes

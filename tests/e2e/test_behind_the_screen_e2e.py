@@ -12,7 +12,7 @@ from tests.e2e.helpers import fields, hero, refused, seed, whispered
 from tests.e2e.test_pictures_e2e import picture
 from tests.localdiscord.records import EPHEMERAL
 
-SCREEN = "🔒 behind the GM's screen"
+SCREEN = "behind the GM's screen"
 
 
 async def prepare(env: Any, name: str = "Cave Troll", **options: Any) -> Any:

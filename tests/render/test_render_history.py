@@ -301,7 +301,7 @@ def test_the_gms_preparation_reads_as_behind_the_screen_to_everyone_else() -> No
     made = event(table(), table(monsters=(lurker,)), action="monster create")
     for numbers in (True, False):
         line = event_line(made, NOW, numbers=numbers)
-        assert line == f"🕒 <t:{STAMP}:t> · <@21> · 🔒 behind the GM's screen"
+        assert line == f"🕒 <t:{STAMP}:t> · <@21> · behind the GM's screen"
     mine = event_line(made, NOW, numbers=True, prepared=True)
     assert mine.endswith("· monster create · monster Lurker created")
     both = event(
@@ -309,7 +309,7 @@ def test_the_gms_preparation_reads_as_behind_the_screen_to_everyone_else() -> No
         table(tired(21), monsters=(dataclasses.replace(lurker, facing="E"),)),
     )
     line = event_line(both, NOW, numbers=True)
-    assert line.endswith("· fatigue spend · Aria FP 18 → 21 (Fatigued); 🔒 behind the GM's screen")
+    assert line.endswith("· fatigue spend · Aria FP 18 → 21 (Fatigued); behind the GM's screen")
     assert "Lurker" not in line
     shown = event(
         table(monsters=(lurker,)),

@@ -135,4 +135,4 @@ def test_the_page_reads_a_hit_and_never_the_gms_preparation(shipped_catalogs: No
         hit, action="monster create", before={"characters": {}, "monsters": {"bridge ogre": None}}
     )
     made = dataclasses.replace(made, after={"characters": {}, "monsters": hidden})
-    assert change_text(made, True) == ("🔒 behind the GM's screen", "")
+    assert change_text(made, True) == ("behind the GM's screen", "")
