@@ -64,6 +64,19 @@ class Mark:
     rested: frozenset[str] | None = None  # a Long Rest: its characters' keys; None for the party
     at: datetime | None = None  # when it was made, in real time (this evening's start)
 
+    @classmethod
+    def of(cls, event: Event) -> Mark:
+        """A logged change's mark, from the change read whole."""
+        return cls(
+            event.id,
+            event.action,
+            event.clock,
+            event.seq,
+            event.undone_by is None and event.undoes is None,
+            rested_keys(event.before) if event.action == LONG_REST else None,
+            event.created_at,
+        )
+
 
 def rested_keys(before: Mapping[str, Any]) -> frozenset[str] | None:
     """Whom a rest rested, from its `before` snapshot: None for the party (a party rest moves

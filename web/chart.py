@@ -27,7 +27,6 @@ from rules.errors import RulesError
 from rules.fatigue import BANDS
 from table.event import Event
 from table.fatigue_series import (
-    LONG_REST,
     SINCE_ALL,
     SINCE_EVENING,
     FatigueLine,
@@ -36,7 +35,6 @@ from table.fatigue_series import (
     Step,
     chart_start,
     fatigue_series,
-    rested_keys,
 )
 from table.model import Character, Table
 from table.snapshot import character_from_dict
@@ -77,18 +75,7 @@ def _character(data: dict[str, Any]) -> Character:
 def page_series(table: Table, events: Sequence[Event]) -> FatigueSeries | None:
     """The chart's data from the table and its latest changes (newest first): this evening's
     play among them, as `/party chart` frames it; None when nobody has a Fatigue Level."""
-    marks = [
-        Mark(
-            e.id,
-            e.action,
-            e.clock,
-            e.seq,
-            e.undone_by is None and e.undoes is None,
-            rested_keys(e.before) if e.action == LONG_REST else None,
-            e.created_at,
-        )
-        for e in events
-    ]
+    marks = [Mark.of(e) for e in events]
     since = SINCE_EVENING
     start = chart_start(marks, since, table.clock, len(events))
     if start.after_id == 0 and events and events[-1].seq > 1:  # more evening than was read

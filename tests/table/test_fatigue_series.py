@@ -184,23 +184,9 @@ def timed(session: Session, *real_minutes: int) -> list[Event]:
     return made[::-1]
 
 
-def marks_of(events: list[Event]) -> list[Mark]:
-    return [
-        Mark(
-            e.id,
-            e.action,
-            e.clock,
-            e.seq,
-            e.undone_by is None and e.undoes is None,
-            at=e.created_at,
-        )
-        for e in events
-    ]
-
-
 def evening_chart(session: Session, *real_minutes: int) -> FatigueSeries:
     events = timed(session, *real_minutes)
-    start = chart_start(marks_of(events), SINCE_EVENING, session.table.clock, 1000)
+    start = chart_start([Mark.of(e) for e in events], SINCE_EVENING, session.table.clock, 1000)
     return fatigue_series(session.table, events, start, SINCE_EVENING)
 
 
