@@ -65,8 +65,7 @@ async def add_autocomplete(
     table = known_table(interaction, await read_table(interaction))
     typed = current.casefold()
     characters = own_first(table, interaction.user.id, current)
-    heads = ((m.name.rpartition(" ")[0], m.name) for m in table.monsters)
-    groups = dict.fromkeys(head for head, name in heads if bestiary.group_number(head, name))
+    groups = bestiary.group_names(table.monsters)
     names = [c.name for c in characters] + [g for g in groups if typed in g.casefold()]
     names += [m.name for m in table.monsters if typed in m.key]
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]

@@ -198,12 +198,15 @@ async def hidden_autocomplete(
     table = await read_table(interaction, BESTIARY)
     if not is_gm(interaction, table.settings):
         return []
-    hidden = [m for m in table.monsters if m.hidden]
-    heads = dict.fromkeys(
-        head for m in hidden if bestiary.group_number(head := m.name.rpartition(" ")[0], m.name)
-    )
+    return group_choices([m for m in table.monsters if m.hidden], current)
+
+
+def group_choices(monsters: Sequence[Monster], current: str) -> list[app_commands.Choice[str]]:
+    """These monsters' groups (`Goblin` for all of `Goblin 1`, `Goblin 2`…), then each of
+    them, whose name holds what was typed."""
     typed = current.casefold()
-    names = [h for h in heads if typed in h.casefold()] + [m.name for m in hidden if typed in m.key]
+    names = [g for g in bestiary.group_names(monsters) if typed in g.casefold()]
+    names += [m.name for m in monsters if typed in m.key]
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 
@@ -244,15 +247,7 @@ async def source_autocomplete(
     table = await bot_of(interaction).store.read(source.id, interaction.guild_id, BESTIARY)
     if not is_gm_with(source.permissions, interaction.user, table.settings):
         return []
-    heads = dict.fromkeys(
-        head
-        for m in table.monsters
-        if bestiary.group_number(head := m.name.rpartition(" ")[0], m.name)
-    )
-    typed = current.casefold()
-    names = [h for h in heads if typed in h.casefold()]
-    names += [m.name for m in table.monsters if typed in m.key]
-    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+    return group_choices(table.monsters, current)
 
 
 class HitAgain(

@@ -8,6 +8,7 @@ Pure glue between the `/monster` cog and `table.model`: the numbers all come fro
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from lang import N_, _
@@ -250,6 +251,13 @@ def group_number(group: str, name: str) -> int | None:
     if name_key(head) != name_key(group) or not number.isdecimal():
         return None
     return int(number)
+
+
+def group_names(monsters: Sequence[Monster]) -> list[str]:
+    """The groups these monsters make (`Goblin` for `Goblin 1`, `Goblin 2`…), each once, in
+    the order their first member comes: what a GM may name to act on a whole group."""
+    heads = ((m.name.rpartition(" ")[0], m.name) for m in monsters)
+    return list(dict.fromkeys(head for head, name in heads if group_number(head, name)))
 
 
 def group(table: Table, name: str) -> tuple[Monster, ...]:
