@@ -11,8 +11,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # any package: every package pyproject.toml finds, with its migrations and translations, and
 # every dependency (the PostgreSQL driver too: -e DATABASE_URL=postgresql://… just works).
 # The bot then runs from the installed copy, never from the sources.
+# The exact versions of requirements.lock first (the ones CI tests), then the project, which
+# --no-deps keeps from pulling anything else; pip check says they fit together.
 COPY . /tmp/tablekeeper
-RUN pip install /tmp/tablekeeper \
+RUN pip install -r /tmp/tablekeeper/requirements.lock \
+    && pip install --no-deps /tmp/tablekeeper \
+    && pip check \
     && rm -rf /tmp/tablekeeper \
     && useradd --create-home --uid 10001 tablekeeper \
     && mkdir -p /data \

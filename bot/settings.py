@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import logging
 import math
 import os
@@ -54,13 +53,7 @@ class Settings:
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
             raise SettingsError("DISCORD_TOKEN must be the bot token with no spaces around it")
-        if self.database_url.startswith(_POSTGRES):
-            if importlib.util.find_spec("asyncpg") is None:
-                raise SettingsError(
-                    "DATABASE_URL is a PostgreSQL URL, which needs the asyncpg driver: "
-                    "pip install asyncpg"
-                )
-        elif not self.database_url.startswith("sqlite:///"):
+        if not self.database_url.startswith((*_POSTGRES, "sqlite:///")):
             raise SettingsError(
                 "DATABASE_URL must look like sqlite:///relative/path.db, sqlite:////absolute.db"
                 " or postgresql://user:password@host:5432/database"

@@ -19,7 +19,7 @@ from typing import Any, Self, cast
 import discord
 
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
-from cogs._reply import reply, update, whisper
+from cogs._reply import reply, update
 from lang import N_, _
 from render.confirm import cancelled_embed
 
@@ -86,7 +86,7 @@ class ConfirmButton(TableButton, template=r"(?!)"):
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.asker_id:
-            await whisper(interaction, _(self.ONLY_ASKER, asker=self.asker_id))
+            await reply(interaction, _(self.ONLY_ASKER, asker=self.asker_id), private=True)
         elif not self.yes:
             await update(interaction, embed=self.cancelled(), view=None)
         elif has_expired(self.until):
@@ -140,11 +140,13 @@ async def ask(
     *extra: Any,
     seconds: float,
     timers: PromptTimers,
+    private: bool | None = None,
 ) -> None:
     """Send a prompt with `kind`'s two buttons (`extra`: its own arguments), expiring in
-    `seconds`; `timers` greys them out then, if still unanswered."""
+    `seconds`; `timers` greys them out then, if still unanswered. Private as the command
+    declares, unless `private` says otherwise."""
     asker, until = interaction.user.id, expiry_code(seconds)
-    await reply(interaction, embed=embed, view=kind.pair(asker, until, *extra))
+    await reply(interaction, embed=embed, view=kind.pair(asker, until, *extra), private=private)
     expired = kind.make(True, asker, until, *extra).expired()
     timers.start(
         grey_out_when_expired(

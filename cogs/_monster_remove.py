@@ -10,13 +10,14 @@ import discord
 
 from cogs._confirm import ANSWER, NAME, ConfirmButton, PromptTimers, RemovalButton, ask
 from cogs._reply import update
-from cogs._shared import BESTIARY, apply_as, read_table, require_gm
+from cogs._shared import apply_as, read_table, require_gm
 from lang import _
 from render.confirm import cancelled_embed
 from render.initiative import turn_text
 from render.monsters import cleared_embed, confirm_clear_embed, confirm_remove_embed, removed_embed
 from rules.errors import RulesError
 from table import bestiary, initiative
+from table.parts import BESTIARY
 
 
 class MonsterRemoveAnswer(RemovalButton, template=r"tk:monster:remove:" + ANSWER + NAME):

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
-from cogs._reply import reply, update, whisper
+from cogs._reply import reply, update
 from cogs._shared import (
     apply_as,
     gm_only,
@@ -114,14 +114,14 @@ def facing_view(report: TurnReport) -> discord.ui.View | None:
     return buttons_view(*(FaceButton(name, facing) for facing in FACINGS))
 
 
-async def whisper_facing(interaction: discord.Interaction, report: TurnReport) -> None:
+async def ask_facing(interaction: discord.Interaction, report: TurnReport) -> None:
     """The GM alone is asked the facing of a monster that ended its turn with unarmored
     spots: a private follow-up to the GM who passed the turn (the channel's message says only
     whose turn it is)."""
     view = facing_view(report)
     if view is None or report.facing is None:
         return
-    await whisper(interaction, embeds=[facing_embed(report.facing)], view=view)
+    await reply(interaction, embeds=[facing_embed(report.facing)], view=view, private=True)
 
 
 def pinging(combatant: Combatant | None) -> dict[str, Any]:
@@ -244,7 +244,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             # The order above already shows the game time, and its title the fight's round.
             embeds.append(passed.remove_footer())
         await reply(interaction, embeds=embeds, **pinging(report.now))
-        await whisper_facing(interaction, report)
+        await ask_facing(interaction, report)
 
     @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:

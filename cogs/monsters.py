@@ -27,13 +27,10 @@ from cogs._monster_remove import (
     confirm_clearing,
     confirm_monster_removal,
 )
+from cogs._options import INIT_BONUS_HELP, InitBonus
 from cogs._picture import job, reply_picture
-from cogs._reply import PRIVATE, private_unless, reply
+from cogs._reply import private, reply
 from cogs._shared import (
-    BESTIARY,
-    CHANNEL_ONLY,
-    INIT_BONUS_HELP,
-    InitBonus,
     bot_of,
     offers_nothing_in_outage,
     read_table,
@@ -74,6 +71,7 @@ from table.model import Forbidden
 from table.monster import HP_MAX, Monster
 from table.monster_view import monster_view
 from table.names import NAME_LIMIT
+from table.parts import BESTIARY, CHANNEL_ONLY, EVERYTHING
 from table.sight import GM_ALONE, in_sight
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
@@ -318,6 +316,7 @@ class Monsters(commands.Cog):
     @app_commands.autocomplete(
         spots=spots_autocomplete, easy_spots=spots_autocomplete, revealed_spots=spots_autocomplete
     )
+    @private(lambda options: not options.public)
     async def _build(
         self,
         interaction: discord.Interaction,
@@ -343,17 +342,12 @@ class Monsters(commands.Cog):
         await reply(interaction, embed=embed)  # private unless public, as declared
 
     BUILD = N_("A monster's stat block from its Rank and armor")
-    build_anywhere = anywhere(
-        app_commands.command(
-            name="monster-build", description=BUILD, extras=private_unless("public")
-        )(_build)
-    )
+    build_anywhere = anywhere(app_commands.command(name="monster-build", description=BUILD)(_build))
 
     @monster.command(
-        name="create",
-        description=N_("GM: keep a monster here, hidden until it appears"),
-        extras=PRIVATE,
+        name="create", description=N_("GM: keep a monster here, hidden until it appears")
     )
+    @private()
     @app_commands.describe(
         name=N_("The monster's name (up to 32 characters)"),
         hp=N_("Its maximum HP, to track damage (optional)"),
@@ -394,7 +388,8 @@ class Monsters(commands.Cog):
             count=count,
             init_bonus=init_bonus,
         )
-        made, _seen = await change_seen(interaction, "monster create", step)
+        # Everything: a new name is compared with every name in the channel (`table.lookalikes`).
+        made, _seen = await change_seen(interaction, "monster create", step, EVERYTHING)
         await reply(interaction, embed=created_embed(made, GM_ALONE))  # the GM's alone
 
     @monster.command(
@@ -410,8 +405,8 @@ class Monsters(commands.Cog):
     @monster.command(
         name="bring",
         description=N_("GM: bring a monster (or group) from another channel, hidden"),
-        extras=PRIVATE,
     )
+    @private()
     @app_commands.describe(
         from_=N_("The channel it was prepared in (you are GM there too)"),
         name=N_("Which monster, or group (Goblin for Goblin 1, 2…)"),
@@ -432,14 +427,15 @@ class Monsters(commands.Cog):
             raise Forbidden(_("Only a GM of #{channel} can bring its monsters", channel=from_.name))
         found = bestiary.members(source, name)
         step = functools.partial(bestiary.bring, monsters=found)
-        brought, _seen = await change_seen(interaction, "monster bring", step)
+        # Everything: each name brought is compared with every name here (`table.lookalikes`).
+        brought, _seen = await change_seen(interaction, "monster bring", step, EVERYTHING)
         await reply(interaction, embed=brought_embed(brought, from_.name))
 
     @monster.command(
         name="show",
         description=N_("A monster's stat block, HP and facing"),
-        extras=private_unless("public"),
     )
+    @private(lambda options: not options.public)
     @app_commands.describe(name=N_("Which monster"), public=PUBLIC)
     @app_commands.autocomplete(name=monster_autocomplete)
     async def show(
@@ -456,18 +452,16 @@ class Monsters(commands.Cog):
         # Private unless public, as declared.
         await reply_picture(interaction, monster_embed(monster, sight=seen), picture)
 
-    @monster.command(
-        name="list", description=N_("This channel's monsters"), extras=private_unless("public")
-    )
+    @monster.command(name="list", description=N_("This channel's monsters"))
+    @private(lambda options: not options.public)
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
         table = await read_table(interaction, BESTIARY)
         seen = reader_sight(interaction, table, public)
         await reply(interaction, embed=roster_embed(in_sight(table, seen).monsters, seen))
 
-    @monster.command(
-        name="remove", description=N_("GM: remove a monster (asks to confirm)"), extras=PRIVATE
-    )
+    @monster.command(name="remove", description=N_("GM: remove a monster (asks to confirm)"))
+    @private()
     @app_commands.describe(
         name=N_("Which monster"), defeated=N_("Every defeated monster at once (one confirmation)")
     )
@@ -496,7 +490,7 @@ class Monsters(commands.Cog):
         title = _("{name} now faces {facing}", name=turned.name, facing=facing)
         picture = job(interaction, "monster", monster_view(turned, seen))
         embed = monster_embed(turned, sight=seen, title=title)
-        await reply_picture(interaction, embed, picture, private=turned.hidden)
+        await reply_picture(interaction, embed, picture, private=turned.hidden or None)
 
     @monster.command(
         name="reveal", description=N_("GM: show the players one hidden unarmored spot")

@@ -26,6 +26,7 @@ from cogs._buttons import (
     optional_text,
 )
 from cogs._odds import no_secret_chart, reply_odds
+from cogs._options import Label
 from cogs._reply import reply
 from cogs._save_ids import (
     AGAINST_ID,
@@ -37,9 +38,8 @@ from cogs._save_ids import (
     against_code,
     against_from_code,
 )
-from cogs._shared import PARTY, bot_of, character_autocomplete, read_table, require_gm
-from cogs.roll import Label
-from cogs.secret import send_secret
+from cogs._secret import send_secret
+from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
 from lang import N_, _
 from render.label import labelled
 from render.saves import party_embed, save_embed
@@ -55,6 +55,7 @@ from rules.saves import (
     SaveKind,
 )
 from table.model import LEVEL_MAX, Forbidden, Table
+from table.parts import PARTY
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
 
 # Discord checks these ranges before the bot sees the command; the rules check them again.

@@ -213,3 +213,10 @@ def hides_preparation(change: Event, did: tuple[Snapshot, Snapshot]) -> bool:
     """Whether a public reply about taking `change` back (which did `did`) left out something
     behind the GM's screen: then the GM gets the whole of it privately."""
     return bool(Change.of(change).behind_screen() or Change(*did).behind_screen())
+
+
+def only_preparation(change: Event, did: tuple[Snapshot, Snapshot]) -> bool:
+    """Whether taking `change` back (which does `did`) touches nothing but the GM's
+    preparation: the players may not even read that it happened, so it is said to the GM
+    alone (a question about it asked of the GM alone)."""
+    return Change.of(change).only_behind_screen() and Change(*did).only_behind_screen()

@@ -10,9 +10,10 @@ import discord
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.common import NEUTRAL, TITLE_MAX, fit_lines, plain
+from render.common import NEUTRAL, TITLE_MAX, fit_lines
 from rules.defense import facing_text
 from rules.gametime import game_time
+from rules.text import plain, signed
 from table.combat import Combatant, Initiative
 from table.initiative import Joined, TurnReport, defeated
 from table.model import Table
@@ -101,7 +102,7 @@ def ties_text(tied: Sequence[Combatant]) -> str:
     roll-off 12)`, in turn order: what settled it."""
     shown = []
     for combatant in tied:
-        bonus = _("bonus {bonus}", bonus=f"{combatant.bonus:+d}")
+        bonus = _("bonus {bonus}", bonus=signed(combatant.bonus))
         if combatant.rolloff:
             bonus = _("{bonus}, roll-off {roll}", bonus=bonus, roll=combatant.rolloff)
         shown.append(f"{_name(combatant)} ({bonus})")

@@ -6,6 +6,11 @@ back (`store.import_file`), earlier versions too.
 
 Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them.
 
+A bot signs what it exports (`signed`: an HMAC of the document under a key it derives from its
+own secret, as it does for web page links), so that an import can tell its own export, as it
+was written, from a file anyone could have made or changed (`vouches`): only then, and only in
+the server it was exported from, does an imported change keep who made it (`table.imported`).
+
 An import change (one that replaced a table) records where the history that came with it starts
 as an event number of its channel (`seq`), which means nothing in another channel: the document
 gives it as a number of its own history instead (counted from 1), which `/import` turns into the
@@ -15,6 +20,8 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import hashlib
+import hmac
 import json
 from datetime import datetime
 from typing import Any
@@ -28,6 +35,8 @@ from table.snapshot import character_to_dict, monster_to_dict
 
 FORMAT = "tablekeeper-export"
 VERSION = 2
+SIGNATURE = "signature"  # the field a signed export carries its HMAC in
+_PURPOSE = b"tablekeeper exports"
 
 
 def holds_nothing(table: Table) -> bool:
@@ -106,3 +115,29 @@ def export_document(table: Table, events: list[Event], exported_at: datetime) ->
 
 def export_bytes(document: dict[str, Any]) -> bytes:
     return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True).encode("utf-8")
+
+
+def export_key(secret: str) -> bytes:
+    """The key exports are signed with, from the bot's own secret (its Discord token): the same
+    in every process of the bot. A new secret leaves earlier exports unsigned to it."""
+    return hmac.new(secret.encode(), _PURPOSE, hashlib.sha256).digest()
+
+
+def _signature(document: dict[str, Any], key: bytes) -> str:
+    """The HMAC-SHA256 of the document but its signature, as canonical JSON (keys sorted, no
+    spaces, text as UTF-8): the same bytes from the document written and the document read."""
+    unsigned = {k: v for k, v in document.items() if k != SIGNATURE}
+    canonical = json.dumps(unsigned, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, canonical.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def signed(document: dict[str, Any], key: bytes) -> dict[str, Any]:
+    return dict(document, **{SIGNATURE: _signature(document, key)})
+
+
+def vouches(document: dict[str, Any], key: bytes | None) -> bool:
+    """Whether the document is this bot's export (signed with `key`), not a byte changed."""
+    given = document.get(SIGNATURE)
+    if key is None or not isinstance(given, str):
+        return False
+    return hmac.compare_digest(given, _signature(document, key))

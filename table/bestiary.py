@@ -29,7 +29,7 @@ from rules.defense import (
 from rules.defense import hit as rules_hit
 from rules.errors import RulesError
 
-from table.checks import evolved
+from table.lookalikes import channel_names, check_unlike
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name, name_key
 
@@ -216,7 +216,9 @@ def create(
 
 def _kept(table: Table, monsters: tuple[Monster, ...]) -> Table:
     """The table with these new monsters in its bestiary: refused when a name is taken or the
-    bestiary would hold more than it can."""
+    bestiary would hold more than it can, or a name looks like one in the channel (a name
+    brought from another channel is checked against this one's)."""
+    here = channel_names(table)
     for monster in monsters:
         taken = table.find_monster(monster.name)
         if taken is not None:  # named as it was made, as a taken character name is
@@ -227,6 +229,7 @@ def _kept(table: Table, monsters: tuple[Monster, ...]) -> Table:
                     name=taken.name,
                 )
             )
+        check_unlike(monster.name, here)
     if len(table.monsters) + len(monsters) > MONSTERS_MAX:
         raise RulesError(
             _(
@@ -285,7 +288,7 @@ def appear(table: Table, *, is_gm: bool, name: str) -> tuple[Table, tuple[Monste
         raise RulesError(
             _("The players can already see {names}", names=", ".join(m.name for m in found))
         )
-    shown = tuple(evolved(m, hidden=False) for m in hidden)
+    shown = tuple(replace(m, hidden=False) for m in hidden)
     for monster in shown:
         table = table.with_monster(monster)
     return table, shown
@@ -333,7 +336,7 @@ def hit(
     monster = table.get_monster(name)
     result = rules_hit(monster.block, damage, monster.facing, from_square)
     appeared = monster.hidden  # a hit is seen: whoever was hit is in sight from now on
-    seen = evolved(monster, hidden=False) if appeared else monster
+    seen = replace(monster, hidden=False) if appeared else monster
     if monster.hp is None or monster.down:
         hit = MonsterHit(
             seen,

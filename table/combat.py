@@ -11,14 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from lang import _
+from lang import N_, _
 from rules.errors import RulesError
 from rules.text import plain
 
+from table.checks import check_int
 from table.names import NAME_MAX, name_key
 
 SCORE_LIMIT = 1000  # scores within ±1,000
 COMBATANTS_MAX = 25  # not a rule: the order fits one list and one autocomplete page
+INIT_BONUS_MAX = 100  # not a rule: an initiative bonus within ±100 (`/init add` adds it)
+ROLLOFF_DIE = 100  # a tie at score and bonus is broken by a d100 each, rolled until they differ
 Kind = Literal["character", "monster", "other"]
 KINDS: tuple[str, ...] = ("character", "monster", "other")
 
@@ -53,6 +56,8 @@ class Combatant:
                 _("A name in the initiative must be 1 to {most} characters", most=NAME_MAX)
             )
         check_score(self.score)
+        check_int(self.bonus, N_("Initiative bonus"), -INIT_BONUS_MAX, INIT_BONUS_MAX)
+        check_int(self.rolloff, N_("Roll-off"), 0, ROLLOFF_DIE)
         if self.kind not in KINDS:
             raise RulesError(_("A combatant is a character, a monster or another name"))
 

@@ -26,7 +26,6 @@ from table.model import NO_CHARACTERS, Character, Table
 from table.snapshot import character_from_dict
 
 SINCE_EVENING, SINCE_LONG_REST, SINCE_DAY, SINCE_ALL = "evening", "long_rest", "day", "all"
-SINCES = (SINCE_EVENING, SINCE_LONG_REST, SINCE_DAY, SINCE_ALL)
 SINCE_WORDS = {  # what a chart from each start shows, in words
     SINCE_EVENING: N_("this evening's play"),
     SINCE_LONG_REST: N_("since the last Long Rest"),

@@ -19,9 +19,9 @@ from rules.errors import RulesError
 
 from table import partyops
 from table.bestiary import GM_ONLY, group
-from table.checks import evolved
-from table.combat import COMBATANTS_MAX, Combatant, Initiative, check_score
+from table.combat import COMBATANTS_MAX, ROLLOFF_DIE, Combatant, Initiative, check_score
 from table.dice_expr import DiceRoll, roll_expression
+from table.lookalikes import channel_names, check_unlike
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name, name_key
 from table.partyops import PartyReport
@@ -94,9 +94,6 @@ def _standing(table: Table) -> list[bool]:
     return [not defeated(table, c) for c in table.initiative.combatants]
 
 
-ROLLOFF_DIE = 100  # a tie at score and bonus is broken by a d100 each, rolled until they differ
-
-
 def _score(
     table: Table, score: int | str | None, rng: DieSource | None, bonus: int = 0
 ) -> tuple[int, DiceRoll | None]:
@@ -152,6 +149,8 @@ def add(
         new = Combatant(monster.name, value, 0, "monster", bonus=bonus)
     else:
         new = Combatant(clean_name(name, N_("combatant")), value, 0)
+        check_unlike(new.name, channel_names(table))  # a new name: like none in the channel
+    check_unlike(new.name, [c.name for c in order.combatants])  # no two alike in a fight
     there = order.find(new.name)
     if there is not None:
         if is_gm:
@@ -185,7 +184,7 @@ def add(
     ties = tuple(c for c in grown.combatants if c.score == new.score)
     appeared = monster is not None and monster.hidden
     if appeared and monster is not None:  # it enters the fight: the players see it now
-        table = table.with_monster(evolved(monster, hidden=False))
+        table = table.with_monster(replace(monster, hidden=False))
     return _with(table, grown), Joined(new, rolled, ties if len(ties) > 1 else (), appeared)
 
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from rules.defense import HitResult
 
-from table.checks import evolved
 from table.model import Table
 from table.monster import Monster
 from table.settings import ChannelSettings
@@ -55,7 +54,7 @@ def players_view(table: Table) -> Table:
     screen, so nothing read from it (a list, a look, a suggestion, "did you mean") names one."""
     if not any(m.hidden for m in table.monsters):
         return table
-    return evolved(table, monsters=tuple(m for m in table.monsters if not m.hidden))
+    return table.with_parts(monsters=tuple(m for m in table.monsters if not m.hidden))
 
 
 def in_sight(table: Table, sight: Sight) -> Table:

@@ -154,7 +154,10 @@ def installed_from() -> list[str]:
     for step in steps():
         if step.instruction == "RUN":
             for target in re.findall(r"pip install ((?:-\S+ )*)(\S+)", step.arguments):
-                editable = {"-e", "--editable"} & set(target[0].split())
+                options = set(target[0].split())
+                if options & {"-r", "--requirement"}:
+                    continue  # the locked versions (test_locks.py), not the project
+                editable = {"-e", "--editable"} & options
                 assert not editable, "the image installs the project, never links to its sources"
                 found.append(posixpath.normpath(posixpath.join(step.workdir, target[1])))
     return found
@@ -220,7 +223,10 @@ def test_a_host_installing_the_repository_gets_every_driver(name: str) -> None:
     """Procfile hosts install requirements.txt; it installs this project, whose dependencies
     (not an extra nobody can ask for there) include the PostgreSQL driver."""
     lines = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
-    assert [line for line in lines if line and not line.startswith("#")] == ["."]
+    assert [line for line in lines if line and not line.startswith("#")] == [
+        "-r requirements.lock",
+        ".",
+    ]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert any(d.startswith(name + ">=") for d in project["dependencies"])
     assert installed_from() == [posixpath.dirname(in_image("pyproject.toml") or "")]

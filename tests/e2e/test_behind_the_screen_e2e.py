@@ -176,3 +176,47 @@ async def test_a_monster_is_brought_from_a_gms_own_channel_still_hidden(env: Any
     assert "Only the GM" in await refused(
         env, "monster bring", d.player, name="Wyrm", **{"from": "side-table"}
     )
+
+
+async def test_taking_back_a_prepared_monster_is_asked_of_the_gm_alone(env: Any) -> None:
+    """/undo of a hidden monster's creation (and /redo of that undo) would take it away: the
+    question is the GM's alone, whole, and so is its answer; the channel reads nothing of it."""
+    d = env.discord
+    await prepare(env)
+    public_before = {i for i, m in d.server.messages.items() if not m.flags & EPHEMERAL}
+    asked = await d.slash("undo", user=d.gm)
+    assert asked.ephemeral and asked.embed["title"] == "↩️ Undo monster create?"
+    assert "Cave Troll" in asked.text and SCREEN not in asked.text
+    done = await d.click(asked, "Undo", user=d.gm)
+    assert done.ephemeral and done.embed["title"] == "↩️ Undone: monster create"
+    assert "Cave Troll" in done.text and not d.latest(done).followups
+    assert (await env.table()).monsters == ()
+    redone = await d.slash("redo", user=d.gm)  # brings it back: asked of nobody
+    assert not redone.ephemeral and "Troll" not in redone.text and SCREEN in redone.text
+    assert "Cave Troll" in (await whispered(d, redone)).text
+    assert (await env.table()).get_monster("Cave Troll").hidden
+    public = [m for i, m in d.server.messages.items() if i not in public_before]
+    assert not [m for m in public if not m.flags & EPHEMERAL and "Troll" in str(m.embeds)]
+
+    # A monster the players have seen is taken away in front of them, as any change is.
+    await d.slash("monster appear", user=d.gm, name="Cave Troll")
+    removal = await d.slash("monster remove", user=d.gm, name="Cave Troll")
+    await d.click(removal, "Remove", user=d.gm)
+    await d.slash("undo", user=d.gm)  # it is back
+    asked = await d.slash("redo", user=d.gm)  # would take it away again: asked in the channel
+    assert not asked.ephemeral and "Cave Troll" in asked.text
+
+
+async def test_a_name_brought_is_checked_against_the_names_here(env: Any) -> None:
+    """A monster prepared elsewhere whose name looks like a character's here (its first letter
+    Cyrillic) is refused as a new name here would be, and nothing is brought."""
+    d = env.discord
+    await seed(env, hero("Aria", d.player))
+    lookalike = "\u0410ria"
+    await d.slash(
+        "monster create", user=d.gm, channel=d.gm_notes, name=lookalike, rank=0, armor="light"
+    )
+    options = {"name": lookalike, "from": d.gm_notes.name}
+    refusal = await refused(env, "monster bring", d.gm, **options)
+    assert f"'{lookalike}' looks just like 'Aria'" in refusal
+    assert (await env.table()).monsters == ()

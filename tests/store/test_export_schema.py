@@ -14,21 +14,25 @@ import jsonschema
 from rules.fatigue import FatigueState
 from rules.saves import MODIFIER_LIMIT
 from store import Store
-from store.import_file import schema
+from store.import_file import HISTORY_ITEMS_MAX, schema
+from table.actions import ACTIONS
 from table.bestiary import MONSTERS_MAX
-from table.combat import COMBATANTS_MAX, Combatant
+from table.combat import COMBATANTS_MAX, INIT_BONUS_MAX, ROLLOFF_DIE, Combatant
 from table.model import LEVEL_MAX
 from table.monster import HP_MAX
 from table.names import NAME_MAX
 from table.settings import HISTORY_KEEP_MAX, HISTORY_KEEP_MIN, SETTING_NAMES
+from table.sheet import CHARACTERS_MAX
 from table.snapshot import CHARACTER_FIELDS, MONSTER_FIELDS
 from tests.store.conftest import Database
 from tests.store.importing import exported, play
 
-DOCS = Path(__file__).parents[2] / "docs" / "export.schema.json"
+ROOT = Path(__file__).parents[2]
+DOCS = ROOT / "docs" / "export.schema.json"
 
 
 def test_the_published_schema_is_the_one_the_bot_checks_with() -> None:
+    assert DOCS.read_text("utf-8") == (ROOT / "store" / "export.schema.json").read_text("utf-8")
     assert json.loads(DOCS.read_text("utf-8")) == schema()
     jsonschema.Draft202012Validator.check_schema(schema())
 
@@ -44,7 +48,16 @@ def test_its_bounds_are_the_commands() -> None:
     }
     assert defs["name"]["maxLength"] == NAME_MAX
     assert schema()["properties"]["monsters"]["maxItems"] == MONSTERS_MAX
+    assert schema()["properties"]["characters"]["maxItems"] == CHARACTERS_MAX
+    assert schema()["properties"]["history"]["maxItems"] == HISTORY_ITEMS_MAX
+    started = defs["import_part"]["properties"]["history"]["properties"]["from"]
+    assert started["maximum"] == HISTORY_ITEMS_MAX
+    assert set(defs["event"]["properties"]["action"]["enum"]) == ACTIONS  # the bot's own list
     assert defs["initiative"]["properties"]["combatants"]["maxItems"] == COMBATANTS_MAX
+    bonus = defs["init_bonus"]
+    assert (bonus["minimum"], bonus["maximum"]) == (-INIT_BONUS_MAX, INIT_BONUS_MAX)
+    rolloff = defs["combatant"]["properties"]["rolloff"]
+    assert (rolloff["minimum"], rolloff["maximum"]) == (0, ROLLOFF_DIE)
     keep = defs["settings"]["properties"]["history_keep"]
     assert (keep["minimum"], keep["maximum"]) == (HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
     assert defs["monster"]["properties"]["hp_max"]["oneOf"][0]["maximum"] == HP_MAX

@@ -73,6 +73,17 @@ def test_a_monster_brought_comes_as_it_was_and_hidden() -> None:
         bestiary.bring(here, is_gm=False, monsters=found)
 
 
+def test_a_monster_brought_is_named_unlike_everyone_here() -> None:
+    """A name brought from another channel passed that channel's checks, not this one's: one
+    that looks like a name here (a character, a monster, the turn order) is refused."""
+    source = Table(2, None, monsters=(monster("\u0410ria"), monster("W\u043elf")))  # Cyrillic
+    here = Table(1, None, characters=(Character("Aria", 5),))
+    here, __ = initiative.add(here, actor_id=1, is_gm=True, name="Wolf", score=3, other=True)
+    for name, other in (("\u0410ria", "Aria"), ("W\u043elf", "Wolf")):
+        with pytest.raises(RulesError, match=f"'{name}' looks just like '{other}'"):
+            bestiary.bring(here, is_gm=True, monsters=bestiary.members(source, name))
+
+
 def _fight(*monsters: Monster) -> Table:
     table = Table(1, None, characters=(Character("Aria", 5),), monsters=monsters)
     rng = random.Random(1)
