@@ -17,7 +17,7 @@ from store import Store
 from store.import_file import HISTORY_ITEMS_MAX, schema
 from table.actions import ACTIONS
 from table.bestiary import MONSTERS_MAX
-from table.combat import COMBATANTS_MAX, Combatant
+from table.combat import COMBATANTS_MAX, INIT_BONUS_MAX, ROLLOFF_DIE, Combatant
 from table.model import LEVEL_MAX
 from table.monster import HP_MAX
 from table.names import NAME_MAX
@@ -54,6 +54,10 @@ def test_its_bounds_are_the_commands() -> None:
     assert started["maximum"] == HISTORY_ITEMS_MAX
     assert set(defs["event"]["properties"]["action"]["enum"]) == ACTIONS  # the bot's own list
     assert defs["initiative"]["properties"]["combatants"]["maxItems"] == COMBATANTS_MAX
+    bonus = defs["init_bonus"]
+    assert (bonus["minimum"], bonus["maximum"]) == (-INIT_BONUS_MAX, INIT_BONUS_MAX)
+    rolloff = defs["combatant"]["properties"]["rolloff"]
+    assert (rolloff["minimum"], rolloff["maximum"]) == (0, ROLLOFF_DIE)
     keep = defs["settings"]["properties"]["history_keep"]
     assert (keep["minimum"], keep["maximum"]) == (HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
     assert defs["monster"]["properties"]["hp_max"]["oneOf"][0]["maximum"] == HP_MAX
