@@ -24,13 +24,12 @@ from render.roll import dice_embed, open_ended_embed, with_open_ended_note
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
-from table.open_ended_expr import is_plain_d100, open_ended_modifier
+from table.open_ended_expr import MOD_MAX, is_plain_d100, open_ended_modifier
 
 # The dice expressions `EXAMPLES` shows, one by one: the sentence around them is translated.
 FIRST, SECOND, THIRD = re.findall(r"`([^`]+)`", EXAMPLES)
 
 Label = app_commands.Range[str, 1, LABEL_MAX]
-MOD_MAX = 1000  # the d100's modifier, either way it is given
 
 
 class Roll(commands.Cog):
