@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from store import chart, import_write, links, redo, secrets, undo
+from store import chart, import_write, links, redo, roll_log, secrets, undo
 from store.backend import Backend, Tx
 from store.change import Changes, table_key
 from store.channel_read import EVERYTHING, Loaded, Parts, load_channel
@@ -32,6 +32,7 @@ from table.event import Event
 from table.fatigue_series import FatigueSeries
 from table.imported import Imported
 from table.model import Table
+from table.roll_log import LoggedRoll
 from table.undo import GmTest, Redone, Undone
 
 R = TypeVar("R")
@@ -365,6 +366,28 @@ class Store:
         it): for a caller that builds it elsewhere, such as the picture's worker process.
         RulesError as `fatigue_chart` for a start the kept history no longer reaches."""
         return await chart.chart_rows(self._backend, channel_id, guild_id, since, character)
+
+    # --- the roll log ----------------------------------------------------------------------
+
+    async def log_rolls(
+        self, rolls: Sequence[tuple[int, LoggedRoll]], keep: int, trimmed: Sequence[int] = ()
+    ) -> None:
+        """Keep (channel id, roll) pairs in the roll log in one transaction, each roll once
+        (one kept already stays as it was), then trim the `trimmed` channels to their newest
+        `keep` rolls. No event: a roll is no change (`store.roll_writer` calls this)."""
+        await roll_log.log_rolls(self._backend, rolls, keep, trimmed)
+
+    async def channel_rolls(self, channel_id: int) -> list[LoggedRoll]:
+        """The channel's kept rolls, oldest first, secret ones too (/export)."""
+        return await roll_log.channel_rolls(self._backend, channel_id)
+
+    async def dice_report_rows(
+        self, channel_id: int, since: str, whose: str | None, secret: bool
+    ) -> roll_log.ReportRows:
+        """The rolls a `/dice report` counts, as read (`store.roll_log.report_of` builds it):
+        since this evening (`table.evening`, by the channel's changes and rolls) or all kept;
+        secret ones only when `secret`."""
+        return await roll_log.report_rows(self._backend, channel_id, since, whose, secret)
 
     # --- secret rolls ----------------------------------------------------------------------
 

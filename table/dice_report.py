@@ -28,7 +28,9 @@ SINCE_WORDS = {  # what a report from each start counts, in words
     EVENING: N_("this evening"),
     ALL: N_("everything this channel keeps"),
 }
-NOTHING = N_("No saves or d100 rolls are kept here from {since}: the report counts `/save` and `/roll`")
+NOTHING = N_(
+    "No saves or d100 rolls are kept here from {since}: the report counts `/save` and `/roll`"
+)
 NOTHING_OF = N_("No saves of {name} are kept here from {since}")
 
 

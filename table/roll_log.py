@@ -43,6 +43,12 @@ SAVES = (TSR, WSR)
 # faces and total are not kept (only the expression), so every number kept fits any database
 # column and a JSON reader's double exactly.
 NUMBER_MAX = 10**15
+# How many rolls a channel keeps (ROLL_LOG_KEEP): a table that meets every week for four hours
+# and rolls through the bot twice a minute all evening makes 52 × 4 × 60 × 2 = 24,960 in a year.
+# About 250 bytes a roll in the database, and 250 in an export (one line each): 25,000 rolls
+# are some 6 MB, an export still well within what Discord lets a bot upload.
+KEEP_DEFAULT = 25_000
+KEEP_MIN, KEEP_MAX = 100, 1_000_000
 PLACES_MAX = 100_000  # a roll's place among its interaction's (a party save: per character)
 # What a save's bonus can be: the SR Bonus of levels 1 to LEVEL_LIMIT, and four modifiers
 # (stat, kin, special, situational) of ±MODIFIER_LIMIT.
@@ -185,9 +191,7 @@ def _dice(expression: Any, dice: tuple[int, ...], total: Any, save: tuple[Any, .
 
 def _d100(roll: OpenEndedRoll, total: Any, save: tuple[Any, ...]) -> Rolled:
     if total is None or abs(total - roll.total) > MOD_MAX:
-        raise RulesError(
-            _("a d100's total is its dice plus at most ±{most}", most=f"{MOD_MAX:,}")
-        )
+        raise RulesError(_("a d100's total is its dice plus at most ±{most}", most=f"{MOD_MAX:,}"))
     _not_a_save(save)
     return Rolled(D100, None, roll.dice, total)
 
@@ -214,9 +218,7 @@ def _save(
             )
         )
     if not 1 <= difficulty <= DIFFICULTY_MAX:
-        raise RulesError(
-            _("a save's difficulty is 1 to {most}", most=f"{DIFFICULTY_MAX:,}")
-        )
+        raise RulesError(_("a save's difficulty is 1 to {most}", most=f"{DIFFICULTY_MAX:,}"))
     exact = Fraction(chance)
     ties = [t for t in (False, True) if success_probability(bonus, difficulty, t) == exact]
     if not ties:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -59,6 +60,6 @@ def test_no_gap_inside_and_a_gap_before(minutes: list[int]) -> None:
     start = evening_start(times)
     assert start is not None and start in times
     inside = sorted(t for t in times if t >= start)
-    assert all(b - a < QUIET for a, b in zip(inside, inside[1:], strict=False))
+    assert all(b - a < QUIET for a, b in pairwise(inside))
     before = [t for t in times if t < start]
     assert not before or start - max(before) >= QUIET

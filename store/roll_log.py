@@ -1,0 +1,201 @@
+"""The roll log in the store (migration V20, `roll_log`): rolls written in batches off the
+replies' path (`store.roll_writer`), each kept once by its interaction and place; trimmed to a
+bound per channel, oldest first; read for `/dice report` (`report_rows`, built into a report by
+`report_of` in the picture's worker) and for `/export`, written by `/import`.
+
+A roll is no change: no event is logged, nothing is undone, no web page is told.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+from store.backend import Backend, Tx
+from table.dice_report import EVENING, DiceReport, dice_report
+from table.evening import evening_start
+from table.roll_log import LoggedRoll, Rolled
+
+# A roll's columns, in the order `roll_of` reads them.
+ROLL_COLUMNS = (
+    "interaction_id",
+    "place",
+    "rolled_at",
+    "clock",
+    "actor_id",
+    "secret",
+    "kind",
+    "character",
+    "dice",
+    "total",
+    "expression",
+    "difficulty",
+    "chance",
+    "success",
+)
+_INSERT = (
+    f"INSERT INTO roll_log (channel_id, came_with, {', '.join(ROLL_COLUMNS)})"
+    f" VALUES ({', '.join('?' * (len(ROLL_COLUMNS) + 2))})"
+    " ON CONFLICT (channel_id, interaction_id, place) DO NOTHING"
+)
+_SELECT = f"SELECT {', '.join(ROLL_COLUMNS)} FROM roll_log WHERE channel_id = ?"
+_ORDER = " ORDER BY interaction_id, place"
+# The flushes' lock: no channel has this id. Rolls need none (each is kept once by its key,
+# whoever writes it first), but a backend's write takes one.
+NO_CHANNEL = 0
+
+
+def _values(roll: LoggedRoll) -> tuple[Any, ...]:
+    rolled = roll.rolled
+    return (
+        roll.interaction_id,
+        roll.place,
+        roll.at,
+        roll.clock,
+        roll.actor_id,
+        int(roll.secret),
+        rolled.kind,
+        rolled.character,
+        json.dumps(list(rolled.dice)),
+        rolled.total,
+        rolled.expression,
+        rolled.difficulty,
+        None if rolled.chance is None else str(rolled.chance),
+        None if rolled.success is None else int(rolled.success),
+    )
+
+
+def roll_of(values: Sequence[Any]) -> LoggedRoll:
+    """A roll from its row's values in `ROLL_COLUMNS` order (SQLite keeps its time as text)."""
+    (interaction_id, place, at, clock, actor_id, secret, kind, character) = values[:8]
+    dice, total, expression, difficulty, chance, success = values[8:]
+    return LoggedRoll(
+        interaction_id,
+        place,
+        datetime.fromisoformat(at) if isinstance(at, str) else at,
+        clock,
+        actor_id,
+        bool(secret),
+        Rolled(
+            kind,
+            character,
+            tuple(json.loads(dice)),
+            total,
+            expression,
+            difficulty,
+            None if chance is None else Fraction(chance),
+            None if success is None else bool(success),
+        ),
+    )
+
+
+async def insert_rolls(
+    tx: Tx, channel_id: int, rolls: Iterable[LoggedRoll], came_with: int | None = None
+) -> None:
+    """Keep `rolls` in the channel's log, each once: one already kept stays as it was.
+    `came_with`: an import's (where its history starts), so its /undo takes them away."""
+    for roll in rolls:
+        await tx.execute(_INSERT, channel_id, came_with, *_values(roll))
+
+
+async def trim(tx: Tx, channel_id: int, keep: int) -> None:
+    """Only the channel's newest `keep` rolls stay."""
+    edge = await tx.fetchone(
+        "SELECT interaction_id, place FROM roll_log WHERE channel_id = ?"
+        " ORDER BY interaction_id DESC, place DESC LIMIT 1 OFFSET ?",
+        channel_id,
+        keep,
+    )
+    if edge is not None:
+        await tx.execute(
+            "DELETE FROM roll_log WHERE channel_id = ?"
+            " AND (interaction_id < ? OR (interaction_id = ? AND place <= ?))",
+            channel_id,
+            edge["interaction_id"],
+            edge["interaction_id"],
+            edge["place"],
+        )
+
+
+async def log_rolls(
+    backend: Backend,
+    rolls: Sequence[tuple[int, LoggedRoll]],
+    keep: int,
+    trimmed: Iterable[int] = (),
+) -> None:
+    """`Store.log_rolls`."""
+
+    async def body(tx: Tx) -> None:
+        for channel_id, roll in rolls:
+            await insert_rolls(tx, channel_id, (roll,))
+        for channel_id in trimmed:
+            await trim(tx, channel_id, keep)
+
+    await backend.write(NO_CHANNEL, body)
+
+
+async def channel_rolls(backend: Backend, channel_id: int) -> list[LoggedRoll]:
+    """`Store.channel_rolls`."""
+
+    async def body(tx: Tx) -> list[tuple[Any, ...]]:
+        return await tx.fetchvalues(_SELECT + _ORDER, channel_id)
+
+    return [roll_of(values) for values in await backend.read(body)]
+
+
+@dataclass(frozen=True)
+class ReportRows:
+    """What a dice report is built from: the rolls of its window as read (`ROLL_COLUMNS`
+    order, oldest first), and what it was asked for."""
+
+    values: list[tuple[Any, ...]]
+    since: str
+    start: datetime | None
+    whose: str | None
+    secret: bool
+
+
+def report_of(rows: ReportRows) -> DiceReport:
+    """The report from its rows: pure, and picklable by name for a worker process."""
+    rolls = [roll_of(values) for values in rows.values]
+    return dice_report(rolls, rows.since, rows.start, rows.whose, rows.secret)
+
+
+async def report_rows(
+    backend: Backend, channel_id: int, since: str, whose: str | None, secret: bool
+) -> ReportRows:
+    """`Store.dice_report_rows`."""
+    shown = "" if secret else " AND secret = 0"
+
+    async def body(tx: Tx) -> tuple[datetime | None, list[tuple[Any, ...]]]:
+        if since != EVENING:
+            return None, await tx.fetchvalues(_SELECT + shown + _ORDER, channel_id)
+        times = await tx.fetchvalues(
+            "SELECT created_at FROM events WHERE channel_id = ?"
+            f" UNION ALL SELECT rolled_at FROM roll_log WHERE channel_id = ?{shown}",
+            channel_id,
+            channel_id,
+        )
+        start = evening_start(
+            datetime.fromisoformat(at) if isinstance(at, str) else at for (at,) in times
+        )
+        if start is None:
+            return None, []
+        sql = _SELECT + shown + " AND rolled_at >= ?" + _ORDER
+        # In UTC, as rolls are kept: SQLite compares the times as text.
+        return start, await tx.fetchvalues(sql, channel_id, start.astimezone(UTC))
+
+    start, values = await backend.read(body)
+    return ReportRows(values, since, start, whose, secret)
+
+
+async def forget_imported(tx: Tx, channel_id: int, start: int) -> None:
+    """The rolls an import brought, whose history starts at event number `start` (or later),
+    taken away with it by its /undo."""
+    await tx.execute(
+        "DELETE FROM roll_log WHERE channel_id = ? AND came_with >= ?", channel_id, start
+    )
