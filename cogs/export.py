@@ -16,8 +16,8 @@ from rules.errors import RulesError
 from store.export import export_bytes, export_document, is_empty
 
 NOTHING = N_(
-    "Nothing to export here yet: this channel has no characters, monsters, changed settings"
-    " or history"
+    "Nothing to export here yet: this channel has no characters, monsters, changed settings,"
+    " history or rolls"
 )
 
 
@@ -33,10 +33,11 @@ class Export(commands.Cog):
         store = bot_of(interaction).store
         table, events = await store.read_with_history(channel_id, interaction.guild_id)
         require_gm(interaction, table)
-        if is_empty(table, events):
+        rolls = await store.channel_rolls(channel_id)
+        if is_empty(table, events, rolls):
             raise RulesError(_(NOTHING))
         now = datetime.now(UTC)
-        data = export_bytes(export_document(table, events, now))
+        data = export_bytes(export_document(table, events, now, rolls))
         name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
         summary = _(
             "This channel's table: {characters}, {monsters}, settings, clock and {changes}.",
@@ -44,6 +45,10 @@ class Export(commands.Cog):
             monsters=n_("{n} monster", "{n} monsters", len(table.monsters)),
             changes=n_("{n} change", "{n} changes", len(events)),
         )
+        if rolls:
+            summary += " " + n_(
+                "And {n} roll of its dice.", "And {n} rolls of its dice.", len(rolls)
+            )
         await reply(interaction, summary, files=[discord.File(io.BytesIO(data), filename=name)])
 
 

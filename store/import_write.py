@@ -3,27 +3,31 @@ in ONE transaction that holds its lock, and an import that replaced a table take
 `/undo`.
 
 Into an empty channel (no one, nothing, no settings of its own, no history but changes to its
-server's settings) the table's rows are written and its history logged as it was, each change
-under a new id (its undo links following it), numbered after any the channel had: `/history`
-and `/undo` go on from it. Into a channel with a table only when asked for (`replace`, the
-newest change the asker saw): the history is logged the same way, then the replacement itself
-as one more change ("import"), whose part `import` records where the imported history starts.
-`/undo` of it puts the table back as it was and takes away every change logged since that
-start, so the channel's history reads as before. An import change that came in the file (its
-channel had been replaced by an import) keeps its start, renumbered: its `/undo` here takes away
-the history that came with it and nothing else.
+server's settings; rolls in its log are no table) the table's rows are written and its history
+logged as it was, each change under a new id (its undo links following it), numbered after any
+the channel had: `/history` and `/undo` go on from it. Into a channel with a table only when
+asked for (`replace`, the newest change the asker saw): the history is logged the same way,
+then the replacement itself as one more change ("import"), whose part `import` records where
+the imported history starts. `/undo` of it puts the table back as it was and takes away every
+change logged since that start, so the channel's history reads as before. An import change that
+came in the file (its channel had been replaced by an import) keeps its start, renumbered: its
+`/undo` here takes away the history that came with it and nothing else.
+
+The file's rolls join the channel's roll log (one it keeps already stays as it was). Those that
+came with an import are marked by where its history starts, as its change is: its `/undo` takes
+them away with that history.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from lang import _
 from rules.errors import RulesError
-from store import event_log
+from store import event_log, roll_log
 from store.backend import Tx
 from store.change import Changes
 from store.channel_read import load_channel
@@ -34,6 +38,7 @@ from table.actions import IMPORT_ACTION
 from table.event import Event
 from table.imported import IMPORT, Imported, carried
 from table.model import Table
+from table.roll_log import LoggedRoll
 from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
 
@@ -120,6 +125,7 @@ async def import_channel(
         first_seq = (0 if newest is None else int(newest["seq"] or 0)) + 1
         old, new = await write_rows(tx, current, table, stored)
         await _log_history(tx, table, imported.history, first_seq)
+        await roll_log.insert_rolls(tx, channel_id, _rolls(imported, first_seq, empty))
         if not empty:
             new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
             await event_log.log_change(
@@ -128,6 +134,17 @@ async def import_channel(
         return ImportDone(table, len(imported.history), not empty)
 
     return await changes.locked(channel_id, body)
+
+
+def _rolls(imported: Imported, first: int, empty: bool) -> list[LoggedRoll]:
+    """The file's rolls as this channel keeps them: each one an import brought renumbered as
+    its history is (`_log_history`); the rest came with this import, if it replaces a table."""
+    return [
+        replace(roll, came_with=first + roll.came_with - 1)
+        if roll.came_with is not None
+        else replace(roll, came_with=None if empty else first)
+        for roll in imported.rolls
+    ]
 
 
 _INSERT = (
@@ -209,6 +226,7 @@ async def forget_import(
         start,
     )
     await tx.execute("DELETE FROM events WHERE channel_id = ? AND seq >= ?", channel, start)
+    await roll_log.forget_imported(tx, channel, start)
     if tx.dialect == "postgres":  # no event is logged, whose insert would say the channel changed
         await tx.execute(
             "SELECT pg_notify('tablekeeper_changes', CAST(CAST(? AS BIGINT) AS TEXT))", channel

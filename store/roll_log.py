@@ -36,10 +36,11 @@ ROLL_COLUMNS = (
     "difficulty",
     "chance",
     "success",
+    "came_with",
 )
 _INSERT = (
-    f"INSERT INTO roll_log (channel_id, came_with, {', '.join(ROLL_COLUMNS)})"
-    f" VALUES ({', '.join('?' * (len(ROLL_COLUMNS) + 2))})"
+    f"INSERT INTO roll_log (channel_id, {', '.join(ROLL_COLUMNS)})"
+    f" VALUES ({', '.join('?' * (len(ROLL_COLUMNS) + 1))})"
     " ON CONFLICT (channel_id, interaction_id, place) DO NOTHING"
 )
 _SELECT = f"SELECT {', '.join(ROLL_COLUMNS)} FROM roll_log WHERE channel_id = ?"
@@ -66,13 +67,14 @@ def _values(roll: LoggedRoll) -> tuple[Any, ...]:
         rolled.difficulty,
         None if rolled.chance is None else str(rolled.chance),
         None if rolled.success is None else int(rolled.success),
+        roll.came_with,
     )
 
 
 def roll_of(values: Sequence[Any]) -> LoggedRoll:
     """A roll from its row's values in `ROLL_COLUMNS` order (SQLite keeps its time as text)."""
     (interaction_id, place, at, clock, actor_id, secret, kind, character) = values[:8]
-    dice, total, expression, difficulty, chance, success = values[8:]
+    dice, total, expression, difficulty, chance, success, came_with = values[8:]
     return LoggedRoll(
         interaction_id,
         place,
@@ -90,16 +92,14 @@ def roll_of(values: Sequence[Any]) -> LoggedRoll:
             None if chance is None else Fraction(chance),
             None if success is None else bool(success),
         ),
+        came_with,
     )
 
 
-async def insert_rolls(
-    tx: Tx, channel_id: int, rolls: Iterable[LoggedRoll], came_with: int | None = None
-) -> None:
-    """Keep `rolls` in the channel's log, each once: one already kept stays as it was.
-    `came_with`: an import's (where its history starts), so its /undo takes them away."""
+async def insert_rolls(tx: Tx, channel_id: int, rolls: Iterable[LoggedRoll]) -> None:
+    """Keep `rolls` in the channel's log, each once: one already kept stays as it was."""
     for roll in rolls:
-        await tx.execute(_INSERT, channel_id, came_with, *_values(roll))
+        await tx.execute(_INSERT, channel_id, *_values(roll))
 
 
 async def trim(tx: Tx, channel_id: int, keep: int) -> None:

@@ -23,6 +23,7 @@ from table.event import Event
 from table.model import Character, Table
 from table.monster import Monster
 from table.names import clean_name
+from table.roll_log import LoggedRoll, roll_from_dict
 from table.settings import SETTING_NAMES, ChannelSettings, ServerLayer, layered
 from table.snapshot import (
     INITIATIVE,
@@ -59,6 +60,7 @@ class Imported:
     monsters: tuple[Monster, ...]
     initiative: Initiative
     history: tuple[Event, ...]
+    rolls: tuple[LoggedRoll, ...] = ()  # the roll log, oldest first
 
     def table(self, channel_id: int, guild_id: int | None, server: ServerLayer) -> Table:
         """The table in `channel_id` of `guild_id`, whose server's settings are `server`: the
@@ -147,7 +149,28 @@ def imported(document: dict[str, Any]) -> Imported:
         table.monsters,
         table.initiative,
         history,
+        _rolls(document["rolls"], len(history)),
     )
+
+
+def _rolls(items: list[dict[str, Any]], changes: int) -> tuple[LoggedRoll, ...]:
+    """The roll log, each roll as a command rolls it (`table.roll_log.roll_from_dict`), and
+    each once: no two of one interaction and place; one an import brought names a change of
+    the file's history (of `changes`) where its history starts."""
+    rolls: tuple[LoggedRoll, ...] = tuple(
+        _at(f"rolls[{i}]", roll_from_dict, item) for i, item in enumerate(items)
+    )
+    seen: dict[tuple[int, int], int] = {}
+    for i, roll in enumerate(rolls):
+        first = seen.setdefault((roll.interaction_id, roll.place), i)
+        if first != i:
+            raise ImportProblem(f"rolls[{i}]: " + _("the same roll as rolls[{first}]", first=first))
+        if roll.came_with is not None and roll.came_with > changes:
+            raise ImportProblem(
+                f"rolls[{i}].came_with: "
+                + _("{start} is past the history's last change", start=roll.came_with)
+            )
+    return rolls
 
 
 def _character(path: str, record: dict[str, Any]) -> Character:

@@ -90,6 +90,10 @@ class LoggedRoll:
     actor_id: int  # who rolled
     secret: bool
     rolled: Rolled
+    # Brought by an import that replaced a table: the event number of the channel where the
+    # history that came with it starts (its /undo takes the roll away); in an export, that
+    # change's number in the file's history (from 1), as an import change's own start is.
+    came_with: int | None = None
 
 
 def save_rolled(result: SaveResult, character: str | None) -> Rolled:
@@ -140,6 +144,7 @@ def roll_to_dict(roll: LoggedRoll) -> dict[str, Any]:
         "difficulty": rolled.difficulty,
         "chance": None if rolled.chance is None else str(rolled.chance),
         "success": rolled.success,
+        "came_with": roll.came_with,
     }
 
 
@@ -161,6 +166,7 @@ def roll_from_dict(data: dict[str, Any]) -> LoggedRoll:
         actor_id=int(data["actor_id"]),
         secret=data["secret"],
         rolled=replace(rolled, character=character),
+        came_with=data["came_with"],
     )
 
 
