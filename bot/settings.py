@@ -14,6 +14,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
+from table.roll_log import KEEP_DEFAULT, KEEP_MAX, KEEP_MIN
+
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 STARTUP_RETRY_MAX = 3600.0
@@ -50,6 +52,7 @@ class Settings:
     # links starting with PUBLIC_URL (no trailing slash). /table link needs PUBLIC_URL.
     web_port: int | None = None
     public_url: str | None = None
+    roll_log_keep: int = KEEP_DEFAULT  # rolls each channel keeps for /dice report
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -90,6 +93,11 @@ class Settings:
         if self.health_port is not None and not 1 <= self.health_port <= 65535:
             raise SettingsError("HEALTH_PORT must be a port number from 1 to 65535")
         self._check_web()
+        if not KEEP_MIN <= self.roll_log_keep <= KEEP_MAX:
+            raise SettingsError(
+                f"ROLL_LOG_KEEP must be between {KEEP_MIN:,} and {KEEP_MAX:,} (rolls a channel"
+                f" keeps), not {self.roll_log_keep:,}"
+            )
 
     def _check_web(self) -> None:
         if self.web_port is not None and not 1 <= self.web_port <= 65535:
@@ -181,6 +189,7 @@ class Settings:
             sqlite_synchronous=(get("SQLITE_SYNCHRONOUS") or cls.sqlite_synchronous).lower(),
             web_port=_web_port(get),
             public_url=get("PUBLIC_URL"),
+            roll_log_keep=_int_or("ROLL_LOG_KEEP", get("ROLL_LOG_KEEP"), cls.roll_log_keep),
         )
 
 
@@ -220,6 +229,11 @@ def _int_or_none(name: str, value: str | None) -> int | None:
         return int(value)
     except ValueError:
         raise SettingsError(f"{name} must be a number, not {value!r}") from None
+
+
+def _int_or(name: str, value: str | None, default: int) -> int:
+    number = _int_or_none(name, value)
+    return default if number is None else number
 
 
 def _seconds(name: str, value: str | None, default: float) -> float:

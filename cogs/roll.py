@@ -1,5 +1,6 @@
 """`/roll`: an open-ended d100 (plus a modifier), or an ordinary dice expression via d20;
-`label:` names it, `secret:` rolls it behind the screen (see `cogs.secret`).
+`label:` names it, `secret:` rolls it behind the screen (see `cogs.secret`); in a server
+channel the roll is kept in its roll log, for `/dice report` (`cogs._roll_log`).
 
 `dice` is the first option: what a player types right after `/roll` fills it, so `/roll 2d6+3`
 rolls those dice and `/roll 25` (a plain number) is the open-ended d100 plus 25, as `mod:25` is;
@@ -17,6 +18,7 @@ from discord.ext import commands
 from bot.contexts import anywhere
 from bot.translator import described
 from cogs._reply import reply
+from cogs._roll_log import keep_rolls
 from cogs.secret import send_secret
 from lang import N_, _
 from render.label import LABEL_MAX, labelled
@@ -25,6 +27,7 @@ from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
 from table.open_ended_expr import MOD_MAX, is_plain_d100, open_ended_modifier
+from table.roll_log import d100_rolled, dice_rolled
 
 # The dice expressions `EXAMPLES` shows, one by one: the sentence around them is translated.
 FIRST, SECOND, THIRD = re.findall(r"`([^`]+)`", EXAMPLES)
@@ -68,8 +71,10 @@ class Roll(commands.Cog):
                 )
             dice, mod = None, number + mod  # one of the two is 0
         if dice is None:
-            embed = open_ended_embed(open_ended(self.rng), mod)
+            d100 = open_ended(self.rng)
+            embed = open_ended_embed(d100, mod)
             what = _("d100 roll")
+            rolled = d100_rolled(d100, mod)
         elif mod:
             raise RulesError(
                 _(
@@ -79,16 +84,18 @@ class Roll(commands.Cog):
                 )
             )
         else:
-            rolled = roll_expression(dice, self.rng)
-            embed = dice_embed(rolled.expression, rolled.working, rolled.total)
+            expression = roll_expression(dice, self.rng)
+            embed = dice_embed(expression.expression, expression.working, expression.total)
             if is_plain_d100(dice):
                 embed = with_open_ended_note(embed)
             what = _("dice roll")
+            rolled = dice_rolled(expression)
         embed = labelled(embed, label)
         if secret:
             await send_secret(interaction, what, [embed], label)
         else:
             await reply(interaction, embed=embed)
+        await keep_rolls(interaction, [rolled], secret=secret)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from lang import N_, _
+from lang import N_, _, n_
 from rules.errors import RulesError
-from rules.luck import FlatTest, Luck, SuccessCount, flat_test, luck
+from rules.luck import Flatness, FlatTest, Luck, SuccessCount, flat_test, luck
 
 from table.names import name_key
 from table.roll_log import LoggedRoll
@@ -29,9 +29,22 @@ SINCE_WORDS = {  # what a report from each start counts, in words
     ALL: N_("everything this channel keeps"),
 }
 NOTHING = N_(
-    "No saves or d100 rolls are kept here from {since}: the report counts `/save` and `/roll`"
+    "No saves or d100 rolls to report here ({since}): the report counts `/save` and `/roll`"
 )
-NOTHING_OF = N_("No saves of {name} are kept here from {since}")
+NOTHING_OF = N_("No saves of {name} to report here ({since})")
+LUCK_WORDS = {
+    Luck.TOO_FEW: N_("Too few saves to tell"),
+    Luck.VERY_UNLUCKY: N_("Very unlucky"),
+    Luck.UNLUCKY: N_("Unlucky"),
+    Luck.AS_EXPECTED: N_("As the odds said"),
+    Luck.LUCKY: N_("Lucky"),
+    Luck.VERY_LUCKY: N_("Very lucky"),
+}
+FLATNESS_WORDS = {
+    Flatness.TOO_FEW: N_("too few to tell whether they are flat"),
+    Flatness.FLAT: N_("as flat as a fair die's"),
+    Flatness.UNEVEN: N_("uneven, as a fair die rarely is"),
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,30 @@ class DiceReport:
         if self.whose is not None:
             return _("{name}'s dice", name=self.whose)
         return _("The table's dice")
+
+    def since_words(self) -> str:
+        return _(SINCE_WORDS[self.since])
+
+
+def tally(luck: CharacterLuck) -> str:
+    """`3 of 10 saves succeeded; the odds expected 6.1`."""
+    return n_(
+        "{successes} of {n} save succeeded; the odds expected {expected}",
+        "{successes} of {n} saves succeeded; the odds expected {expected}",
+        luck.saves,
+        successes=luck.successes,
+        expected=f"{luck.expected:.1f}",
+    )
+
+
+def flatness_words(test: FlatTest) -> str:
+    """`80 first d100s, as flat as a fair die's`."""
+    return n_(
+        "{n} first d100, {flatness}",
+        "{n} first d100s, {flatness}",
+        test.dice,
+        flatness=_(FLATNESS_WORDS[test.flatness]),
+    )
 
 
 def dice_report(
