@@ -43,11 +43,11 @@ def _successes(ax: Axes, report: DiceReport) -> None:
     xs = list(range(len(steps) + 1))
     low = [0, *(s.low for s in steps)]
     high = [0, *(s.high for s in steps)]
-    ax.fill_between(xs, low, high, step="post", color=BAND, linewidth=0, zorder=1)
+    ax.fill_between(xs, low, high, step="pre", color=BAND, linewidth=0, zorder=1)
     expected = [0.0, *(s.expected for s in steps)]
     ax.plot(xs, expected, color=EXPECTED, linewidth=2, linestyle=(0, (5, 3)), zorder=2)
     counted = [0, *(s.successes for s in steps)]
-    ax.step(xs, counted, where="post", color=ACTUAL, linewidth=3, zorder=3)
+    ax.step(xs, counted, where="pre", color=ACTUAL, linewidth=3, zorder=3)
     if len(steps) <= MARKED:
         ax.plot(xs[1:], counted[1:], "o", color=ACTUAL, markersize=5, zorder=4)
     last = steps[-1]

@@ -90,10 +90,11 @@ def dice_report_embed(report: DiceReport) -> discord.Embed:
         embed.add_field(
             name=_("First d100s"),
             value=_(
-                "{flat} (chi-square {statistic:.1f} over ten bins of ten, p = {p:.2f})",
+                "{flat}: a fair die spreads at least this unevenly {chance} of the time "
+                "(chi-square {statistic} over ten bins of ten).",
                 flat=flatness_words(test),
-                statistic=test.chi_square,
-                p=test.p,
+                chance=percent(test.p),
+                statistic=f"{test.chi_square:.1f}",
             ),
             inline=False,
         )

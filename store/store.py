@@ -1,8 +1,9 @@
 """The store: what the bot asks of its database, as the typed methods of one `Store`, the same
 for every backend. `read` (a channel's Table), `history` (a page of its log),
 `read_with_history` (/export), `fatigue_chart` (/party chart), `apply` (a change: one
-transaction, applied once), `undo_last`, and the secret rolls' `keep_secret`, `find_secret` and
-`mark_revealed`; `import_channel` (/import).
+transaction, applied once), `undo_last`, the secret rolls' `keep_secret`, `find_secret` and
+`mark_revealed`, the roll log's `log_rolls`, `channel_rolls` and `dice_report_rows`;
+`import_channel` (/import).
 
 `Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`.
 Where each part lives: reading a channel `store.channel_read`; applying a change
