@@ -7,7 +7,7 @@ import discord
 
 from lang import _, n_
 from render.common import FIELD_MAX, NEUTRAL, TITLE_MAX, percent
-from rules.luck import Luck
+from rules.luck import FEWEST_D100S, Flatness, FlatTest, Luck
 from table.dice_report import LUCK_WORDS, CharacterLuck, DiceReport, flatness_words, tally
 
 SHOWN = 10  # characters with a field of their own; the rest are counted
@@ -52,6 +52,18 @@ def _field(embed: discord.Embed, luck: CharacterLuck) -> None:
     )
 
 
+def _d100s(test: FlatTest) -> str:
+    if test.flatness is Flatness.TOO_FEW:
+        return _("{flat} (the test needs {n}).", flat=flatness_words(test), n=FEWEST_D100S)
+    return _(
+        "{flat}: a fair die spreads at least this unevenly {chance} of the time "
+        "(chi-square {statistic} over ten bins of ten).",
+        flat=flatness_words(test),
+        chance=percent(test.p),
+        statistic=f"{test.chi_square:.1f}",
+    )
+
+
 def dice_report_embed(report: DiceReport) -> discord.Embed:
     """The report's embed (its picture is attached to it by the caller)."""
     if report.start is not None:
@@ -86,18 +98,7 @@ def dice_report_embed(report: DiceReport) -> discord.Embed:
             inline=False,
         )
     if report.d100s.dice:
-        test = report.d100s
-        embed.add_field(
-            name=_("First d100s"),
-            value=_(
-                "{flat}: a fair die spreads at least this unevenly {chance} of the time "
-                "(chi-square {statistic} over ten bins of ten).",
-                flat=flatness_words(test),
-                chance=percent(test.p),
-                statistic=f"{test.chi_square:.1f}",
-            ),
-            inline=False,
-        )
+        embed.add_field(name=_("First d100s"), value=_d100s(report.d100s), inline=False)
     if report.secret:
         embed.set_footer(text=_("🔒 Secret rolls counted: only you see this"))
     else:

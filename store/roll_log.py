@@ -50,7 +50,7 @@ _ORDER = " ORDER BY interaction_id, place"
 NO_CHANNEL = 0
 
 
-def _values(roll: LoggedRoll) -> tuple[Any, ...]:
+def roll_values(roll: LoggedRoll) -> tuple[Any, ...]:
     rolled = roll.rolled
     return (
         roll.interaction_id,
@@ -99,7 +99,7 @@ def roll_of(values: Sequence[Any]) -> LoggedRoll:
 async def insert_rolls(tx: Tx, channel_id: int, rolls: Iterable[LoggedRoll]) -> None:
     """Keep `rolls` in the channel's log, each once: one already kept stays as it was."""
     for roll in rolls:
-        await tx.execute(_INSERT, channel_id, *_values(roll))
+        await tx.execute(_INSERT, channel_id, *roll_values(roll))
 
 
 async def trim(tx: Tx, channel_id: int, keep: int) -> None:
