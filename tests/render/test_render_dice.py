@@ -15,7 +15,9 @@ from table.roll_log import LoggedRoll, Rolled
 START = datetime(2026, 3, 6, 19, 0, tzinfo=UTC)
 
 
-def saves(*outcomes: tuple[str, bool], chance: Fraction = Fraction(1, 2)) -> list[LoggedRoll]:
+def saves(
+    *outcomes: tuple[str | None, bool], chance: Fraction = Fraction(1, 2)
+) -> list[LoggedRoll]:
     return [
         LoggedRoll(
             10**18 + i, 0, START, 0, 1, False, Rolled("tsr", n, (40,), 70, None, 80, chance, s)
