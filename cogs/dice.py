@@ -66,10 +66,11 @@ class Dice(commands.Cog):
         table = await read_table(interaction, CHANNEL_ONLY)  # a thread's is its channel's
         if secret and not is_gm(interaction, table.settings):
             raise Forbidden(_(SECRET_IS_THE_GMS))
-        store = bot_of(interaction).store
+        bot = bot_of(interaction)
 
         async def read() -> Job:
-            rows = await store.dice_report_rows(table.channel_id, since, character, secret)
+            await bot.roll_log.flush()  # the rolls of this last moment count too
+            rows = await bot.store.dice_report_rows(table.channel_id, since, character, secret)
             return job(interaction, "dice", Recipe(report_of, (rows,)))
 
         await reply_built_picture(interaction, read, dice_report_embed)

@@ -33,6 +33,7 @@ class Export(commands.Cog):
         store = bot_of(interaction).store
         table, events = await store.read_with_history(channel_id, interaction.guild_id)
         require_gm(interaction, table)
+        await bot_of(interaction).roll_log.flush()  # the rolls of this last moment too
         rolls = await store.channel_rolls(channel_id)
         if is_empty(table, events, rolls):
             raise RulesError(_(NOTHING))
