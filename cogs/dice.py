@@ -47,7 +47,7 @@ class Dice(commands.Cog):
     @app_commands.describe(
         since=N_("From when (default: this evening)"),
         character=N_("One character's dice (default: everyone's)"),
-        secret=N_("GM: count secret rolls too, shown only to you"),
+        secret=N_("GM: count secret rolls too, shown only to you (a player asking is refused)"),
     )
     @app_commands.choices(
         since=[

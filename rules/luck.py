@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 UNUSUAL = 0.05  # a tail this small: lucky or unlucky
@@ -205,7 +205,3 @@ def chi_square_p(x: float, df: int) -> float:
         nu += 2
     return min(1.0, total)
 
-
-def first_dice(chains: Sequence[Sequence[int]]) -> list[int]:
-    """The first die of each open-ended roll's chain."""
-    return [chain[0] for chain in chains if chain]

@@ -4,8 +4,9 @@ seconds (`store.roll_log.log_rolls`). So a `/save` never waits for the database,
 rolls cost one commit, not one each. Closing writes what is left.
 
 What it may lose: the rolls of the last moment, if the process dies before they are written;
-while the database can't be reached they wait and are tried again, up to `WAITING_MAX` rolls
-(the oldest are dropped past that, and the log says so).
+while the database is out (`DatabaseOutage`) they wait and are tried again, up to `WAITING_MAX`
+rolls (the oldest are dropped past that, and the log says so). Rolls the database refuses for
+any other reason are dropped with an error in the log: tried again, they would block the rest.
 
 What it keeps in memory is bounded: the rolls waiting (`WAITING_MAX`), and a count of rolls
 written since its last trim for at most `CHANNELS_COUNTED` channels: a channel is trimmed to
@@ -21,6 +22,7 @@ import logging
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterable
 
+from store.errors import DatabaseOutage
 from store.store import Store
 from table.roll_log import KEEP_DEFAULT, LoggedRoll
 
@@ -79,18 +81,21 @@ class RollWriter:
             trimmed = [channel for channel, count in added.items() if self._due(channel, count)]
             try:
                 await self._store.log_rolls(batch, self.keep, trimmed)
-            except Exception as error:
-                self._waiting.extendleft(reversed(batch))  # first again, in their order
+            except DatabaseOutage as error:  # it passes: they wait, and go first next time
+                self._waiting.extendleft(reversed(batch))
                 while len(self._waiting) > WAITING_MAX:
                     self._waiting.popleft()
                     self.dropped += 1
                 for channel in trimmed:
                     self._written.pop(channel, None)  # trimmed at the next write
                 if not self._failing:
-                    log.warning(
-                        "Roll log: can't write %d rolls (%r): trying again", len(batch), error
-                    )
+                    log.warning("Roll log: %d rolls wait for the database (%s)", len(batch), error)
                 self._failing = True
+                raise
+            except Exception:  # not the database's outage: trying the same rolls again won't do
+                log.exception(
+                    "Roll log: %d rolls could not be written, and are dropped", len(batch)
+                )
                 raise
             if self._failing:
                 log.info("Roll log: writing again")

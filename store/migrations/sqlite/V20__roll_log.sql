@@ -3,7 +3,7 @@
 -- interaction that rolled it and its place in it (a party save rolls once per character), so
 -- a second delivery adds nothing. Interaction ids are Discord snowflakes, which grow with
 -- time: the key orders a channel's rolls oldest first, and the oldest go first past the
--- channel's bound (ROLL_LOG_KEEP, store/roll_log.py). No foreign key: a channel may roll before
+-- channel's bound (the ROLL_LOG_KEEP setting). No foreign key: a channel may roll before
 -- it has a table.
 
 CREATE TABLE roll_log (
