@@ -57,6 +57,13 @@ class CharacterLuck:
     at_least: float  # P(X ≥ successes)
     luck: Luck
 
+    @classmethod
+    def of(cls, name: str | None, successes: int, count: SuccessCount) -> CharacterLuck:
+        """`successes` read against the distribution `count` of their saves' chances."""
+        at_most, at_least = count.at_most(successes), count.at_least(successes)
+        verdict = luck(successes, count)
+        return cls(name, count.saves, successes, count.expected, at_most, at_least, verdict)
+
 
 @dataclass(frozen=True)
 class Step:
@@ -155,16 +162,7 @@ def _chance(roll: LoggedRoll) -> float:
 
 
 def _luck(name: str | None, saves: Sequence[LoggedRoll], count: SuccessCount) -> CharacterLuck:
-    successes = sum(bool(r.rolled.success) for r in saves)
-    return CharacterLuck(
-        name,
-        count.saves,
-        successes,
-        count.expected,
-        count.at_most(successes),
-        count.at_least(successes),
-        luck(successes, count),
-    )
+    return CharacterLuck.of(name, sum(bool(r.rolled.success) for r in saves), count)
 
 
 def _overall(

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from render.common import FIELD_MAX, TITLE_MAX
 from render.dice import SHOWN, chance_line, dice_report_embed
-from rules.luck import Luck, SuccessCount, luck
+from rules.luck import Luck, SuccessCount
 from table.dice_report import ALL, EVENING, CharacterLuck, dice_report
 from table.roll_log import LoggedRoll, Rolled
 
@@ -27,16 +27,7 @@ def saves(
 
 
 def luck_of(successes: int, chances: list[float]) -> CharacterLuck:
-    count = SuccessCount(chances)
-    return CharacterLuck(
-        "Aria",
-        count.saves,
-        successes,
-        count.expected,
-        count.at_most(successes),
-        count.at_least(successes),
-        luck(successes, count),
-    )
+    return CharacterLuck.of("Aria", successes, SuccessCount(chances))
 
 
 def test_each_verdict_says_the_chance_behind_it() -> None:
