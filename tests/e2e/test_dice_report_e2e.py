@@ -195,3 +195,19 @@ async def test_a_roll_in_a_dm_is_not_kept(env: Env) -> None:
     assert [r.rolled.dice for r in rolls] == [(60,)]
     assert await env.store.channel_rolls(d.dm(d.player).id) == []
     assert in_dm.interaction_id not in {r.interaction_id for r in rolls}
+
+
+async def test_the_log_and_the_report_on_postgres(pg_env: Env) -> None:
+    d = pg_env.discord
+    await seed(pg_env, hero("Aria", d.player))
+    dice(pg_env, "Saves", 60, 10)
+    await d.slash("save wsr", user=d.player, vs=1)
+    await d.slash("save wsr", user=d.player, vs=1, secret=True)
+    rolls = await kept(pg_env, 2)
+    assert [(r.rolled.dice, r.secret) for r in rolls] == [((60,), False), ((10,), True)]
+    report = await d.slash("dice report", user=d.player)
+    assert "1 of 1 save succeeded" in report.text
+    _, alt = picture(report, "dice.png")
+    assert "1 of 1 save succeeded" in alt
+    await pg_env.restart()
+    assert await pg_env.store.channel_rolls(d.table.id) == rolls
