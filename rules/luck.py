@@ -204,4 +204,3 @@ def chi_square_p(x: float, df: int) -> float:
         total += math.exp(nu / 2 * math.log(half) - half - math.lgamma(nu / 2 + 1))
         nu += 2
     return min(1.0, total)
-
