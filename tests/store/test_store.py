@@ -133,7 +133,7 @@ async def test_a_new_migration_is_applied_on_the_next_start(db: Database) -> Non
     known = load_migrations(db.dialect)
     extra = dataclasses.replace(
         known[-1],
-        version=len(known) + 1,
+        version=known[-1].version + 1,
         name="notes",
         sql="-- a later change\nCREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT);\n",
     )
