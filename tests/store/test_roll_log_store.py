@@ -212,3 +212,14 @@ async def test_the_writer_trims_a_channel_at_its_first_write_and_then_now_and_th
         writer.add(CHANNEL, [roll(31 + TRIM_EVERY)])
         await writer.flush()
         assert len(await store.channel_rolls(CHANNEL)) == 10
+
+
+async def test_a_moment_of_many_rolls_in_many_channels(db: Database) -> None:
+    """More rolls than one statement takes, over three channels, a few of them twice."""
+    rolls = [(CHANNEL + i % 3, roll(i)) for i in range(450)]
+    async with Store.open(db.url) as store:
+        await store.log_rolls([*rolls, *rolls[:10]], keep=1000)
+        await store.log_rolls([rolls[3], rolls[3]], keep=1000)  # twice in one statement
+        for channel in (CHANNEL, CHANNEL + 1, CHANNEL + 2):
+            kept = await store.channel_rolls(channel)
+            assert kept == [r for c, r in rolls if c == channel]
