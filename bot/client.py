@@ -10,13 +10,10 @@ import pkgutil
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot.ack import Acks
-from bot.clicks import KnownClicks, answer_unknown_click
 from bot.connect import log_in_with_retry
 from bot.contexts import SERVER_INSTALL, SERVER_ONLY
 from bot.health import DATABASE_TIMEOUT, HealthServer
@@ -25,6 +22,8 @@ from bot.outages import Outages
 from bot.settings import Settings
 from bot.translator import CatalogTranslator
 from bot.tree import TablekeeperTree
+from bot.unclaimed import answer_unclaimed, unclaimed
+from bot.watchdog import Acks
 from lang import install
 from lang.catalogs import load
 from pictures.painter import Painter
@@ -47,15 +46,7 @@ def discover_cogs(package: str = "cogs") -> tuple[str, ...]:
 
 # Cogs are found rather than listed, so a new feature module is one new file.
 COGS: tuple[str, ...] = discover_cogs()
-# The tasks discord.py runs an interaction in: a command (or autocomplete), a view's or a
-# dynamic item's callback, a modal's submit. A view's timeout task is not an interaction.
-_INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-")
 GRACE = 8.0  # seconds to finish interactions in flight on SIGTERM: hosts kill after ~10 s
-
-
-def _answers_an_interaction(task: asyncio.Task[Any]) -> bool:
-    name = task.get_name()
-    return name.startswith(_INTERACTION_TASKS) and "-timeout-" not in name
 
 
 class Tablekeeper(commands.AutoShardedBot):
@@ -92,14 +83,13 @@ class Tablekeeper(commands.AutoShardedBot):
         self.started_monotonic = time.monotonic()
         self.started_at = datetime.now(UTC)
         self.cogs_to_load: tuple[str, ...] = COGS if cogs is None else tuple(cogs)
-        self.known_clicks = KnownClicks()
         self.metrics = Metrics(lambda: self)
         self.outages = Outages(store.watch)  # the database's, logged as they begin and end
         self.draining = False  # set on SIGTERM: no new interactions, /healthz says 503
         self.stopping = asyncio.Event()  # set with it: a login still being tried gives up
         self._health: HealthServer | None = None
         self.web: WebServer | None = None  # the table's web page (WEB_PORT), once started
-        self.acks = Acks()
+        self.acks = Acks(ended=self.metrics.finished)  # the watchdog, and who is answering
         # Draws pictures off the event loop, from the first picture on; one passed in (the
         # tests share one) is its owner's to close.
         self.painter = painter or Painter()
@@ -107,37 +97,16 @@ class Tablekeeper(commands.AutoShardedBot):
         # The roll log's writer (/dice report): rolls handed over after each reply, written
         # once a second off the replies' path, and what is left as the bot closes.
         self.roll_log = RollWriter(store, settings.roll_log_keep)
-        self._unknown_clicks: set[asyncio.Task[None]] = set()  # kept until answered
         install(load())  # the languages replies speak (`python -m bot` checked them first)
 
-    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
-        super().add_dynamic_items(*items)
-        self.known_clicks.add(*items)
-
-    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
-        super().remove_dynamic_items(*items)
-        self.known_clicks.remove(*items)
-
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        # Called as each interaction arrives, before its command or component runs: the
-        # watchdog that keeps it within Discord's 3 seconds starts here. The two events this
-        # bot follows are handled here, not by `on_…` listeners: a listener costs a task and a
-        # turn of the loop per interaction, for work of a few microseconds.
-        if event_name == "interaction":
-            interaction = args[0]
-            self.metrics.received(interaction)
-            self.acks.arrived(interaction)
-            # Every button is a dynamic item: a custom_id none of them takes would go
-            # unanswered. The name makes `shutdown` wait for the answer, as for any click.
-            if not self.known_clicks.knows(interaction):
-                name = f"discord-ui-unknown-click-{interaction.id}"
-                self._unknown_clicks.add(
-                    task := asyncio.create_task(answer_unknown_click(interaction), name=name)
-                )
-                task.add_done_callback(self._unknown_clicks.discard)
-        elif event_name == "app_command_completion":
-            self.metrics.finished(args[0], "ok")
-        super().dispatch(event_name, *args, **kwargs)
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # discord.py dispatches this after it has scheduled the interaction's own handlers
+        # (a command, a view's item, a dynamic item, a form), whose first step, which takes
+        # the interaction (`bot.ack.take`), has run when this starts.
+        self.metrics.received(interaction)
+        if unclaimed(interaction):
+            self.acks.keep(interaction)
+            await answer_unclaimed(interaction)
 
     async def setup_hook(self) -> None:
         self.roll_log.start()
@@ -192,9 +161,7 @@ class Tablekeeper(commands.AutoShardedBot):
         for shard in self.shards.values():
             await shard.disconnect()
         current = asyncio.current_task()
-        pending = [
-            t for t in asyncio.all_tasks() if t is not current and _answers_an_interaction(t)
-        ]
+        pending = [task for task in self.acks.working if task is not current]
         log.info("Stopping: finishing %d interactions in flight", len(pending))
         if pending:
             _, late = await asyncio.wait(pending, timeout=grace)

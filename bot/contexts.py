@@ -53,7 +53,9 @@ def needs_server(command: AnyCommand) -> bool:
     node: AnyCommand | None = command
     while node is not None:
         contexts = node.allowed_contexts
-        if contexts is not None and not contexts._is_unset():
+        if contexts is not None and (
+            contexts.guild or contexts.dm_channel or contexts.private_channel
+        ):  # declared here
             return not (contexts.dm_channel or contexts.private_channel)
         node = node.parent
     return not (SERVER_ONLY.dm_channel or SERVER_ONLY.private_channel)

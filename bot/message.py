@@ -17,6 +17,8 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
+AnyView = discord.ui.View | discord.ui.LayoutView  # buttons and menus, or a V2 layout
+
 
 @dataclass(frozen=True)
 class Upload:
@@ -49,7 +51,7 @@ class Message:
         *,
         embeds: Sequence[discord.Embed] = MISSING,
         files: Iterable[discord.File] = MISSING,
-        view: discord.ui.View | None = MISSING,
+        view: AnyView | None = MISSING,
         pinged: discord.abc.Snowflake | None = None,
     ) -> None:
         self.content = content

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import asyncpg
 import discord
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -31,22 +32,22 @@ PENDING_MAX = 1_000  # interactions noted before they are counted, if /metrics i
 def command_label(interaction: discord.Interaction) -> str:
     """`fatigue spend` for a command; `button tk:fp` for a component (its custom_id's prefix,
     never the ids and names after it, which would make a label per click)."""
-    if interaction.command is not None:
-        return interaction.command.qualified_name
     data: dict[str, object] = dict(interaction.data or {})
+    if interaction.type is discord.InteractionType.application_command:
+        try:
+            command = interaction.command
+        except (AttributeError, TypeError, KeyError):  # options too malformed for discord.py
+            command = None
+        return command.qualified_name if command is not None else "unknown command"
     custom_id = str(data.get("custom_id") or "")
     kind = "modal" if interaction.type is discord.InteractionType.modal_submit else "button"
     return f"{kind} {':'.join(custom_id.split(':')[:2])}".strip()
 
 
 def is_database_error(error: BaseException) -> bool:
-    if isinstance(error, sqlite3.Error | StoreError):
-        return True
-    try:
-        import asyncpg
-    except ImportError:
-        return False
-    return isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError)
+    return isinstance(
+        error, sqlite3.Error | StoreError | asyncpg.PostgresError | asyncpg.InterfaceError
+    )
 
 
 class _GatewayCollector(Collector):
@@ -159,15 +160,13 @@ class Metrics:
                     histogram = timed[label] = self.latency.labels(label)
                 histogram.observe(took)
 
-    def failed(self, interaction: discord.Interaction, error: BaseException, outcome: str) -> None:
-        """An interaction ended in an error; `outcome` says which kind (see bot.tree.outcome)."""
-        if isinstance(error, discord.app_commands.CommandInvokeError):
-            error = error.original
+    def failed(self, error: BaseException) -> None:
+        """An interaction met `error`: counted if the database failed or refused it (its outcome
+        is counted with the rest, when it finishes)."""
         if is_database_error(error):
             self.database_errors.inc()
         if isinstance(error, DatabaseOutage):
             self.outage_refusals.labels(error.reason).inc()
-        self.finished(interaction, outcome)
 
     def render(self) -> bytes:
         self._count()

@@ -9,13 +9,19 @@ limit, never a second list kept by hand.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping
 from typing import Any
 
+import discord
 from discord import app_commands
 
-from lang import N_, _
+from bot.contexts import AnyCommand, NotInServer, NotInstalledHere, needs_server
+from lang import N_, _, speaking
+from table.checks import control_character
+
+log = logging.getLogger(__name__)
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
@@ -46,6 +52,89 @@ MALFORMED = N_("That command arrived malformed; nothing was changed.")
 
 class BadOptions(app_commands.AppCommandError):
     """The interaction's options are not what the command declares; str(error) is for the user."""
+
+
+Refusal = BadOptions | app_commands.NoPrivateMessage | NotInstalledHere
+
+
+class Declarations:
+    """What the tree's commands declare to Discord, and interactions checked against it before
+    discord.py reads a single option (a forged payload must not reach a cog)."""
+
+    def __init__(self, tree: app_commands.CommandTree[Any]) -> None:
+        self.tree = tree
+        # Each command's registration JSON, built once: it is fixed while the bot runs, and
+        # building it costs more than checking an interaction against it.
+        self._declarations: dict[AnyCommand, dict[str, Any]] = {}
+
+    def of(self, command: AnyCommand) -> dict[str, Any]:
+        found = self._declarations.get(command)
+        if found is None:
+            found = self._declarations[command] = command.to_dict(self.tree)
+        return found
+
+    def refusal(self, interaction: discord.Interaction) -> Refusal | None:
+        """Why a slash command can't run as sent, or None: its options must fit what it
+        declares, and a command that needs a server comes from one that installed the bot
+        (`bot.contexts`), whatever the client was told."""
+        data: Any = interaction.data
+        if not isinstance(data, dict) or data.get("type", 1) != 1:
+            return None  # not a slash command: discord.py's own lookup refuses it
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        command = self._declared(data)
+        if command is None and isinstance(data.get("name"), str):
+            return None  # unknown: discord.py raises CommandNotFound, answered as out of date
+        try:
+            if command is None:  # discord.py's own lookup would fail on it with a TypeError
+                raise BadOptions(_(MALFORMED))
+            check_options(self.of(command), data, autocomplete=autocomplete)
+        except BadOptions as error:  # a forged payload, or a very stale client
+            with speaking(None):  # the log reads in English, whatever the user reads
+                reason = self._why(command, data, autocomplete)
+            name = str(data.get("name"))[:40]
+            log.warning(
+                "Refused the options of %r from user %s: %s", name, interaction.user.id, reason
+            )
+            return error
+        # In a server, through the server's own install, not only a user's (asked first: most
+        # interactions come so).
+        if not interaction.is_guild_integration() and needs_server(_leaf(command, data)):
+            return NotInServer() if interaction.guild_id is None else NotInstalledHere()
+        return None
+
+    def _declared(self, data: dict[str, Any]) -> AnyCommand | None:
+        name = data.get("name")
+        if not isinstance(name, str):
+            return None
+        guild_id = data.get("guild_id")
+        if isinstance(guild_id, str) and guild_id.isdigit():
+            found = self.tree.get_command(name, guild=discord.Object(int(guild_id)))
+            if found is not None and not isinstance(found, app_commands.ContextMenu):
+                return found
+        found = self.tree.get_command(name)
+        return None if isinstance(found, app_commands.ContextMenu) else found
+
+    def _why(self, command: AnyCommand | None, data: dict[str, Any], autocomplete: bool) -> str:
+        """Why the options were refused, in the current language (checked again: refusals are
+        rare)."""
+        try:
+            if command is None:
+                return _(MALFORMED)
+            check_options(self.of(command), data, autocomplete=autocomplete)
+        except BadOptions as error:
+            return str(error)
+        return "?"
+
+
+def _leaf(command: AnyCommand, data: dict[str, Any]) -> AnyCommand:
+    """The subcommand `data` names (already checked against the declaration)."""
+    options = data.get("options") or []
+    while isinstance(command, app_commands.Group) and options:
+        found = command.get_command(options[0]["name"])
+        if found is None:
+            break
+        command, options = found, options[0].get("options") or []
+    return command
 
 
 def check_options(
@@ -187,6 +276,15 @@ def _check_text(option: Mapping[str, Any], value: str) -> None:
         raise BadOptions(
             _("Option `{name}` contains characters that aren't text.", name=name)
         ) from None
+    control = control_character(value)  # Discord's own client never sends one
+    if control is not None:
+        raise BadOptions(
+            _(
+                "Option `{name}` can't contain control characters ({code} here).",
+                name=name,
+                code=control,
+            )
+        )
     low, high = option.get("min_length", 0), option.get("max_length", STRING_MAX)
     if not low <= len(value) <= high:
         if low > 0:

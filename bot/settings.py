@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import logging
 import math
 import os
@@ -57,13 +56,7 @@ class Settings:
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
             raise SettingsError("DISCORD_TOKEN must be the bot token with no spaces around it")
-        if self.database_url.startswith(_POSTGRES):
-            if importlib.util.find_spec("asyncpg") is None:
-                raise SettingsError(
-                    "DATABASE_URL is a PostgreSQL URL, which needs the asyncpg driver: "
-                    "pip install asyncpg"
-                )
-        elif not self.database_url.startswith("sqlite:///"):
+        if not self.database_url.startswith((*_POSTGRES, "sqlite:///")):
             raise SettingsError(
                 "DATABASE_URL must look like sqlite:///relative/path.db, sqlite:////absolute.db"
                 " or postgresql://user:password@host:5432/database"
@@ -93,11 +86,7 @@ class Settings:
         if self.health_port is not None and not 1 <= self.health_port <= 65535:
             raise SettingsError("HEALTH_PORT must be a port number from 1 to 65535")
         self._check_web()
-        if not KEEP_MIN <= self.roll_log_keep <= KEEP_MAX:
-            raise SettingsError(
-                f"ROLL_LOG_KEEP must be between {KEEP_MIN:,} and {KEEP_MAX:,} (rolls a channel"
-                f" keeps), not {self.roll_log_keep:,}"
-            )
+        check_roll_log_keep(self.roll_log_keep)
 
     def _check_web(self) -> None:
         if self.web_port is not None and not 1 <= self.web_port <= 65535:
@@ -211,6 +200,21 @@ def _values(environ: Mapping[str, str] | None, dotenv: bool) -> dict[str, str]:
 def one_setting(name: str, environ: Mapping[str, str] | None = None) -> str | None:
     """One setting, from the environment or `.env`, for the admin's tools that need no token."""
     return _values(environ, dotenv=True).get(name, "").strip() or None
+
+
+def check_roll_log_keep(keep: int) -> int:
+    if not KEEP_MIN <= keep <= KEEP_MAX:
+        raise SettingsError(
+            f"ROLL_LOG_KEEP must be between {KEEP_MIN:,} and {KEEP_MAX:,} (rolls a channel"
+            f" keeps), not {keep:,}"
+        )
+    return keep
+
+
+def roll_log_keep(environ: Mapping[str, str] | None = None) -> int:
+    """ROLL_LOG_KEEP, from the environment or `.env`, for the admin's tools that need no token."""
+    value = one_setting("ROLL_LOG_KEEP", environ)
+    return check_roll_log_keep(_int_or("ROLL_LOG_KEEP", value, KEEP_DEFAULT))
 
 
 def redacted_url(url: str) -> str:

@@ -11,28 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
-from collections.abc import Callable
 from typing import Any
 
 import aiohttp
 import discord
 from discord import app_commands
 
-from bot.ack import ANSWERED_ELSEWHERE, before_work, finished, has_response, saved, send
-from bot.contexts import IN_A_SERVER, NotInServer, NotInstalledHere, needs_server
+from bot.ack import ANSWERED_ELSEWHERE, ack_of, has_response, saved, send, take
+from bot.contexts import IN_A_SERVER, NotInstalledHere
+from bot.language import speak_to
 from bot.message import Message
 from bot.metrics import of as metrics_of
-from bot.options import MALFORMED, BadOptions, check_options
+from bot.options import BadOptions, Declarations
 from bot.outages import of as outages_of
-from lang import N_, _, speak, speaking
+from lang import N_, _, speaking
 from rules.errors import RulesError
-from store.errors import (
-    AlreadyApplied,
-    DatabaseFull,
-    DatabaseOutage,
-    DatabaseReadOnly,
-)
+from store.errors import AlreadyApplied, DatabaseFull, DatabaseOutage, DatabaseReadOnly
 from table.actions import action_text, saved_text
 
 log = logging.getLogger(__name__)
@@ -41,7 +35,8 @@ UNEXPECTED = N_("Something went wrong on our side; nothing was changed.")
 OUT_OF_DATE = N_("This command has changed since Discord last heard of it; try again in a minute.")
 SAVED = N_("Your change was saved ({what}), but I couldn't show the reply: `/history` lists it.")
 # Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
-EXPIRED = 10062  # with bot.ack.ANSWERED_ELSEWHERE (40060)
+EXPIRED = 10062
+UNANSWERABLE = (ANSWERED_ELSEWHERE, EXPIRED)
 ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first answer: 1 s
 ALREADY_DONE = N_(
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
@@ -75,29 +70,6 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
         log.warning("Could not send an error reply (%r): %s", error, text)
 
 
-# Discord's names for the permissions a check may name (others are shown as Discord spells them).
-PERMISSION_NAMES = {
-    "manage_channels": N_("Manage Channels"),
-    "manage_guild": N_("Manage Server"),
-    "manage_roles": N_("Manage Roles"),
-    "manage_messages": N_("Manage Messages"),
-    "send_messages": N_("Send Messages"),
-    "embed_links": N_("Embed Links"),
-    "attach_files": N_("Attach Files"),
-    "view_channel": N_("View Channel"),
-    "read_message_history": N_("Read Message History"),
-}
-
-
-def _names(permissions: list[str]) -> str:
-    return ", ".join(
-        _(PERMISSION_NAMES[p])
-        if p in PERMISSION_NAMES
-        else p.replace("_", " ").replace("guild", "server").title()
-        for p in permissions
-    )
-
-
 def describe_error(error: BaseException) -> str | None:
     """The reply for an expected error, or None for a bug (which the caller logs)."""
     if isinstance(error, app_commands.CommandInvokeError):
@@ -111,24 +83,10 @@ def describe_error(error: BaseException) -> str | None:
             return _(
                 "I couldn't understand {value} for that option.", value=repr(str(error.value)[:50])
             )
-        case app_commands.CommandOnCooldown():
-            return _("Slow down: try again in {seconds} s.", seconds=math.ceil(error.retry_after))
         case app_commands.NoPrivateMessage():
             return _(IN_A_SERVER)
         case NotInstalledHere():
             return str(error)
-        case app_commands.MissingPermissions():
-            return _(
-                "You need the {permissions} permission for that.",
-                permissions=_names(error.missing_permissions),
-            )
-        case app_commands.BotMissingPermissions():
-            return _(
-                "I need the {permissions} permission in this channel.",
-                permissions=_names(error.missing_permissions),
-            )
-        case app_commands.MissingRole() | app_commands.MissingAnyRole():
-            return _("You don't have the role this command needs.")
         case app_commands.CheckFailure():
             return _("You can't use this command here.")
         case app_commands.CommandSignatureMismatch() | app_commands.CommandNotFound():
@@ -151,19 +109,17 @@ class AnsweredAlready(app_commands.CheckFailure):
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
-    """The one answer to a failed command or component (`where` names it in the log): a polite
+    """The one answer to a failed command, click or form (`where` names it in the log): a polite
     reply for an expected error; anything else is logged and answered; and either way, if a
     change was saved before it failed, the reply says so."""
-    speak(interaction.locale.value)  # it may have failed before `before_work` set it
+    speak_to(interaction, private=True)  # an error is said to the reader alone
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, DatabaseOutage) and (outages := outages_of(interaction)) is not None:
         outages.refused(original)
-    try:
-        await _answer_error(interaction, error, where)
-    finally:
-        finished(interaction)
-        if (metrics := metrics_of(interaction)) is not None:
-            metrics.failed(interaction, error, outcome(error))
+    ack_of(interaction).outcome = outcome(error)  # counted when its handler ends
+    if (metrics := metrics_of(interaction)) is not None:
+        metrics.failed(original)
+    await _answer_error(interaction, error, where)
 
 
 def outcome(error: BaseException) -> str:
@@ -186,35 +142,22 @@ async def _answer_error(interaction: discord.Interaction, error: BaseException, 
     if isinstance(original, AlreadyApplied):
         await answer_again(interaction, original)
         return
-    text = describe_error(error)
-    done = saved(interaction)
-    context = (interaction.user.id, interaction.channel_id, interaction.guild_id)
+    text, done = describe_error(error), saved(interaction)
+    user, channel, guild = interaction.user.id, interaction.channel_id, interaction.guild_id
+    where = f"{where} (user {user}, channel {channel}, guild {guild})"
     if done is not None:
         with speaking(None):  # the log's words are English
             logged = saved_text(*done)
         log.warning(
-            "Saved %s in %s but could not answer (user %s, channel %s, guild %s): %r",
-            logged,
-            where,
-            *context,
-            original,
-            exc_info=text is None,
+            "Saved %s in %s but could not answer: %r", logged, where, original, exc_info=not text
         )
         text = _(SAVED, what=saved_text(*done))
     elif text is None:
-        log.error(
-            "Unexpected error in %s (user %s, channel %s, guild %s)",
-            where,
-            *context,
-            exc_info=error,
-        )
+        log.error("Unexpected error in %s", where, exc_info=error)
         text = _(UNEXPECTED)
     elif isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
-    if isinstance(original, discord.HTTPException) and original.code in (
-        ANSWERED_ELSEWHERE,
-        EXPIRED,
-    ):
+    if isinstance(original, discord.HTTPException) and original.code in UNANSWERABLE:
         # Answered already (another delivery, another process) or past its time: a message
         # now would fail too, or stand beside the answer the user already has.
         log.warning("Interaction %s can't be answered (%s): %s", interaction.id, original, text)
@@ -236,109 +179,44 @@ async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) 
         await send_error(interaction, _(ALREADY_DONE, what=action_text(error.action)))
 
 
-AnyCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
+PRIVATE_WHEN = "tablekeeper_private"  # a command callback's declared privacy (`cogs._reply`)
+
+
+def declared_private(interaction: discord.Interaction) -> bool:
+    """Whether the command's reply is private, as declared on it: always, never, or as a
+    predicate of its options (`interaction.namespace`) says."""
+    when = getattr(getattr(interaction.command, "callback", None), PRIVATE_WHEN, False)
+    return bool(when(interaction.namespace) if callable(when) else when)
 
 
 class TablekeeperTree(app_commands.CommandTree):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Each command's registration JSON, built once: it is fixed while the bot runs, and
-        # building it costs more than checking an interaction against it.
-        self._declarations: dict[AnyCommand, dict[str, Any]] = {}
-
-    def _declaration(self, command: AnyCommand) -> dict[str, Any]:
-        found = self._declarations.get(command)
-        if found is None:
-            found = self._declarations[command] = command.to_dict(self)
-        return found
+        self.declarations = Declarations(self)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Before any work: a second delivery already answered stops here; a command that
-        needs a server (by its declared contexts, `bot.contexts`) refuses an interaction without
-        one, or one in a server that didn't install the bot (a user's own install), whatever
-        the client was told: nothing runs, nothing is written. While autocompleting, it offers
-        no choices."""
-        if await before_work(interaction):  # no HTTP call unless it arrived twice
+        """Before any work: the interaction is taken (`bot.ack.take`); a second delivery already
+        answered stops there; options that don't fit the command's declaration, or a command
+        that needs a server from somewhere else (`bot.options`), are refused here (discord.py's
+        own error path would re-read the bad data): nothing runs, nothing is written. While
+        autocompleting, a refusal offers no choices."""
+        speak_to(interaction, private=True)  # a refusal's words, made as it is found
+        refusal = self.declarations.refusal(interaction)
+        private = refusal is not None or declared_private(interaction)
+        if await take(interaction, private=private):  # no HTTP call unless it arrived twice
             raise AnsweredAlready()
-        return await self._fits_declaration(interaction)
-
-    async def _fits_declaration(self, interaction: discord.Interaction) -> bool:
-        """Before discord.py reads a single option: the options must fit what the command
-        declares (a forged payload must not reach a cog), and a command that needs a server
-        comes from one that installed the bot. A refusal is answered here (discord.py's own
-        error path would re-read the bad data); while autocompleting, with no choices."""
-        data: Any = interaction.data
-        if not isinstance(data, dict) or data.get("type", 1) != 1:
-            return True  # not a slash command: discord.py's own lookup refuses it
-        autocomplete = interaction.type is discord.InteractionType.autocomplete
-        command = self._declared(data)
-        if command is None and isinstance(data.get("name"), str):
-            return True  # unknown: discord.py raises CommandNotFound, answered as out of date
-        try:
-            if command is None:  # discord.py's own lookup would fail on it with a TypeError
-                raise BadOptions(_(MALFORMED))
-            check_options(self._declaration(command), data, autocomplete=autocomplete)
-            # Where it may run: its declared contexts (`bot.contexts`); in a server, through the
-            # server's own install, not only a user's (asked first: most interactions come so).
-            if not interaction.is_guild_integration() and needs_server(_leaf(command, data)):
-                raise NotInServer() if interaction.guild_id is None else NotInstalledHere()
-        except (BadOptions, app_commands.NoPrivateMessage, NotInstalledHere) as error:
-            if autocomplete:
-                await interaction.response.autocomplete([])
-                return False
+        if refusal is None:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            data: Any = interaction.data or {}
             name = str(data.get("name"))[:40]
-            if isinstance(error, BadOptions):  # a forged payload, or a very stale client
-                with speaking(None):  # the log reads in English, whatever the user reads
-                    reason = _refusal(command, self._declaration, data, autocomplete)
-                log.warning(
-                    "Refused the options of %r from user %s: %s", name, interaction.user.id, reason
-                )
-            interaction.command_failed = True
-            await answer_error(interaction, error, f"command {name!r}")
-            return False
-        return True
-
-    def _declared(self, data: dict[str, Any]) -> AnyCommand | None:
-        name = data.get("name")
-        if not isinstance(name, str):
-            return None
-        guild_id = data.get("guild_id")
-        if isinstance(guild_id, str) and guild_id.isdigit():
-            found = self.get_command(name, guild=discord.Object(int(guild_id)))
-            if found is not None and not isinstance(found, app_commands.ContextMenu):
-                return found
-        found = self.get_command(name)
-        return None if isinstance(found, app_commands.ContextMenu) else found
+            await answer_error(interaction, refusal, f"command {name!r}")
+        return False
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else None
         await answer_error(interaction, error, f"command {command!r}")
-
-
-def _refusal(
-    command: AnyCommand | None,
-    declaration: Callable[[AnyCommand], dict[str, Any]],
-    data: dict[str, Any],
-    autocomplete: bool,
-) -> str:
-    """Why the options were refused, in the current language (checked again: refusals are rare)."""
-    try:
-        if command is None:
-            return _(MALFORMED)
-        check_options(declaration(command), data, autocomplete=autocomplete)
-    except BadOptions as error:
-        return str(error)
-    return "?"
-
-
-def _leaf(command: AnyCommand, data: dict[str, Any]) -> AnyCommand:
-    """The subcommand `data` names (already checked against the declaration)."""
-    options = data.get("options") or []
-    while isinstance(command, app_commands.Group) and options:
-        found = command.get_command(options[0]["name"])
-        if found is None:
-            break
-        command, options = found, options[0].get("options") or []
-    return command

@@ -1,35 +1,32 @@
-"""Buttons that keep working after a restart: `DynamicItem`s whose custom_id holds everything a
-click needs besides the store, answered exactly like commands when something goes wrong.
+"""Buttons that keep working after a restart: `DynamicItem`s whose custom_id (`tk:…`) holds
+everything a click needs besides the store, taken and answered like commands.
 
 discord.py (2.7) runs a dynamic item's `interaction_check` and `callback` outside the tree's
 `on_error` and outside any View's `on_error`: an exception there is only logged, and the click
 is left unanswered ("This interaction failed"). So `TableButton.callback` catches everything and
 answers through `bot.tree.answer_error`, and who may click is checked inside `clicked`, never in
-`interaction_check` (whose exceptions discord.py swallows). `from_custom_id` must not fail
-either: templates bound every number's digits, and the values are checked when clicked.
+`interaction_check` (whose exceptions discord.py swallows). `from_custom_id` must neither fail
+nor wait (it only reads the custom_id): templates bound every number's digits, the values are
+checked when clicked, and the click is taken (`interaction_check`) in the same step as
+discord.py's dispatch, before anything could answer it as unclaimed.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import discord
 
-from bot.ack import before_work
-from bot.metrics import of as metrics_of
-from bot.tree import AnsweredAlready, answer_error
+from bot.tree import answer_error
+from cogs._views import Taking
 
 CUSTOM_ID_MAX = 100  # Discord's limit, in characters
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 ID_CODE = r"[0-9a-z]{1,13}"  # a snowflake (< 2**64) in base 36
 
 
-# The same users roll again and again: each id's code is kept (an int in, a str out).
-@lru_cache(maxsize=4096)
 def id_code(snowflake: int) -> str:
-    """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id.
-    The codes of the 4,096 ids asked for last are kept."""
+    """A Discord id in base 36: 13 characters at most instead of 20, room in a custom_id."""
     if snowflake < 0:
         raise ValueError("ids are not negative")
     digits = ""
@@ -53,9 +50,10 @@ def optional_text(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button answered like a command. Subclasses give a `template`, `from_custom_id` and
-    `clicked`; this base is never registered (its template matches nothing)."""
+class TableButton(Taking, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button answered like a command. Subclasses give a `template` (starting `tk:`),
+    `from_custom_id` and `clicked`, and `private = True` if its answer is; this base is never
+    registered (its template matches nothing)."""
 
     def __init__(
         self,
@@ -74,14 +72,9 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            if await before_work(interaction):
-                raise AnsweredAlready()
             await self.clicked(interaction)
         except Exception as error:
             await answer_error(interaction, error, f"button {self.custom_id!r}")
-        else:
-            if (metrics := metrics_of(interaction)) is not None:
-                metrics.finished(interaction, "ok")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError

@@ -34,7 +34,7 @@ async def chart_reply(
     interaction: discord.Interaction,
     character: str | None,
     since: str,
-    private: bool = False,
+    private: bool | None = None,
 ) -> None:
     """Read, draw, reply: a chart that can't be drawn is a clear error, never a blank image."""
     if interaction.guild_id is None:

@@ -39,7 +39,7 @@ async def reply_odds(
     against: DifficultyOptions,
     *,
     embed: discord.Embed | None = None,
-    private: bool = False,
+    private: bool | None = None,
     view: discord.ui.View | None = None,
 ) -> None:
     """Reply with the odds' picture: inside `embed` (a save's own reply, `chart:True`), or in an

@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from cogs._reply import reply, whisper
+from cogs._reply import reply
 from cogs._shared import bot_of
 from pictures import Picture
 from pictures.painter import Job
@@ -26,12 +26,12 @@ async def reply_picture(
     embed: discord.Embed,
     picture_job: Job,
     *,
-    private: bool = False,
+    private: bool | None = None,
     view: discord.ui.View | None = None,
 ) -> None:
     """Draw the picture (the watchdog defers the interaction if that takes long), then reply
-    with the embed showing it: a command's answer as it declares, or `private` to the clicker
-    alone (a button's picture)."""
+    with the embed showing it: private as declared, unless `private` says (a button's picture
+    to the clicker alone)."""
     picture = await bot_of(interaction).painter.draw(picture_job)
     await send_picture(interaction, embed, picture, private=private, view=view)
 
@@ -41,7 +41,7 @@ async def reply_built_picture(
     read: Callable[[], Awaitable[Job]],
     embed_of: Callable[[Any], discord.Embed],
     *,
-    private: bool = False,
+    private: bool | None = None,
 ) -> None:
     """As `reply_picture` for a job whose series comes as a Recipe: `read` makes the job once
     it is this picture's turn (`Painter.turn`), the worker builds the series and draws it, and
@@ -57,10 +57,10 @@ async def send_picture(
     embed: discord.Embed,
     picture: Picture,
     *,
-    private: bool = False,
+    private: bool | None = None,
     view: discord.ui.View | None = None,
 ) -> None:
     """The reply: the PNG attached, with its alt text as the file's description."""
     file = discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)
-    say = whisper if private else reply
-    await say(interaction, embeds=[with_picture(embed, picture.filename)], files=[file], view=view)
+    embeds = [with_picture(embed, picture.filename)]
+    await reply(interaction, embeds=embeds, files=[file], view=view, private=private)

@@ -1,58 +1,50 @@
-"""The one way a cog answers: `reply` for a new message, `update` for the clicked one, `whisper`
-for a word to the user alone.
+"""How a cog answers: `reply` with a new message, `update` the clicked one, `open_form` with a
+form; and `private`, which declares a command's reply private.
 
-Every answer goes through here (and `bot.ack`), so how an interaction is acknowledged (at once,
-or deferred by the watchdog and filled in or followed up) is decided in one place, not at every
-call site. Each takes text, embeds, files (`discord.File`s made from bytes; a picture shows in
-an embed by `attachment://<filename>`, its alt text in the file's `description`) and buttons,
-and says them the same way on every route.
+Every answer goes through here and `bot.ack`, so how an interaction is acknowledged (at once, or
+deferred by the watchdog and filled in or followed up) is decided in one place. Each takes text,
+embeds, files (`discord.File`s; a picture shows in an embed by `attachment://<filename>`, its
+alt text in the file's `description`) and a view, and says them the same way on every route.
 
-Privacy is declared once, on the command, so a deferral made before the reply is ready already
-takes the same form: `extras=PRIVATE`, `extras=private_unless("public")` or
-`extras=private_if("private")`. `reply` reads that declaration, never an argument; a click's
-`reply` is public. `whisper` is private, and is never a command's answer.
+A command's reply is public unless it is declared `@private()`, or `@private(lambda options:
+not options.public)` for a reply private as its options say: the watchdog's "thinking…", which
+may go out before the reply is ready, takes that privacy too. A button, view or form declares
+it as its class's `private`. `reply(…, private=…)` overrides it for one message (a secret
+roll's result, after its public notice).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 import discord
+from discord import app_commands
 from discord.utils import MISSING
 
-from bot.ack import EPHEMERAL, answered, declared_ephemeral, edit, send
-from bot.message import Message
+from bot.ack import ack_of, disarm, edit, open_modal, send
+from bot.message import AnyView, Message
+from bot.tree import PRIVATE_WHEN
+from bot.watchdog import WATCHDOG
+from cogs._views import FORM_SECONDS, TableView
+from lang import N_, _
 
-PRIVATE: dict[str, Any] = {EPHEMERAL: True}
-
-
-def private_unless(option: str) -> dict[str, Any]:
-    """The reply is private unless the boolean `option` is true (`public:true`)."""
-    return {EPHEMERAL: f"!{option}"}
-
-
-def private_if(option: str) -> dict[str, Any]:
-    """The reply is private when the boolean `option` is true (`private:true`)."""
-    return {EPHEMERAL: option}
+F = TypeVar("F", bound=Callable[..., Any])
+FORM_LATE = N_("Getting your form ready took longer than Discord waits: open it with the button.")
+OPEN_FORM = N_("Open the form")
 
 
-def _message(
-    content: str | None,
-    embed: discord.Embed | None,
-    embeds: Sequence[discord.Embed],
-    files: Sequence[discord.File],
-    view: discord.ui.View | None,
-    pinged: discord.abc.Snowflake | None = None,
-) -> Message:
-    """A new message: what is not given is not sent."""
-    return Message(
-        MISSING if content is None else content,
-        embeds=[embed] if embed is not None else list(embeds) or MISSING,
-        files=list(files) or MISSING,
-        view=MISSING if view is None else view,
-        pinged=pinged,
-    )
+def private(when: bool | Callable[[app_commands.Namespace], bool] = True) -> Callable[[F], F]:
+    """Declare a command's reply private: always, or when `when(options)` is true. Put it
+    under the `@…command(…)` decorator."""
+
+    def declare(callback: F) -> F:
+        setattr(callback, PRIVATE_WHEN, when)
+        return callback
+
+    return declare
 
 
 async def reply(
@@ -62,31 +54,23 @@ async def reply(
     embed: discord.Embed | None = None,
     embeds: Sequence[discord.Embed] = (),
     files: Sequence[discord.File] = (),
-    view: discord.ui.View | None = None,
+    view: AnyView | None = None,
     pinged: discord.abc.Snowflake | None = None,
+    private: bool | None = None,
 ) -> None:
-    """The answer as a new message (or, said again, a further one), private as the command
-    declares; `pinged` is the one user its content may ping (allowed mentions stay closed to
-    everyone else)."""
-    message = _message(content, embed, embeds, files, view, pinged)
-    await send(interaction, message, private=declared_ephemeral(interaction))
-
-
-async def whisper(
-    interaction: discord.Interaction,
-    content: str | None = None,
-    *,
-    embeds: Sequence[discord.Embed] = (),
-    files: Sequence[discord.File] = (),
-    view: discord.ui.View | None = None,
-) -> None:
-    """A message only the user sees: a click's private answer, or a word after a command's
-    answer (a secret roll's result after its public notice). A command's answer takes the
-    privacy its command declares, which its deferral may already have shown: never this."""
-    command = interaction.type is discord.InteractionType.application_command
-    if command and not answered(interaction):
-        raise ValueError("a command's answer is private or public as the command declares")
-    await send(interaction, _message(content, None, embeds, files, view), private=True)
+    """A new message: the answer, or (said again) a follow-up. Private as declared, unless
+    `private` says otherwise; `pinged` is the one user its content may ping (allowed mentions
+    stay closed to everyone else)."""
+    message = Message(
+        MISSING if content is None else content,
+        embeds=[embed] if embed is not None else list(embeds) or MISSING,
+        files=list(files) or MISSING,
+        view=MISSING if view is None else view,
+        pinged=pinged,
+    )
+    await send(
+        interaction, message, private=ack_of(interaction).private if private is None else private
+    )
 
 
 async def update(
@@ -96,7 +80,7 @@ async def update(
     embed: discord.Embed | None = MISSING,
     embeds: Sequence[discord.Embed] = MISSING,
     files: Sequence[discord.File] = MISSING,
-    view: discord.ui.View | None = MISSING,
+    view: AnyView | None = MISSING,
 ) -> None:
     """Edit the message whose component was clicked: what is given replaces what it showed
     (`files` its attachments, `view=None` takes the buttons away); the rest stays."""
@@ -105,14 +89,35 @@ async def update(
     await edit(interaction, Message(content, embeds=embeds, files=files, view=view))
 
 
-async def reply_message(
-    interaction: discord.Interaction,
-    *,
-    embed: discord.Embed,
-    view: discord.ui.View | None = None,
-) -> discord.Message:
-    """`reply`, returning its message: for a public answer that stores something keyed by it
-    (a secret roll's notice). Later answers to the interaction are follow-ups, never edits of
-    it, whether it was the response or filled a deferral's "thinking…"."""
-    await reply(interaction, embed=embed, view=view)
-    return await interaction.original_response()
+async def open_form(
+    interaction: discord.Interaction, form: discord.ui.Modal | Awaitable[discord.ui.Modal]
+) -> None:
+    """Answer with a form (a `cogs._views.TableForm`), or with the read that makes one (a
+    coroutine: a form filled with what is stored). Call it before reading anything else:
+    Discord shows no form after a deferral. So a read that isn't done within the watchdog's
+    time, or an interaction deferred already (in a burst), gets a private "Open the form"
+    button instead, which opens it once it is ready."""
+    made = form if isinstance(form, discord.ui.Modal) else asyncio.ensure_future(form)
+    disarm(interaction)  # this answers in time itself: a "thinking…" would rule the form out
+    modal = made
+    if isinstance(made, asyncio.Future):
+        made.add_done_callback(lambda done: done.cancelled() or done.exception())
+        with contextlib.suppress(TimeoutError):
+            modal = await asyncio.wait_for(asyncio.shield(made), WATCHDOG)
+    if isinstance(modal, discord.ui.Modal) and await open_modal(interaction, modal):
+        return
+    await reply(interaction, _(FORM_LATE), view=OpenForm(made), private=True)
+
+
+class OpenForm(TableView):
+    """The "Open the form" button: opens the form once its read is done (the click has its
+    own 3 seconds)."""
+
+    def __init__(self, form: discord.ui.Modal | asyncio.Future[discord.ui.Modal]) -> None:
+        super().__init__(timeout=FORM_SECONDS)
+        self.form = form
+        self.open.label = _(OPEN_FORM)
+
+    @discord.ui.button(style=discord.ButtonStyle.primary)
+    async def open(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await open_form(interaction, self.form)

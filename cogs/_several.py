@@ -8,9 +8,10 @@ from collections.abc import Sequence
 import discord
 from discord import app_commands
 
-from cogs._shared import PARTY, character_autocomplete, own_first, read_table
+from cogs._shared import character_autocomplete, own_first, read_table
 from lang import _
 from table.names import name_key
+from table.parts import PARTY
 
 CHOICE_MAX = 100  # Discord's limit on a choice's name and value
 

@@ -11,10 +11,12 @@ from typing import TypeVar
 import discord
 
 from bot.permissions import is_gm
-from cogs._reply import whisper
-from cogs._shared import BESTIARY, apply_as
+from cogs._reply import reply
+from cogs._shared import apply_as
 from render.monsters import gm_copy
+from store.channel_read import Parts
 from table.model import Table
+from table.parts import BESTIARY
 from table.sight import Sight, channel_sight, sight
 
 R = TypeVar("R")
@@ -26,20 +28,24 @@ def reader_sight(interaction: discord.Interaction, table: Table, public: bool) -
 
 
 async def change_seen(
-    interaction: discord.Interaction, action: str, step: Callable[..., tuple[Table, R]]
+    interaction: discord.Interaction,
+    action: str,
+    step: Callable[..., tuple[Table, R]],
+    parts: Parts = BESTIARY,
 ) -> tuple[R, Sight]:
-    """One transaction over the bestiary: `step(table, is_gm=…)` refuses a non-GM inside it,
-    so a refusal writes nothing. With its result, what the channel may see of it, by the
-    settings that transaction read."""
+    """One transaction over the bestiary (or `parts`: a new monster's name is compared with
+    every name in the channel): `step(table, is_gm=…)` refuses a non-GM inside it, so a
+    refusal writes nothing. With its result, what the channel may see of it, by the settings
+    that transaction read."""
 
     def seen(table: Table, gm: bool) -> tuple[Table, tuple[R, Sight]]:
         new, result = step(table, is_gm=gm)
         return new, (result, channel_sight(new.settings))
 
-    return await apply_as(interaction, action, seen, BESTIARY)
+    return await apply_as(interaction, action, seen, parts)
 
 
 async def whisper_gm_copy(interaction: discord.Interaction, embed: discord.Embed) -> None:
     """After a public reply that left out what the GM keeps hidden: the whole of it, to the GM
     alone."""
-    await whisper(interaction, embeds=[gm_copy(embed)])
+    await reply(interaction, embeds=[gm_copy(embed)], private=True)

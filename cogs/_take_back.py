@@ -20,11 +20,12 @@ from bot.ack import mark_saved
 from bot.permissions import is_gm
 from cogs._confirm import ANSWER, ConfirmButton, PromptTimers, ask
 from cogs._reply import reply, update
-from cogs._shared import CHANNEL_ONLY, bot_of, table_channel_id
+from cogs._shared import bot_of, table_channel_id
 from lang import _
 from render.confirm import take_back_cancelled_embed
 from render.history import ask_embed, redone_embed, undone_embed
 from table.model import ChannelSettings, Table
+from table.parts import CHANNEL_ONLY
 from table.sight import channel_sight
 from table.undo import REDO_ACTION, UNDO_ACTION, AskFirst
 

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contexts import anywhere
-from cogs._reply import PRIVATE, reply
+from cogs._reply import private, reply
 from cogs._shared import bot_of
 from lang import N_, _
 from render.about import About, about_embed
@@ -31,8 +31,9 @@ def shard_of(guild_id: int | None, shard_count: int) -> int:
 class AboutCog(commands.Cog, name="About"):
     @anywhere
     @app_commands.command(
-        name="about", description=N_("Version, uptime, database, shard and links"), extras=PRIVATE
+        name="about", description=N_("Version, uptime, database, shard and links")
     )
+    @private()
     async def about(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
         count = bot.shard_count or 1

@@ -1,5 +1,6 @@
 """`/character create|set|show|use|list|remove`: the channel's characters and their sheets;
-`use` picks the one a player's commands take when they name none (`table.active`)."""
+`use` makes one of a player's characters their active one, which their commands take when they
+name none (`table.active`)."""
 
 from __future__ import annotations
 
@@ -11,28 +12,28 @@ from discord.ext import commands
 
 from bot.permissions import is_gm
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
-from cogs._reply import PRIVATE, private_unless, reply, update
-from cogs._shared import PARTY, apply_as, character_autocomplete, pick_character, read_table
+from cogs._reply import private, reply, update
+from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
+from render.active import active_embed
 from render.characters import (
     confirm_remove_embed,
     removed_embed,
     roster_embed,
     sheet_embed,
 )
-from render.in_use import in_use_embed
 from render.warning import with_warning
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
-from table.active import use
+from table.active import make_active
 from table.level_check import new_disagreement
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from table.names import NAME_LIMIT
+from table.parts import PARTY
 from table.sheet import SheetOptions, change, create, remove
 
 log = logging.getLogger(__name__)
 
-DANGER = discord.ButtonStyle.danger
 BOTS_OWN_NOTHING = N_("Bots can't own characters")
 
 Level = app_commands.Range[int, 1, LEVEL_MAX]
@@ -155,7 +156,8 @@ class Characters(commands.Cog):
                 table, actor_id=actor_id, is_gm=gm, name=name, owner_id=owner_id, options=options
             )
 
-        made = await apply_as(interaction, "character create", step, PARTY)
+        # The whole table: a new name is compared with every name in the channel.
+        made = await apply_as(interaction, "character create", step)
         title = _("Created {name}", name=made.name)
         embed = sheet_embed(made, title=title)
         await reply(interaction, embed=with_warning(embed, new_disagreement(None, made)))
@@ -222,7 +224,7 @@ class Characters(commands.Cog):
             # The store writes only when the table differs.
             return after, (character, after != before, warning)
 
-        character, changed, warning = await apply_as(interaction, "character set", step, PARTY)
+        character, changed, warning = await apply_as(interaction, "character set", step)
         title = (
             _("Changed {name}", name=character.name)
             if changed
@@ -233,8 +235,8 @@ class Characters(commands.Cog):
     @character.command(
         name="show",
         description=N_("Show a character's sheet: saves, fatigue, bands"),
-        extras=private_unless("public"),
     )
+    @private(lambda options: not options.public)
     @app_commands.describe(
         name=N_("Which character (default: yours here)"),
         public=N_("Show it to the whole channel (default: only you)"),
@@ -250,27 +252,28 @@ class Characters(commands.Cog):
     @character.command(
         name="use",
         description=N_("Pick which of your characters your commands use here when you name none"),
-        extras=PRIVATE,
     )
+    @private()
     @app_commands.describe(name=N_("Which of your characters"))
     @app_commands.autocomplete(name=character_autocomplete)
     async def use_(self, interaction: discord.Interaction, name: Name) -> None:
         actor_id = interaction.user.id
         chosen = await apply_as(
-            interaction, "character use", lambda table, gm: use(table, actor_id, name), PARTY
+            interaction,
+            "character use",
+            lambda table, gm: make_active(table, actor_id, name),
+            PARTY,
         )
-        await reply(interaction, embed=in_use_embed(chosen))
+        await reply(interaction, embed=active_embed(chosen))
 
-    @character.command(
-        name="list", description=N_("Every character in this channel"), extras=PRIVATE
-    )
+    @character.command(name="list", description=N_("Every character in this channel"))
+    @private()
     async def list_(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)
         await reply(interaction, embed=roster_embed(table))
 
-    @character.command(
-        name="remove", description=N_("Remove a character (asks to confirm)"), extras=PRIVATE
-    )
+    @character.command(name="remove", description=N_("Remove a character (asks to confirm)"))
+    @private()
     @app_commands.describe(name=N_("Which character"))
     @app_commands.autocomplete(name=character_autocomplete)
     async def remove_(self, interaction: discord.Interaction, name: Name) -> None:

@@ -9,13 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._options import Minutes
 from cogs._reply import reply
-from cogs._shared import PARTY, apply_as, gm_only, read_table
-from cogs.fatigue import Minutes
+from cogs._shared import apply_as, gm_only, read_table
 from lang import N_, n_
 from render.fatigue import clock_embed, report_embed
 from table import partyops
 from table.model import Table
+from table.parts import PARTY
 from table.partyops import PartyReport
 
 Rounds = app_commands.Range[int, 1, partyops.ROUNDS_MAX]

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.permissions import is_gm
 from cogs._picture import job, reply_built_picture
-from cogs._reply import private_if
+from cogs._reply import private
 from cogs._shared import CHANNEL_ONLY, bot_of, character_autocomplete, read_table
 from lang import N_, _
 from pictures.painter import Job, Recipe
@@ -42,8 +42,8 @@ class Dice(commands.Cog):
     @dice.command(
         name="report",
         description=N_("Each character's saves against the exact odds, and the d100s, as a chart"),
-        extras=private_if("secret"),
     )
+    @private(lambda options: options.secret)
     @app_commands.describe(
         since=N_("From when (default: this evening)"),
         character=N_("One character's dice (default: everyone's)"),

@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._reply import PRIVATE, reply
+from cogs._reply import private, reply
 from cogs._shared import bot_of, require_gm, table_channel_id
 from lang import N_, _, n_
 from rules.errors import RulesError
-from store.export import export_bytes, export_document, is_empty
+from store.export import export_bytes, export_document, export_key, is_empty, signed
 
 NOTHING = N_(
     "Nothing to export here yet: this channel has no characters, monsters, changed settings,"
@@ -25,8 +25,8 @@ class Export(commands.Cog):
     @app_commands.command(
         name="export",
         description=N_("GM: this channel's table and history as a JSON file"),
-        extras=PRIVATE,
     )
+    @private()
     @app_commands.guild_only()
     async def export(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)  # a thread's is its channel's table
@@ -38,7 +38,8 @@ class Export(commands.Cog):
         if is_empty(table, events, rolls):
             raise RulesError(_(NOTHING))
         now = datetime.now(UTC)
-        data = export_bytes(export_document(table, events, now, rolls))
+        key = export_key(bot_of(interaction).settings.token)
+        data = export_bytes(signed(export_document(table, events, now, rolls), key))
         name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
         summary = _(
             "This channel's table: {characters}, {monsters}, settings, clock and {changes}.",

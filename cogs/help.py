@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.contexts import anywhere, needs_server
 from bot.translator import in_language
-from cogs._reply import PRIVATE, reply
+from cogs._reply import private, reply
 from lang import N_, _
 from render.common import NEUTRAL
 from rules.errors import RulesError
@@ -234,9 +234,8 @@ class Help(commands.Cog):
         return entries(c for c in chat if isinstance(c, app_commands.Command | app_commands.Group))
 
     @anywhere
-    @app_commands.command(
-        name="help", description=N_("What each command does, with an example"), extras=PRIVATE
-    )
+    @app_commands.command(name="help", description=N_("What each command does, with an example"))
+    @private()
     @app_commands.describe(command=N_("One command for details, e.g. character create"))
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
         found = self._entries()

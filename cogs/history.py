@@ -19,8 +19,8 @@ from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
-from cogs._reply import private_if, reply, update
-from cogs._shared import CHANNEL_ONLY, bot_of, table_channel_id
+from cogs._reply import private, reply, update
+from cogs._shared import bot_of, table_channel_id
 from cogs._sight import reader_sight
 from cogs._take_back import TakeBackAnswer, undo_or_ask
 from lang import N_, _
@@ -29,6 +29,7 @@ from rules.errors import RulesError
 from store import Store
 from store.events import HISTORY_PAGE
 from table.event import Event
+from table.parts import CHANNEL_ONLY
 
 PAGE_SIZE = HISTORY_PAGE - 1  # and one more read, to know whether any is older
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway
@@ -45,18 +46,14 @@ class Page:
     older: int | None  # the next page back, None when nothing is older
 
 
-async def load_page(
-    store: Store, channel_id: int, before: int, guild_id: int | None = None
-) -> Page:
-    rows = await store.history(
-        channel_id, HISTORY_PAGE, before_id=before or None, guild_id=guild_id
-    )
+async def load_page(store: Store, channel_id: int, before: int) -> Page:
+    rows = await store.history(channel_id, HISTORY_PAGE, before_id=before or None)
     events = tuple(rows[:PAGE_SIZE])
     older = events[-1].id if len(rows) > PAGE_SIZE else None
     newer = None
     if before:
         anchor = events[0].id if events else before - 1
-        ahead = await store.history(channel_id, HISTORY_PAGE, after_id=anchor, guild_id=guild_id)
+        ahead = await store.history(channel_id, HISTORY_PAGE, after_id=anchor)
         if ahead:
             # A full page lies ahead: start it just above the tenth; else go back to the newest.
             newer = ahead[1].id + 1 if len(ahead) > PAGE_SIZE else 0
@@ -85,7 +82,7 @@ class HistoryButton(TableButton, template=r"tk:history:(?P<channel>\d+):(?P<befo
         if await table_channel_id(interaction) != self.channel_id:
             raise RulesError(_(OTHER_CHANNEL))
         store = bot_of(interaction).store
-        page = await load_page(store, self.channel_id, self.before, interaction.guild_id)
+        page = await load_page(store, self.channel_id, self.before)
         message = interaction.message
         public = message is None or not message.flags.ephemeral
         numbers = await sees_numbers(interaction, self.channel_id, public)
@@ -131,13 +128,13 @@ class History(commands.Cog):
     @app_commands.command(
         name="history",
         description=N_("This channel's recent changes, newest first"),
-        extras=private_if("private"),
     )
+    @private(lambda options: options.private)
     @app_commands.guild_only()
     @app_commands.describe(private=N_("Only you see it (default: the whole channel)"))
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
         channel_id = await table_channel_id(interaction)
-        page = await load_page(bot_of(interaction).store, channel_id, 0, interaction.guild_id)
+        page = await load_page(bot_of(interaction).store, channel_id, 0)
         numbers = await sees_numbers(interaction, channel_id, not private)
         await reply(interaction, **page_message(channel_id, page, numbers))
 

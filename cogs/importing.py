@@ -1,16 +1,19 @@
 """`/import`: the GM puts a Tablekeeper export into this channel, its history and undo with it;
 a channel that has a table is replaced only after a confirmation.
 
-The file is refused by the size its attachment declares before a byte is downloaded, then read
-and checked off the event loop (`store.import_file`). A confirmation holds the checked file in
-memory for its minute (a file is no custom_id); after a restart it says so and asks for the
-command again.
+The file is refused by the size its attachment declares before a byte is downloaded, then read,
+checked and made into the rows it will be logged as (`store.import_file`) in a worker process
+(`cogs._checker`), so the bot's other channels keep their speed meanwhile. A confirmation holds
+those rows in memory for its minute (a file is no custom_id): about the file's size, for at
+most HELD_MAX prompts at once and one a channel (a newer prompt forgets the older: its buttons
+then say so); after a restart it says so and asks for the command again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import OrderedDict
 from typing import Any, Self
 
 import discord
@@ -20,8 +23,9 @@ from discord.ext import commands
 from bot.ack import mark_saved
 from bot.permissions import is_gm
 from cogs._buttons import id_code, id_from_code
+from cogs._checker import Checker
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
-from cogs._reply import PRIVATE, reply, update
+from cogs._reply import private, reply, update
 from cogs._shared import GM_ONLY, bot_of, read_table, require_gm, table_channel_id
 from lang import N_, _
 from render.importing import (
@@ -31,12 +35,35 @@ from render.importing import (
     replace_embed,
 )
 from rules.errors import RulesError
-from store.import_file import check_size, read_export
+from store.export import export_key
+from store.import_file import check_size
 from store.import_write import TableThere
 from table.imported import Imported
 from table.model import Forbidden, Table
 
-Pending = dict[str, Imported]  # a prompt's token -> the checked file it asks about
+HELD_MAX = 8  # prompts whose files are held at once: the oldest is forgotten first
+
+
+class Pending:
+    """What the prompts ask about, by their tokens: the checked file, and its channel."""
+
+    def __init__(self) -> None:
+        self._held: OrderedDict[str, tuple[int, Imported]] = OrderedDict()
+
+    def hold(self, token: str, channel_id: int, imported: Imported) -> None:
+        for older, (channel, _file) in list(self._held.items()):
+            if channel == channel_id:
+                del self._held[older]
+        self._held[token] = channel_id, imported
+        while len(self._held) > HELD_MAX:
+            self._held.popitem(last=False)
+
+    def get(self, token: str) -> Imported | None:
+        held = self._held.get(token)
+        return None if held is None else held[1]
+
+    def forget(self, token: str) -> None:
+        self._held.pop(token, None)
 
 
 def _cog(interaction: discord.Interaction) -> Importing:
@@ -54,7 +81,8 @@ async def _import(
         if not is_gm(interaction, table.settings):
             raise Forbidden(_(GM_ONLY))
 
-    done = await bot_of(interaction).store.import_channel(
+    bot = bot_of(interaction)
+    done = await bot.store.import_channel(
         await table_channel_id(interaction),
         interaction.guild_id,
         interaction.user.id,
@@ -62,9 +90,12 @@ async def _import(
         check=gm,
         replace=replace,
         interaction_id=interaction.id,
+        rolls_keep=bot.roll_log.keep,
     )
     mark_saved(interaction, "import")
-    text = imported_text(done.table, done.changes, done.replaced)
+    text = imported_text(
+        done.table, done.changes, done.replaced, done.left_out, done.rolls, done.rolls_left_out
+    )
     if replace is None:
         await reply(interaction, text)
     else:
@@ -118,23 +149,25 @@ class ImportAnswer(
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if interaction.user.id == self.asker_id and not self.yes:
-            _cog(interaction).pending.pop(self.token, None)
+            _cog(interaction).pending.forget(self.token)
         await super().clicked(interaction)
 
 
 class Importing(commands.Cog):
     def __init__(self) -> None:
         self.timers = PromptTimers()
-        self.pending: Pending = {}
+        self.pending = Pending()
+        self.checker = Checker()
 
     async def cog_unload(self) -> None:
         self.timers.cancel_all()
+        self.checker.close()
 
     @app_commands.command(
         name="import",
         description=N_("GM: put a Tablekeeper export into this channel (asks before replacing)"),
-        extras=PRIVATE,
     )
+    @private()
     @app_commands.describe(file=N_("The JSON file /export gave (from this server or another)"))
     @app_commands.guild_only()
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
@@ -144,13 +177,16 @@ class Importing(commands.Cog):
             data = await file.read()
         except discord.HTTPException:
             raise RulesError(_("Could not download that file from Discord: try again")) from None
-        imported = await asyncio.to_thread(read_export, data)
+        key = export_key(bot_of(interaction).settings.token)
+        locale = interaction.locale.value
+        imported = await self.checker.check(data, interaction.guild_id, key, locale)
+        del data  # only the rows it will be logged as are kept
         try:
             await _import(interaction, imported, None)
         except TableThere as there:
             token = secrets.token_hex(6)
-            self.pending[token] = imported
-            coming = imported.table(there.table.channel_id, None, ())
+            self.pending.hold(token, there.table.channel_id, imported)
+            coming = imported.table(there.table.channel_id, ())
             embed = replace_embed(there.table, there.changes, coming, len(imported.history))
             newest = "" if there.newest is None else id_code(there.newest)
             await ask(
@@ -162,9 +198,7 @@ class Importing(commands.Cog):
                 seconds=CONFIRM_SECONDS,
                 timers=self.timers,
             )
-            asyncio.get_running_loop().call_later(
-                CONFIRM_SECONDS + 5, self.pending.pop, token, None
-            )
+            asyncio.get_running_loop().call_later(CONFIRM_SECONDS + 5, self.pending.forget, token)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -17,8 +17,8 @@ from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
 from cogs._picture import job, reply_picture
-from cogs._reply import PRIVATE, private_unless, reply
-from cogs._shared import BESTIARY, offers_nothing_in_outage, read_table
+from cogs._reply import private, reply
+from cogs._shared import offers_nothing_in_outage, read_table
 from cogs._sight import change_seen, reader_sight, whisper_gm_copy
 from lang import N_, _
 from render.monsters import (
@@ -44,11 +44,13 @@ from rules.defense import (
     TRADE_LIMIT,
     facing_text,
 )
+from store.channel_read import EVERYTHING
 from table import bestiary
 from table.bestiary import MONSTERS_MAX, BuildOptions
 from table.monster import HP_MAX
 from table.monster_view import monster_view
 from table.names import NAME_LIMIT
+from table.parts import BESTIARY
 from table.sight import GM_ALONE
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
@@ -215,6 +217,7 @@ class Monsters(commands.Cog):
     @app_commands.autocomplete(
         spots=spots_autocomplete, easy_spots=spots_autocomplete, revealed_spots=spots_autocomplete
     )
+    @private(lambda options: not options.public)
     async def _build(
         self,
         interaction: discord.Interaction,
@@ -240,14 +243,8 @@ class Monsters(commands.Cog):
         await reply(interaction, embed=embed)  # private unless public, as declared
 
     BUILD = N_("A monster's stat block from its Rank and armor")
-    build = monster.command(name="build", description=BUILD, extras=private_unless("public"))(
-        _build
-    )
-    build_anywhere = anywhere(
-        app_commands.command(
-            name="monster-build", description=BUILD, extras=private_unless("public")
-        )(_build)
-    )
+    build = monster.command(name="build", description=BUILD)(_build)
+    build_anywhere = anywhere(app_commands.command(name="monster-build", description=BUILD)(_build))
 
     @monster.command(name="create", description=N_("GM: keep a monster in this channel"))
     @app_commands.describe(
@@ -285,7 +282,8 @@ class Monsters(commands.Cog):
         step = functools.partial(
             bestiary.create, name=name, options=options, hp_max=hp, count=count
         )
-        made, seen = await change_seen(interaction, "monster create", step)
+        # Everything: a new name is compared with every name in the channel (`table.lookalikes`).
+        made, seen = await change_seen(interaction, "monster create", step, EVERYTHING)
         await reply(interaction, embed=created_embed(made, seen))
         if seen.hides_block(made[0]):  # the numbers, the hidden spots: the GM's alone
             await whisper_gm_copy(interaction, created_embed(made, GM_ALONE))
@@ -293,8 +291,8 @@ class Monsters(commands.Cog):
     @monster.command(
         name="show",
         description=N_("A monster's stat block, HP and facing"),
-        extras=private_unless("public"),
     )
+    @private(lambda options: not options.public)
     @app_commands.describe(name=N_("Which monster"), public=PUBLIC)
     @app_commands.autocomplete(name=monster_autocomplete)
     async def show(
@@ -307,18 +305,16 @@ class Monsters(commands.Cog):
         # Private unless public, as declared.
         await reply_picture(interaction, monster_embed(monster, sight=seen), picture)
 
-    @monster.command(
-        name="list", description=N_("This channel's monsters"), extras=private_unless("public")
-    )
+    @monster.command(name="list", description=N_("This channel's monsters"))
+    @private(lambda options: not options.public)
     @app_commands.describe(public=PUBLIC)
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
         table = await read_table(interaction, BESTIARY)
         seen = reader_sight(interaction, table, public)
         await reply(interaction, embed=roster_embed(table.monsters, seen))
 
-    @monster.command(
-        name="remove", description=N_("GM: remove a monster (asks to confirm)"), extras=PRIVATE
-    )
+    @monster.command(name="remove", description=N_("GM: remove a monster (asks to confirm)"))
+    @private()
     @app_commands.describe(name=N_("Which monster"))
     @app_commands.autocomplete(name=monster_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:

@@ -12,22 +12,16 @@ from discord.ext import commands
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
 from cogs._fatigue_chart import CHART_OPTIONS, SINCE_CHOICES, PartyChart, chart_reply
+from cogs._options import Amount
 from cogs._reply import reply, update
-from cogs._shared import (
-    PARTY,
-    apply_as,
-    character_autocomplete,
-    gm_only,
-    read_table,
-    require_gm,
-)
-from cogs.fatigue import Amount
+from cogs._shared import apply_as, character_autocomplete, gm_only, read_table, require_gm
 from lang import N_, _
 from render.confirm import reset_cancelled_embed, reset_expired_embed
 from render.fatigue import page_count, party_embed, report_embed
 from table import partyops
 from table.fatigue_series import SINCE_LONG_REST
 from table.model import Table
+from table.parts import PARTY
 from table.partyops import PartyReport
 
 log = logging.getLogger(__name__)

@@ -13,14 +13,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._fatigue import change_character
+from cogs._options import Minutes
 from cogs._reply import reply
 from cogs._several import characters_autocomplete
-from cogs._shared import PARTY, apply_as, gm_only
-from cogs.fatigue import Minutes, change_character
+from cogs._shared import apply_as, gm_only
 from lang import N_, _
 from render.fatigue import report_embed
 from table import partyops
 from table.model import Table
+from table.parts import PARTY
 from table.partyops import PartyReport
 from table.rest_rights import check_may_rest
 

@@ -1,6 +1,6 @@
 """`/roll`: an open-ended d100 (plus a modifier), or an ordinary dice expression via d20;
-`label:` names it, `secret:` rolls it behind the screen (see `cogs.secret`); in a server
-channel the roll is kept in its roll log, for `/dice report` (`cogs._roll_log`).
+`label:` names it, `secret:` rolls it behind the screen (see `cogs._secret`); in a server
+channel the roll goes to its roll log, for `/dice report` (`cogs._roll_log`).
 
 `dice` is the first option: what a player types right after `/roll` fills it, so `/roll 2d6+3`
 rolls those dice and `/roll 25` (a plain number) is the open-ended d100 plus 25, as `mod:25` is;
@@ -17,11 +17,12 @@ from discord.ext import commands
 
 from bot.contexts import anywhere
 from bot.translator import described
+from cogs._options import Label
 from cogs._reply import reply
 from cogs._roll_log import keep_rolls
-from cogs.secret import send_secret
+from cogs._secret import send_secret
 from lang import N_, _
-from render.label import LABEL_MAX, labelled
+from render.label import labelled
 from render.roll import dice_embed, open_ended_embed, with_open_ended_note
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
@@ -31,8 +32,6 @@ from table.roll_log import d100_rolled, dice_rolled
 
 # The dice expressions `EXAMPLES` shows, one by one: the sentence around them is translated.
 FIRST, SECOND, THIRD = re.findall(r"`([^`]+)`", EXAMPLES)
-
-Label = app_commands.Range[str, 1, LABEL_MAX]
 
 
 class Roll(commands.Cog):

@@ -27,6 +27,7 @@ from cogs._buttons import (
     optional_text,
 )
 from cogs._odds import no_secret_chart, reply_odds
+from cogs._options import Label
 from cogs._reply import reply
 from cogs._roll_log import keep_rolls
 from cogs._save_ids import (
@@ -39,9 +40,8 @@ from cogs._save_ids import (
     against_code,
     against_from_code,
 )
-from cogs._shared import PARTY, bot_of, character_autocomplete, read_table, require_gm
-from cogs.roll import Label
-from cogs.secret import send_secret
+from cogs._secret import send_secret
+from cogs._shared import bot_of, character_autocomplete, read_table, require_gm
 from lang import N_, _
 from render.label import labelled
 from render.saves import party_embed, save_embed
@@ -57,6 +57,7 @@ from rules.saves import (
     SaveKind,
 )
 from table.model import LEVEL_MAX, Forbidden, Table
+from table.parts import PARTY
 from table.roll_log import save_rolled
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
 

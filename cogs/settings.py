@@ -11,15 +11,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.translator import described
-from cogs._reply import PRIVATE, reply
-from cogs._shared import CHANNEL_ONLY, apply_as, gm_only, read_table
+from cogs._reply import private, reply
+from cogs._shared import apply_as, gm_only, read_table
 from lang import N_, _
 from render.fatigue import clock_line, fight_round
 from render.settings import MONSTER_STATS_CHOICES, RESET_CHOICES, settings_embed
 from rules.errors import RulesError
-from store.channel_read import INITIATIVE
 from table.dice_expr import INIT_DICE_MAX
 from table.model import Forbidden, Table
+from table.parts import CHANNEL_ONLY, INITIATIVE
 from table.settings import (
     HISTORY_KEEP_DEFAULT,
     HISTORY_KEEP_MAX,
@@ -72,8 +72,8 @@ class Settings(commands.Cog):
     @settings.command(
         name="show",
         description=N_("This channel's settings, and where each comes from"),
-        extras=PRIVATE,
     )
+    @private()
     async def show(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, CHANNEL_ONLY)
         sources = {name: table.source(name) for name in SETTING_NAMES}
@@ -124,8 +124,7 @@ class Settings(commands.Cog):
             monster_stats=monster_stats,
             reset=reset,
         )
-        everyone = gm_role is not None and gm_role.is_default()
-        await self.change(interaction, scope, options, everyone)
+        await self.change(interaction, scope, options)
 
     set_ = settings.command(name="set", description=N_("GM: change this channel's settings"))(
         _change
@@ -139,15 +138,13 @@ class Settings(commands.Cog):
         interaction: discord.Interaction,
         scope: Scope,
         options: SettingsOptions,
-        everyone: bool,
     ) -> None:
-        """One transaction: who may change it is decided inside it, then the limits."""
+        """One transaction: who may change it is decided inside it, then the limits (a GM role
+        that is @everyone too: `table.settings.check_gm_role`)."""
         manages_server = interaction.permissions.manage_guild
         changer: Change = change_settings if scope == "set" else change_server_settings
 
         def step(table: Table) -> tuple[Table, Changed]:
-            if everyone:  # after the permission check: a refused member hears only that
-                raise RulesError(_("@everyone can't be the GM role: pick a role only GMs have"))
             new, (old, changed) = changer(table, options)
             line = None  # the clock line, when this channel's round length changed
             if new.settings.round_seconds != table.settings.round_seconds:

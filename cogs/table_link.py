@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ack import mark_saved
-from cogs._reply import PRIVATE, reply
+from cogs._reply import private, reply
 from cogs._shared import bot_of, require_gm, table_channel_id
 from lang import N_, _
 from render.links import NOT_SET_UP, link_text, revoked_text
@@ -42,8 +42,8 @@ class TableLink(commands.Cog):
     @table.command(
         name="link",
         description=N_("GM: a link to a live, read-only web page of this channel's table"),
-        extras=PRIVATE,
     )
+    @private()
     async def link(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
         public = bot.settings.public_url
@@ -66,8 +66,8 @@ class TableLink(commands.Cog):
     @table.command(
         name="revoke",
         description=N_("GM: kill this channel's web page link at once"),
-        extras=PRIVATE,
     )
+    @private()
     async def revoke(self, interaction: discord.Interaction) -> None:
         revoked = await bot_of(interaction).store.revoke_link(
             await table_channel_id(interaction),

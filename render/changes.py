@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any
 
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.common import fl_text, plain
+from render.common import fl_text
 from render.initiative import initiative_change
 from render.links import link_change
 from render.settings import monster_stats_text
@@ -19,6 +19,7 @@ from rules.defense import facing_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
+from rules.text import plain
 from table.actions import renames_in, restores
 from table.event import Event
 from table.monster import looks
@@ -80,7 +81,7 @@ def _ahead(value: Any) -> str:
 
 _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "owner_id": (N_("player"), lambda v: f"<@{v}>"),
-    "active": (N_("in use"), _on),
+    "active": (N_("active"), _on),
     "level": (N_("level"), str),
     "fortitude": (N_("Fortitude"), plain),
     "wisdom": (N_("Wisdom"), plain),
@@ -112,15 +113,8 @@ _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
 _MONSTER_SEEN = {"facing": _MONSTER["facing"]}
 
 
-@lru_cache(maxsize=1024)
-def _escaped(name: str) -> str:
-    """`name` with Discord's markdown escaped, once, not on every line naming it (a regex pass
-    each time): the 1,024 names escaped last are kept."""
-    return escape_markdown(name)
-
-
 def _name(data: dict[str, Any]) -> str:
-    return _escaped(str(data.get("name", "?")))
+    return escape_markdown(str(data.get("name", "?")))
 
 
 def _arrow(label: str, show: Callable[[Any], str], old: Any, new: Any) -> str:

@@ -7,10 +7,11 @@ from fractions import Fraction
 import discord
 
 from lang import N_, _
-from render.common import NEUTRAL, TITLE_MAX, band_colour, fit_lines, fl_text, points, signed
+from render.common import NEUTRAL, TITLE_MAX, band_colour, fit_lines, fl_text, points
 from rules.fatigue import band_name, band_ranges, max_fp
 from rules.gametime import game_time
 from rules.saves import sr_bonus
+from rules.text import signed
 from table.model import Character, Table
 from table.sheet import format_classes
 

@@ -10,9 +10,7 @@ import discord
 
 from lang import _
 from rules.fatigue import BANDS
-from rules.text import MINUS as MINUS  # re-exported: renders take number formats from here
-from rules.text import plain as plain
-from rules.text import signed as signed
+from rules.text import MINUS, plain
 
 # Fatigue bands, calm to alarming: Fresh green … Shattered dark purple.
 # zip(strict=True) fails at import if the rules ever gain or lose a band.

@@ -190,6 +190,7 @@ def change_embed(
 
 # The board is shown again and again with few characters changed in between: each line is
 # kept by what it shows (a character is an immutable value, the clock an int) and language.
+# What that saves `/party show`: docs/benchmarks.md, "The one kept render".
 @lru_cache(maxsize=4096)
 def board_field(character: Character, clock: int, language: object) -> tuple[str, str]:
     """A character's field on the board (name, value) in `language`, the current one

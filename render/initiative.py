@@ -10,9 +10,10 @@ import discord
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.common import NEUTRAL, TITLE_MAX, fit_lines, plain
+from render.common import NEUTRAL, TITLE_MAX, fit_lines
 from rules.defense import facing_text
 from rules.gametime import game_time
+from rules.text import plain
 from table.combat import Combatant, Initiative
 from table.initiative import Joined, TurnReport, defeated
 from table.model import Table

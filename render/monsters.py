@@ -7,8 +7,9 @@ from collections.abc import Sequence
 import discord
 
 from lang import N_, _, n_
-from render.common import FAILURE, MIXED, NEUTRAL, TITLE_MAX, fit_lines, plain
+from render.common import FAILURE, MIXED, NEUTRAL, TITLE_MAX, fit_lines
 from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, facing_text, format_modifier
+from rules.text import plain
 from table.bestiary import MonsterHit, spot_squares
 from table.model import Monster
 from table.sight import Sight

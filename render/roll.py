@@ -5,8 +5,9 @@ from __future__ import annotations
 import discord
 
 from lang import _
-from render.common import DESCRIPTION_MAX, NEUTRAL, TITLE_MAX, plain, signed
+from render.common import DESCRIPTION_MAX, NEUTRAL, TITLE_MAX
 from rules.dice import OpenEndedRoll
+from rules.text import plain, signed
 
 _CUT = " …"
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 import discord
 
-from lang import N_, _, words
+from lang import N_, _
 from render.common import (
     DESCRIPTION_MAX,
     FAILURE,
@@ -17,10 +16,9 @@ from render.common import (
     fit_lines,
     outcome_colour,
     percent,
-    plain,
-    signed,
 )
 from rules.saves import Difficulty, SaveKind, SaveResult
+from rules.text import plain, signed
 
 PASS, FAIL = "✅", "❌"
 
@@ -36,13 +34,6 @@ def kind_name(kind: SaveKind) -> str:
 
 def chance_text(odds: float) -> str:
     """`55% to succeed`, `63.45% to succeed`: the exact odds without trailing zeros."""
-    return _chance_text(odds, words())
-
-
-# The same save shows the same odds each time it is rolled: kept by odds and language.
-@lru_cache(maxsize=4096)
-def _chance_text(odds: float, language: object) -> str:
-    """`55% to succeed` in `language`: kept for at most 4,096 odds and languages."""
     shown = percent(odds)
     if shown[0].isdigit() and "." in shown:
         shown = shown[:-1].rstrip("0").rstrip(".") + "%"
@@ -55,13 +46,7 @@ def outcome(result: SaveResult) -> str:
 
 def bonus_text(result: SaveResult) -> str:
     """`Level 5 +25 · Wisdom +10 · Kin −5 = +30`: each piece, then the whole bonus."""
-    return _bonus_text(result.pieces, result.bonus)
-
-
-# Kept by the pieces (already in the reader's language, named by the rules) and their sum.
-@lru_cache(maxsize=4096)
-def _bonus_text(pieces: tuple[tuple[str, int], ...], bonus: int) -> str:
-    """The bonus's pieces and their sum, as shown: kept for at most 4,096 saves."""
+    pieces, bonus = result.pieces, result.bonus
     shown = " · ".join(f"{name} {signed(value)}" for name, value in pieces)
     return f"{shown} = {signed(bonus)}" if len(pieces) > 1 else shown
 

@@ -2,25 +2,19 @@
 (connecting, placeholders, running a transaction, the per-channel lock, migrations) lives
 behind these two protocols; the SQL the store writes is the same for both.
 
-A transaction is a `Body`: an async function of a `Tx` that awaits nothing but the Tx. The
-backend runs it whole: SQLite in one hop to its connection's thread (the Tx's awaits never
-suspend there), PostgreSQL on one pooled connection."""
+A transaction is a `Body`: a coroutine function of a `Tx`, which awaits its statements one by
+one. The backend begins the transaction, runs the body, and commits when it returns or rolls
+back if it raises."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
-from store.migrate import Migration
+from store.errors import StoreError
 
 Row = dict[str, Any]
 R = TypeVar("R")
-
-
-class Executes(Protocol):
-    """What writes rows: a `Tx`, or (PostgreSQL) `event_log.HeldWrites`, which sends them later."""
-
-    async def execute(self, sql: str, *args: Any) -> None: ...
 
 
 class Tx(Protocol):
@@ -39,30 +33,7 @@ class Tx(Protocol):
 
     async def execute(self, sql: str, *args: Any) -> None: ...
 
-    # In a change, what the backend remembers (`store.remembered`; PostgreSQL remembers nothing
-    # here: `remembered` finds nothing, the other two do nothing).
 
-    async def remembered(self, key: Hashable, scope: Scope) -> Any:
-        """The answer a read or an earlier change left under `key`, if nothing in `scope`
-        changed since (by anyone); else None."""
-        ...
-
-    async def remember(self, key: Hashable, scope: Scope, answer: Any) -> None:
-        """`answer` (immutable) is what reading `key` finds once this change commits, while
-        nothing in `scope` changes: remembered only if the COMMIT succeeds."""
-        ...
-
-    async def step_remembered(
-        self, key: Hashable, scope: Scope, step: Callable[[Any], Any]
-    ) -> None:
-        """After `remembered(…, scope)`: the answer remembered under `key`, if true as this
-        change began, becomes `step(answer)` once it commits (the newest page of history gains
-        the change's event; a Table of other parts takes the change's row)."""
-        ...
-
-
-# What a remembered answer depends on: its channel, and its server (None: the channel row's).
-Scope = tuple[int, int | None]
 Body = Callable[[Tx], Awaitable[R]]
 
 
@@ -71,34 +42,28 @@ class Backend(Protocol):
     # Told of every read (False) and change (True) that reached the database (`store.faults`).
     watcher: Callable[[bool], None] | None
 
-    async def read(
-        self,
-        body: Body[R],
-        *,
-        quick: bool = False,
-        key: Hashable = None,
-        scope: Scope | None = None,
-    ) -> R:
+    async def read(self, body: Body[R], *, single: bool = False) -> R:
         """Run `body` in a transaction that sees one consistent snapshot and writes nothing.
-        `quick`: the read is small and bounded (a channel, a page of history), so SQLite may
-        run it at once on the event loop's thread instead of a hop to its worker thread; on
-        PostgreSQL it must be ONE statement, run without BEGIN and COMMIT (one round trip).
-        `key` and `scope` (with `quick`): `key` names everything `body` reads, of the channel
-        and server `scope` names, so SQLite may answer with what it remembers while nothing in
-        that scope has changed; the result is then shared, and must be immutable."""
+        `single`: `body` sends one statement, which is a snapshot by itself, so it runs without
+        BEGIN and COMMIT (a round trip each, saved); a second statement is refused."""
         ...
 
-    async def write(self, channel_id: int, body: Body[R], *, one_statement: bool = False) -> R:
-        """Run `body` in one transaction that holds the channel's lock from start to commit,
-        so two changes to a channel (from this process or another) never interleave. It
-        commits when `body` returns, and rolls back if anything in it raises.
-        `one_statement` (PostgreSQL): `body` sends ONE statement, run without BEGIN and COMMIT
-        (one round trip), which takes the lock itself (`tk_unchanged`); ChangedSinceRead if it
-        found the channel changed. SQLite runs every change the same way."""
-        ...
-
-    async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
-        """Apply the pending migrations (all of the dialect's by default); the versions applied."""
+    async def write(self, channel_id: int, body: Body[R]) -> R:
+        """Run `body` in one transaction that holds the channel's lock from its start to its
+        commit, so two changes to a channel (from this process or another) never interleave.
+        It commits when `body` returns, and rolls back if anything in it raises."""
         ...
 
     async def close(self) -> None: ...
+
+
+class Counted:
+    """What a `single` read's Tx counts: a second statement there would see another snapshot."""
+
+    def __init__(self, single: bool) -> None:
+        self._single, self._sent = single, 0
+
+    def _one_more(self) -> None:
+        self._sent += 1
+        if self._single and self._sent > 1:
+            raise StoreError("A read of one statement sent a second")

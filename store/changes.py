@@ -1,4 +1,5 @@
-"""Which channels changed, as their changes commit: what an open web page follows (web/).
+"""The change feed: which channels changed, as their changes commit, for an open web page to
+follow (web/). (A change itself is one transaction of the store's: `Store.apply` and the like.)
 
 On SQLite (one process) the backend says so itself after each commit (`SqliteBackend.committed`).
 On PostgreSQL every change logs an event, whose insert NOTIFYs `tablekeeper_changes` with its
@@ -13,20 +14,19 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import asyncpg
 
 from store.sqlite import SqliteBackend
 from store.store import Store
-
-if TYPE_CHECKING:
-    import asyncpg
 
 log = logging.getLogger(__name__)
 CHANNEL = "tablekeeper_changes"  # what migration V15's trigger notifies
 Told = Callable[[int | None], None]  # a channel id, or None: any channel may have changed
 
 
-class Changes:
+class ChangeFeed:
     """Tells `told` each channel whose change committed, until closed."""
 
     def __init__(self, store: Store, told: Told, url: str = "") -> None:
@@ -36,20 +36,17 @@ class Changes:
         self._closed = False
 
     @classmethod
-    async def open(cls, store: Store, url: str, told: Told) -> Changes:
+    async def open(cls, store: Store, url: str, told: Told) -> ChangeFeed:
         """Start following `store`'s changes (`url`: its database, for PostgreSQL's own
         listening connection)."""
-        changes = cls(store, told, url)
-        backend = store._backend
-        if isinstance(backend, SqliteBackend):
-            backend.committed.append(told)
+        feed = cls(store, told, url)
+        if isinstance(store.backend, SqliteBackend):
+            store.backend.committed.append(told)
         else:
-            await changes._listen()
-        return changes
+            await feed._listen()
+        return feed
 
     async def _listen(self) -> None:
-        import asyncpg
-
         conn = await asyncpg.connect(self._url, server_settings={"application_name": "tk-web"})
         await conn.add_listener(CHANNEL, self._notified)
         conn.add_termination_listener(self._lost)
@@ -79,7 +76,7 @@ class Changes:
 
     async def close(self) -> None:
         self._closed = True
-        backend = self._store._backend
+        backend = self._store.backend
         if isinstance(backend, SqliteBackend) and self._told in backend.committed:
             backend.committed.remove(self._told)
         if self._reconnecting is not None:

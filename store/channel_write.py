@@ -1,6 +1,6 @@
-"""Saving a change: the rows of a channel's Table that differ from the Table it was loaded as
-are written (upserted, or deleted when gone), and the change is logged (`event_log.log_change`),
-in the caller's transaction.
+"""Applying a change in its transaction: load the channel, run a pure function of its Table
+(`apply_change`), write the rows that differ from the Table it was loaded as (upserted, or
+deleted when gone), and log it (`event_log.log_change`).
 
 On PostgreSQL the row writes are held back and sent with the event, in its one statement: one
 round trip for them all, not one each (a rest of the party writes every character's row)."""
@@ -8,18 +8,49 @@ round trip for them all, not one each (a rest of the party writes every characte
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from store import codec, event_log
-from store.backend import Executes, Tx
+from store.backend import Tx
+from store.channel_read import load_channel
 from store.errors import StoreError
 from table import snapshot
 from table.event import Event
 from table.model import Table
+from table.parts import Parts
 
-T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Executes(Protocol):
+    """What writes rows: a `Tx`, or (PostgreSQL) `event_log.HeldWrites`, which sends them later."""
+
+    async def execute(self, sql: str, *args: Any) -> None: ...
+
+
+async def apply_change(
+    tx: Tx,
+    now: datetime,
+    channel_id: int,
+    guild_id: int | None,
+    actor_id: int,
+    action: str,
+    fn: Callable[[Table], tuple[Table, R]],
+    parts: Parts,
+    interaction_id: int | None,
+) -> R:
+    """`Store.apply`'s transaction: AlreadyApplied if this interaction's change is logged, else
+    the channel's Table through `fn`, and what changed written and logged (nothing at all if
+    nothing changed)."""
+    before, stored = await load_channel(tx, channel_id, guild_id, parts, interaction_id)
+    after, result = fn(before)
+    if not isinstance(after, Table) or after.channel_id != channel_id:
+        raise StoreError(f"{action}: must return the same channel's Table")
+    if after != before:
+        await save_change(tx, before, after, actor_id, action, now, stored, interaction_id)
+    return result
 
 
 async def save_change(
@@ -31,16 +62,14 @@ async def save_change(
     now: datetime,
     stored: bool,
     interaction_id: int | None = None,
-    guard: event_log.Guard | None = None,
 ) -> Event:
     """Write what changed from `before` to `after` and log it (`stored`: the channel's row
-    exists already); returns the new event, as `history` would read it. `guard` (PostgreSQL):
-    the whole change in one statement, outside a transaction (`event_log.log_change`)."""
+    exists already); returns the new event, as `history` would read it."""
     old, new = snapshot.diff(before, after)
     held = event_log.HeldWrites() if tx.dialect == "postgres" else None
     await _write_rows(tx if held is None else held, after, old, new, stored)
     return await event_log.log_change(
-        tx, after, actor_id, action, now, old, new, interaction_id, held=held, guard=guard
+        tx, after, actor_id, action, now, old, new, interaction_id, held=held
     )
 
 
@@ -57,29 +86,31 @@ async def write_rows(
 async def _write_rows(
     rows: Executes, after: Table, old: snapshot.Snapshot, new: snapshot.Snapshot, stored: bool
 ) -> None:
+    channel_id = after.channel_id
     if "channel" in new or not stored:  # events and characters need the channel row
-        await rows.execute(_UPSERT["channels"], *codec.channel_row(after))
+        await upsert_channel(rows, after)
     if snapshot.SERVER in new:
         was, now_set = old[snapshot.SERVER]["settings"], new[snapshot.SERVER]["settings"]
         await _save_server(rows, after, [n for n in now_set if now_set[n] != was[n]])
-    await _save_keyed(
-        rows,
-        "characters",
-        after.channel_id,
-        new["characters"],
-        {c.key: c for c in after.characters},
-        codec.character_row,
+    keyed: tuple[tuple[str, Callable[[int, Any], tuple[Any, ...]]], ...] = (
+        ("characters", codec.character_row),
+        ("monsters", codec.monster_row),
     )
-    await _save_keyed(
-        rows,
-        "monsters",
-        after.channel_id,
-        new.get("monsters", {}),
-        {m.key: m for m in after.monsters},
-        codec.monster_row,
-    )
-    if snapshot.INITIATIVE in new:
-        await _save_initiative(rows, after)
+    for part, encode in keyed:  # each changed key upserted if still at the table, else deleted
+        current = {item.key: item for item in getattr(after, part)}
+        for key in new.get(part, {}):
+            if key in current:
+                await rows.execute(_UPSERT[part], *encode(channel_id, current[key]))
+            else:
+                sql = f"DELETE FROM {part} WHERE channel_id = ? AND key = ?"
+                await rows.execute(sql, channel_id, key)
+    if snapshot.INITIATIVE in new:  # one row while the channel has a turn order
+        state = snapshot.initiative_to_dict(after.initiative)
+        if state is None:
+            await rows.execute("DELETE FROM initiatives WHERE channel_id = ?", channel_id)
+        else:
+            state_json = json.dumps(state, ensure_ascii=False, sort_keys=True)
+            await rows.execute(_UPSERT["initiatives"], channel_id, state_json)
 
 
 async def upsert_channel(tx: Executes, table: Table) -> None:
@@ -89,7 +120,7 @@ async def upsert_channel(tx: Executes, table: Table) -> None:
 
 async def _save_server(tx: Executes, after: Table, names: Iterable[str]) -> None:
     """The server's settings: only the columns named are updated, so a change made from
-    another channel at the same moment to another setting is kept."""
+    another channel at the same moment to another setting stays."""
     if after.guild_id is None:
         raise StoreError("Server settings need a server")
     row = dict(zip(codec.SERVER_COLUMNS, codec.server_row(after), strict=True))
@@ -101,35 +132,6 @@ async def _save_server(tx: Executes, after: Table, names: Iterable[str]) -> None
         f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
         *(row[c] for c in columns),
     )
-
-
-async def _save_initiative(tx: Executes, after: Table) -> None:
-    """The channel's turn order: one row while it has one, none after `/init end`."""
-    state = snapshot.initiative_to_dict(after.initiative)
-    if state is None:
-        await tx.execute("DELETE FROM initiatives WHERE channel_id = ?", after.channel_id)
-    else:
-        state_json = json.dumps(state, ensure_ascii=False, sort_keys=True)
-        await tx.execute(_UPSERT["initiatives"], after.channel_id, state_json)
-
-
-async def _save_keyed(
-    tx: Executes,
-    table: str,
-    channel_id: int,
-    changed: Iterable[str],
-    current: Mapping[str, T],
-    row: Callable[[int, T], tuple[Any, ...]],
-) -> None:
-    """The changed keys of a per-channel table (characters, monsters): upsert the ones still
-    at the table, delete the ones gone."""
-    for key in changed:
-        if key in current:
-            await tx.execute(_UPSERT[table], *row(channel_id, current[key]))
-        else:
-            await tx.execute(
-                f"DELETE FROM {table} WHERE channel_id = ? AND key = ?", channel_id, key
-            )
 
 
 def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:

@@ -6,19 +6,17 @@ the kept changes (ids, actions, clocks: only a Long Rest's snapshot), to find wh
 begins; then the changes after that, whole, kept as read (`ChartRows`: their JSON undecoded).
 Decoding the snapshots and building the series (`series_of`) never run on the event loop:
 100,000 kept changes take a second or more. `/party chart` has the picture's worker process
-build it (`pictures.painter.Recipe`), off the bot's interpreter lock; `fatigue_chart` builds it
-in a thread.
+build it (`pictures.painter.Recipe`), off the bot's interpreter lock.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from store.backend import Backend, Tx
-from store.channel_read import CHARACTERS, load_channel
+from store.channel_read import load_channel
 from store.events import EVENT_COLUMNS, event_from_row
 from table.fatigue_series import (
     LONG_REST,
@@ -30,6 +28,7 @@ from table.fatigue_series import (
     rested_keys,
 )
 from table.model import Table
+from table.parts import PARTY
 
 _MARKS = (
     "SELECT id, action, clock, seq, undone_by, undoes,"
@@ -40,7 +39,6 @@ _AFTER = (
     f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
     " WHERE channel_id = ? AND id > ? ORDER BY id DESC LIMIT ?"
 )
-PARTY = frozenset({CHARACTERS})
 
 
 def _mark(row: dict[str, Any]) -> Mark:
@@ -73,14 +71,6 @@ def series_of(rows: ChartRows) -> FatigueSeries:
     """The chart's series from its rows: pure, and picklable by name for a worker process."""
     events = [event_from_row(dict(zip(EVENT_COLUMNS, v, strict=True))) for v in rows.values]
     return fatigue_series(rows.now, events, rows.start, rows.since, rows.character)
-
-
-async def fatigue_chart(
-    backend: Backend, channel_id: int, guild_id: int | None, since: str, character: str | None
-) -> FatigueSeries:
-    """`Store.fatigue_chart`."""
-    rows = await chart_rows(backend, channel_id, guild_id, since, character)
-    return await asyncio.to_thread(series_of, rows)
 
 
 async def chart_rows(

@@ -57,7 +57,7 @@ def server_row(table: Table) -> tuple[Any, ...]:
 def character_row(channel_id: int, character: Character) -> tuple[Any, ...]:
     data = character_to_dict(character)
     fatigue = data.pop("fatigue")
-    data["classes"] = _json_classes(data["classes"])
+    data["classes"] = json.dumps(data["classes"], separators=(",", ":"))
     values = [int(v) if isinstance(v, bool) else v for v in (data[n] for n in CHARACTER_FIELDS)]
     values += [int(v) if isinstance(v, bool) else v for v in (fatigue[n] for n in FATIGUE_FIELDS)]
     return (channel_id, character.key, *values)
@@ -67,10 +67,6 @@ def monster_row(channel_id: int, monster: Monster) -> tuple[Any, ...]:
     data = monster_to_dict(monster)
     data["build"] = json.dumps(data["build"], separators=(",", ":"), sort_keys=True)
     return (channel_id, monster.key, *(data[name] for name in MONSTER_FIELDS))
-
-
-def _json_classes(classes: list[list[int]]) -> str:
-    return json.dumps(classes, separators=(",", ":"))
 
 
 def table_from_rows(
@@ -123,7 +119,7 @@ def _server_from(row: dict[str, Any] | None) -> ServerLayer:
 
 
 CHARACTER_ROW = (*CHARACTER_FIELDS, *FATIGUE_FIELDS)  # a character's row, as `_character` takes it
-DECODED_MAX = 4096  # characters, and monsters, kept decoded, at most
+DECODED_MAX = 4096  # characters' rows, and monsters', decoded once, at most
 
 
 @functools.lru_cache(maxsize=DECODED_MAX)
@@ -131,11 +127,8 @@ def _character(values: tuple[Any, ...]) -> Character:
     """A character's row decoded, once per stored version of the row: it is immutable, so
     equal rows share one (its Fatigue Level worked out, its checks made, once). At most
     4,096 rows (DECODED_MAX; the least recently read forgotten first), about 0.7 KB each.
-
-    It pays where every read decodes, on PostgreSQL: a channel of ten characters and two
-    monsters read in 446 µs instead of 741 (`tests.benchmarks.pg_store`, side by side with
-    both decoders uncached). On SQLite most reads are answered before any decoding
-    (`store.remembered`)."""
+    Every look and every change reads its channel's party afresh, and decoding is most of
+    that read (docs/benchmarks.md, "Decoded once")."""
     row = dict(zip(CHARACTER_ROW, values, strict=True))
     data = {name: row[name] for name in CHARACTER_FIELDS}
     data["classes"] = json.loads(row["classes"])

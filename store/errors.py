@@ -2,8 +2,9 @@
 
 
 class StoreError(Exception):
-    """The store can't be opened or used as asked (a bad URL, a missing driver, a function that
-    moved channels); str(error) is one line telling the operator what to do."""
+    """The store can't be opened or used as asked (a bad URL, a migration file changed since it
+    was applied, a function that moved channels); str(error) is one line telling the operator
+    what to do."""
 
 
 class AlreadyApplied(Exception):
@@ -13,11 +14,6 @@ class AlreadyApplied(Exception):
     def __init__(self, interaction_id: int, event_id: int, action: str) -> None:
         super().__init__(f"interaction {interaction_id} was applied already as event {event_id}")
         self.interaction_id, self.event_id, self.action = interaction_id, event_id, action
-
-
-class ChangedSinceRead(Exception):
-    """A change written in one statement (PostgreSQL) found its channel changed since it was
-    read: nothing was written; read it again and retry."""
 
 
 class DatabaseOutage(StoreError):

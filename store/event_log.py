@@ -13,12 +13,10 @@ in a while.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from store.backend import Tx
-from store.errors import StoreError
 from table.event import Event
 from table.model import Table
 from table.snapshot import INITIATIVE, Snapshot
@@ -31,11 +29,6 @@ KEYED_PARTS = ("characters", "monsters", INITIATIVE)
 def still_kept(event: Event, newest: int, keep: int) -> bool:
     """Is `event` among the channel's last `keep` changes, `newest` being the latest's seq?"""
     return event.seq > newest - keep
-
-
-def prunes_after(seq: int) -> bool:
-    """Does logging the channel's event number `seq` prune what lies past its edge?"""
-    return seq % PRUNE_EVERY == 0
 
 
 def touched_keys(*snapshots: Snapshot) -> list[tuple[str, str]]:
@@ -70,15 +63,6 @@ _LOG_WITH_KEYS = (
 )
 
 
-# PostgreSQL, a change in one statement: the guard first (migration V12's `tk_unchanged`: the
-# channel's lock, then "it and its server's settings are still as read"); every write takes
-# its channel id from it, so none can run before it (and take a row's lock before the
-# channel's).
-_GUARD = (
-    "g AS (SELECT tk_unchanged(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),"
-    " CAST(? AS TEXT)) AS channel_id), "
-)
-_FROM_GUARD = "(SELECT channel_id FROM g)"
 HeldWrite = tuple[str, tuple[Any, ...]]  # a statement and its arguments
 
 
@@ -106,14 +90,10 @@ async def log_change(
     interaction_id: int | None = None,
     *,
     held: HeldWrites | None = None,
-    guard: Guard | None = None,
 ) -> Event:
     """Log one change (the table as it became, and exactly what changed, and the Discord
     interaction that made it, if any); returns the event. With `held` (PostgreSQL): the
-    change's row writes and its `event_keys` go in the same statement, one round trip; with
-    `guard` too, that statement is the whole change (no transaction around it): it writes
-    only if the channel and its server's settings are still as `guard` says, and prunes
-    nothing (the caller prunes after it, when `prunes_after(seq)`)."""
+    change's row writes and its `event_keys` go in the same statement, one round trip."""
     channel_id = after.channel_id
     keys = touched_keys(old, new)
     values = (
@@ -129,17 +109,10 @@ async def log_change(
     )
     if held is not None:
         parts, names = [part for part, _key in keys], [key for _part, key in keys]
-        writes, sql, ahead = held.writes, _LOG_WITH_KEYS, ""
-        checked: tuple[Any, ...] = ()
-        if guard is not None:
-            writes = [_after_guard(w, channel_id) for w in writes]
-            sql, values = _after_guard((sql, values), channel_id)
-            checked = (channel_id, guard.newest, guard.guild_id, guard.server_version)
-            ahead = _GUARD
-        ahead += "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(writes))
-        first = [arg for _sql, args in writes for arg in args]  # in the order they appear
-        sql = sql.replace("WITH ", f"WITH {ahead}", 1)
-        row = await tx.fetchone(sql, *checked, *first, *values, parts, names)
+        ahead = "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(held.writes))
+        first = [arg for _sql, args in held.writes for arg in args]  # in the order they appear
+        sql = _LOG_WITH_KEYS.replace("WITH ", f"WITH {ahead}", 1)
+        row = await tx.fetchone(sql, *first, *values, parts, names)
         keys = []  # written
     else:
         row = await tx.fetchone(_LOG + " RETURNING id, seq", *values)
@@ -154,39 +127,9 @@ async def log_change(
             + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
             *rows,
         )
-    if prunes_after(seq) and guard is None:
+    if seq % PRUNE_EVERY == 0:
         await prune(tx, channel_id, seq - after.settings.history_keep)
-    return Event(
-        id=event_id,
-        actor_id=actor_id,
-        action=action,
-        created_at=now,
-        before=old,
-        after=new,
-        channel_id=channel_id,
-        clock=after.clock,
-        seq=seq,
-    )
-
-
-@dataclass(frozen=True)
-class Guard:
-    """What a channel's table was read as (PostgreSQL), which a change written in one statement
-    checks is still so: the id of its newest event (None: none), and its server (None: none)
-    and the version of that server's settings row (None: no row)."""
-
-    newest: int | None
-    guild_id: int | None
-    server_version: str | None
-
-
-def _after_guard(write: HeldWrite, channel_id: int) -> HeldWrite:
-    """A held write (or the event's insert) with its channel id, its first argument, taken from
-    the guard instead."""
-    sql, args = write
-    if not args or args[0] != channel_id:
-        raise StoreError(f"A guarded write must begin with its channel's id: {sql[:60]!r}")
-    return sql.replace("?", _FROM_GUARD, 1), args[1:]
+    return Event(event_id, actor_id, action, now, old, new, channel_id, after.clock, seq=seq)
 
 
 async def prune(tx: Tx, channel_id: int, edge: int) -> None:

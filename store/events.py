@@ -1,4 +1,4 @@
-"""Reading the event log: `events` rows as `table.event.Event`s (SQLite keeps times and JSON as
+"""Reading the event log: `events` rows as `table.event.Event`s (SQLite stores times and JSON as
 text, PostgreSQL not), and the pages of history /history shows."""
 
 from __future__ import annotations
@@ -95,22 +95,22 @@ async def read_newest(
     tx: Tx, channel_id: int, limit: int, known: Sequence[Event]
 ) -> tuple[Event, ...] | None:
     """The channel's newest `limit` events, newest first, as `read_page` reads them; `known`, an
-    earlier answer (newest first), is kept where it still holds: then only the events logged
-    since are read in full, and of the known only their undo links (which an undo or a redo
+    earlier answer (newest first), is used again where it still holds: then only the events
+    logged since are read in full, and of the known only their undo links (which an undo or a redo
     sets on older events). Known events gone (an undone import takes its history away), or
     changed, or one come among them: None, and the page is to be read whole (one statement
-    here: PostgreSQL's quick reads send no more)."""
+    here: `Store.newest` reads it without a transaction)."""
     _check(limit)
     if not known:
         return None
     newest = known[0].id
     rows = await tx.fetchvalues(_NEWEST_SINCE, newest, channel_id, known[-1].id, limit)
     fresh = [event_from_values(row) for row in rows if row[0] > newest]
-    kept = known[: limit - len(fresh)]
+    older = known[: limit - len(fresh)]
     links = [tuple(row[i] for i in _LINKS_AT) for row in rows if row[0] <= newest]
-    if links != [(e.id, e.undone_by, e.undoes) for e in kept]:
+    if links != [(e.id, e.undone_by, e.undoes) for e in older]:
         return None
-    return (*fresh, *kept)
+    return (*fresh, *older)
 
 
 async def read_log(tx: Tx, channel_id: int) -> list[Event]:
@@ -119,20 +119,8 @@ async def read_log(tx: Tx, channel_id: int) -> list[Event]:
     return [event_from_row(row) for row in rows]
 
 
-def page_key(
-    channel_id: int, limit: int, before_id: int | None = None, after_id: int | None = None
-) -> tuple[Any, ...]:
-    """What a page of history is remembered as (`Store.history`)."""
-    return ("history", channel_id, limit, before_id, after_id)
-
-
-def newer_page(event: Event, page: tuple[Event, ...]) -> tuple[Event, ...]:
-    """The newest page once `event` is logged: it first, the oldest of a full page gone."""
-    return (event, *page)[:HISTORY_PAGE]
-
-
 def event_from_row(row: Mapping[str, Any]) -> Event:
-    """An `events` row as an Event (SQLite keeps times and JSON as text, PostgreSQL not)."""
+    """An `events` row as an Event (SQLite stores times and JSON as text, PostgreSQL not)."""
     created_at = row["created_at"]
     if isinstance(created_at, str):
         created_at = datetime.fromisoformat(created_at)
@@ -167,10 +155,8 @@ EVENTS_DECODED_MAX = 1024  # a hundred pages of ten
 @functools.lru_cache(maxsize=EVENTS_DECODED_MAX)
 def _decoded_event(values: tuple[Any, ...]) -> Event:
     """An event's row decoded, once per stored version: at most 1,024 events
-    (EVENTS_DECODED_MAX; the least recently read forgotten first), about 6 KB
-    each for a change to one character. A page of history is read again after every change to
-    its channel, its older lines unchanged: on PostgreSQL, where every read decodes, a page of
-    ten takes 423 µs instead of 666 (`tests.benchmarks.pg_store`, side by side with the
-    decoders uncached). On SQLite most pages are answered before any decoding
-    (`store.remembered`)."""
+    (EVENTS_DECODED_MAX; the least recently read forgotten first), about 6 KB each for a change
+    to one character. A page of history is read again after every change to its channel, its
+    older lines unchanged, and decoding is most of reading it (docs/benchmarks.md, "Decoded
+    once")."""
     return event_from_row(dict(zip(_READ, values, strict=True)))

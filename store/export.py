@@ -1,11 +1,16 @@
 """The JSON document `/export` hands a GM: the channel's table (settings, which of them it set
 itself, clock and round count, characters, monsters, the turn order), its whole history, oldest
 first, and its roll log (`table.roll_log`), each roll on a line of its own: 25,000 rolls, the
-most a channel keeps by default, take some 6 MB. Ids are strings, as in Discord's own JSON, so
+most a channel keeps by default, take some 7.5 MB. Ids are strings, as in Discord's own JSON, so
 a reader in any language keeps all 64 bits. Its shape is published as a JSON Schema
 (`docs/export.schema.json`); `/import` reads it back (`store.import_file`), earlier versions too.
 
 Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them; 3 adds `rolls`.
+
+A bot signs what it exports (`signed`: an HMAC of the document under a key it derives from its
+own secret, as it does for web page links), so that an import can tell its own export, as it
+was written, from a file anyone could have made or changed (`vouches`): only then, and only in
+the server it was exported from, does an imported change keep who made it (`table.imported`).
 
 An import change (one that replaced a table) records where the history that came with it starts
 as an event number of its channel (`seq`), which means nothing in another channel: the document
@@ -16,6 +21,8 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import hashlib
+import hmac
 import json
 from collections.abc import Sequence
 from datetime import datetime
@@ -31,6 +38,8 @@ from table.snapshot import character_to_dict, monster_to_dict
 
 FORMAT = "tablekeeper-export"
 VERSION = 3
+SIGNATURE = "signature"  # the field a signed export carries its HMAC in
+_PURPOSE = b"tablekeeper exports"
 
 
 def holds_nothing(table: Table) -> bool:
@@ -44,7 +53,7 @@ def holds_nothing(table: Table) -> bool:
 
 def is_empty(table: Table, events: list[Event], rolls: Sequence[LoggedRoll] = ()) -> bool:
     """Nothing a GM would want back: the table holds nothing (`holds_nothing`), no history,
-    no roll kept."""
+    no roll in its roll log."""
     return holds_nothing(table) and not events and not rolls
 
 
@@ -78,10 +87,12 @@ def _number(after: dict[str, Any], seqs: list[int]) -> int:
 
 def _roll(roll: LoggedRoll, seqs: list[int]) -> dict[str, Any]:
     """A roll an import brought names where that import's history starts as a number of the
-    exported history, as the import change does (`_number`)."""
+    exported history, as the import change does (`_number`); none, if no change from there on
+    is left to export (no undo could take the roll away)."""
     data = roll_to_dict(roll)
     if roll.came_with is not None:
-        data["came_with"] = bisect.bisect_left(seqs, roll.came_with) + 1
+        at = bisect.bisect_left(seqs, roll.came_with)
+        data["came_with"] = at + 1 if at < len(seqs) else None
     return data
 
 
@@ -126,8 +137,9 @@ def export_document(
 def export_bytes(document: dict[str, Any]) -> bytes:
     """The document as JSON, indented for a reader, but each roll on one line (a roll laid out
     a field a line is a dozen lines)."""
-    rolls = document.get("rolls") or []
-    text = json.dumps({**document, "rolls": []}, ensure_ascii=False, indent=2, sort_keys=True)
+    rolls = document.get("rolls")
+    laid_out = {**document, "rolls": []} if rolls else document
+    text = json.dumps(laid_out, ensure_ascii=False, indent=2, sort_keys=True)
     if rolls:
         # The top level's own key: the only one indented by two spaces.
         lines = ",\n".join(
@@ -135,3 +147,29 @@ def export_bytes(document: dict[str, Any]) -> bytes:
         )
         text = text.replace('\n  "rolls": []', f'\n  "rolls": [\n{lines}\n  ]', 1)
     return text.encode("utf-8")
+
+
+def export_key(secret: str) -> bytes:
+    """The key exports are signed with, from the bot's own secret (its Discord token): the same
+    in every process of the bot. A new secret leaves earlier exports unsigned to it."""
+    return hmac.new(secret.encode(), _PURPOSE, hashlib.sha256).digest()
+
+
+def _signature(document: dict[str, Any], key: bytes) -> str:
+    """The HMAC-SHA256 of the document but its signature, as canonical JSON (keys sorted, no
+    spaces, text as UTF-8): the same bytes from the document written and the document read."""
+    unsigned = {k: v for k, v in document.items() if k != SIGNATURE}
+    canonical = json.dumps(unsigned, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, canonical.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def signed(document: dict[str, Any], key: bytes) -> dict[str, Any]:
+    return dict(document, **{SIGNATURE: _signature(document, key)})
+
+
+def vouches(document: dict[str, Any], key: bytes | None) -> bool:
+    """Whether the document is this bot's export (signed with `key`), not a byte changed."""
+    given = document.get(SIGNATURE)
+    if key is None or not isinstance(given, str):
+        return False
+    return hmac.compare_digest(given, _signature(document, key))

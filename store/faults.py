@@ -56,7 +56,7 @@ NETWORK = {
 
 
 class Watched:
-    """What a backend keeps for `watched`: its database's files, if it has any, whose being
+    """What a backend holds for `watched`: its database's files, if it has any, whose being
     writable says whether a failed write met a read-only file; and the watcher told of each
     call that reached the database (`True` for a change)."""
 

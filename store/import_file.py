@@ -1,28 +1,42 @@
-"""Reading a file handed to `/import` (or `python -m bot import`) into an export document, or
+"""Reading a file handed to `/import` (or `python -m bot import`) into a checked export, or
 refusing it with one line that names the first problem and where it is.
 
 In order, each before the next can be fooled: the declared size (`check_size`, before any
 download), strict UTF-8, JSON without NaN, Infinity or repeated keys, a bound on nesting, the
-format and its version (earlier versions upgraded: `store.import_upgrade`), then the published
-JSON Schema (`store/export.schema.json`, also `docs/export.schema.json`). What the schema can't
-say (names, the game's ranges, a history that fits the table) is `table.imported`'s, from the
-same checks the commands make.
+format and its version (earlier versions upgraded: `store.import_upgrade`); then the table's
+parts, against the published JSON Schema (`store/export.schema.json`, also
+`docs/export.schema.json`) and then by the commands' own checks (`table.imported`); then the
+history, change by change, and the roll log, roll by roll, each against the schema and then
+those checks: each part once, so the time grows with the file, not with its changes times its
+characters, and the first problem is the one named. Each change is then made ready to be logged
+(`Prepared`): its snapshots as JSON text, the keys it touched; each roll the row it is written
+as (`store.roll_log.roll_values`); so what is held until it is written (and while a GM is asked
+whether to replace a table) is about the file's size, not the document's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from importlib import resources
 from typing import Any
 
-import jsonschema
+import jsonschema_rs
 
 from lang import _
 from rules.errors import RulesError
-from store.export import FORMAT, VERSION
+from store.event_log import PRUNE_EVERY, touched_keys
+from store.export import FORMAT, VERSION, vouches
 from store.import_upgrade import upgrade
-from table.imported import Imported, imported
+from store.roll_log import TRIM_EVERY, roll_values
+from table.imported import IMPORT, Imported, history, rolls, table_part
+from table.roll_log import KEEP_MAX
+from table.settings import HISTORY_KEEP_MAX
 
 # The most Discord lets a bot upload (10 MiB): every export the bot sent fits, with room to
 # spare (a channel keeping 1,000 changes exports in well under 1 MiB). Larger is refused by the
@@ -30,6 +44,15 @@ from table.imported import Imported, imported
 BYTES_MAX = 10 * 2**20
 DIGITS_MAX = 100  # parsed, so that the schema can name the bound a long number is past
 DEPTH_MAX = 32  # an export nests 7 deep (history → event → after → characters → record → …)
+# The most changes a file may hold: an export of a channel that keeps the most it may
+# (HISTORY_KEEP_MAX), with the few more a channel holds between two prunings, and for each
+# undo among them the change it took back, kept with it. An import keeps only what the channel
+# keeps (`store.import_write`).
+HISTORY_ITEMS_MAX = 2 * (HISTORY_KEEP_MAX + PRUNE_EVERY)
+# The most rolls a file may hold: an export of a channel whose roll log keeps the most it may
+# (ROLL_LOG_KEEP at KEEP_MAX), with the few more it holds between two trims. An import keeps
+# only the newest the channel keeps (`store.import_write`), as for the history.
+ROLLS_ITEMS_MAX = KEEP_MAX + TRIM_EVERY
 _SHOWN = 40  # characters of a value shown in a refusal
 
 
@@ -49,9 +72,12 @@ def check_size(size: int) -> None:
         )
 
 
-def read_document(data: bytes) -> dict[str, Any]:
-    """The export document in `data`, upgraded to this version and checked against the schema;
-    ImportRefused naming the first problem otherwise."""
+def read_document(data: bytes, key: bytes | None = None) -> tuple[dict[str, Any], bool, bool]:
+    """The export document in `data`, read and upgraded to this version, not yet checked
+    against the schema; whether its text may hold a control character (`_CONTROLS`); and
+    whether it is this bot's own export, unchanged (`vouches` with `key`, of the file as
+    written: an upgrade changes the document). ImportRefused naming the first problem
+    otherwise."""
     check_size(len(data))
     try:
         text = data.decode("utf-8", errors="strict")
@@ -59,9 +85,10 @@ def read_document(data: bytes) -> dict[str, Any]:
         raise ImportRefused(
             _("That file is not UTF-8 text (byte {at:,})", at=error.start)
         ) from None
-    document = _parse(text.removeprefix("\ufeff"))
+    text = text.removeprefix("\ufeff")
+    document = _parse(text)
     if isinstance(document, dict | list):
-        _check_shape(document)
+        _check_shape(document, _HALVES.search(text) is not None)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused(_("That file is JSON, but not a Tablekeeper export"))
     version = document.get("version")
@@ -73,11 +100,7 @@ def read_document(data: bytes) -> dict[str, Any]:
                 newest=VERSION,
             )
         )
-    document = upgrade(document)
-    first = jsonschema.exceptions.best_match(_validator().iter_errors(document))
-    if first is not None:
-        raise ImportRefused(f"{path_text(first.absolute_path)}: {_problem(first)}")
-    return document
+    return upgrade(document), _CONTROLS.search(text) is not None, vouches(document, key)
 
 
 def _parse(text: str) -> Any:
@@ -142,19 +165,18 @@ def _too_deep() -> str:
     return _("That file nests deeper than an export ever does ({most} levels)", most=DEPTH_MAX)
 
 
-def _check_shape(document: Any) -> None:
-    """Refuse nesting past DEPTH_MAX (walked without recursion, so it can't overflow), and text
-    that isn't whole characters (a lone surrogate, `"\\ud800"`: JSON allows it, UTF-8 can't
-    hold it, so no database could store it)."""
+def _check_shape(document: Any, halves: bool) -> None:
+    """Refuse nesting past DEPTH_MAX (walked without recursion, so it can't overflow), and, if
+    the file escapes any surrogate (`halves`), text that isn't whole characters (a lone one,
+    `"\\ud800"`: JSON allows it, UTF-8 can't hold it, so no database could store it)."""
     level: list[Any] = [document]
     for _depth in range(DEPTH_MAX + 1):
         inner: list[Any] = []
         for value in level:
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
-                for text in (key, item):
-                    if isinstance(text, str) and not _whole_text(text):
-                        raise ImportRefused(_("That file holds text that is not Unicode"))
+                if halves and not (_whole_text(key) and _whole_text(item)):
+                    raise ImportRefused(_("That file holds text that is not Unicode"))
                 if isinstance(item, dict | list):
                     inner.append(item)
         level = inner
@@ -163,12 +185,25 @@ def _check_shape(document: Any) -> None:
     raise ImportRefused(_too_deep())
 
 
-def _whole_text(text: str) -> bool:
+def _whole_text(text: Any) -> bool:
+    if not isinstance(text, str):
+        return True
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return False
     return True
+
+
+# What in a file's text can become a surrogate, or a control character (`table.checks`), in
+# its strings: an escape that makes one, or (where JSON lets it stand as it is) the character
+# itself. A file without any has none, and is not walked for them: most files. (An escaped
+# backslash before such a letter matches too: that file is walked, and found clean.)
+_HALVES = re.compile(r"\\u[dD][89a-fA-F]")
+_CONTROLS = re.compile(
+    r"\\(?:[bfnrt]|u00[01][0-9a-fA-F]|u007[fF]|u00[89][0-9a-fA-F]|u202[89a-eA-E]|u206[6-9])"
+    "|[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -180,11 +215,39 @@ def schema() -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=1)
-def _validator() -> jsonschema.protocols.Validator:
-    """The schema's checker, built once (checking the schema itself on the way): 1 kept."""
-    checker = jsonschema.Draft202012Validator
-    checker.check_schema(schema())
-    return checker(schema())
+def _validators() -> tuple[Any, ...]:
+    """The schema's checkers, built once (checking the schema itself on the way): of the
+    document but its history's changes and its rolls, of its history as a list, of one change,
+    of its rolls as a list, of one roll. 1 kept."""
+    whole = schema()
+    jsonschema_rs.meta.validate(whole)
+    schemas = [whole]
+    for part, item in (("history", "event"), ("rolls", "roll")):
+        schemas.append({k: v for k, v in whole["properties"][part].items() if k != "items"})
+        schemas.append({"$ref": f"#/$defs/{item}", "$defs": whole["$defs"]})
+    return tuple(jsonschema_rs.Draft202012Validator(s) for s in schemas)
+
+
+def _schema_check(validator: Any, value: Any, path: Sequence[str | int] = ()) -> None:
+    """Refuse `value` by the first problem `validator` finds, named by its path."""
+    first = next(validator.iter_errors(value), None)
+    if first is not None:
+        first = _deepest(first)
+        where = [*path, *first.instance_path]
+        raise ImportRefused(f"{path_text(where)}: {_problem(first)}")
+
+
+def _deepest(error: Any) -> Any:
+    """Of a value none of whose alternatives fit (`oneOf`: a record or null), the problem of
+    the alternative it came closest to: the one that went deepest into it."""
+    while error.kind.name in ("oneOf", "anyOf") and error.kind.context:
+        inner = [e for branch in error.kind.context for e in branch]
+        if not inner:
+            break
+        error = max(inner, key=lambda e: len(e.instance_path))
+        if error.kind.name not in ("oneOf", "anyOf"):
+            break
+    return error
 
 
 def path_text(path: Any) -> str:
@@ -205,32 +268,90 @@ def _shown(value: Any) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
-def _problem(error: jsonschema.ValidationError) -> str:
+def _problem(error: Any) -> str:
     """What is wrong at the error's path, in a few words."""
-    kind = error.validator
-    limit: Any = error.validator_value
+    kind = error.kind.name
+    found = error.kind.as_dict()
     value: Any = error.instance
-    schema_here: Any = error.schema
     if kind == "maximum":
-        return _("{value} is above {most}", value=_shown(value), most=limit)
+        return _("{value} is above {most}", value=_shown(value), most=found["limit"])
     if kind == "minimum":
-        return _("{value} is below {least}", value=_shown(value), least=limit)
+        return _("{value} is below {least}", value=_shown(value), least=found["limit"])
     if kind == "maxItems":
-        return _("{count:,} items, at most {most:,}", count=len(value), most=limit)
+        return _("{count:,} items, at most {most:,}", count=len(value), most=found["limit"])
     if kind == "maxLength":
-        return _("{value} is longer than {most} characters", value=_shown(value), most=limit)
+        return _(
+            "{value} is longer than {most} characters", value=_shown(value), most=found["limit"]
+        )
     if kind == "required":
-        missing = next((name for name in limit if name not in value), "?")
-        return _("{name} is missing", name=missing)
+        return _("{name} is missing", name=found["property"])
     if kind == "additionalProperties":
-        extra = sorted(set(value) - set(schema_here.get("properties", {})))
+        extra = sorted(found["unexpected"])
         return _("{name} is not a field here", name=_shown(extra[0] if extra else "?"))
-    if kind in ("type", "oneOf", "enum", "const", "pattern"):
+    if kind in ("type", "oneOf", "anyOf", "enum", "const", "pattern"):
         return _("{value} is not allowed here", value=_shown(value))
-    return error.message[:200]
+    return str(error.message)[:200]
 
 
-def read_export(data: bytes) -> Imported:
-    """A file's export, read, upgraded and checked (`read_document`, `table.imported`): ready
-    for `Store.import_channel`. ImportRefused or ImportProblem (both RulesErrors) otherwise."""
-    return imported(read_document(data))
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """One imported change as it will be logged: its snapshots as JSON text, the keys it
+    touched (`store.event_log.touched_keys`), its links and an import change's start as
+    indexes into the imported history."""
+
+    actor_id: int
+    action: str
+    created_at: datetime
+    clock: int
+    before: str
+    after: str
+    keys: tuple[tuple[str, str], ...]
+    undoes: int | None
+    undone_by: int | None
+    starts: int | None  # an import change: the index its history starts at (`after.import`)
+
+
+def _prepared(event: Any) -> Prepared:
+    after = event.after
+    starts = None
+    if IMPORT in after:
+        starts = int(after[IMPORT]["history"]["from"]) - 1
+        after = {part: value for part, value in after.items() if part != IMPORT}
+    return Prepared(
+        event.actor_id,
+        event.action,
+        event.created_at,
+        event.clock,
+        json.dumps(event.before, ensure_ascii=False, sort_keys=True),
+        json.dumps(after, ensure_ascii=False, sort_keys=True),
+        tuple(touched_keys(event.before, event.after)),
+        event.undoes,
+        event.undone_by,
+        starts,
+    )
+
+
+def _check_change(i: int, data: Any) -> None:
+    _schema_check(_validators()[2], data, ("history", i))
+
+
+def _check_roll(i: int, data: Any) -> None:
+    _schema_check(_validators()[4], data, ("rolls", i))
+
+
+def read_export(data: bytes, guild_id: int | None, key: bytes | None = None) -> Imported:
+    """A file's export for a channel of `guild_id`, read, upgraded and checked
+    (`read_document`, the schema, `table.imported`), each change ready to be logged and each
+    roll to be written: for `Store.import_channel`. `key`: this bot's
+    (`store.export.export_key`), to know its own export. ImportRefused or ImportProblem (both
+    RulesErrors) otherwise."""
+    document, controls, vouched = read_document(data, key)
+    whole, listed, _change, listed_rolls, _roll = _validators()
+    # The lists checked item by item after the table, each as a list first: the rest now.
+    _schema_check(whole, document | {part: [] for part in ("history", "rolls") if part in document})
+    _schema_check(listed, document["history"], ("history",))
+    _schema_check(listed_rolls, document["rolls"], ("rolls",))
+    checked = table_part(document, guild_id, vouched, controls)
+    changes = tuple(map(_prepared, history(document, checked, _check_change)))
+    rows = tuple(map(roll_values, rolls(document, checked, _check_roll)))
+    return dataclasses.replace(checked.imported, history=changes, rolls=rows)

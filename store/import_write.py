@@ -1,47 +1,64 @@
-"""An import in the store: a checked document (`table.imported.Imported`) written into a channel
-in ONE transaction that holds its lock, and an import that replaced a table taken back by
-`/undo`.
+"""An import in the store: a checked file (`table.imported.Imported`, its changes prepared by
+`store.import_file`) written into a channel in ONE transaction that holds its lock, and an
+import that replaced a table taken back by `/undo`.
 
 Into an empty channel (no one, nothing, no settings of its own, no history but changes to its
-server's settings; rolls in its log are no table) the table's rows are written and its history
-logged as it was, each change under a new id (its undo links following it), numbered after any
-the channel had: `/history` and `/undo` go on from it. Into a channel with a table only when
-asked for (`replace`, the newest change the asker saw): the history is logged the same way,
-then the replacement itself as one more change ("import"), whose part `import` records where
-the imported history starts. `/undo` of it puts the table back as it was and takes away every
-change logged since that start, so the channel's history reads as before. An import change that
-came in the file (its channel had been replaced by an import) keeps its start, renumbered: its
-`/undo` here takes away the history that came with it and nothing else.
+server's settings; rolls in its roll log are no table) the table's rows are written and its
+history logged as it was, each change under a new id (its undo links following it), numbered
+after any the channel had: `/history` and `/undo` go on from it. Into a channel with a table
+only when asked for (`replace`, the newest change the asker saw): the history is logged the same
+way, then the replacement itself as one more change ("import"), whose part `import` records
+where the imported history starts. `/undo` of it puts the table back as it was and takes away
+every change logged since that start, so the channel's history reads as before. An import change
+that came in the file (its channel had been replaced by an import) keeps its start, renumbered:
+its `/undo` here takes away the history that came with it and nothing else.
 
-The file's rolls join the channel's roll log (one it keeps already stays as it was). Those that
-came with an import are marked by where its history starts, as its change is: its `/undo` takes
-them away with that history.
+Only the history the channel keeps is logged: its newest `history_keep` changes (at most
+HISTORY_KEEP_MAX), and the changes the undos among them took back, as pruning keeps them
+(`event_log.prune`); the rest is left out, not logged and pruned. What is logged goes in
+statements of many rows each (EVENTS_AT_ONCE), a few dozen for the largest file, all of them in
+the one transaction (and so do the rolls, `roll_log.ROWS_AT_ONCE` a statement): every other
+write of the channel waits for it (its lock), and on SQLite, whose one writing connection runs a
+transaction at a time, every other channel's change too, for as long as the rows take to write,
+which is why nothing but writing happens in it (the file was read, checked and made into rows
+before). On PostgreSQL other channels' changes go on meanwhile on other connections.
+
+The file's rolls join the channel's roll log (one it has already stays as it was), the newest
+`rolls_keep` of them (the roll log's bound, ROLL_LOG_KEEP), and the log is trimmed to that bound.
+Those that came with an import are marked by where its history starts, as its change is (the
+first kept change at or after it): its `/undo` takes them away with that history; those of a
+file that replaces a table come with this import, and go with its `/undo`.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, TypeVar
 
 from lang import _
 from rules.errors import RulesError
 from store import event_log, roll_log
 from store.backend import Tx
-from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import write_rows
+from store.errors import StoreError
 from store.events import read_log
 from store.export import holds_nothing
+from store.import_file import Prepared
 from table.actions import IMPORT_ACTION
 from table.event import Event
-from table.imported import IMPORT, Imported, carried
+from table.imported import IMPORT, Imported
 from table.model import Table
-from table.roll_log import LoggedRoll
+from table.roll_log import KEEP_DEFAULT
+from table.settings import HISTORY_KEEP_MAX
 from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
 
+T = TypeVar("T")
 Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read
 
 
@@ -60,6 +77,9 @@ class ImportDone:
     table: Table
     changes: int  # changes of the imported history logged
     replaced: bool  # a table was replaced (one more change: "import")
+    left_out: int = 0  # older changes of the file's, past what the channel keeps
+    rolls: int = 0  # rolls of the file's written to the roll log
+    rolls_left_out: int = 0  # older rolls of the file's, past what the roll log keeps
 
 
 def anyone(table: Table) -> None:
@@ -87,7 +107,8 @@ def _replaces_nothing(event: Event) -> bool:
 
 
 async def import_channel(
-    changes: Changes,
+    tx: Tx,
+    now: datetime,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -96,104 +117,148 @@ async def import_channel(
     check: Check = anyone,
     replace: tuple[int | None] | None = None,
     interaction_id: int | None = None,
+    rolls_keep: int = KEEP_DEFAULT,
 ) -> ImportDone:
-    """`Store.import_channel`."""
-
-    async def body(tx: Tx) -> ImportDone:
-        current, stored, _read_as = await load_channel(
-            tx, channel_id, guild_id, interaction_id=interaction_id
+    """`Store.import_channel`'s transaction."""
+    if guild_id != imported.guild_id:  # its actors, GM role and settings are that server's
+        raise StoreError("An import checked for another server")
+    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
+    check(current)
+    newest = await tx.fetchone(
+        "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+    )
+    newest_id = None if newest is None else int(newest["id"])
+    empty = await _is_empty(tx, current, newest is not None)
+    if not empty and replace is None:
+        count = await tx.fetchone(
+            "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id
         )
-        check(current)
-        newest = await tx.fetchone(
-            "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+        raise TableThere(current, int(count["n"]) if count else 0, newest_id)
+    if replace is not None and replace[0] != newest_id:
+        raise RulesError(
+            _(
+                "Nothing was imported: the channel has changed since you were asked. Run "
+                "/import again to see what it would replace now"
+            )
         )
-        newest_id = None if newest is None else int(newest["id"])
-        empty = await _is_empty(tx, current, newest is not None)
-        if not empty and replace is None:
-            count = await tx.fetchone(
-                "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id
-            )
-            raise TableThere(current, int(count["n"]) if count else 0, newest_id)
-        if replace is not None and replace[0] != newest_id:
-            raise RulesError(
-                _(
-                    "Nothing was imported: the channel has changed since you were asked. Run "
-                    "/import again to see what it would replace now"
-                )
-            )
-        table = imported.table(channel_id, current.guild_id or guild_id, current.server)
-        first_seq = (0 if newest is None else int(newest["seq"] or 0)) + 1
-        old, new = await write_rows(tx, current, table, stored)
-        await _log_history(tx, table, imported.history, first_seq)
-        await roll_log.insert_rolls(tx, channel_id, _rolls(imported, first_seq, empty))
-        if not empty:
-            new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
-            await event_log.log_change(
-                tx, table, actor_id, IMPORT_ACTION, changes.now(), old, new, interaction_id
-            )
-        return ImportDone(table, len(imported.history), not empty)
-
-    return await changes.locked(channel_id, body)
+    table = imported.table(channel_id, current.server)
+    first_seq = (0 if newest is None else int(newest["seq"] or 0)) + 1
+    old, new = await write_rows(tx, current, table, stored)
+    history = imported.history
+    kept = kept_changes(history, min(table.settings.history_keep, HISTORY_KEEP_MAX))
+    await _log_history(tx, channel_id, history, kept, first_seq)
+    rolls = imported.rolls[-rolls_keep:]  # the newest: a file's come in the order rolled
+    own = None if empty else first_seq  # where this import's history starts, if it replaces
+    await roll_log.insert_rows(tx, channel_id, [_roll(r, kept, first_seq, own) for r in rolls])
+    await roll_log.trim(tx, channel_id, rolls_keep)
+    if not empty:
+        new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
+        await event_log.log_change(
+            tx, table, actor_id, IMPORT_ACTION, now, old, new, interaction_id
+        )
+    left_out = len(history) - len(kept)
+    return ImportDone(
+        table, len(kept), not empty, left_out, len(rolls), len(imported.rolls) - len(rolls)
+    )
 
 
-def _rolls(imported: Imported, first: int, empty: bool) -> list[LoggedRoll]:
-    """The file's rolls as this channel keeps them: each one an import brought renumbered as
-    its history is (`_log_history`); the rest came with this import, if it replaces a table."""
-    return [
-        replace(roll, came_with=first + roll.came_with - 1)
-        if roll.came_with is not None
-        else replace(roll, came_with=None if empty else first)
-        for roll in imported.rolls
-    ]
+EVENTS_AT_ONCE = 500  # rows a statement writes: 4,000 parameters, within both databases' bound
+
+
+def kept_changes(history: Sequence[Prepared], keep: int) -> list[int]:
+    """Which of the history's changes (indexes, oldest first) a channel keeping `keep` keeps,
+    as `event_log.prune` would leave them: the newest `keep`, and the changes the undos among
+    them took back. Every link of a kept change points at a kept one: an undo is newer than
+    what it took back, and what undid a change is newer than it."""
+    edge = max(len(history) - keep, 0)
+    taken_back = {e.undoes for e in history[edge:] if e.undoes is not None and e.undoes < edge}
+    return sorted(taken_back) + list(range(edge, len(history)))
 
 
 _INSERT = (
-    "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after,"
-    " undoes, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    "INSERT INTO events (channel_id, actor_id, action, created_at, clock, before, after, seq)"
+    " VALUES "
 )
 
 
-async def _log_history(tx: Tx, table: Table, history: tuple[Event, ...], first: int) -> None:
-    """The imported changes, oldest first, under new ids and numbered from `first`; their undo
-    links follow them to their new ids, and an import change among them (`is_import`) has its
-    history's start, a number of the file's history (`store.export`), numbered as here."""
-    new_ids: dict[int, int] = {}
-    for seq, event in enumerate(history, start=first):
-        before, after = carried(event, table.guild_id)
-        if IMPORT in after:  # an import change the file carries: its start as a seq here
-            start = first + after[IMPORT]["history"]["from"] - 1
-            after = dict(after, **{IMPORT: {"history": {"from": start}}})
-        undoes = None if event.undoes is None else new_ids[event.undoes]
-        row = await tx.fetchone(
-            _INSERT,
-            table.channel_id,
-            event.actor_id,
-            event.action,
-            event.created_at,
-            event.clock,
-            json.dumps(before, ensure_ascii=False, sort_keys=True),
-            json.dumps(after, ensure_ascii=False, sort_keys=True),
-            undoes,
-            seq,
+async def _log_history(
+    tx: Tx, channel_id: int, history: Sequence[Prepared], kept: list[int], first: int
+) -> None:
+    """The kept changes, oldest first, numbered from `first`, in statements of EVENTS_AT_ONCE
+    rows; then the keys they touched, and their undo links to their new ids. An import change
+    among them (`starts`) has its history's start numbered as here: the first kept change at
+    or after the one it names."""
+    seq_of = {index: first + n for n, index in enumerate(kept)}
+    by_seq = {seq: index for index, seq in seq_of.items()}
+    id_of: dict[int, int] = {}
+    for batch in _batches(kept, EVENTS_AT_ONCE):
+        rows: list[Any] = []
+        for index in batch:
+            event = history[index]
+            rows += [
+                channel_id,
+                event.actor_id,
+                event.action,
+                event.created_at,
+                event.clock,
+                event.before,
+                _after(event, kept, first),
+                seq_of[index],
+            ]
+        sql = _INSERT + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(batch)) + " RETURNING id, seq"
+        for row in await tx.fetchall(sql, *rows):
+            id_of[by_seq[int(row["seq"])]] = int(row["id"])
+    keys = [(channel_id, part, key, id_of[i]) for i in kept for part, key in history[i].keys]
+    for batch_keys in _batches(keys, EVENTS_AT_ONCE * 2):
+        await tx.execute(
+            "INSERT INTO event_keys (channel_id, part, key, event_id) VALUES "
+            + ", ".join(["(?, ?, ?, ?)"] * len(batch_keys)),
+            *(value for row in batch_keys for value in row),
         )
-        assert row is not None  # RETURNING gives the one row inserted
-        new_ids[event.id] = int(row["id"])
-        keys = event_log.touched_keys(before, after)
-        for part, key in keys:
+    for column in ("undoes", "undone_by"):
+        links = [
+            (id_of[i], id_of[target])
+            for i in kept
+            if (target := getattr(history[i], column)) is not None
+        ]
+        for batch_links in _batches(links, EVENTS_AT_ONCE):
+            cases = " ".join(["WHEN ? THEN CAST(? AS BIGINT)"] * len(batch_links))
+            marks = ", ".join(["?"] * len(batch_links))
             await tx.execute(
-                "INSERT INTO event_keys (channel_id, part, key, event_id) VALUES (?, ?, ?, ?)",
-                table.channel_id,
-                part,
-                key,
-                new_ids[event.id],
+                f"UPDATE events SET {column} = CASE id {cases} END WHERE id IN ({marks})",
+                *(value for link in batch_links for value in link),
+                *(event_id for event_id, _target in batch_links),
             )
-    for event in history:
-        if event.undone_by is not None:
-            await tx.execute(
-                "UPDATE events SET undone_by = ? WHERE id = ?",
-                new_ids[event.undone_by],
-                new_ids[event.id],
-            )
+
+
+def _after(event: Prepared, kept: list[int], first: int) -> str:
+    """The change's after as logged here: an import change's with its start as a seq here."""
+    if event.starts is None:
+        return event.after
+    start = _seq_at(kept, first, event.starts)
+    after = dict(json.loads(event.after), **{IMPORT: {"history": {"from": start}}})
+    return json.dumps(after, ensure_ascii=False, sort_keys=True)
+
+
+def _seq_at(kept: list[int], first: int, index: int) -> int | None:
+    """The event number here of the first kept change (`kept`, growing, numbered from `first`)
+    at or after the file's change `index`; None: no kept change is."""
+    at = bisect.bisect_left(kept, index)
+    return first + at if at < len(kept) else None
+
+
+def _roll(values: tuple[Any, ...], kept: list[int], first: int, own: int | None) -> tuple[Any, ...]:
+    """A file's roll (`store.roll_log.roll_values`, its import's start last) as written here:
+    brought by an import in the file, with that import's start as numbered here
+    (`_seq_at`); else this import's own start `own` (None: it replaces nothing)."""
+    came_with = values[-1]
+    start = own if came_with is None else _seq_at(kept, first, came_with - 1)
+    return (*values[:-1], start)
+
+
+def _batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    for at in range(0, len(items), size):
+        yield items[at : at + size]
 
 
 def is_import(event: Event) -> bool:
@@ -206,7 +271,8 @@ async def forget_import(
 ) -> Undone:
     """`/undo` of an import that replaced a table (checked by `table.undo.plan_undo` as any
     change): the table as it was before (`undone`), and every change logged since the imported
-    history began taken away, the import too, so the history reads as it did; nothing logged."""
+    history began taken away, the import too, so the history reads as it did, and the rolls
+    that came with it; nothing logged."""
     old, new = await write_rows(tx, current, undone, True)
     start = int(target.after[IMPORT]["history"]["from"])
     since = "SELECT id FROM events WHERE channel_id = ? AND seq >= ?"

@@ -1,6 +1,6 @@
 """A channel's web page link (`/table link`, `/table revoke`, web/): made, found, revoked, undone.
 
-The token in a link is never kept. Each link keeps the SHA-256 of its token (what a request is
+The token in a link is never stored. Each link stores the SHA-256 of its token (what a request is
 looked up by) and a random nonce; the token is the HMAC of that nonce under a key the bot
 derives from its own secret (`link_key`), so `/table link` can show the same link again, while
 the database alone (a backup, a copy, an export) gives no page away. A token is 256 bits of
@@ -27,15 +27,17 @@ from lang import _
 from rules.errors import RulesError
 from store import event_log
 from store.backend import Backend, Row, Tx
-from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import upsert_channel
 from table.event import Event
 from table.model import Table
+from table.parts import CHANNEL_ONLY
 from table.snapshot import WEB
 from table.undo import REDO_ACTION, UNDO_ACTION, Redone, Undone, check_player_may_undo
 
 MAKE, REVOKE = "table link", "table revoke"  # their actions, as logged
+Ref = str | None  # a link by its ref; None: no link
+By = tuple[int, int | None]  # who makes a change, through which interaction (if any)
 _PURPOSE = b"tablekeeper web page links"
 _NONE_MATCHES = hashlib.sha256(b"no link").hexdigest()  # compared when nothing was found
 
@@ -77,13 +79,9 @@ async def find_link(backend: Backend, token: str) -> Link | None:
     """The live link with this token, else None, whatever the reason (unknown, revoked or not
     a token at all): the same work either way, the hashes compared in constant time."""
     digest = token_hash(token)
-
-    async def body(tx: Tx) -> Row | None:
-        return await tx.fetchone(_FIND, digest)
-
-    row = await backend.read(body, quick=True)
-    kept = _NONE_MATCHES if row is None else str(row["token_hash"])
-    same = hmac.compare_digest(kept, digest)
+    row = await backend.read(lambda tx: tx.fetchone(_FIND, digest), single=True)
+    stored = _NONE_MATCHES if row is None else str(row["token_hash"])
+    same = hmac.compare_digest(stored, digest)
     if row is None or not same or row["revoked"]:
         return None
     return Link(row["ref"], row["channel_id"], row["guild_id"], row["locale"], digest)
@@ -91,13 +89,8 @@ async def find_link(backend: Backend, token: str) -> Link | None:
 
 async def live_hash(backend: Backend, channel_id: int) -> str | None:
     """The hash of the channel's live link's token, or None: what open pages are checked by."""
-
-    async def body(tx: Tx) -> Row | None:
-        return await tx.fetchone(
-            "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0", channel_id
-        )
-
-    row = await backend.read(body, quick=True)
+    sql = "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0"
+    row = await backend.read(lambda tx: tx.fetchone(sql, channel_id), single=True)
     return None if row is None else str(row["token_hash"])
 
 
@@ -121,26 +114,18 @@ async def _live(tx: Tx, channel_id: int) -> Row | None:
 
 
 async def _log(
-    tx: Tx,
-    table: Table,
-    stored: bool,
-    actor_id: int,
-    action: str,
-    was: str | None,
-    now: str | None,
-    interaction_id: int | None,
-    at: datetime,
+    tx: Tx, table: Table, stored: bool, by: By, action: str, at: datetime, was: Ref, now: Ref
 ) -> Event:
-    """The change as an event (the channel's row first, if it has none yet: events need it)."""
+    """The change of link `was` to `now` (refs; None: none) as an event, made `by` an actor
+    through an interaction (the channel's row first, if it has none yet: events need it)."""
     if not stored:
         await upsert_channel(tx, table)
-    return await event_log.log_change(
-        tx, table, actor_id, action, at, _part(was), _part(now), interaction_id
-    )
+    return await event_log.log_change(tx, table, by[0], action, at, _part(was), _part(now), by[1])
 
 
 async def make_link(
-    changes: Changes,
+    tx: Tx,
+    now: datetime,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -153,49 +138,36 @@ async def make_link(
     """The token of the channel's live link, and whether it was made now (logged as
     "table link"); the one there is, when its token can be made again with `key`. `check`
     refuses (raises) by the table this transaction reads: who may, by its settings."""
-
-    async def body(tx: Tx) -> tuple[str, bool]:
-        table, stored, _ = await load_channel(tx, channel_id, guild_id, frozenset(), interaction_id)
-        check(table)
-        live = await _live(tx, channel_id)
-        if live is not None:
-            token = token_for(key, live["nonce"])
-            if hmac.compare_digest(token_hash(token), live["token_hash"]):
-                return token, False
-            # Made under another key (the bot's secret changed): it can't be shown again.
-            await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
-        ref, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
-        token = token_for(key, nonce)
-        at = changes.now()
-        await _log(
-            tx,
-            table,
-            stored,
-            actor_id,
-            MAKE,
-            None if live is None else live["ref"],
-            ref,
-            interaction_id,
-            at,
-        )
-        await tx.execute(
-            "INSERT INTO web_links (ref, channel_id, guild_id, token_hash, nonce, locale, made_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            ref,
-            channel_id,
-            guild_id,
-            token_hash(token),
-            nonce,
-            locale,
-            at,
-        )
-        return token, True
-
-    return await changes.locked(channel_id, body)
+    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
+    check(table)
+    live = await _live(tx, channel_id)
+    if live is not None:
+        token = token_for(key, live["nonce"])
+        if hmac.compare_digest(token_hash(token), live["token_hash"]):
+            return token, False
+        # Made under another key (the bot's secret changed): it can't be shown again.
+        await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
+    ref, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
+    token = token_for(key, nonce)
+    was = None if live is None else live["ref"]
+    await _log(tx, table, stored, (actor_id, interaction_id), MAKE, now, was, ref)
+    await tx.execute(
+        "INSERT INTO web_links (ref, channel_id, guild_id, token_hash, nonce, locale, made_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ref,
+        channel_id,
+        guild_id,
+        token_hash(token),
+        nonce,
+        locale,
+        now,
+    )
+    return token, True
 
 
 async def revoke_link(
-    changes: Changes,
+    tx: Tx,
+    now: datetime,
     channel_id: int,
     guild_id: int | None,
     actor_id: int,
@@ -205,19 +177,14 @@ async def revoke_link(
 ) -> bool:
     """Revoke the channel's live link (logged as "table revoke"); False when it has none.
     `check` as for `make_link`."""
-
-    async def body(tx: Tx) -> bool:
-        table, stored, _ = await load_channel(tx, channel_id, guild_id, frozenset(), interaction_id)
-        check(table)
-        live = await _live(tx, channel_id)
-        if live is None:
-            return False
-        await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
-        at = changes.now()
-        await _log(tx, table, stored, actor_id, REVOKE, live["ref"], None, interaction_id, at)
-        return True
-
-    return await changes.locked(channel_id, body)
+    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
+    check(table)
+    live = await _live(tx, channel_id)
+    if live is None:
+        return False
+    await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
+    await _log(tx, table, stored, (actor_id, interaction_id), REVOKE, now, live["ref"], None)
+    return True
 
 
 def is_link_change(event: Event) -> bool:
@@ -230,14 +197,7 @@ def _logged_ref(snapshot: dict[str, Any]) -> str | None:
 
 
 async def _relink(
-    tx: Tx,
-    current: Table,
-    was: str | None,
-    now: str | None,
-    actor_id: int,
-    action: str,
-    interaction_id: int | None,
-    at: datetime,
+    tx: Tx, current: Table, was: Ref, now: Ref, by: By, action: str, at: datetime
 ) -> Event:
     """The channel's live link, `was` (by ref; None: none), becomes `now`, logged as `action`;
     refused if it is no longer `was`."""
@@ -254,7 +214,7 @@ async def _relink(
             now,
             current.channel_id,
         )
-    return await _log(tx, current, True, actor_id, action, was, now, interaction_id, at)
+    return await _log(tx, current, True, by, action, at, was, now)
 
 
 async def undo_link_change(
@@ -271,7 +231,7 @@ async def undo_link_change(
     if not gm:
         check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
     was, now = _logged_ref(target.after), _logged_ref(target.before)
-    undo = await _relink(tx, current, was, now, actor_id, UNDO_ACTION, interaction_id, at)
+    undo = await _relink(tx, current, was, now, (actor_id, interaction_id), UNDO_ACTION, at)
     await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
     await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), current)
@@ -286,9 +246,9 @@ async def redo_link_change(
     interaction_id: int | None,
     at: datetime,
 ) -> Redone:
-    """`/redo` of an undone link change (inside redo's own transaction, `store.redo`): the
+    """`/redo` of an undone link change (inside redo's own transaction, `store.undo`): the
     channel's live link becomes the one `change` left, logged as a redo taking back `undo`."""
     was, now = _logged_ref(change.before), _logged_ref(change.after)
-    redo = await _relink(tx, current, was, now, actor_id, REDO_ACTION, interaction_id, at)
+    redo = await _relink(tx, current, was, now, (actor_id, interaction_id), REDO_ACTION, at)
     await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
     return Redone(change, undo, redo, current)

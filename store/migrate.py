@@ -1,23 +1,32 @@
-"""Apply `store/migrations/<dialect>/V{n}__{name}.sql` in order, each once, tracked in
-`schema_version`. The loader serves both dialects; this module runs SQLite's (on any sqlite3
-connection: the store's, on its thread), and `store.postgres` runs PostgreSQL's."""
+"""Migrations: `store/migrations/<dialect>/V{n}__{name}.sql`, applied in order, each once, and
+recorded in `schema_version` with its name and checksum (`apply_migrations`, on whichever
+backend's transactions: `store.sqlite.migrate_sqlite`, `store.postgres.migrate_postgres`).
+
+A migration once applied is never edited (a change goes in a new one): at every start, each
+applied migration's file is checked against the checksum recorded when it was applied, and a
+changed file stops the start. Those applied before checksums were recorded get them at the first."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import logging
 import re
 import sqlite3
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+from store.backend import Body, Tx
 from store.errors import StoreError
 
 log = logging.getLogger(__name__)
-
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
-DIALECTS = ("sqlite", "postgres")
 _NAME = re.compile(r"^V(?P<version>[1-9][0-9]*)__(?P<name>[A-Za-z0-9_]+)\.sql$")
+_TIME = {"sqlite": "TEXT", "postgres": "TIMESTAMPTZ"}  # applied_at's type in each dialect
+Transaction = Callable[[Body[Any]], Awaitable[Any]]  # runs a body in a transaction of its own
 
 
 @dataclass(frozen=True)
@@ -25,6 +34,12 @@ class Migration:
     version: int
     name: str
     sql: str
+    dialect: str = "sqlite"
+
+    @property
+    def checksum(self) -> str:
+        """SHA-256 of its text, line endings as `\\n` (a checkout's `\\r\\n` changes nothing)."""
+        return hashlib.sha256(self.sql.replace("\r\n", "\n").encode("utf-8")).hexdigest()
 
 
 def check_not_newer(found: int | None, known: int, where: str) -> None:
@@ -41,32 +56,90 @@ def check_not_newer(found: int | None, known: int, where: str) -> None:
 def load_migrations(dialect: str = "sqlite", directory: Path | None = None) -> list[Migration]:
     """Every migration file of the dialect, by version; a stray or duplicate file name is an
     error, not a skip."""
-    if dialect not in DIALECTS:
-        raise RuntimeError(f"No migrations for {dialect!r}: one of {', '.join(DIALECTS)}")
-    directory = MIGRATIONS_DIR / dialect if directory is None else directory
+    if dialect not in _TIME:
+        raise RuntimeError(f"No migrations for {dialect!r}: one of {', '.join(_TIME)}")
     found: dict[int, Migration] = {}
-    for path in sorted(directory.glob("*.sql")):
+    for path in sorted((directory or MIGRATIONS_DIR / dialect).glob("*.sql")):
         match = _NAME.match(path.name)
         if match is None:
             raise RuntimeError(f"Migration file {path.name} is not named V<n>__<name>.sql")
         version = int(match["version"])
         if version in found:
             raise RuntimeError(f"Two migrations share version {version}")
-        found[version] = Migration(version, match["name"], path.read_text(encoding="utf-8"))
-    versions = sorted(found)
-    if not versions:
-        raise RuntimeError(f"No migration files in {directory}")
-    # V19 comes with another branch, merged later: until then V20 follows V18. Each migration
-    # is applied by its own version (`migrate`), so that number left free breaks nothing.
-    without_19 = [v for v in range(1, len(versions) + 2) if v != 19]
-    if versions not in (list(range(1, len(versions) + 1)), without_19):
-        raise RuntimeError(f"Migration versions must be 1, 2, 3, … without gaps: {versions}")
-    return [found[v] for v in versions]
+        text = path.read_text(encoding="utf-8")
+        found[version] = Migration(version, match["name"], text, dialect)
+    if sorted(found) != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"Migration versions must be 1, 2, 3, … without gaps: {sorted(found)}")
+    return [found[v] for v in sorted(found)]
+
+
+async def apply_migrations(
+    transaction: Transaction, migrations: list[Migration], where: str
+) -> list[int]:
+    """Check what was applied (a database newer than the code, or an applied file that has
+    changed since, stops here), then apply what is pending, each migration and its row in a
+    transaction of its own that first reads whether another process applied it meanwhile;
+    the versions applied now."""
+    files = {m.version: m for m in migrations}
+
+    async def check(tx: Tx) -> set[int]:
+        await tx.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
+            f" name TEXT NOT NULL, applied_at {_TIME[tx.dialect]} NOT NULL, checksum TEXT)"
+        )
+        if tx.dialect == "postgres":
+            await tx.execute("ALTER TABLE schema_version ADD COLUMN IF NOT EXISTS checksum TEXT")
+        elif not await tx.fetchone(
+            "SELECT 1 FROM pragma_table_info('schema_version') WHERE name = 'checksum'"
+        ):
+            await tx.execute("ALTER TABLE schema_version ADD COLUMN checksum TEXT")
+        rows = await tx.fetchvalues("SELECT version, name, checksum FROM schema_version")
+        check_not_newer(max((r[0] for r in rows), default=None), migrations[-1].version, where)
+        for version, name, checksum in rows:
+            file = files.get(version)  # None: a list shorter than the dialect's (a test's)
+            if file is not None and (name, checksum or file.checksum) != (file.name, file.checksum):
+                raise StoreError(
+                    f"store/migrations/{file.dialect}/V{version}__{file.name}.sql is not the"
+                    f" V{version}__{name}.sql that was applied to the database {where}: put"
+                    " back that file as released, or run the release that set up this database"
+                    " (a migration once applied is never edited: a change goes in a new one)"
+                )
+            if file is not None and checksum is None:  # applied before checksums were recorded
+                await tx.execute(
+                    "UPDATE schema_version SET checksum = ? WHERE version = ?",
+                    file.checksum,
+                    version,
+                )
+        return {row[0] for row in rows}
+
+    async def apply(migration: Migration, tx: Tx) -> bool:
+        if await tx.fetchone("SELECT 1 FROM schema_version WHERE version = ?", migration.version):
+            return False  # another process was first
+        # PostgreSQL runs a script whole (a statement without arguments may be several).
+        whole = tx.dialect == "postgres"
+        for statement in [migration.sql] if whole else split_statements(migration.sql):
+            await tx.execute(statement)
+        await tx.execute(
+            "INSERT INTO schema_version (version, name, applied_at, checksum) VALUES (?, ?, ?, ?)",
+            migration.version,
+            migration.name,
+            datetime.now(UTC),
+            migration.checksum,
+        )
+        return True
+
+    done: set[int] = await transaction(check)
+    applied = []
+    for migration in migrations:
+        if migration.version not in done and await transaction(functools.partial(apply, migration)):
+            log.info("Applied migration V%d__%s", migration.version, migration.name)
+            applied.append(migration.version)
+    return applied
 
 
 def split_statements(sql: str) -> list[str]:
-    """Split a script into statements, so a migration can run inside our own transaction
-    (executescript would commit first)."""
+    """A script's statements, so a migration runs inside our own transaction (executescript
+    would commit first). Only parses text: it opens no database."""
     statements: list[str] = []
     buffer = ""
     for line in sql.splitlines(keepends=True):
@@ -82,38 +155,3 @@ def split_statements(sql: str) -> list[str]:
 
 def _has_code(text: str) -> bool:
     return any(line.split("--", 1)[0].strip() for line in text.splitlines())
-
-
-def migrate(conn: sqlite3.Connection, migrations: list[Migration] | None = None) -> list[int]:
-    """Apply what is pending to a SQLite connection in autocommit mode (`isolation_level=None`);
-    returns the versions applied now. Safe to run from two processes: each migration re-checks
-    the version inside its own BEGIN IMMEDIATE transaction."""
-    migrations = load_migrations() if migrations is None else migrations
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_version ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    applied: list[int] = []
-    for migration in migrations:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            found = conn.execute(
-                "SELECT 1 FROM schema_version WHERE version = ?", (migration.version,)
-            )
-            done = found.fetchone() is not None
-            if not done:
-                for statement in split_statements(migration.sql):
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, datetime.now(UTC).isoformat()),
-                )
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        if not done:
-            log.info("Applied migration V%d__%s", migration.version, migration.name)
-            applied.append(migration.version)
-    return applied

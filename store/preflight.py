@@ -5,7 +5,6 @@ this code. Each is found at start-up, not at the first command that needs it."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import sqlite3
@@ -13,11 +12,13 @@ import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
+import aiosqlite
+
 from store.errors import StoreError
 from store.migrate import check_not_newer
 
 
-def check_sqlite_file(path: str, known_version: int) -> None:
+async def check_sqlite_file(path: str, known_version: int) -> None:
     """Raise StoreError naming the problem with the database file at `path` (the folder must
     exist; the file may not, and is then created by the caller)."""
     if path == ":memory:":
@@ -33,21 +34,23 @@ def check_sqlite_file(path: str, known_version: int) -> None:
     if file.exists():
         if not file.is_file():
             raise StoreError(f"The database path {file} is not a file")
-        _check_contents(file, known_version)
+        await _check_contents(file, known_version)
         _check_writable_file(file)
 
 
-def _check_contents(file: Path, known_version: int) -> None:
+async def _check_contents(file: Path, known_version: int) -> None:
     """Read-only: that it is an intact SQLite database whose schema this code knows."""
     uri = f"file:{quote(str(file.resolve()))}?mode=ro"
     try:
-        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
-            checked = db.execute("PRAGMA quick_check").fetchall()
+        async with aiosqlite.connect(uri, uri=True) as db:
+            checked = [tuple(row) for row in await db.execute_fetchall("PRAGMA quick_check")]
             if checked != [("ok",)]:
                 raise StoreError(f"The database {file} is corrupt ({checked[0][0]})")
-            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+            tables = {
+                name for (name,) in await db.execute_fetchall("SELECT name FROM sqlite_master")
+            }
             if "schema_version" in tables:
-                (found,) = db.execute("SELECT max(version) FROM schema_version").fetchone()
+                ((found,),) = await db.execute_fetchall("SELECT max(version) FROM schema_version")
                 check_not_newer(found, known_version, str(file))
     except sqlite3.DatabaseError as error:
         if "not a database" in str(error) or "malformed" in str(error):

@@ -1,9 +1,10 @@
-"""The roll log in the store (migration V20, `roll_log`): rolls written in batches off the
-replies' path (`store.roll_writer`), each kept once by its interaction and place; trimmed to a
-bound per channel, oldest first; read for `/dice report` (`report_rows`, built into a report by
-`report_of` in the picture's worker) and for `/export`, written by `/import`.
+"""The roll log in the store (migration V20, `roll_log`): rolls written in batches off the replies'
+path (`store.roll_writer`), each saved once by its interaction and place; trimmed to a bound per
+channel (ROLL_LOG_KEEP), oldest first; read for `/dice report` (`report_rows`, built into a report
+by `report_of` in the picture's worker) and for `/export`, written by `/import`.
 
-A roll is no change: no event is logged, nothing is undone, no web page is told.
+A roll is no change: no event is logged, nothing is undone (but the rolls an import brought, by
+its `/undo`: `forget_imported`), no web page is told.
 """
 
 from __future__ import annotations
@@ -39,10 +40,13 @@ ROLL_COLUMNS = (
     "came_with",
 )
 _ROW = f"({', '.join('?' * (len(ROLL_COLUMNS) + 1))})"
-ROWS_AT_ONCE = 200  # rolls in one INSERT: 3,000 parameters, well within either database's bound
+# Rolls written to a channel between two trims (`store.roll_writer`): a log runs at most this
+# far past its bound, and so may an export of it.
+TRIM_EVERY = 100
+ROWS_AT_ONCE = 200  # rolls in one INSERT: 3,200 parameters, well within either database's bound
 _SELECT = f"SELECT {', '.join(ROLL_COLUMNS)} FROM roll_log WHERE channel_id = ?"
 _ORDER = " ORDER BY interaction_id, place"
-# The flushes' lock: no channel has this id. Rolls need none (each is kept once by its key,
+# The flushes' lock: no channel has this id. Rolls need none (each is saved once by its key,
 # whoever writes it first), but a backend's write takes one.
 NO_CHANNEL = 0
 
@@ -93,21 +97,28 @@ def roll_of(values: Sequence[Any]) -> LoggedRoll:
     )
 
 
-async def insert_rolls(tx: Tx, channel_id: int, rolls: Iterable[LoggedRoll]) -> None:
-    """Keep `rolls` in the channel's log, each once: one already kept stays as it was."""
-    await insert_pairs(tx, [(channel_id, roll) for roll in rolls])
+async def insert_rows(tx: Tx, channel_id: int, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Save rolls in the channel's log, each given as its row's values (`roll_values`), once:
+    one saved already stays as it was (/import)."""
+    await _insert(tx, [(channel_id, *values) for values in rows])
 
 
 async def insert_pairs(tx: Tx, rolls: Sequence[tuple[int, LoggedRoll]]) -> None:
-    """Keep each (channel id, roll), once, up to `ROWS_AT_ONCE` of them in a statement (one
-    round trip to PostgreSQL for a second's rolls, not one each)."""
-    for at in range(0, len(rolls), ROWS_AT_ONCE):
-        chunk = rolls[at : at + ROWS_AT_ONCE]
+    """Save each (channel id, roll), once."""
+    await _insert(tx, [(channel_id, *roll_values(roll)) for channel_id, roll in rolls])
+
+
+async def _insert(tx: Tx, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Rows of (channel id, `ROLL_COLUMNS`…), up to `ROWS_AT_ONCE` of them in a statement (one
+    round trip to PostgreSQL for a second's rolls, not one each); a roll saved already is left
+    as it was."""
+    for at in range(0, len(rows), ROWS_AT_ONCE):
+        chunk = rows[at : at + ROWS_AT_ONCE]
         await tx.execute(
             f"INSERT INTO roll_log (channel_id, {', '.join(ROLL_COLUMNS)})"
             f" VALUES {', '.join([_ROW] * len(chunk))}"
             " ON CONFLICT (channel_id, interaction_id, place) DO NOTHING",
-            *(value for channel_id, roll in chunk for value in (channel_id, *roll_values(roll))),
+            *(value for row in chunk for value in row),
         )
 
 
@@ -152,7 +163,7 @@ async def channel_rolls(backend: Backend, channel_id: int) -> list[LoggedRoll]:
     async def body(tx: Tx) -> list[tuple[Any, ...]]:
         return await tx.fetchvalues(_SELECT + _ORDER, channel_id)
 
-    return [roll_of(values) for values in await backend.read(body)]
+    return [roll_of(values) for values in await backend.read(body, single=True)]
 
 
 @dataclass(frozen=True)
@@ -194,7 +205,7 @@ async def report_rows(
         if start is None:
             return None, []
         sql = _SELECT + shown + " AND rolled_at >= ?" + _ORDER
-        # In UTC, as rolls are kept: SQLite compares the times as text.
+        # In UTC, as rolls are saved: SQLite compares the times as text.
         return start, await tx.fetchvalues(sql, channel_id, start.astimezone(UTC))
 
     start, values = await backend.read(body)

@@ -23,6 +23,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Iterable
 
 from store.errors import DatabaseOutage
+from store.roll_log import TRIM_EVERY
 from store.store import Store
 from table.roll_log import KEEP_DEFAULT, LoggedRoll
 
@@ -30,7 +31,6 @@ log = logging.getLogger(__name__)
 
 EVERY = 1.0  # seconds between writes
 WAITING_MAX = 20_000  # rolls waiting to be written, at most
-TRIM_EVERY = 100  # rolls written to a channel between two trims
 CHANNELS_COUNTED = 4096
 
 

@@ -1,7 +1,7 @@
-"""Secret rolls in the store: the full result kept by the channel message that announces it.
+"""Secret rolls in the store: the full result saved by the channel message that announces it.
 
 Rolling changes nothing at the table, so a secret roll is no event in the log (nothing to undo);
-it is kept only so the GM's peek and Reveal find the result again, after a restart too.
+it is saved only so the GM's peek and Reveal find the result again, after a restart too.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from store.backend import Backend, Row, Tx
+from store.backend import Backend
 
 
 @dataclass(frozen=True)
@@ -28,66 +28,42 @@ class SecretRoll:
     revealed_by: int | None = None
 
 
-async def keep_secret(backend: Backend, roll: SecretRoll) -> None:
-    """`Store.keep_secret`."""
+# A secret roll's columns, as SecretRoll's fields (`embeds` as the JSON `result`).
+_COLUMNS = "message_id, channel_id, guild_id, table_id, roller_id, roller_name, label, what"
+_READ = f"SELECT {_COLUMNS}, result, revealed_by FROM secret_rolls WHERE message_id = ?"
+_KEEP = (
+    f"INSERT INTO secret_rolls ({_COLUMNS}, result, revealed_by, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO NOTHING"
+)
 
-    async def body(tx: Tx) -> None:
-        await tx.execute(
-            "INSERT INTO secret_rolls (message_id, channel_id, guild_id, table_id, roller_id,"
-            " roller_name, label, what, result, revealed_by, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (message_id) DO NOTHING",
-            roll.message_id,
-            roll.channel_id,
-            roll.guild_id,
-            roll.table_id,
-            roll.roller_id,
-            roll.roller_name,
-            roll.label,
-            roll.what,
-            json.dumps(list(roll.embeds), ensure_ascii=False, sort_keys=True),
-            roll.revealed_by,
-            datetime.now(UTC),
-        )
 
-    await backend.write(roll.table_id, body)
+async def save_secret(backend: Backend, roll: SecretRoll) -> None:
+    """`Store.save_secret`."""
+    values = [getattr(roll, name) for name in _COLUMNS.split(", ")]
+    result = json.dumps(list(roll.embeds), ensure_ascii=False, sort_keys=True)
+    now = datetime.now(UTC)
+    await backend.write(
+        roll.table_id, lambda tx: tx.execute(_KEEP, *values, result, roll.revealed_by, now)
+    )
 
 
 async def find_secret(backend: Backend, message_id: int) -> SecretRoll | None:
     """`Store.find_secret`."""
-
-    async def body(tx: Tx) -> Row | None:
-        return await tx.fetchone("SELECT * FROM secret_rolls WHERE message_id = ?", message_id)
-
-    row = await backend.read(body, quick=True)
-    if row is None:
+    rows = await backend.read(lambda tx: tx.fetchvalues(_READ, message_id), single=True)
+    if not rows:
         return None
+    (message, channel, guild, table, roller, name, label, what, result, revealed_by) = rows[0]
+    embeds = tuple(json.loads(result))
     return SecretRoll(
-        message_id=row["message_id"],
-        channel_id=row["channel_id"],
-        guild_id=row["guild_id"],
-        table_id=row["table_id"],
-        roller_id=row["roller_id"],
-        roller_name=row["roller_name"],
-        label=row["label"],
-        what=row["what"],
-        embeds=tuple(json.loads(row["result"])),
-        revealed_by=row["revealed_by"],
+        message, channel, guild, table, roller, name, label, what, embeds, revealed_by
     )
 
 
 async def mark_revealed(backend: Backend, roll: SecretRoll, gm_id: int) -> bool:
     """`Store.mark_revealed`."""
-
-    async def body(tx: Tx) -> bool:
-        row = await tx.fetchone(
-            "SELECT revealed_by FROM secret_rolls WHERE message_id = ?", roll.message_id
-        )
-        if row is None or row["revealed_by"] is not None:
-            return False
-        await tx.execute(
-            "UPDATE secret_rolls SET revealed_by = ? WHERE message_id = ?", gm_id, roll.message_id
-        )
-        return True
-
-    return await backend.write(roll.table_id, body)
+    sql = (
+        "UPDATE secret_rolls SET revealed_by = ? WHERE message_id = ? AND revealed_by IS NULL"
+        " RETURNING message_id"
+    )
+    marked = await backend.write(roll.table_id, lambda tx: tx.fetchone(sql, gm_id, roll.message_id))
+    return marked is not None

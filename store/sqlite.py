@@ -1,58 +1,41 @@
-"""The SQLite backend: one writing connection on a thread of its own, and a read-only one for
-quick reads on the event loop's thread.
+"""The SQLite backend, on aiosqlite (which makes every sqlite3 call on a thread of its own, never
+on the event loop's): two connections to the file, in WAL mode, `synchronous` FULL unless asked
+otherwise. Reads go to one (`query_only`): each sees what was committed when it began, never
+waiting for a change. Changes go to the other, one at a time (`_turn`); BEGIN IMMEDIATE takes
+the file's write lock, which covers every channel, against other processes too.
 
-A transaction runs whole on the writing connection's thread (`SqliteThread`): its body is handed
-over as one job, and its `Tx` calls sqlite3 directly, so its awaits never suspend (`drive`). One
-hop to the thread and back per transaction; the thread runs them one at a time, so they never
-interleave (BEGIN IMMEDIATE guards against other processes).
-
-Group commit: changes that arrive while others commit are committed with the next batch, in
-one transaction of savepoints, one sync of the log for them all under synchronous=FULL. A
-change that raises takes back only its own savepoint. In `tests.benchmarks.processes --only
-"SQLite FULL"` (two runs each, side by side with a batch of one change) the bot's CPU per
-/fatigue spend is 0.77–0.90 ms against 1.47–1.69 ms, 1,100–1,300 spends a second on a core of
-its own against 590–680.
-
-Quick reads (a channel's Table, a page of history) skip the hop (`QuickReader`), and reads and
-changes reuse what is remembered (`store.remembered`).
-
-What it keeps in memory is bounded, whatever the size of the file: SQLite's page cache, at its
-default of at most 2,000 KiB for each of the two connections; at most 128 prepared statements
-a connection (sqlite3's default); and the changes waiting for the next batch, no more than the
-changes under way."""
+Group commit: changes that wait their turn while one runs join its transaction, each in a
+savepoint of its own (one that raises takes back only itself), and its one COMMIT, the sync of
+the log under FULL, serves them all; each caller hears its outcome once that COMMIT is done.
+Under load, that sync is most of a change's time (docs/benchmarks.md, "Group commit")."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import sqlite3
-from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from store.backend import Body, Scope
+import aiosqlite
+
+from store.backend import Body, Counted, Row
 from store.errors import StoreError
 from store.faults import Watched, sqlite_files, watched
-from store.migrate import Migration, load_migrations, migrate
+from store.migrate import Migration, apply_migrations, load_migrations
 from store.preflight import check_sqlite_file
-from store.remembered import Remembered, Stamps, stamps
-from store.sqlite_reader import QuickReader
-from store.sqlite_thread import SqliteThread
-from store.sqlite_tx import SqliteTx, drive, run_transaction
 
 PREFIX = "sqlite:///"
 R = TypeVar("R")
 # In WAL mode, FULL syncs the log at every commit: a commit that returned survives a power cut.
 # NORMAL syncs only at checkpoints: safe against a killed process, not against the machine dying.
 SYNCHRONOUS = ("full", "normal")
-Change = tuple[Body[Any], asyncio.Future[Any], contextvars.Context]  # a body, its caller, context
-Outcome = tuple[Any, BaseException | None]  # a change's result, or what it raised
-# What a committed batch leaves to remember: answers, with their scope's stamps after it, and
-# steps in the order of the changes, each with its scope's stamps as its change began and after.
-Answers = dict[Hashable, tuple[Any, Stamps]]
-Step = tuple[Hashable, Any, Stamps, Stamps]
+BUSY_MS = 5000  # how long a change waits for another process's write lock
+
+# Wall times are stored as ISO 8601 text. sqlite3's own datetime adapter is deprecated; this is
+# the recipe its documentation gives.
+sqlite3.register_adapter(datetime, datetime.isoformat)
 
 
 def sqlite_path(url: str) -> str:
@@ -63,24 +46,71 @@ def sqlite_path(url: str) -> str:
     return url[len(PREFIX) :]
 
 
-# Wall times are kept as ISO 8601 text. sqlite3's own datetime adapter is deprecated; this is
-# the recipe its documentation gives, and it binds in C: no pass over every statement's arguments.
-sqlite3.register_adapter(datetime, datetime.isoformat)
+class SqliteTx(Counted):
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection, single: bool = False) -> None:
+        super().__init__(single)
+        self._conn = conn
+
+    async def fetchall(self, sql: str, *args: Any) -> list[Row]:
+        self._one_more()
+        return [dict(row) for row in await self._conn.execute_fetchall(sql, args)]
+
+    async def fetchone(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.fetchall(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetchvalues(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        self._one_more()
+        return [tuple(row) for row in await self._conn.execute_fetchall(sql, args)]
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        self._one_more()
+        await self._conn.execute_fetchall(sql, args)  # no cursor made: the cheaper call
+
+
+async def run_sqlite(
+    conn: aiosqlite.Connection, begin: str, body: Body[R], *, commit: bool = True
+) -> R:
+    """`body` in one transaction on `conn`: `begin`, its statements, COMMIT (unless told not
+    to: it is left open); ROLLBACK if anything raises. aiosqlite runs a connection's calls in
+    the order they are made, so a caller cancelled halfway still leaves a whole transaction:
+    its ROLLBACK comes after the statements it sent."""
+    try:
+        await conn.execute(begin)
+        result = await body(SqliteTx(conn))
+        if commit:
+            await conn.execute("COMMIT")
+    except BaseException:
+        await asyncio.shield(conn.rollback())  # none open (a failed COMMIT ends it): nothing
+        raise
+    return result
+
+
+async def migrate_sqlite(
+    conn: aiosqlite.Connection, migrations: list[Migration], where: str = ""
+) -> list[int]:
+    """`store.migrate.apply_migrations` on `conn`, each step in a BEGIN IMMEDIATE of its own,
+    which another process starting at once waits for. Its rows become `sqlite3.Row`s."""
+    conn.row_factory = sqlite3.Row
+    return await apply_migrations(
+        lambda body: run_sqlite(conn, "BEGIN IMMEDIATE", body), migrations, where
+    )
 
 
 class SqliteBackend(Watched):
     dialect = "sqlite"
 
-    def __init__(self, thread: SqliteThread) -> None:
-        self._thread = thread
-        self._remembered = Remembered()
-        self._reader: QuickReader | None = None  # for quick reads; None for :memory:
-        # Migrations and closing take several jobs: they hold this; transactions need not
-        # (each is one job, and the thread runs one at a time).
-        self._lock = asyncio.Lock()
-        self._pending: deque[Change] = deque()  # changes to commit in the next batch
-        self._queued = False  # a batch (`_commit_pending`) waits on the thread's queue
-        # Told each channel whose change committed, on the loop's thread (store.changes).
+    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, path: str):
+        self._writer, self._reader, self._path = writer, reader, path
+        self._turn = asyncio.Lock()  # the writer's: one change's statements at a time
+        self._reading = asyncio.Lock()  # the reader's: one read's statements at a time
+        # The open transaction's COMMIT, which every change in it awaits; None: none open.
+        self._open: asyncio.Future[None] | None = None
+        self._committing: set[asyncio.Task[None]] = set()
+        self.files = sqlite_files(path)
+        # Told each channel whose change committed (`store.changes`).
         self.committed: list[Callable[[int], None]] = []
 
     @classmethod
@@ -88,162 +118,97 @@ class SqliteBackend(Watched):
         if synchronous not in SYNCHRONOUS:
             raise StoreError(f"SQLite synchronous is full or normal, not {synchronous!r}")
         path = sqlite_path(url)
+        if path == ":memory:":  # a second connection would open a database of its own
+            raise StoreError("SQLite needs a file (sqlite:///path/to/file.db), not :memory:")
         # Refuse a missing folder, a bad or read-only file, a newer schema: before writing.
-        await asyncio.to_thread(check_sqlite_file, path, load_migrations(cls.dialect)[-1].version)
-        thread = await SqliteThread.open(path)
-        try:
-            mode = await thread.run(_set_up, thread.conn, synchronous)
-            backend = cls(thread)
-            backend.files = sqlite_files(path)
-            await backend.migrate()
-            if mode == "wal":  # else a reader would wait for the writer
-                backend._reader = QuickReader.open(path, backend._remembered)
-        except BaseException:
-            await thread.close()
-            raise
-        return backend
+        await check_sqlite_file(path, load_migrations(cls.dialect)[-1].version)
+        async with contextlib.AsyncExitStack() as opening:
+            writer = await _connect(opening, path, f"synchronous = {synchronous.upper()}")
+            await migrate_sqlite(writer, load_migrations(cls.dialect), path)
+            reader = await _connect(opening, path, "query_only = ON")
+            opening.pop_all()  # both stay open
+        return cls(writer, reader, path)
 
     @watched
-    async def read(
-        self,
-        body: Body[R],
-        *,
-        quick: bool = False,
-        key: Hashable = None,
-        scope: Scope | None = None,
-    ) -> R:
-        if quick and self._reader is not None:
-            try:
-                return self._reader.read(body, key, scope)
-            except sqlite3.OperationalError as error:
-                if not _busy(error):
-                    raise
-                # Locked after all (e.g. another process recovering the log): take the hop,
-                # where the connection waits its busy timeout.
-        # In this task's context, as `write`'s changes are.
-        context = contextvars.copy_context()
-        return await self._thread.run(context.run, run_transaction, self._thread.conn, body)
+    async def read(self, body: Body[R], *, single: bool = False) -> R:
+        async with self._reading:
+            if single:
+                return await body(SqliteTx(self._reader, single=True))
+            return await run_sqlite(self._reader, "BEGIN", body)
 
     @watched
-    async def write(self, channel_id: int, body: Body[R], *, one_statement: bool = False) -> R:
-        # The whole file is locked for writing, which covers the channel. Changes that queue
-        # while one commits go together (group commit): see `_commit_pending`.
-        if self._thread.closed:
-            raise ValueError("Connection closed")
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[R] = loop.create_future()
-        # The body runs on the connection's thread, in this task's context: the words it
-        # raises or returns are in the language of the interaction it serves (`lang`).
-        self._pending.append((body, future, contextvars.copy_context()))
-        if not self._queued:
-            self._queued = True
-            self._thread.post(lambda: self._commit_pending(loop))
-        result = await future
+    async def write(self, channel_id: int, body: Body[R]) -> R:
+        async with self._turn:
+            committed = self._open
+            if committed is None:  # the first change since the last COMMIT
+                result = await run_sqlite(self._writer, "BEGIN IMMEDIATE", body, commit=False)
+                committed = self._open = asyncio.get_running_loop().create_future()
+                # Its COMMIT waits its turn behind the changes waiting now: they join it.
+                task = asyncio.create_task(self._commit(committed))
+                self._committing.add(task)
+                task.add_done_callback(self._committing.discard)
+            else:
+                result = await self._savepoint(committed, body)
+        await asyncio.shield(committed)  # a caller that gives up leaves it to the others
         for told in self.committed:
             told(channel_id)
         return result
 
-    def _commit_pending(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the connection's thread: every change queued so far, in order, in ONE transaction,
-        each in a savepoint of its own, so one that raises takes back only itself. One COMMIT
-        (one sync of the log under synchronous=FULL) for them all; each caller hears its result
-        only after it, and if the COMMIT fails, they all hear that nothing was kept."""
-        self._queued = False  # first: a change queued from now on queues another batch
-        batch = []
-        while self._pending:
-            batch.append(self._pending.popleft())
-        if not batch:
-            return
-        outcomes: list[Outcome] = []
-        # What this batch's changes leave (`SqliteTx.remember`): seen by its later changes at
-        # once, remembered for good only once committed (on the loop's thread, `_settle`).
-        answers: Answers = {}
-        steps: list[Step] = []  # in the order of the changes
-
-        def lookup(key: Hashable, now: Stamps) -> Any:
-            found = answers.get(key)
-            if found is not None and found[1] == now:
-                return found[0]
-            return self._remembered.get(key, now)
-
-        conn = self._thread.conn
+    async def _savepoint(self, committed: asyncio.Future[None], body: Body[R]) -> R:
+        """`body` in the open transaction, in a savepoint of its own: a change that raises
+        takes back only itself. The savepoints of a transaction nest, one per change, and
+        its COMMIT releases them all (a RELEASE each would cost a call more)."""
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            for body, _, context in batch:
-                conn.execute("SAVEPOINT change")
-                tx = SqliteTx(conn, lookup)
-                try:
-                    outcome: Any = context.run(drive, body(tx))  # type: ignore[arg-type]
-                    after: dict[Scope, Stamps] = {}  # each scope's stamps after this change
-                    for key, scope, answer in tx.to_remember:
-                        answers[key] = answer, _stamps_once(after, conn, scope)
-                    for key, scope, step, began in tx.steps:
-                        steps.append((key, step, began, _stamps_once(after, conn, scope)))
-                    outcomes.append((outcome, None))
-                except Exception as error:  # this change only: the others go on
-                    conn.execute("ROLLBACK TO change")
-                    outcomes.append((None, error))
-                conn.execute("RELEASE change")
-            conn.execute("COMMIT")
-        except BaseException as fault:  # nothing of the batch was kept
-            with contextlib.suppress(Exception):
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-            outcomes = [(None, fault)] * len(batch)
-            answers, steps = {}, []
-        callers = [future for _, future, _ in batch]
-        loop.call_soon_threadsafe(self._settle, callers, outcomes, answers, steps)
+            await self._writer.execute("SAVEPOINT change")
+            return await body(SqliteTx(self._writer))
+        except BaseException as error:
+            try:
+                await asyncio.shield(self._writer.execute("ROLLBACK TO change"))  # its own
+            except Exception:  # SQLite ended the whole transaction (a full disk, an I/O error)
+                await asyncio.shield(self._writer.rollback())
+                self._open = None
+                committed.set_exception(error)  # the changes before this one are lost too
+            raise
 
-    def _settle(
-        self,
-        callers: list[asyncio.Future[Any]],
-        outcomes: list[Outcome],
-        answers: Answers,
-        steps: list[Step],
-    ) -> None:
-        """On the loop's thread, after a batch: what it committed is remembered first, so a
-        caller's next look finds its own change; then every caller hears its outcome."""
-        for key, (answer, at) in answers.items():
-            self._remembered.put(key, answer, at)
-        for key, step, began, after in steps:
-            self._remembered.step(key, began, after, step)
-        for future, (result, error) in zip(callers, outcomes, strict=True):
-            if future.cancelled():  # the caller gave up; the change is committed all the same
-                continue
-            if error is None:
-                future.set_result(result)
-            else:
-                future.set_exception(error)
+    async def _commit(self, committed: asyncio.Future[None]) -> None:
+        async with self._turn:
+            if self._open is committed:  # else a change's failure ended it, and told them
+                await self._end(committed)
+
+    async def _end(self, committed: asyncio.Future[None]) -> None:
+        """COMMIT the open transaction (holding the turn), and tell its changes how it went."""
+        self._open = None
+        try:
+            await self._writer.execute("COMMIT")
+        except Exception as error:
+            await asyncio.shield(self._writer.rollback())
+            committed.set_exception(error)
+        else:
+            committed.set_result(None)
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
         wanted = load_migrations(self.dialect) if migrations is None else migrations
-        async with self._lock:
-            return await self._thread.run(migrate, self._thread.conn, wanted)
+        async with self._turn:
+            if self._open is not None:  # the changes made meanwhile are committed first
+                await self._end(self._open)
+            return await migrate_sqlite(self._writer, wanted, self._path)
 
     async def close(self) -> None:
-        async with self._lock:
-            if self._reader is not None:
-                self._reader.close()
-                self._reader = None
-            await self._thread.close()
+        async with self._turn, self._reading:
+            if self._open is not None:  # the changes made meanwhile are committed first
+                await self._end(self._open)
+            await self._reader.close()
+            await self._writer.close()
 
 
-def _set_up(conn: sqlite3.Connection, synchronous: str) -> str:
-    """The writing connection's settings; returns its journal mode ("wal" unless the file
-    can't have one, as :memory: can't)."""
-    (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
-    conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA busy_timeout = 5000")
-    return str(mode).lower()
-
-
-def _stamps_once(found: dict[Scope, Stamps], conn: sqlite3.Connection, scope: Scope) -> Stamps:
-    if scope not in found:
-        found[scope] = stamps(conn, scope)
-    return found[scope]
-
-
-def _busy(error: sqlite3.OperationalError) -> bool:
-    text = str(error)
-    return "locked" in text or "busy" in text
+async def _connect(
+    opening: contextlib.AsyncExitStack, path: str, pragma: str
+) -> aiosqlite.Connection:
+    """A connection to `path` in autocommit mode (the store begins and commits its own
+    transactions), its rows as sqlite3.Row, closed by `opening` unless popped from it."""
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    opening.push_async_callback(conn.close)
+    conn.row_factory = sqlite3.Row
+    for setting in ("journal_mode = WAL", pragma, "foreign_keys = ON", f"busy_timeout = {BUSY_MS}"):
+        await conn.execute(f"PRAGMA {setting}")
+    return conn

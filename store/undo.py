@@ -1,37 +1,49 @@
-"""`/undo` in the store: revert one logged change in ONE transaction, or refuse and say why.
-What an undo reverts and whether it may is `table.undo` (pure); here is only what it reads.
+"""`/undo` and `/redo` in the store: revert one logged change, or take back one undo, in ONE
+transaction, or refuse and say why. What they give and whether they may is `table.undo` (pure);
+here is only what they read.
 
 Nothing here reads the log beyond what it needs: the target is one indexed lookup (a player's
-own latest by `events_undoable_by_actor`), and "a later change to the same character or monster"
-another (`event_keys`), so an undo costs the same under 10 later events or 50,000. Undo stops at
-the channel's retention edge (`history_keep`, `store.event_log`) and says so.
+own latest undoable change by `events_undoable_by_actor`, undo by `events_redoable_by_actor`),
+and the later changes to the same characters, monsters or turn order another (`event_keys`), so
+either costs the same under 10 later events or 50,000. Both stop at the channel's retention edge
+(`history_keep`, `store.event_log`) and say so.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from datetime import datetime
 
 from rules.errors import RulesError
 from store import event_log, links
 from store.backend import Tx
-from store.change import Changes
 from store.channel_read import load_channel
 from store.channel_write import save_change
+from store.errors import StoreError
 from store.events import UNDID, event_from_row
 from store.import_write import forget_import, is_import
 from table.event import Event
+from table.model import Table
+from table.parts import EVERYTHING
 from table.undo import (
+    REDO_ACTION,
     UNDO_ACTION,
     GmTest,
+    Redone,
     Undone,
     ask_first,
     changed_since_asked,
+    nothing_to_redo,
     nothing_to_undo,
+    plan_redo,
     plan_undo,
+    too_many_since,
     too_old,
 )
 
 UNDOABLE = "channel_id = ? AND undone_by IS NULL AND undoes IS NULL"
+REDOABLE = "channel_id = ? AND undoes IS NOT NULL AND undone_by IS NULL"  # an undo not redone
+LATER_MAX = 500  # later changes to the same things read before a redo gives up
 
 
 async def latest_event(
@@ -68,52 +80,113 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
     return [] if row is None else [event_from_row(row)]
 
 
-async def undo_last(
-    changes: Changes,
-    channel_id: int,
-    guild_id: int | None,
-    actor_id: int,
-    is_gm: bool | GmTest,
-    manages_server: bool = False,
-    *,
-    interaction_id: int | None = None,
-    asks: bool = False,
-    expect: int | None = None,
-) -> Undone:
-    """`Store.undo_last`, in a transaction of `changes`."""
+@dataclass(frozen=True)
+class Asked:
+    """Who asks for an undo or a redo, and how (`Store.undo_last`'s arguments)."""
 
-    async def body(tx: Tx) -> Undone:
-        current, stored, _ = await load_channel(
-            tx, channel_id, guild_id, interaction_id=interaction_id
-        )
-        gm = is_gm if isinstance(is_gm, bool) else is_gm(current.settings)
-        keep = current.settings.history_keep
-        target = await latest_event(tx, channel_id, None if gm else actor_id)
-        if expect is not None and (target is None or target.id != expect):
-            raise RulesError(changed_since_asked(redo=False))
-        newest = await event_log.newest_seq(tx, channel_id)
-        if target is None:
-            if newest > keep:  # the log has reached its bound: older changes are gone
-                raise RulesError(too_old(keep))
-            latest = None if gm else await latest_event(tx, channel_id, None)
-            raise RulesError(nothing_to_undo(gm, latest))
-        if not event_log.still_kept(target, newest, keep):
-            raise RulesError(too_old(keep, target))
-        if links.is_link_change(target):  # the web page's link: not part of the table
-            return await links.undo_link_change(
-                tx, current, target, actor_id, gm, interaction_id, changes.now()
-            )
-        undone = plan_undo(current, target, await _later(tx, target), actor_id, gm, manages_server)
-        if asks:
-            ask_first(current, undone, target, target.id, redo=False)
-        now = changes.now()
-        if is_import(target):  # the imported history goes with it: nothing is logged
-            return await forget_import(tx, current, undone, target, actor_id, now)
-        undo = await save_change(
-            tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
-        )
-        await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
-        await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
-        return Undone(target, replace(undo, undoes=target.id), undone)
+    guild_id: int | None
+    actor_id: int
+    is_gm: bool | GmTest
+    manages_server: bool
+    interaction_id: int | None
+    asks: bool
+    expect: int | None
 
-    return await changes.locked(channel_id, body)
+    async def load(self, tx: Tx, channel_id: int) -> tuple[Table, bool, bool]:
+        """The channel, whether its row is stored, and whether the asker is its GM."""
+        current, stored = await load_channel(
+            tx, channel_id, self.guild_id, EVERYTHING, self.interaction_id
+        )
+        gm = self.is_gm if isinstance(self.is_gm, bool) else self.is_gm(current.settings)
+        return current, stored, gm
+
+
+async def undo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Undone:
+    """`Store.undo_last`'s transaction."""
+    current, stored, gm = await asked.load(tx, channel_id)
+    actor_id, interaction_id, expect = asked.actor_id, asked.interaction_id, asked.expect
+    keep = current.settings.history_keep
+    target = await latest_event(tx, channel_id, None if gm else actor_id)
+    if expect is not None and (target is None or target.id != expect):
+        raise RulesError(changed_since_asked(redo=False))
+    newest = await event_log.newest_seq(tx, channel_id)
+    if target is None:
+        if newest > keep:  # the log has reached its bound: older changes are gone
+            raise RulesError(too_old(keep))
+        latest = None if gm else await latest_event(tx, channel_id, None)
+        raise RulesError(nothing_to_undo(gm, latest))
+    if not event_log.still_kept(target, newest, keep):
+        raise RulesError(too_old(keep, target))
+    if links.is_link_change(target):  # the web page's link: not part of the table
+        return await links.undo_link_change(tx, current, target, actor_id, gm, interaction_id, now)
+    undone = plan_undo(
+        current, target, await _later(tx, target), actor_id, gm, asked.manages_server
+    )
+    if asked.asks:
+        ask_first(current, undone, target, target.id, redo=False)
+    if is_import(target):  # the imported history goes with it: nothing is logged
+        return await forget_import(tx, current, undone, target, actor_id, now)
+    undo = await save_change(
+        tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
+    )
+    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+    return Undone(target, replace(undo, undoes=target.id), undone)
+
+
+async def _event(tx: Tx, event_id: int) -> Event:
+    row = await tx.fetchone(f"SELECT *, {UNDID} AS undid FROM events WHERE id = ?", event_id)
+    if row is None:  # retention keeps an undo's target as long as the undo
+        raise StoreError(f"Event {event_id}, which an undo points at, is missing")
+    return event_from_row(row)
+
+
+async def _later_redone(tx: Tx, change: Event, undo: Event) -> list[Event]:
+    """The events after `undo` that touched a character, monster or the turn order it touched,
+    oldest first (all of them, so that `standing` can pair undos with what they undid)."""
+    keys = event_log.touched_keys(undo.before, undo.after)
+    if not keys:
+        return []
+    match = " OR ".join(["(part = ? AND key = ?)"] * len(keys))
+    rows = await tx.fetchall(
+        "SELECT * FROM events WHERE channel_id = ? AND id > ? AND id IN"
+        f" (SELECT event_id FROM event_keys WHERE channel_id = ? AND event_id > ? AND ({match}))"
+        " ORDER BY id LIMIT ?",
+        undo.channel_id,
+        undo.id,
+        undo.channel_id,
+        undo.id,
+        *(value for key in keys for value in key),
+        LATER_MAX + 1,
+    )
+    if len(rows) > LATER_MAX:
+        raise RulesError(too_many_since(change, LATER_MAX))
+    return [event_from_row(row) for row in rows]
+
+
+async def redo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Redone:
+    """`Store.redo_last`'s transaction."""
+    current, stored, gm = await asked.load(tx, channel_id)
+    actor_id, interaction_id, expect = asked.actor_id, asked.interaction_id, asked.expect
+    undo = await latest_event(tx, channel_id, None if gm else actor_id, REDOABLE)
+    if expect is not None and (undo is None or undo.id != expect):
+        raise RulesError(changed_since_asked(redo=True))
+    if undo is None or undo.undoes is None:
+        raise RulesError(nothing_to_redo(gm))
+    change = await _event(tx, undo.undoes)
+    keep = current.settings.history_keep
+    if not event_log.still_kept(undo, await event_log.newest_seq(tx, channel_id), keep):
+        raise RulesError(too_old(keep, change, redo=True))
+    if links.is_link_change(change):  # the web page's link: not part of the table
+        return await links.redo_link_change(
+            tx, current, change, undo, actor_id, interaction_id, now
+        )
+    later = await _later_redone(tx, change, undo)
+    redone = plan_redo(current, change, undo, later, actor_id, gm, asked.manages_server)
+    if asked.asks:
+        ask_first(current, redone, change, undo.id, redo=True)
+    redo = await save_change(
+        tx, current, redone, actor_id, REDO_ACTION, now, stored, interaction_id
+    )
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
+    return Redone(change, undo, redo, redone)

@@ -72,16 +72,23 @@ def saved_text(action: str, of: str | None = None) -> str:
     return _(_TAKEN_BACK[action], action=action_text(of))
 
 
-# Who a change made from a shell is logged as (`python -m bot import` without `--actor`): no
-# Discord user has this id. Its lines name it in words, never as a mention.
+# Who a change made from a shell is logged as (`python -m bot import` without `--actor`), and
+# a change imported from a file this bot can't vouch was its own export from the same server
+# (`table.imported`): no Discord user has either id. Their lines name them in words, never as
+# a mention.
 COMMAND_LINE = 0
+IMPORTED = 1
 FROM_COMMAND_LINE = N_("an admin (command line)")
+FROM_IMPORT = N_("someone (imported)")
+_IN_WORDS = {COMMAND_LINE: FROM_COMMAND_LINE, IMPORTED: FROM_IMPORT}
 
 
 def actor_text(actor_id: int) -> str:
     """Who made a logged change, as replies name them: a mention (which never pings: replies
-    allow none), or for a change made from the command line, words in the reader's language."""
-    return _(FROM_COMMAND_LINE) if actor_id == COMMAND_LINE else f"<@{actor_id}>"
+    allow none), or for a change made from the command line or imported, words in the reader's
+    language."""
+    words = _IN_WORDS.get(actor_id)
+    return f"<@{actor_id}>" if words is None else _(words)
 
 
 REPLACES_TABLE = frozenset((IMPORT_ACTION,))  # a whole table put in place of another

@@ -1,5 +1,6 @@
-"""The character a player's commands use when they name none: their only one in the channel,
-else the one they chose with `/character use` (`Character.active`, one per player here)."""
+"""A player's active character: the one their commands take when they name none. Their only
+character in the channel, else the one they made active with `/character use`
+(`Character.active`, one per player here)."""
 
 from __future__ import annotations
 
@@ -14,18 +15,18 @@ def own_characters(table: Table, user_id: int) -> list[Character]:
     return [c for c in table.characters if c.owner_id == user_id]
 
 
-def in_use(table: Table, user_id: int) -> Character | None:
-    """The user's character here when they name none: their only one, else the one they use;
-    None when they have none, or several and use none of them."""
+def active_character(table: Table, user_id: int) -> Character | None:
+    """The user's active character here: their only one, else the one they made active; None
+    when they have none, or several and none of them is active."""
     own = own_characters(table, user_id)
     if len(own) == 1:
         return own[0]
     return next((c for c in own if c.active), None)
 
 
-def use(table: Table, actor_id: int, name: str) -> tuple[Table, Character]:
-    """`/character use`: the actor's commands without `character:` use this character of theirs
-    (and no longer the one they used before)."""
+def make_active(table: Table, actor_id: int, name: str) -> tuple[Table, Character]:
+    """`/character use`: this character of the actor's becomes their active one (and the one
+    active before no longer is)."""
     chosen = table.get(name)
     if chosen.owner_id != actor_id:
         raise Forbidden(

@@ -28,6 +28,7 @@ from rules.defense import (
 from rules.defense import hit as rules_hit
 from rules.errors import RulesError
 
+from table.lookalikes import channel_names, check_unlike
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name, name_key
 
@@ -210,6 +211,7 @@ def create(
                     name=taken.name,
                 )
             )
+        check_unlike(each, channel_names(table))
     if len(table.monsters) + len(names) > MONSTERS_MAX:
         raise RulesError(
             _(

@@ -1,23 +1,25 @@
-"""The checks the table's values make on their fields, and how a checked value changes without
-being checked again."""
+"""The checks the table's values make on their fields."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import re
 
 from lang import _
 from rules.errors import RulesError
 from rules.text import plain
 
-_Frozen = TypeVar("_Frozen")
+# Text a user types never needs these, and each can make what is shown differ from what is
+# stored: control characters (a bare CR starts a new line, and a new event in a web page's
+# stream), line and paragraph separators, and the bidirectional overrides and isolates that
+# make text read backwards ("Trojan Source").
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-def evolved(value: _Frozen, **changes: Any) -> _Frozen:
-    """A frozen value with `changes` set as they are, without `__post_init__`: only for
-    changes that keep every invariant it checks, each value checked already on its own."""
-    new = object.__new__(type(value))  # copy.copy's own way, without its generic dispatch
-    new.__dict__.update(value.__dict__, **changes)
-    return new
+def control_character(text: str) -> str | None:
+    """The first control character in `text` (Unicode's Cc, Zl, Zp, and the bidirectional
+    controls), as `U+000D`; None if it has none."""
+    found = _CONTROL.search(text)
+    return None if found is None else f"U+{ord(found[0]):04X}"
 
 
 def check_int(value: object, what: str, low: int, high: int | None = None) -> int:

@@ -24,7 +24,6 @@ from table.model import NO_CHARACTERS, Character, Table
 from table.snapshot import character_from_dict
 
 SINCE_LONG_REST, SINCE_DAY, SINCE_ALL = "long_rest", "day", "all"
-SINCES = (SINCE_LONG_REST, SINCE_DAY, SINCE_ALL)
 SINCE_WORDS = {  # what a chart from each start shows, in words
     SINCE_LONG_REST: N_("since the last Long Rest"),
     SINCE_DAY: N_("since the start of the day"),

@@ -21,6 +21,7 @@ from table import partyops
 from table.bestiary import group
 from table.combat import COMBATANTS_MAX, Combatant, Initiative, check_score
 from table.dice_expr import DiceRoll, roll_expression
+from table.lookalikes import channel_names, check_unlike
 from table.model import Forbidden, Monster, Table
 from table.names import clean_name, name_key
 from table.partyops import PartyReport
@@ -136,6 +137,8 @@ def add(
         new = Combatant(monster.name, value, 0, "monster")
     else:
         new = Combatant(clean_name(name, N_("combatant")), value, 0)
+        check_unlike(new.name, channel_names(table))  # a new name: like none in the channel
+    check_unlike(new.name, [c.name for c in order.combatants])  # no two alike in a fight
     there = order.find(new.name)
     if there is not None:
         if is_gm:

@@ -20,23 +20,12 @@ from rules.fatigue import fatigue_level as _fatigue_level
 from rules.gametime import round_number
 from rules.saves import MODIFIER_LIMIT
 
-from table.checks import check_id, check_int, evolved
+from table.checks import check_id, check_int
 from table.combat import Initiative
 from table.monster import Monster
-from table.names import NAME_MAX, named
-from table.names import name_key as name_key  # re-exported: where names were always compared
-from table.settings import (
-    DEFAULT_SETTINGS,
-    SETTING_NAMES,
-    ChannelSettings,
-    ServerLayer,
-    layered,
-)
-
-# Re-exported: where the store and its tests have always found them.
-from table.settings import HISTORY_KEEP_DEFAULT as HISTORY_KEEP_DEFAULT
-from table.settings import HISTORY_KEEP_MIN as HISTORY_KEEP_MIN
-from table.settings import server_layer as server_layer
+from table.names import NAME_MAX, name_key, named
+from table.parts import PARTS
+from table.settings import DEFAULT_SETTINGS, SETTING_NAMES, ChannelSettings, ServerLayer, layered
 
 LEVEL_MAX = 100
 FL_MAX = 1000
@@ -167,12 +156,9 @@ class Character:
         object.__setattr__(self, "_computed_fl", computed if self.classes else None)
 
     def with_fatigue(self, fatigue: FatigueState) -> Character:
-        """This character with another fatigue state. Nothing else changes, so nothing else is
-        checked or worked out again, as `replace` would (every field, the Fatigue Level): the
-        one path every spend, rest and recovery takes."""
-        if not isinstance(fatigue, FatigueState):
-            raise RulesError(_("Fatigue must be a fatigue state"))
-        return evolved(self, fatigue=fatigue)
+        """This character with another fatigue state: the one path every spend, rest and
+        recovery takes."""
+        return replace(self, fatigue=fatigue)
 
     @property
     def key(self) -> str:
@@ -206,9 +192,6 @@ def check_can_change(actor_id: int, is_gm: bool, character: Character) -> None:
     """Players change their own characters; the GM changes anyone's."""
     if not is_gm and actor_id != character.owner_id:
         raise Forbidden(_("You can only change your own characters; ask the GM"))
-
-
-PARTS = ("characters", "monsters", "initiative")  # what a Table may be read without
 
 
 @dataclass(frozen=True)
@@ -322,18 +305,17 @@ class Table:
 
     def with_parts(self, **parts: Any) -> Table:
         """This channel with whole parts (`characters`, `monsters`, `initiative`) as another Table
-        of it has them, or as any Table read without them has them (empty): each part was
-        checked when that Table was made, and no check spans two parts, so none is again."""
+        of it has them, or as any Table read without them has them (empty)."""
         if not parts.keys() <= set(PARTS):
             raise ValueError(f"not parts of a Table: {sorted(parts.keys() - set(PARTS))}")
-        return evolved(self, **parts)
+        return replace(self, **parts)
 
     def with_character(self, character: Character) -> Table:
         """Insert, or replace the character with the same name (case-insensitive)."""
         for i, c in enumerate(self.characters):
             if c.key == character.key:  # in its place: still sorted, still one per name
                 characters = (*self.characters[:i], character, *self.characters[i + 1 :])
-                return evolved(self, characters=characters)
+                return replace(self, characters=characters)
         return replace(self, characters=(*self.characters, character))
 
     def without(self, name: str) -> Table:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lang import N_, _
 from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
 
-from table.checks import check_int, evolved
+from table.checks import check_int
 from table.names import NAME_MAX, name_key
 
 HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
@@ -69,11 +69,11 @@ class Monster:
         return block
 
     def hurt(self, taken: int) -> Monster:
-        """The same monster with `taken` off its tracked HP (its build is not checked again)."""
+        """The same monster with `taken` off its tracked HP."""
         if self.hp is None or self.hp_max is None:  # a bug: the hit checks it first
             raise ValueError(f"{self.name}'s HP is not tracked")
         hp = check_int(self.hp - taken, N_("HP"), -(2**62), self.hp_max)
-        return evolved(self, hp=hp)
+        return replace(self, hp=hp)
 
     @property
     def down(self) -> bool:

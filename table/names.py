@@ -1,12 +1,16 @@
-"""Names of characters and monsters as players type them: one set of rules for both."""
+"""Names of characters and monsters as players type them: one set of rules for both, so that a
+name is what it looks like (written as a keyboard would, nothing invisible in it, no look-alike
+of another: `table.lookalikes`)."""
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import unicodedata
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+import regex
 from lang import _
 from rules.errors import RulesError
 
@@ -19,6 +23,10 @@ NAME_PUNCTUATION = "'-.,!?()&"
 # Accents a letter may carry: Vietnamese and Thai stack two, Zalgo text stacks dozens, which
 # spill over the lines above and below in every list the name appears in.
 MARKS_PER_LETTER = 3
+# Code points a renderer shows as nothing at all (Unicode's Default_Ignorable_Code_Point: the
+# joiners, the fillers such as U+3164, variation selectors, U+034F), which the standard
+# library's `unicodedata` doesn't list: "Aria" and "Aria" with one of them are two names.
+_INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 
 
 def name_key(name: str) -> str:
@@ -27,11 +35,16 @@ def name_key(name: str) -> str:
 
 
 def clean_name(text: str, noun: str) -> str:
-    """A name as shown: one line, spaces squeezed, 1–32 characters, nothing Discord formats.
-    `noun` ("character", "monster", a marked message) names what is being named in the errors."""
+    """A new name as shown: NFKC-normalised (as typed on a keyboard: `Ａｒｉａ` and `𝐀𝐫𝐢𝐚` are
+    `Aria`), one line, spaces squeezed, 1–32 characters, nothing Discord formats, nothing
+    invisible, every accent on a letter. `noun` ("character", "monster", a marked message)
+    names what is being named in the errors. Names stored before these rules stay as they are:
+    only a new name (made, renamed, imported) comes here."""
+    if not isinstance(text, str):
+        raise RulesError(_("A {noun} needs a name", noun=_(noun)))
     if len(text.strip().splitlines()) > 1:
         raise RulesError(_("A name must fit on one line"))
-    name = " ".join(text.split())
+    name = " ".join(unicodedata.normalize("NFKC", text).split())
     if not name:
         raise RulesError(_("A {noun} needs a name", noun=_(noun)))
     if len(name) > NAME_LIMIT:
@@ -40,6 +53,16 @@ def clean_name(text: str, noun: str) -> str:
                 "A {noun}'s name must be {most} characters or fewer",
                 noun=_(noun),
                 most=NAME_LIMIT,
+            )
+        )
+    invisible = _INVISIBLE.search(name)
+    if invisible is not None:
+        code = f"U+{ord(invisible[0]):04X}"
+        raise RulesError(
+            _(
+                "A name can't contain invisible characters ({code} here): what it shows must be "
+                "all it is",
+                code=code,
             )
         )
     for char in name:
@@ -52,11 +75,16 @@ def clean_name(text: str, noun: str) -> str:
                     allowed=" ".join(NAME_PUNCTUATION),
                 )
             )
-    if not _is_word_char(name[0]):
+    if not _is_word_char(name[0]) or _is_mark(name[0]):
         raise RulesError(_("A name must start with a letter or a number"))
     marks = 0
-    for char in name:
-        marks = marks + 1 if unicodedata.category(char).startswith("M") else 0
+    for before, char in itertools.pairwise(" " + name):
+        if not _is_mark(char):
+            marks = 0
+            continue
+        if marks == 0 and not _is_word_char(before):
+            raise RulesError(_("An accent in a name must sit on a letter or a number"))
+        marks += 1
         if marks > MARKS_PER_LETTER:
             raise RulesError(
                 _(
@@ -70,6 +98,10 @@ def clean_name(text: str, noun: str) -> str:
 def _is_word_char(char: str) -> bool:
     # letters (L*), marks that accent them (M*) and digits (N*); never controls or invisibles
     return unicodedata.category(char)[0] in "LMN"
+
+
+def _is_mark(char: str) -> bool:
+    return unicodedata.category(char)[0] == "M"
 
 
 def _unaccented(key: str) -> str:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from lang import N_, _
+from lang import _
 from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
 from rules.saves import (
@@ -33,7 +33,6 @@ from rules.saves import (
 )
 
 from table.dice_expr import DICE_MAX, EXPRESSION_MAX, DiceRoll
-from table.names import clean_name
 from table.open_ended_expr import MOD_MAX, is_plain_d100
 
 TSR, WSR, D100, DICE = "tsr", "wsr", "d100", "dice"
@@ -45,8 +44,9 @@ SAVES = (TSR, WSR)
 NUMBER_MAX = 10**15
 # How many rolls a channel keeps (ROLL_LOG_KEEP): a table that meets every week for four hours
 # and rolls through the bot twice a minute all evening makes 52 × 4 × 60 × 2 = 24,960 in a year.
-# About 250 bytes a roll in the database, and 250 in an export (one line each): 25,000 rolls
-# are some 6 MB, an export still well within what Discord lets a bot upload.
+# About 250 bytes a roll in the database, and 300 in an export (one line each): 25,000 rolls
+# are some 7.5 MB, within the 10 MiB Discord lets a bot upload and /import reads, though not
+# beside the longest history a channel may keep (some 10 MiB by itself).
 KEEP_DEFAULT = 25_000
 KEEP_MIN, KEEP_MAX = 100, 1_000_000
 PLACES_MAX = 100_000  # a roll's place among its interaction's (a party save: per character)
@@ -150,13 +150,11 @@ def roll_to_dict(roll: LoggedRoll) -> dict[str, Any]:
 
 def roll_from_dict(data: dict[str, Any]) -> LoggedRoll:
     """A roll from an export (its shape checked by the schema), checked as the rules make one;
-    a RulesError says what doesn't fit."""
+    a RulesError says what doesn't fit. Its character's name is checked with the rest of the
+    file (`table.imported.rolls`)."""
     at = datetime.fromisoformat(data["at"])
     if at.tzinfo is None:
         raise RulesError(_("a time needs its UTC offset"))
-    character = data["character"]
-    if character is not None:
-        character = clean_name(character, N_("character"))
     rolled = _rolled(data["kind"], tuple(data["dice"]), data["total"], data)
     return LoggedRoll(
         interaction_id=int(data["interaction_id"]),
@@ -165,7 +163,7 @@ def roll_from_dict(data: dict[str, Any]) -> LoggedRoll:
         clock=data["clock"],
         actor_id=int(data["actor_id"]),
         secret=data["secret"],
-        rolled=replace(rolled, character=character),
+        rolled=replace(rolled, character=data["character"]),
         came_with=data["came_with"],
     )
 

@@ -8,15 +8,14 @@ its own stored one (a plain roll has none).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from lang import _, words
+from lang import _
 from rules import saves
 from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
 from rules.saves import Difficulty, SaveKind, SaveResult
 
-from table.active import in_use, own_characters
+from table.active import active_character, own_characters
 from table.model import NO_CHARACTERS, Character, Table
 
 _LISTED_NAMES = 5  # names shown when the caller has several characters
@@ -31,15 +30,11 @@ class DifficultyOptions:
     spell: int | None = None  # the caster's Spell Casting total
 
     def difficulty(self) -> Difficulty:
-        return _difficulty(self.vs, self.dc, self.spell, words())
+        return _difficulty(self.vs, self.dc, self.spell)
 
 
-# A table's saves are against a few effects, asked for again and again: each difficulty is kept
-# by its options and the language of its label (`typed`: True is never taken for 1, so a bad
-# value is still refused; a refusal is never kept).
-@lru_cache(maxsize=1024, typed=True)
-def _difficulty(vs: int | None, dc: int | None, spell: int | None, language: object) -> Difficulty:
-    """What a save is against, labelled in `language`: kept for at most 1,024 sets of options."""
+def _difficulty(vs: int | None, dc: int | None, spell: int | None) -> Difficulty:
+    """What a save is against, labelled in the reader's language."""
     given = [
         name for name, value in (("vs", vs), ("dc", dc), ("spell", spell)) if value is not None
     ]
@@ -128,7 +123,7 @@ def _character_for(table: Table, options: SaveOptions, user_id: int) -> Characte
     """
     if options.character:
         return table.get(options.character)
-    found = in_use(table, user_id)
+    found = active_character(table, user_id)
     if found is not None:
         return found
     own = own_characters(table, user_id)

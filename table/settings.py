@@ -15,8 +15,11 @@ from rules.fatigue import FatigueSettings
 from table.checks import check_id, check_int
 from table.dice_expr import check_dice
 
-# How many of its latest changes a channel keeps for /history and /undo (not a rule either).
-HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 100_000
+# How many of its latest changes a channel keeps for /history and /undo (not a rule either):
+# at most HISTORY_KEEP_MAX, what `/settings set` and an import set. A channel set to more before
+# that was the most (up to HISTORY_KEEP_EARLIER_MAX) keeps it: it is read, and lowered at will.
+HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, HISTORY_KEEP_MAX = 1000, 10, 10_000
+HISTORY_KEEP_EARLIER_MAX = 100_000
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ class ChannelSettings:
         self.fatigue_settings()  # the rules own the ranges of the fatigue numbers
         if self.gm_role_id is not None:
             check_id(self.gm_role_id, N_("GM role"))
-        check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
+        check_int(self.history_keep, N_("History kept"), HISTORY_KEEP_MIN, HISTORY_KEEP_EARLIER_MAX)
         check_dice(self.init_dice)
         if self.monster_stats not in ("shown", "hidden"):
             raise RulesError(_("Monsters' numbers are either shown to the players or hidden"))
@@ -72,7 +75,13 @@ DEFAULT_SETTINGS = ChannelSettings()
 # The settings a server set for all its channels, as sorted (name, value) pairs; a setting the
 # server did not set is absent (its channels use their own value, else the default).
 ServerLayer = tuple[tuple[str, Any], ...]
-SOURCES = ("channel", "server", "default")  # where a channel's setting comes from
+
+
+def check_gm_role(role_id: int | None, guild_id: int | None) -> None:
+    """A GM role must be a role only GMs have: never the server's @everyone (whose id is the
+    server's own), which would make every member a GM."""
+    if role_id is not None and role_id == guild_id:
+        raise RulesError(_("@everyone can't be the GM role: pick a role only GMs have"))
 
 
 def server_layer(values: Mapping[str, Any]) -> ServerLayer:

@@ -12,23 +12,27 @@ import math
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 from lang import N_, _
 from rules.errors import RulesError
 from rules.fatigue import FatigueState, toughness_from_con
 
+from table.lookalikes import channel_names, check_unlike
 from table.model import FL_MAX, Character, Forbidden, Table, check_can_change
 from table.names import clean_name
-from table.settings import SETTING_NAMES, ChannelSettings, layered, server_layer
+from table.settings import SETTING_NAMES, ChannelSettings, check_gm_role, layered, server_layer
 
+# Not a rule: a large open table's roster with room to spare, while what a channel does with all
+# its characters at once (a `/party spend` logs every one of them; the web page and `/party
+# show` draw them all; an export carries them in every such change) stays small.
+CHARACTERS_MAX = 200
 CLASSES_MAX = 5  # more classes than this is surely a typo
 CLASS_LEVEL_MAX = 100
 CLASSES_HELP = N_(
     "Classes look like `10:5` (a d10 class at level 5) or, for several, `10:5 6:6` or "
     "`d10/5 d6/6`: the HD size, then the level, for each class"
 )  # English: shown through `_()`
-Clearable = Literal["fatigue_level", "base_hd", "kin_hd", "classes"]
 CLEARABLE: tuple[str, ...] = ("fatigue_level", "base_hd", "kin_hd", "classes")
 
 
@@ -228,6 +232,16 @@ def create(
                 name=taken.name,
             )
         )
+    check_unlike(character.name, channel_names(table))
+    if len(table.characters) >= CHARACTERS_MAX:  # a table already past it keeps what it has
+        raise RulesError(
+            _(
+                "This channel already has {count} characters, the most it can keep is {most}: "
+                "remove one first",
+                count=len(table.characters),
+                most=CHARACTERS_MAX,
+            )
+        )
     return table.with_character(character), character
 
 
@@ -253,6 +267,7 @@ def change(
         taken = table.find(fields["name"])
         if taken is not None and taken.key != old.key:
             raise RulesError(_("There is already a character named '{name}' here", name=taken.name))
+        check_unlike(fields["name"], channel_names(table, but=old.name))
     if owner_id is not None:
         fields["owner_id"] = owner_id
         if owner_id != old.owner_id:
@@ -334,6 +349,7 @@ def change_settings(
     """The channel's own settings with the given options changed, checked by `ChannelSettings`;
     what it doesn't set itself comes from the server, else the defaults. The result is (old
     settings, new settings) for the reply."""
+    check_gm_role(options.gm_role_id, table.guild_id)
     own = options.applied_to(table.own_settings())
     # A value the channel already reads (from the server or the defaults) changes nothing.
     own = {n: v for n, v in own.items() if n in table.own or v != getattr(table.settings, n)}
@@ -350,6 +366,7 @@ def change_server_settings(
     server's settings before and after, the defaults filling what it doesn't set."""
     if table.guild_id is None:
         raise RulesError(_("Server settings need a server"))
+    check_gm_role(options.gm_role_id, table.guild_id)
     server = server_layer(options.applied_to(dict(table.server)))
     new = table.relayered(table.own_settings(), server)
     return new, (layered({}, table.server), layered({}, server))

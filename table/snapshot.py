@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from rules.errors import RulesError
@@ -208,14 +207,6 @@ class LoggedFatigue:
     fl: Fraction | None
 
 
-@lru_cache(maxsize=1024)
-def _fraction(text: str) -> Fraction:
-    """A logged Fatigue Level ("41/2"), read once per text: a page of /history reads many, and
-    parsing a Fraction from text is slow. (A str key, an immutable Fraction.) At most 1,024
-    texts are kept, the least recently read forgotten first."""
-    return Fraction(text)
-
-
 def fatigue_at(record: Record) -> LoggedFatigue | None:
     """A character's fatigue in one of an event's snapshots; None when the record no longer
     reads as one (an old event must never break /history). Only the Fatigue Level's inputs are
@@ -225,7 +216,7 @@ def fatigue_at(record: Record) -> LoggedFatigue | None:
         override = record["fl_override"]
         fl: Fraction | None = None
         if override is not None:
-            fl = _fraction(override) if type(override) is str else Fraction(override)
+            fl = Fraction(override)
         else:
             classes = tuple((size, level) for size, level in record["classes"])
             if classes:

@@ -1,6 +1,5 @@
 """`/undo` and `/redo`'s rules: what they revert and whether they may, pure over the table
-and logged events (the store reads the target and what came after it: `store.undo`,
-`store.redo`).
+and logged events (the store reads the target and what came after it: `store.undo`).
 
 An event's snapshots hold exactly what it changed. Undoing puts its `before` back with
 `snapshot.restore`, but only when nothing later still builds on it: no later change that still

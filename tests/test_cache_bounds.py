@@ -18,10 +18,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot import ack, metrics, options
+from bot import ack, metrics, options, watchdog
 from lang import speaking
 from render import history
-from store import change, remembered
 from store.links import Link
 from table import model
 from table.event import Event
@@ -95,34 +94,15 @@ def test_fatigue_levels_kept_stay_within_their_bound() -> None:
 # --- the bot's own keeps, each filled past its bound ------------------------------------------
 
 
-def test_the_store_remembers_at_most_its_bound() -> None:
-    kept = remembered.Remembered()
-    over = remembered.REMEMBERED_MAX + 100
-    for key in range(over):
-        kept.put(key, f"answer {key}", (1, None))
-    assert len(kept._answers) == remembered.REMEMBERED_MAX
-    assert kept.get(over - 1, (1, None)) == f"answer {over - 1}"
-    assert kept.get(0, (1, None)) is None  # the longest remembered went first
-
-
-def test_postgres_remembers_at_most_its_bound_of_tables() -> None:
-    changes = change.Changes(backend=None, now=lambda: datetime.now(UTC))  # type: ignore[arg-type]
-    over = change.REMEMBERED_PG + 100
-    for channel in range(over):
-        changes._remember(("key", channel), model.Table(channel + 1, None), None)  # type: ignore[arg-type]
-    assert len(changes._remembered) == change.REMEMBERED_PG
-    assert ("key", over - 1) in changes._remembered
-
-
 async def test_the_watchdog_remembers_the_last_interaction_ids_only() -> None:
-    acks = ack.Acks(watchdog=60)
-    over = ack.RECENT + 100
+    acks = watchdog.Acks(watchdog=60)
+    over = watchdog.RECENT + 100
     kind = discord.InteractionType.application_command
     for number in range(over):
         item: Any = SimpleNamespace(id=number, type=kind, extras={})
         acks.arrived(item)
-        ack._settle(ack.ack_of(item))  # answered at once
-    assert len(acks.recent) == ack.RECENT
+        ack.settle(ack.ack_of(item))  # answered at once
+    assert len(acks.recent) == watchdog.RECENT
     assert over - 1 in acks.recent and 0 not in acks.recent
     assert not acks.pending
     acks.close()

@@ -24,7 +24,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from store import Store
-from store.changes import Changes
+from store.changes import ChangeFeed
 from store.links import Link
 from web.limits import Gate, Limits, address
 from web.live import Hub, Page
@@ -70,7 +70,7 @@ class WebServer:
         self.gate = Gate(limits or Limits())
         self.hub = Hub(store)
         self._runner: web.AppRunner | None = None
-        self._changes: Changes | None = None
+        self._changes: ChangeFeed | None = None
         self._static = {
             name: (files("web").joinpath("static", name).read_bytes(), kind)
             for name, kind in STATIC.items()
@@ -85,7 +85,7 @@ class WebServer:
         return app
 
     async def start(self) -> None:
-        self._changes = await Changes.open(self._store, self._url, self.hub.changed)
+        self._changes = await ChangeFeed.open(self._store, self._url, self.hub.changed)
         self.hub.start()
         # A page closed mid-stream cancels its handler at once: its stream is counted no more.
         self._runner = web.AppRunner(

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 from tqdm import tqdm
 
 from bot.settings import redacted_url
@@ -33,9 +34,7 @@ from store.store import open_backend
 # Copied first, in this order (foreign keys); any other table of a later schema comes after.
 FIRST = ("channels", "events")
 SELF_REFERENCES = {"events": ("undone_by", "undoes")}  # set after every row is in
-# SQLite's change stamps (migration `change_stamps`): its triggers make them as the rows go
-# in, so they are never copied.
-OWN_BOOKKEEPING = frozenset({"schema_version", "channel_stamps", "guild_stamps"})
+OWN_BOOKKEEPING = frozenset({"schema_version"})  # each database's own: never copied
 CONNECT_TIMEOUT = 10.0
 
 
@@ -119,8 +118,6 @@ async def connect(url: str, role: str, *, readonly: bool) -> AsyncIterator[Raw]:
             await conn.close()
         return
     try:
-        import asyncpg
-
         conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
     except Exception as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -128,8 +128,8 @@ class Pair:
         return reply
 
     @contextlib.asynccontextmanager
-    async def tablekeeper(self, database_url: str) -> AsyncIterator[Env]:
-        env = Env(self.tk, database_url)
+    async def tablekeeper(self, database_url: str, synchronous: str = "full") -> AsyncIterator[Env]:
+        env = Env(self.tk, database_url, sqlite_synchronous=synchronous)
         checked(self, True)
         use(self.tk)
         await env.start(sync=True)

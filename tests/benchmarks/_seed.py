@@ -4,10 +4,8 @@ migrations run on them at open, as they would on a live database being upgraded.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
-import sqlite3
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +15,8 @@ import aiosqlite
 
 from rules.fatigue import FatigueState
 from store.codec import CHARACTER_COLUMNS, character_row
-from store.migrate import load_migrations, migrate
+from store.migrate import load_migrations
+from store.sqlite import migrate_sqlite
 from store.store import Store
 from table.model import Character, Monster, Table
 from table.snapshot import character_to_dict
@@ -108,10 +107,9 @@ class Raw:
 
 
 async def raw_database(path: Path) -> Raw:
-    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        conn.execute("PRAGMA journal_mode = WAL")
-        migrate(conn, [m for m in load_migrations("sqlite") if m.version <= BASE_SCHEMA])
     db = await aiosqlite.connect(path, isolation_level=None)
+    await db.execute("PRAGMA journal_mode = WAL")
+    await migrate_sqlite(db, [m for m in load_migrations("sqlite") if m.version <= BASE_SCHEMA])
     await db.execute("BEGIN")
     return Raw(db)
 

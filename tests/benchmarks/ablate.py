@@ -69,9 +69,9 @@ def button_built_once(saves: ModuleType) -> list[tuple[Any, str, Any]]:
     built: list[discord.ui.View] = []
     make, view = saves.SaveAgain, saves.buttons_view
 
-    def once(args: tuple[Any, ...]) -> discord.ui.View:
+    def once(*buttons: tuple[Any, ...]) -> discord.ui.View:
         if not built:
-            built.append(view(make(*args)))
+            built.append(view(*(make(*args) for args in buttons)))
         return built[0]
 
     return [(saves, "SaveAgain", lambda *args: args), (saves, "buttons_view", once)]

@@ -16,16 +16,17 @@ Beside Tablekeeper's commands: `/echo` (the echo bot's fixed text) and `/echo sa
 echo bot sending a `/save level:5 vs:7` reply, embed and "Roll again" button, built from a
 fixed dict: discord.py's cost for that payload, the floor of what `/save` can take).
 `--store` splits the store's part of each change (`/fatigue spend`, `/monster hit`) on SQLite
-too: the hop to the connection's thread, BEGIN and the savepoint, the change's body, the COMMIT
-(with what follows it on that thread: keeping results; under synchronous=FULL the sync of the
-log, the disk's own time), the hop back to the event loop, settling the callers, and the task
-resuming; and, one per round in the same run, one 4 KB page written and synced to the disk
-(`fdatasync`, in the database's folder): with the spend's phases outside its command, that gives
-the floor of a durable change in this harness, a store that took nothing but one sync.
-Each round ends with untimed reads, so the next round's commands find the store's read cache
-filled; `--after-write` sends a change (untimed) before each command instead, a player's
-`/fatigue spend` (`--after-write hit`: the GM's `/monster hit`), so each reads the channel right
-after a change, as the shuffled latency rounds often do.
+too: its turn at the connection and BEGIN IMMEDIATE, the change's body (its statements, each a
+call on aiosqlite's thread and back), the wait for its COMMIT's turn (a change that comes alone
+commits alone), the COMMIT (under synchronous=FULL the sync of the log, the disk's own time),
+and its caller resuming; and, one per round in
+the same run, one 4 KB page written and synced to the disk (`fdatasync`, in the database's
+folder): with the spend's phases outside its command, that gives the floor of a durable change
+in this harness, a store that took nothing but one sync.
+Each round ends with untimed reads (as a table in play reads between changes); `--after-write`
+sends a change (untimed) before each command instead, a player's `/fatigue spend`
+(`--after-write hit`: the GM's `/monster hit`), so each reads the channel right after a change,
+as the shuffled latency rounds often do.
 """
 
 from __future__ import annotations
@@ -61,15 +62,7 @@ from tests.benchmarks.commands import COMMANDS, who
 from tests.localdiscord.world import speaking
 
 PHASES = ("arrive → command", "command → answer", "answer → request", "request → done")
-STORE_PHASES = (
-    "hop to thread",
-    "BEGIN",
-    "body",
-    "COMMIT and after",
-    "hop back",
-    "settle",
-    "resume",
-)
+STORE_PHASES = ("turn and BEGIN", "body", "COMMIT's turn", "COMMIT", "caller resumes")
 ECHO, SAVE_SIZED = "/echo", "/echo save-sized"
 ROLLER = 1_300_000_000_000_000  # a snowflake's size, for the button's custom_id
 READS = ("/party show", "/history")  # after each round's changes, read again (untimed)
@@ -123,10 +116,9 @@ def timestamps() -> Iterator[None]:
 @contextlib.contextmanager
 def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
     """Each SQLite change's moments, from its `write` to its caller resuming, appended to `into`
-    (one batch of one change at a time: the benchmark sends them one by one)."""
+    (one change at a time: the benchmark sends them one by one)."""
     backend = sqlite_store.SqliteBackend
-    write, commit_pending = backend.write, backend._commit_pending
-    settle, drive = backend._settle, sqlite_store.drive
+    write, run, end = backend.write, sqlite_store.run_sqlite, backend._end
     now: dict[str, float] = {}
 
     async def timed_write(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -137,35 +129,32 @@ def store_timestamps(into: list[dict[str, float]]) -> Iterator[None]:
         into.append(dict(now))
         return result
 
-    def timed_commit_pending(self: Any, loop: asyncio.AbstractEventLoop) -> None:
-        now["thread"] = time.perf_counter()
-        commit_pending(self, loop)
-        now["posted"] = time.perf_counter()  # the COMMIT done, the settling posted to the loop
+    async def timed_run(conn: Any, begin: str, body: Any, **options: Any) -> Any:
+        async def timed_body(tx: Any) -> Any:
+            now["body"] = time.perf_counter()  # BEGIN done
+            try:
+                return await body(tx)
+            finally:
+                now["bodied"] = time.perf_counter()
 
-    def timed_settle(self: Any, *args: Any) -> None:
-        now["settle"] = time.perf_counter()
-        settle(self, *args)
-        now["settled"] = time.perf_counter()
+        return await run(conn, begin, timed_body, **options)
 
-    def timed_drive(coro: Any) -> Any:
-        now.setdefault("body", time.perf_counter())
-        try:
-            return drive(coro)
-        finally:
-            now["bodied"] = time.perf_counter()
+    async def timed_end(self: Any, committed: Any) -> None:
+        now["commit"] = time.perf_counter()  # the COMMIT's turn came
+        await end(self, committed)
+        now["committed"] = time.perf_counter()
 
     with patched(
         [
             (backend, "write", timed_write),
-            (backend, "_commit_pending", timed_commit_pending),
-            (backend, "_settle", timed_settle),
-            (sqlite_store, "drive", timed_drive),
+            (backend, "_end", timed_end),
+            (sqlite_store, "run_sqlite", timed_run),
         ]
     ):
         yield
 
 
-STORE_MOMENTS = ("write", "thread", "body", "bodied", "posted", "settle", "settled", "resumed")
+STORE_MOMENTS = ("write", "body", "bodied", "commit", "committed", "resumed")
 
 
 @functools.cache  # built once, at the first call (Tablekeeper's catalogs installed by then)

@@ -5,7 +5,7 @@ process (as deployed) on a fresh SQLite file, against a local Discord on loopbac
 this process, and offers it mixed commands at a steady rate (`--rate`, 250 a second by default;
 open loop: each is sent when it is due, whether or not the ones before were answered, so a
 slow bot meets a queue, as on Discord), spread over `--channels` channels (200, then 20,000:
-every channel's table read, remembered and forgotten again), for `--minutes` each. The mix is
+every channel's table read afresh each time), for `--minutes` each. The mix is
 an evening at many tables: rolls, saves, fatigue spent and recovered, the party shown, history,
 a monster hit, initiative moved on, an undo (`MIX`).
 

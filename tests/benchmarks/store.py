@@ -3,13 +3,14 @@
 Each round runs every case once, in a shuffled order, on one database file in a temp dir:
 - `apply()` of a fatigue spend (`table.partyops.spend`) on one character, one after another;
   from 20 concurrent coroutines on one channel; and from 20 coroutines on 20 channels;
-- `read()` of a channel with 1, 10 and 50 characters: as it comes (given again from the last
-  read while its channel is unchanged), and afresh (the statements and the decoding).
+- `read()` of a channel with 1, 10 and 50 characters, and `history()` of its newest page: as
+  they come (each row decoded once, `store.codec`, `store.events`), and decoded afresh (those
+  functools caches emptied before each: what they save).
 Then the cost of durability: the sequential spend on two more files, one with the default
 `synchronous=FULL` (a commit that returned survives a power cut) and one with NORMAL
 (`SQLITE_SYNCHRONOUS=normal`: survives a killed process only), interleaved, side by side.
 Last, many channels in play at once: 100, 1,000 and 3,000, a look and a spend in each, round
-robin (the store remembers a bounded number of answers: past it, each is read again).
+robin (past 4,096 characters, the decoded rows kept, each is decoded again).
 The baseline is a second aiosqlite connection to the same file doing the bare minimum: for a
 spend, `BEGIN IMMEDIATE; UPDATE characters SET fp = fp + 1 …; COMMIT`; for a read, `BEGIN`,
 the store's own three SELECTs, `COMMIT`. Like the store, it holds an asyncio.Lock around each
@@ -31,9 +32,9 @@ from pathlib import Path
 
 import aiosqlite
 
-from store import Store
-from store.remembered import REMEMBERED_MAX
-from table.model import Character, Table, name_key
+from store import Store, codec, events
+from table.model import Character, Table
+from table.names import name_key
 from table.partyops import spend
 from tests.benchmarks._figures import duration, machine, orders, paired_ratio, summarize, table
 
@@ -134,6 +135,13 @@ class Bare:
                     await cursor.fetchall()
             await self.db.execute("COMMIT")
 
+    async def history(self, channel_id: int) -> None:
+        async with self.lock:
+            await self.db.execute_fetchall(
+                "SELECT * FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 11",
+                (channel_id,),
+            )
+
 
 async def measure(path: Path, rounds: int, seed_: int) -> None:
     async with Store.open(f"sqlite:///{path}") as store:
@@ -142,6 +150,8 @@ async def measure(path: Path, rounds: int, seed_: int) -> None:
             await seed(store, channel_id, 1)
         for count, channel_id in READ_CHANNELS.items():
             await seed(store, channel_id, count)
+        for _ in range(10):  # a page of history: ten changes after the seed
+            await store.apply(READ_CHANNELS[10], GUILD, ACTOR, "fatigue spend", _spend_first)
         async with aiosqlite.connect(path, isolation_level=None) as db:
             # The same per-connection settings as the store's (WAL is already on the file).
             await db.execute("PRAGMA synchronous = FULL")
@@ -165,15 +175,28 @@ def operations(store: Store, bare: Bare) -> dict[str, tuple[list[Operation], int
 
     def store_read_afresh(channel_id: int) -> Operation:
         async def read() -> object:
-            # A benchmark may reach in: forget the answers the store remembers (by its
-            # channel's change stamps), so this times the statements and the decoding.
-            store._backend._remembered.forget()  # type: ignore[attr-defined]
+            # A benchmark may reach in: empty the decoded rows, so this decodes them all.
+            codec._character.cache_clear()
+            codec._monster.cache_clear()
             return await store.read(channel_id, GUILD)
 
         return read
 
     def bare_read(channel_id: int) -> Operation:
         return lambda: bare.read(channel_id)
+
+    def store_history(channel_id: int) -> Operation:
+        return lambda: store.history(channel_id)
+
+    def store_history_afresh(channel_id: int) -> Operation:
+        async def read() -> object:
+            events._decoded_event.cache_clear()
+            return await store.history(channel_id)
+
+        return read
+
+    def bare_history(channel_id: int) -> Operation:
+        return lambda: bare.history(channel_id)
 
     concurrent = COROUTINES * OPS_PER_COROUTINE
     # Coroutine i takes operations i, i + 20, …: on 20 channels, each has a channel of its own.
@@ -193,10 +216,17 @@ def operations(store: Store, bare: Bare) -> dict[str, tuple[list[Operation], int
         for count, channel_id in READ_CHANNELS.items():
             plural = "s" if count > 1 else ""
             found[f"{who}: read, {count} character{plural}"] = ([make(channel_id)] * READS, 1)
-            # The store gives a read again while nothing was committed: also time it afresh.
+            # Each row is decoded once: also time the read with every row decoded again.
             afresh = store_read_afresh if who == "store" else make
-            name = f"{who}: read afresh, {count} character{plural}"
+            name = f"{who}: read decoded afresh, {count} character{plural}"
             found[name] = ([afresh(channel_id)] * READS, 1)
+    page = READ_CHANNELS[10]  # its newest page: ten spends and the seed
+    for who, history, afresh in (
+        ("store", store_history, store_history_afresh),
+        ("bare", bare_history, bare_history),
+    ):
+        found[f"{who}: history page"] = ([history(page)] * READS, 1)
+        found[f"{who}: history page decoded afresh"] = ([afresh(page)] * READS, 1)
     return found
 
 
@@ -290,8 +320,7 @@ def _spend_first(table: Table) -> tuple[Table, object]:
 
 async def many_channels(folder: Path, counts: tuple[int, ...]) -> None:
     """Channels in play at once, each a party of five: a look at the party and a spend in each,
-    round robin, three times. The store remembers so many answers (`REMEMBERED_MAX`); with more
-    channels in play, each look and change reads its channel again."""
+    round robin, three times."""
     rows = []
     for count in counts:
         path = f"sqlite:///{folder / f'many-{count}.db'}"
@@ -312,10 +341,7 @@ async def many_channels(folder: Path, counts: tuple[int, ...]) -> None:
             [f"{count:,}", duration(summarize(looks).median), duration(summarize(spends).median)]
         )
     print()
-    print(
-        f"Channels in play (parties of five, round robin; synchronous=NORMAL; medians), "
-        f"{REMEMBERED_MAX:,} answers remembered"
-    )
+    print("Channels in play (parties of five, round robin; synchronous=NORMAL; medians)")
     print(table(["channels", "look", "spend"], rows))
 
 

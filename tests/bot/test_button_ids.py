@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cogs._buttons import CUSTOM_ID_MAX, TableButton, id_code, id_from_code
-from cogs.fatigue import SpendOne
+from cogs._fatigue import SpendOne
 from cogs.monsters import HitAgain
 from cogs.party import PAGES_MAX, PartyPage
 from cogs.saves import PartySaveAgain, SaveAgain
@@ -34,7 +34,7 @@ AGAINST = st.one_of(
 
 async def clicked(button: TableButton) -> Any:
     """What discord.py rebuilds from the custom_id alone when the button is clicked."""
-    match = type(button).__discord_ui_compiled_template__.fullmatch(button.custom_id)
+    match = button.template.fullmatch(button.custom_id)
     assert match is not None, button.custom_id
     assert len(button.custom_id) <= CUSTOM_ID_MAX
     return await type(button).from_custom_id(None, button.item, match)  # type: ignore[arg-type]

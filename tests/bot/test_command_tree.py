@@ -16,6 +16,7 @@ import pytest
 
 from bot.client import COGS, Tablekeeper
 from bot.settings import Settings
+from bot.tree import PRIVATE_WHEN
 from cogs.help import EXAMPLES
 from store import Store
 from tests.localdiscord.commands import CommandLineError, parse_command_line
@@ -214,20 +215,29 @@ async def _leaves(db: Path) -> list[Any]:
         return [c for c in bot.tree.walk_commands() if not hasattr(c, "walk_commands")]
 
 
+class Options(dict[str, Any]):
+    """What a privacy predicate reads: options by name, None for one not given (as
+    `app_commands.Namespace`)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self.get(name)
+
+
+def declared(command: Any, **options: Any) -> bool:
+    when = getattr(command.callback, PRIVATE_WHEN, False)
+    return bool(when(Options(options)) if callable(when) else when)
+
+
 def test_private_replies_are_declared_so_a_deferral_matches_them(tmp_path: Path) -> None:
     """A deferral is made before the reply exists, from the command's declaration
-    (`extras={"ephemeral": …}`): a `public`/`private` option must be the one it names."""
+    (`@private(…)`): a command with a `public` option is private unless it is given, one with
+    a `private` option private when it is given."""
     for command in asyncio.run(_leaves(tmp_path / "tree.db")):
-        choice = command.extras.get("ephemeral", False)
-        options = {p.name: p for p in command.parameters}
+        options = {p.name for p in command.parameters}
         where = f"/{command.qualified_name}"
         if "public" in options:
-            assert choice == "!public", f"{where}: declare extras=private_unless('public')"
+            assert declared(command) and declared(command, public=False), where
+            assert not declared(command, public=True), where
         elif "private" in options:
-            assert choice == "private", f"{where}: declare extras=private_if('private')"
-        elif isinstance(choice, str):
-            name = choice.lstrip("!")
-            assert name in options, f"{where}: its ephemeral choice names no option {name!r}"
-            assert options[name].type.name == "boolean", f"{where}: {name!r} is not a boolean"
-        else:
-            assert isinstance(choice, bool), where
+            assert not declared(command) and not declared(command, private=False), where
+            assert declared(command, private=True), where

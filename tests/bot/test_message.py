@@ -1,19 +1,14 @@
 """`bot.message.Message`: one answer in the form each route takes (files as `files` on a new
-message, as `attachments` on an edit), with fresh files of the same bytes for every request;
-and `cogs._reply.whisper`, which a command's answer never is (its privacy is declared)."""
+message, as `attachments` on an edit), with fresh files of the same bytes for every request."""
 
 from __future__ import annotations
 
 import io
-from types import SimpleNamespace
-from typing import Any
 
 import discord
-import pytest
 from discord.utils import MISSING
 
 from bot.message import Message
-from cogs._reply import whisper
 
 
 def chart() -> discord.File:
@@ -50,13 +45,3 @@ def test_what_is_not_given_is_not_sent() -> None:
     assert cleared.new() == {}  # nothing to send
     assert cleared.edit() == {"embeds": [], "attachments": []}  # an edit clears them
     assert Message(view=MISSING, content=None).edit() == {"content": None}
-
-
-async def test_a_commands_answer_is_never_whispered() -> None:
-    command: Any = SimpleNamespace(
-        type=discord.InteractionType.application_command,
-        extras={},
-        response=SimpleNamespace(is_done=lambda: False),
-    )
-    with pytest.raises(ValueError, match="as the command declares"):
-        await whisper(command, "psst")

@@ -6,11 +6,16 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import discord
+
 from bot.metrics import PENDING_MAX, Metrics
 
 
 def interaction(number: int, command: str = "roll") -> Any:
-    return SimpleNamespace(id=number, command=SimpleNamespace(qualified_name=command), data={})
+    kind = discord.InteractionType.application_command
+    return SimpleNamespace(
+        id=number, type=kind, command=SimpleNamespace(qualified_name=command), data={}
+    )
 
 
 def sample(metrics: Metrics, name: str, **labels: str) -> float:

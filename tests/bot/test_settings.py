@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -103,15 +102,6 @@ def test_postgres_urls_are_taken_and_their_password_never_shows(url: str) -> Non
     assert settings.database_url == url
     assert "secret" not in repr(settings)
     assert "tk:***@db.example" in repr(settings)
-
-
-def test_postgres_without_its_driver_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "asyncpg", None)  # as if it were not installed
-    with pytest.raises(SettingsError) as caught:
-        Settings(token=TOKEN, database_url="postgresql://tk@localhost/tk")
-    assert str(caught.value) == (
-        "DATABASE_URL is a PostgreSQL URL, which needs the asyncpg driver: pip install asyncpg"
-    )
 
 
 def test_token_never_shows(caplog: pytest.LogCaptureFixture) -> None:

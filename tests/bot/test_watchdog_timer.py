@@ -1,5 +1,5 @@
-"""`bot.ack.Acks`: one timer for every interaction's watchdog. Each unanswered interaction is
-deferred once, `watchdog` seconds after it arrived and not before; an answered one never."""
+"""`bot.ack.Acks`: each unanswered interaction is deferred once, `watchdog` seconds after it
+arrived and not before; an answered one never."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.ack import Acks, _settle, ack_of
+from bot.ack import ack_of, settle
+from bot.watchdog import Acks
 
 WATCHDOG = 0.05
 
@@ -21,10 +22,9 @@ class Recorded(Acks):
         super().__init__(watchdog=WATCHDOG)
         self.spawned: dict[int, float] = {}
 
-    def _spawn(self, interaction: discord.Interaction) -> None:
+    async def defer_now(self, interaction: discord.Interaction) -> None:
         assert interaction.id not in self.spawned, "deferred twice"
         self.spawned[interaction.id] = asyncio.get_running_loop().time()
-        self.pending.pop(interaction.id, None)  # as `_defer` does once it is done
 
 
 def interaction(number: int) -> Any:
@@ -40,7 +40,7 @@ async def arrivals(answered: set[int]) -> tuple[Recorded, dict[int, float]]:
         arrived[number] = loop.time()
         acks.arrived(item)
         if number in answered:
-            _settle(ack_of(item))  # answered at once, as the fast path is
+            settle(ack_of(item))  # answered at once, as the fast path is
         await asyncio.sleep(WATCHDOG / 4)  # some arrive while others are due
     await asyncio.sleep(WATCHDOG * 2)
     return acks, arrived
@@ -51,7 +51,7 @@ async def test_each_unanswered_one_is_deferred_once_when_due() -> None:
     assert sorted(acks.spawned) == [1, 4, 5, 6]
     for number, when in acks.spawned.items():  # never early (asyncio may run a timer up to
         assert when >= arrived[number] + WATCHDOG - 0.001  # its clock's resolution early)
-    assert not acks._due and acks._timer is None  # nothing left armed
+    assert not acks.pending  # nothing left armed
 
 
 async def test_none_answered_all_deferred_and_all_answered_none() -> None:

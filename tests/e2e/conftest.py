@@ -32,6 +32,7 @@ class Env:
     discord: LocalDiscord
     database_url: str  # sqlite:///… or postgresql://…
     cogs: tuple[str, ...] = field(default_factory=_cogs)  # the extensions the bot loads
+    sqlite_synchronous: str = "full"  # SQLITE_SYNCHRONOUS
     store: Store = field(init=False)
     bot: Tablekeeper = field(init=False)
     _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
@@ -42,10 +43,13 @@ class Env:
             token=self.discord.token,
             database_url=self.database_url,
             api_base=self.discord.api_base,
+            sqlite_synchronous=self.sqlite_synchronous,
         )
 
     async def start(self, *, sync: bool) -> None:
-        self.store = await self._stack.enter_async_context(Store.open(self.settings.database_url))
+        settings = self.settings
+        opening = Store.open(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+        self.store = await self._stack.enter_async_context(opening)
         self.bot = Tablekeeper(self.settings, self.store, cogs=self.cogs, painter=painter())
         self.discord.server.gateway.identified.clear()
         await self._stack.enter_async_context(

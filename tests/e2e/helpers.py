@@ -76,6 +76,14 @@ class Scripted:
         return face
 
 
+async def handled(env: Any) -> None:
+    """Until every handler the bot was running has ended (each one's outcome counted)."""
+    deadline = time.monotonic() + env.discord.timeout
+    while env.bot.acks.working:
+        assert time.monotonic() < deadline, "a handler never ended"
+        await asyncio.sleep(0.01)
+
+
 async def whispered(d: Any, reply: Reply) -> Reply:
     """The private word that follows a reply (`cogs._reply.whisper`: the GM's copy of a public
     reply that left something out), once the bot has sent it."""

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
-from cogs._reply import private_unless, reply, update
+from cogs._reply import private, reply, update
 from cogs._shared import CHANNEL_ONLY, read_table
 
 
@@ -68,9 +68,8 @@ class Redraw(TableButton, template=r"tk:test:redraw:(?P<n>\d{1,3})"):
 
 
 class Pictures(commands.Cog):
-    @app_commands.command(
-        name="picture", description="A chart, with its alt text", extras=private_unless("public")
-    )
+    @app_commands.command(name="picture", description="A chart, with its alt text")
+    @private(lambda options: not options.public)
     @app_commands.guild_only()
     async def picture(
         self,

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from bot.ack import WATCHDOG
+from bot.watchdog import WATCHDOG
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed
 from tests.localdiscord.reply import Reply
@@ -22,32 +21,25 @@ DEADLINE = 3.0
 
 @contextlib.asynccontextmanager
 async def store_held(env: Env, seconds: float) -> AsyncIterator[None]:
-    """Keep the store busy for `seconds`, as a slow disk would: SQLite's one connection thread,
-    which runs every transaction whole, sleeps; every command that reads or writes waits. Quick
-    reads, which otherwise skip that thread, take it meanwhile (the store's fallback when SQLite
-    says busy), so they wait too."""
-    backend: Any = env.store._backend
-    reader = getattr(backend, "_reader", None)
-    if reader is not None:
-        backend._reader = None
-    held = asyncio.Event()
-    loop = asyncio.get_running_loop()
+    """Keep the store busy for `seconds`, as a slow disk would: a change and a read that take
+    that long hold the store's connections, so every command that reads or writes waits."""
+    held = [asyncio.Event(), asyncio.Event()]
 
-    def slow_disk() -> None:
-        loop.call_soon_threadsafe(held.set)
-        time.sleep(seconds)
+    async def slow_disk(tx: object, held: asyncio.Event) -> None:
+        held.set()
+        await asyncio.sleep(seconds)
 
-    async def hold() -> None:
-        await env.store._backend._thread.run(slow_disk)  # type: ignore[attr-defined]
-
-    task = asyncio.create_task(hold())
-    await held.wait()
+    backend = env.store.backend
+    tasks = [
+        asyncio.create_task(backend.write(0, lambda tx: slow_disk(tx, held[0]))),
+        asyncio.create_task(backend.read(lambda tx: slow_disk(tx, held[1]))),
+    ]
+    for each in held:
+        await each.wait()
     try:
         yield
     finally:
-        await task
-        if reader is not None:
-            backend._reader = reader
+        await asyncio.gather(*tasks)
 
 
 def acknowledged_in(env: Env, reply: Reply) -> float:

@@ -64,12 +64,12 @@ async def test_it_is_a_change_history_shows_and_undo_takes_back(env: Any) -> Non
     await d.type("/character use name:Grusk", user=d.player)
     history = await d.slash("history", user=d.player)
     newest = history.embed["description"].splitlines()[0]
-    assert "character use" in newest and "Grusk in use off → on" in newest
+    assert "character use" in newest and "Grusk active off → on" in newest
     await d.slash("undo", user=d.player)
     assert not any(c.active for c in (await env.table()).characters)
 
 
-async def test_a_character_given_to_another_player_is_no_longer_in_use(env: Any) -> None:
+async def test_a_character_given_to_another_player_is_no_longer_active(env: Any) -> None:
     d = env.discord
     await two(env)
     await d.type("/character use name:Grusk", user=d.player)

@@ -3,19 +3,20 @@ shows the same boards and history and undoes the same change; and every refusal 
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import sqlite3
 import sys
 from pathlib import Path
 
+import aiosqlite
 import asyncpg
 import pytest
 
 from bot.tools import ToolError
 from bot.tools.copydb import copy_db
-from store.migrate import load_migrations, migrate
+from store.migrate import load_migrations
+from store.sqlite import migrate_sqlite
 from tests.e2e.conftest import Env
 from tests.e2e.test_process import process_env, run_tool
 from tests.localdiscord.client import LocalDiscord
@@ -103,11 +104,11 @@ async def test_sqlite_to_postgres_and_back_keeps_boards_history_and_undo(
 
 async def tablekeeper_sqlite(path: Path, *, versions: int | None = None, rows: bool = False) -> str:
     """A Tablekeeper SQLite database at the first `versions` migrations (all by default)."""
-    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+    async with aiosqlite.connect(path, isolation_level=None) as db:
         wanted = load_migrations()
-        migrate(db, wanted if versions is None else wanted[:versions])
+        await migrate_sqlite(db, wanted if versions is None else wanted[:versions])
         if rows:
-            db.execute("INSERT INTO channels (channel_id) VALUES (1)")
+            await db.execute("INSERT INTO channels (channel_id) VALUES (1)")
     return f"sqlite:///{path}"
 
 

@@ -38,7 +38,7 @@ def slip_in_before_next_write(env: Any, change: Change) -> Iterator[None]:
     """The next write transaction the bot's store begins is preceded by `change`, committed
     as its own logged change by the channel's GM ("settings set")."""
     store, channel = env.store, env.discord.table
-    backend = store._backend
+    backend = store.backend
     original = backend.write
     pending = [change]
 
@@ -152,15 +152,17 @@ async def test_undo_decides_gm_from_the_table_it_loads(env: Any) -> None:
 @contextlib.contextmanager
 def counting_transactions(env: Any) -> Iterator[dict[str, int]]:
     """How many reading and writing transactions the bot's store begins meanwhile."""
-    backend = env.store._backend
+    backend = env.store.backend
     counts = {"read": 0, "write": 0}
     with pytest.MonkeyPatch.context() as patch:
         for kind in counts:
             original = getattr(backend, kind)
 
-            def counted(*args: Any, _kind: str = kind, _original: Any = original) -> Any:
+            def counted(
+                *args: Any, _kind: str = kind, _original: Any = original, **kwargs: Any
+            ) -> Any:
                 counts[_kind] += 1
-                return _original(*args)
+                return _original(*args, **kwargs)
 
             patch.setattr(backend, kind, counted)
         yield counts

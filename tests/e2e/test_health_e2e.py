@@ -11,6 +11,7 @@ import pytest
 
 from bot.health import HealthServer
 from tests.e2e.conftest import Env
+from tests.e2e.helpers import handled
 from tests.e2e.test_operations_process import free_port
 
 
@@ -62,6 +63,7 @@ async def test_a_database_error_in_a_command_is_counted(
     monkeypatch.setattr(env.store, "apply", broken)
     reply = await d.slash("character create", user=d.player, name="Aria", level=1)
     assert reply.ephemeral and "nothing was changed" in reply.text
+    await handled(env)
     text = env.bot.metrics.render().decode()
     assert "tablekeeper_database_errors_total 1.0" in text
     assert 'command="character create",outcome="error"} 1.0' in text

@@ -9,11 +9,12 @@ from pathlib import Path
 
 from store import Store
 from store.export import export_bytes
+from table.actions import IMPORTED
 from tests.e2e.conftest import Env
 from tests.e2e.test_import_e2e import _played
 from tests.e2e.test_process import process_env, run_tool
 from tests.localdiscord.world import speaking
-from tests.store.importing import GM, GUILD, exported, play
+from tests.store.importing import GM, GUILD, PLAYER, TOKEN, exported, play
 
 SOURCE, TARGET = 101, 202
 
@@ -33,7 +34,7 @@ async def test_an_admin_imports_from_a_shell(tmp_path: Path) -> None:
     assert (code, err) == (0, "")
     assert (
         out.strip()
-        == f"Channel 303: imported 2 characters, 1 monsters and 11 changes from {export}"
+        == f"Channel 303: imported 2 characters, 1 monsters, 6 rolls and 11 changes from {export}"
     )
 
     code, out, err = await run_tool(*args, "--channel", str(TARGET), env=env, cwd=tmp_path)
@@ -43,7 +44,13 @@ async def test_an_admin_imports_from_a_shell(tmp_path: Path) -> None:
         *args, "--channel", str(TARGET), "--replace", "--actor", str(GM), env=env, cwd=tmp_path
     )
     assert code == 0 and "replaced its table with" in out
+    code, out, err = await run_tool(
+        *args, "--channel", "404", env=dict(env, ROLL_LOG_KEEP="5"), cwd=tmp_path
+    )
+    assert (code, out) == (1, "")
+    assert err == "ROLL_LOG_KEEP must be between 100 and 1,000,000 (rolls a channel keeps), not 5\n"
     async with Store.open(url) as store:
+        assert await store.channel_rolls(404) == []
         replaced = (await store.history(TARGET, 1))[0]
         assert (replaced.action, replaced.actor_id) == ("import", GM)  # --actor's
         undone = await store.undo_last(TARGET, GUILD, GM, True)
@@ -98,3 +105,25 @@ async def test_history_and_undo_name_the_command_line_in_words(env: Env, tmp_pat
     undone = await d.click(asked, "Undo", user=d.gm)
     assert "import by an admin (command line) at" in undone.text and "<@0>" not in undone.text
     d.assert_clean()
+
+
+async def test_the_bots_own_export_keeps_its_players_only_with_the_bots_token(
+    tmp_path: Path,
+) -> None:
+    """The file is signed with a key from the bot's DISCORD_TOKEN: the shell that has it (as
+    the bot's .env does) keeps who made each change, into the server it came from; without
+    it, no one is vouched for."""
+    url = f"sqlite:///{tmp_path / 'tk.db'}"
+    async with Store.open(url) as store:
+        await play(store, SOURCE)
+        document = await exported(store, SOURCE)  # signed with the key of TOKEN
+    export = tmp_path / "export.json"
+    export.write_bytes(export_bytes(document))
+    args = ("import", str(export), "--guild", str(GUILD), "--channel")
+    with_token = process_env(DATABASE_URL=url, DISCORD_TOKEN=TOKEN)
+    assert (await run_tool(*args, "303", env=with_token, cwd=tmp_path))[0] == 0
+    assert (await run_tool(*args, "304", env=process_env(DATABASE_URL=url), cwd=tmp_path))[0] == 0
+    async with Store.open(url) as store:
+        kept = {e.actor_id for e in await store.history(303, 20)}
+        assert kept == {GM, PLAYER}
+        assert {e.actor_id for e in await store.history(304, 20)} == {IMPORTED}

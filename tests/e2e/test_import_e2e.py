@@ -13,6 +13,7 @@ from tests.e2e.helpers import snapshot
 from tests.e2e.test_export_e2e import exported
 from tests.localdiscord import forge
 from tests.localdiscord.attachments import Upload
+from tests.localdiscord.world import speaking
 
 
 async def _played(env: Env) -> dict[str, Any]:
@@ -225,4 +226,67 @@ async def test_a_channel_replaced_by_an_import_moves_again(env: Env) -> None:
     assert "character create" in history and "settings server" in history
     assert "fatigue spend" not in history and "import" not in history
     assert (await env.table(d.gm_notes)).characters == (await env.table(d.side_table)).characters
+    d.assert_clean()
+
+
+async def test_an_everyone_gm_role_is_refused_as_settings_set_refuses_it(env: Env) -> None:
+    """@everyone's id is the server's own: a file making it the GM role would make every member
+    a GM, which `/settings set gm_role:@everyone` refuses. So does an import, in so many words,
+    and one whose history would put it back on /undo."""
+    d = env.discord
+    document = await _played(env)
+    forged = dict(document, own_settings=[*document["own_settings"], "gm_role_id"])
+    forged["settings"] = dict(document["settings"], gm_role_id=str(d.guild.id))
+    before = await snapshot(env, d.side_table)
+    refused = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(forged))
+    assert refused.ephemeral
+    assert refused.text == (
+        "settings.gm_role_id: @everyone can't be the GM role: pick a role only GMs have"
+    )
+    logged = json.loads(json.dumps(document))
+    (change,) = [e for e in logged["history"] if e["action"] == "settings set"]
+    change["before"]["channel"]["settings"]["gm_role_id"] = d.guild.id
+    refused = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(logged))
+    assert "before.channel.settings.gm_role_id: @everyone can't be the GM role" in refused.text
+    assert await snapshot(env, d.side_table) == before
+    d.assert_clean()
+
+
+async def test_a_change_the_bot_never_makes_is_refused(env: Env) -> None:
+    d = env.discord
+    document = await _played(env)
+    document["history"][0]["action"] = "admin deleted your character"
+    refused = await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    assert refused.text == 'history[0].action: "admin deleted your character" is not allowed here'
+    d.assert_clean()
+
+
+async def test_a_file_the_bot_cant_vouch_for_keeps_no_ones_name(env: Env) -> None:
+    """The bot's own export, as it wrote it, keeps who made each change in its own server. A
+    file changed after (here: the GM claims the player's spend), or brought from another server,
+    reads as made by someone imported, in /history and /undo, in each reader's language; and a
+    player can't take back a change that was never shown to be theirs."""
+    d = env.discord
+    document = await _played(env)
+    spend = document["history"][-1]
+    assert spend["action"] == "fatigue spend" and spend["actor_id"] == str(d.player.id)
+    forged = json.loads(json.dumps(document))
+    forged["history"][-1]["actor_id"] = str(d.gm.id)
+    await d.slash("import", user=d.gm, channel=d.ooc, file=_upload(forged))
+    history = await d.slash("history", user=d.gm, channel=d.ooc)
+    assert "· someone (imported) · fatigue spend" in history.text
+    assert f"<@{d.gm.id}>" not in history.text and f"<@{d.player.id}>" not in history.text
+    spanish = await d.slash("history", user=speaking(d.gm, "es-ES"), channel=d.ooc)
+    assert "· alguien (importado) · gastar fatiga" in spanish.text
+    refused = await d.slash("undo", user=d.player, channel=d.ooc)
+    assert refused.ephemeral and "you have none here left to undo" in refused.text
+    assert "the latest is fatigue spend by someone (imported) at" in refused.text
+    undone = await d.slash("undo", user=d.gm, channel=d.ooc)
+    assert "fatigue spend by someone (imported) at" in undone.text
+
+    # The same file, unchanged, into a channel of this server: its players stand.
+    await d.slash("import", user=d.gm, channel=d.side_table, file=_upload(document))
+    history = await d.slash("history", user=d.gm, channel=d.side_table)
+    assert f"<@{d.player.id}> · fatigue spend" in history.text
+    assert "imported" not in history.text
     d.assert_clean()

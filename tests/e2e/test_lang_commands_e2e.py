@@ -125,5 +125,5 @@ async def test_the_declaration_the_bot_checks_is_what_discord_registered(env: An
     for command in env.bot.tree.get_commands():
         held = without_localizations(registered[command.name])
         held = {k: v for k, v in held.items() if k not in server_fields}
-        declared = env.bot.tree._declaration(command)
+        declared = env.bot.tree.declarations.of(command)
         assert {k: held[k] for k in declared} == declared, command.name

@@ -14,14 +14,14 @@ import pytest
 
 import lang
 import lang.catalogs
-from bot.clicks import UNKNOWN_CLICK
 from bot.contexts import IN_A_SERVER
 from bot.tree import ALREADY_DONE, OUT_OF_DATE
+from bot.unclaimed import UNKNOWN_CLICK
+from cogs._secret import ONLY_GM_AND_ROLLER, PEEK
 from cogs._shared import GM_ONLY
 from cogs.fatigue import RECOVER_IS_GMS
 from cogs.party import PartyResetAnswer
 from cogs.saves import IN_A_DM, ROLLER_OR_GM
-from cogs.secret import ONLY_GM_AND_ROLLER, PEEK
 from tests.e2e.helpers import hero, refused, seed, snapshot
 from tests.e2e.rows import sqlite_rows
 from tests.e2e.test_redelivery_e2e import redelivered_unanswered_spend
@@ -151,7 +151,7 @@ async def test_forged_options_are_refused_in_spanish(
     await seed(env, hero("Bree", d.player))
     before = sqlite_rows(env.database_url)
     data = forge.command_data(d, command, options)
-    with caplog.at_level(logging.WARNING, logger="bot.tree"):
+    with caplog.at_level(logging.WARNING, logger="bot.options"):
         reply = await forge.send(d, data, user=speaking(d.player, SPANISH))
     assert reply.ephemeral and not reply.embeds
     assert reply.content == said
@@ -160,7 +160,7 @@ async def test_forged_options_are_refused_in_spanish(
     english = await forge.send(d, data, user=speaking(d.player, "fr"))
     assert english.content.startswith("Option `") or english.content.startswith("/character")
     # The log is for the bot's admins: English, whoever was answered.
-    logged = [r.getMessage() for r in caplog.records if r.name == "bot.tree"]
+    logged = [r.getMessage() for r in caplog.records if r.name == "bot.options"]
     assert len(logged) == 2  # the Spanish member's refusal, then the French one's
     assert logged[0] == logged[1] and logged[0].endswith(english.content)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.ack import WATCHDOG
 from bot.tree import ALREADY_DONE
+from bot.watchdog import WATCHDOG
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import hero, seed, snapshot
 from tests.localdiscord.faults import redeliver

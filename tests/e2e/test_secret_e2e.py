@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from cogs.secret import ELSEWHERE, ONLY_GM_AND_ROLLER, ONLY_GM_REVEALS, PEEK
+from cogs._secret import ELSEWHERE, ONLY_GM_AND_ROLLER, ONLY_GM_REVEALS, PEEK
 from table.model import Character
 from tests.e2e.helpers import Scripted, fields, seed, snapshot
 from tests.e2e.test_ack_e2e import store_held

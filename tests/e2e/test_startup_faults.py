@@ -59,14 +59,14 @@ def made_database(path: Path, rows: int = 0) -> Path:
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute(
-            "CREATE TABLE schema_version"
-            " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at TEXT NOT NULL, checksum TEXT)"
         )
         for migration in load_migrations("sqlite"):
             db.executescript(migration.sql)
             db.execute(
-                "INSERT INTO schema_version VALUES (?, ?, '2026-01-01')",
-                (migration.version, migration.name),
+                "INSERT INTO schema_version VALUES (?, ?, '2026-01-01', ?)",
+                (migration.version, migration.name, migration.checksum),
             )
         db.execute("CREATE TABLE padding (text TEXT)")
         db.executemany("INSERT INTO padding VALUES (?)", [("x" * 500,)] * rows)
@@ -175,12 +175,44 @@ async def test_a_database_newer_than_the_code(tmp_path: Path) -> None:
     path = made_database(tmp_path / "tk.db")
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute(
-            "INSERT INTO schema_version VALUES (?, 'from_the_future', '2027-01-01')", (KNOWN + 3,)
+            "INSERT INTO schema_version VALUES (?, 'from_the_future', '2027-01-01', NULL)",
+            (KNOWN + 3,),
         )
     before = digest(path)
     line = await fails_in_one_line(tmp_path, DATABASE_URL=f"sqlite:///{path}")
     assert f"schema version {KNOWN + 3}" in line and f"({KNOWN})" in line
     assert digest(path) == before
+
+
+async def test_a_migration_changed_since_it_was_applied_is_refused(tmp_path: Path) -> None:
+    path = made_database(tmp_path / "tk.db")
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # as if V8's file had changed
+        db.execute("UPDATE schema_version SET checksum = 'edited' WHERE version = 8")
+    before = digest(path)
+    line = await fails_in_one_line(tmp_path, DATABASE_URL=f"sqlite:///{path}")
+    assert line.startswith(
+        "store/migrations/sqlite/V8__retention.sql is not the V8__retention.sql that was"
+        f" applied to the database {path}: put back that file as released"
+    ), line
+    assert digest(path) == before
+
+
+async def test_a_changed_postgres_migration_is_refused(tmp_path: Path, postgres_url: str) -> None:
+    asyncpg = pytest.importorskip("asyncpg")
+    async with Store.open(postgres_url):
+        pass
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await conn.execute("UPDATE schema_version SET checksum = 'edited' WHERE version = 8")
+        line = await fails_in_one_line(tmp_path, DATABASE_URL=postgres_url)
+        left = await conn.fetch("SELECT version, checksum FROM schema_version ORDER BY version")
+    finally:
+        await conn.close()
+    assert line.startswith(
+        "store/migrations/postgres/V8__retention.sql is not the V8__retention.sql that was"
+        " applied to the database (PostgreSQL): put back that file as released"
+    ), line
+    assert [row["checksum"] == "edited" for row in left].count(True) == 1  # nothing written
 
 
 async def test_postgres_unreachable_says_so_once_per_attempt(tmp_path: Path) -> None:
@@ -324,7 +356,7 @@ async def test_a_postgres_database_newer_than_the_code_is_refused(postgres_url: 
     conn = await asyncpg.connect(postgres_url)
     try:
         await conn.execute(
-            "INSERT INTO schema_version VALUES ($1, 'from_the_future', now())", known + 2
+            "INSERT INTO schema_version VALUES ($1, 'from_the_future', now(), NULL)", known + 2
         )
         with pytest.raises(StoreError, match=rf"schema version {known + 2}, .*\({known}\)"):
             await Store.open(postgres_url)

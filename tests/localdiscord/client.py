@@ -25,7 +25,7 @@ from tests.localdiscord.private import (
     private_payload,
 )
 from tests.localdiscord.records import EPHEMERAL, LOADING, InteractionRecord, MessageRecord
-from tests.localdiscord.reply import Reply, fill_modal, walk
+from tests.localdiscord.reply import Reply, fill_modal, picked, walk
 from tests.localdiscord.server import LocalServer
 from tests.localdiscord.world import Channel, User
 
@@ -183,14 +183,17 @@ class LocalDiscord:
         button: str,
         *,
         user: User,
-        values: list[str] | None = None,
+        values: list[Any] | None = None,
         channel: Place | None = None,
     ) -> Reply:
-        """Click a button (by label or custom_id) or pick `values` in a select menu; `channel`
-        makes the click arrive as if from another channel (a forged or stale component)."""
+        """Click a button (by label or custom_id) or pick `values` in a select menu (by its
+        placeholder or custom_id; users, roles or channels in theirs); `channel` makes the click
+        arrive as if from another channel (a forged or stale component)."""
         message = self._message(reply)
         found = [
-            c for c in walk(message.components) if button in (c.get("label"), c.get("custom_id"))
+            c
+            for c in walk(message.components)
+            if button in (c.get("label"), c.get("custom_id"), c.get("placeholder"))
         ]
         if not found or "custom_id" not in found[0]:
             shown = [c.get("label") or c.get("custom_id") for c in walk(message.components)]
@@ -201,22 +204,41 @@ class LocalDiscord:
             "custom_id": found[0]["custom_id"],
             "component_type": found[0]["type"],
         }
-        if values is not None:
-            data["values"] = values
         place = channel or self._place(message.channel_id)
+        if values is not None:
+            resolver = self._resolver(place)
+            data["values"] = picked(found[0], values, resolver)
+            if resolver.resolved:
+                data["resolved"] = resolver.resolved
         rec = await self._send(3, data, user, place, message.payload())
         return await self._final(rec, watch=message)
 
     async def submit_modal(
-        self, reply: Reply, values: dict[str, str], *, user: User, channel: Place | None = None
+        self,
+        reply: Reply,
+        values: dict[str, Any],
+        *,
+        user: User,
+        channel: Place | None = None,
     ) -> Reply:
-        """Fill in the modal the bot answered with and submit it."""
+        """Fill in the form the bot answered `reply` with and submit it: each field's text, or
+        for a select menu a list of what is picked. A form opened by a click carries its
+        message, as Discord sends it."""
         if reply.modal is None:
             raise CommandLineError("That reply is not a modal")
-        components = fill_modal(reply.modal.get("components") or [], values)
-        data = {"custom_id": reply.modal["custom_id"], "components": components}
-        rec = await self._send(5, data, user, channel or self.table)
+        opener = self.server.interactions[reply.interaction_id]
+        place = channel or self._place(int(opener.payload["channel_id"]))
+        resolver = self._resolver(place)
+        components = fill_modal(reply.modal.get("components") or [], values, resolver)
+        data: dict[str, Any] = {"custom_id": reply.modal["custom_id"], "components": components}
+        if resolver.resolved:
+            data["resolved"] = resolver.resolved
+        rec = await self._send(5, data, user, place, opener.payload.get("message"))
         return await self._final(rec)
+
+    def _resolver(self, place: Place) -> Resolver:
+        channel = self.table if isinstance(place, PrivateChannel) else place
+        return Resolver(self.world, channel, self.server.cdn, self.server.cdn_base)
 
     async def settle(self, reply: Reply, idle: float = 0.05) -> Reply:
         """`latest(reply)` once the bot has sent nothing for `idle` seconds: for answers that

@@ -10,6 +10,8 @@ from functools import cache
 from typing import Any
 
 LOCALIZED = ("name_localizations", "description_localizations")
+COMPONENTS_V2 = 1 << 15  # the message flag
+ACTION_ROW, TEXT_DISPLAY = 1, 10
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 SUBCOMMANDS = (1, 2)
 MESSAGE_CREATES = ("/webhooks/{webhook_id}/{webhook_token}",)
@@ -30,6 +32,8 @@ def extra_checks(template: str, body: Any) -> list[str]:
         data = body.get("data") or {}
         if body.get("type") in (4, 7) and isinstance(data, dict):
             return _message(data, create=body.get("type") == 4)
+        if body.get("type") == 9 and isinstance(data, dict):
+            return _modal(data)
         return []
     if template in MESSAGE_CREATES + MESSAGE_EDITS and isinstance(body, dict):
         return _message(body, create=template in MESSAGE_CREATES)
@@ -162,7 +166,44 @@ def _message(message: dict[str, Any], *, create: bool) -> list[str]:
     empty = not any(message.get(k) for k in ("content", "embeds", "components", "attachments"))
     if create and empty and not message.get("poll"):
         problems.append("Cannot send an empty message (50006)")
+    return problems + _layout(message)
+
+
+def _layout(message: dict[str, Any]) -> list[str]:
+    """Components V2 (the IS_COMPONENTS_V2 flag): no content or embeds beside them, at most 40
+    components in all and 4,000 characters of text; without the flag, only rows of buttons and
+    menus."""
+    components = [c for c in message.get("components") or [] if isinstance(c, dict)]
+    if not (message.get("flags") or 0) & COMPONENTS_V2:
+        if any(c.get("type") != ACTION_ROW for c in components):
+            return ["components: layout components need the IS_COMPONENTS_V2 flag (50035)"]
+        return []
+    problems = []
+    if message.get("content") or message.get("embeds"):
+        problems.append("IS_COMPONENTS_V2: a message can't have content or embeds (50035)")
+    every = _every(components)
+    if len(every) > 40:
+        problems.append(f"components: {len(every)} in all (max 40 with IS_COMPONENTS_V2)")
+    text = sum(len(str(c.get("content") or "")) for c in every if c.get("type") == TEXT_DISPLAY)
+    if text > 4000:
+        problems.append(f"components: {text} characters of text (max 4000)")
     return problems
+
+
+def _every(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a tree, nested ones and a section's accessory included."""
+    found = []
+    for component in components:
+        found.append(component)
+        inner = [*(component.get("components") or [])]
+        inner += [component[k] for k in ("accessory", "component") if component.get(k)]
+        found += _every([c for c in inner if isinstance(c, dict)])
+    return found
+
+
+def _modal(modal: dict[str, Any]) -> list[str]:
+    count = len(modal.get("components") or [])
+    return [f"modal: {count} components (max 5)"] if count > 5 else []
 
 
 def _embed_characters(embed: dict[str, Any]) -> int:

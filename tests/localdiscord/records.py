@@ -13,6 +13,7 @@ from tests.localdiscord.world import TIMESTAMP, User, user_payload
 
 EPHEMERAL = 64
 LOADING = 128
+COMPONENTS_V2 = 1 << 15  # its components are a layout (containers, sections, text)
 MESSAGE_FIELDS = ("content", "embeds", "components", "flags", "attachments", "poll")
 
 
@@ -60,7 +61,7 @@ class MessageRecord:
             if body.get(key) is not None:
                 setattr(self, key, body[key])
         if body.get("flags") is not None:
-            self.flags = (self.flags & (EPHEMERAL | LOADING)) | body["flags"]
+            self.flags = (self.flags & (EPHEMERAL | LOADING | COMPONENTS_V2)) | body["flags"]
         if body.get("attachments") is not None:
             self._attach(body["attachments"])
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.localdiscord.reply import Reply, walk
 
-BUTTON, TEXT_INPUT = 2, 4
+BUTTON, TEXT_INPUT, TEXT_DISPLAY, LABEL = 2, 4, 10, 18
 SELECTS = (3, 5, 6, 7, 8)  # string, user, role, mentionable and channel selects
 MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
 
@@ -40,6 +40,8 @@ def _block(reply: Reply) -> str:
     lines = ["(only you can see this)"] if reply.ephemeral else []
     if reply.content:
         lines.append(reply.content)
+    # A Components V2 message's words are in its text displays.
+    lines += [c["content"] for c in walk(list(reply.components)) if c.get("type") == TEXT_DISPLAY]
     for embed in reply.embeds:
         lines += _embed(embed)
     lines += [_attachment(a) for a in reply.attachments]
@@ -93,7 +95,13 @@ def _components(components: list[dict[str, Any]]) -> str:
 
 def _modal(modal: dict[str, Any]) -> str:
     lines = [f"(form) {modal.get('title', '')}"]
-    for c in walk(modal.get("components") or []):
-        if c.get("type") == TEXT_INPUT:
-            lines.append(f"  {c.get('custom_id')}: {c.get('label') or c.get('placeholder') or ''}")
+    for c in modal.get("components") or []:
+        if c.get("type") == LABEL:  # a field with its label above it
+            lines.append(f"  {c['component'].get('custom_id')}: {c.get('label', '')}")
+        elif c.get("type") == TEXT_DISPLAY:
+            lines.append(f"  {c.get('content', '')}")
+        for field in c.get("components") or []:  # a row holding an older, self-labelled field
+            if field.get("type") == TEXT_INPUT:
+                shown = field.get("label") or field.get("placeholder") or ""
+                lines.append(f"  {field.get('custom_id')}: {shown}")
     return "\n".join(lines)

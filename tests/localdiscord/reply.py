@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from tests.localdiscord.commands import CommandLineError
 
 
 @dataclass(frozen=True)
@@ -54,17 +57,45 @@ def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def fill_modal(components: list[dict[str, Any]], values: dict[str, str]) -> list[dict[str, Any]]:
-    """The submitted shape of a modal: its rows/labels with each text input's value."""
-    out = []
+# A select menu's component type -> the option type whose values it picks (users, roles…).
+SELECT_PICKS = {5: 6, 6: 8, 7: 9, 8: 7}
+TEXT_INPUT, STRING_SELECT = 4, 3
+Resolve = Callable[[int, Any], str]  # an option type and a value -> its id, put in `resolved`
+
+
+def picked(select: dict[str, Any], values: list[Any], resolve: Resolve) -> list[str]:
+    """What a select menu sends for `values`: a string select's values, which must be among its
+    options (a user can pick nothing else); the ids of the users, roles or channels picked in
+    the others (`resolve` puts them in the interaction's `resolved`)."""
+    kind = select.get("type")
+    if kind == STRING_SELECT:
+        offered = [o.get("value") for o in select.get("options") or []]
+        if not all(v in offered for v in values):
+            raise CommandLineError(f"{values!r}: the menu offers only {offered!r}")
+        return [str(v) for v in values]
+    if kind in SELECT_PICKS:
+        return [resolve(SELECT_PICKS[kind], v) for v in values]
+    raise CommandLineError(f"Component type {kind} is no select menu")
+
+
+def fill_modal(
+    components: list[dict[str, Any]], values: dict[str, Any], resolve: Resolve
+) -> list[dict[str, Any]]:
+    """The submitted shape of a form: its rows and labels with each text input's value and each
+    select menu's picks (`values` by custom_id)."""
+    out: list[dict[str, Any]] = []
     for c in components:
-        if c.get("type") == 4:
+        if c.get("type") == TEXT_INPUT:
             out.append(
                 {"type": 4, "custom_id": c["custom_id"], "value": values.get(c["custom_id"], "")}
             )
-        elif isinstance(c.get("component"), dict):
-            out.append({"type": c["type"], "component": fill_modal([c["component"]], values)[0]})
+        elif "custom_id" in c:  # a select menu
+            chosen = picked(c, list(values.get(c["custom_id"], [])), resolve)
+            out.append({"type": c["type"], "custom_id": c["custom_id"], "values": chosen})
+        elif isinstance(c.get("component"), dict):  # a label around one field
+            inner = fill_modal([c["component"]], values, resolve)[0]
+            out.append({"type": c["type"], "component": inner})
         else:
-            inner = fill_modal(c.get("components") or [], values)
-            out.append({"type": c["type"], "components": inner})
+            inner_rows = fill_modal(c.get("components") or [], values, resolve)
+            out.append({"type": c["type"], "components": inner_rows})
     return out

@@ -9,7 +9,13 @@ from aiohttp import web
 
 from tests.localdiscord.attachments import broken_pictures, unknown_attachments
 from tests.localdiscord.http_json import BODY, discord_error, json_response
-from tests.localdiscord.records import EPHEMERAL, LOADING, InteractionRecord, MessageRecord
+from tests.localdiscord.records import (
+    COMPONENTS_V2,
+    EPHEMERAL,
+    LOADING,
+    InteractionRecord,
+    MessageRecord,
+)
 from tests.localdiscord.world import fresh_id
 
 if TYPE_CHECKING:  # server.py imports this module
@@ -45,8 +51,12 @@ class _Routes:
         return message
 
     def _refused(self, body: Any, message: MessageRecord | None) -> web.Response | None:
-        """Discord's 400 for `attachments` entries naming nothing it knows."""
+        """Discord's 400 for `attachments` entries naming nothing it knows, and for content or
+        embeds put on a Components V2 message (its flag never comes off)."""
         problems = unknown_attachments(body, message.attachments if message else [])
+        said = isinstance(body, dict) and (body.get("content") or body.get("embeds"))
+        if message is not None and message.flags & COMPONENTS_V2 and said:
+            problems.append(f"message {message.id} is Components V2: no content or embeds")
         for problem in problems:
             self.s.record(problem)
         return discord_error(400, "Invalid Form Body", 50035) if problems else None
@@ -94,7 +104,7 @@ class _Routes:
     ) -> MessageRecord | None:
         channel_id = int(rec.payload["channel_id"])
         if kind in (4, 5):
-            flags = (data.get("flags") or 0) & EPHEMERAL
+            flags = (data.get("flags") or 0) & (EPHEMERAL | COMPONENTS_V2)
             message = self._new_message(channel_id, rec, flags | (LOADING if kind == 5 else 0))
             self._apply(message, {k: v for k, v in data.items() if k != "flags"}, created=True)
             rec.original_id, rec.original_filled = message.id, kind == 4
@@ -128,7 +138,9 @@ class _Routes:
             # Discord's rule: the first follow-up after a "thinking" defer replaces it.
             message = original
             message.flags &= ~LOADING
+            layout = (body.get("flags") or 0) & COMPONENTS_V2  # the rest was set by the deferral
             self._apply(message, {k: v for k, v in body.items() if k != "flags"})
+            message.flags |= layout
             rec.original_filled = True
         else:
             message = self._new_message(int(rec.payload["channel_id"]), rec, 0)

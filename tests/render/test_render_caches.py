@@ -16,17 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lang
-from cogs._buttons import id_code, id_from_code
 from lang.catalogs import load
-from render import changes, common, fatigue, history, saves
+from render import changes, common, fatigue, history
 from rules import saves as rules_saves
-from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from rules.saves import SaveKind
-from table import savecalc
 from table.event import Event
 from table.model import Character
-from table.savecalc import DifficultyOptions
 
 LANGUAGES = (None, "es-ES")  # English, and Spanish where the catalogs have a word
 
@@ -95,34 +91,6 @@ def test_the_board_reads_in_each_language_after_the_other_was_cached() -> None:
     assert "Tired" in english[0] and "Cansado" in spanish[0]
 
 
-@settings(max_examples=200, deadline=None)
-@given(odds=st.floats(0, 1) | st.sampled_from([0.0, 1.0, 0.00004, 0.99996, 0.5, 0.6345]))
-def test_chance_text_is_the_same_cached_or_not(odds: float) -> None:
-    def both() -> tuple[object, object]:
-        return saves.chance_text(odds), saves._chance_text.__wrapped__(odds, lang.words())
-
-    for cached, uncached in in_each_language(both):
-        assert cached == uncached
-
-
-@given(
-    pieces=st.lists(
-        st.tuples(st.sampled_from(["Level 5", "Nivel 5", "Wisdom", "Kin"]), st.integers(-99, 99)),
-        min_size=1,
-        max_size=4,
-    )
-)
-def test_bonus_text_is_the_same_cached_or_not(pieces: list[tuple[str, int]]) -> None:
-    shown, bonus = tuple(pieces), sum(value for ignored, value in pieces)
-    assert saves._bonus_text(shown, bonus) == saves._bonus_text.__wrapped__(shown, bonus)
-
-
-@given(snowflake=st.integers(0, 2**64 - 1))
-def test_an_id_code_is_the_same_cached_or_not(snowflake: int) -> None:
-    assert id_code(snowflake) == id_code.__wrapped__(snowflake)
-    assert id_from_code(id_code(snowflake)) == snowflake
-
-
 VALUES = st.none() | st.integers(0, 99)  # every setting shows a number
 
 
@@ -141,11 +109,6 @@ def test_unchanged_fields_read_as_before(old: dict[str, Any], new: dict[str, Any
             ]
             assert changes._fields(old, new, changes._SETTINGS) == slow
             assert changes._fields(new, new, changes._SETTINGS) == []
-
-
-@given(text=st.text(max_size=12))
-def test_a_name_is_escaped_the_same_cached_or_not(text: str) -> None:
-    assert changes._name({"name": text}) == changes._escaped.__wrapped__(text)
 
 
 def _event(fp_before: int, fp_after: int, **fields: Any) -> Event:
@@ -181,27 +144,6 @@ def test_a_history_line_is_what_its_own_snapshots_say(
                 assert history._what(event, True) == uncached
                 assert history._what(again, True) == uncached
                 assert uncached in history.event_line(again, now, numbers=True)
-
-
-OPTION = st.none() | st.integers(-1200, 1200) | st.booleans() | st.sampled_from([7, 7.0])
-
-
-@settings(max_examples=200, deadline=None)
-@given(vs=OPTION, dc=OPTION, spell=OPTION)
-def test_a_difficulty_is_the_same_kept_or_not(vs: Any, dc: Any, spell: Any) -> None:
-    """The same Difficulty, or the same refusal (a bool or a float is refused, never taken for
-    the int it equals)."""
-    for locale in (*LANGUAGES, *reversed(LANGUAGES)):
-        with lang.speaking(locale):
-            try:
-                expected: object = savecalc._difficulty.__wrapped__(vs, dc, spell, lang.words())
-            except RulesError as error:
-                expected = str(error)
-            try:
-                kept: object = DifficultyOptions(vs=vs, dc=dc, spell=spell).difficulty()
-            except RulesError as error:
-                kept = str(error)
-            assert kept == expected
 
 
 @settings(max_examples=200, deadline=None)

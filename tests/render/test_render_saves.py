@@ -10,6 +10,7 @@ import pytest
 from render import common
 from render.common import DESCRIPTION_MAX
 from render.saves import chance_text, party_embed, save_embed
+from rules import text as text_module
 from rules.dice import OpenEndedRoll
 from rules.fatigue import BANDS
 from rules.saves import Difficulty, SaveKind, SaveResult, resolve
@@ -159,11 +160,11 @@ def test_a_small_party_is_not_cut() -> None:
 
 @pytest.mark.parametrize(("number", "text"), [(5, "+5"), (0, "+0"), (-3, "−3")])
 def test_signed_uses_a_true_minus(number: int, text: str) -> None:
-    assert common.signed(number) == text
+    assert text_module.signed(number) == text
 
 
 def test_plain_signs_only_negatives() -> None:
-    assert (common.plain(7), common.plain(-7)) == ("7", "−7")
+    assert (text_module.plain(7), text_module.plain(-7)) == ("7", "−7")
 
 
 @pytest.mark.parametrize(

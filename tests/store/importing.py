@@ -13,15 +13,25 @@ from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
 from rules.saves import Difficulty, SaveKind, resolve
 from store import Store
-from store.export import export_bytes, export_document
+from store.export import export_bytes, export_document, export_key, signed
 from store.import_file import read_export
 from table.combat import Combatant, Initiative
 from table.dice_expr import roll_expression
+from table.imported import Imported
 from table.model import Character, Monster, Table
 from table.roll_log import LoggedRoll, Rolled, d100_rolled, dice_rolled, save_rolled
 
 GUILD, GM, PLAYER, PLAYER2 = 22, 33, 44, 55
 EXPORTED_AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+TOKEN = "the token of the bot under test"
+KEY = export_key(TOKEN)  # what its exports are signed with
+
+
+def checked(file: bytes | dict[str, Any], guild: int | None = GUILD) -> Imported:
+    """A file (or a document, as /export writes it) read and checked by this bot (`KEY`), for a
+    channel of `guild`."""
+    data = file if isinstance(file, bytes) else export_bytes(file)
+    return read_export(data, guild, KEY)
 
 
 def _step(fn: Any) -> Any:
@@ -103,12 +113,14 @@ ROLLS = tuple(
 
 async def exported(store: Store, channel: int, guild: int | None = GUILD) -> dict[str, Any]:
     table, events = await store.read_with_history(channel, guild)
-    return export_document(table, events, EXPORTED_AT, await store.channel_rolls(channel))
+    rolls = await store.channel_rolls(channel)
+    return signed(export_document(table, events, EXPORTED_AT, rolls), KEY)
 
 
 def without_ids_and_times(document: dict[str, Any]) -> dict[str, Any]:
     """The document less what an import gives anew: ids of the channel, its changes, and times."""
-    kept = {k: v for k, v in document.items() if k not in ("channel_id", "guild_id", "exported_at")}
+    given = ("channel_id", "guild_id", "exported_at", "signature")
+    kept = {k: v for k, v in document.items() if k not in given}
     kept["history"] = [
         {k: v for k, v in e.items() if k not in ("id", "undone_by", "undoes", "created_at")}
         | {"links": (e["undone_by"] is not None, e["undoes"] is not None)}
@@ -140,7 +152,7 @@ async def replace_with(
 ) -> None:
     """The document imported over the channel's table, as a GM confirms it."""
     newest = (await store.history(channel, 1))[0].id
-    imported = read_export(export_bytes(document))
+    imported = checked(document)
     done = await store.import_channel(channel, GUILD, actor, imported, replace=(newest,))
     assert done.replaced
 

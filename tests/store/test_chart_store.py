@@ -13,9 +13,11 @@ import pytest
 
 from rules.errors import RulesError
 from store import Store
+from store.chart import series_of
 from table import partyops
-from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST
-from table.model import HISTORY_KEEP_MIN, Character, Table
+from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST, FatigueSeries
+from table.model import Character, Table
+from table.settings import HISTORY_KEEP_MIN
 from tests.store.conftest import Database
 
 CH, GUILD, GM = 4001, 5005, 11
@@ -31,6 +33,10 @@ def seeded(keep: int = 1000) -> Any:
         return table, None
 
     return step
+
+
+async def fatigue_chart(store: Store, since: str, character: str | None = None) -> FatigueSeries:
+    return series_of(await store.fatigue_chart_rows(CH, GUILD, since, character))
 
 
 async def play(store: Store, action: str, step: Any) -> None:
@@ -51,7 +57,7 @@ async def test_the_chart_starts_after_the_last_long_rest_and_leaves_undone_out(
         await play(store, "fatigue spend", functools.partial(partyops.spend, name="Bo", amount=50))
         await store.undo_last(CH, GUILD, GM, True)
 
-        series = await store.fatigue_chart(CH, GUILD, SINCE_LONG_REST, None)
+        series = await fatigue_chart(store, SINCE_LONG_REST)
         table = await store.read(CH, GUILD)
         assert series.start == 20 * 3600 + 8 * 3600  # the Long Rest's end (4:00 on Day 2)
         assert series.end == table.clock and series.changes == 2
@@ -60,12 +66,12 @@ async def test_the_chart_starts_after_the_last_long_rest_and_leaves_undone_out(
         assert bo.now.fp == table.get("Bo").fatigue.fp == 7
         assert [s.fp for s in aria.steps] == [0]
 
-        everything = await store.fatigue_chart(CH, GUILD, SINCE_ALL, "Aria")
+        everything = await fatigue_chart(store, SINCE_ALL, "Aria")
         steps = everything.lines[0].steps  # not in the channel before its first change
         assert [(s.fp, s.width) for s in steps] == [(0, None), (0, 20), (30, 20), (0, 20)]
         assert [r.kind for r in everything.rests] == ["long"]
 
-        today = await store.fatigue_chart(CH, GUILD, SINCE_DAY, None)
+        today = await fatigue_chart(store, SINCE_DAY)
         assert today.start == 24 * 3600  # Day 2, 00:00: in the middle of the Long Rest
         assert today.lines[0].steps[0].fp == 30
 
@@ -80,8 +86,8 @@ async def test_a_chart_reads_no_more_than_the_channel_keeps(db: Database) -> Non
                 store, "fatigue spend", functools.partial(partyops.spend, name="Aria", amount=1)
             )
         with pytest.raises(RulesError, match=f"its latest {keep} changes"):
-            await store.fatigue_chart(CH, GUILD, SINCE_LONG_REST, None)
-        series = await store.fatigue_chart(CH, GUILD, SINCE_ALL, None)
+            await fatigue_chart(store, SINCE_LONG_REST)
+        series = await fatigue_chart(store, SINCE_ALL)
         assert series.changes == keep
         aria = series.lines[0]
         assert aria.steps[0].fp == 5 and aria.now.fp == keep + 5

@@ -14,7 +14,8 @@ import jsonschema
 from rules.fatigue import FatigueState
 from rules.saves import MODIFIER_LIMIT
 from store import Store
-from store.import_file import schema
+from store.import_file import HISTORY_ITEMS_MAX, ROLLS_ITEMS_MAX, schema
+from table.actions import ACTIONS
 from table.bestiary import MONSTERS_MAX
 from table.combat import COMBATANTS_MAX, Combatant
 from table.dice_expr import DICE_MAX, EXPRESSION_MAX
@@ -23,14 +24,17 @@ from table.monster import HP_MAX
 from table.names import NAME_MAX
 from table.roll_log import DIFFICULTY_MAX, KEEP_MAX, KINDS, NUMBER_MAX, PLACES_MAX, roll_to_dict
 from table.settings import HISTORY_KEEP_MAX, HISTORY_KEEP_MIN, SETTING_NAMES
+from table.sheet import CHARACTERS_MAX
 from table.snapshot import CHARACTER_FIELDS, MONSTER_FIELDS
 from tests.store.conftest import Database
 from tests.store.importing import ROLLS, exported, play
 
-DOCS = Path(__file__).parents[2] / "docs" / "export.schema.json"
+ROOT = Path(__file__).parents[2]
+DOCS = ROOT / "docs" / "export.schema.json"
 
 
 def test_the_published_schema_is_the_one_the_bot_checks_with() -> None:
+    assert DOCS.read_text("utf-8") == (ROOT / "store" / "export.schema.json").read_text("utf-8")
     assert json.loads(DOCS.read_text("utf-8")) == schema()
     jsonschema.Draft202012Validator.check_schema(schema())
 
@@ -46,6 +50,11 @@ def test_its_bounds_are_the_commands() -> None:
     }
     assert defs["name"]["maxLength"] == NAME_MAX
     assert schema()["properties"]["monsters"]["maxItems"] == MONSTERS_MAX
+    assert schema()["properties"]["characters"]["maxItems"] == CHARACTERS_MAX
+    assert schema()["properties"]["history"]["maxItems"] == HISTORY_ITEMS_MAX
+    started = defs["import_part"]["properties"]["history"]["properties"]["from"]
+    assert started["maximum"] == HISTORY_ITEMS_MAX
+    assert set(defs["event"]["properties"]["action"]["enum"]) == ACTIONS  # the bot's own list
     assert defs["initiative"]["properties"]["combatants"]["maxItems"] == COMBATANTS_MAX
     keep = defs["settings"]["properties"]["history_keep"]
     assert (keep["minimum"], keep["maximum"]) == (HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
@@ -67,7 +76,7 @@ def test_a_rolls_fields_and_bounds_are_the_roll_logs() -> None:
     roll: dict[str, Any] = schema()["$defs"]["roll"]
     fields = roll["properties"]
     assert set(roll["required"]) == set(fields) == set(roll_to_dict(ROLLS[0]))
-    assert schema()["properties"]["rolls"]["maxItems"] == KEEP_MAX
+    assert schema()["properties"]["rolls"]["maxItems"] == ROLLS_ITEMS_MAX > KEEP_MAX
     assert fields["place"]["maximum"] == PLACES_MAX - 1
     assert fields["kind"]["enum"] == list(KINDS)
     assert fields["dice"]["maxItems"] == DICE_MAX
@@ -75,8 +84,8 @@ def test_a_rolls_fields_and_bounds_are_the_roll_logs() -> None:
     assert fields["total"]["oneOf"][1]["maximum"] == NUMBER_MAX
     assert fields["expression"]["oneOf"][1]["maxLength"] == EXPRESSION_MAX
     assert fields["difficulty"]["oneOf"][1]["maximum"] == DIFFICULTY_MAX
-    history = schema()["properties"]["history"]["maxItems"]
-    assert fields["came_with"]["oneOf"][1]["maximum"] == history
+    assert fields["came_with"]["oneOf"][1]["maximum"] == HISTORY_ITEMS_MAX
+    assert fields["actor_id"] == {"$ref": "#/$defs/actor_id"}  # who rolled: as who changed
 
 
 async def test_what_export_writes_passes_it(db: Database) -> None:

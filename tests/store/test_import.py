@@ -13,10 +13,10 @@ import pytest
 
 from rules.errors import RulesError
 from store import Store
-from store.export import VERSION, export_bytes
-from store.import_file import read_export
+from store.export import VERSION, export_bytes, signed
 from store.import_write import TableThere
 from store.links import link_key
+from table.actions import IMPORTED
 from table.imported import Imported
 from table.model import Character
 from table.undo import REDO_ACTION, UNDO_ACTION
@@ -24,9 +24,11 @@ from tests.store.conftest import Database
 from tests.store.importing import (
     GM,
     GUILD,
+    KEY,
     PLAYER,
     ROLLS,
     adds,
+    checked,
     exported,
     play,
     without_ids_and_times,
@@ -41,7 +43,7 @@ async def test_export_import_export_is_the_same_document(db: Database) -> None:
     async with Store.open(db.url) as store:
         await play(store, SOURCE)
         document = await exported(store, SOURCE)
-        done = await store.import_channel(TARGET, GUILD, GM, read_export(export_bytes(document)))
+        done = await store.import_channel(TARGET, GUILD, GM, checked(document))
         assert (done.changes, done.replaced) == (len(document["history"]), False)
         again = await exported(store, TARGET)
         assert without_ids_and_times(again) == without_ids_and_times(document)
@@ -53,9 +55,7 @@ async def test_export_import_export_is_the_same_document(db: Database) -> None:
 async def test_undo_and_redo_go_on_into_the_imported_history(db: Database) -> None:
     async with Store.open(db.url) as store:
         await play(store, SOURCE)
-        await store.import_channel(
-            TARGET, GUILD, GM, read_export(export_bytes(await exported(store, SOURCE)))
-        )
+        await store.import_channel(TARGET, GUILD, GM, checked(await exported(store, SOURCE)))
         for channel in (SOURCE, TARGET):  # the same steps back, in both channels
             undone = await store.undo_last(channel, GUILD, GM, True)
             assert undone.target.action == REDO_ACTION
@@ -79,7 +79,7 @@ async def test_a_channel_moves_between_sqlite_and_postgres(
         await play(source, SOURCE)
         document = await exported(source, SOURCE)
     async with Store.open(target_url) as target:
-        await target.import_channel(TARGET, GUILD, GM, read_export(export_bytes(document)))
+        await target.import_channel(TARGET, GUILD, GM, checked(document))
         again = await exported(target, TARGET)
         assert without_ids_and_times(again) == without_ids_and_times(document)
         assert (await target.undo_last(TARGET, GUILD, GM, True)).target.action == REDO_ACTION
@@ -91,7 +91,7 @@ async def test_an_earlier_releases_export_imports(name: str, db: Database) -> No
     written = json.loads(data)
     assert written["version"] < VERSION
     async with Store.open(db.url) as store:
-        await store.import_channel(TARGET, GUILD, GM, read_export(data))
+        await store.import_channel(TARGET, GUILD, GM, checked(data))
         assert await store.channel_rolls(TARGET) == []  # no release before kept a roll log
         table = await store.read(TARGET, GUILD)
         assert [c.name for c in table.characters] == ["Aria", "Bórin"]
@@ -102,16 +102,19 @@ async def test_an_earlier_releases_export_imports(name: str, db: Database) -> No
         history = await store.history(TARGET, 20)
         assert len(history) == len(written["history"])
         assert history[0].action == UNDO_ACTION  # the player's undo of their last spend
-        redone = await store.redo_last(TARGET, GUILD, PLAYER, False)
+        # Unsigned, as every release before signatures wrote it: no one vouches for who made
+        # its changes, so they read as imported, and only the GM takes them back.
+        assert {e.actor_id for e in history} == {IMPORTED}
+        redone = await store.redo_last(TARGET, GUILD, GM, True)
         assert redone.table.get("Aria").fatigue.fp == 5
         again = await exported(store, TARGET)
-        assert read_export(export_bytes(again)).characters == redone.table.characters
+        assert checked(again).characters == redone.table.characters
 
 
 async def test_a_table_is_replaced_only_when_asked_and_undo_puts_it_back(db: Database) -> None:
     async with Store.open(db.url) as store:
         await play(store, SOURCE)
-        imported = read_export(export_bytes(await exported(store, SOURCE)))
+        imported = checked(await exported(store, SOURCE))
         await play(store, TARGET, GUILD)
         await store.undo_last(TARGET, GUILD, GM, True)  # the redo: the channel is its own
         was, was_log = await store.read_with_history(TARGET, GUILD)
@@ -145,7 +148,7 @@ async def test_a_table_is_replaced_only_when_asked_and_undo_puts_it_back(db: Dat
 async def test_a_player_can_not_undo_a_replacing_import(db: Database) -> None:
     async with Store.open(db.url) as store:
         await play(store, SOURCE)
-        imported = read_export(export_bytes(await exported(store, SOURCE)))
+        imported = checked(await exported(store, SOURCE))
         await play(store, TARGET)
         newest = (await store.history(TARGET, 1))[0].id
         await store.import_channel(TARGET, GUILD, GM, imported, replace=(newest,))
@@ -167,22 +170,23 @@ async def test_the_server_settings_stay_the_target_servers(db: Database) -> None
         await store.apply(TARGET, GUILD + 1, GM, "settings set", server_sets)
         await play(store, SOURCE)
         await store.apply(SOURCE, GUILD, GM, "settings set", gm_role)
-        imported = read_export(export_bytes(await exported(store, SOURCE)))
+        document = await exported(store, SOURCE)
         other = TARGET + 1  # a channel of the other server, empty
-        await store.import_channel(other, GUILD + 1, GM, imported)
+        await store.import_channel(other, GUILD + 1, GM, checked(document, GUILD + 1))
         table = await store.read(other, GUILD + 1)
         assert table.settings.monster_stats == "shown"  # its server's, not the export's default
         assert table.settings.ties == "succeed" and table.guild_id == GUILD + 1
         assert dict(table.server) == {"monster_stats": "shown"}
         assert table.settings.gm_role_id is None  # a role of the other server stays behind
-        await store.import_channel(TARGET + 2, GUILD, GM, imported)  # its own server: it comes
+        # its own server: it comes
+        await store.import_channel(TARGET + 2, GUILD, GM, checked(document))
         assert (await store.read(TARGET + 2, GUILD)).settings.gm_role_id == 77
 
 
 async def _server_set_at_target(store: Store) -> Imported:
     """SOURCE's export, and the server's round length set from TARGET (as /settings server)."""
     await play(store, SOURCE)
-    imported = read_export(export_bytes(await exported(store, SOURCE)))
+    imported = checked(await exported(store, SOURCE))
     await store.apply(TARGET, GUILD, GM, "settings server", server(round_seconds=6))
     return imported
 
@@ -225,7 +229,7 @@ async def test_a_channel_with_only_its_web_link_imports_at_once(db: Database) ->
     replace: it writes at once, and the page's live link and that history stay."""
     async with Store.open(db.url) as store:
         await play(store, SOURCE)
-        imported = read_export(export_bytes(await exported(store, SOURCE)))
+        imported = checked(await exported(store, SOURCE))
         await store.make_link(TARGET, GUILD, GM, None, link_key("secret"))
         await store.revoke_link(TARGET, GUILD, GM)
         await store.undo_last(TARGET, GUILD, GM, True)  # the link lives again
@@ -248,7 +252,7 @@ async def test_the_roll_log_moves_with_the_channel(db: Database) -> None:
         assert len(rolls) == 6 and any(r.secret for r in rolls)  # secret ones too, marked
         data = export_bytes(await exported(store, SOURCE))
         assert data.count(b'\n    {"actor_id": ') == 6  # a line a roll
-        await store.import_channel(TARGET, GUILD, GM, read_export(data))
+        await store.import_channel(TARGET, GUILD, GM, checked(data))
         assert await store.channel_rolls(TARGET) == rolls
 
 
@@ -262,9 +266,24 @@ async def test_a_replacing_import_brings_its_rolls_and_its_undo_takes_them_away(
         own = [dataclasses.replace(r, interaction_id=r.interaction_id + 1) for r in ROLLS[:2]]
         await store.log_rolls([(TARGET, r) for r in own], keep=1000)
         newest = (await store.history(TARGET, 1))[0].id
-        await store.import_channel(TARGET, GUILD, GM, read_export(data), replace=(newest,))
+        await store.import_channel(TARGET, GUILD, GM, checked(data), replace=(newest,))
         kept = await store.channel_rolls(TARGET)
         assert len(kept) == len(own) + len(ROLLS)
         assert {r.came_with for r in kept if r not in own} == {2}  # the import's start
         await store.undo_last(TARGET, GUILD, GM, True)
         assert await store.channel_rolls(TARGET) == own  # the channel's own stay
+
+
+async def test_a_signed_export_of_the_release_before_is_still_the_bots_own(db: Database) -> None:
+    """A version 2 export (no roll log) this bot signed: upgraded on the way in, its signature
+    is checked on the file as written, so who made each change stands."""
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        document = await exported(store, SOURCE)
+    older = {k: v for k, v in document.items() if k not in ("rolls", "signature")}
+    imported = checked(signed(older | {"version": 2}, KEY))
+    assert imported.rolls == ()
+    assert {e.actor_id for e in imported.history} == {GM, PLAYER}
+    later = {"exported_at": "2027-01-01T00:00:00+00:00"}  # a byte changed after it was signed
+    imported = checked(signed(older | {"version": 2}, KEY) | later)
+    assert {e.actor_id for e in imported.history} == {IMPORTED}

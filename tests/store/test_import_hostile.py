@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from store import Store
-from store.export import VERSION, export_bytes
+from store.export import VERSION
 from store.import_file import BYTES_MAX, ImportRefused, check_size, read_export
 from table.roll_log import roll_to_dict
-from tests.store.importing import GM, GUILD, ROLLS, moved_once
+from table.sheet import CHARACTERS_MAX
+from tests.store.importing import GM, GUILD, ROLLS, checked, moved_once
 
 EXPORT = Path(__file__).parent / "exports" / "v1-fc21989.json"
 TARGET = 303
@@ -85,6 +86,10 @@ def rolled(change: Callable[[Doc], object]) -> bytes:
 
 def _roll_twice(document: Doc) -> None:
     document["rolls"].append(dict(document["rolls"][0]))
+
+
+def _swap_rolls(document: Doc) -> None:
+    document["rolls"][:2] = document["rolls"][1::-1]
 
 
 def _twins(document: Doc) -> None:
@@ -205,7 +210,11 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ),
     ("an undo of nothing", spoiled(_lost_link), "history[8].undoes: no earlier change"),
     ("100,000 characters", spoiled(_many(100_000)), "bytes: an export is at most 10,485,760"),
-    ("501 characters", spoiled(_many(501)), "characters: 501 items, at most 500"),
+    (
+        "a character past the most a channel keeps",
+        spoiled(_many(CHARACTERS_MAX + 1)),
+        f"characters: {CHARACTERS_MAX + 1} items, at most {CHARACTERS_MAX}",
+    ),
     (
         "an id that isn't one",
         spoiled(_set("characters.0.owner_id", "-5")),
@@ -223,11 +232,22 @@ HOSTILE: list[tuple[str, bytes, str]] = [
         rolled(_set("rolls.0.success", True)),
         "rolls[0]: this save's outcome",
     ),
-    ("a roll twice", rolled(_roll_twice), "rolls[6]: the same roll as rolls[0]"),
+    ("a roll twice", rolled(_roll_twice), "rolls[6]: rolls come in the order rolled"),
+    ("rolls out of order", rolled(_swap_rolls), "rolls[1]: rolls come in the order rolled"),
     (
         "a roll for @everyone",
         rolled(_set("rolls.0.character", "@everyone")),
-        "rolls[0]: A name can't contain '@'",
+        "rolls[0].character: A name can't contain '@'",
+    ),
+    (
+        "a control character in a roll",
+        rolled(_set("rolls.5.expression", "4d6\u202e")),
+        "rolls[5].expression: text can't contain control characters",
+    ),
+    (
+        "a roll's actor that isn't an id",
+        rolled(_set("rolls.0.actor_id", "Aria")),
+        "rolls[0].actor_id",
     ),
     ("a kind of roll there isn't", rolled(_set("rolls.0.kind", "d20")), "rolls[0].kind"),
     (
@@ -246,7 +266,7 @@ async def test_a_hostile_file_is_refused_by_its_first_problem_and_nothing_is_wri
 ) -> None:
     async with Store.open(f"sqlite:///{tmp_path / 'tk.db'}") as store:
         with pytest.raises(RulesError) as refused:
-            await store.import_channel(TARGET, GUILD, GM, read_export(data))
+            await store.import_channel(TARGET, GUILD, GM, checked(data))
         line = str(refused.value)
         assert problem in line
         assert "\n" not in line and len(line) < 300
@@ -260,12 +280,12 @@ def test_a_file_of_20_mb_is_refused_by_its_declared_size() -> None:
     with pytest.raises(ImportRefused, match="20,971,520 bytes"):
         check_size(20 * 2**20)
     with pytest.raises(ImportRefused, match="bytes: an export is at most"):
-        read_export(b" " * (BYTES_MAX + 1))
+        read_export(b" " * (BYTES_MAX + 1), GUILD)
 
 
 def test_the_valid_documents_import() -> None:  # what the hostile ones are spoiled from
-    assert [c.name for c in read_export(export_bytes(valid())).characters] == ["Aria", "Bórin"]
-    history = read_export(export_bytes(carrying())).history
+    assert [c.name for c in checked(valid()).characters] == ["Aria", "Bórin"]
+    history = checked(carrying()).history
     assert [e.action for e in history][-1] == "import"
 
 
@@ -308,7 +328,7 @@ def test_any_spoiled_export_is_refused_cleanly_or_imports(
             place[path[-1]] = copy.deepcopy(value)
     data = json.dumps(document).encode("utf-8")
     try:
-        read_export(data)
+        checked(data)
     except RulesError as refused:  # anything else is a crash
         line = str(refused)
         assert line and "\n" not in line and "Traceback" not in line

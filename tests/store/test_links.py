@@ -12,7 +12,7 @@ import pytest
 
 from rules.errors import RulesError
 from store import AlreadyApplied, Store
-from store.changes import Changes
+from store.changes import ChangeFeed
 from store.links import (
     MAKE,
     REVOKE,
@@ -114,7 +114,7 @@ async def test_every_committed_change_is_told(store: Store, db: Database) -> Non
         told.append(channel_id)
         arrived.set()
 
-    changes = await Changes.open(store, db.url, tell)
+    changes = await ChangeFeed.open(store, db.url, tell)
     try:
 
         async def clock(table_id: int) -> None:

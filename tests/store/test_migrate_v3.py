@@ -4,15 +4,16 @@ events, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 from collections.abc import Mapping
+
+import aiosqlite
 
 from render.history import change_parts
 from rules.defense import UnarmoredSpot
 from store import Store
-from store.migrate import load_migrations, migrate
+from store.migrate import load_migrations
+from store.sqlite import migrate_sqlite
 from table import bestiary, sheet
 from table.sheet import SheetOptions
 from tests.store.conftest import Database
@@ -78,8 +79,8 @@ def event_sql(action: str, before: Mapping[str, object], after: Mapping[str, obj
 async def make_v3_database(db: Database) -> None:
     v3 = [m for m in load_migrations(db.dialect) if m.version <= 3]
     if db.path is not None:
-        with contextlib.closing(sqlite3.connect(db.path, isolation_level=None)) as conn:
-            migrate(conn, v3)
+        async with aiosqlite.connect(db.path, isolation_level=None) as conn:
+            await migrate_sqlite(conn, v3)
     else:
         import asyncpg
 

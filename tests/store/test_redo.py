@@ -360,5 +360,4 @@ async def _undo_and_redo_all(url: str, seed_: int) -> None:
 )
 @given(seed_=st.integers(0, 2**32 - 1))
 def test_any_run_of_changes_undone_is_redone_back_to_the_end(db: Database, seed_: int) -> None:
-    url = "sqlite:///:memory:" if db.dialect == "sqlite" else db.url
-    asyncio.run(_undo_and_redo_all(url, seed_))
+    asyncio.run(_undo_and_redo_all(db.url, seed_))

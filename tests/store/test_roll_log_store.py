@@ -16,8 +16,8 @@ import pytest
 from rules.dice import OpenEndedRoll
 from store import Store
 from store.errors import DatabaseUnreachable
-from store.roll_log import report_of, roll_of
-from store.roll_writer import TRIM_EVERY, RollWriter
+from store.roll_log import TRIM_EVERY, report_of, roll_of
+from store.roll_writer import RollWriter
 from table.dice_report import ALL, EVENING
 from table.model import Table
 from table.roll_log import LoggedRoll, Rolled, d100_rolled

@@ -27,8 +27,8 @@ def roll(message_id: int = BIG - 5) -> SecretRoll:
 async def test_a_secret_roll_is_kept_and_revealed_once(db: Database) -> None:
     async with Store.open(db.url) as store:
         assert await store.find_secret(1) is None
-        await store.keep_secret(roll())
-        await store.keep_secret(roll())  # a second delivery keeps the first
+        await store.save_secret(roll())
+        await store.save_secret(roll())  # a second delivery saves nothing more
     async with Store.open(db.url) as store:
         kept = await store.find_secret(BIG - 5)
         assert kept == roll()

@@ -150,7 +150,7 @@ async def test_no_connection_free_in_time_is_unreachable(postgres_url: str) -> N
         async def hold(tx: object) -> None:
             await gate.wait()
 
-        holders = [asyncio.create_task(store._backend.read(hold)) for _ in range(10)]
+        holders = [asyncio.create_task(store.backend.read(hold)) for _ in range(10)]
         await asyncio.sleep(0.2)
         with pytest.raises(DatabaseUnreachable, match="TimeoutError"):
             await store.apply(CHANNELS[0], GUILD, ACTOR, "tick", tick)

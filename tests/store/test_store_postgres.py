@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-import asyncpg  # in the test extra
+import asyncpg
 import pytest
 
 from store import Store
@@ -24,6 +24,7 @@ def tick(table: Table) -> tuple[Table, int]:
 def test_placeholders_are_numbered() -> None:
     assert numbered("SELECT ? WHERE a = ? AND b = ?") == "SELECT $1 WHERE a = $2 AND b = $3"
     assert numbered("SELECT 1") == "SELECT 1"
+    assert numbered("?") == "$1"
 
 
 async def test_every_id_column_is_a_bigint(postgres_url: str) -> None:
@@ -103,23 +104,3 @@ async def test_a_broken_url_is_one_clear_line(postgres_url: str) -> None:
     with pytest.raises(StoreError, match="Could not open the PostgreSQL database") as caught:
         await Store.open(nowhere)
     assert "\n" not in str(caught.value)
-
-
-async def test_guarded_changes_and_locked_ones_together_lose_nothing(postgres_url: str) -> None:
-    """Changes in one guarded statement, changes that fell back to a transaction holding the
-    lock, and undos (always in such a transaction), all at once on one channel from two stores
-    (two processes' pools): none is lost, none deadlocks (the guard takes the channel's lock
-    before any write of its statement takes a row's), and every undo takes back one change."""
-
-    async with Store.open(postgres_url) as first, Store.open(postgres_url) as second:
-        for _ in range(10):  # standing changes enough for every undo, whenever it runs
-            await first.apply(1, 2, 9, "tick", tick)
-        ticks = [store.apply(1, 2, 9, "tick", tick) for store in (first, second) * 20]
-        undos = [store.undo_last(1, 2, 9, True) for store in (first, second) * 3]
-        done = await asyncio.gather(*ticks, *undos, return_exceptions=True)
-        assert not [d for d in done if isinstance(d, BaseException)], done
-        events = await first.history(1, limit=100)
-        assert len(events) == 10 + 40 + 6
-        undone = {e.undoes for e in events if e.undoes is not None}
-        assert len(undone) == 6  # six different changes taken back
-        assert (await second.read(1)).clock == 10 + 40 - 6

@@ -4,21 +4,22 @@ retention edge with nothing written."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
-import sqlite3
 from fractions import Fraction
 from typing import Any
 
+import aiosqlite
 import pytest
 
 from rules.errors import RulesError
 from store import Store
 from store.event_log import PRUNE_EVERY
-from store.migrate import load_migrations, migrate
+from store.migrate import load_migrations
+from store.sqlite import migrate_sqlite
 from table import partyops
-from table.model import HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN, Character, Table
+from table.model import Character, Table
+from table.settings import HISTORY_KEEP_DEFAULT, HISTORY_KEEP_MIN
 from table.undo import too_old
 from tests.store.conftest import Database
 
@@ -174,8 +175,8 @@ async def open_at_v3(db: Database) -> None:
     """The database as V1..V3 left it: before event numbers and event keys."""
     early = [m for m in load_migrations(db.dialect) if m.version <= 3]
     if db.path is not None:
-        with contextlib.closing(sqlite3.connect(db.path, isolation_level=None)) as conn:
-            migrate(conn, early)
+        async with aiosqlite.connect(db.path, isolation_level=None) as conn:
+            await migrate_sqlite(conn, early)
         return
     import asyncpg
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import aiosqlite
+
 from store import Store
 from store.event_log import prune
-from store.sqlite_tx import SqliteTx
+from store.sqlite import SqliteTx
 from tests.store.conftest import Database
 from tests.store.test_store_retention import CH, GM, KEEP, OTHER, seed, spend
 
@@ -42,9 +44,8 @@ async def test_undo_links_are_looked_up_through_an_index(db: Database) -> None:
 async def steps_to_prune(path: Path) -> tuple[int, int]:
     """SQLite's VM steps (in hundreds) to prune CH's log as the bot would (foreign keys on),
     rolled back; and how many events that deleted."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.execute("PRAGMA foreign_keys = ON")
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await conn.execute("PRAGMA foreign_keys = ON")
         steps = 0
 
         def count() -> int:
@@ -52,18 +53,17 @@ async def steps_to_prune(path: Path) -> tuple[int, int]:
             steps += 1
             return 0
 
-        conn.execute("BEGIN")
-        before = conn.total_changes
-        newest = conn.execute("SELECT MAX(seq) FROM events WHERE channel_id = ?", (CH,))
-        edge = newest.fetchone()[0] - KEEP
-        conn.set_progress_handler(count, 100)
-        await prune(SqliteTx(conn), CH, edge)
-        conn.set_progress_handler(None, 0)
-        deleted = conn.total_changes - before
-        conn.execute("ROLLBACK")
-        return steps, deleted
-    finally:
-        conn.close()
+        await conn.execute("BEGIN")
+        ((changed,),) = await conn.execute_fetchall("SELECT total_changes()")
+        ((newest,),) = await conn.execute_fetchall(
+            "SELECT MAX(seq) FROM events WHERE channel_id = ?", (CH,)
+        )
+        await conn.set_progress_handler(count, 100)
+        await prune(SqliteTx(conn), CH, newest - KEEP)
+        await conn.set_progress_handler(None, 0)  # type: ignore[arg-type]
+        ((now,),) = await conn.execute_fetchall("SELECT total_changes()")
+        await conn.execute("ROLLBACK")
+        return steps, now - changed
 
 
 async def test_pruning_a_channel_costs_the_same_however_long_other_logs_are(

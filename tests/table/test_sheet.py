@@ -46,7 +46,9 @@ def made(name: str = "Grok", owner: int = PIPPA, options: SheetOptions = OGRE) -
         ("Zoë (the Bold)", "Zoë (the Bold)"),
         ("x" * 32, "x" * 32),
         ("7th Son", "7th Son"),
-        ("Nguye\u0302\u0303n", "Nguye\u0302\u0303n"),  # ễ typed as e and two accents
+        ("Nguye\u0302\u0303n", "Nguy\u1ec5n"),  # ễ typed as e and two accents: one letter
+        ("\uff21\uff52\uff49\uff41", "Aria"),  # fullwidth, as a phone's keyboard may type it
+        ("\U0001d400ria", "Aria"),  # a mathematical bold A
     ],
 )
 def test_names_are_kept_with_spaces_squeezed(typed: str, kept: str) -> None:

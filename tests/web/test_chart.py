@@ -39,13 +39,13 @@ def _rest(kind: str) -> Op:
 
 async def _series(store: Store) -> Any:
     table = await store.read(CH, GUILD)
-    events = await store.history(CH, CHART_CHANGES, guild_id=GUILD)
+    events = await store.history(CH, CHART_CHANGES)
     return page_series(table, events)
 
 
 async def store_history(db: Database) -> list[Any]:
     async with Store.open(db.url) as store:
-        return await store.history(CH, CHART_CHANGES, guild_id=GUILD)
+        return await store.history(CH, CHART_CHANGES)
 
 
 def _fps(series: Any, name: str) -> list[int]:

@@ -1,4 +1,5 @@
-"""`/character use`: which character a player's commands now take when they name none."""
+"""`/character use`: the player's active character, which their commands now take when they name
+none."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from table.model import Character
 TITLE_MAX = 256
 
 
-def in_use_embed(character: Character) -> discord.Embed:
+def active_embed(character: Character) -> discord.Embed:
     return discord.Embed(
         title=_("You now play {name} here", name=character.name)[:TITLE_MAX],
         description=_(
