@@ -11,9 +11,9 @@ from discord.ext import commands
 
 from cogs._reply import private, reply
 from cogs._shared import bot_of, require_gm, table_channel_id
+from exports.document import export_bytes, export_document, export_key, is_empty, signed
 from lang import N_, _, n_
 from rules.errors import RulesError
-from store.export import export_bytes, export_document, export_key, is_empty, signed
 
 NOTHING = N_(
     "Nothing to export here yet: this channel has no characters, monsters, changed settings,"

@@ -1,5 +1,5 @@
 """An import in the store: a checked file (`table.imported.Imported`, its changes prepared by
-`store.import_file`) written into a channel in ONE transaction that holds its lock, and an
+`exports.reading`) written into a channel in ONE transaction that holds its lock, and an
 import that replaced a table taken back by `/undo`.
 
 Into an empty channel (no one, nothing, no settings of its own, no history but changes to its
@@ -47,11 +47,9 @@ from store.channel_read import load_channel
 from store.channel_write import write_rows
 from store.errors import StoreError
 from store.events import read_log
-from store.export import holds_nothing
-from store.import_file import Prepared
 from table.actions import IMPORT_ACTION
 from table.event import Event
-from table.imported import IMPORT, Imported
+from table.imported import IMPORT, Imported, holds_nothing
 from table.model import Table
 from table.roll_log import KEEP_DEFAULT
 from table.settings import HISTORY_KEEP_MAX
@@ -60,6 +58,24 @@ from table.undo import UNDO_ACTION, Undone
 
 T = TypeVar("T")
 Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """One imported change as it will be logged: its snapshots as JSON text, the keys it
+    touched (`store.event_log.touched_keys`), its links and an import change's start as
+    indexes into the imported history."""
+
+    actor_id: int
+    action: str
+    created_at: datetime
+    clock: int
+    before: str
+    after: str
+    keys: tuple[tuple[str, str], ...]
+    undoes: int | None
+    undone_by: int | None
+    starts: int | None  # an import change: the index its history starts at (`after.import`)
 
 
 @dataclass(eq=False)  # an exception stays hashable, and takes its traceback
@@ -87,7 +103,7 @@ def anyone(table: Table) -> None:
 
 
 async def _is_empty(tx: Tx, table: Table, logged: bool) -> bool:
-    """The table holds nothing (`store.export.holds_nothing`), and its history (if `logged`)
+    """The table holds nothing (`exports.document.holds_nothing`), and its history (if `logged`)
     nothing but changes to its server's settings made from here, or to its web page's link
     (undone and redone too): there is nothing an import could replace, and that history stays,
     the import's after it."""

@@ -288,7 +288,7 @@ class Store:
         interaction_id: int | None = None,
         rolls_keep: int = KEEP_DEFAULT,
     ) -> import_write.ImportDone:
-        """Write a checked export (`store.import_file`, `table.imported`: checked for a channel of
+        """Write a checked export (`exports.reading`, `table.imported`: checked for a channel of
         `guild_id`) into the channel, in one transaction that holds its lock, keeping of its
         history what the channel keeps, and of its rolls the newest `rolls_keep` (the roll
         log's bound, ROLL_LOG_KEEP): at once into an empty channel; into one with a

@@ -1,4 +1,4 @@
-"""An export document (checked against its schema: `store.import_file`) turned into a table and a
+"""An export document (checked against its schema: `exports.reading`) turned into a table and a
 history for a channel of a given server, by the same checks the commands make: every name as a
 new one is (`table.names`: no `@everyone`, nothing Discord formats, nothing invisible, no
 look-alike of another), every value through the table's own types (their ranges), the settings
@@ -60,7 +60,7 @@ class ImportProblem(RulesError):
 class Imported:
     """A checked document, for a channel of `guild_id`: the table's parts (ids as numbers), its
     history and its roll log, oldest first, each change and roll as the store will write it
-    (`store.import_file`)."""
+    (`exports.reading`)."""
 
     guild_id: int | None  # the server the channel it goes to is in
     source_guild_id: int | None  # the server it was exported from
@@ -94,6 +94,15 @@ class Imported:
             server=server,
             initiative=self.initiative,
         )
+
+
+def holds_nothing(table: Table) -> bool:
+    """No one, nothing, no turn order, the clock at 0, no settings of its own (its server's may
+    be anything: they are the server's, and stay with it)."""
+    return (
+        not (table.characters or table.monsters or table.clock or table.own)
+        and table.initiative == Initiative()
+    )
 
 
 def _at(path: str, check: Any, *args: Any, **kwargs: Any) -> Any:
@@ -146,7 +155,7 @@ def table_part(
     document: dict[str, Any], guild_id: int | None, vouched: bool, controls: bool = True
 ) -> Checked:
     """Everything but the history, for a channel of `guild_id`; `vouched`: the document is this
-    bot's own export, unchanged (`store.export.vouches`); `controls`: its text may hold a
+    bot's own export, unchanged (`exports.document.vouches`); `controls`: its text may hold a
     control character (else no text is looked through for one)."""
     if controls:
         first_control({k: v for k, v in document.items() if k not in ("history", "rolls")}, "")

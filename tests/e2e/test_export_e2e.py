@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from store.export import VERSION
+from exports.document import VERSION
 from store.migrate import load_migrations
 from table.snapshot import character_from_dict, monster_from_dict, restore
 from tests.e2e.conftest import Env

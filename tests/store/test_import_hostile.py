@@ -18,10 +18,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from exports.document import VERSION
+from exports.reading import BYTES_MAX, ImportRefused, check_size, read_export
 from rules.errors import RulesError
 from store import Store
-from store.export import VERSION
-from store.import_file import BYTES_MAX, ImportRefused, check_size, read_export
 from table.roll_log import roll_to_dict
 from table.sheet import CHARACTERS_MAX
 from tests.store.importing import GM, GUILD, ROLLS, checked, moved_once

@@ -3,8 +3,8 @@ refusing it with one line that names the first problem and where it is.
 
 In order, each before the next can be fooled: the declared size (`check_size`, before any
 download), strict UTF-8, JSON without NaN, Infinity or repeated keys, a bound on nesting, the
-format and its version (earlier versions upgraded: `store.import_upgrade`); then the table's
-parts, against the published JSON Schema (`store/export.schema.json`, also
+format and its version (earlier versions upgraded: `exports.upgrade`); then the table's
+parts, against the published JSON Schema (`exports/export.schema.json`, also
 `docs/export.schema.json`) and then by the commands' own checks (`table.imported`); then the
 history, change by change, and the roll log, roll by roll, each against the schema and then
 those checks: each part once, so the time grows with the file, not with its changes times its
@@ -21,18 +21,17 @@ import functools
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from importlib import resources
 from typing import Any
 
 import jsonschema_rs
 
+from exports.document import FORMAT, VERSION, vouches
+from exports.upgrade import upgrade
 from lang import _
 from rules.errors import RulesError
 from store.event_log import PRUNE_EVERY, touched_keys
-from store.export import FORMAT, VERSION, vouches
-from store.import_upgrade import upgrade
+from store.import_write import Prepared
 from store.roll_log import TRIM_EVERY, roll_values
 from table.imported import IMPORT, Imported, history, rolls, table_part
 from table.roll_log import KEEP_MAX
@@ -209,7 +208,7 @@ _CONTROLS = re.compile(
 @functools.lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     """The published JSON Schema of the current export version, read once: 1 kept."""
-    text = resources.files("store").joinpath("export.schema.json").read_text("utf-8")
+    text = resources.files("exports").joinpath("export.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 
@@ -293,24 +292,6 @@ def _problem(error: Any) -> str:
     return str(error.message)[:200]
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """One imported change as it will be logged: its snapshots as JSON text, the keys it
-    touched (`store.event_log.touched_keys`), its links and an import change's start as
-    indexes into the imported history."""
-
-    actor_id: int
-    action: str
-    created_at: datetime
-    clock: int
-    before: str
-    after: str
-    keys: tuple[tuple[str, str], ...]
-    undoes: int | None
-    undone_by: int | None
-    starts: int | None  # an import change: the index its history starts at (`after.import`)
-
-
 def _prepared(event: Any) -> Prepared:
     after = event.after
     starts = None
@@ -343,7 +324,7 @@ def read_export(data: bytes, guild_id: int | None, key: bytes | None = None) -> 
     """A file's export for a channel of `guild_id`, read, upgraded and checked
     (`read_document`, the schema, `table.imported`), each change ready to be logged and each
     roll to be written: for `Store.import_channel`. `key`: this bot's
-    (`store.export.export_key`), to know its own export. ImportRefused or ImportProblem (both
+    (`exports.document.export_key`), to know its own export. ImportRefused or ImportProblem (both
     RulesErrors) otherwise."""
     document, controls, vouched = read_document(data, key)
     whole, listed, _change, listed_rolls, _roll = _validators()

@@ -3,7 +3,7 @@ itself, clock and round count, characters, monsters, the turn order), its whole 
 first, and its roll log (`table.roll_log`), each roll on a line of its own: 25,000 rolls, the
 most a channel keeps by default, take some 7.5 MB. Ids are strings, as in Discord's own JSON, so
 a reader in any language keeps all 64 bits. Its shape is published as a JSON Schema
-(`docs/export.schema.json`); `/import` reads it back (`store.import_file`), earlier versions too.
+(`docs/export.schema.json`); `/import` reads it back (`exports.reading`), earlier versions too.
 
 Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them; 3 adds `rolls`.
 
@@ -29,9 +29,8 @@ from datetime import datetime
 from typing import Any
 
 from store.migrate import load_migrations
-from table.combat import Initiative
 from table.event import Event
-from table.imported import IMPORT
+from table.imported import IMPORT, holds_nothing
 from table.model import Table
 from table.roll_log import LoggedRoll, roll_to_dict
 from table.snapshot import character_to_dict, monster_to_dict
@@ -40,15 +39,6 @@ FORMAT = "tablekeeper-export"
 VERSION = 3
 SIGNATURE = "signature"  # the field a signed export carries its HMAC in
 _PURPOSE = b"tablekeeper exports"
-
-
-def holds_nothing(table: Table) -> bool:
-    """No one, nothing, no turn order, the clock at 0, no settings of its own (its server's may
-    be anything: they are the server's, and stay with it)."""
-    return (
-        not (table.characters or table.monsters or table.clock or table.own)
-        and table.initiative == Initiative()
-    )
 
 
 def is_empty(table: Table, events: list[Event], rolls: Sequence[LoggedRoll] = ()) -> bool:
