@@ -29,7 +29,7 @@ from lang.catalogs import load
 from pictures.painter import Painter
 from store import Store
 from store.errors import DatabaseOutage
-from store.roll_writer import RollWriter
+from bot.roll_writer import RollWriter
 from web.server import WebServer
 
 log = logging.getLogger(__name__)

@@ -1,12 +1,6 @@
-"""`/undo` and `/redo` in the store: revert one logged change, or take back one undo, in ONE
-transaction, or refuse and say why. What they give and whether they may is `table.undo` (pure);
-here is only what they read.
-
-Nothing here reads the log beyond what it needs: the target is one indexed lookup (a player's
-own latest undoable change by `events_undoable_by_actor`, undo by `events_redoable_by_actor`),
-and the later changes to the same characters, monsters or turn order another (`event_keys`), so
-either costs the same under 10 later events or 50,000. Both stop at the channel's retention edge
-(`history_keep`, `store.event_log`) and say so.
+"""`/undo` and `/redo` in the store: what they read, in one transaction (whether they may, and
+what they give, is `table.undo`). The target is one indexed lookup, and a later change to the
+same things another (`event_keys`), so either costs the same under 10 later events or 50,000.
 """
 
 from __future__ import annotations
