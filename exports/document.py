@@ -37,6 +37,9 @@ from table.snapshot import character_to_dict, monster_to_dict
 
 FORMAT = "tablekeeper-export"
 VERSION = 3
+# The most Discord lets a bot upload (10 MiB): no export is larger (`fit`), and /import refuses a
+# larger file by the size it declares, before a byte is downloaded.
+BYTES_MAX = 10 * 2**20
 SIGNATURE = "signature"  # the field a signed export carries its HMAC in
 _PURPOSE = b"tablekeeper exports"
 
@@ -132,11 +135,27 @@ def export_bytes(document: dict[str, Any]) -> bytes:
     text = json.dumps(laid_out, ensure_ascii=False, indent=2, sort_keys=True)
     if rolls:
         # The top level's own key: the only one indented by two spaces.
-        lines = ",\n".join(
-            f"    {json.dumps(r, ensure_ascii=False, sort_keys=True)}" for r in rolls
-        )
+        lines = ",\n".join(map(_line, rolls))
         text = text.replace('\n  "rolls": []', f'\n  "rolls": [\n{lines}\n  ]', 1)
     return text.encode("utf-8")
+
+
+def _line(roll: dict[str, Any]) -> str:
+    return f"    {json.dumps(roll, ensure_ascii=False, sort_keys=True)}"
+
+
+def fit(document: dict[str, Any], key: bytes, most: int = BYTES_MAX) -> tuple[bytes, int] | None:
+    """The document signed, as a file of at most `most` bytes, and how many of its oldest rolls
+    it had to leave out for that; None if it is larger even without any roll."""
+    rolls = document["rolls"]
+    data, dropped = export_bytes(signed(document, key)), 0
+    while len(data) > most and dropped < len(rolls):
+        excess = len(data) - most
+        while excess > 0 and dropped < len(rolls):
+            excess -= len(_line(rolls[dropped]).encode("utf-8")) + 2  # and its ",\n"
+            dropped += 1
+        data = export_bytes(signed({**document, "rolls": rolls[dropped:]}, key))
+    return (data, dropped) if len(data) <= most else None
 
 
 def export_key(secret: str) -> bytes:

@@ -21,12 +21,13 @@ import functools
 import json
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
 import jsonschema_rs
 
-from exports.document import FORMAT, VERSION, vouches
+from exports.document import BYTES_MAX, FORMAT, VERSION, vouches
 from exports.upgrade import upgrade
 from lang import _
 from rules.errors import RulesError
@@ -37,10 +38,6 @@ from table.imported import IMPORT, Imported, history, rolls, table_part
 from table.roll_log import KEEP_MAX
 from table.settings import HISTORY_KEEP_MAX
 
-# The most Discord lets a bot upload (10 MiB): every export the bot sent fits, with room to
-# spare (a channel keeping 1,000 changes exports in well under 1 MiB). Larger is refused by the
-# size the attachment declares, before a byte is downloaded.
-BYTES_MAX = 10 * 2**20
 DIGITS_MAX = 100  # parsed, so that the schema can name the bound a long number is past
 DEPTH_MAX = 32  # an export nests 7 deep (history → event → after → characters → record → …)
 # The most changes a file may hold: an export of a channel that keeps the most it may
@@ -320,7 +317,9 @@ def _check_roll(i: int, data: Any) -> None:
     _schema_check(_validators()[4], data, ("rolls", i))
 
 
-def read_export(data: bytes, guild_id: int | None, key: bytes | None = None) -> Imported:
+def read_export(
+    data: bytes, guild_id: int | None, key: bytes | None = None, now: datetime | None = None
+) -> Imported:
     """A file's export for a channel of `guild_id`, read, upgraded and checked
     (`read_document`, the schema, `table.imported`), each change ready to be logged and each
     roll to be written: for `Store.import_channel`. `key`: this bot's
@@ -334,5 +333,6 @@ def read_export(data: bytes, guild_id: int | None, key: bytes | None = None) -> 
     _schema_check(listed_rolls, document["rolls"], ("rolls",))
     checked = table_part(document, guild_id, vouched, controls)
     changes = tuple(map(_prepared, history(document, checked, _check_change)))
-    rows = tuple(map(roll_values, rolls(document, checked, _check_roll)))
+    now = datetime.now(UTC) if now is None else now  # the import's time: no roll is later
+    rows = tuple(map(roll_values, rolls(document, checked, _check_roll, now)))
     return dataclasses.replace(checked.imported, history=changes, rolls=rows)
