@@ -123,6 +123,12 @@ async def insert_keys(tx: Tx, rows: Sequence[tuple[int, str, str, int]]) -> None
         )
 
 
+async def mark_undo(tx: Tx, undo_id: int, target_id: int) -> None:
+    """Link an undo and the change it took back, both ways."""
+    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target_id, undo_id)
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo_id, target_id)
+
+
 async def prune(tx: Tx, channel_id: int, edge: int) -> None:
     """Delete the channel's events numbered `edge` or below, but those a kept undo points at."""
     if edge < 1:

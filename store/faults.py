@@ -28,13 +28,6 @@ P = ParamSpec("P")
 R = TypeVar("R")
 W = TypeVar("W", bound="Watched")
 
-# SQLite's primary result codes (an extended code keeps its primary one in its low byte).
-SQLITE_BUSY = 5  # another connection holds the lock, past the busy timeout
-SQLITE_LOCKED = 6
-SQLITE_READONLY = 8
-SQLITE_IOERR = 10
-SQLITE_FULL = 13
-SQLITE_CANTOPEN = 14
 # PostgreSQL's SQLSTATEs: the server is going away or not taking connections (57P01-57P03),
 # a statement was cancelled by a timeout or an admin (57014), too many connections (53300);
 # its disk is full (53100); it only reads (25006: a standby, or default_transaction_read_only).
@@ -123,15 +116,15 @@ def _sqlite(error: BaseException, files: tuple[str, ...]) -> DatabaseOutage | No
     if not isinstance(error, sqlite3.Error):
         return None
     code = getattr(error, "sqlite_errorcode", None)
-    primary = None if code is None else code & 0xFF
+    primary = None if code is None else code & 0xFF  # an extended code's low byte
     what = f"SQLite: {error}"
-    if primary == SQLITE_FULL:
+    if primary == sqlite3.SQLITE_FULL:
         return DatabaseFull(what)
-    if primary == SQLITE_READONLY:
+    if primary == sqlite3.SQLITE_READONLY:
         return DatabaseReadOnly(what)
-    if primary in (SQLITE_BUSY, SQLITE_LOCKED):
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):  # past the busy timeout
         return DatabaseUnreachable(what)
-    if primary in (SQLITE_IOERR, SQLITE_CANTOPEN) and _read_only(files):
+    if primary in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN) and _read_only(files):
         return DatabaseReadOnly(f"{what} (the database file can't be written)")
     return None
 

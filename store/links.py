@@ -224,8 +224,7 @@ async def undo_link_change(
         check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
     was, now = _logged_ref(target.after), _logged_ref(target.before)
     undo = await _relink(tx, current, was, now, (actor_id, interaction_id), UNDO_ACTION, at)
-    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
-    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+    await event_log.mark_undo(tx, undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), current)
 
 

@@ -123,8 +123,7 @@ async def undo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Und
     undo = await save_change(
         tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
     )
-    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
-    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+    await event_log.mark_undo(tx, undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), undone)
 
 

@@ -148,12 +148,17 @@ async def test_a_slow_export_is_private_from_its_thinking_to_its_file(env: Env) 
     assert reply.attachments[0]["content_type"] == "application/json"
 
 
-async def test_an_export_over_the_upload_limit_leaves_out_its_oldest_rolls(
-    env: Env, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def _with_rolls(env: Env) -> Any:
     d = env.discord
     await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
     await env.store.log_rolls([(d.table.id, roll) for roll in ROLLS], keep=1000)
+    return d
+
+
+async def test_an_export_over_the_upload_limit_leaves_out_its_oldest_rolls(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = await _with_rolls(env)
     whole = await d.slash("export", user=d.gm)
     size = len(whole.files[0][1])
     assert f"And {len(ROLLS)} rolls of its dice." in whole.text
@@ -176,9 +181,7 @@ async def test_an_export_over_the_upload_limit_leaves_out_its_oldest_rolls(
 async def test_an_export_too_large_even_without_rolls_is_refused_politely(
     env: Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    d = env.discord
-    await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
-    await env.store.log_rolls([(d.table.id, roll) for roll in ROLLS], keep=1000)
+    d = await _with_rolls(env)
     monkeypatch.setattr(sys.modules["cogs.export"], "BYTES_MAX", 2000)
     before = await snapshot(env)
     reply = await d.slash("export", user=d.gm)
