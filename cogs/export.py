@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from datetime import UTC, datetime
 
@@ -21,8 +22,8 @@ NOTHING = N_(
 )
 TOO_LARGE = N_(
     "This channel's export would be over the {most} MiB Discord lets a bot upload, even without"
-    " its rolls: its history is too long. Keep fewer changes (`/settings set history_keep:`): the"
-    " older ones go as the next changes are saved. Then export again."
+    " its rolls: its history is too long. Keep fewer changes (`/settings set history_keep:`); the"
+    " older ones go as the next changes are saved, then export again"
 )
 
 
@@ -44,7 +45,9 @@ class Export(commands.Cog):
             raise RulesError(_(NOTHING))
         now = datetime.now(UTC)
         key = export_key(bot_of(interaction).settings.token)
-        fitted = fit(export_document(table, events, now, rolls), key, BYTES_MAX)
+        document = export_document(table, events, now, rolls)
+        # Off the event loop: a file near the limit is written more than once to fit.
+        fitted = await asyncio.to_thread(fit, document, key, BYTES_MAX)
         if fitted is None:
             raise RulesError(_(TOO_LARGE, most=BYTES_MAX // 2**20))
         data, left_out = fitted
