@@ -140,6 +140,6 @@ EVENTS_DECODED_MAX = 1024  # a hundred pages of ten
 
 @functools.lru_cache(maxsize=EVENTS_DECODED_MAX)
 def _decoded_event(values: tuple[Any, ...]) -> Event:
-    """Decoded once per stored version: a page of history is read again after every change,
-    its older lines unchanged, and decoding is most of reading it (docs/benchmarks.md)."""
+    """Decoded once per stored version, at most 1,024 kept: a page of history is read again
+    after every change, its older lines unchanged, and decoding is most of reading it."""
     return event_from_row(dict(zip(_READ, values, strict=True)))
