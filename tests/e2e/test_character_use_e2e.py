@@ -21,8 +21,8 @@ async def two(env: Any) -> None:
 async def test_with_two_characters_a_player_is_asked_until_they_use_one(env: Any) -> None:
     d = env.discord
     await two(env)
-    text = await refused(env, "fatigue spend", d.player, amount=2)
-    assert "several characters here (Aria, Grusk)" in text and "`/character use`" in text
+    text = await refused(env, "fatigue spend", d.player, amount=2)  # asked in a menu
+    assert "several characters here: which one?" in text and "`/character use`" in text
     chosen = await d.type("/character use name:Grusk", user=d.player)
     assert chosen.ephemeral and chosen.embed["title"] == "You now play Grusk here"
     spent = await d.slash("fatigue spend", user=d.player, amount=2)
