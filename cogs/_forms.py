@@ -57,8 +57,8 @@ def require(command: str, given: Collection[str], needed: Sequence[str]) -> None
 
 
 def missing(command: str, names: Sequence[str]) -> RulesError:
-    shown = names_text([f"`{name}`" for name in names])
-    return RulesError(_(NEEDS, command=f"`/{command}`", options=shown))
+    shown, where = names_text([f"`{name}`" for name in names]), f"`/{command}`"
+    return RulesError(_(NEEDS, command=where, options=shown))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import discord
 
 from cogs._confirm import ANSWER, NAME, ConfirmButton, PromptTimers, RemovalButton, ask
 from cogs._reply import reply, update
-from cogs._shared import MENU_MAX, apply_as, read_table, require_gm
+from cogs._shared import apply_as, read_table, require_gm
 from cogs._views import FORM_SECONDS, TableView
 from lang import N_, _
 from render.confirm import cancelled_embed
@@ -27,6 +27,7 @@ from render.monsters import (
 )
 from rules.errors import RulesError
 from table import bestiary, initiative
+from table.active import MENU_MAX
 from table.model import Monster
 from table.parts import BESTIARY
 

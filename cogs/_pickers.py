@@ -1,5 +1,5 @@
 """Menus that ask which character: where a command needs one of the caller's characters and
-can't tell which (`cogs._shared.ChooseCharacter`), its refusal becomes a select menu of them,
+can't tell which (`table.active.ChooseCharacter`), its refusal becomes a select menu of them,
 and choosing does what was asked, with the same options.
 
 A picker lives in this process's memory (a `TableView`): only whoever asked can choose in it,
@@ -16,9 +16,9 @@ from bot.ack import ack_of
 from cogs._confirm import ConfirmButton
 from cogs._reply import reply, update
 from cogs._several import names_text
-from cogs._shared import ChooseCharacter
 from cogs._views import FORM_SECONDS, TableView
 from lang import N_, _
+from table.active import ChooseCharacter
 
 Names = str | tuple[str, ...]  # one name, or (a GM's menu) several
 Act = Callable[[discord.Interaction, Names | None], Awaitable[None]]
@@ -82,7 +82,7 @@ async def offer(interaction: discord.Interaction, choose: ChooseCharacter, chose
     await reply(interaction, text, view=view, private=True)
 
 
-def again(act: Act) -> Chosen:
+def redo(act: Act) -> Chosen:
     """A choice that does what was asked for it: the menu is replaced by what was chosen, and
     `act` runs for it, answering as the command does."""
 
@@ -99,4 +99,4 @@ async def choosing(interaction: discord.Interaction, act: Act, name: Names | Non
     try:
         await act(interaction, name)
     except ChooseCharacter as choose:
-        await offer(interaction, choose, again(act))
+        await offer(interaction, choose, redo(act))

@@ -7,7 +7,7 @@ earlier can't slip a change through between a separate check and the write."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -20,7 +20,7 @@ from bot.permissions import is_gm
 from lang import N_, _
 from rules.errors import RulesError
 from store.errors import DatabaseOutage
-from table.active import active_character, own_characters
+from table.active import WHICH_OF_YOURS, ChooseCharacter, active_character, own_characters
 from table.model import Character, Forbidden, Table
 from table.parts import CHANNEL_ONLY, EVERYTHING, PARTY, Parts
 
@@ -38,9 +38,6 @@ NO_CHARACTER = N_(
 NAME_ONE = N_("Say whose: name a character with `character:`")
 WHICH_ONE = N_("Which character?")
 WHICH_ONES = N_("Which characters? Choose one or several.")
-WHICH_OF_YOURS = N_(
-    "You have several characters here: which one? (`/character use` picks one for every command)"
-)
 
 
 def bot_of(interaction: discord.Interaction) -> Tablekeeper:
@@ -126,20 +123,6 @@ def require_gm(interaction: discord.Interaction, table: Table) -> None:
     """Refuse a non-GM by a table already read: for GM-only looks and prompts, not writes."""
     if not is_gm(interaction, table.settings):
         raise Forbidden(_(GM_ONLY))
-
-
-class ChooseCharacter(RulesError):
-    """`pick_character` can't tell whom the caller means: `names` (at most MENU_MAX) to choose
-    among, one or (`several`) any number of them, and `question`, the menu's words. Where no
-    menu is offered, its text is the refusal."""
-
-    def __init__(self, text: str, question: str, names: Sequence[str], several: bool) -> None:
-        super().__init__(text)
-        self.question, self.names, self.several = question, tuple(names[:MENU_MAX]), several
-        self.left_out = len(names) - len(self.names)  # past the menu's room: named by hand
-
-
-MENU_MAX = 25  # Discord's limit on a select menu's options
 
 
 def pick_character(
