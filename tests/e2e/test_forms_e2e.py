@@ -27,6 +27,7 @@ LABEL, TEXT_INPUT, STRING_SELECT, RADIO_GROUP, CHECKBOX_GROUP = 18, 4, 3, 21, 22
 
 async def submit(env: Any, form: Reply, user: Any, **typed: Any) -> Reply:
     """Fill the form by its labels (`level="5"`, `combine="multi"`) and submit it."""
+    assert form.modal is not None, form.text
     return await env.discord.submit_modal(form, by_label(form.modal, typed), user=user)
 
 
