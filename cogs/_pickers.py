@@ -93,10 +93,21 @@ def redo(act: Act) -> Chosen:
     return chosen
 
 
-async def choosing(interaction: discord.Interaction, act: Act, name: Names | None) -> None:
+async def choosing(
+    interaction: discord.Interaction, act: Act, name: Names | None, *, form: bool = False
+) -> None:
     """`act` for the character `name` (None: the caller's own); if the caller must choose
-    which, the answer is a menu of them, whose choice runs `act` again with it."""
+    which, the answer is a menu of them, whose choice runs `act` again with it. With `form`
+    (`act` answers with a form, which only an interaction's first answer can be), the choice
+    runs it at once and the menu stays."""
     try:
         await act(interaction, name)
     except ChooseCharacter as choose:
-        await offer(interaction, choose, redo(act))
+        await offer(interaction, choose, _at_once(act) if form else redo(act))
+
+
+def _at_once(act: Act) -> Chosen:
+    async def chosen(interaction: discord.Interaction, names: tuple[str, ...]) -> None:
+        await act(interaction, names[0])
+
+    return chosen

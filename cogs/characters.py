@@ -192,7 +192,7 @@ class Characters(commands.Cog):
         clear: str | None = None,
     ) -> None:
         if not given_options(interaction) - {"name"}:  # the form, filled with what is stored
-            await choosing(interaction, self.open_sheet, name)
+            await choosing(interaction, self.open_sheet, name, form=True)
             return
         options = SheetOptions(
             level=level,

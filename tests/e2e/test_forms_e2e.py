@@ -144,11 +144,26 @@ async def test_typed_options_work_as_before_and_missing_ones_are_named(env: Any)
     assert text == "`/character create` needs `name` too, or no options at all to fill in a form"
 
 
-async def test_the_form_speaks_the_readers_language(env: Any) -> None:
+async def test_the_forms_speak_the_readers_language(env: Any) -> None:
+    """Spanish words fit Discord's limits too (the local Discord checks every form)."""
     d = env.discord
-    form = await d.slash("character create", user=speaking(d.player, "es-ES"))
+    player, gm = speaking(d.player, "es-ES"), speaking(d.gm, "es-ES")
+    form = await d.slash("character create", user=player)
     assert form.modal is not None and form.modal["title"] == "Un personaje nuevo"
-    assert list(kinds(form))[-1] == "Cómo se combinan las clases"
+    assert list(kinds(form)) == [
+        "Nombre", "Nivel", "Clases", "Dureza", "Cómo se combinan las clases",
+    ]  # fmt: skip
+    refusal = await submit(env, form, player, nombre="Bo", nivel="0")
+    assert refusal.content.startswith("Nivel debe estar entre 1 y 100.")
+    await env.restart()
+    again = await d.click(refusal, "Abrir el formulario", user=player)
+    assert again.modal is not None and again.modal["components"][0]["description"].startswith(
+        "Lo que escribiste se perdió"
+    )
+    monster = await d.slash("monster create", user=gm)
+    assert monster.modal is not None and monster.modal["title"] == "Un monstruo nuevo"
+    made = await submit(env, monster, gm, nombre="Trol", rank="2", armadura="Ligera")
+    assert made.ephemeral and made.embed["title"] == "Creado: Trol"
 
 
 # --- /character set ---------------------------------------------------------------------------

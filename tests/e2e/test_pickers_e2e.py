@@ -163,3 +163,13 @@ async def test_a_player_is_refused_the_monster_menu(env: Any) -> None:
     assert (
         refusal.ephemeral and refusal.content.startswith("Only the GM") and not refusal.components
     )
+
+
+async def test_set_alone_with_two_characters_asks_which_form_to_open(env: Any) -> None:
+    d = env.discord
+    await two(env)
+    asked = await d.slash("character set", user=d.player)
+    assert asked.content == QUESTION
+    form = await choose(env, asked, "Grusk")  # the choice opens its form at once
+    assert form.callback_type == 9 and form.modal is not None
+    assert form.modal["title"] == "Change Grusk"
