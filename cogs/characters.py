@@ -5,7 +5,6 @@ name none (`table.active`)."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -43,7 +42,7 @@ from render.characters import (
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 from table.active import make_active, own_characters
-from table.model import FL_MAX, LEVEL_MAX, check_can_change
+from table.model import FL_MAX, LEVEL_MAX, Character, check_can_change
 from table.names import NAME_LIMIT
 from table.parts import PARTY
 from table.sheet import SheetOptions, remove
@@ -308,7 +307,7 @@ class Characters(commands.Cog):
         )
 
 
-async def use(interaction: discord.Interaction, name: str) -> Any:
+async def use(interaction: discord.Interaction, name: str) -> Character:
     """`/character use`: this character of the caller's becomes the one their commands use."""
     actor_id = interaction.user.id
     step = lambda table, gm: make_active(table, actor_id, name)  # noqa: E731

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.unclaimed import MENU_GONE
-from tests.e2e.helpers import fatigue_of, hero, seed, snapshot
+from tests.e2e.helpers import fatigue_of, hero, seed, snapshot, two_of_one_player
 from tests.localdiscord.reply import Reply, walk
 
 pytestmark = pytest.mark.asyncio
@@ -37,14 +37,9 @@ async def choose(env: Any, reply: Reply, *names: str, user: Any = None) -> Reply
     return await d.settle(chosen)
 
 
-async def two(env: Any) -> None:
-    d = env.discord
-    await seed(env, hero("Aria", d.player), hero("Grusk", d.player), hero("Bo", d.player2))
-
-
 async def test_a_player_with_two_characters_spends_through_the_menu(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     before = await snapshot(env)
     asked = await d.slash("fatigue spend", user=d.player, amount=2)
     assert asked.ephemeral and asked.content == QUESTION
@@ -61,7 +56,7 @@ async def test_a_player_with_two_characters_spends_through_the_menu(env: Any) ->
 
 async def test_someone_else_cannot_choose_in_anothers_menu(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     asked = await d.slash("fatigue spend", user=d.player, amount=2)
     before = await snapshot(env)
     theirs = await choose(env, asked, "Aria", user=d.player2)  # a forged or stale click
@@ -74,7 +69,7 @@ async def test_someone_else_cannot_choose_in_anothers_menu(env: Any) -> None:
 
 async def test_a_menu_after_a_restart_answers_politely(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     asked = await d.slash("fatigue spend", user=d.player)
     await env.restart()
     before = await snapshot(env)
@@ -85,7 +80,7 @@ async def test_a_menu_after_a_restart_answers_politely(env: Any) -> None:
 
 async def test_rest_save_and_show_ask_the_same_way(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     await seed(env, hero("Grusk", d.player, fp=30))
     rested = await choose(env, await d.slash("rest short", user=d.player), "Grusk")
     assert rested.followups[0].embed["title"].endswith("Grusk takes a Short Rest")
@@ -99,7 +94,7 @@ async def test_rest_save_and_show_ask_the_same_way(env: Any) -> None:
 
 async def test_character_use_without_a_name_offers_the_menu(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     asked = await d.slash("character use", user=d.player)
     assert asked.ephemeral and offered(asked) == ["Aria", "Grusk"]
     chosen = await choose(env, asked, "Grusk")
@@ -167,7 +162,7 @@ async def test_a_player_is_refused_the_monster_menu(env: Any) -> None:
 
 async def test_set_alone_with_two_characters_asks_which_form_to_open(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     asked = await d.slash("character set", user=d.player)
     assert asked.content == QUESTION
     form = await choose(env, asked, "Grusk")  # the choice opens its form at once
