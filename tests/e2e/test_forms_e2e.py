@@ -277,7 +277,7 @@ async def test_the_monster_form_refuses_a_bad_hp_and_after_a_restart_opens_empty
     form = await d.slash("monster create", user=d.gm)
     before = await snapshot(env)
     refusal = await submit(env, form, d.gm, name="Troll", rank="3", armor="Heavy", hp="0")
-    assert refusal.content.startswith("HP must be between 1 and ")
+    assert refusal.ephemeral and refusal.content.startswith("HP must be between 1 and ")
     assert await snapshot(env) == before
     again = await d.click(refusal, "Open the form", user=d.gm)
     assert shown(again)["Rank"] == ["3"] and shown(again)["HP"] == "0"

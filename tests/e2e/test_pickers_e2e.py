@@ -1,8 +1,9 @@
 """Menus that ask which character, through the real client and the local Discord: a player
 with several characters and none in use chooses in a menu and the command does what was asked
-(`/fatigue spend`, `/rest`, `/save`, `/character show`); `/character use` without a name; a
-GM's menu of everyone's characters takes several at once, and `/monster remove`'s of the
-monsters. Only whoever asked can choose, and a menu after a restart answers politely."""
+(`/fatigue spend`, `/rest`, `/save`, `/character show`, `/init add`, `/fatigue show`; a save
+chosen so is kept in the roll log); `/character use` without a name; a GM's menu of everyone's
+characters takes several at once, and `/monster remove`'s of the monsters. Only whoever asked
+can choose, and a menu after a restart answers politely."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from typing import Any
 import pytest
 
 from bot.unclaimed import MENU_GONE
-from tests.e2e.helpers import fatigue_of, hero, seed, snapshot, two_of_one_player
+from tests.e2e.helpers import fatigue_of, handled, hero, seed, snapshot, two_of_one_player
+from tests.e2e.test_dice_report_e2e import kept
 from tests.localdiscord.reply import Reply, walk
 
 pytestmark = pytest.mark.asyncio
@@ -34,7 +36,8 @@ async def choose(env: Any, reply: Reply, *names: str, user: Any = None) -> Reply
     """Choose `names` in the reply's menu; the answer with what follows it."""
     d = env.discord
     chosen = await d.click(reply, menu(reply)["custom_id"], user=user or d.player, values=[*names])
-    return await d.settle(chosen)
+    await handled(env)  # what the choice goes on to do, answered after the menu's update
+    return d.latest(chosen)
 
 
 async def test_a_player_with_two_characters_spends_through_the_menu(env: Any) -> None:
@@ -90,6 +93,19 @@ async def test_rest_save_and_show_ask_the_same_way(env: Any) -> None:
     shown = await choose(env, await d.slash("character show", user=d.player), "Grusk")
     (sheet,) = shown.followups
     assert sheet.ephemeral and sheet.embed["title"] == "Grusk"  # private, as the command is
+
+
+async def test_init_add_and_fatigue_show_ask_too_and_a_chosen_save_is_kept(env: Any) -> None:
+    d = env.discord
+    await two_of_one_player(env)
+    joined = await choose(env, await d.slash("init add", user=d.player, score="12"), "Grusk")
+    assert joined.followups[0].embed["title"] == "Grusk joins the initiative at 12"
+    assert [c.name for c in (await env.table()).initiative.combatants] == ["Grusk"]
+    shown = await choose(env, await d.slash("fatigue show", user=d.player), "Aria")
+    assert shown.followups[0].embed["title"].endswith("Aria — Fresh")
+    await choose(env, await d.type("/save tsr vs:3", user=d.player), "Grusk")
+    (roll,) = await kept(env, 1)  # the roll log has it as the command's own
+    assert (roll.actor_id, roll.rolled.character) == (d.player.id, "Grusk")
 
 
 async def test_character_use_without_a_name_offers_the_menu(env: Any) -> None:
