@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 
 import discord
+from discord import app_commands
 
 from bot.ack import ack_of
 from cogs._confirm import ConfirmButton
@@ -24,7 +25,7 @@ Names = str | tuple[str, ...]  # one name, or (a GM's menu) several
 Act = Callable[[discord.Interaction, Names | None], Awaitable[None]]
 Chosen = Callable[[discord.Interaction, tuple[str, ...]], Awaitable[None]]
 CHOSEN = N_("Chosen: {names}")
-LEFT_OUT = N_("The menu holds the first {shown}: name any other with `character:`.")
+LEFT_OUT = N_("The menu holds the first {shown}: name any other with `{option}:`.")
 
 
 class Menu(discord.ui.Select["Picker"]):
@@ -71,7 +72,7 @@ async def offer(interaction: discord.Interaction, choose: ChooseCharacter, chose
     """Answer privately with a menu of the characters `choose` names."""
     text = choose.question
     if choose.left_out:
-        text += "\n" + _(LEFT_OUT, shown=len(choose.names))
+        text += "\n" + _(LEFT_OUT, shown=len(choose.names), option=_naming_option(interaction))
     view = Picker(
         interaction.user.id,
         choose.names,
@@ -80,6 +81,15 @@ async def offer(interaction: discord.Interaction, choose: ChooseCharacter, chose
         private=ack_of(interaction).private,  # the choice answers as the command does
     )
     await reply(interaction, text, view=view, private=True)
+
+
+def _naming_option(interaction: discord.Interaction) -> str:
+    """The command's option that names a character: `character:`, or `/character show`'s
+    and `/init add`'s `name:`."""
+    command = interaction.command
+    if isinstance(command, app_commands.Command) and command.get_parameter("character") is None:
+        return "name"
+    return "character"
 
 
 def redo(act: Act) -> Chosen:

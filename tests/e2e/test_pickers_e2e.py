@@ -147,6 +147,22 @@ async def test_the_gm_chooses_several_targets_in_one_change(env: Any) -> None:
     assert typed.embed["title"] == "Aria and Bo recover up to 1 FP"  # a typed list still works
 
 
+async def test_a_gms_menu_holds_the_first_25_and_says_so(env: Any) -> None:
+    d = env.discord
+    await seed(env, *(hero(f"Hero {n:02}", d.player2) for n in range(30)))
+    asked = await d.slash("fatigue spend", user=d.gm)
+    assert asked.content == (
+        "Which characters? Choose one or several.\n"
+        "The menu holds the first 25: name any other with `character:`."
+    )
+    assert offered(asked) == [f"Hero {n:02}" for n in range(25)]
+    assert menu(asked)["max_values"] == 25  # Discord's most for a select menu
+    done = await choose(env, asked, "Hero 00", "Hero 24", user=d.gm)
+    assert done.followups[0].embed["title"] == "Hero 00 and Hero 24 spend 1 FP"
+    sheet = await d.slash("character show", user=d.gm)  # its option is `name:`
+    assert sheet.content.endswith("name any other with `name:`.") and len(offered(sheet)) == 25
+
+
 async def test_the_gm_chooses_monsters_to_remove(env: Any) -> None:
     d = env.discord
     for name in ("Troll", "Goblin", "Orc"):
