@@ -284,6 +284,7 @@ async def test_the_monster_form_refuses_a_bad_hp_and_after_a_restart_opens_empty
     await env.restart()
     empty = await d.click(refusal, "Open the form", user=d.gm)
     assert shown(empty)["Rank"] == [] and shown(empty)["Name"] is None
+    assert empty.modal is not None and empty.modal["components"][0]["description"] == LOST
 
 
 async def test_monster_options_work_as_before_and_missing_ones_are_named(env: Any) -> None:
