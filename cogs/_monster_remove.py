@@ -13,7 +13,7 @@ from cogs._confirm import ANSWER, NAME, ConfirmButton, PromptTimers, RemovalButt
 from cogs._reply import reply, update
 from cogs._shared import apply_as, read_table, require_gm
 from cogs._views import FORM_SECONDS, TableView
-from lang import N_, _
+from lang import N_, _, n_
 from render.confirm import cancelled_embed
 from render.initiative import turn_text
 from render.monsters import (
@@ -179,4 +179,11 @@ async def choose_monsters(interaction: discord.Interaction) -> None:
     if not table.monsters:
         raise RulesError(_("There are no monsters here to remove"))
     view = ChooseMonsters(interaction.user.id, list(table.monsters))
-    await reply(interaction, _(WHICH_MONSTERS), view=view)
+    text, down = _(WHICH_MONSTERS), sum(1 for m in table.monsters if m.down)
+    if down:  # the quicker way, as the command said before it had a menu
+        text += "\n" + n_(
+            "`defeated:True` removes the defeated one at once.",
+            "`defeated:True` removes the {n} defeated at once.",
+            down,
+        )
+    await reply(interaction, text, view=view)

@@ -169,6 +169,7 @@ async def test_the_gm_chooses_monsters_to_remove(env: Any) -> None:
         await d.slash("monster create", user=d.gm, name=name, rank=1, armor="light")
     asked = await d.slash("monster remove", user=d.gm)
     assert asked.ephemeral and offered(asked) == ["🔒 Goblin", "🔒 Orc", "🔒 Troll"]
+    assert asked.content == "Which monsters? Choose one or several, then Remove."  # none down
     remove = next(b for b in asked.buttons() if b["label"] == "Remove")
     assert remove["disabled"]  # nothing chosen yet
     chosen = await choose(env, asked, "Orc", "Troll", user=d.gm)
