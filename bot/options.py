@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -224,64 +225,70 @@ def _index(node: Mapping[str, Any]) -> Index:
     return index
 
 
-def _check_value(option: Mapping[str, Any], value: Any, resolved: Mapping[str, Any]) -> None:
+def _check_value(
+    option: Mapping[str, Any], value: Any, resolved: Mapping[str, Any], label: str | None = None
+) -> None:
+    """Refuse `value` unless it fits the declared `option`; a refusal names it as an option,
+    or by `label` (a form's field that stands for it)."""
     kind, name = option["type"], option["name"]
     # Every option of every command passes here: a refusal's words are made only to refuse.
     if kind == STRING:
         if not isinstance(value, str):
-            raise BadOptions(_needs(name, kind))
-        _check_text(option, value)
+            raise BadOptions(_needs(name, kind, label))
+        _check_text(option, value, label)
     elif kind in (INTEGER, NUMBER):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise BadOptions(_needs(name, kind))
+            raise BadOptions(_needs(name, kind, label))
         if kind == INTEGER and not isinstance(value, int):
-            raise BadOptions(_needs(name, kind))
+            raise BadOptions(_needs(name, kind, label))
         if isinstance(value, float) and not math.isfinite(value):  # an int is always finite
-            raise BadOptions(_needs(name, kind))
+            raise BadOptions(_needs(name, kind, label))
         low = option.get("min_value", -SAFE_INTEGER)
         high = option.get("max_value", SAFE_INTEGER)
         if not low <= value <= high:
             raise BadOptions(
                 _(
-                    "Option `{name}` must be between {low} and {high}.",
-                    name=name,
+                    "{option} must be between {low} and {high}.",
+                    option=_subject(name, label),
                     low=_number(low),
                     high=_number(high),
                 )
             )
     elif kind == BOOLEAN:
         if not isinstance(value, bool):
-            raise BadOptions(_needs(name, kind))
+            raise BadOptions(_needs(name, kind, label))
     elif kind in _RESOLVED:
         if not _is_snowflake(value) or not any(
             isinstance(resolved.get(key), dict) and value in resolved[key]
             for key in _RESOLVED[kind]
         ):
-            raise BadOptions(_needs(name, kind))
+            raise BadOptions(_needs(name, kind, label))
     else:  # a type this bot never declares
-        raise BadOptions(_needs(name, kind))
+        raise BadOptions(_needs(name, kind, label))
     choices = option.get("choices")
     if choices and value not in [c["value"] for c in choices]:
         shown = ", ".join(_(str(c["name"])) for c in choices)  # as the client shows them
-        raise BadOptions(_("Option `{name}` must be one of: {shown}.", name=name, shown=shown))
+        raise BadOptions(
+            _("{option} must be one of: {shown}.", option=_subject(name, label), shown=shown)
+        )
 
 
-def _check_text(option: Mapping[str, Any], value: str) -> None:
+def _check_text(option: Mapping[str, Any], value: str, label: str | None = None) -> None:
     name = option["name"]
     if "\x00" in value:
-        raise BadOptions(_("Option `{name}` can't contain a NUL character.", name=name))
+        raise BadOptions(_("{option} can't contain a NUL character.", option=_subject(name, label)))
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: JSON can carry it, UTF-8 (and SQL) can't
         raise BadOptions(
-            _("Option `{name}` contains characters that aren't text.", name=name)
+            _("{option} contains characters that aren't text.", option=_subject(name, label))
         ) from None
     control = control_character(value)  # Discord's own client never sends one
     if control is not None:
         raise BadOptions(
             _(
-                "Option `{name}` can't contain control characters ({code} here).",
-                name=name,
+                "{option} can't contain control characters ({code} here).",
+                option=_subject(name, label),
                 code=control,
             )
         )
@@ -290,21 +297,64 @@ def _check_text(option: Mapping[str, Any], value: str) -> None:
         if low > 0:
             raise BadOptions(
                 _(
-                    "Option `{name}` must be {low} to {high} characters long.",
-                    name=name,
+                    "{option} must be {low} to {high} characters long.",
+                    option=_subject(name, label),
                     low=low,
                     high=high,
                 )
             )
         raise BadOptions(
-            _("Option `{name}` must be at most {high} characters long.", name=name, high=high)
+            _(
+                "{option} must be at most {high} characters long.",
+                option=_subject(name, label),
+                high=high,
+            )
         )
 
 
-def _needs(name: str, kind: Any) -> str:
+def check_fields(
+    declared: Mapping[str, Any], fields: Mapping[str, tuple[str, str]]
+) -> dict[str, Any]:
+    """A form's fields as the options they stand for, checked as those options are: `declared`
+    is the command's declaration (`Declarations.of`), `fields` each option's field as (its
+    label, the text filled in). Each text is read as its option's type (a number typed as
+    text) and checked by that option's declared limits, a refusal naming the field by its
+    label; a blank field is left out, as an option not given."""
+    options = _index(declared)[0]
+    values: dict[str, Any] = {}
+    for name, (label, text) in fields.items():
+        text = text.strip()
+        if text:
+            option = options[name]
+            value = _read(option, text, label)
+            _check_value(option, value, {}, label)
+            values[name] = value
+    return values
+
+
+def _read(option: Mapping[str, Any], text: str, label: str) -> Any:
+    """A field's text as its option's type: a whole number, a number, or the text itself."""
+    kind = option["type"]
+    if kind == STRING:
+        return text
+    number = text.replace("\u2212", "-").replace(",", ".")  # a phone's minus sign, a comma
+    if kind == INTEGER and re.fullmatch(r"[+-]?\d{1,16}", number):
+        return int(number)
+    if kind == NUMBER and re.fullmatch(r"[+-]?(\d{1,16}(\.\d{0,16})?|\.\d{1,16})", number):
+        return float(number)
+    raise BadOptions(_needs(option["name"], kind, label))
+
+
+def _needs(name: str, kind: Any, label: str | None = None) -> str:
     """ "Option `amount` needs a whole number." for an option given the wrong type."""
     noun = _(_NOUNS.get(kind, A_VALUE))
-    return _("Option `{name}` needs {noun}.", name=name, noun=noun)
+    return _("{option} needs {noun}.", option=_subject(name, label), noun=noun)
+
+
+def _subject(name: str, label: str | None) -> str:
+    """What a refusal calls an option: "Option `amount`", or the label of the form's field
+    that stands for it."""
+    return label if label is not None else _("Option `{name}`", name=name)
 
 
 def _is_snowflake(value: Any) -> bool:

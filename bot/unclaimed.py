@@ -25,9 +25,14 @@ from lang import N_, _
 log = logging.getLogger(__name__)
 
 OURS = "tk:"
+BUTTON = 2  # a component's type, as Discord sends it with a click
 UNKNOWN_CLICK = N_(
     "That button no longer does anything (it may be from an older version of the bot): "
     "nothing was changed. Run the command again for fresh buttons."
+)
+MENU_GONE = N_(
+    "That menu can't be used any more (the bot restarted since, or it was left open too long): "
+    "nothing was changed. Run the command again for a fresh one."
 )
 FORM_GONE = N_(
     "This form can't be read any more (it was open too long, or the bot restarted meanwhile): "
@@ -44,8 +49,9 @@ async def answer_unclaimed(interaction: discord.Interaction) -> None:
     log.info("Answered a click nobody handles: %r (user %s)", custom_id, interaction.user.id)
     speak_to(interaction, private=True)
     form = interaction.type is discord.InteractionType.modal_submit
+    menu = data.get("component_type", BUTTON) != BUTTON  # a select menu of any kind
     ack_of(interaction).outcome = "refused"
-    await send_error(interaction, _(FORM_GONE if form else UNKNOWN_CLICK))
+    await send_error(interaction, _(FORM_GONE if form else MENU_GONE if menu else UNKNOWN_CLICK))
 
 
 def unclaimed(interaction: discord.Interaction) -> bool:

@@ -4,19 +4,21 @@ transaction, its reply, and the "Spend 1 more" button (`SpendOne`, registered by
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Self
 
 import discord
 
 from cogs._buttons import TableButton, buttons_view
+from cogs._pickers import Names, choosing
 from cogs._reply import reply
 from cogs._several import names_text
 from cogs._shared import apply_as, pick_character
 from lang import N_, _
 from render.fatigue import change_embed, fight_round, report_embed
 from table import partyops
-from table.model import Forbidden, Table, check_can_change
+from table.model import Character, Forbidden, Table, check_can_change
 from table.parts import PARTY
 from table.partyops import CharacterChange, PartyReport
 from table.several import change_each, named_characters
@@ -28,7 +30,7 @@ SPEND_ONE, SPEND_MORE = N_("Spend 1 FP"), N_("Spend 1 more")  # labels, translat
 
 async def change_character(
     interaction: discord.Interaction,
-    name: str | None,
+    name: Names | None,
     action: str,
     change: OneChange,
     title: Callable[[str], str],
@@ -41,8 +43,35 @@ async def change_character(
     with `gm_only`, the GM alone, and that marked text tells anyone else; `may`, given the table
     and whether the caller is GM, refuses what the channel doesn't allow), then reply with the
     work (and, with `spend_more`, a "Spend 1 more" button). `title` gets the character's name.
-    With `several` (the title given the names), `name` may list characters (`Aria, Bórin`):
-    each is changed, all in that one transaction, and the reply shows each."""
+    With `several` (the title given the names), `name` may list characters (`Aria, Bórin`, or
+    a GM's menu's picks): each is changed, all in that one transaction, and the reply shows
+    each. A caller who names nobody and has no character in use chooses in a menu
+    (`cogs._pickers`): a player among theirs, a GM among everyone's."""
+    act = functools.partial(
+        _change_character,
+        action=action,
+        change=change,
+        title=title,
+        gm_only=gm_only,
+        spend_more=spend_more,
+        may=may,
+        several=several,
+    )
+    await choosing(interaction, act, name)
+
+
+async def _change_character(
+    interaction: discord.Interaction,
+    name: Names | None,
+    *,
+    action: str,
+    change: OneChange,
+    title: Callable[[str], str],
+    gm_only: str | None,
+    spend_more: bool,
+    may: Callable[[Table, bool], None] | None,
+    several: Callable[[str], str] | None,
+) -> None:
     user_id = interaction.user.id
 
     def run(table: Table, gm: bool) -> tuple[Table, tuple[Done, Table]]:
@@ -50,10 +79,13 @@ async def change_character(
             raise Forbidden(_(gm_only))
         if may is not None:
             may(table, gm)
-        if several is not None and name:
+        found: tuple[Character, ...]
+        if isinstance(name, tuple):  # chosen in a menu
+            found = tuple(table.get(one) for one in name)
+        elif several is not None and name:
             found = named_characters(table, name)
         else:
-            found = (pick_character(table, name, user_id),)
+            found = (pick_character(table, name, user_id, gm=gm, several=several is not None),)
         for character in found:
             check_can_change(user_id, gm, character)
         done: Done

@@ -20,7 +20,7 @@ from bot.permissions import is_gm
 from lang import N_, _
 from rules.errors import RulesError
 from store.errors import DatabaseOutage
-from table.active import active_character, own_characters
+from table.active import WHICH_OF_YOURS, ChooseCharacter, active_character, own_characters
 from table.model import Character, Forbidden, Table
 from table.parts import CHANNEL_ONLY, EVERYTHING, PARTY, Parts
 
@@ -31,6 +31,13 @@ R = TypeVar("R")
 GmStep = Callable[[Table, bool], tuple[Table, R]]  # (table, caller is GM) -> (new table, result)
 
 GM_ONLY = N_("Only the GM can do that here (Manage Channels, or the channel's GM role)")
+NO_CHARACTER = N_(
+    "You have no character in this channel yet: make one with `/character create`, "
+    "or name one with `character:`"
+)
+NAME_ONE = N_("Say whose: name a character with `character:`")
+WHICH_ONE = N_("Which character?")
+WHICH_ONES = N_("Which characters? Choose one or several.")
 
 
 def bot_of(interaction: discord.Interaction) -> Tablekeeper:
@@ -118,28 +125,39 @@ def require_gm(interaction: discord.Interaction, table: Table) -> None:
         raise Forbidden(_(GM_ONLY))
 
 
-def pick_character(table: Table, name: str | None, user_id: int) -> Character:
-    """The named character, else the caller's active one (`table.active`)."""
+def pick_character(
+    table: Table, name: str | None, user_id: int, *, gm: bool = False, several: bool = False
+) -> Character:
+    """The named character, else the caller's active one (`table.active`). Without one, the
+    caller chooses (`ChooseCharacter`): a player among their characters; a GM (`gm`) with none
+    of their own, or choosing for a command that takes `several`, among everyone's."""
     if name:
         return table.get(name)
     found = active_character(table, user_id)
     if found is not None:
         return found
     own = own_characters(table, user_id)
-    if not own:
-        raise RulesError(
-            _(
-                "You have no character in this channel yet: make one with `/character create`, "
-                "or name one with `character:`"
-            )
+    if gm and table.characters and (several or not own):
+        everyone = own + [c for c in table.characters if c.owner_id != user_id]
+        everyone.sort(key=lambda c: not c.in_party)  # the party first, each in its order
+        raise ChooseCharacter(
+            _(NAME_ONE),
+            _(WHICH_ONES) if several else _(WHICH_ONE),
+            [c.name for c in everyone],
+            several,
         )
+    if not own:
+        raise RulesError(_(NO_CHARACTER))
     names = ", ".join(c.name for c in own[:5])
-    raise RulesError(
+    raise ChooseCharacter(
         _(
             "You have several characters here ({names}): name one with `character:`, or choose "
             "the one your commands use with `/character use`",
             names=names,
-        )
+        ),
+        _(WHICH_OF_YOURS),
+        [c.name for c in own],
+        several=False,
     )
 
 

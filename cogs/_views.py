@@ -15,7 +15,7 @@ form's "thinking…" deferral takes it.
 from __future__ import annotations
 
 import os
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord.utils import MISSING
@@ -32,7 +32,7 @@ class Taking:
     """`interaction_check` for the bot's views, forms and buttons (`cogs._buttons`): take the
     interaction; a second delivery already answered goes no further."""
 
-    private: ClassVar[bool] = False
+    private: bool = False  # a class's declaration; an instance may say otherwise (a picker)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if await take(interaction, private=self.private):
@@ -74,7 +74,7 @@ class TableForm(Taking, discord.ui.Modal):
     """A form (`open_form` opens it): its answer is private unless the subclass says
     `private = False`. Kept FORM_SECONDS for its submission."""
 
-    private: ClassVar[bool] = True
+    private: bool = True
 
     def __init__(self, *, title: str = MISSING, timeout: float | None = FORM_SECONDS) -> None:
         super().__init__(

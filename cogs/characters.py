@@ -5,19 +5,32 @@ name none (`table.active`)."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import Any, Self
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.permissions import is_gm
-from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
-from cogs._options import INIT_BONUS_HELP, InitBonus
-from cogs._reply import private, reply, update
-from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
+from cogs._forms import given_options
+from cogs._options import InitBonus
+from cogs._pickers import Names, Picker, choosing
+from cogs._reply import open_form, private, reply, update
+from cogs._shared import (
+    NO_CHARACTER,
+    apply_as,
+    character_autocomplete,
+    pick_character,
+    read_table,
+)
+from cogs._sheet import (
+    COMBINE_CHOICES,
+    SHEET_DESCRIPTIONS,
+    RaiseClass,
+    create_character,
+    set_character,
+)
+from cogs._sheet_form import CharacterAgain, CharacterForm, SheetAgain, sheet_form
 from lang import N_, _
 from render.active import active_embed
 from render.characters import (
@@ -26,19 +39,15 @@ from render.characters import (
     roster_embed,
     sheet_embed,
 )
-from render.warning import with_warning
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
-from table.active import make_active
-from table.level_check import class_to_raise, new_disagreement, raised_class
-from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
+from table.active import make_active, own_characters
+from table.model import FL_MAX, LEVEL_MAX, Character, check_can_change
 from table.names import NAME_LIMIT
 from table.parts import PARTY
-from table.sheet import SheetOptions, change, create, format_classes, remove
+from table.sheet import SheetOptions, remove
 
 log = logging.getLogger(__name__)
-
-BOTS_OWN_NOTHING = N_("Bots can't own characters")
 
 Level = app_commands.Range[int, 1, LEVEL_MAX]
 Modifier = app_commands.Range[int, -MODIFIER_LIMIT, MODIFIER_LIMIT]
@@ -48,86 +57,13 @@ Text = app_commands.Range[str, 1, 100]
 Fl = app_commands.Range[float, 1, FL_MAX]
 
 HD_CHOICES = [app_commands.Choice(name=f"d{size}", value=size) for size in (4, 6, 8, 10, 12, 20)]
-COMBINE_CHOICES = [
-    app_commands.Choice(name=N_("single class"), value="single"),
-    app_commands.Choice(name=N_("multiclass (average HD and levels)"), value="multi"),
-    app_commands.Choice(name=N_("dualclass (largest HD, highest level)"), value="dual"),
-]
 CLEAR_CHOICES = [
     app_commands.Choice(name=N_("Fatigue Level given directly"), value="fatigue_level"),
     app_commands.Choice(name=N_("Base HD"), value="base_hd"),
     app_commands.Choice(name=N_("Kin HD size"), value="kin_hd"),
     app_commands.Choice(name=N_("Classes"), value="classes"),
 ]
-SHEET_DESCRIPTIONS = {
-    "level": N_("Character level (sets the SR Bonus)"),
-    "fortitude": N_("Fortitude, added to TSR"),
-    "wisdom": N_("Wisdom, added to WSR"),
-    "kin_tsr": N_("Kin bonus to TSR"),
-    "kin_wsr": N_("Kin bonus to WSR"),
-    "special_tsr": N_("Special modifier to every TSR (a ring, a blessing), -100 to 100"),
-    "special_wsr": N_("Special modifier to every WSR (a ring, a blessing), -100 to 100"),
-    "classes": N_("HD size and level per class, e.g. 10:5 or d10/5 d6/6"),
-    "combine": N_("How several classes combine"),
-    "toughness": N_("Toughness, -5 to 7 (or give constitution instead)"),
-    "constitution": N_("Constitution 0-25, turned into Toughness"),
-    "base_hd": N_("Base HD like 4+1 (monsters and kin such as Ogres)"),
-    "kin_hd": N_("Kin HD size, used when larger than the class's"),
-    "fatigue_level": N_("Fatigue Level given directly, e.g. 20.5 (instead of the inputs)"),
-    "init_bonus": INIT_BONUS_HELP,
-    "party": N_("False: a familiar or NPC, left out of party-wide commands"),
-}
-
-
-@dataclass(frozen=True)
-class Changed:
-    """What `/character set` did: the character after, whether anything changed, a warning
-    (the level and the class levels disagree), and the HD size of the class to offer to raise
-    with a level raised alone."""
-
-    character: Character
-    changed: bool
-    warning: str | None
-    raise_size: int | None
-
-
-class RaiseClass(
-    TableButton, template=r"tk:char:raise:(?P<size>\d{1,3}):(?P<level>\d{1,3}):(?P<name>.*)"
-):
-    """Offered when `level:` alone was raised above the class levels: raise the highest class
-    of that HD size to the new level too (its owner or the GM, checked in the transaction),
-    as `/character set classes:` would, logged as a `character set`."""
-
-    def __init__(self, name: str, size: int, level: int) -> None:
-        self.name, self.size, self.level = name, size, level
-        label = _("Raise the d{size} class to level {level} too", size=size, level=level)
-        super().__init__(f"tk:char:raise:{size}:{level}:{name}", label)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(match["name"], int(match["size"]), int(match["level"]))
-
-    async def clicked(self, interaction: discord.Interaction) -> None:
-        user_id = interaction.user.id
-
-        def step(before: Table, gm: bool) -> tuple[Table, Character]:
-            old = before.get(self.name)
-            if old.level != self.level:
-                raise RulesError(
-                    _(
-                        "{name} is level {level} now: nothing raised",
-                        name=old.name,
-                        level=old.level,
-                    )
-                )
-            classes = format_classes(raised_class(old, self.size))
-            return change(before, user_id, gm, old.name, SheetOptions(classes=classes))
-
-        character = await apply_as(interaction, "character set", step, PARTY)
-        title = _("Changed {name}", name=character.name)
-        await update(interaction, embed=sheet_embed(character, title=title), view=None)
+WHICH_TO_USE = N_("Which of your characters do your commands use here?")
 
 
 class CharacterRemoveAnswer(RemovalButton, template=r"tk:character:remove:" + ANSWER + NAME):
@@ -160,7 +96,10 @@ class Characters(commands.Cog):
     async def cog_unload(self) -> None:
         self.timers.cancel_all()
 
-    @character.command(name="create", description=N_("Make a character in this channel"))
+    @character.command(
+        name="create",
+        description=N_("Make a character in this channel (no options: a form)"),
+    )
     @app_commands.describe(
         name=N_("The character's name (letters, numbers, spaces; up to 32)"),
         owner=N_("Who plays it (default: you; only the GM can pick someone else)"),
@@ -171,7 +110,7 @@ class Characters(commands.Cog):
     async def create(
         self,
         interaction: discord.Interaction,
-        name: NewName,
+        name: NewName | None = None,
         owner: discord.Member | None = None,
         level: Level | None = None,
         fortitude: Modifier | None = None,
@@ -190,8 +129,9 @@ class Characters(commands.Cog):
         init_bonus: InitBonus | None = None,
         party: bool | None = None,
     ) -> None:
-        if owner is not None and owner.bot:
-            raise RulesError(_(BOTS_OWN_NOTHING))
+        if not given_options(interaction):  # decided before reading anything
+            await open_form(interaction, CharacterForm({}))
+            return
         options = SheetOptions(
             level=level,
             fortitude=fortitude,
@@ -210,20 +150,12 @@ class Characters(commands.Cog):
             init_bonus=init_bonus,
             party=party,
         )
-        actor_id, owner_id = interaction.user.id, (owner or interaction.user).id
+        await create_character(interaction, name, owner, options)
 
-        def step(table: Table, gm: bool) -> tuple[Table, Character]:
-            return create(
-                table, actor_id=actor_id, is_gm=gm, name=name, owner_id=owner_id, options=options
-            )
-
-        # The whole table: a new name is compared with every name in the channel.
-        made = await apply_as(interaction, "character create", step)
-        title = _("Created {name}", name=made.name)
-        embed = sheet_embed(made, title=title)
-        await reply(interaction, embed=with_warning(embed, new_disagreement(None, made)))
-
-    @character.command(name="set", description=N_("Change a character: only the options you give"))
+    @character.command(
+        name="set",
+        description=N_("Change a character: only the options you give (name alone: a form)"),
+    )
     @app_commands.describe(
         name=N_("Which character (default: yours here)"),
         new_name=N_("Rename it"),
@@ -258,8 +190,9 @@ class Characters(commands.Cog):
         party: bool | None = None,
         clear: str | None = None,
     ) -> None:
-        if owner is not None and owner.bot:
-            raise RulesError(_(BOTS_OWN_NOTHING))
+        if not given_options(interaction) - {"name"}:  # the form, filled with what is stored
+            await choosing(interaction, self.open_sheet, name, form=True)
+            return
         options = SheetOptions(
             level=level,
             fortitude=fortitude,
@@ -279,30 +212,19 @@ class Characters(commands.Cog):
             party=party,
             clear=clear,
         )
-        owner_id = None if owner is None else owner.id
-        user_id = interaction.user.id
 
-        def step(before: Table, gm: bool) -> tuple[Table, Changed]:
-            old = pick_character(before, name, user_id)  # named, else the player's own
-            after, character = change(before, user_id, gm, old.name, options, new_name, owner_id)
-            warning = new_disagreement(old, character)
-            size = class_to_raise(old, character, options.classes is not None)
-            # The store writes only when the table differs.
-            return after, Changed(character, after != before, warning, size)
+        async def change(interaction: discord.Interaction, chosen: Names | None) -> None:
+            assert not isinstance(chosen, tuple)  # one character's menu
+            await set_character(interaction, chosen, options, new_name, owner)
 
-        done = await apply_as(interaction, "character set", step)
-        character = done.character
-        title = (
-            _("Changed {name}", name=character.name)
-            if done.changed
-            else _("Nothing changed: {name} was already so", name=character.name)
-        )
-        embed = with_warning(sheet_embed(character, title=title), done.warning)
-        if done.raise_size is None:
-            await reply(interaction, embed=embed)
-            return
-        offer = RaiseClass(character.name, done.raise_size, character.level)
-        await reply(interaction, embed=embed, view=buttons_view(offer))
+        await choosing(interaction, change, name)
+
+    @staticmethod
+    async def open_sheet(interaction: discord.Interaction, name: Names | None) -> None:
+        """The character's form, read first (`open_form`'s fallback if the read is slow). Its
+        menu, when the caller must choose, opens the form of the one chosen."""
+        assert not isinstance(name, tuple)
+        await open_form(interaction, sheet_form(interaction, name))
 
     @character.command(
         name="show",
@@ -317,8 +239,14 @@ class Characters(commands.Cog):
     async def show(
         self, interaction: discord.Interaction, name: Name | None = None, public: bool = False
     ) -> None:
+        await choosing(interaction, self.show_sheet, name)
+
+    @staticmethod
+    async def show_sheet(interaction: discord.Interaction, name: Names | None) -> None:
+        assert not isinstance(name, tuple)
         table = await read_table(interaction, PARTY)
-        character = pick_character(table, name, interaction.user.id)
+        gm = is_gm(interaction, table.settings)
+        character = pick_character(table, name, interaction.user.id, gm=gm)
         await reply(interaction, embed=sheet_embed(character))
 
     @character.command(
@@ -326,17 +254,32 @@ class Characters(commands.Cog):
         description=N_("Pick which of your characters your commands use here when you name none"),
     )
     @private()
-    @app_commands.describe(name=N_("Which of your characters"))
+    @app_commands.describe(name=N_("Which of your characters (none: choose in a menu)"))
     @app_commands.autocomplete(name=character_autocomplete)
-    async def use_(self, interaction: discord.Interaction, name: Name) -> None:
-        actor_id = interaction.user.id
-        chosen = await apply_as(
-            interaction,
-            "character use",
-            lambda table, gm: make_active(table, actor_id, name),
-            PARTY,
+    async def use_(self, interaction: discord.Interaction, name: Name | None = None) -> None:
+        if name is not None:
+            await reply(interaction, embed=active_embed(await use(interaction, name)))
+            return
+        table = await read_table(interaction, PARTY)
+        own = own_characters(table, interaction.user.id)
+        if not own:
+            raise RulesError(_(NO_CHARACTER))
+        if len(own) == 1:
+            await reply(interaction, embed=active_embed(await use(interaction, own[0].name)))
+            return
+
+        async def chosen(interaction: discord.Interaction, names: tuple[str, ...]) -> None:
+            embed = active_embed(await use(interaction, names[0]))
+            await update(interaction, content=None, embed=embed, view=None)
+
+        picker = Picker(
+            interaction.user.id,
+            [c.name for c in own],
+            chosen,
+            private=True,
+            picked=[c.name for c in own if c.active],
         )
-        await reply(interaction, embed=active_embed(chosen))
+        await reply(interaction, _(WHICH_TO_USE), view=picker)
 
     @character.command(name="list", description=N_("Every character in this channel"))
     @private()
@@ -364,11 +307,20 @@ class Characters(commands.Cog):
         )
 
 
+async def use(interaction: discord.Interaction, name: str) -> Character:
+    """`/character use`: this character of the caller's becomes the one their commands use."""
+    actor_id = interaction.user.id
+    step = lambda table, gm: make_active(table, actor_id, name)  # noqa: E731
+    return await apply_as(interaction, "character use", step, PARTY)
+
+
+BUTTONS = (CharacterRemoveAnswer, RaiseClass, CharacterAgain, SheetAgain)
+
+
 async def setup(bot: commands.Bot) -> None:
-    # before any click, and after every restart
-    bot.add_dynamic_items(CharacterRemoveAnswer, RaiseClass)
+    bot.add_dynamic_items(*BUTTONS)  # before any click, and after every restart
     await bot.add_cog(Characters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(CharacterRemoveAnswer, RaiseClass)
+    bot.remove_dynamic_items(*BUTTONS)

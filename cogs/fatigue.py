@@ -16,9 +16,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.permissions import is_gm
 from cogs._buttons import buttons_view
 from cogs._fatigue import SPEND_ONE, SpendOne, change_character, spend_fp
 from cogs._options import Amount, Minutes
+from cogs._pickers import Names, choosing
 from cogs._reply import reply
 from cogs._several import characters_autocomplete
 from cogs._shared import character_autocomplete, pick_character, read_table
@@ -118,11 +120,17 @@ class Fatigue(commands.Cog):
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def show(self, interaction: discord.Interaction, character: str | None = None) -> None:
-        table = await read_table(interaction, PARTY)
-        found = pick_character(table, character, interaction.user.id)
-        view = buttons_view(SpendOne(found.name, SPEND_ONE))
-        embed = character_embed(found, table.clock, fight_round(table))
-        await reply(interaction, embed=embed, view=view)
+        await choosing(interaction, show_fatigue, character)
+
+
+async def show_fatigue(interaction: discord.Interaction, name: Names | None) -> None:
+    """`/fatigue show`: the character named, else the caller's own (or chosen in a menu)."""
+    assert not isinstance(name, tuple)  # one character's menu
+    table = await read_table(interaction, PARTY)
+    found = pick_character(table, name, interaction.user.id, gm=is_gm(interaction, table.settings))
+    view = buttons_view(SpendOne(found.name, SPEND_ONE))
+    embed = character_embed(found, table.clock, fight_round(table))
+    await reply(interaction, embed=embed, view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

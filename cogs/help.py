@@ -82,6 +82,19 @@ EXAMPLES: dict[str, str] = {
     "about": "/about",
 }
 
+# What a command answers with when it is given fewer options: a form to fill in, a menu.
+TAPS: dict[str, str] = {
+    "character create": N_(
+        "With no options, a form: its name, level, classes, Toughness and how classes combine"
+    ),
+    "character set": N_("With only `name:` (or nothing), the same form filled with its inputs"),
+    "character use": N_("Without `name:`, a menu of your characters"),
+    "monster create": N_(
+        "With no options, a form to you alone: name, Rank, armor, HP and unarmored spots"
+    ),
+    "monster remove": N_("Without `name:`, a menu of the monsters: remove any number at once"),
+}
+
 # Where every rule, table and number is explained (a file in the bot's source).
 RULES_REFERENCE = N_("The rules, table by table: docs/rules.md in Tablekeeper's source")
 ANYWHERE = N_(
@@ -222,6 +235,8 @@ def detail_embed(all_entries: Sequence[HelpEntry], name: str) -> discord.Embed:
             embed.add_field(name=name, value=value, inline=False)
     if entry.example:
         embed.add_field(name=_("Example"), value=f"`{_(entry.example)}`", inline=False)
+    if entry.name in TAPS:
+        embed.add_field(name=_("Form or menu"), value=_(TAPS[entry.name]), inline=False)
     where = ANYWHERE if entry.anywhere else IN_SERVER
     embed.add_field(name=_("Where"), value=_(where), inline=False)
     return embed

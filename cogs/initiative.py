@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
+from cogs._pickers import Names, choosing
 from cogs._reply import reply, update
 from cogs._shared import (
     apply_as,
@@ -173,15 +174,26 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     ) -> None:
         actor = interaction.user.id
 
-        def step(table: Table, gm: bool) -> tuple[Table, tuple[tuple[Joined, ...], Table]]:
-            who = name or pick_character(table, None, actor).name  # default: the caller's own
-            joined = initiative.join(
-                table, actor_id=actor, is_gm=gm, name=who, score=score, other=other, rng=self.rng
-            )
-            return _and_table(joined)
+        async def add(interaction: discord.Interaction, chosen: Names | None) -> None:
+            assert not isinstance(chosen, tuple)  # one character's menu
 
-        joined, table = await apply_as(interaction, "init add", step)
-        await reply(interaction, embed=joined_embed(table, joined))
+            def step(table: Table, gm: bool) -> tuple[Table, tuple[tuple[Joined, ...], Table]]:
+                who = chosen or pick_character(table, None, actor).name  # default: the caller's
+                joined = initiative.join(
+                    table,
+                    actor_id=actor,
+                    is_gm=gm,
+                    name=who,
+                    score=score,
+                    other=other,
+                    rng=self.rng,
+                )
+                return _and_table(joined)
+
+            joined, table = await apply_as(interaction, "init add", step)
+            await reply(interaction, embed=joined_embed(table, joined))
+
+        await choosing(interaction, add, name)  # a player with several and none in use: a menu
 
     @init.command(name="remove", description=N_("GM: take a name out of the initiative"))
     @app_commands.describe(name=N_("Who leaves the fight (on their turn, the turn passes)"))

@@ -21,15 +21,18 @@ from bot.permissions import is_gm, is_gm_with
 from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
+from cogs._forms import given_options
+from cogs._monster_form import MonsterAgain, create_monsters, monster_form
 from cogs._monster_remove import (
     DefeatedRemoveAnswer,
     MonsterRemoveAnswer,
+    choose_monsters,
     confirm_clearing,
     confirm_monster_removal,
 )
 from cogs._options import INIT_BONUS_HELP, InitBonus
 from cogs._picture import job, reply_picture
-from cogs._reply import private, reply
+from cogs._reply import open_form, private, reply
 from cogs._shared import (
     bot_of,
     offers_nothing_in_outage,
@@ -45,7 +48,6 @@ from render.monsters import (
     armor_name,
     block_embed,
     brought_embed,
-    created_embed,
     hit_embed,
     monster_embed,
     roster_embed,
@@ -345,7 +347,8 @@ class Monsters(commands.Cog):
     build_anywhere = anywhere(app_commands.command(name="monster-build", description=BUILD)(_build))
 
     @monster.command(
-        name="create", description=N_("GM: keep a monster here, hidden until it appears")
+        name="create",
+        description=N_("GM: keep a monster here, hidden until it appears (no options: a form)"),
     )
     @private()
     @app_commands.describe(
@@ -362,9 +365,9 @@ class Monsters(commands.Cog):
     async def create(
         self,
         interaction: discord.Interaction,
-        name: NewName,
-        rank: Rank,
-        armor: str,
+        name: NewName | None = None,
+        rank: Rank | None = None,
+        armor: str | None = None,
         hp: Hp | None = None,
         count: Count = 1,
         init_bonus: InitBonus = 0,
@@ -379,18 +382,12 @@ class Monsters(commands.Cog):
         weapon_enchantments: Text | None = None,
         order: str = "normal",
     ) -> None:
-        options = build_options(locals())
-        step = functools.partial(
-            bestiary.create,
-            name=name,
-            options=options,
-            hp_max=hp,
-            count=count,
-            init_bonus=init_bonus,
-        )
-        # Everything: a new name is compared with every name in the channel (`table.lookalikes`).
-        made, _seen = await change_seen(interaction, "monster create", step, EVERYTHING)
-        await reply(interaction, embed=created_embed(made, GM_ALONE))  # the GM's alone
+        given = given_options(interaction)
+        if not given:  # decided before reading anything
+            await open_form(interaction, monster_form(interaction))
+            return
+        options = None if rank is None or armor is None else build_options(locals())
+        await create_monsters(interaction, given, name, options, hp, count, init_bonus)
 
     @monster.command(
         name="appear", description=N_("GM: show the players a monster (or group) kept hidden")
@@ -463,16 +460,20 @@ class Monsters(commands.Cog):
     @monster.command(name="remove", description=N_("GM: remove a monster (asks to confirm)"))
     @private()
     @app_commands.describe(
-        name=N_("Which monster"), defeated=N_("Every defeated monster at once (one confirmation)")
+        name=N_("Which monster (none: choose in a menu)"),
+        defeated=N_("Every defeated monster at once (one confirmation)"),
     )
     @app_commands.autocomplete(name=monster_autocomplete)
     async def remove(
         self, interaction: discord.Interaction, name: Name | None = None, defeated: bool = False
     ) -> None:
-        if defeated == (name is not None):
+        if defeated and name is not None:
             raise RulesError(_("Name one monster with `name:`, or clear them with `defeated:True`"))
-        if name is None:
+        if defeated:
             await confirm_clearing(interaction, self.confirm_seconds, self.timers)
+            return
+        if name is None:  # the GM chooses in a menu
+            await choose_monsters(interaction)
             return
         await confirm_monster_removal(interaction, name, self.confirm_seconds, self.timers)
 
@@ -529,11 +530,14 @@ class Monsters(commands.Cog):
         await hit_and_reply(interaction, name, damage, from_)
 
 
+BUTTONS = (HitAgain, MonsterRemoveAnswer, DefeatedRemoveAnswer, MonsterAgain)
+
+
 async def setup(bot: commands.Bot) -> None:
     # before any click, after every restart
-    bot.add_dynamic_items(HitAgain, MonsterRemoveAnswer, DefeatedRemoveAnswer)
+    bot.add_dynamic_items(*BUTTONS)
     await bot.add_cog(Monsters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(HitAgain, MonsterRemoveAnswer, DefeatedRemoveAnswer)
+    bot.remove_dynamic_items(*BUTTONS)

@@ -10,12 +10,15 @@ rest's end: the clock later passing over that span changes nothing of theirs
 
 from __future__ import annotations
 
+import functools
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs._fatigue import change_character
 from cogs._options import Minutes
+from cogs._pickers import Names, choosing
 from cogs._reply import reply
 from cogs._several import characters_autocomplete
 from cogs._shared import apply_as, pick_character
@@ -56,6 +59,13 @@ _PARTY_DOES = {
 
 async def _rest(
     interaction: discord.Interaction, kind: str, character: str | None, minutes: int | None = None
+) -> None:
+    """A player with several characters and none in use chooses which rests (`cogs._pickers`)."""
+    await choosing(interaction, functools.partial(_rest_as, kind=kind, minutes=minutes), character)
+
+
+async def _rest_as(
+    interaction: discord.Interaction, character: Names | None, *, kind: str, minutes: int | None
 ) -> None:
     action = f"rest {kind}"
     if character is not None:

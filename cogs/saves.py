@@ -9,6 +9,7 @@ numbers are read from the store again, and the new roll is a new message below t
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Self, cast
 
 import discord
@@ -28,6 +29,7 @@ from cogs._buttons import (
 )
 from cogs._odds import no_secret_chart, reply_odds
 from cogs._options import Label
+from cogs._pickers import Names, offer, redo
 from cogs._reply import reply
 from cogs._roll_log import keep_rolls
 from cogs._save_ids import (
@@ -56,6 +58,7 @@ from rules.saves import (
     PER_MAX,
     SaveKind,
 )
+from table.active import ChooseCharacter
 from table.model import LEVEL_MAX, Forbidden, Table
 from table.parts import PARTY
 from table.roll_log import save_rolled
@@ -256,7 +259,17 @@ class Saves(commands.Cog):
     ) -> None:
         no_secret_chart(secret, chart)
         table = await save_table(interaction, options)
-        inputs = save_inputs(kind, options, table, interaction.user.id)
+        try:
+            inputs = save_inputs(kind, options, table, interaction.user.id)
+        except ChooseCharacter as choose:  # several characters, none in use: a menu of them
+
+            async def roll(interaction: discord.Interaction, name: Names | None) -> None:
+                assert isinstance(name, str)
+                named = replace(options, character=name)
+                await self._one(interaction, kind, named, label, secret, chart)
+
+            await offer(interaction, choose, redo(roll))
+            return
         again = again_options(options, inputs)
         user = interaction.user.id
         await self.reply_one(interaction, inputs, again, user, label, secret, chart, table)

@@ -335,6 +335,20 @@ def removed_embed(monster: Monster) -> discord.Embed:
     return discord.Embed(title=_("Removed {name}", name=monster.name)[:TITLE_MAX], colour=NEUTRAL)
 
 
+def confirm_several_embed(monsters: Sequence[Monster]) -> discord.Embed:
+    """`/monster remove`'s menu, once the GM has chosen: one question for all of them."""
+    return discord.Embed(
+        title=_("Remove {name}?", name=", ".join(m.name for m in monsters))[:TITLE_MAX],
+        description=_("Out of the bestiary and the turn order. `/undo` brings them back."),
+        colour=discord.Colour(0x95A5A6),
+    )
+
+
+def removed_several_embed(gone: Sequence[Monster]) -> discord.Embed:
+    names = ", ".join(m.name for m in gone)
+    return discord.Embed(title=_("Removed {name}", name=names)[:TITLE_MAX], colour=NEUTRAL)
+
+
 def _where(hit: MonsterHit, sight: Sight) -> str | None:
     """'From square S: its back, an unarmored spot (half Defense)'. The spot is named only to
     a reader who may know what it is: for the channel, a spot it knows to be unarmored; an armored

@@ -4,11 +4,29 @@ character in the channel, else the one they made active with `/character use`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
-from lang import _
+from lang import N_, _
+from rules.errors import RulesError
 
 from table.model import Character, Forbidden, Table
+
+MENU_MAX = 25  # how many a menu offers to choose among (Discord's limit on a select menu)
+WHICH_OF_YOURS = N_(
+    "You have several characters here: which one? (`/character use` picks one for every command)"
+)
+
+
+class ChooseCharacter(RulesError):
+    """The caller must say which character they mean: `names` (at most MENU_MAX) to choose
+    among, one or (`several`) any number of them, and `question`, the menu's words. Where no
+    menu is offered (`cogs._pickers` offers one), its text is the refusal."""
+
+    def __init__(self, text: str, question: str, names: Sequence[str], several: bool) -> None:
+        super().__init__(text)
+        self.question, self.names, self.several = question, tuple(names[:MENU_MAX]), several
+        self.left_out = len(names) - len(self.names)  # past the menu's room: named by hand
 
 
 def own_characters(table: Table, user_id: int) -> list[Character]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from lang import N_, _
@@ -404,6 +405,19 @@ def clear_defeated(table: Table, *, is_gm: bool) -> tuple[Table, Cleared]:
     gone = tuple(m for m in table.monsters if m.down)
     if not gone:
         raise RulesError(_("No monster here is defeated: nothing to clear"))
+    return _clear(table, gone)
+
+
+def remove_monsters(table: Table, *, is_gm: bool, names: Sequence[str]) -> tuple[Table, Cleared]:
+    """The named monsters (a GM's picks in `/monster remove`'s menu) out of the bestiary and
+    the turn order, in one change, as `clear_defeated` takes the defeated."""
+    if not is_gm:
+        raise Forbidden(_(GM_ONLY))
+    gone = {m.key: m for m in (table.get_monster(name) for name in names)}
+    return _clear(table, tuple(gone.values()))
+
+
+def _clear(table: Table, gone: tuple[Monster, ...]) -> tuple[Table, Cleared]:
     keys = {m.key for m in gone}
     order = _order(table)
     passed = None

@@ -15,7 +15,7 @@ from rules.dice import OpenEndedRoll
 from rules.errors import RulesError
 from rules.saves import Difficulty, SaveKind, SaveResult
 
-from table.active import active_character, own_characters
+from table.active import WHICH_OF_YOURS, ChooseCharacter, active_character, own_characters
 from table.model import NO_CHARACTERS, NO_PARTY, Character, Table
 
 _LISTED_NAMES = 5  # names shown when the caller has several characters
@@ -146,13 +146,16 @@ def _character_for(table: Table, options: SaveOptions, user_id: int) -> Characte
     if options.level is None:
         names = ", ".join(c.name for c in own[:_LISTED_NAMES])
         more = ", …" if len(own) > _LISTED_NAMES else ""
-        raise RulesError(
+        raise ChooseCharacter(
             _(
                 "You have several characters here ({names}{more}): name one with `character:` "
                 "(or choose one with `/character use`), or give `level:` for a plain roll",
                 names=names,
                 more=more,
-            )
+            ),
+            _(WHICH_OF_YOURS),
+            [c.name for c in own],
+            several=False,
         )
     return None
 

@@ -16,12 +16,13 @@ import logging
 import os
 import queue
 import re
+import shlex
 import sys
 import tempfile
 import threading
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,10 @@ from tests.localdiscord.commands import (
     find_command,
 )
 from tests.localdiscord.fixtures import running
+from tests.localdiscord.forms import by_label, choice_values
 from tests.localdiscord.private import PrivateChannel
-from tests.localdiscord.render_text import render_reply
-from tests.localdiscord.reply import Reply
+from tests.localdiscord.render_text import SELECTS, render_form, render_reply
+from tests.localdiscord.reply import Reply, walk
 from tests.localdiscord.world import Channel, User, speaking
 
 CAST = ("gm", "player", "player2", "owner", "named_gm", "outsider")
@@ -55,6 +57,10 @@ Sandbox commands:
   :channel NAME   where: table, scene (a thread of #table), ooc, gm-notes, side-table,
                   other-table (another server), dm (the bot's DM), group-dm (a group DM)
   :click LABEL    press a button on the latest reply that has buttons
+  :choose A[, B]  choose in the menu of the latest reply that has one (a character, monsters)
+  :fill F=V …     fill in the form a command opened: each field by its label (or a word of it),
+                  a choice by the words it shows: :fill name="Old Tom" level=5 combine=multi
+  :submit         send the form as filled in
   :lang LOCALE    the typing client's language: es-ES (Spanish), en-US (English), …
   :help [/CMD]    this help, or one command's options
   :quit           leave (Ctrl-D works too)"""
@@ -72,6 +78,9 @@ class Session:
     who: str = "player"
     where: str = "table"
     clickable: Reply | None = None
+    choosable: Reply | None = None  # the latest reply with a select menu (for `:choose`)
+    form: Reply | None = None  # the form the latest command or click opened (for `:fill`)
+    filled: dict[str, Any] = field(default_factory=dict)  # what `:fill` put in it, by custom_id
     group: PrivateChannel | None = None  # the group DM, opened when first visited
     locale: str = "en-US"  # the language of everyone's Discord client (`:lang`)
     downloads: Path | None = None  # where the files replies carry are saved
@@ -118,9 +127,7 @@ async def handle(session: Session, line: str) -> str:
     if line.startswith(":"):
         return await _meta(session, line)
     reply = await session.discord.type(line, user=session.user, channel=session.channel)
-    reply = await session.discord.settle(reply)  # with any follow-up (a secret roll's result)
-    _remember(session, reply)
-    return render_reply(reply, session.names) + _saved(session, reply)
+    return await _shown(session, reply)  # with any follow-up (a secret roll's result)
 
 
 def _saved(session: Session, reply: Reply) -> str:
@@ -184,16 +191,64 @@ async def _meta(session: Session, line: str) -> str:
         if not rest:
             raise CommandLineError("Click what? :click LABEL")
         reply = await session.discord.click(session.clickable, rest, user=session.user)
-        reply = await session.discord.settle(reply)
-        _remember(session, reply)
-        return render_reply(reply, session.names) + _saved(session, reply)
+        return await _shown(session, reply)
+    if word == "choose":
+        return await _choose(session, rest)
+    if word == "fill":
+        return _fill(session, rest)
+    if word == "submit":
+        if session.form is None or session.form.modal is None:
+            raise CommandLineError("No form is open: a command with no options opens one")
+        form, values = session.form, session.filled
+        reply = await session.discord.submit_modal(form, values, user=session.user)
+        session.form, session.filled = None, {}
+        return await _shown(session, reply)
     raise CommandLineError(f"Unknown sandbox command :{word}. Try :help")
+
+
+async def _shown(session: Session, reply: Reply) -> str:
+    """A click's, a choice's or a form's answer, with whatever follows it."""
+    reply = await session.discord.settle(reply)
+    _remember(session, reply)
+    return render_reply(reply, session.names) + _saved(session, reply)
+
+
+async def _choose(session: Session, rest: str) -> str:
+    """`:choose Aria` (or `:choose Aria, Bo` in a menu that takes several)."""
+    if session.choosable is None:
+        raise CommandLineError("No reply with a menu yet")
+    if not rest:
+        raise CommandLineError("Choose what? :choose NAME")
+    menu = next(c for c in walk(list(session.choosable.components)) if c.get("type") in SELECTS)
+    values = choice_values(menu, rest)
+    reply = await session.discord.click(
+        session.choosable, menu["custom_id"], user=session.user, values=values
+    )
+    return await _shown(session, reply)
+
+
+def _fill(session: Session, rest: str) -> str:
+    """`:fill name="Old Tom" level=5`: fields filled in, the form shown as it now stands."""
+    if session.form is None or session.form.modal is None:
+        raise CommandLineError("No form is open: a command with no options opens one")
+    typed = {}
+    for piece in shlex.split(rest):
+        key, equals, value = piece.partition("=")
+        if not equals:
+            raise CommandLineError(f"Fill what? FIELD=VALUE, not {piece!r}")
+        typed[key] = value
+    session.filled |= by_label(session.form.modal, typed)
+    return render_form(session.form.modal, session.filled) + "\n(:submit sends it)"
 
 
 def _remember(session: Session, reply: Reply) -> None:
     for candidate in (*reply.followups, reply):  # the original wins over its follow-ups
         if candidate.buttons():
             session.clickable = candidate
+        if any(c.get("type") in SELECTS for c in walk(list(candidate.components))):
+            session.choosable = candidate
+    if reply.modal is not None:
+        session.form, session.filled = reply, {}
 
 
 def _command_list(session: Session) -> str:

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.client import COGS, Tablekeeper
-from bot.options import BadOptions, check_options
+from bot.options import BadOptions, check_fields, check_options
 from bot.settings import Settings
 from store import Store
 
@@ -83,3 +83,46 @@ def _names(node: dict[str, Any]) -> set[str]:
     for option in node.get("options") or []:
         found |= _names(option)
     return found or {"x"}
+
+
+LEVEL = {"name": "level", "type": 4, "min_value": 1, "max_value": 100}
+TOUGHNESS = {"name": "toughness", "type": 4}
+NAME = {"name": "name", "type": 3, "min_length": 1, "max_length": 32}
+FL = {"name": "fatigue_level", "type": 10, "min_value": 1, "max_value": 1000}
+FORM = {"name": "create", "type": 1, "options": [NAME, LEVEL, TOUGHNESS, FL]}
+
+
+def test_a_forms_fields_are_read_as_their_options_types() -> None:
+
+    fields = {
+        "name": ("Name", " Aria "),
+        "level": ("Level", "5"),
+        "toughness": ("Toughness", "\u22122"),  # a phone keyboard's minus sign
+        "fatigue_level": ("Fatigue Level", "20,5"),  # a decimal comma
+    }
+    assert check_fields(FORM, fields) == {
+        "name": "Aria",
+        "level": 5,
+        "toughness": -2,
+        "fatigue_level": 20.5,
+    }
+    assert check_fields(FORM, {"level": ("Level", "  "), "name": ("Name", "")}) == {}
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "refusal"),
+    [
+        ("level", "999", "Level must be between 1 and 100."),
+        ("level", "five", "Level needs a whole number."),
+        ("level", "2.5", "Level needs a whole number."),
+        ("name", "x" * 33, "Name must be 1 to 32 characters long."),
+        ("name", "A\x07", "Name can't contain control characters"),
+        ("fatigue_level", "lots", "Fatigue Level needs a number."),
+    ],
+)
+def test_a_forms_refusal_names_the_field_by_its_label(field: str, text: str, refusal: str) -> None:
+
+    label = {"level": "Level", "name": "Name", "fatigue_level": "Fatigue Level"}[field]
+    with pytest.raises(BadOptions) as refused:
+        check_fields(FORM, {field: (label, text)})
+    assert str(refused.value).startswith(refusal)

@@ -61,7 +61,9 @@ class MakeForm(TableForm, title="A new character"):
     level: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Level", max_length=3)
     toughness: discord.ui.Label[Any] = discord.ui.Label(
         text="Toughness",
-        component=discord.ui.Select(options=[discord.SelectOption(label=t) for t in TOUGHNESS]),
+        component=discord.ui.Select(
+            options=[discord.SelectOption(label=t) for t in TOUGHNESS], required=False, min_values=0
+        ),
     )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:

@@ -39,6 +39,12 @@ async def seed(env: Any, *characters: Character, clock: int | None = None, **set
     await env.store.apply(channel.id, channel.guild_id, env.discord.gm.id, "test seed", put)
 
 
+async def two_of_one_player(env: Any) -> None:
+    """Aria and Grusk, the player's (and no active one), and Bo, the second player's."""
+    d = env.discord
+    await seed(env, hero("Aria", d.player), hero("Grusk", d.player), hero("Bo", d.player2))
+
+
 async def fatigue_of(env: Any, name: str) -> FatigueState:
     return (await env.table()).get(name).fatigue
 

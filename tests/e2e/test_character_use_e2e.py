@@ -7,22 +7,17 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import fatigue_of, hero, refused, seed
+from tests.e2e.helpers import fatigue_of, hero, refused, seed, two_of_one_player
 from tests.localdiscord.world import speaking
 
 pytestmark = pytest.mark.asyncio
 
 
-async def two(env: Any) -> None:
-    d = env.discord
-    await seed(env, hero("Aria", d.player), hero("Grusk", d.player), hero("Bo", d.player2))
-
-
 async def test_with_two_characters_a_player_is_asked_until_they_use_one(env: Any) -> None:
     d = env.discord
-    await two(env)
-    text = await refused(env, "fatigue spend", d.player, amount=2)
-    assert "several characters here (Aria, Grusk)" in text and "`/character use`" in text
+    await two_of_one_player(env)
+    text = await refused(env, "fatigue spend", d.player, amount=2)  # asked in a menu
+    assert "several characters here: which one?" in text and "`/character use`" in text
     chosen = await d.type("/character use name:Grusk", user=d.player)
     assert chosen.ephemeral and chosen.embed["title"] == "You now play Grusk here"
     spent = await d.slash("fatigue spend", user=d.player, amount=2)
@@ -38,7 +33,7 @@ async def test_with_two_characters_a_player_is_asked_until_they_use_one(env: Any
 
 async def test_using_another_replaces_the_first(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     await d.type("/character use name:Grusk", user=d.player)
     await d.type("/character use name:aria", user=d.player)
     table = await env.table()
@@ -48,7 +43,7 @@ async def test_using_another_replaces_the_first(env: Any) -> None:
 
 async def test_each_player_uses_their_own(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     await seed(env, hero("Cy", d.player2))
     text = await refused(env, "character use", d.player2, name="Grusk")
     assert "You can only use a character you play" in text
@@ -60,7 +55,7 @@ async def test_each_player_uses_their_own(env: Any) -> None:
 
 async def test_it_is_a_change_history_shows_and_undo_takes_back(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     await d.type("/character use name:Grusk", user=d.player)
     history = await d.slash("history", user=d.player)
     newest = history.embed["description"].splitlines()[0]
@@ -71,7 +66,7 @@ async def test_it_is_a_change_history_shows_and_undo_takes_back(env: Any) -> Non
 
 async def test_a_character_given_to_another_player_is_no_longer_active(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     await d.type("/character use name:Grusk", user=d.player)
     await d.slash("character set", user=d.gm, name="Grusk", owner=d.player2)
     assert not (await env.table()).get("Grusk").active
@@ -82,7 +77,7 @@ async def test_a_character_given_to_another_player_is_no_longer_active(env: Any)
 
 async def test_the_choice_survives_a_restart(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     await d.type("/character use name:Grusk", user=d.player)
     await env.restart()
     assert (await d.slash("character show", user=d.player)).embed["title"] == "Grusk"
@@ -90,7 +85,7 @@ async def test_the_choice_survives_a_restart(env: Any) -> None:
 
 async def test_use_in_spanish(env: Any) -> None:
     d = env.discord
-    await two(env)
+    await two_of_one_player(env)
     spanish = speaking(d.player, "es-ES")
     asked = await d.slash("fatigue show", user=spanish)
     assert "`/character use`" in asked.content and "varios personajes" in asked.content

@@ -89,10 +89,11 @@ async def test_set_to_what_it_already_is_says_nothing_changed_and_writes_nothing
     assert changed.embed["title"] == "Changed Grok"
 
 
-async def test_set_with_nothing_to_change_is_refused(env: Any) -> None:
+async def test_set_with_nothing_to_change_opens_the_form(env: Any) -> None:
     d = env.discord
     await d.slash("character create", user=d.player, name="Grok")
-    assert "at least one" in await refused(env, "character set", d.player, name="Grok")
+    form = await d.slash("character set", user=d.player, name="Grok")
+    assert form.modal is not None and form.modal["title"] == "Change Grok"
 
 
 async def test_a_player_cannot_touch_someone_elses_character(env: Any) -> None:

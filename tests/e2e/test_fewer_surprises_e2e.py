@@ -53,8 +53,8 @@ async def test_a_players_rest_without_a_name_is_of_their_own_character(env: Any)
     assert (await env.table()).clock == clock  # one character resting alone: the clock stays
     # With two, the one they use; with none chosen, they are asked to choose.
     await seed(env, hero("Cato", d.player, fp=12))
-    asked = await refused(env, "rest break", d.player)
-    assert "several characters here (Aria, Cato)" in asked and "/character use" in asked
+    asked = await refused(env, "rest break", d.player)  # in a menu of theirs (test_pickers_e2e)
+    assert "several characters here: which one?" in asked and "/character use" in asked
     await d.slash("character use", user=d.player, name="Cato")
     assert (
         (await d.slash("rest break", user=d.player)).embed["title"].endswith("Cato takes a Break")

@@ -84,7 +84,11 @@ async def test_the_defeated_are_cleared_after_one_confirmation(env: Any) -> None
     for name in ("Orc 1", "Orc 2", "Orc 3"):
         await d.slash("monster hit", user=d.gm, name=name, damage=30)
     assert "Only the GM" in await refused(env, "monster remove", d.player, defeated=True)
-    assert "defeated:True" in await refused(env, "monster remove", d.gm)
+    menu = await d.slash("monster remove", user=d.gm)  # nothing named: a menu of them all
+    assert menu.ephemeral and menu.content == (
+        "Which monsters? Choose one or several, then Remove.\n"
+        "`defeated:True` removes the 3 defeated at once."
+    )
     asked = await d.slash("monster remove", user=d.gm, defeated=True)
     assert asked.ephemeral and asked.embed["title"] == "Remove all 3 defeated monsters?"
     assert asked.embed["description"].startswith("Orc 1, Orc 2, Orc 3: out of the bestiary")

@@ -91,7 +91,7 @@ async def refused_forgery(
             [option("name", STRING, "Aria"), option("hp", INTEGER, 3)],
             "no option `hp`",
         ),
-        ("character create", [], "needs the option `name`"),
+        ("character remove", [], "needs the option `name`"),
         ("fatigue spend", [option("amount", INTEGER, 1), option("amount", INTEGER, 2)], "twice"),
     ],
 )

@@ -47,8 +47,11 @@ async def test_details_of_one_command_show_its_options_and_example(env: Any) -> 
     d = env.discord
     reply = await d.slash("help", user=d.player, options={"command": "character create"})
     assert reply.ephemeral and reply.embed["title"] == "/character create"
-    assert "`name` (required)" in reply.text and "`constitution`" in reply.text
+    assert "`name` — " in reply.text and "`constitution`" in reply.text
     assert EXAMPLES["character create"] in reply.text
+    assert "Form or menu: With no options, a form: its name, level" in reply.text
+    monster = await d.slash("help", user=d.player, options={"command": "monster-build"})
+    assert "`rank` (required)" in monster.text  # still required where no form stands in
 
 
 async def test_details_of_a_group_list_its_subcommands(env: Any) -> None:

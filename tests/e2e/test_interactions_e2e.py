@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.unclaimed import FORM_GONE, UNKNOWN_CLICK
+from bot.unclaimed import FORM_GONE, MENU_GONE, UNKNOWN_CLICK
 from bot.watchdog import WATCHDOG
 from cogs._reply import FORM_LATE
 from tests.e2e.conftest import Env, running_env
@@ -144,7 +144,7 @@ async def test_a_view_clicked_after_a_restart_is_answered_and_changes_nothing(en
     await env.restart()
     before = await snapshot(env)
     stale = await d.click(menu, "Which character", user=d.player, values=["Grusk"])
-    assert stale.ephemeral and stale.content == UNKNOWN_CLICK
+    assert stale.ephemeral and stale.content == MENU_GONE
     assert await snapshot(env) == before
 
 

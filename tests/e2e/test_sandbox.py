@@ -340,3 +340,56 @@ def test_a_kept_table_keeps_its_files_and_each_picture_has_its_own(tmp_path: Pat
     cast = next(line for line in done.stdout.splitlines() if line.startswith("At the table:"))
     for name in ("gandra (gm)", "pippa (player)", "perrin (player2)", "(owner)", "(named_gm)"):
         assert name in cast, cast
+
+
+FORMS = """\
+/character create
+:fill name="Old Tom" level=5 classes="d10/5 d6/6" combine=multi
+:submit
+/character create name:Grusk level:2 classes:d8/2
+/fatigue spend 2
+:choose Grusk
+:as gm
+/monster create
+:fill name=Troll rank=3 armor=heavy spots=back,back-left
+:fill hp=40
+:submit
+/fatigue recover
+:choose Old Tom, Grusk
+/character create
+:fill name=Bo level=999
+:submit
+:click Open the form
+:fill level=4
+:submit
+:fill level=5
+"""
+
+
+def test_a_form_is_filled_and_submitted_and_a_menu_chosen_in() -> None:
+    done, _seconds = sandbox(FORMS)
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    form = after(out, "pippa (player) #table> /character create")
+    assert form.startswith("(form) A new character\n  Name (required): ____")
+    assert "How classes combine (choose one): single class | multiclass" in form
+    filled = after(out, '#table> :fill name="Old Tom" level=5 classes="d10/5 d6/6" combine=multi')
+    assert "Name (required): Old Tom" in filled and "[multiclass (average HD" in filled
+    assert "== Created Old Tom ==" in after(out, "pippa (player) #table> :submit")
+    asked = after(out, "pippa (player) #table> /fatigue spend 2")
+    assert "which one?" in asked and "<select: Grusk|Old Tom>" in asked
+    spent = after(out, "pippa (player) #table> :choose Grusk")
+    assert "Chosen: Grusk" in spent and "Grusk spends 2 FP ==" in spent
+    monster = after(out, "gandra (gm) #table> :fill hp=40")
+    assert "Rank (required, choose one): 0 | 1 | 2 | [3] | 4 | 5" in monster
+    assert "HP: 40" in monster and "[back] | [back-left]" in monster
+    assert "== Created Troll ==" in after(out, "gandra (gm) #table> :submit")
+    both = after(out, "gandra (gm) #table> :choose Old Tom, Grusk")
+    assert "Chosen: Old Tom and Grusk" in both and "Old Tom and Grusk recover up to 1 FP" in both
+    refused = after(out, "gandra (gm) #table> :fill name=Bo level=999")
+    assert "Level: 999" in refused
+    assert "Level must be between 1 and 100." in out and "[Open the form]" in out
+    reopened = after(out, "gandra (gm) #table> :click Open the form")
+    assert "Name (required): Bo" in reopened and "Level: 999" in reopened
+    assert "== Created Bo ==" in out
+    assert "! No form is open" in after(out, "gandra (gm) #table> :fill level=5")

@@ -11,7 +11,9 @@ from typing import Any
 
 LOCALIZED = ("name_localizations", "description_localizations")
 COMPONENTS_V2 = 1 << 15  # the message flag
-ACTION_ROW, TEXT_DISPLAY = 1, 10
+ACTION_ROW, STRING_SELECT, TEXT_DISPLAY = 1, 3, 10
+RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX = 21, 22, 23
+LABELLED_ONLY = (RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX)  # allowed in a form only inside a Label
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 SUBCOMMANDS = (1, 2)
 MESSAGE_CREATES = ("/webhooks/{webhook_id}/{webhook_token}",)
@@ -163,6 +165,8 @@ def _message(message: dict[str, Any], *, create: bool) -> list[str]:
     for custom_id in sorted(set(ids)):
         if ids.count(custom_id) > 1:
             problems.append(f"components: custom_id {custom_id!r} used twice in one message")
+    selects = [c for c in _every(message.get("components") or []) if c.get("type") == STRING_SELECT]
+    problems += [p for select in selects for p in _picks(select)]
     empty = not any(message.get(k) for k in ("content", "embeds", "components", "attachments"))
     if create and empty and not message.get("poll"):
         problems.append("Cannot send an empty message (50006)")
@@ -202,8 +206,42 @@ def _every(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _modal(modal: dict[str, Any]) -> list[str]:
-    count = len(modal.get("components") or [])
-    return [f"modal: {count} components (max 5)"] if count > 5 else []
+    """A form: at most five components; radio groups, checkbox groups and checkboxes only
+    inside a Label; each field's picks possible (`_picks`)."""
+    components = [c for c in modal.get("components") or [] if isinstance(c, dict)]
+    problems = [f"modal: {len(components)} components (max 5)"] if len(components) > 5 else []
+    labelled = [c["component"] for c in components if isinstance(c.get("component"), dict)]
+    for c in _every(components):
+        if c.get("type") in LABELLED_ONLY and not any(c is inner for inner in labelled):
+            problems.append(f"modal: component type {c['type']} outside a Label (50035)")
+        if c.get("type") in (STRING_SELECT, CHECKBOX_GROUP, RADIO_GROUP):
+            problems += _picks(c)
+        if c.get("type") == STRING_SELECT and c.get("disabled"):
+            problems.append(f"modal: select {c.get('custom_id')!r} disabled (not in a form, 50035)")
+    return problems
+
+
+def _picks(field: dict[str, Any]) -> list[str]:
+    """A select menu's or a group's picks must be possible: `min_values` up to `max_values`, no
+    more than it has options (Discord's default for a checkbox group), defaults no more than
+    it takes (one, in a radio group); a group that takes none must not be required."""
+    where, kind = f"component {field.get('custom_id')!r}", field.get("type")
+    options = [o for o in field.get("options") or [] if isinstance(o, dict)]
+    defaults = sum(1 for o in options if o.get("default"))
+    if kind == RADIO_GROUP:
+        return [f"{where}: {defaults} options chosen by default (max 1)"] if defaults > 1 else []
+    least = field.get("min_values")
+    most = field.get("max_values")
+    least = 1 if least is None else least
+    most = (len(options) if kind == CHECKBOX_GROUP else 1) if most is None else most
+    problems = []
+    if not least <= most <= len(options):
+        problems.append(f"{where}: {least} to {most} picks of {len(options)} options (50035)")
+    if defaults > most:
+        problems.append(f"{where}: {defaults} options chosen by default (max {most})")
+    if kind == CHECKBOX_GROUP and least == 0 and field.get("required", True) is not False:
+        problems.append(f"{where}: min_values 0 needs required false (50035)")
+    return problems
 
 
 def _embed_characters(embed: dict[str, Any]) -> int:

@@ -56,10 +56,13 @@ class MessageRecord:
             self.pinged = pinged(self.content, self.allowed_mentions)
 
     def apply(self, body: dict[str, Any]) -> None:
-        """Take the fields a create or edit body sets; the rest keep their value."""
-        for key in ("content", "embeds", "components", "allowed_mentions"):
-            if body.get(key) is not None:
-                setattr(self, key, body[key])
+        """Take the fields a create or edit body sets (null empties one, as Discord takes it);
+        the rest keep their value."""
+        for key, empty in (("content", ""), ("embeds", []), ("components", [])):
+            if key in body:
+                setattr(self, key, empty if body[key] is None else body[key])
+        if body.get("allowed_mentions") is not None:
+            self.allowed_mentions = body["allowed_mentions"]
         if body.get("flags") is not None:
             self.flags = (self.flags & (EPHEMERAL | LOADING | COMPONENTS_V2)) | body["flags"]
         if body.get("attachments") is not None:

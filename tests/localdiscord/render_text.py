@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.localdiscord.reply import Reply, walk
 
-BUTTON, TEXT_INPUT, TEXT_DISPLAY, LABEL = 2, 4, 10, 18
+BUTTON, TEXT_INPUT, TEXT_DISPLAY, LABEL, CHECKBOX_GROUP = 2, 4, 10, 18, 22
 SELECTS = (3, 5, 6, 7, 8)  # string, user, role, mentionable and channel selects
 MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
 
@@ -36,7 +36,7 @@ def _block(reply: Reply) -> str:
         shown = ", ".join(f"{c.get('name')} ({c.get('value')!r})" for c in reply.choices)
         return f"(choices) {shown or 'none'}"
     if reply.modal is not None:
-        return _modal(reply.modal)
+        return render_form(reply.modal)
     lines = ["(only you can see this)"] if reply.ephemeral else []
     if reply.content:
         lines.append(reply.content)
@@ -93,15 +93,38 @@ def _components(components: list[dict[str, Any]]) -> str:
     return " ".join(shown)
 
 
-def _modal(modal: dict[str, Any]) -> str:
+def render_form(modal: dict[str, Any], filled: Mapping[str, Any] | None = None) -> str:
+    """A form as a user sees it: each field under its label, what it holds (`filled` by
+    custom_id, else what the form showed in it), a menu's or group's options with the chosen
+    ones [in brackets]."""
+    filled = filled or {}
     lines = [f"(form) {modal.get('title', '')}"]
     for c in modal.get("components") or []:
         if c.get("type") == LABEL:  # a field with its label above it
-            lines.append(f"  {c['component'].get('custom_id')}: {c.get('label', '')}")
+            lines.append(_field(str(c.get("label", "")), c["component"], filled))
+            if c.get("description"):
+                lines.append(f"      {c['description']}")
         elif c.get("type") == TEXT_DISPLAY:
             lines.append(f"  {c.get('content', '')}")
         for field in c.get("components") or []:  # a row holding an older, self-labelled field
             if field.get("type") == TEXT_INPUT:
                 shown = field.get("label") or field.get("placeholder") or ""
-                lines.append(f"  {field.get('custom_id')}: {shown}")
+                lines.append(_field(str(shown), field, filled))
     return "\n".join(lines)
+
+
+def _field(label: str, field: dict[str, Any], filled: Mapping[str, Any]) -> str:
+    required = field.get("required", True) is not False
+    if field.get("type") == TEXT_INPUT:
+        value = filled.get(field["custom_id"], field.get("value") or "")
+        return f"  {label}{' (required)' if required else ''}: {value or '____'}"
+    options = field.get("options") or []
+    default = [o["value"] for o in options if o.get("default")]
+    chosen = filled.get(field.get("custom_id", ""), default)
+    chosen = [chosen] if isinstance(chosen, str) else chosen
+    many = field.get("type") == CHECKBOX_GROUP or (field.get("max_values") or 1) > 1
+    how = "choose any" if many else "choose one"
+    shown = " | ".join(
+        f"[{o.get('label')}]" if o.get("value") in chosen else str(o.get("label")) for o in options
+    )
+    return f"  {label} ({'required, ' if required else ''}{how}): {shown}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,15 +59,18 @@ def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 # A select menu's component type -> the option type whose values it picks (users, roles…).
 SELECT_PICKS = {5: 6, 6: 8, 7: 9, 8: 7}
-TEXT_INPUT, STRING_SELECT = 4, 3
+TEXT_INPUT, STRING_SELECT, TEXT_DISPLAY, LABEL = 4, 3, 10, 18
+RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX = 21, 22, 23
 Resolve = Callable[[int, Any], str]  # an option type and a value -> its id, put in `resolved`
 
 
 def picked(select: dict[str, Any], values: list[Any], resolve: Resolve) -> list[str]:
     """What a select menu sends for `values`: a string select's values, which must be among its
     options (a user can pick nothing else); the ids of the users, roles or channels picked in
-    the others (`resolve` puts them in the interaction's `resolved`)."""
+    the others (`resolve` puts them in the interaction's `resolved`). Discord's client lets a
+    user pick no fewer than `min_values` and no more than `max_values`."""
     kind = select.get("type")
+    _count(select, len(values), 1, 1, select.get("required", True) is not False)
     if kind == STRING_SELECT:
         offered = [o.get("value") for o in select.get("options") or []]
         if not all(v in offered for v in values):
@@ -78,24 +81,72 @@ def picked(select: dict[str, Any], values: list[Any], resolve: Resolve) -> list[
     raise CommandLineError(f"Component type {kind} is no select menu")
 
 
+def _count(field: dict[str, Any], count: int, low: int, high: int, required: bool) -> None:
+    """As many picks as the field takes (`min_values`..`max_values`, else `low`..`high`); none
+    at all is allowed in a field that isn't required."""
+    least = field.get("min_values")
+    most = field.get("max_values")
+    least, most = low if least is None else least, high if most is None else most
+    if count == 0 and not required:
+        return
+    if not least <= count <= most:
+        what = field.get("custom_id")
+        raise CommandLineError(f"{what!r} takes {least} to {most} picks, not {count}")
+
+
+def _defaults(field: dict[str, Any]) -> list[str]:
+    return [str(o["value"]) for o in field.get("options") or [] if o.get("default")]
+
+
 def fill_modal(
     components: list[dict[str, Any]], values: dict[str, Any], resolve: Resolve
 ) -> list[dict[str, Any]]:
-    """The submitted shape of a form: its rows and labels with each text input's value and each
-    select menu's picks (`values` by custom_id)."""
-    out: list[dict[str, Any]] = []
-    for c in components:
-        if c.get("type") == TEXT_INPUT:
-            out.append(
-                {"type": 4, "custom_id": c["custom_id"], "value": values.get(c["custom_id"], "")}
-            )
-        elif "custom_id" in c:  # a select menu
-            chosen = picked(c, list(values.get(c["custom_id"], [])), resolve)
-            out.append({"type": c["type"], "custom_id": c["custom_id"], "values": chosen})
-        elif isinstance(c.get("component"), dict):  # a label around one field
-            inner = fill_modal([c["component"]], values, resolve)[0]
-            out.append({"type": c["type"], "component": inner})
-        else:
-            inner_rows = fill_modal(c.get("components") or [], values, resolve)
-            out.append({"type": c["type"], "components": inner_rows})
-    return out
+    """The submitted shape of a form, as Discord's client sends it: its rows and labels with
+    each text input's value, each select menu's and checkbox group's picks, each radio group's
+    choice and each checkbox's state (`values` by custom_id; a field not given keeps what the
+    form showed in it). What the client wouldn't let a user submit is refused: a required field
+    left empty, text too long or too short, a pick the field doesn't offer, too many or too few."""
+    ids = iter(range(1, 1000))  # Discord numbers the components a form doesn't number itself
+    return [_filled(c, values, resolve, ids) for c in components]
+
+
+def _filled(
+    c: dict[str, Any], values: dict[str, Any], resolve: Resolve, ids: Iterator[int]
+) -> dict[str, Any]:
+    kind, custom_id = c.get("type"), str(c.get("custom_id"))
+    out: dict[str, Any] = {"type": kind, "id": c.get("id") or next(ids)}
+    required = c.get("required", True) is not False
+    if kind == TEXT_INPUT:
+        text = str(values.get(custom_id, c.get("value") or ""))
+        least, most = c.get("min_length") or 0, c.get("max_length") or 4000
+        if (required and not text) or (text and not least <= len(text) <= most):
+            raise CommandLineError(f"{custom_id!r} takes {least} to {most} characters: {text!r}")
+        return out | {"custom_id": custom_id, "value": text}
+    if kind == RADIO_GROUP:
+        choice = values.get(custom_id, next(iter(_defaults(c)), None))
+        offered = [o.get("value") for o in c.get("options") or []]
+        if (choice is None and required) or (choice is not None and choice not in offered):
+            raise CommandLineError(f"{custom_id!r}: choose one of {offered!r}, not {choice!r}")
+        return out | {"custom_id": custom_id, "value": choice}
+    if kind == CHECKBOX_GROUP:
+        checked = list(values.get(custom_id, _defaults(c)))
+        offered = [o.get("value") for o in c.get("options") or []]
+        if not all(v in offered for v in checked):
+            raise CommandLineError(f"{checked!r}: the group offers only {offered!r}")
+        _count(c, len(checked), 1, len(offered), required)
+        return out | {"custom_id": custom_id, "values": checked}
+    if kind == CHECKBOX:
+        return out | {
+            "custom_id": custom_id,
+            "value": bool(values.get(custom_id, c.get("default"))),
+        }
+    if "custom_id" in c:  # a select menu
+        chosen = picked(c, list(values.get(custom_id, _defaults(c))), resolve)
+        return out | {"custom_id": custom_id, "values": chosen}
+    if kind == TEXT_DISPLAY:
+        return out | {"content": c.get("content", "")}
+    if isinstance(c.get("component"), dict):  # a label around one field
+        return out | {"component": _filled(c["component"], values, resolve, ids)}
+    return out | {
+        "components": [_filled(i, values, resolve, ids) for i in c.get("components") or []]
+    }
