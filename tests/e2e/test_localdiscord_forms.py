@@ -121,12 +121,12 @@ def test_a_field_left_alone_is_submitted_as_the_form_showed_it() -> None:
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
-        ({"rank": "2"}, "'name' takes 0 to 32 characters"),  # required, left empty
+        ({"rank": "2"}, "^Name is required$"),  # left empty; named by its label, as shown
         ({"name": "T" * 33, "rank": "2"}, "takes 0 to 32"),
-        ({"name": "Troll"}, "choose one of"),  # a required radio group left unchosen
+        ({"name": "Troll"}, "^Rank: choose one of"),  # a required radio group left unchosen
         ({"name": "Troll", "rank": "9"}, "choose one of"),
-        ({"name": "Troll", "rank": "2", "spots": ["front"]}, "offers only"),
-        ({"name": "Troll", "rank": "2", "armor": ["light", "heavy"]}, "takes 0 to 1 picks"),
+        ({"name": "Troll", "rank": "2", "spots": ["front"]}, "^Spots: .* not all among"),
+        ({"name": "Troll", "rank": "2", "armor": ["light", "heavy"]}, "^Armor takes 0 to 1 picks"),
     ],
 )
 def test_what_discords_client_would_not_submit_is_refused(

@@ -64,13 +64,15 @@ RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX = 21, 22, 23
 Resolve = Callable[[int, Any], str]  # an option type and a value -> its id, put in `resolved`
 
 
-def picked(select: dict[str, Any], values: list[Any], resolve: Resolve) -> list[str]:
+def picked(
+    select: dict[str, Any], values: list[Any], resolve: Resolve, label: str | None = None
+) -> list[str]:
     """What a select menu sends for `values`: a string select's values, which must be among its
     options (a user can pick nothing else); the ids of the users, roles or channels picked in
     the others (`resolve` puts them in the interaction's `resolved`). Discord's client lets a
     user pick no fewer than `min_values` and no more than `max_values`."""
     kind = select.get("type")
-    _count(select, len(values), 1, 1, select.get("required", True) is not False)
+    _count(select, len(values), 1, 1, select.get("required", True) is not False, label)
     if kind == STRING_SELECT:
         offered = [o.get("value") for o in select.get("options") or []]
         if not all(v in offered for v in values):
@@ -81,7 +83,9 @@ def picked(select: dict[str, Any], values: list[Any], resolve: Resolve) -> list[
     raise CommandLineError(f"Component type {kind} is no select menu")
 
 
-def _count(field: dict[str, Any], count: int, low: int, high: int, required: bool) -> None:
+def _count(
+    field: dict[str, Any], count: int, low: int, high: int, required: bool, label: str | None
+) -> None:
     """As many picks as the field takes (`min_values`..`max_values`, else `low`..`high`); none
     at all is allowed in a field that isn't required."""
     least = field.get("min_values")
@@ -90,8 +94,8 @@ def _count(field: dict[str, Any], count: int, low: int, high: int, required: boo
     if count == 0 and not required:
         return
     if not least <= count <= most:
-        what = field.get("custom_id")
-        raise CommandLineError(f"{what!r} takes {least} to {most} picks, not {count}")
+        what = label or repr(field.get("custom_id"))
+        raise CommandLineError(f"{what} takes {least} to {most} picks, not {count}")
 
 
 def _defaults(field: dict[str, Any]) -> list[str]:
@@ -111,29 +115,38 @@ def fill_modal(
 
 
 def _filled(
-    c: dict[str, Any], values: dict[str, Any], resolve: Resolve, ids: Iterator[int]
+    c: dict[str, Any],
+    values: dict[str, Any],
+    resolve: Resolve,
+    ids: Iterator[int],
+    label: str | None = None,
 ) -> dict[str, Any]:
+    """One component as submitted; a refusal names the field by its `label`, as the client
+    shows it, else by its custom_id."""
     kind, custom_id = c.get("type"), str(c.get("custom_id"))
+    what = label or repr(custom_id)
     out: dict[str, Any] = {"type": kind, "id": c.get("id") or next(ids)}
     required = c.get("required", True) is not False
     if kind == TEXT_INPUT:
         text = str(values.get(custom_id, c.get("value") or ""))
         least, most = c.get("min_length") or 0, c.get("max_length") or 4000
-        if (required and not text) or (text and not least <= len(text) <= most):
-            raise CommandLineError(f"{custom_id!r} takes {least} to {most} characters: {text!r}")
+        if required and not text:
+            raise CommandLineError(f"{what} is required")
+        if text and not least <= len(text) <= most:
+            raise CommandLineError(f"{what} takes {least} to {most} characters: {text!r}")
         return out | {"custom_id": custom_id, "value": text}
     if kind == RADIO_GROUP:
         choice = values.get(custom_id, next(iter(_defaults(c)), None))
         offered = [o.get("value") for o in c.get("options") or []]
         if (choice is None and required) or (choice is not None and choice not in offered):
-            raise CommandLineError(f"{custom_id!r}: choose one of {offered!r}, not {choice!r}")
+            raise CommandLineError(f"{what}: choose one of {offered!r}, not {choice!r}")
         return out | {"custom_id": custom_id, "value": choice}
     if kind == CHECKBOX_GROUP:
         checked = list(values.get(custom_id, _defaults(c)))
         offered = [o.get("value") for o in c.get("options") or []]
         if not all(v in offered for v in checked):
-            raise CommandLineError(f"{checked!r}: the group offers only {offered!r}")
-        _count(c, len(checked), 1, len(offered), required)
+            raise CommandLineError(f"{what}: {checked!r} are not all among {offered!r}")
+        _count(c, len(checked), 1, len(offered), required, label)
         return out | {"custom_id": custom_id, "values": checked}
     if kind == CHECKBOX:
         return out | {
@@ -141,12 +154,13 @@ def _filled(
             "value": bool(values.get(custom_id, c.get("default"))),
         }
     if "custom_id" in c:  # a select menu
-        chosen = picked(c, list(values.get(custom_id, _defaults(c))), resolve)
+        chosen = picked(c, list(values.get(custom_id, _defaults(c))), resolve, label)
         return out | {"custom_id": custom_id, "values": chosen}
     if kind == TEXT_DISPLAY:
         return out | {"content": c.get("content", "")}
     if isinstance(c.get("component"), dict):  # a label around one field
-        return out | {"component": _filled(c["component"], values, resolve, ids)}
+        inner = _filled(c["component"], values, resolve, ids, c.get("label"))
+        return out | {"component": inner}
     return out | {
         "components": [_filled(i, values, resolve, ids) for i in c.get("components") or []]
     }
