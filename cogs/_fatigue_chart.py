@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.contexts import NotInServer
+from bot.language import privately
 from cogs._buttons import TableButton
 from cogs._picture import job, reply_built_picture
 from cogs._shared import bot_of, table_channel_id
@@ -71,4 +72,5 @@ class PartyChart(TableButton, template=r"tk:party:chart"):
         return cls()
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        await chart_reply(interaction, None, SINCE_EVENING, private=True)
+        with privately(interaction):
+            await chart_reply(interaction, None, SINCE_EVENING, private=True)

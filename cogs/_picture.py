@@ -11,14 +11,16 @@ import discord
 
 from cogs._reply import reply
 from cogs._shared import bot_of
+from lang import spoken
 from pictures import Picture
 from pictures.painter import Job
 from render.charts import with_picture
 
 
 def job(interaction: discord.Interaction, kind: str, data: Any) -> Job:
-    """A picture of `kind` from its series, in the reader's language."""
-    return Job(kind, data, interaction.locale.value)
+    """A picture of `kind` from its series, in the language of the words around it (the
+    reader's, or a public reply's table's: `bot.language`)."""
+    return Job(kind, data, spoken())
 
 
 async def reply_picture(

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.language import privately
 from cogs._buttons import TableButton, buttons_view
 from cogs._reply import reply, update
 from cogs._shared import (
@@ -118,10 +119,11 @@ async def ask_facing(interaction: discord.Interaction, report: TurnReport) -> No
     """The GM alone is asked the facing of a monster that ended its turn with unarmored
     spots: a private follow-up to the GM who passed the turn (the channel's message says only
     whose turn it is)."""
-    view = facing_view(report)
-    if view is None or report.facing is None:
+    if report.facing is None:
         return
-    await reply(interaction, embeds=[facing_embed(report.facing)], view=view, private=True)
+    with privately(interaction):  # the GM's own language, whatever the table speaks
+        view = facing_view(report)
+        await reply(interaction, embeds=[facing_embed(report.facing)], view=view, private=True)
 
 
 def pinging(combatant: Combatant | None) -> dict[str, Any]:

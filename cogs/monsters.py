@@ -291,7 +291,7 @@ async def hit_and_reply(
     )
     await reply(interaction, embed=hit_embed(hit, seen, again), view=button)
     if seen.hides_hit(hit.result):
-        await whisper_gm_copy(interaction, hit_embed(hit, GM_ALONE, again))
+        await whisper_gm_copy(interaction, lambda: hit_embed(hit, GM_ALONE, again))
 
 
 class Monsters(commands.Cog):

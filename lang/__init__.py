@@ -19,9 +19,11 @@ import gettext
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 
 __all__ = [
     "N_",
+    "TABLE_LOCALES",
     "_",
     "install",
     "installed",
@@ -30,10 +32,28 @@ __all__ = [
     "n_",
     "speak",
     "speaking",
+    "spoken",
     "words",
 ]
 
 ENGLISH = gettext.NullTranslations()
+CATALOGS = Path(__file__).resolve().parent / "locales"  # <language>/LC_MESSAGES/*.po
+# Discord's locale for a catalog's language where Discord has none of that bare name (it has
+# `fr`, `de`, `ja`…, but Spanish only as `es-ES` and `es-419`, English as `en-US`, `en-GB`).
+_DISCORD_LOCALE = {"en": "en-US", "es": "es-ES", "pt": "pt-BR", "sv": "sv-SE", "zh": "zh-CN"}
+
+
+def discord_locale(language: str) -> str:
+    """The Discord locale that names a catalog's language (`es` -> `es-ES`, `pt_BR` -> `pt-BR`)."""
+    return _DISCORD_LOCALE.get(language, language.replace("_", "-"))
+
+
+# The languages a table may be set to speak, as Discord's locales: English (the code's own
+# words) and every language with a catalog in the repository.
+TABLE_LOCALES: tuple[str, ...] = (
+    discord_locale("en"),
+    *sorted(discord_locale(folder.parent.name) for folder in CATALOGS.glob("*/LC_MESSAGES")),
+)
 _catalogs: dict[str, gettext.NullTranslations] = {}  # language ("es") -> its translations
 _current: ContextVar[gettext.NullTranslations] = ContextVar("translations", default=ENGLISH)
 
@@ -86,6 +106,13 @@ def language_of(locale: str | None) -> str | None:
         if code in _catalogs:
             return code
     return None
+
+
+def spoken() -> str | None:
+    """The language in force now ("es"), None for English: to carry it elsewhere (a picture's
+    worker speaks it with `speaking`)."""
+    current = _current.get()
+    return next((code for code, found in _catalogs.items() if found is current), None)
 
 
 def speak(locale: str | None) -> None:

@@ -15,6 +15,7 @@ from table.event import Event
 from table.model import Character, Table
 from tests.localdiscord.reply import Reply
 
+WIDTH = 80  # characters: the longest line a short public reply may send (a phone's screen)
 FL = Fraction(20)  # bands of 20: Fresh 0–20 … Exhausted from 61, Shattered from 81; Maximum FP 100
 
 
@@ -94,3 +95,14 @@ async def whispered(d: Any, reply: Reply) -> Reply:
     (word,) = d.latest(reply).followups
     assert word.ephemeral, word
     return word
+
+
+def fits(reply: Reply, most: int) -> list[str]:
+    """A short public reply: at most `most` lines as sent (`Reply.lines`), none wider than
+    WIDTH characters. Its lines, for the test to read."""
+    lines = reply.lines()
+    assert not reply.ephemeral, reply.text
+    assert len(lines) <= most, f"{len(lines)} lines (at most {most}):\n" + "\n".join(lines)
+    wide = [line for line in lines if len(line) > WIDTH]
+    assert not wide, f"lines over {WIDTH} characters: {wide}"
+    return lines

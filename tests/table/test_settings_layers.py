@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lang import TABLE_LOCALES
 from rules.errors import RulesError
 from table.model import Table
 from table.settings import (
@@ -34,6 +35,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "player_rests": st.sampled_from(["allowed", "gm"]),
     "init_dice": st.sampled_from(["1d10", "1d20", "1d6+2", "2d8"]),
     "monster_stats": st.sampled_from(["shown", "hidden"]),
+    "language": st.sampled_from(TABLE_LOCALES),
 }
 
 
