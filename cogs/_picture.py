@@ -38,20 +38,14 @@ async def reply_picture(
     await send_picture(interaction, embed, picture, private=private, view=view)
 
 
-async def reply_built_picture(
-    interaction: discord.Interaction,
-    read: Callable[[], Awaitable[Job]],
-    embed_of: Callable[[Any], discord.Embed],
-    *,
-    private: bool | None = None,
-) -> None:
-    """As `reply_picture` for a job whose series comes as a Recipe: `read` makes the job once
-    it is this picture's turn (`Painter.turn`), the worker builds the series and draws it, and
-    the embed is made from the series it sends back."""
+async def paint_built(
+    interaction: discord.Interaction, read: Callable[[], Awaitable[Job]]
+) -> tuple[Any, Picture]:
+    """A picture whose series comes as a Recipe: `read` makes the job once it is this
+    picture's turn (`Painter.turn`); the worker builds the series, draws it and sends both."""
     painter = bot_of(interaction).painter
     async with painter.turn():
-        series, picture = await painter.paint(await read())
-    await send_picture(interaction, embed_of(series), picture, private=private)
+        return await painter.paint(await read())
 
 
 async def send_picture(

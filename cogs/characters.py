@@ -18,6 +18,7 @@ from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalBu
 from cogs._options import INIT_BONUS_HELP, InitBonus
 from cogs._reply import private, reply, update
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
+from cogs._sheet import SheetButton, reply_created
 from lang import N_, _
 from render.active import active_embed
 from render.characters import (
@@ -219,9 +220,7 @@ class Characters(commands.Cog):
 
         # The whole table: a new name is compared with every name in the channel.
         made = await apply_as(interaction, "character create", step)
-        title = _("Created {name}", name=made.name)
-        embed = sheet_embed(made, title=title)
-        await reply(interaction, embed=with_warning(embed, new_disagreement(None, made)))
+        await reply_created(interaction, made)
 
     @character.command(name="set", description=N_("Change a character: only the options you give"))
     @app_commands.describe(
@@ -366,9 +365,9 @@ class Characters(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     # before any click, and after every restart
-    bot.add_dynamic_items(CharacterRemoveAnswer, RaiseClass)
+    bot.add_dynamic_items(CharacterRemoveAnswer, RaiseClass, SheetButton)
     await bot.add_cog(Characters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(CharacterRemoveAnswer, RaiseClass)
+    bot.remove_dynamic_items(CharacterRemoveAnswer, RaiseClass, SheetButton)
