@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from lang import N_, TABLE_LOCALES, _
-from render.common import LINE_WIDTH, NEUTRAL
+from render.common import NEUTRAL
 from table.model import ChannelSettings
 from table.sheet import RESET_ALL
 
@@ -35,14 +35,18 @@ MONSTER_STATS_CHOICES = [
 ]
 # `language`: the language a table's public replies speak, by Discord's locale (`bot.language`);
 # a language a catalog adds needs its name here, in every catalog.
-LANGUAGE_NAMES = {"en-US": N_("English"), "es-ES": N_("Spanish")}
+LANGUAGE_NAMES = {"en-US": N_("English (en-US)"), "es-ES": N_("Spanish (es-ES)")}
 LANGUAGE_CHOICES = [
-    app_commands.Choice(name=f"{LANGUAGE_NAMES.get(code, code)} ({code})", value=code)
-    for code in TABLE_LOCALES
+    app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in TABLE_LOCALES
 ]
 
 
 GM_ROLE_LABEL = N_("GM role")
+# The settings that are numbers: a change shows them before → after, short enough for a phone.
+NUMBERS = frozenset(
+    {"round_seconds", "rest_rate", "break_minutes", "short_minutes", "long_minutes"}
+    | {"history_keep", "init_dice"}
+)
 # `/settings set|server reset:` — a setting by its label, or all of them.
 RESET_CHOICES = [
     *(app_commands.Choice(name=label, value=field) for field, label, _unit in ROWS),
@@ -67,7 +71,7 @@ def language_text(value: object) -> str:
     if value is None:
         return _("not set: each reader's own (a Community server's, if it has one)")
     name = LANGUAGE_NAMES.get(str(value))
-    return f"{_(name)} ({value})" if name else str(value)
+    return _(name) if name else str(value)
 
 
 def _value(settings: ChannelSettings, field: str, unit: str) -> str:
@@ -90,11 +94,10 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
     return f"{shown}{_(unit) if unit.strip() else unit}"
 
 
-def _changed(label: str, was: str, now: str) -> str:
-    """`**Round length**: 60 s → **6 s**`; the value it had only where the line still fits a
-    phone's screen (`/history` keeps it)."""
-    line = f"**{label}**: {was} → **{now}**"
-    return line if len(line) <= LINE_WIDTH else f"**{label}**: **{now}**"
+def _changed(label: str, was: str | None, now: str) -> str:
+    """`**Round length**: 60 s → **6 s**`. A setting said in words (`threads`, `language`…)
+    shows only what it is now: both would pass a phone's width (`/history` keeps the old)."""
+    return f"**{label}**: **{now}**" if was is None else f"**{label}**: {was} → **{now}**"
 
 
 def settings_embed(
@@ -130,12 +133,13 @@ def settings_embed(
         if changed is None:
             lines.append(f"**{_(label)}**: {now}{where(field)}")
         elif getattr(changed, field) != getattr(settings, field):  # a change says only itself
-            lines.append(_changed(_(label), _value(changed, field, unit), now))
+            was = _value(changed, field, unit) if field in NUMBERS else None
+            lines.append(_changed(_(label), was, now))
     role = gm_role_text(settings)
     if changed is None:
         lines.append(f"**{_(GM_ROLE_LABEL)}**: {role}{where('gm_role_id')}")
     elif changed.gm_role_id != settings.gm_role_id:
-        lines.append(_changed(_(GM_ROLE_LABEL), gm_role_text(changed), role))
+        lines.append(_changed(_(GM_ROLE_LABEL), None, role))
     embed.description = "\n".join(lines)
     if changed is None:
         embed.set_footer(

@@ -13,7 +13,8 @@ from typing import Any
 from rules.fatigue import FatigueState
 from table.event import Event
 from table.model import Character, Table
-from tests.localdiscord.reply import Reply
+from tests.localdiscord.records import COMPONENTS_V2
+from tests.localdiscord.reply import Reply, walk
 
 WIDTH = 80  # characters: the longest line a short public reply may send (a phone's screen)
 FL = Fraction(20)  # bands of 20: Fresh 0–20 … Exhausted from 61, Shattered from 81; Maximum FP 100
@@ -106,3 +107,32 @@ def fits(reply: Reply, most: int) -> list[str]:
     wide = [line for line in lines if len(line) > WIDTH]
     assert not wide, f"lines over {WIDTH} characters: {wide}"
     return lines
+
+
+def accent(reply: Reply) -> int | None:
+    """A card's colour: its container's accent."""
+    (container,) = [c for c in reply.components if c.get("type") == 17]
+    colour: int | None = container.get("accent_color")
+    return colour
+
+
+def entries(reply: Reply) -> list[str]:
+    """A card's entries, top to bottom: each section's text (a character or combatant)."""
+    return [s["components"][0]["content"] for s in walk(list(reply.components)) if s["type"] == 9]
+
+
+def beside(reply: Reply) -> dict[str, dict[str, Any]]:
+    """Each section's button, by the first line of its text."""
+    return {
+        s["components"][0]["content"].splitlines()[0]: s["accessory"]
+        for s in walk(list(reply.components))
+        if s["type"] == 9
+    }
+
+
+def card_ok(reply: Reply, components: int = 40, characters: int = 4000) -> None:
+    """A Components V2 message within Discord's limits (the local Discord checks them too)."""
+    every = walk(list(reply.components))
+    assert reply.flags & COMPONENTS_V2 and not reply.content and not reply.embeds
+    assert len(every) <= components, len(every)
+    assert sum(len(c.get("content", "")) for c in every if c["type"] == 10) <= characters
