@@ -27,7 +27,7 @@ from contextlib import AbstractContextManager
 
 import discord
 
-from lang import speak, speaking
+from lang import remember, speak, speaking
 
 COMMUNITY = "COMMUNITY"  # a server's feature: its guild_locale is the language its admins chose
 _HEARD = "tablekeeper.table_language"  # the language this interaction's own read found
@@ -93,8 +93,13 @@ def reply_language(interaction: discord.Interaction, private: bool) -> str | Non
 
 
 def speak_to(interaction: discord.Interaction, private: bool) -> None:
-    """Make the words that follow, in this task, in the language of a reply to `interaction`."""
-    speak(reply_language(interaction, private))
+    """Make the words that follow, in this task, in the language of a reply to `interaction`.
+    In another language than the reader's, what is said is remembered: a refusal made among a
+    public reply's words is said to its reader in theirs (`lang.again`, by the error handler)."""
+    language = reply_language(interaction, private)
+    if language != interaction.locale.value:
+        remember()
+    speak(language)
 
 
 def hear(interaction: discord.Interaction, language: str | None, private: bool) -> None:
