@@ -30,6 +30,7 @@ from lang.catalogs import load
 from pictures.painter import Painter
 from store import Store
 from store.errors import DatabaseOutage
+from store.roll_writer import RollWriter
 from web.server import WebServer
 
 log = logging.getLogger(__name__)
@@ -95,6 +96,9 @@ class Tablekeeper(commands.AutoShardedBot):
         # tests share one) is its owner's to close.
         self.painter = painter or Painter()
         self._own_painter = painter is None
+        # The roll log's writer (/dice report): rolls handed over after each reply, written
+        # once a second off the replies' path, and what is left as the bot closes.
+        self.roll_log = RollWriter(store, settings.roll_log_keep)
         install(load())  # the languages replies speak (`python -m bot` checked them first)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -107,6 +111,7 @@ class Tablekeeper(commands.AutoShardedBot):
             await answer_unclaimed(interaction)
 
     async def setup_hook(self) -> None:
+        self.roll_log.start()
         await self.tree.set_translator(CatalogTranslator())  # descriptions, when syncing
         for name in self.cogs_to_load:
             await self.load_extension(name)
@@ -194,6 +199,7 @@ class Tablekeeper(commands.AutoShardedBot):
         return self.outages.problem()
 
     async def close(self) -> None:
+        await self.roll_log.close()  # the interactions in flight have kept theirs
         self.acks.close()
         if self._own_painter:
             self.painter.close()

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
+from table.roll_log import KEEP_DEFAULT, KEEP_MAX, KEEP_MIN
 from web.clients import IPNetwork, proxy_networks
 
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
@@ -57,6 +58,7 @@ class Settings:
     public_url: str | None = None
     # The proxies in front of WEB_PORT whose X-Forwarded-For is believed (web.clients): none.
     web_trusted_proxies: tuple[IPNetwork, ...] = ()
+    roll_log_keep: int = KEEP_DEFAULT  # rolls each channel keeps for /dice report
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -96,6 +98,7 @@ class Settings:
                 f" only) or 0.0.0.0 (every interface), not {self.health_host!r}"
             )
         self._check_web()
+        check_roll_log_keep(self.roll_log_keep)
 
     def _check_web(self) -> None:
         if self.web_port is not None and not 1 <= self.web_port <= 65535:
@@ -189,6 +192,7 @@ class Settings:
             web_port=_web_port(get),
             public_url=get("PUBLIC_URL"),
             web_trusted_proxies=_proxies(get("WEB_TRUSTED_PROXIES")),
+            roll_log_keep=_int_or("ROLL_LOG_KEEP", get("ROLL_LOG_KEEP"), cls.roll_log_keep),
         )
 
 
@@ -222,6 +226,21 @@ def one_setting(name: str, environ: Mapping[str, str] | None = None) -> str | No
     return _values(environ, dotenv=True).get(name, "").strip() or None
 
 
+def check_roll_log_keep(keep: int) -> int:
+    if not KEEP_MIN <= keep <= KEEP_MAX:
+        raise SettingsError(
+            f"ROLL_LOG_KEEP must be between {KEEP_MIN:,} and {KEEP_MAX:,} (rolls a channel"
+            f" keeps), not {keep:,}"
+        )
+    return keep
+
+
+def roll_log_keep(environ: Mapping[str, str] | None = None) -> int:
+    """ROLL_LOG_KEEP, from the environment or `.env`, for the admin's tools that need no token."""
+    value = one_setting("ROLL_LOG_KEEP", environ)
+    return check_roll_log_keep(_int_or("ROLL_LOG_KEEP", value, KEEP_DEFAULT))
+
+
 def redacted_url(url: str) -> str:
     """The URL with its password, if any, shown as ***: safe for logs."""
     parts = urlsplit(url)
@@ -238,6 +257,11 @@ def _int_or_none(name: str, value: str | None) -> int | None:
         return int(value)
     except ValueError:
         raise SettingsError(f"{name} must be a number, not {value!r}") from None
+
+
+def _int_or(name: str, value: str | None, default: int) -> int:
+    number = _int_or_none(name, value)
+    return default if number is None else number
 
 
 def _seconds(name: str, value: str | None, default: float) -> float:

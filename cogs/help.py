@@ -25,6 +25,7 @@ EXAMPLES: dict[str, str] = {
     "save wsr": "/save wsr level:5 stat:10 dc:80 per:5 secret:True",
     "save party": "/save party kind:wsr spell:123 secret:True",
     "roll": N_("/roll 2d6+3 label:Sneak attack secret:True"),
+    "dice report": "/dice report since:all character:Bórin",
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
     "character set": "/character set name:Bórin fortitude:10 special_wsr:5 base_hd:4+1",
     "character show": "/character show name:Bórin",

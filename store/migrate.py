@@ -27,10 +27,6 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _NAME = re.compile(r"^V(?P<version>[1-9][0-9]*)__(?P<name>[A-Za-z0-9_]+)\.sql$")
 _TIME = {"sqlite": "TEXT", "postgres": "TIMESTAMPTZ"}  # applied_at's type in each dialect
 Transaction = Callable[[Body[Any]], Awaitable[Any]]  # runs a body in a transaction of its own
-# V20 comes with another line of work, merged before or after the one that brings V21: until it
-# lands, its number alone may be missing (it is applied when it arrives, as every version not yet
-# applied is). This goes once V20 is here.
-AWAITED = 20
 
 
 @dataclass(frozen=True)
@@ -72,7 +68,7 @@ def load_migrations(dialect: str = "sqlite", directory: Path | None = None) -> l
             raise RuntimeError(f"Two migrations share version {version}")
         text = path.read_text(encoding="utf-8")
         found[version] = Migration(version, match["name"], text, dialect)
-    if set(range(1, max(found, default=0) + 1)) - found.keys() - {AWAITED}:
+    if set(range(1, max(found, default=0) + 1)) - found.keys():
         raise RuntimeError(f"Migration versions must be 1, 2, 3, … without gaps: {sorted(found)}")
     return [found[v] for v in sorted(found)]
 

@@ -20,6 +20,7 @@ ENV_NAMES = {
     "STARTUP_RETRY_SECONDS",
     *("SOURCE_URL", "RULES_URL", "SUPPORT_URL"),
     *("WEB_PORT", "PUBLIC_URL", "WEB_TRUSTED_PROXIES", "HEALTH_HOST"),
+    "ROLL_LOG_KEEP",
 }
 
 
@@ -32,6 +33,7 @@ def test_reads_every_setting() -> None:
             "DEV_GUILD_ID": "123456789012345678",
             "LOG_LEVEL": "debug",
             "SQLITE_SYNCHRONOUS": "Normal",
+            "ROLL_LOG_KEEP": "5000",
         },
         dotenv=False,
     )
@@ -42,6 +44,7 @@ def test_reads_every_setting() -> None:
         dev_guild_id=123456789012345678,
         log_level="DEBUG",
         sqlite_synchronous="normal",
+        roll_log_keep=5000,
     )
     assert settings.log_level_number == logging.DEBUG
 
@@ -55,6 +58,7 @@ def test_defaults_and_empty_values_mean_unset() -> None:
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
     assert settings.sqlite_synchronous == "full"  # an acknowledged change survives power loss
+    assert settings.roll_log_keep == 25_000  # more than a year of play (table.roll_log)
 
 
 @pytest.mark.parametrize("environ", [{}, {"DISCORD_TOKEN": ""}, {"DISCORD_TOKEN": "   "}])
@@ -79,6 +83,8 @@ def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
         ("DATABASE_URL", "tablekeeper.db", "or postgresql://user:password@host"),
         ("DISCORD_API_BASE", "localhost:8000", "DISCORD_API_BASE must be an http"),
         ("SQLITE_SYNCHRONOUS", "off", "SQLITE_SYNCHRONOUS must be full (survives a power cut)"),
+        ("ROLL_LOG_KEEP", "0", "ROLL_LOG_KEEP must be between 100 and 1,000,000"),
+        ("ROLL_LOG_KEEP", "many", "ROLL_LOG_KEEP must be a number"),
     ],
 )
 def test_malformed_settings_name_the_variable(name: str, value: str, says: str) -> None:

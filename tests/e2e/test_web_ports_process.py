@@ -144,7 +144,7 @@ async def answers(d: LocalDiscord, health: str, page: str, viewer: str) -> None:
         spent = await d.slash("fatigue spend", user=d.player, amount=1)
         assert await healthz() == (200, "ok\n")
         assert await asyncio.gather(*loads) == [200] * 40
-    assert rolled.embed["title"].startswith("d100: ")
+    assert rolled.embed["title"].startswith("d100"), rolled.embed  # "d100: 42", or open-ended
     assert "spends 1 FP" in spent.text, spent.text
 
 

@@ -1,9 +1,11 @@
-"""`table.evening`: when this evening's play began, from the real times of the changes."""
+"""When this evening began (table.evening): the first change or roll after four hours of quiet,
+never earlier than a GM's "clock set" moment."""
 
 from __future__ import annotations
 
-import itertools
+import random
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,33 +15,51 @@ from table.evening import QUIET, evening_start
 NIGHT = datetime(2026, 3, 6, 19, 0, tzinfo=UTC)
 
 
-def at(*minutes: int) -> list[datetime]:
-    return [NIGHT + timedelta(minutes=m) for m in minutes]
+def at(hours: float) -> datetime:
+    return NIGHT + timedelta(hours=hours)
 
 
-def test_the_evening_begins_after_the_last_quiet_stretch() -> None:
-    last_week = [NIGHT - timedelta(days=7, minutes=m) for m in range(0, 200, 10)]
-    tonight = at(0, 5, 50, 170, 175, 230)  # a meal break of two hours in it
-    assert evening_start([*last_week, *tonight]) == NIGHT
-    assert evening_start(reversed([*last_week, *tonight])) == NIGHT  # any order
-    assert evening_start(at(0, 239, 478)) == NIGHT  # each gap just under four hours
-    assert evening_start(at(0, 240)) == NIGHT + QUIET  # four hours: the evening ended
+def test_the_evening_starts_after_the_last_quiet_spell() -> None:
+    last_week = [at(-24 * 7), at(-24 * 7 + 1), at(-24 * 7 + 3.5)]
+    tonight = [at(0), at(0.5), at(2), at(3.9), at(4.5)]  # a long dinner, no four hours
+    times = last_week + tonight
+    random.Random(3).shuffle(times)
+    assert evening_start(times) == at(0)
+
+
+def test_a_long_rest_in_game_time_does_not_cut_it() -> None:
+    """Only real time counts: the log's times are when things were done at the table."""
+    assert evening_start([at(0), at(1), at(3.99), at(7.98)]) == at(0)
+
+
+def test_asked_the_next_morning_it_is_last_nights_session() -> None:
+    assert evening_start([at(0), at(3)]) == at(0)  # whatever the time now
+
+
+def test_four_hours_of_quiet_exactly_starts_a_new_evening() -> None:
+    assert evening_start([at(0), at(0) + QUIET]) == at(0) + QUIET
+    assert evening_start([at(0), at(0) + QUIET - timedelta(seconds=1)]) == at(0)
+
+
+def test_a_clock_set_moment_moves_it_later_never_earlier() -> None:
+    times = [at(0), at(1), at(2)]
+    assert evening_start(times, clock_set=at(1.5)) == at(1.5)
+    assert evening_start(times, clock_set=at(-30)) == at(0)
+    assert evening_start([], clock_set=at(1)) == at(1)
     assert evening_start([]) is None
 
 
-def test_a_clock_set_later_in_the_evening_marks_its_start_never_an_earlier_one() -> None:
-    times = at(0, 10, 60, 90)
-    assert evening_start(times, clock_set=NIGHT + timedelta(minutes=60)) == at(60)[0]
-    assert evening_start(times, clock_set=NIGHT - timedelta(days=2)) == NIGHT
-    assert evening_start([], clock_set=NIGHT) == NIGHT
+def test_another_quiet_spell_can_be_chosen() -> None:
+    times = [at(0), at(1.5), at(2)]
+    assert evening_start(times, quiet=timedelta(hours=1)) == at(1.5)
 
 
-@given(st.lists(st.integers(0, 10 * 24 * 60), min_size=1, max_size=40))
-def test_no_gap_of_four_hours_inside_it_and_one_before_it(minutes: list[int]) -> None:
-    times = at(*minutes)
+@given(st.lists(st.integers(0, 10_000), min_size=1, max_size=50))
+def test_no_gap_inside_and_a_gap_before(minutes: list[int]) -> None:
+    times = [NIGHT + timedelta(minutes=m * 3) for m in minutes]
     start = evening_start(times)
     assert start is not None and start in times
     inside = sorted(t for t in times if t >= start)
-    assert all(b - a < QUIET for a, b in itertools.pairwise(inside))
+    assert all(b - a < QUIET for a, b in pairwise(inside))
     before = [t for t in times if t < start]
     assert not before or start - max(before) >= QUIET
