@@ -69,7 +69,7 @@ EXAMPLES: dict[str, str] = {
     "init show": "/init show",
     "init end": "/init end",
     "settings show": "/settings show",
-    "settings set": "/settings set language:es-ES ties:succeed init_dice:1d20",
+    "settings set": "/settings set language:es-ES init_dice:1d20 monster_stats:shown",
     "settings server": "/settings server language:en-US rest_rate:2 long_minutes:240",
     "history": "/history",
     "undo": "/undo",

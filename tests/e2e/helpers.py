@@ -4,6 +4,7 @@ and scripted dice. Plain functions of the `env` fixture (`tests/e2e/conftest.py`
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import replace
@@ -17,6 +18,7 @@ from tests.localdiscord.records import COMPONENTS_V2
 from tests.localdiscord.reply import Reply, walk
 
 WIDTH = 80  # characters: the longest line a short public reply may send (a phone's screen)
+CARD_FIELD = re.compile(r"^\*\*(?P<name>[^*\n]+)\*\*: ", re.MULTILINE)  # a stat block's line
 FL = Fraction(20)  # bands of 20: Fresh 0–20 … Exhausted from 61, Shattered from 81; Maximum FP 100
 
 
@@ -63,7 +65,26 @@ async def refused(env: Any, command: str, user: Any, **options: Any) -> str:
 
 
 def fields(reply: Reply) -> dict[str, str]:
-    return {f["name"]: f["value"] for f in reply.embed.get("fields") or []}
+    """An embed's fields by name; a card's (`/monster show`), each `**Name**: value` up to the
+    next."""
+    if not reply.flags & COMPONENTS_V2:
+        return {f["name"]: f["value"] for f in reply.embed.get("fields") or []}
+    text = "\n".join(entries(reply))
+    marks = list(CARD_FIELD.finditer(text))
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return {m["name"]: text[m.end() : end].rstrip("\n") for m, end in zip(marks, ends, strict=True)}
+
+
+def heading(reply: Reply) -> tuple[str, str]:
+    """A card's title and the small line under it (a clock, a page, a monster card's note)."""
+    title, _, small = reply.texts()[0].partition("\n")
+    return title.removeprefix("### "), small.removeprefix("-# ")
+
+
+def gallery(reply: Reply) -> list[str]:
+    """The pictures in a card's media gallery, by the links they show."""
+    items = [i for c in walk(list(reply.components)) if c["type"] == 12 for i in c["items"]]
+    return [item["media"]["url"] for item in items]
 
 
 class Scripted:

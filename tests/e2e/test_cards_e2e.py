@@ -17,9 +17,9 @@ from table.bestiary import MONSTERS_MAX
 from table.combat import COMBATANTS_MAX, Combatant, Initiative
 from table.model import Table
 from table.sheet import CHARACTERS_MAX
-from tests.e2e.helpers import beside, card_ok, entries, hero, seed, snapshot
+from tests.e2e.helpers import beside, card_ok, entries, gallery, hero, seed, snapshot
 from tests.localdiscord.render_text import render_reply
-from tests.localdiscord.reply import Reply, walk
+from tests.localdiscord.reply import Reply
 
 pytestmark = pytest.mark.asyncio
 
@@ -52,14 +52,9 @@ def labels(reply: Reply) -> set[str]:
     return {b.get("label", "") for b in reply.buttons()}
 
 
-def gallery(reply: Reply) -> list[str]:
-    """The pictures in a card's media gallery, by the links they show."""
-    items = [i for c in walk(list(reply.components)) if c["type"] == 12 for i in c["items"]]
-    return [item["media"]["url"] for item in items]
-
-
 async def test_the_largest_party_pages_within_discords_limits(env: Any) -> None:
     d = env.discord
+    d.timeout = 60.0  # a wait for each answer (the largest chart, on a busy machine), no measure
     await seed(env, *(long_hero(n, d.player) for n in range(CHARACTERS_MAX)))
     card = await d.slash("party show", user=d.player2)
     pages = CHARACTERS_MAX // 10
