@@ -325,10 +325,11 @@ class MonsterPicture(TableButton, template=r"tk:monster:picture:(?P<name>.*)"):
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, BESTIARY)
-        monster = known_table(interaction, table).get_monster(self.name)
         card = interaction.message
         public = card is None or not card.flags.ephemeral
         seen = reader_sight(interaction, table, public)
+        # A public card never draws a monster put back behind the screen since (an /undo).
+        monster = in_sight(known_table(interaction, table), seen).get_monster(self.name)
         picture = await bot_of(interaction).painter.draw(
             job(interaction, "monster", monster_view(monster, seen))
         )

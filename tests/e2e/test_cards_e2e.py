@@ -181,3 +181,17 @@ async def test_public_cards_carry_no_gm_button(env: Any) -> None:
     fight = await d.slash("init show", user=d.player)
     assert "Orc 2" not in fight.text  # hidden monsters never show, in the fight or out of it
     assert list(beside(fight)) == ["▶️ 🧑 **Aria** · 10 · 🟢 0/100 FP"]  # Spend 1: characters
+
+
+async def test_a_public_card_never_draws_a_monster_back_behind_the_screen(env: Any) -> None:
+    d = env.discord
+    await d.slash("monster create", user=d.gm, name="Wraith", rank=2, armor="light", hp=12)
+    shown = await d.slash("monster show", user=d.gm, name="Wraith", public=True)  # it appears
+    assert not shown.ephemeral and labels(shown) == {"Picture"}
+    undone = await d.slash("undo", user=d.gm)  # back behind the GM's screen
+    assert "back behind the GM's screen" in undone.text
+    before = await snapshot(env)
+    for user in (d.gm, d.player):
+        drawn = await d.click(shown, "Picture", user=user)
+        assert drawn.ephemeral and "No monster" in drawn.text and not drawn.files
+    assert not gallery(d.latest(shown)) and await snapshot(env) == before
