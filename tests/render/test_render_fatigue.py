@@ -4,6 +4,7 @@ three lines, the party's card, reports."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import discord
@@ -13,10 +14,11 @@ from hypothesis import strategies as st
 
 from render import cards
 from render import fatigue as render
-from render.common import DESCRIPTION_MAX, band_colour
+from render.common import DESCRIPTION_MAX, NEUTRAL, band_colour
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from table import partyops
+from table.combat import Combatant, Initiative
 from table.model import ChannelSettings, Character, Table
 
 OGRE_FL = Fraction(41, 2)  # bands of 20, Maximum FP 100
@@ -285,3 +287,18 @@ def test_clock_embed_lists_running_temporary_fp() -> None:
     assert [f.name for f in embed.fields] == ["Temporary FP"]
     assert "Bree" in field_value(embed, 0) and "until Day 1, 00:15" in field_value(embed, 0)
     assert "Odo" not in field_value(embed, 0)
+
+
+def test_the_fight_card_is_in_the_colour_of_whose_turn_it_is() -> None:
+    t = table(character("Aria", fp=45), character("Nobody", fl=None))
+    order = (
+        Combatant("Aria", 20, 0, "character", 7),
+        Combatant("Goblin", 15, 1, "monster"),
+        Combatant("Nobody", 10, 2, "character", 7),
+    )
+    colours = [
+        cards.order_card(replace(t, initiative=Initiative(order, round=1, turn=turn))).colour
+        for turn in range(3)
+    ]
+    assert colours == [band_colour("Tired"), cards.FIGHT, NEUTRAL]  # a monster's turn: red
+    assert cards.order_card(replace(t, initiative=Initiative(order))).colour == NEUTRAL
