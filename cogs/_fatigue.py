@@ -12,7 +12,7 @@ from typing import Any, Self
 
 import discord
 
-from cogs._buttons import TableButton, buttons_view
+from cogs._buttons import NamedButton, TableButton, buttons_view
 from cogs._fatigue_chart import draw_chart
 from cogs._layout import layout, send_card, show_card
 from cogs._reply import reply
@@ -206,39 +206,22 @@ class CharacterSpend(CardSpend, template=r"tk:card:spend:f:(?P<name>.*)"):
         return character_view(table, self.name)
 
 
-class FatigueDetails(TableButton, template=r"tk:fp:card:(?P<name>.*)"):
+class FatigueDetails(NamedButton, prefix="tk:fp:card:"):
     """ "Details" on a change's reply: the character's card as it stands, to whoever clicks."""
 
     private = True
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        super().__init__(f"tk:fp:card:{name}", _("Details"))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(match["name"])
+    text = N_("Details")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)
         await send_card(interaction, character_view(table, self.name))
 
 
-class CardChart(TableButton, template=r"tk:fp:chart:(?P<name>.*)"):
+class CardChart(NamedButton, prefix="tk:fp:chart:"):
     """Chart on a character's card: this evening's fatigue of that character, drawn into the
     card's gallery (the card's own reader sees it: the channel's on a public card)."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        super().__init__(f"tk:fp:chart:{name}", _("Chart"))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(match["name"])
+    text = N_("Chart")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, PARTY)

@@ -4,14 +4,12 @@ sheet a tap away (`SheetButton`: to whoever clicks, with any warning in full). T
 
 from __future__ import annotations
 
-from typing import Any, Self
-
 import discord
 
-from cogs._buttons import TableButton, buttons_view
+from cogs._buttons import NamedButton, buttons_view
 from cogs._reply import reply
 from cogs._shared import read_table
-from lang import _
+from lang import N_
 from render.characters import created_embed, sheet_embed
 from render.warning import with_warning
 from table.level_check import level_disagreement
@@ -24,21 +22,12 @@ async def reply_created(interaction: discord.Interaction, made: Character) -> No
     await reply(interaction, embed=created_embed(made), view=buttons_view(SheetButton(made.name)))
 
 
-class SheetButton(TableButton, template=r"tk:sheet:(?P<name>.*)"):
+class SheetButton(NamedButton, prefix="tk:sheet:"):
     """ "Sheet": the character's whole sheet as it stands, to whoever clicks (anyone here may
     look, as with `/character show`)."""
 
     private = True
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        super().__init__(f"tk:sheet:{name}", _("Sheet"))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(match["name"])
+    text = N_("Sheet")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         character = (await read_table(interaction, PARTY)).get(self.name)

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.contexts import anywhere
 from bot.permissions import is_gm, is_gm_with
 from bot.translator import described
-from cogs._buttons import TableButton, buttons_view
+from cogs._buttons import NamedButton, TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._layout import layout, send_card, show_card
 from cogs._monster_remove import (
@@ -308,20 +308,12 @@ def monster_card_view(
     return layout(card, lambda entry: MonsterPicture(entry.name), appear, picture)
 
 
-class MonsterPicture(TableButton, template=r"tk:monster:picture:(?P<name>.*)"):
+class MonsterPicture(NamedButton, prefix="tk:monster:picture:"):
     """Picture on a monster's card: the monster from above, drawn into the card's gallery as
     the card's reader may see it (the GM's private card: everything; a public one: what the
     channel may see)."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        super().__init__(f"tk:monster:picture:{name}", _("Picture"))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(match["name"])
+    text = N_("Picture")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         table = await read_table(interaction, BESTIARY)
@@ -336,19 +328,12 @@ class MonsterPicture(TableButton, template=r"tk:monster:picture:(?P<name>.*)"):
         await show_card(interaction, monster_card_view(monster, seen, picture), picture)
 
 
-class MonsterAppear(TableButton, template=r"tk:monster:appear:(?P<name>.*)"):
+class MonsterAppear(NamedButton, prefix="tk:monster:appear:"):
     """Appear on the GM's private card of a monster behind the screen: as `/monster appear`
     (the GM only, checked in the transaction); the channel sees it come."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        super().__init__(f"tk:monster:appear:{name}", _("Appear"), style=discord.ButtonStyle.danger)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(match["name"])
+    text = N_("Appear")
+    colour = discord.ButtonStyle.danger
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         step = functools.partial(bestiary.appear, name=self.name)
