@@ -6,8 +6,9 @@ What the cards show anyone may see (`table.sight.players_view`): they are public
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -22,7 +23,7 @@ from render.cards import Card, order_card, pages_of, party_card
 from render.charts import chart_caption
 from table.fatigue_series import SINCE_EVENING
 from table.model import Table
-from table.parts import EVERYTHING, PARTY
+from table.parts import EVERYTHING, PARTY, Parts
 from table.sight import players_view
 
 PREVIOUS, NEXT, REFRESH = N_("Previous"), N_("Next"), N_("Refresh")
@@ -34,7 +35,7 @@ def _clamped(page: int, pages: int) -> int:
     return min(max(page, 1), pages)
 
 
-def _paging(card: Card, button: type[PartyPage] | type[InitPage]) -> list[TableButton]:
+def _paging(card: Card, button: type[PageButton]) -> list[TableButton]:
     """Previous and Next when there is more than one page, and Refresh. Each keeps an id of its
     own (ids on one message must differ): page − 1, page + 1, page."""
     page, pages = card.page, card.pages
@@ -62,13 +63,21 @@ def party_view(
     return layout(card, lambda entry: PartySpend(card.page, entry.name), actions, picture)
 
 
-class PartyPage(TableButton, template=r"tk:party:page:" + PAGE):
-    """Previous, Next or Refresh on the party's card: anyone here may page it, as anyone may
-    look. (A board sent before cards, an embed, becomes the card.)"""
+class PageButton(TableButton, template=r"(?!)"):
+    """Previous, Next or Refresh on a card: anyone here may page it, as anyone may look. Its
+    custom_id is its class's `prefix` and the page a click shows (clamped to the pages there
+    are then); a subclass gives `prefix=`, the table's `parts` and `shown`. Never registered."""
+
+    prefix: ClassVar[str] = ""
+    parts: ClassVar[Parts] = PARTY
+
+    def __init_subclass__(cls, *, prefix: str, **kwargs: Any) -> None:
+        cls.prefix = prefix
+        super().__init_subclass__(template=re.escape(prefix) + PAGE, **kwargs)
 
     def __init__(self, page: int, label: str | None = None, disabled: bool = False) -> None:
         self.page = page
-        super().__init__(f"tk:party:page:{page}", label or _(NEXT), disabled=disabled)
+        super().__init__(f"{self.prefix}{page}", label or _(NEXT), disabled=disabled)
 
     @classmethod
     async def from_custom_id(
@@ -76,9 +85,18 @@ class PartyPage(TableButton, template=r"tk:party:page:" + PAGE):
     ) -> Self:
         return cls(int(match["page"]), getattr(item, "label", None))
 
+    def shown(self, table: Table) -> discord.ui.LayoutView:
+        raise NotImplementedError
+
     async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction, PARTY)
-        await show_card(interaction, party_view(table, _clamped(self.page, party_pages(table))))
+        await show_card(interaction, self.shown(await read_table(interaction, self.parts)))
+
+
+class PartyPage(PageButton, prefix="tk:party:page:"):
+    """A page of the party's card. (A board sent before cards, an embed, becomes the card.)"""
+
+    def shown(self, table: Table) -> discord.ui.LayoutView:
+        return party_view(table, _clamped(self.page, party_pages(table)))
 
 
 class PartySpend(CardSpend, template=r"tk:card:spend:p" + PAGE + ":(?P<name>.*)"):
@@ -138,22 +156,13 @@ def order_pages(table: Table) -> int:
     return pages_of(len(table.initiative.combatants))
 
 
-class InitPage(TableButton, template=r"tk:init:page:" + PAGE):
-    """Previous, Next or Refresh on the fight's card: anyone here may page it."""
+class InitPage(PageButton, prefix="tk:init:page:"):
+    """A page of the fight's card."""
 
-    def __init__(self, page: int, label: str | None = None, disabled: bool = False) -> None:
-        self.page = page
-        super().__init__(f"tk:init:page:{page}", label or _(NEXT), disabled=disabled)
+    parts = EVERYTHING  # the monsters too: how hurt each looks
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(int(match["page"]), getattr(item, "label", None))
-
-    async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction, EVERYTHING)
-        await show_card(interaction, order_view(table, _clamped(self.page, order_pages(table))))
+    def shown(self, table: Table) -> discord.ui.LayoutView:
+        return order_view(table, _clamped(self.page, order_pages(table)))
 
 
 class InitSpend(CardSpend, template=r"tk:card:spend:i" + PAGE + ":(?P<name>.*)"):
