@@ -66,12 +66,12 @@ class Quit(Exception):
 
 @dataclass
 class Session:
-    """Who is typing where, and the latest reply with buttons (for `:click`)."""
+    """Who is typing where, and the latest reply and follow-ups with buttons (for `:click`)."""
 
     discord: LocalDiscord
     who: str = "player"
     where: str = "table"
-    clickable: Reply | None = None
+    clickable: tuple[Reply, ...] = ()  # the reply first, then its follow-ups
     group: PrivateChannel | None = None  # the group DM, opened when first visited
     locale: str = "en-US"  # the language of everyone's Discord client (`:lang`)
     downloads: Path | None = None  # where the files replies carry are saved
@@ -179,11 +179,14 @@ async def _meta(session: Session, line: str) -> str:
         session.where = name
         return f"Now in #{name}."
     if word == "click":
-        if session.clickable is None:
+        if not session.clickable:
             raise CommandLineError("No reply with buttons yet")
         if not rest:
             raise CommandLineError("Click what? :click LABEL")
-        reply = await session.discord.click(session.clickable, rest, user=session.user)
+        # The message that has it: a turn's reply has Turn order, the GM's follow-up the facing.
+        has = [c for c in session.clickable if rest in {b.get("label") for b in c.buttons()}]
+        target = (has or list(session.clickable))[0]
+        reply = await session.discord.click(target, rest, user=session.user)
         reply = await session.discord.settle(reply)
         _remember(session, reply)
         return render_reply(reply, session.names) + _saved(session, reply)
@@ -191,9 +194,9 @@ async def _meta(session: Session, line: str) -> str:
 
 
 def _remember(session: Session, reply: Reply) -> None:
-    for candidate in (*reply.followups, reply):  # the original wins over its follow-ups
-        if candidate.buttons():
-            session.clickable = candidate
+    found = tuple(c for c in (reply, *reply.followups) if c.buttons())
+    if found:
+        session.clickable = found
 
 
 def _command_list(session: Session) -> str:
