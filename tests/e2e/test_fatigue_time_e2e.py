@@ -63,7 +63,7 @@ async def test_still_exhausted_after_a_break_a_spend_caps_again(env: Any) -> Non
     reply = await d.slash("fatigue spend", user=d.player, amount=1, character="Aria")
     assert "Exhausted cap: FP ≥ 61 until a Break" in reply.text  # capped again
     reply = await d.slash("fatigue recover", user=d.gm, amount=20, character="Aria")
-    assert "FP 62 → **61** / 100 · Exhausted\nExhausted cap: FP ≥ 61" in reply.text  # it holds
+    assert "FP 66 → **61** / 100 · Exhausted\nExhausted cap: FP ≥ 61" in reply.text  # it holds
     assert (await fatigue_of(env, "Aria")).fp == 61
 
 

@@ -250,10 +250,10 @@ def test_a_secret_roll_and_a_round_of_initiative() -> None:
     assert "Round 1 · Troll's turn" in started
     troll_done = after(out, "gandra (gm) #table> /init next")
     assert "Aria's turn" in troll_done and "[N] [NE] [E] [SE] [S] [SW] [W] [NW]" in troll_done
+    assert "[Turn order]" in troll_done  # the channel's; the facing, the GM's follow-up
     assert "Troll now faces E" in after(out, "gandra (gm) #table> :click E")
     new_round = out.rsplit("gandra (gm) #table> /init next\n", 1)[1]
-    assert "Round 2 begins · Troll's turn" in new_round
-    assert "Day 1, 00:00 → **Day 1, 00:01** (+1 min)" in new_round
+    assert "Round 2 begins · Troll's turn" in new_round and "[Turn order]" in new_round
 
 
 def test_the_sandbox_speaks_the_client_language_it_is_given() -> None:
