@@ -15,10 +15,10 @@ from discord.ext import commands
 from bot.permissions import is_gm
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
+from cogs._created import SheetButton, reply_created
 from cogs._options import INIT_BONUS_HELP, InitBonus
 from cogs._reply import private, reply, update
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
-from cogs._sheet import SheetButton, reply_created
 from lang import N_, _
 from render.active import active_embed
 from render.characters import (

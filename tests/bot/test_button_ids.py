@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from cogs._buttons import CUSTOM_ID_MAX, TableButton, id_code, id_from_code
 from cogs._cards import InitPage, InitSpend, PartyCardChart, PartyPage, PartySpend
+from cogs._created import SheetButton
 from cogs._fatigue import CardChart, CharacterSpend, FatigueDetails, SpendOne
-from cogs._sheet import SheetButton
 from cogs.monsters import HitAgain, MonsterAppear, MonsterPicture
 from cogs.party import PAGES_MAX
 from cogs.saves import PartySaveAgain, SaveAgain
