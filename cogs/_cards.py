@@ -99,18 +99,31 @@ class PartyPage(PageButton, prefix="tk:party:page:"):
         return party_view(table, _clamped(self.page, party_pages(table)))
 
 
-class PartySpend(CardSpend, template=r"tk:card:spend:p" + PAGE + ":(?P<name>.*)"):
-    """Spend 1 beside a character on a page of the party's card."""
+class PagedSpend(CardSpend, template=r"(?!)"):
+    """Spend 1 beside a character on a page of a card: its custom_id says which card (its
+    class's `key`) and page, then the name. A subclass gives `key=` and `card`. Never
+    registered."""
+
+    key: ClassVar[str] = ""
+
+    def __init_subclass__(cls, *, key: str, **kwargs: Any) -> None:
+        cls.key = key
+        template = r"tk:card:spend:" + re.escape(key) + PAGE + ":(?P<name>.*)"
+        super().__init_subclass__(template=template, **kwargs)
 
     def __init__(self, page: int, name: str) -> None:
         self.page = page
-        super().__init__(f"tk:card:spend:p{page}:{name}", name)
+        super().__init__(f"tk:card:spend:{self.key}{page}:{name}", name)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> Self:
         return cls(int(match["page"]), match["name"])
+
+
+class PartySpend(PagedSpend, key="p"):
+    """Spend 1 beside a character on a page of the party's card."""
 
     def card(self, table: Table) -> discord.ui.LayoutView:
         return party_view(table, _clamped(self.page, party_pages(table)))
@@ -165,20 +178,10 @@ class InitPage(PageButton, prefix="tk:init:page:"):
         return order_view(table, _clamped(self.page, order_pages(table)))
 
 
-class InitSpend(CardSpend, template=r"tk:card:spend:i" + PAGE + ":(?P<name>.*)"):
+class InitSpend(PagedSpend, key="i"):
     """Spend 1 beside a character on a page of the fight's card."""
 
     parts = EVERYTHING  # the monsters too: how hurt each looks
-
-    def __init__(self, page: int, name: str) -> None:
-        self.page = page
-        super().__init__(f"tk:card:spend:i{page}:{name}", name)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(int(match["page"]), match["name"])
 
     def card(self, table: Table) -> discord.ui.LayoutView:
         return order_view(table, _clamped(self.page, order_pages(table)))
