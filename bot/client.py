@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.connect import log_in_with_retry
 from bot.contexts import SERVER_INSTALL, SERVER_ONLY
 from bot.health import DATABASE_TIMEOUT, HealthServer
+from bot.language import TableLanguages
 from bot.metrics import Metrics
 from bot.outages import Outages
 from bot.roll_writer import RollWriter
@@ -90,6 +91,7 @@ class Tablekeeper(commands.AutoShardedBot):
         self._health: HealthServer | None = None
         self.web: WebServer | None = None  # the table's web page (WEB_PORT), once started
         self.acks = Acks(ended=self.metrics.finished)  # the watchdog, and who is answering
+        self.table_languages = TableLanguages()  # each channel's, as last read (`bot.language`)
         # Draws pictures off the event loop, from the first picture on; one passed in (the
         # tests share one) is its owner's to close.
         self.painter = painter or Painter()

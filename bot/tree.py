@@ -24,7 +24,7 @@ from bot.message import Message
 from bot.metrics import of as metrics_of
 from bot.options import BadOptions, Declarations
 from bot.outages import of as outages_of
-from lang import N_, _, speaking
+from lang import N_, _, again, speaking
 from rules.errors import RulesError
 from store.errors import AlreadyApplied, DatabaseFull, DatabaseOutage, DatabaseReadOnly
 from table.actions import action_text, saved_text
@@ -76,7 +76,7 @@ def describe_error(error: BaseException) -> str | None:
         error = error.original
     match error:
         case RulesError() | BadOptions():
-            return str(error)
+            return again(str(error))  # in the reader's language, if made in a table's
         case DatabaseOutage():
             return _(_outage_words(error))
         case app_commands.TransformerError():

@@ -13,12 +13,14 @@ discord.py's dispatch, before anything could answer it as unclaimed.
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, ClassVar, Self
 
 import discord
 
 from bot.tree import answer_error
 from cogs._views import Taking
+from lang import _
 
 CUSTOM_ID_MAX = 100  # Discord's limit, in characters
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -78,6 +80,31 @@ class TableButton(Taking, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
+
+
+class NamedButton(TableButton, template=r"(?!)"):
+    """A button about one character or monster: its custom_id is its class's `prefix`, then the
+    name (last: a name may hold any text); its label `text`. A subclass says
+    `class Sheet(NamedButton, prefix="tk:sheet:")` and gives `text` and `clicked`. This base is
+    never registered."""
+
+    prefix: ClassVar[str] = ""
+    text: ClassVar[str] = ""  # the label, translated when shown
+    colour: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+
+    def __init_subclass__(cls, *, prefix: str, **kwargs: Any) -> None:
+        cls.prefix = prefix
+        super().__init_subclass__(template=re.escape(prefix) + r"(?P<name>.*)", **kwargs)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"{self.prefix}{name}", _(self.text), style=self.colour)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls(match["name"])
 
 
 def buttons_view(*buttons: TableButton) -> discord.ui.View:

@@ -18,6 +18,7 @@ from typing import Any, Self, cast
 
 import discord
 
+from bot.language import privately
 from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, update
 from lang import N_, _
@@ -86,7 +87,8 @@ class ConfirmButton(TableButton, template=r"(?!)"):
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.asker_id:
-            await reply(interaction, _(self.ONLY_ASKER, asker=self.asker_id), private=True)
+            with privately(interaction):
+                await reply(interaction, _(self.ONLY_ASKER, asker=self.asker_id), private=True)
         elif not self.yes:
             await update(interaction, embed=self.cancelled(), view=None)
         elif has_expired(self.until):

@@ -10,10 +10,12 @@ import discord
 from discord import app_commands
 
 from bot.contexts import NotInServer
+from bot.language import privately
 from cogs._buttons import TableButton
-from cogs._picture import job, reply_built_picture
+from cogs._picture import job, paint_built, send_picture
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
+from pictures import Picture
 from pictures.painter import Job, Recipe
 from render.charts import fatigue_chart_embed
 from store.chart import series_of
@@ -44,6 +46,15 @@ async def chart_reply(
     private: bool | None = None,
 ) -> None:
     """Read, draw, reply: a chart that can't be drawn is a clear error, never a blank image."""
+    series, picture = await draw_chart(interaction, character, since)
+    await send_picture(interaction, fatigue_chart_embed(series), picture, private=private)
+
+
+async def draw_chart(
+    interaction: discord.Interaction, character: str | None, since: str
+) -> tuple[FatigueSeries, Picture]:
+    """The chart's series and picture: read once it is this chart's turn (`Painter.turn`), the
+    series built and drawn in the picture's worker."""
     if interaction.guild_id is None:
         raise NotInServer()
     channel_id = await table_channel_id(interaction)  # a thread charts its channel's table
@@ -54,7 +65,9 @@ async def chart_reply(
         rows = await store.fatigue_chart_rows(channel_id, guild_id, since, character)
         return job(interaction, "fatigue", Recipe(series_of, (rows,), FatigueSeries.as_now))
 
-    await reply_built_picture(interaction, read, fatigue_chart_embed, private=private)
+    series: FatigueSeries
+    series, picture = await paint_built(interaction, read)
+    return series, picture
 
 
 class PartyChart(TableButton, template=r"tk:party:chart"):
@@ -71,4 +84,5 @@ class PartyChart(TableButton, template=r"tk:party:chart"):
         return cls()
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        await chart_reply(interaction, None, SINCE_EVENING, private=True)
+        with privately(interaction):
+            await chart_reply(interaction, None, SINCE_EVENING, private=True)

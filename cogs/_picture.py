@@ -11,14 +11,16 @@ import discord
 
 from cogs._reply import reply
 from cogs._shared import bot_of
+from lang import spoken
 from pictures import Picture
 from pictures.painter import Job
 from render.charts import with_picture
 
 
 def job(interaction: discord.Interaction, kind: str, data: Any) -> Job:
-    """A picture of `kind` from its series, in the reader's language."""
-    return Job(kind, data, interaction.locale.value)
+    """A picture of `kind` from its series, in the language of the words around it (the
+    reader's, or a public reply's table's: `bot.language`)."""
+    return Job(kind, data, spoken())
 
 
 async def reply_picture(
@@ -36,20 +38,14 @@ async def reply_picture(
     await send_picture(interaction, embed, picture, private=private, view=view)
 
 
-async def reply_built_picture(
-    interaction: discord.Interaction,
-    read: Callable[[], Awaitable[Job]],
-    embed_of: Callable[[Any], discord.Embed],
-    *,
-    private: bool | None = None,
-) -> None:
-    """As `reply_picture` for a job whose series comes as a Recipe: `read` makes the job once
-    it is this picture's turn (`Painter.turn`), the worker builds the series and draws it, and
-    the embed is made from the series it sends back."""
+async def paint_built(
+    interaction: discord.Interaction, read: Callable[[], Awaitable[Job]]
+) -> tuple[Any, Picture]:
+    """A picture whose series comes as a Recipe: `read` makes the job once it is this
+    picture's turn (`Painter.turn`); the worker builds the series, draws it and sends both."""
     painter = bot_of(interaction).painter
     async with painter.turn():
-        series, picture = await painter.paint(await read())
-    await send_picture(interaction, embed_of(series), picture, private=private)
+        return await painter.paint(await read())
 
 
 async def send_picture(

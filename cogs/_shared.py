@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.ack import mark_saved
+from bot.ack import ack_of, mark_saved
 from bot.contexts import NotInServer
+from bot.language import hear
 from bot.outages import of as outages_of
 from bot.permissions import is_gm
 from lang import N_, _
@@ -73,9 +74,17 @@ async def read_table(interaction: discord.Interaction, parts: Parts = EVERYTHING
         raise NotInServer()
     shared = await _parent_table(interaction, parts)
     if shared is not None:
-        return shared[1]
+        return heard(interaction, shared[1])
     store = bot_of(interaction).store
-    return await store.read(interaction.channel_id or 0, interaction.guild_id, parts)
+    table = await store.read(interaction.channel_id or 0, interaction.guild_id, parts)
+    return heard(interaction, table)
+
+
+def heard(interaction: discord.Interaction, table: Table) -> Table:
+    """The table read for `interaction`: its language is the reply's from now on, if public
+    (`bot.language`: known with the table, no read of its own)."""
+    hear(interaction, table.settings.language, ack_of(interaction).private)
+    return table
 
 
 async def apply_as(
@@ -91,7 +100,9 @@ async def apply_as(
         raise NotInServer()
 
     def step(table: Table) -> tuple[Table, R]:
-        return fn(table, is_gm(interaction, table.settings))
+        done = fn(heard(interaction, table), is_gm(interaction, table.settings))
+        heard(interaction, done[0])  # a change of the table's language speaks the new one
+        return done
 
     channel_id = await table_channel_id(interaction)
     result = await bot_of(interaction).store.apply(

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from cogs._buttons import TableButton, buttons_view
+from cogs._created import reply_created
 from cogs._forms import missing
 from cogs._options import INIT_BONUS_HELP
 from cogs._reply import reply, update
@@ -68,7 +69,8 @@ async def create_character(
     owner: discord.abc.User | None,
     options: SheetOptions,
 ) -> None:
-    """`/character create`, from its options or its form: one change, then the sheet."""
+    """`/character create`, from its options or its form: one change, then who was made
+    (the sheet behind its button)."""
     if name is None:
         raise missing("character create", ["name"])
     if owner is not None and owner.bot:
@@ -82,9 +84,7 @@ async def create_character(
 
     # The whole table: a new name is compared with every name in the channel.
     made = await apply_as(interaction, "character create", step)
-    title = _("Created {name}", name=made.name)
-    embed = sheet_embed(made, title=title)
-    await reply(interaction, embed=with_warning(embed, new_disagreement(None, made)))
+    await reply_created(interaction, made)
 
 
 async def set_character(

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 import discord
 
+from bot.language import privately
 from bot.permissions import is_gm
 from cogs._picture import job, reply_picture
 from cogs._reply import reply
@@ -53,10 +54,13 @@ async def change_seen(
     return await apply_as(interaction, action, seen, parts)
 
 
-async def whisper_gm_copy(interaction: discord.Interaction, embed: discord.Embed) -> None:
-    """After a public reply that left out what the GM keeps hidden: the whole of it, to the GM
-    alone."""
-    await reply(interaction, embeds=[gm_copy(embed)], private=True)
+async def whisper_gm_copy(
+    interaction: discord.Interaction, embed: Callable[[], discord.Embed]
+) -> None:
+    """After a public reply that left out what the GM keeps hidden: the whole of it (`embed`
+    makes it), to the GM alone, in the GM's own language."""
+    with privately(interaction):
+        await reply(interaction, embeds=[gm_copy(embed())], private=True)
 
 
 async def appear_reply(

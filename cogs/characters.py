@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.permissions import is_gm
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
+from cogs._created import SheetButton
 from cogs._forms import given_options
 from cogs._options import InitBonus
 from cogs._pickers import Names, Picker, choosing
@@ -314,7 +315,7 @@ async def use(interaction: discord.Interaction, name: str) -> Character:
     return await apply_as(interaction, "character use", step, PARTY)
 
 
-BUTTONS = (CharacterRemoveAnswer, RaiseClass, CharacterAgain, SheetAgain)
+BUTTONS = (CharacterRemoveAnswer, RaiseClass, CharacterAgain, SheetAgain, SheetButton)
 
 
 async def setup(bot: commands.Bot) -> None:

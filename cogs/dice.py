@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.permissions import is_gm
-from cogs._picture import job, reply_built_picture
+from cogs._picture import job, paint_built, send_picture
 from cogs._reply import private
 from cogs._shared import CHANNEL_ONLY, bot_of, character_autocomplete, read_table
 from lang import N_, _
@@ -73,7 +73,8 @@ class Dice(commands.Cog):
             rows = await bot.store.dice_report_rows(table.channel_id, since, character, secret)
             return job(interaction, "dice", Recipe(report_of, (rows,)))
 
-        await reply_built_picture(interaction, read, dice_report_embed)
+        report, picture = await paint_built(interaction, read)
+        await send_picture(interaction, dice_report_embed(report), picture)
 
 
 async def setup(bot: commands.Bot) -> None:

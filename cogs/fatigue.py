@@ -6,8 +6,9 @@ granting Temporary FP (`temp`, which lowers FP first) are the GM's alone
 channel lets them.
 VP damage is a tally the GM applies on the sheet: only the GM's `clear_vp` (or `/party reset`)
 clears it (docs/rules.md#33-gaining-fp-and-vp-damage).
-`/fatigue show` and `/fatigue spend` replies carry a button that spends 1 FP more on the same
-character (`cogs._fatigue.SpendOne`).
+`/fatigue show` is the character's card, Spend 1 beside its state (`cogs._fatigue`); a change's
+reply carries Details (that card, privately), and a spend's a button that spends 1 FP more on
+the same character (`SpendOne`).
 """
 
 from __future__ import annotations
@@ -17,15 +18,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.permissions import is_gm
-from cogs._buttons import buttons_view
-from cogs._fatigue import SPEND_ONE, SpendOne, change_character, spend_fp
+from cogs._fatigue import (
+    CardChart,
+    CharacterSpend,
+    FatigueDetails,
+    SpendOne,
+    change_character,
+    character_view,
+    spend_fp,
+)
+from cogs._layout import send_card
 from cogs._options import Amount, Minutes
 from cogs._pickers import Names, choosing
-from cogs._reply import reply
 from cogs._several import characters_autocomplete
 from cogs._shared import character_autocomplete, pick_character, read_table
 from lang import N_, _
-from render.fatigue import character_embed, fight_round
 from table import partyops
 from table.parts import PARTY
 
@@ -128,15 +135,16 @@ async def show_fatigue(interaction: discord.Interaction, name: Names | None) -> 
     assert not isinstance(name, tuple)  # one character's menu
     table = await read_table(interaction, PARTY)
     found = pick_character(table, name, interaction.user.id, gm=is_gm(interaction, table.settings))
-    view = buttons_view(SpendOne(found.name, SPEND_ONE))
-    embed = character_embed(found, table.clock, fight_round(table))
-    await reply(interaction, embed=embed, view=view)
+    await send_card(interaction, character_view(table, found.name))
+
+
+BUTTONS = (SpendOne, CharacterSpend, FatigueDetails, CardChart)  # before any click, after restarts
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(SpendOne)  # before any click, and after every restart
+    bot.add_dynamic_items(*BUTTONS)
     await bot.add_cog(Fatigue())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(SpendOne)
+    bot.remove_dynamic_items(*BUTTONS)

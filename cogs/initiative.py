@@ -19,7 +19,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.language import privately
 from cogs._buttons import TableButton, buttons_view
+from cogs._cards import OrderCard, order_view
+from cogs._layout import send_card
 from cogs._pickers import Names, choosing
 from cogs._reply import reply, update
 from cogs._shared import (
@@ -32,14 +35,13 @@ from cogs._shared import (
 )
 from cogs._sight import change_seen, known_table
 from lang import N_, _, n_
-from render.fatigue import report_embed
 from render.initiative import (
     facing_embed,
     joined_embed,
     mention,
     order_embed,
-    turn_text,
-    turn_title,
+    start_embed,
+    turn_embed,
 )
 from render.monsters import monster_embed
 from rules.defense import FACINGS, facing_text
@@ -119,10 +121,11 @@ async def ask_facing(interaction: discord.Interaction, report: TurnReport) -> No
     """The GM alone is asked the facing of a monster that ended its turn with unarmored
     spots: a private follow-up to the GM who passed the turn (the channel's message says only
     whose turn it is)."""
-    view = facing_view(report)
-    if view is None or report.facing is None:
+    if report.facing is None:
         return
-    await reply(interaction, embeds=[facing_embed(report.facing)], view=view, private=True)
+    with privately(interaction):  # the GM's own language, whatever the table speaks
+        view = facing_view(report)
+        await reply(interaction, embeds=[facing_embed(report.facing)], view=view, private=True)
 
 
 def pinging(combatant: Combatant | None) -> dict[str, Any]:
@@ -217,9 +220,8 @@ class InitiativeCog(commands.Cog, name="Initiative"):
 
         table = await apply_as(interaction, "init start", gm_only(step, GM_INIT))
         current = table.initiative.current
-        title = _("⚔️ Round 1 · {name}'s turn", name=current.name if current else "?")
-        embed = order_embed(table, title, with_status=False)
-        await reply(interaction, embed=embed, **pinging(current))
+        embed = start_embed(table)
+        await reply(interaction, embed=embed, view=buttons_view(OrderCard()), **pinging(current))
 
     @init.command(name="next", description=N_("GM: pass the turn; after the last, a new round"))
     async def next_(self, interaction: discord.Interaction) -> None:
@@ -244,24 +246,17 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         report: TurnReport,
         heading: str | None = None,
     ) -> None:
-        """A turn passing: whose turn ends and begins, the order, the clock's round if one
-        passed, and the facing to choose for a monster that ended its turn."""
-        embed = order_embed(table, turn_title(report), with_status=False)
-        lines = [heading] if heading else []
-        embed.description = "\n".join([*lines, turn_text(report), "", embed.description or ""])
-        embeds = [embed]
-        if report.new_round is not None:
-            one = n_("{n} round passes", "{n} rounds pass", 1)
-            passed = report_embed(one, report.new_round, table.settings.round_seconds, quiet=True)
-            # The order above already shows the game time, and its title the fight's round.
-            embeds.append(passed.remove_footer())
-        await reply(interaction, embeds=embeds, **pinging(report.now))
+        """A turn passing, in a phone's four lines: the mention of whose turn it is, the round,
+        who is next; the whole order behind its button; the facing to choose for a monster that
+        ended its turn, to the GM alone."""
+        embed = turn_embed(table, report, heading)
+        view = buttons_view(OrderCard())
+        await reply(interaction, embed=embed, view=view, **pinging(report.now))
         await ask_facing(interaction, report)
 
     @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction)
-        await reply(interaction, embed=order_embed(table))
+        await send_card(interaction, order_view(await read_table(interaction), 1))
 
     @init.command(name="end", description=N_("GM: end the fight; everyone leaves the order"))
     async def end(self, interaction: discord.Interaction) -> None:
@@ -284,7 +279,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(FaceButton)  # before any click, after every restart
+    bot.add_dynamic_items(FaceButton)  # before any click, after every restart (the card's: party)
     await bot.add_cog(InitiativeCog())
 
 

@@ -19,9 +19,10 @@ from discord.ext import commands
 from bot.contexts import anywhere
 from bot.permissions import is_gm, is_gm_with
 from bot.translator import described
-from cogs._buttons import TableButton, buttons_view
+from cogs._buttons import NamedButton, TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
 from cogs._forms import given_options
+from cogs._layout import layout, send_card, show_card
 from cogs._monster_form import MonsterAgain, create_monsters, monster_form
 from cogs._monster_remove import (
     DefeatedRemoveAnswer,
@@ -42,6 +43,8 @@ from cogs._shared import (
 )
 from cogs._sight import appear_reply, change_seen, known_table, reader_sight, whisper_gm_copy
 from lang import N_, _
+from pictures import Picture
+from render.cards import monster_card
 from render.monsters import (
     ARMOR_NAMES,
     HIDDEN_MARK,
@@ -74,7 +77,7 @@ from table.monster import HP_MAX, Monster
 from table.monster_view import monster_view
 from table.names import NAME_LIMIT
 from table.parts import BESTIARY, CHANNEL_ONLY, EVERYTHING
-from table.sight import GM_ALONE, in_sight
+from table.sight import GM_ALONE, Sight, in_sight
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
 Rank = app_commands.Range[int, RANKS.start, RANKS.stop - 1]
@@ -293,7 +296,52 @@ async def hit_and_reply(
     )
     await reply(interaction, embed=hit_embed(hit, seen, again), view=button)
     if seen.hides_hit(hit.result):
-        await whisper_gm_copy(interaction, hit_embed(hit, GM_ALONE, again))
+        await whisper_gm_copy(interaction, lambda: hit_embed(hit, GM_ALONE, again))
+
+
+def monster_card_view(
+    monster: Monster, seen: Sight, picture: Picture | None = None
+) -> discord.ui.LayoutView:
+    """`/monster show`'s card: the stat block as its reader may see it, Picture beside it (the
+    monster from above, once drawn, in its gallery); to the GM reading alone, Appear for a
+    monster still behind the screen."""
+    appear = [MonsterAppear(monster.name)] if monster.hidden and seen.prepared else []
+    card = monster_card(monster, seen)
+    return layout(card, lambda entry: MonsterPicture(entry.name), appear, picture)
+
+
+class MonsterPicture(NamedButton, prefix="tk:monster:picture:"):
+    """Picture on a monster's card: the monster from above, drawn into the card's gallery as
+    the card's reader may see it (the GM's private card: everything; a public one: what the
+    channel may see)."""
+
+    text = N_("Picture")
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        table = await read_table(interaction, BESTIARY)
+        card = interaction.message
+        public = card is None or not card.flags.ephemeral
+        seen = reader_sight(interaction, table, public)
+        # A public card never draws a monster put back behind the screen since (an /undo).
+        monster = in_sight(known_table(interaction, table), seen).get_monster(self.name)
+        picture = await bot_of(interaction).painter.draw(
+            job(interaction, "monster", monster_view(monster, seen))
+        )
+        await show_card(interaction, monster_card_view(monster, seen, picture), picture)
+
+
+class MonsterAppear(NamedButton, prefix="tk:monster:appear:"):
+    """Appear on the GM's private card of a monster behind the screen: as `/monster appear`
+    (the GM only, checked in the transaction); the channel sees it come."""
+
+    text = N_("Appear")
+    colour = discord.ButtonStyle.danger
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        step = functools.partial(bestiary.appear, name=self.name)
+        shown, seen = await change_seen(interaction, "monster appear", step)
+        await show_card(interaction, monster_card_view(shown[0], GM_ALONE))
+        await appear_reply(interaction, shown, seen)
 
 
 class Monsters(commands.Cog):
@@ -445,9 +493,7 @@ class Monsters(commands.Cog):
             shown, _seen = await change_seen(interaction, "monster appear", step)
             monster = shown[0]
         seen = reader_sight(interaction, table, public)  # the text and the picture alike
-        picture = job(interaction, "monster", monster_view(monster, seen))
-        # Private unless public, as declared.
-        await reply_picture(interaction, monster_embed(monster, sight=seen), picture)
+        await send_card(interaction, monster_card_view(monster, seen))  # private unless public
 
     @monster.command(name="list", description=N_("This channel's monsters"))
     @private(lambda options: not options.public)
@@ -530,11 +576,18 @@ class Monsters(commands.Cog):
         await hit_and_reply(interaction, name, damage, from_)
 
 
-BUTTONS = (HitAgain, MonsterRemoveAnswer, DefeatedRemoveAnswer, MonsterAgain)
+# before any click, after every restart
+BUTTONS = (
+    HitAgain,
+    MonsterRemoveAnswer,
+    DefeatedRemoveAnswer,
+    MonsterPicture,
+    MonsterAppear,
+    MonsterAgain,
+)
 
 
 async def setup(bot: commands.Bot) -> None:
-    # before any click, after every restart
     bot.add_dynamic_items(*BUTTONS)
     await bot.add_cog(Monsters())
 

@@ -1,4 +1,5 @@
-"""`/party show|spend|reset`: the channel's fatigue board, and GM changes to everyone at once."""
+"""`/party show|chart|spend|reset`: the channel's fatigue card, and GM changes to everyone at
+once. The card and its buttons, and the fight's (`/init show`), are `cogs._cards`'."""
 
 from __future__ import annotations
 
@@ -9,15 +10,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._buttons import TableButton, buttons_view
+from cogs._cards import CARD_BUTTONS, party_view
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
 from cogs._fatigue_chart import CHART_OPTIONS, SINCE_CHOICES, PartyChart, chart_reply
+from cogs._layout import send_card
 from cogs._options import Amount
 from cogs._reply import reply, update
 from cogs._shared import apply_as, character_autocomplete, gm_only, read_table, require_gm
 from lang import N_, _
 from render.confirm import reset_cancelled_embed, reset_expired_embed
-from render.fatigue import page_count, party_embed, report_embed
+from render.fatigue import report_embed
 from table import partyops
 from table.fatigue_series import SINCE_EVENING
 from table.model import Table
@@ -63,39 +65,6 @@ class PartyResetAnswer(ConfirmButton, template=r"tk:party:reset:" + ANSWER):
         return reset_expired_embed()
 
 
-class PartyPage(TableButton, template=r"tk:party:page:(?P<page>\d{1,3})"):
-    """Previous or Next on the party board: anyone here may page it, as anyone may look."""
-
-    def __init__(self, page: int, label: str | None = None, disabled: bool = False) -> None:
-        self.page = page
-        super().__init__(f"tk:party:page:{page}", label or _("Next"), disabled=disabled)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls(int(match["page"]), getattr(item, "label", None))
-
-    async def clicked(self, interaction: discord.Interaction) -> None:
-        table = await read_table(interaction, PARTY)
-        pages = page_count(table)
-        page = min(max(self.page, 1), pages)  # the party may have shrunk since
-        embed = party_embed(table, page)
-        await update(interaction, embed=embed, view=page_view(page, pages))
-
-
-def page_view(page: int, pages: int) -> discord.ui.View:
-    """ "Chart", and Previous and Next when the board has more than one page. Each button keeps
-    an id of its own even when disabled (ids on one message must differ): page − 1 and + 1."""
-    if pages <= 1:
-        return buttons_view(PartyChart())
-    return buttons_view(
-        PartyPage(page - 1, _("Previous"), disabled=page <= 1),
-        PartyPage(page + 1, _("Next"), disabled=page >= pages),
-        PartyChart(),
-    )
-
-
 class Party(commands.Cog):
     party = app_commands.Group(
         name="party",
@@ -115,8 +84,7 @@ class Party(commands.Cog):
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, PAGES_MAX] = 1
     ) -> None:
         table = await read_table(interaction, PARTY)
-        embed = party_embed(table, page)
-        await reply(interaction, embed=embed, view=page_view(page, page_count(table)))
+        await send_card(interaction, party_view(table, page))
 
     @party.command(name="chart", description=N_("The party's fatigue over game time, as a chart"))
     @app_commands.describe(**CHART_OPTIONS)
@@ -164,12 +132,14 @@ class Party(commands.Cog):
         await ask(interaction, embed, PartyResetAnswer, seconds=CONFIRM_SECONDS, timers=self.timers)
 
 
+# Before any click, after restarts. PartyChart: the Chart of a board sent before cards.
+BUTTONS = (*CARD_BUTTONS, PartyChart, PartyResetAnswer)
+
+
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(
-        PartyPage, PartyChart, PartyResetAnswer
-    )  # before any click, after restarts
+    bot.add_dynamic_items(*BUTTONS)
     await bot.add_cog(Party())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(PartyPage, PartyChart, PartyResetAnswer)
+    bot.remove_dynamic_items(*BUTTONS)

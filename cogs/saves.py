@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contexts import anywhere
+from bot.language import privately
 from bot.permissions import is_gm
 from cogs._buttons import (
     ID_CODE,
@@ -183,7 +184,8 @@ class SaveAgain(
         table = await save_table(interaction, self.options)
         if self.odds:
             inputs = again_inputs(self.kind, self.options, table, self.roller_id)
-            await reply_odds(interaction, [inputs], self.options.against, private=True)
+            with privately(interaction):  # the clicker's own, like the picture
+                await reply_odds(interaction, [inputs], self.options.against, private=True)
             return
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(_(ROLLER_OR_GM))
@@ -230,7 +232,8 @@ class PartySaveAgain(
         if self.odds:
             table = await read_table(interaction, PARTY)
             everyone = party_inputs(self.kind, self.against, table, mod=self.mod, per=self.per)
-            await reply_odds(interaction, everyone, self.against, private=True)
+            with privately(interaction):  # the clicker's own, like the picture
+                await reply_odds(interaction, everyone, self.against, private=True)
             return
         cog = saves_cog(interaction)
         await cog.roll_party(interaction, self.kind, self.against, self.mod, self.per)

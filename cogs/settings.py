@@ -15,7 +15,12 @@ from cogs._reply import private, reply
 from cogs._shared import apply_as, gm_only, read_table
 from lang import N_, _
 from render.fatigue import clock_line, fight_round
-from render.settings import MONSTER_STATS_CHOICES, RESET_CHOICES, settings_embed
+from render.settings import (
+    LANGUAGE_CHOICES,
+    MONSTER_STATS_CHOICES,
+    RESET_CHOICES,
+    settings_embed,
+)
 from rules.errors import RulesError
 from table.dice_expr import INIT_DICE_MAX
 from table.model import Forbidden, Table
@@ -47,6 +52,7 @@ DESCRIBE: dict[str, str | app_commands.locale_str] = {
     "player_rests": N_("Do players rest their own characters, or does the GM grant rests?"),
     "init_dice": N_("Dice rolled for /init add without a score (default 1d10), e.g. 1d20"),
     "monster_stats": N_("Do players see monsters' HP, Defense and Evasion? (default: hidden)"),
+    "language": N_("The language of public replies here, whoever types (default: each reader's)"),
     "reset": N_(
         "Forget a value set at this scope (a channel then reads the server's, else default)"
     ),
@@ -81,7 +87,9 @@ class Settings(commands.Cog):
 
     # One callback, two commands: the same options and limits, a channel or the whole server.
     @app_commands.describe(**DESCRIBE)
-    @app_commands.choices(reset=RESET_CHOICES, monster_stats=MONSTER_STATS_CHOICES)
+    @app_commands.choices(
+        reset=RESET_CHOICES, monster_stats=MONSTER_STATS_CHOICES, language=LANGUAGE_CHOICES
+    )
     async def _change(
         self,
         interaction: discord.Interaction,
@@ -98,6 +106,7 @@ class Settings(commands.Cog):
         player_rests: Literal["allowed", "gm"] | None = None,
         init_dice: app_commands.Range[str, 1, INIT_DICE_MAX] | None = None,
         monster_stats: str | None = None,
+        language: str | None = None,
         reset: str | None = None,
     ) -> None:
         command = interaction.command
@@ -122,6 +131,7 @@ class Settings(commands.Cog):
             player_rests=player_rests,
             init_dice=None if init_dice is None else init_dice.strip(),
             monster_stats=monster_stats,
+            language=language,
             reset=reset,
         )
         await self.change(interaction, scope, options)

@@ -19,34 +19,90 @@ import gettext
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 
 __all__ = [
     "N_",
+    "TABLE_LOCALES",
     "_",
+    "again",
     "install",
     "installed",
     "language_of",
     "languages",
     "n_",
+    "remember",
     "speak",
     "speaking",
+    "spoken",
     "words",
 ]
 
 ENGLISH = gettext.NullTranslations()
+CATALOGS = Path(__file__).resolve().parent / "locales"  # <language>/LC_MESSAGES/*.po
+# Discord's locale for a catalog's language where Discord has none of that bare name (it has
+# `fr`, `de`, `ja`…, but Spanish only as `es-ES` and `es-419`, English as `en-US`, `en-GB`).
+_DISCORD_LOCALE = {"en": "en-US", "es": "es-ES", "pt": "pt-BR", "sv": "sv-SE", "zh": "zh-CN"}
+
+
+def discord_locale(language: str) -> str:
+    """The Discord locale that names a catalog's language (`es` -> `es-ES`, `pt_BR` -> `pt-BR`)."""
+    return _DISCORD_LOCALE.get(language, language.replace("_", "-"))
+
+
+# The languages a table may be set to speak, as Discord's locales: English (the code's own
+# words) and every language with a catalog in the repository.
+TABLE_LOCALES: tuple[str, ...] = (
+    discord_locale("en"),
+    *sorted(discord_locale(folder.parent.name) for folder in CATALOGS.glob("*/LC_MESSAGES")),
+)
 _catalogs: dict[str, gettext.NullTranslations] = {}  # language ("es") -> its translations
 _current: ContextVar[gettext.NullTranslations] = ContextVar("translations", default=ENGLISH)
+
+
+# What each message said in this task, while `remember` keeps it: text -> (message, plural, n,
+# params), so `again` can say it in another language.
+Said = dict[str, tuple[str, str | None, int, dict[str, object]]]
+_said: ContextVar[Said | None] = ContextVar("said", default=None)
 
 
 def _(message: str, /, **params: object) -> str:
     """`message` in the current language, its `{placeholders}` filled from `params`."""
     text = _current.get().gettext(message)
-    return text.format(**params) if params else text
+    text = text.format(**params) if params else text
+    if (said := _said.get()) is not None:
+        said[text] = (message, None, 0, params)
+    return text
 
 
 def n_(singular: str, plural: str, n: int, /, **params: object) -> str:
     """The singular or plural form for the count `n` (also given to the text as `{n}`)."""
-    return _current.get().ngettext(singular, plural, n).format(n=n, **params)
+    text = _current.get().ngettext(singular, plural, n).format(n=n, **params)
+    if (said := _said.get()) is not None:
+        said[text] = (singular, plural, n, params)
+    return text
+
+
+def remember() -> None:
+    """From here on in this task, keep what each message said, so that `again` can say it in
+    another language: a refusal made while a public reply's words were being made in the
+    table's language is said privately, in its reader's."""
+    if _said.get() is None:
+        _said.set({})
+
+
+def again(text: str) -> str:
+    """`text`, one message said in this task while remembered, said anew in the current
+    language (its values too, where they were messages); any other text as it is."""
+    said = _said.get()
+    found = said.get(text) if said else None
+    if found is None:
+        return text
+    message, plural, n, params = found
+    params = {k: again(v) if isinstance(v, str) else v for k, v in params.items()}
+    if plural is None:
+        return _(message, **params)
+    return n_(message, plural, n, **params)
 
 
 def N_(message: str, /) -> str:
@@ -86,6 +142,13 @@ def language_of(locale: str | None) -> str | None:
         if code in _catalogs:
             return code
     return None
+
+
+def spoken() -> str | None:
+    """The language in force now ("es"), None for English: to carry it elsewhere (a picture's
+    worker speaks it with `speaking`)."""
+    current = _current.get()
+    return next((code for code, found in _catalogs.items() if found is current), None)
 
 
 def speak(locale: str | None) -> None:

@@ -18,7 +18,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 from babel.support import Translations
 
-LOCALES = Path(__file__).resolve().parent / "locales"
+from lang import CATALOGS as LOCALES
 
 
 class CatalogError(Exception):

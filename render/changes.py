@@ -14,7 +14,7 @@ from lang import N_, _
 from render.common import fl_text
 from render.initiative import initiative_change
 from render.links import link_change
-from render.settings import monster_stats_text
+from render.settings import language_text, monster_stats_text
 from rules.defense import facing_text
 from rules.errors import RulesError
 from rules.fatigue import band_name
@@ -60,6 +60,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "player_rests": (N_("player rests"), _word),
     "init_dice": (N_("initiative dice"), str),
     "monster_stats": (N_("monster numbers"), monster_stats_text),
+    "language": (N_("language"), language_text),
 }
 
 

@@ -12,6 +12,7 @@ from rules.fatigue import band_name, band_ranges, max_fp
 from rules.gametime import game_time
 from rules.saves import sr_bonus
 from rules.text import signed
+from table.level_check import level_disagreement
 from table.model import Character, Table
 from table.sheet import format_classes
 
@@ -161,6 +162,38 @@ def sheet_embed(character: Character, title: str | None = None) -> discord.Embed
         embed.add_field(name=_("Bands"), value=bands, inline=False)
         embed.add_field(name=_("Fatigue"), value=_fatigue_state(character, fl), inline=False)
     return embed
+
+
+def created_embed(character: Character) -> discord.Embed:
+    """A new character in a phone's four lines: its name, level and player, its Fatigue Level
+    and saves, and a short word of a warning (the sheet, a button away, has all of it)."""
+    fl = character.fl
+    fatigue = (
+        _(
+            "FL {fl} · FP {fp}/{top} {band}",
+            fl=fl_text(fl),
+            fp=character.fatigue.fp,
+            top=max_fp(fl),
+            band=_(band_name(character.fatigue.fp, fl)),
+        )
+        if fl is not None
+        else _("No Fatigue Level yet")
+    )
+    tsr = save_bonus(character, character.fortitude, character.kin_tsr, character.special_tsr)[0]
+    wsr = save_bonus(character, character.wisdom, character.kin_wsr, character.special_wsr)[0]
+    lines = [_played_by(character), f"{fatigue} · TSR {signed(tsr)} · WSR {signed(wsr)}"]
+    if level_disagreement(character) is not None:
+        highest = max(level for _size, level in character.classes)
+        lines.append(
+            _(
+                "⚠️ Level {level}, but its highest class level is {highest}: see its sheet",
+                level=character.level,
+                highest=highest,
+            )
+        )
+    colour = band_colour(band_name(character.fatigue.fp, fl)) if fl is not None else NEUTRAL
+    title = _("Created {name}", name=character.name)
+    return discord.Embed(title=title[:TITLE_MAX], description="\n".join(lines), colour=colour)
 
 
 def roster_line(character: Character) -> str:

@@ -22,6 +22,21 @@ def with_picture(embed: discord.Embed, filename: str) -> discord.Embed:
     return embed.set_image(url=f"attachment://{filename}")
 
 
+def span_text(series: FatigueSeries) -> str:
+    """`Day 2, 18:00 → Day 2, 20:50 · 12 changes`: the game time a chart spans."""
+    return _(
+        "{start} → {end} · {changes}",
+        start=game_time(series.start),
+        end=game_time(series.end),
+        changes=n_("{n} change", "{n} changes", series.changes),
+    )
+
+
+def chart_caption(series: FatigueSeries) -> str:
+    """The line under a chart in a card's gallery: what it charts and over which span."""
+    return f"-# 📈 {series.title()} · {span_text(series)}"
+
+
 def fatigue_chart_embed(series: FatigueSeries) -> discord.Embed:
     """`/party chart`: whose fatigue, over which game time, from how many changes."""
     lines = series.lines
@@ -32,12 +47,7 @@ def fatigue_chart_embed(series: FatigueSeries) -> discord.Embed:
     )
     embed = discord.Embed(
         title=title[:TITLE_MAX],
-        description=_(
-            "{start} → {end} · {changes}",
-            start=game_time(series.start),
-            end=game_time(series.end),
-            changes=n_("{n} change", "{n} changes", series.changes),
-        ),
+        description=span_text(series),
         colour=NEUTRAL if worst is None else band_colour(BANDS[worst]),
     )
     if series.skipped:

@@ -30,6 +30,7 @@ BAND_COLOURS: dict[str, discord.Colour] = dict(
 
 # Discord's limits on an embed's description, title and a field's value, in characters.
 DESCRIPTION_MAX, TITLE_MAX, FIELD_MAX = 4096, 256, 1024
+LINE_WIDTH = 80  # characters: the widest line a short public reply sends (a phone's screen)
 
 SUCCESS = discord.Colour(0x2ECC71)
 FAILURE = discord.Colour(0xE74C3C)

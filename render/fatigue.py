@@ -1,9 +1,9 @@
-"""Fatigue replies: one character's fatigue, a change with its working, the party board and the
-game clock. Pure functions from `table.partyops` results and `table.model` values to embeds."""
+"""Fatigue replies: a change to one character or to several, the words of the party's card
+(`render.cards`) and the game clock. Pure functions from `table.partyops` results and
+`table.model` values to embeds and lines."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -11,10 +11,9 @@ from functools import lru_cache
 
 import discord
 
-from lang import _, n_, words
-from render.common import FIELD_MAX, TITLE_MAX, band_colour, fit_lines, fl_text, points
-from rules.errors import RulesError
-from rules.fatigue import BANDS, FatigueState, band_index, band_name, band_ranges, max_fp
+from lang import _
+from render.common import FIELD_MAX, TITLE_MAX, band_colour, fit_lines
+from rules.fatigue import BANDS, FatigueState, band_index, band_name, max_fp
 from rules.gametime import game_time
 from table.model import Character, Table
 from table.partyops import CharacterChange, PartyReport
@@ -24,7 +23,6 @@ NO_BAND_EMOJI = "⚪"  # a character without a Fatigue Level
 NO_BAND_COLOUR = discord.Colour.light_grey()
 BAR_SEGMENTS = 10
 FULL, EMPTY = "▰", "▱"
-PAGE_SIZE = 10  # characters on one page of the party board (one field each, 25 at most)
 
 
 # --- small pieces --------------------------------------------------------------------------
@@ -125,26 +123,6 @@ def worst_colour(pairs: Sequence[tuple[int, Fraction | None]]) -> discord.Colour
 # --- one character -------------------------------------------------------------------------
 
 
-def character_embed(character: Character, clock: int, fight: int | None = None) -> discord.Embed:
-    """`/fatigue show`: bar, band, FP, Temporary FP, cap, VP damage and the band ranges."""
-    fl = character.require_fl()  # a clear error without one
-    state = character.fatigue
-    band = band_name(state.fp, fl)
-    embed = discord.Embed(
-        title=f"{BAND_EMOJI[band]} {character.name} — {_(band)}"[:TITLE_MAX],
-        description="\n".join(status_parts(state, fl, clock)),
-        colour=band_colour(band),
-    )
-    embed.add_field(name=_("Fatigue Level"), value=fl_text(fl))
-    embed.add_field(name=_("Maximum FP"), value=str(max_fp(fl)))
-    ranges = " · ".join(
-        f"{BAND_EMOJI[name]} {_(name)} {points(low, high)}" for name, low, high in band_ranges(fl)
-    )
-    embed.add_field(name=_("Bands"), value=ranges, inline=False)
-    embed.set_footer(text=clock_footer(clock, fight))
-    return embed
-
-
 def clock_footer(clock: int, fight: int | None = None) -> str:
     """`Game clock: Day 1, 08:15`; during a fight, with the fight's round."""
     if fight is None:
@@ -160,29 +138,54 @@ def _shift(before: int, after: int) -> str:
 def change_embed(
     title: str, change: CharacterChange, clock: int, fight: int | None = None
 ) -> discord.Embed:
-    """One character's change: the events that explain it, then where they stand now."""
+    """One character's change, in a phone's three lines: who and what (the title), FP before →
+    after with the band, and a cap or VP damage only when there is one. The working is in
+    `/history`, where the character stands in the card (`character_card`)."""
     fl = change.fl
     if fl is None:  # only a reset has none, and a reset is rendered by `report_embed`
         raise ValueError("a single change needs the character's Fatigue Level")
     before, after = change.before, change.after
     band_before, band_after = band_name(before.fp, fl), band_name(after.fp, fl)
-    lines = [f"• {event.text}" for event in change.events] or ["• " + _("Nothing changed")]
-    embed = discord.Embed(
+    shift = _(band_after) if band_before == band_after else f"{_(band_before)} → {_(band_after)}"
+    moved = "" if before.fp == after.fp else f"{before.fp} → "  # "FP 0 → 0" says nothing
+    line = f"FP {moved}**{after.fp}** / {max_fp(fl)} · {shift}"
+    if before.temp != after.temp:
+        line += " · " + _("Temporary FP {shift}", shift=_shift(before.temp, after.temp))
+    lines = [line]
+    if notes := _notes(change, fl):
+        lines.append(" · ".join(notes))
+    if not change.events:
+        lines.append(_("Nothing changed"))
+    return discord.Embed(
         title=f"{BAND_EMOJI[band_after]} {title}"[:TITLE_MAX],
-        description=fit_lines(lines),
+        description="\n".join(lines),
         colour=band_colour(band_after),
     )
-    moved = "" if before.fp == after.fp else f"{before.fp} → "  # "FP 0 → 0" says nothing
-    embed.add_field(name="FP", value=f"{moved}**{after.fp}** / {max_fp(fl)}")
-    shift = _(band_after) if band_before == band_after else f"{_(band_before)} → {_(band_after)}"
-    embed.add_field(name=_("Band"), value=shift)
-    if before.temp or after.temp:
-        embed.add_field(name=_("Temporary FP"), value=_shift(before.temp, after.temp))
-    if before.vp_damage or after.vp_damage:
-        embed.add_field(name=_("VP damage"), value=_shift(before.vp_damage, after.vp_damage))
-    embed.add_field(name=_("Now"), value="\n".join(status_parts(after, fl, clock)), inline=False)
-    embed.set_footer(text=clock_footer(clock, fight))
-    return embed
+
+
+def _notes(change: CharacterChange, fl: Fraction) -> list[str]:
+    """What a change did besides FP and Temporary FP, worth its line: a cap it set, or that
+    holds FP up where it stays; caps a rest cleared; VP damage taken or cleared."""
+    before, after = change.before, change.after
+    kinds = {event.kind for event in change.events}
+    notes = []
+    held = after.fp <= before.fp and after.fp == after.floor(fl)
+    cap = cap_text(after, fl)
+    if cap and ("cap_set" in kinds or held):
+        notes.append(cap)
+    if "cap_cleared" in kinds:
+        notes.append(_("caps cleared"))
+    if after.vp_damage > before.vp_damage:
+        notes.append(
+            _(
+                "+{vp} VP damage ({total} to apply on the sheet)",
+                vp=after.vp_damage - before.vp_damage,
+                total=after.vp_damage,
+            )
+        )
+    elif after.vp_damage < before.vp_damage:
+        notes.append(_("VP damage {shift}", shift=_shift(before.vp_damage, after.vp_damage)))
+    return notes
 
 
 # --- the party -----------------------------------------------------------------------------
@@ -202,39 +205,6 @@ def board_field(character: Character, clock: int, language: object) -> tuple[str
     band = band_name(state.fp, fl)  # once, for its emoji and its name
     name = f"{BAND_EMOJI[band]} {character.name} — {_(band)}"
     return name, "\n".join(status_parts(state, fl, clock))
-
-
-def page_count(table: Table) -> int:
-    return max(1, math.ceil(len(table.characters) / PAGE_SIZE))
-
-
-def party_embed(table: Table, page: int = 1) -> discord.Embed:
-    """The channel's board: a field per character, PAGE_SIZE to a page. The colour is the worst
-    band in the whole party (one embed has one colour; each line has its band's emoji)."""
-    pages = page_count(table)
-    if not 1 <= page <= pages:
-        raise RulesError(n_("The party board has {n} page", "The party board has {n} pages", pages))
-    fs = table.settings
-    # Each Fatigue Level worked out once, for the colour and for the character's line.
-    with_fl = [(c, c.fl) for c in table.characters]
-    embed = discord.Embed(
-        title=_("Party fatigue"),
-        colour=worst_colour([(c.fatigue.fp, fl) for c, fl in with_fl]),
-    )
-    if not table.characters:
-        embed.description = _("No characters here yet: make one with `/character create`.")
-    # The party first; those kept out of it (a familiar, an NPC) after it, marked so.
-    board = sorted(table.characters, key=lambda c: not c.in_party)
-    for character in board[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
-        name, value = board_field(character, table.clock, words())
-        if not character.in_party:
-            name = _("{name} · not in the party", name=name)
-        embed.add_field(name=name, value=value, inline=False)
-    footer = clock_line(table.clock, fs.round_seconds, fight_round(table))
-    if pages > 1:
-        footer = _("Page {page}/{pages} · {footer}", page=page, pages=pages, footer=footer)
-    embed.set_footer(text=footer)
-    return embed
 
 
 def _reset_text(change: CharacterChange) -> str:

@@ -10,12 +10,12 @@ import discord
 from discord.utils import escape_markdown
 
 from lang import N_, _
-from render.common import NEUTRAL, TITLE_MAX, fit_lines
+from render.common import LINE_WIDTH, NEUTRAL, TITLE_MAX, fit_lines
 from rules.defense import facing_text
 from rules.gametime import game_time
 from rules.text import plain, signed
 from table.combat import Combatant, Initiative
-from table.initiative import Joined, TurnReport, defeated
+from table.initiative import Joined, TurnReport, defeated, upcoming
 from table.model import Table
 from table.monster import DEFEATED, Monster
 
@@ -134,6 +134,39 @@ def turn_title(report: TurnReport) -> str:
     return _(
         "{icon} Round {round} · {name}'s turn", icon=TURN, round=report.round, name=report.now.name
     )
+
+
+def turn_embed(table: Table, report: TurnReport, heading: str | None = None) -> discord.Embed:
+    """A turn passing, in a phone's few lines under its title (whose turn and the round): who
+    is next, the defeated it passed over, and a new round's Temporary FP fading, each only when
+    there is one. The whole order is the fight's card (`/init show`, or the reply's button)."""
+    lines = [heading] if heading else []
+    after = upcoming(table)
+    shown = [_("Next: {name}", name=_name(after))] if after is not None else []
+    if report.skipped:
+        passed = ", ".join(_name(c) for c in report.skipped)
+        shown.append(_("{icon} passed over: {names}", icon=DEFEATED_ICON, names=passed))
+    if shown:
+        lines.append(within(" · ".join(shown)))
+    faded = [c.name for c in report.new_round.changes if c.events] if report.new_round else []
+    if faded:
+        names = ", ".join(escape_markdown(n) for n in faded)
+        lines.append(within(_("🕰️ Temporary FP fades: {names}", names=names)))
+    title = turn_title(report)
+    return discord.Embed(title=title[:TITLE_MAX], description="\n".join(lines), colour=NEUTRAL)
+
+
+def start_embed(table: Table) -> discord.Embed:
+    """`/init start`: round 1, whose turn it is and who is next."""
+    current, after = table.initiative.current, upcoming(table)
+    title = _("⚔️ Round 1 · {name}'s turn", name=current.name if current else "?")
+    line = _("Next: {name}", name=_name(after)) if after is not None else ""
+    return discord.Embed(title=title[:TITLE_MAX], description=within(line), colour=NEUTRAL)
+
+
+def within(line: str, width: int = LINE_WIDTH) -> str:
+    """A line cut to a phone's width: what it leaves out is on the fight's and party's cards."""
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def turn_text(report: TurnReport) -> str:

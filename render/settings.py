@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import discord
 from discord import app_commands
 
-from lang import N_, _
+from lang import N_, TABLE_LOCALES, _
 from render.common import NEUTRAL
 from table.model import ChannelSettings
 from table.sheet import RESET_ALL
@@ -26,15 +26,27 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("player_rests", N_("Player rests"), ""),
     ("init_dice", N_("Initiative dice"), ""),
     ("monster_stats", N_("Monster numbers"), ""),
+    ("language", N_("Language"), ""),
 )
 # `monster_stats`: whether the players see monsters' HP, Defense and Evasion (`table.sight`).
 MONSTER_STATS_WORDS = {"hidden": N_("hidden from the players"), "shown": N_("shown to the players")}
 MONSTER_STATS_CHOICES = [
     app_commands.Choice(name=MONSTER_STATS_WORDS[v], value=v) for v in ("hidden", "shown")
 ]
+# `language`: the language a table's public replies speak, by Discord's locale (`bot.language`);
+# a language a catalog adds needs its name here, in every catalog.
+LANGUAGE_NAMES = {"en-US": N_("English (en-US)"), "es-ES": N_("Spanish (es-ES)")}
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in TABLE_LOCALES
+]
 
 
 GM_ROLE_LABEL = N_("GM role")
+# The settings that are numbers: a change shows them before → after, short enough for a phone.
+NUMBERS = frozenset(
+    {"round_seconds", "rest_rate", "break_minutes", "short_minutes", "long_minutes"}
+    | {"history_keep", "init_dice"}
+)
 # `/settings set|server reset:` — a setting by its label, or all of them.
 RESET_CHOICES = [
     *(app_commands.Choice(name=label, value=field) for field, label, _unit in ROWS),
@@ -54,6 +66,14 @@ def monster_stats_text(value: object) -> str:
     return _(MONSTER_STATS_WORDS[value]) if value in MONSTER_STATS_WORDS else str(value)
 
 
+def language_text(value: object) -> str:
+    """`Spanish (es-ES)`, in the reader's words; not set: each reader's own."""
+    if value is None:
+        return _("not set: each reader's own (a Community server's, if it has one)")
+    name = LANGUAGE_NAMES.get(str(value))
+    return _(name) if name else str(value)
+
+
 def _value(settings: ChannelSettings, field: str, unit: str) -> str:
     value = getattr(settings, field)
     if field == "ties":
@@ -64,12 +84,20 @@ def _value(settings: ChannelSettings, field: str, unit: str) -> str:
         return _("players rest their own characters (the GM alone during a fight)")
     if field == "monster_stats":
         return monster_stats_text(value)
+    if field == "language":
+        return language_text(value)
     if field == "threads":
         if value == "own":
             return _("each keeps its own table")
         return _("play at this channel's table")
     shown = f"{value:,}" if isinstance(value, int) else str(value)
     return f"{shown}{_(unit) if unit.strip() else unit}"
+
+
+def _changed(label: str, was: str | None, now: str) -> str:
+    """`**Round length**: 60 s → **6 s**`. A setting said in words (`threads`, `language`…)
+    shows only what it is now: both would pass a phone's width (`/history` keeps the old)."""
+    return f"**{label}**: **{now}**" if was is None else f"**{label}**: {was} → **{now}**"
 
 
 def settings_embed(
@@ -102,15 +130,16 @@ def settings_embed(
 
     for field, label, unit in ROWS:
         now = _value(settings, field, unit)
-        if changed is not None and getattr(changed, field) != getattr(settings, field):
-            lines.append(f"**{_(label)}**: {_value(changed, field, unit)} → **{now}**")
-        else:
+        if changed is None:
             lines.append(f"**{_(label)}**: {now}{where(field)}")
+        elif getattr(changed, field) != getattr(settings, field):  # a change says only itself
+            was = _value(changed, field, unit) if field in NUMBERS else None
+            lines.append(_changed(_(label), was, now))
     role = gm_role_text(settings)
-    if changed is not None and changed.gm_role_id != settings.gm_role_id:
-        lines.append(f"**{_(GM_ROLE_LABEL)}**: {gm_role_text(changed)} → **{role}**")
-    else:
+    if changed is None:
         lines.append(f"**{_(GM_ROLE_LABEL)}**: {role}{where('gm_role_id')}")
+    elif changed.gm_role_id != settings.gm_role_id:
+        lines.append(_changed(_(GM_ROLE_LABEL), None, role))
     embed.description = "\n".join(lines)
     if changed is None:
         embed.set_footer(

@@ -365,6 +365,16 @@ def _seek(table: Table, step: int) -> tuple[int, int, tuple[Combatant, ...]]:
         skipped.append(order.combatants[turn])
 
 
+def upcoming(table: Table) -> Combatant | None:
+    """Whose turn comes after the current one (past the defeated; the next round's first after
+    the last), or None: no fight running, or nobody else standing."""
+    order = table.initiative
+    if order.current is None or not any(_standing(table)):
+        return None
+    turn, _round, _skipped = _seek(table, 1)
+    return None if turn == order.turn else order.combatants[turn]
+
+
 def previous_turn(table: Table) -> tuple[Table, TurnReport]:
     """Back to the turn before (for the GM's slip), passing over the defeated; from a round's
     first turn, back into the round before. The clock stays: the round it moved for is not

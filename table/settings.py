@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from lang import N_, _
+from lang import N_, TABLE_LOCALES, _
 from rules.errors import RulesError
 from rules.fatigue import FatigueSettings
 
@@ -40,6 +40,9 @@ class ChannelSettings:
     init_dice: str = "1d10"  # rolled for a stored combatant's initiative when no score is given
     # Monsters' numbers (HP, Defense, Evasion…) in what the players see, or the GM's alone.
     monster_stats: Literal["shown", "hidden"] = "hidden"
+    # The language the table's public replies speak, whoever types (a Discord locale of
+    # TABLE_LOCALES); None: each reader's, or a Community server's (`bot.language`).
+    language: str | None = None
 
     def __post_init__(self) -> None:
         if self.ties not in ("fail", "succeed"):
@@ -55,6 +58,10 @@ class ChannelSettings:
         check_dice(self.init_dice)
         if self.monster_stats not in ("shown", "hidden"):
             raise RulesError(_("Monsters' numbers are either shown to the players or hidden"))
+        if self.language is not None and self.language not in TABLE_LOCALES:
+            raise RulesError(
+                _("A table speaks one of {languages}", languages=", ".join(TABLE_LOCALES))
+            )
 
     @property
     def ties_succeed(self) -> bool:

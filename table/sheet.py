@@ -323,6 +323,7 @@ class SettingsOptions:
     player_rests: str | None = None
     init_dice: str | None = None
     monster_stats: str | None = None
+    language: str | None = None
     reset: str | None = None  # a setting's name (or "all") to forget at this scope
 
     def given(self) -> bool:

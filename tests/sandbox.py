@@ -72,12 +72,12 @@ class Quit(Exception):
 
 @dataclass
 class Session:
-    """Who is typing where, and the latest reply with buttons (for `:click`)."""
+    """Who is typing where, and the latest reply and follow-ups with buttons (for `:click`)."""
 
     discord: LocalDiscord
     who: str = "player"
     where: str = "table"
-    clickable: Reply | None = None
+    clickable: tuple[Reply, ...] = ()  # the reply first, then its follow-ups
     choosable: Reply | None = None  # the latest reply with a select menu (for `:choose`)
     form: Reply | None = None  # the form the latest command or click opened (for `:fill`)
     filled: dict[str, Any] = field(default_factory=dict)  # what `:fill` put in it, by custom_id
@@ -186,11 +186,14 @@ async def _meta(session: Session, line: str) -> str:
         session.where = name
         return f"Now in #{name}."
     if word == "click":
-        if session.clickable is None:
+        if not session.clickable:
             raise CommandLineError("No reply with buttons yet")
         if not rest:
             raise CommandLineError("Click what? :click LABEL")
-        reply = await session.discord.click(session.clickable, rest, user=session.user)
+        # The message that has it: a turn's reply has Turn order, the GM's follow-up the facing.
+        has = [c for c in session.clickable if rest in {b.get("label") for b in c.buttons()}]
+        target = (has or list(session.clickable))[0]
+        reply = await session.discord.click(target, rest, user=session.user)
         return await _shown(session, reply)
     if word == "choose":
         return await _choose(session, rest)
@@ -242,9 +245,10 @@ def _fill(session: Session, rest: str) -> str:
 
 
 def _remember(session: Session, reply: Reply) -> None:
+    found = tuple(c for c in (reply, *reply.followups) if c.buttons())
+    if found:
+        session.clickable = found
     for candidate in (*reply.followups, reply):  # the original wins over its follow-ups
-        if candidate.buttons():
-            session.clickable = candidate
         if any(c.get("type") in SELECTS for c in walk(list(candidate.components))):
             session.choosable = candidate
     if reply.modal is not None:

@@ -10,9 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cogs._buttons import CUSTOM_ID_MAX, TableButton, id_code, id_from_code
-from cogs._fatigue import SpendOne
-from cogs.monsters import HitAgain
-from cogs.party import PAGES_MAX, PartyPage
+from cogs._cards import InitPage, InitSpend, PartyCardChart, PartyPage, PartySpend
+from cogs._created import SheetButton
+from cogs._fatigue import CardChart, CharacterSpend, FatigueDetails, SpendOne
+from cogs.monsters import HitAgain, MonsterAppear, MonsterPicture
+from cogs.party import PAGES_MAX
 from cogs.saves import PartySaveAgain, SaveAgain
 from rules.defense import FACINGS
 from rules.saves import DC_MAX, MODIFIER_LIMIT, SaveKind
@@ -113,6 +115,20 @@ async def test_a_spend_comes_back_from_its_button(name: str, label: str) -> None
 async def test_a_party_page_comes_back_from_its_button(page: int, label: str) -> None:
     back = await clicked(PartyPage(page, label))
     assert (back.page, back.item.label) == (page, label)
+
+
+@pytest.mark.asyncio
+@given(page=st.integers(0, PAGES_MAX + 1), name=NAMES)
+async def test_a_cards_buttons_come_back_from_their_custom_ids(page: int, name: str) -> None:
+    """Each button of a card carries its page and its character, whatever the name holds."""
+    for button in (PartySpend(page, name), InitSpend(page, name)):
+        back = await clicked(button)
+        assert (type(back), back.page, back.name) == (type(button), page, name)
+    named = (CharacterSpend, CardChart, FatigueDetails, SheetButton, MonsterPicture, MonsterAppear)
+    for kind in named:
+        assert (await clicked(kind(name))).name == name
+    for paged in (PartyPage(page, "Next"), InitPage(page, "Refresh"), PartyCardChart(page)):
+        assert (await clicked(paged)).page == page
 
 
 def test_a_custom_id_too_long_is_refused_when_built() -> None:

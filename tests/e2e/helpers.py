@@ -4,6 +4,7 @@ and scripted dice. Plain functions of the `env` fixture (`tests/e2e/conftest.py`
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import replace
@@ -13,8 +14,11 @@ from typing import Any
 from rules.fatigue import FatigueState
 from table.event import Event
 from table.model import Character, Table
-from tests.localdiscord.reply import Reply
+from tests.localdiscord.records import COMPONENTS_V2
+from tests.localdiscord.reply import Reply, walk
 
+WIDTH = 80  # characters: the longest line a short public reply may send (a phone's screen)
+CARD_FIELD = re.compile(r"^\*\*(?P<name>[^*\n]+)\*\*: ", re.MULTILINE)  # a stat block's line
 FL = Fraction(20)  # bands of 20: Fresh 0–20 … Exhausted from 61, Shattered from 81; Maximum FP 100
 
 
@@ -67,7 +71,26 @@ async def refused(env: Any, command: str, user: Any, **options: Any) -> str:
 
 
 def fields(reply: Reply) -> dict[str, str]:
-    return {f["name"]: f["value"] for f in reply.embed.get("fields") or []}
+    """An embed's fields by name; a card's (`/monster show`), each `**Name**: value` up to the
+    next."""
+    if not reply.flags & COMPONENTS_V2:
+        return {f["name"]: f["value"] for f in reply.embed.get("fields") or []}
+    text = "\n".join(entries(reply))
+    marks = list(CARD_FIELD.finditer(text))
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return {m["name"]: text[m.end() : end].rstrip("\n") for m, end in zip(marks, ends, strict=True)}
+
+
+def heading(reply: Reply) -> tuple[str, str]:
+    """A card's title and the small line under it (a clock, a page, a monster card's note)."""
+    title, _, small = reply.texts()[0].partition("\n")
+    return title.removeprefix("### "), small.removeprefix("-# ")
+
+
+def gallery(reply: Reply) -> list[str]:
+    """The pictures in a card's media gallery, by the links they show."""
+    items = [i for c in walk(list(reply.components)) if c["type"] == 12 for i in c["items"]]
+    return [item["media"]["url"] for item in items]
 
 
 class Scripted:
@@ -100,3 +123,43 @@ async def whispered(d: Any, reply: Reply) -> Reply:
     (word,) = d.latest(reply).followups
     assert word.ephemeral, word
     return word
+
+
+def fits(reply: Reply, most: int) -> list[str]:
+    """A short public reply: at most `most` lines as sent (`Reply.lines`), none wider than
+    WIDTH characters. Its lines, for the test to read."""
+    lines = reply.lines()
+    assert not reply.ephemeral, reply.text
+    assert len(lines) <= most, f"{len(lines)} lines (at most {most}):\n" + "\n".join(lines)
+    wide = [line for line in lines if len(line) > WIDTH]
+    assert not wide, f"lines over {WIDTH} characters: {wide}"
+    return lines
+
+
+def accent(reply: Reply) -> int | None:
+    """A card's colour: its container's accent."""
+    (container,) = [c for c in reply.components if c.get("type") == 17]
+    colour: int | None = container.get("accent_color")
+    return colour
+
+
+def entries(reply: Reply) -> list[str]:
+    """A card's entries, top to bottom: each section's text (a character or combatant)."""
+    return [s["components"][0]["content"] for s in walk(list(reply.components)) if s["type"] == 9]
+
+
+def beside(reply: Reply) -> dict[str, dict[str, Any]]:
+    """Each section's button, by the first line of its text."""
+    return {
+        s["components"][0]["content"].splitlines()[0]: s["accessory"]
+        for s in walk(list(reply.components))
+        if s["type"] == 9
+    }
+
+
+def card_ok(reply: Reply, components: int = 40, characters: int = 4000) -> None:
+    """A Components V2 message within Discord's limits (the local Discord checks them too)."""
+    every = walk(list(reply.components))
+    assert reply.flags & COMPONENTS_V2 and not reply.content and not reply.embeds
+    assert len(every) <= components, len(every)
+    assert sum(len(c.get("content", "")) for c in every if c["type"] == 10) <= characters

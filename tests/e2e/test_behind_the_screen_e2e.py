@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.helpers import fields, hero, refused, seed, whispered
+from tests.e2e.helpers import fields, heading, hero, refused, seed, whispered
 from tests.e2e.test_pictures_e2e import picture
 from tests.localdiscord.records import EPHEMERAL
 
@@ -97,9 +97,9 @@ async def test_shown_hit_or_made_to_appear_a_monster_comes_into_sight(env: Any) 
     for name in ("Imp", "Bat"):
         await prepare(env, name=name)
     await d.slash("monster create", user=d.gm, name="Goblin", rank=1, armor="light", hp=10, count=2)
-    # The GM's public look shows it: it appears, picture and all.
+    # The GM's public look shows it: it appears.
     shown = await d.slash("monster show", user=d.gm, name="Imp", public=True)
-    assert not shown.ephemeral and shown.embed["title"] == "Imp"
+    assert not shown.ephemeral and heading(shown)[0] == "👹 Imp"
     assert "Defense" not in fields(shown)  # the channel's look: no numbers
     # A hit is seen.
     hit = await d.slash("monster hit", user=d.gm, name="Bat", damage=20)

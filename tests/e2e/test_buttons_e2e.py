@@ -12,7 +12,7 @@ import pytest
 
 from bot.tree import UNEXPECTED
 from table.model import Character
-from tests.e2e.helpers import Scripted, fields, hero, seed, snapshot, whispered
+from tests.e2e.helpers import Scripted, entries, fields, hero, seed, snapshot, whispered
 from tests.localdiscord.reply import Reply
 
 pytestmark = pytest.mark.asyncio
@@ -288,16 +288,17 @@ async def test_spend_buttons_spend_one_fp_each_click(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Bree", d.player, fp=4))
     shown = await d.slash("fatigue show", user=d.player)
-    assert labels(shown) == ["Spend 1 FP"]
-    spent = await d.click(shown, "Spend 1 FP", user=d.player)
-    assert not spent.ephemeral and spent.message_id != shown.message_id
-    assert spent.embed["title"].endswith("Bree spends 1 FP")
-    assert "FP 4 → 5 (+1)" in spent.text
-    assert labels(spent) == ["Spend 1 more"]
+    assert labels(shown) == ["Spend 1", "Chart"]
+    card = await d.settle(await d.click(shown, "Spend 1", user=d.player))
+    assert card.message_id == shown.message_id and "5/100 FP" in card.text  # the card, now
+    (spent,) = card.followups  # and the channel reads the spend
+    assert not spent.ephemeral and spent.embed["title"].endswith("Bree spends 1 FP")
+    assert "FP 4 → **5** / 100" in spent.text
+    assert labels(spent) == ["Spend 1 more", "Details"]
     more = await d.click(spent, "Spend 1 more", user=d.gm)  # the GM may spend anyone's
-    assert "FP 5 → 6 (+1)" in more.text
+    assert "FP 5 → **6** / 100" in more.text
     from_command = await d.slash("fatigue spend", user=d.player, amount=3)
-    assert labels(from_command) == ["Spend 1 more"]
+    assert labels(from_command) == ["Spend 1 more", "Details"]
     await d.click(from_command, "Spend 1 more", user=d.player)
     assert await fp_of(env, "Bree") == 10
     events = await env.store.history(d.table.id, limit=100)
@@ -310,7 +311,7 @@ async def test_a_stranger_cannot_spend_someone_elses_fp(env: Any) -> None:
     shown = await d.slash("fatigue show", user=d.player2, character="Bree")  # looking is open
     spent = await d.slash("fatigue spend", user=d.player)
     before = await snapshot(env)
-    for reply, label in ((shown, "Spend 1 FP"), (spent, "Spend 1 more")):
+    for reply, label in ((shown, "Spend 1"), (spent, "Spend 1 more")):
         refused = await d.click(reply, label, user=d.player2)
         assert_refused(refused, "You can only change your own characters")
     assert await snapshot(env) == before
@@ -322,34 +323,38 @@ async def test_spend_buttons_work_after_a_restart(env: Any) -> None:
     shown = await d.slash("fatigue show", user=d.player)
     spent = await d.slash("fatigue spend", user=d.player)
     await env.restart()
-    await d.click(shown, "Spend 1 FP", user=d.player)
+    await d.click(shown, "Spend 1", user=d.player)
     await d.click(spent, "Spend 1 more", user=d.gm)
     assert await fp_of(env, "Bree") == 7
+    details = await d.click(spent, "Details", user=d.player2)  # the card, to whoever asks
+    assert details.ephemeral and "7/100 FP" in details.text and labels(details)[0] == "Spend 1"
 
 
 # --- /party show: Previous, Next ------------------------------------------------------------
 
 
 def names_on(reply: Reply) -> list[str]:
-    return [f["name"].split(" ", 1)[1].split(" — ")[0] for f in reply.embed["fields"]]
+    """The characters on a page of the party's card."""
+    return [text.split(" ", 1)[1].split(" — ")[0] for text in entries(reply)]
+
+
+def row(reply: Reply) -> list[tuple[str, bool]]:
+    """The card's buttons below its sections, and whether each is disabled."""
+    return [(b["label"], b.get("disabled", False)) for b in reply.buttons()[len(entries(reply)) :]]
 
 
 async def test_party_pages_forward_and_back(env: Any) -> None:
     d = env.discord
     await seed(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 24)))  # 3 pages
     first = await d.slash("party show", user=d.player2)  # anyone may look and page
-    assert [(b["label"], b.get("disabled", False)) for b in first.buttons()] == [
-        ("Previous", True),
-        ("Next", False),
-        ("Chart", False),
-    ]
+    assert row(first) == [("Previous", True), ("Next", False), ("Refresh", False), ("Chart", False)]
     second = await d.click(first, "Next", user=d.player2)
     assert second.message_id == first.message_id  # the board pages in place
     assert names_on(second) == [f"Hero {n:02}" for n in range(11, 21)]
-    assert second.embed["footer"]["text"].startswith("Page 2/3")
+    assert "-# Page 2/3" in second.texts()[0]
     third = await d.click(second, "Next", user=d.gm)
     assert names_on(third) == ["Hero 21", "Hero 22", "Hero 23"]
-    assert [b.get("disabled", False) for b in third.buttons()] == [False, True, False]
+    assert [disabled for _label, disabled in row(third)] == [False, True, False, False]
     back = await d.click(third, "Previous", user=d.player)
     assert names_on(back) == names_on(second)
 
@@ -357,7 +362,7 @@ async def test_party_pages_forward_and_back(env: Any) -> None:
 async def test_one_page_has_only_its_chart_and_a_shrunk_party_pages_to_its_end(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Solo", d.player))
-    assert labels(await d.slash("party show", user=d.player)) == ["Chart"]
+    assert row(await d.slash("party show", user=d.player)) == [("Refresh", False), ("Chart", False)]
     await seed(env, *(hero(f"Hero {n:02}", d.player) for n in range(1, 12)))  # 12: 2 pages
     first = await d.slash("party show", user=d.player)
     channel = d.table
@@ -370,7 +375,7 @@ async def test_one_page_has_only_its_chart_and_a_shrunk_party_pages_to_its_end(e
     )
     shrunk = await d.click(first, "Next", user=d.player)
     assert names_on(shrunk) == ["Hero 01", "Hero 02", "Hero 03"]
-    assert labels(shrunk) == ["Chart"]  # one page left: no paging
+    assert row(shrunk) == [("Refresh", False), ("Chart", False)]  # one page left: no paging
 
 
 async def test_party_pages_work_after_a_restart(env: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import fatigue_of, hero, refused, seed, snapshot
+from tests.e2e.helpers import fatigue_of, fits, hero, refused, seed, snapshot
 from tests.localdiscord.commands import CommandLineError
 
 # docs/rules.md#31-fatigue-level's worked example, as a player types it: FL 8 + 3 + 5.5 + 4 = 20.5.
@@ -24,8 +24,13 @@ OGRE = {
 async def test_create_the_worked_example_and_show_its_sheet(env: Any) -> None:
     d = env.discord
     reply = await d.slash("character create", user=d.player, name="Grok", level=6, **OGRE)
-    assert not reply.ephemeral
-    assert "Created Grok" in reply.text and "**20.5**" in reply.text
+    assert fits(reply, 4) == [
+        "Created Grok",
+        f"Level 6 · played by <@{d.player.id}>",
+        "FL 20.5 · FP 0/100 Fresh · TSR +30 · WSR +30",
+    ]
+    sheet = await d.click(reply, "Sheet", user=d.player2)  # the whole sheet, a tap away
+    assert sheet.ephemeral and "Fatigue inputs" in sheet.text and "**20.5**" in sheet.text
     grok = (await env.table()).get("grok")
     assert (grok.owner_id, grok.level, grok.toughness) == (d.player.id, 6, 3)
     assert grok.classes == ((10, 5), (6, 6)) and grok.fl == Fraction(41, 2)
@@ -288,7 +293,7 @@ async def test_after_a_bigger_fatigue_level_a_rest_recovers_again(env: Any) -> N
     )
     await d.slash("character set", user=d.player, name="Aria", fatigue_level=1000)
     reply = await d.slash("rest minutes", user=d.player, minutes=5, character="Aria")
-    assert "FP 30 → 25" in reply.text and "4001" not in reply.text
+    assert "FP 30 → **25**" in reply.text and "4001" not in reply.text
     assert (await fatigue_of(env, "Aria")).fp == 25
 
 
@@ -297,6 +302,6 @@ async def test_bands_of_one_point_read_as_one_number(env: Any) -> None:
     d = env.discord
     made = await d.slash("character create", user=d.player, name="Wisp", fatigue_level=1)
     bands = "Fresh 0–1 · Fatigued 2 · Tired 3 · Exhausted 4 · Shattered 5"
-    assert bands in made.text
+    assert bands in (await d.click(made, "Sheet", user=d.player)).text
     shown = await d.slash("fatigue show", user=d.player)
     assert "🟡 Fatigued 2 · 🟠 Tired 3" in shown.text

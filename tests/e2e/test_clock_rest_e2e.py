@@ -155,8 +155,9 @@ async def test_one_character_resting_leaves_the_clock_alone(env: Any) -> None:
     await seed(env, hero("Bree", d.player, fp=30), hero("Odo", d.player2, fp=30), clock=120)
     reply = await d.slash("rest break", user=d.player, character="Bree")
     assert "Bree takes a Break" in reply.text
-    assert "Took a Break (10 min alone, Day 1, 00:02 → Day 1, 00:12): FP 30 → 20" in reply.text
-    assert "rested alone until Day 1, 00:12" in reply.text
+    assert "FP 30 → **20** / 100 · Fatigued → Fresh" in reply.text
+    details = await d.click(reply, "Details", user=d.player2)  # where Bree stands: anyone's look
+    assert details.ephemeral and "rested alone until Day 1, 00:12" in details.text
     table = await env.table()
     assert table.clock == 120
     assert (table.get("Bree").fatigue.fp, table.get("Odo").fatigue.fp) == (20, 30)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from render.common import band_colour
-from tests.e2e.helpers import fatigue_of, hero, seed, snapshot
+from tests.e2e.helpers import accent, beside, card_ok, fatigue_of, fits, hero, seed, snapshot
 from tests.localdiscord.commands import CommandLineError
 
 
@@ -15,9 +15,7 @@ async def test_spend_defaults_to_one_fp_on_the_callers_character(env: Any) -> No
     d = env.discord
     await seed(env, hero("Pippa's Bree", d.player, fp=4), hero("Odo", d.player2, fp=4))
     reply = await d.slash("fatigue spend", user=d.player)
-    assert not reply.ephemeral
-    assert "FP: 4 → **5** / 100" in reply.text
-    assert "FP 4 → 5 (+1)" in reply.text
+    assert fits(reply, 2) == ["🟢 Pippa's Bree spends 1 FP", "FP 4 → **5** / 100 · Fresh"]
     assert (await fatigue_of(env, "Pippa's Bree")).fp == 5
     assert (await fatigue_of(env, "Odo")).fp == 4
 
@@ -26,8 +24,11 @@ async def test_crossing_into_exhausted_sets_the_cap_in_the_reply(env: Any) -> No
     d = env.discord
     await seed(env, hero("Bree", d.player, fp=55))
     reply = await d.slash("fatigue spend", user=d.player, amount=10)
-    assert "Now Exhausted (was Tired) at 65 FP" in reply.text
-    assert "Entered Exhausted: FP can't drop below 61 until a Break" in reply.text
+    assert fits(reply, 3) == [
+        "🔴 Bree spends 10 FP",
+        "FP 55 → **65** / 100 · Tired → Exhausted",
+        "Exhausted cap: FP ≥ 61 until a Break",
+    ]
     assert reply.embed["color"] == band_colour("Exhausted").value
     assert (await fatigue_of(env, "Bree")).exhausted_cap
 
@@ -36,8 +37,10 @@ async def test_above_maximum_costs_vp(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Bree", d.player, fp=99, exhausted_cap=True, shattered_cap=True))
     reply = await d.slash("fatigue spend", user=d.player, amount=2)
-    assert "Over Maximum FP (101/100): 1 VP damage" in reply.text
-    assert "VP damage: 0 → 1" in reply.text
+    assert fits(reply, 3)[1:] == [
+        "FP 99 → **101** / 100 · Shattered",
+        "+1 VP damage (1 to apply on the sheet)",
+    ]
     state = await fatigue_of(env, "Bree")
     assert (state.fp, state.vp_damage) == (101, 1)
 
@@ -46,12 +49,12 @@ async def test_temporary_fp_lowers_fp_then_pools_and_absorbs_a_later_cost(env: A
     d = env.discord
     await seed(env, hero("Bree", d.player, fp=2), clock=120)
     reply = await d.slash("fatigue temp", user=d.gm, amount=5, minutes=3, character="bree")
-    assert "Temporary FP: 0 → 3" in reply.text
+    assert fits(reply, 2)[1] == "FP 2 → **0** / 100 · Fresh · Temporary FP 0 → 3"
     state = await fatigue_of(env, "Bree")
     assert (state.fp, state.temp, state.temp_expires) == (0, 3, 120 + 180)
 
     reply = await d.slash("fatigue spend", user=d.player, amount=4)
-    assert "Temporary FP absorbed 3" in reply.text
+    assert fits(reply, 2)[1] == "FP 0 → **1** / 100 · Fresh · Temporary FP 3 → 0"
     state = await fatigue_of(env, "Bree")
     assert (state.fp, state.temp, state.temp_expires) == (1, 0, None)
 
@@ -68,7 +71,11 @@ async def test_show_is_open_to_everyone(env: Any) -> None:
     await seed(env, hero("Bree", d.player, fp=45, temp=2, temp_expires=600, vp_damage=1))
     before = await snapshot(env)
     reply = await d.slash("fatigue show", user=d.player2, character="Bree")
-    assert reply.embed["title"] == "🟠 Bree — Tired"
+    card_ok(reply)
+    assert reply.texts()[0].startswith("### 🟠 Bree — Tired")
+    assert accent(reply) == band_colour("Tired").value
+    (spend,) = beside(reply).values()
+    assert (spend["label"], spend["custom_id"]) == ("Spend 1", "tk:card:spend:f:Bree")
     assert "45/100 FP" in reply.text
     assert "2 Temporary FP (until Day 1, 00:10)" in reply.text
     assert "1 VP damage" in reply.text
@@ -80,8 +87,10 @@ async def test_the_gm_recovers_fp_but_the_cap_holds(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Bree", d.player, fp=70, exhausted_cap=True))
     reply = await d.slash("fatigue recover", user=d.gm, amount=20, character="Bree")
-    assert "Recovered 9 FP (70 → 61)" in reply.text
-    assert "the Exhausted cap holds FP at 61" in reply.text
+    assert fits(reply, 3)[1:] == [
+        "FP 70 → **61** / 100 · Exhausted",
+        "Exhausted cap: FP ≥ 61 until a Break",
+    ]
     assert (await fatigue_of(env, "Bree")).fp == 61
 
 

@@ -20,7 +20,7 @@ async def test_worked_check_own_break_then_the_clock(env: Any) -> None:
     assert (state.fp, state.temp) == (0, 20)
 
     reply = await d.slash("rest break", user=d.player, character="Aria")
-    assert "10 Temporary FP converted while resting (10 left)" in reply.text
+    assert "FP **0** / 100 · Fresh · Temporary FP 20 → 10" in reply.text
     assert (await fatigue_of(env, "Aria")).temp == 10
 
     reply = await d.slash("clock pass", user=d.gm, minutes=10)
@@ -58,12 +58,12 @@ async def test_still_exhausted_after_a_break_a_spend_caps_again(env: Any) -> Non
     d = env.discord
     await seed(env, hero("Aria", d.player, fp=75, exhausted_cap=True))
     reply = await d.slash("rest break", user=d.player, character="Aria")
-    assert "Exhausted cap cleared" in reply.text
+    assert "caps cleared" in reply.text
     assert not (await fatigue_of(env, "Aria")).exhausted_cap
     reply = await d.slash("fatigue spend", user=d.player, amount=1, character="Aria")
-    assert "Still Exhausted, capped again: FP can't drop below 61 until a Break" in reply.text
+    assert "Exhausted cap: FP ≥ 61 until a Break" in reply.text  # capped again
     reply = await d.slash("fatigue recover", user=d.gm, amount=20, character="Aria")
-    assert "the Exhausted cap holds FP at 61" in reply.text
+    assert "FP 66 → **61** / 100 · Exhausted\nExhausted cap: FP ≥ 61" in reply.text  # it holds
     assert (await fatigue_of(env, "Aria")).fp == 61
 
 
@@ -73,7 +73,7 @@ async def test_still_shattered_after_a_short_rest_a_spend_caps_again(env: Any) -
     await seed(env, aria, rest_rate=0)
     await d.slash("rest short", user=d.player, character="Aria")
     reply = await d.slash("fatigue spend", user=d.player, amount=1, character="Aria")
-    assert "Still Shattered, capped again: FP can't drop below 81 until a Short Rest" in reply.text
+    assert "Shattered cap: FP ≥ 81 until a Short Rest" in reply.text  # capped again
     assert (await fatigue_of(env, "Aria")).shattered_cap
 
 
@@ -89,8 +89,8 @@ async def test_vp_damage_stays_through_rests_until_the_gm_clears_it(env: Any) ->
     text = await refused(env, "fatigue clear_vp", d.player, character="Aria")
     assert "Only the GM can clear VP damage" in text
     reply = await d.slash("fatigue clear_vp", user=d.gm, character="Aria")
-    assert "VP damage tally cleared (1 → 0)" in reply.text
-    assert "FP: **0** / 100" in reply.text  # FP didn't move: no "0 → 0" arrow
+    assert "VP damage 1 → 0" in reply.text
+    assert "FP **0** / 100" in reply.text  # FP didn't move: no "0 → 0" arrow
     assert (await fatigue_of(env, "Aria")).vp_damage == 0
     text = await refused(env, "fatigue clear_vp", d.gm, character="Aria")
     assert "Aria has no VP damage to clear" in text

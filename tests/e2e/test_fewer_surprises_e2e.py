@@ -11,7 +11,7 @@ from typing import Any
 
 from table import partyops
 from table.model import Table
-from tests.e2e.helpers import fatigue_of, hero, refused, seed
+from tests.e2e.helpers import entries, fatigue_of, hero, refused, seed
 
 
 async def test_the_gm_grants_recovers_and_clears_for_several_at_once(env: Any) -> None:
@@ -86,10 +86,9 @@ async def test_a_familiar_out_of_the_party_is_left_out_of_party_wide_commands(en
     assert "Whiskers" not in spent.text
     assert [(await fatigue_of(env, n)).fp for n in ("Aria", "Whiskers")] == [25, 20]
     board = await d.slash("party show", user=d.player)
-    names = [f["name"] for f in board.embed["fields"]]
-    assert (
-        names[0] == "🟡 Aria — Fatigued" and names[-1] == "🟢 Whiskers — Fresh · not in the party"
-    )
+    names = [entry.splitlines()[0] for entry in entries(board)]
+    assert names[0] == "**🟡 Aria — Fatigued**"
+    assert names[-1] == "**🟢 Whiskers — Fresh · not in the party**"
     rested = await d.slash("rest long", user=d.gm)
     assert "Whiskers" not in rested.text
     assert [(await fatigue_of(env, n)).fp for n in ("Aria", "Whiskers")] == [0, 20]

@@ -230,8 +230,11 @@ async def test_a_forged_payload_from_a_thread_plays_at_its_channels_table(env: A
         d, forge.command_data(d, "fatigue show", []), user=d.player, channel=d.scene
     )
     assert shown.buttons(), shown
-    spent = await forge.click_id(d, shown.buttons()[0]["custom_id"], shown, user=d.player)
-    assert "Wren spends 1 FP" in spent.text
+    spent = await d.settle(
+        await forge.click_id(d, shown.buttons()[0]["custom_id"], shown, user=d.player)
+    )
+    assert "1/100 FP" in spent.text  # the card brought up to date; the channel reads the spend
+    assert "Wren spends 1 FP" in spent.followups[0].text
     assert (await env.table()).get("Wren").fatigue.fp == 1
     rows = sqlite_rows(env.database_url)
     assert [r for r in rows["channels"] if r[0] == d.table.id and d.guild.id in r]

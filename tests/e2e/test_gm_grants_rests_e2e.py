@@ -69,8 +69,7 @@ async def test_player_rests_gm_leaves_every_rest_to_the_gm(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Aria", d.player, fp=60))
     changed = await d.type("/settings set player_rests:gm", user=d.gm)
-    assert "**Player rests**: players rest their own characters" in changed.text
-    assert "→ **the GM grants every rest**" in changed.text
+    assert "**Player rests**: **the GM grants every rest**" in changed.text  # what changed
     assert (await env.table()).settings.player_rests == "gm"
     text = await refused(env, "rest long", d.player, character="Aria")
     assert "the GM grants rests" in text
@@ -109,6 +108,6 @@ async def test_help_shows_every_settings_option_whole(env: Any, locale: str) -> 
     )
     options = [f["value"] for f in page.embed["fields"][:-2]]  # then the example and where
     lines = "\n".join(options).splitlines()
-    wanted = ["player_rests", "init_dice", "monster_stats", "reset"]
-    assert [line.split("`")[1] for line in lines][-4:] == wanted
+    wanted = ["player_rests", "init_dice", "monster_stats", "language", "reset"]
+    assert [line.split("`")[1] for line in lines][-5:] == wanted
     assert not any(line.endswith("…") for line in lines)

@@ -217,7 +217,7 @@ async def test_an_unknown_click_is_answered_in_spanish(env: Any) -> None:
     await seed(env, hero("Aria", d.player))
     player = speaking(d.player, SPANISH)
     shown = await d.slash("fatigue show", user=player)
-    assert [b["label"] for b in shown.buttons()] == ["Gastar 1 FP"]
+    assert [b["label"] for b in shown.buttons()] == ["Gastar 1", "Gráfico"]
     forge.plant_button(d, shown, "tk:gone:1")
     before = await snapshot(env)
     reply = await forge.click_id(d, "tk:gone:1", shown, user=player)
@@ -354,9 +354,9 @@ async def test_another_players_spend_button_is_refused_in_spanish(env: Any) -> N
     d = env.discord
     await seed(env, hero("Bree", d.player, fp=10), hero("Cato", d.player2))
     shown = await d.slash("fatigue show", user=d.player)  # the owner's board, in English
-    assert [b["label"] for b in shown.buttons()] == ["Spend 1 FP"]
+    assert [b["label"] for b in shown.buttons()] == ["Spend 1", "Chart"]
     before = await snapshot(env)
-    other = await d.click(shown, "Spend 1 FP", user=speaking(d.player2, SPANISH))
+    other = await d.click(shown, "Spend 1", user=speaking(d.player2, SPANISH))
     assert other.ephemeral and not other.embeds
     assert other.text == spanish("You can only change your own characters; ask the GM")
     assert await snapshot(env) == before

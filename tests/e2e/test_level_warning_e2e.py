@@ -16,7 +16,9 @@ async def test_create_with_a_class_level_past_the_level_warns_and_still_creates(
     d = env.discord
     reply = await d.type("/character create name:Zed level:3 classes:d8/9", user=d.player)
     assert not reply.ephemeral and "Created Zed" in reply.text
-    assert WARNING in reply.text and "`/character set`" in reply.text
+    assert "⚠️ Level 3, but its highest class level is 9: see its sheet" in reply.text
+    sheet = await d.click(reply, "Sheet", user=d.player)  # the warning in full
+    assert WARNING in sheet.text and "`/character set`" in sheet.text
     zed = (await env.table()).get("Zed")
     assert (zed.level, zed.classes) == (3, ((8, 9),))
 
@@ -34,7 +36,7 @@ async def test_create_with_a_class_level_past_the_level_warns_and_still_creates(
 )
 async def test_levels_that_agree_say_nothing(env: Any, typed: str) -> None:
     reply = await env.discord.type(typed, user=env.discord.player)
-    assert "Created Zed" in reply.text and "Warning" not in reply.text
+    assert "Created Zed" in reply.text and "⚠️" not in reply.text
 
 
 async def test_multiclass_levels_below_the_level_warn(env: Any) -> None:
@@ -42,7 +44,9 @@ async def test_multiclass_levels_below_the_level_warn(env: Any) -> None:
     reply = await d.type(
         "/character create name:Zed level:8 classes:d10/5 d6/6 combine:multi", user=d.player
     )
-    assert "Level 8, but the highest class level is 6 (d10/5 d6/6)" in reply.text
+    assert "Level 8, but its highest class level is 6: see its sheet" in reply.text
+    sheet = await d.click(reply, "Sheet", user=d.player)
+    assert "Level 8, but the highest class level is 6 (d10/5 d6/6)" in sheet.text
 
 
 async def test_set_warns_when_it_makes_them_disagree_and_not_again_for_other_changes(
@@ -63,8 +67,11 @@ async def test_the_warning_in_spanish(env: Any) -> None:
     d = env.discord
     spanish = speaking(d.player, "es-ES")
     reply = await d.type("/character create name:Zed level:3 classes:d8/9", user=spanish)
-    assert "Aviso" in reply.text and "Nivel 3" in reply.text
+    assert "⚠️ Nivel 3, pero su nivel de clase más alto es 9" in reply.text
     assert not english_words(reply_text(reply), ("Zed",))
+    sheet = await d.click(reply, "Hoja", user=spanish)
+    assert "Aviso" in sheet.text and "Nivel 3" in sheet.text
+    assert not english_words(reply_text(sheet), ("Zed",))
 
 
 async def test_raising_the_level_alone_offers_to_raise_the_class_with_it(env: Any) -> None:

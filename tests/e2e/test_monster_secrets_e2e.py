@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.helpers import fields, refused, whispered
+from tests.e2e.helpers import fields, heading, refused, whispered
 from tests.e2e.test_pictures_e2e import picture
 from tests.localdiscord.reply import Reply
 from tests.localdiscord.world import speaking
@@ -91,14 +91,15 @@ async def test_players_see_no_numbers_while_they_are_hidden_and_do_once_shown(en
 
     # A player's look: the name, facing, spots as a count, and how hurt it looks.
     looked = await d.slash("monster show", user=d.player, name="Troll")
-    assert looked.ephemeral and looked.embed["title"] == "Troll"
+    assert looked.ephemeral and heading(looked) == ("👹 Troll", NUMBERS_KEPT)
     assert fields(looked) == {
         "Condition": "hurt",
         "Facing": "N",
         "Partial armor": "1 hidden unarmored spot\nHits there meet only half Defense.",
     }
-    assert looked.embed["footer"]["text"] == NUMBERS_KEPT
-    _image, alt = picture(looked, "monster.png")  # the picture tells no more than the text
+    assert [b["label"] for b in looked.buttons()] == ["Picture"]  # nothing the GM's
+    drawn = await d.click(looked, "Picture", user=d.player)
+    _image, alt = picture(drawn, "monster.png")  # the picture tells no more than the text
     assert alt == (
         "Troll from above, facing N. Every square meets its full Defense. It is hurt. "
         "Hidden unarmored spots not shown: 1."
@@ -118,14 +119,13 @@ async def test_players_see_no_numbers_while_they_are_hidden_and_do_once_shown(en
 
     # The GM shows the numbers: the players see them, in the text and the picture.
     changed = await d.slash("settings set", user=d.gm, monster_stats="shown")
-    assert (
-        "**Monster numbers**: hidden from the players → **shown to the players**"
-        in changed.embed["description"]
-    )
+    # What it is now (/history says what it was).
+    assert changed.embed["description"] == "**Monster numbers**: **shown to the players**"
     looked = await d.slash("monster show", user=d.player, name="Troll")
     assert fields(looked)["Defense"] == "13" and fields(looked)["HP"] == "23 / 40"
     assert "Evasion" in fields(looked) and "Condition" not in fields(looked)
-    assert "Every square meets its full Defense of 13." in picture(looked, "monster.png")[1]
+    drawn = await d.click(looked, "Picture", user=d.player)
+    assert "Every square meets its full Defense of 13." in picture(drawn, "monster.png")[1]
     listed = await d.slash("monster list", user=d.player)
     assert listed.embed["description"].startswith("**Troll** · Heavy, Rank 3 · Defense 13")
     # A creation with nothing hidden is answered once, in full.
@@ -148,7 +148,7 @@ async def test_players_see_no_numbers_while_they_are_hidden_and_do_once_shown(en
 
 async def test_the_facing_prompt_is_the_gms_alone(env: Any) -> None:
     """When a monster with unarmored spots ends its turn, the channel reads whose turn it is
-    and nothing of spots (no buttons, the same words as for a monster without any); the GM
+    and nothing of spots (no facing buttons, the same words as for a monster without any); the GM
     alone is asked its facing, privately, and the answer stays private too."""
     d = env.discord
     await make_troll(env)
@@ -158,13 +158,15 @@ async def test_the_facing_prompt_is_the_gms_alone(env: Any) -> None:
     await d.slash("init add", user=d.gm, name="Bandit", score="3", other=True)
     await d.slash("init start", user=d.gm)
     troll_done = await d.slash("init next", user=d.gm)
-    assert not troll_done.ephemeral and troll_done.buttons() == []
+    assert not troll_done.ephemeral  # the turn order behind its button, and nothing else
+    assert [b["label"] for b in troll_done.buttons()] == ["Turn order"]
     assert "Bat's turn" in troll_done.embed["title"]
     assert "facing" not in troll_done.text and "spot" not in troll_done.text
     bat_done = await d.slash("init next", user=d.gm)  # the Bat has no spot: no question
     await nothing_whispered(d, bat_done)
     shown = troll_done.text.replace("Troll's turn ends", "X").replace("Bat's turn", "Y")
     said = bat_done.text.replace("Bat's turn ends", "X").replace("Bandit's turn", "Y")
+    shown, said = shown.replace("Next: Bandit", "Next: Z"), said.replace("Next: Troll", "Next: Z")
     assert shown.splitlines()[:2] == said.splitlines()[:2]  # the same words, spots or not
     asked = await whispered(d, troll_done)
     assert asked.ephemeral and "Troll ends its turn facing N" in asked.text

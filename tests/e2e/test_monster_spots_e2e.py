@@ -187,9 +187,9 @@ async def test_a_public_block_names_unarmored_spots_once(env: Any) -> None:
             "monster-build", user=d.player, rank=3, armor="heavy", spots="back", public=True
         ),
     ):
-        spots = [f for f in reply.embed["fields"] if f["name"].startswith("Partial armor")]
+        spots = [(n, v) for n, v in fields(reply).items() if n.startswith("Partial armor")]
         assert len(spots) == 1
-        name, value = spots[0]["name"], spots[0]["value"]
+        ((name, value),) = spots
         assert f"{name}\n{value}".count("unarmored spot") == 1, (name, value)
         assert value.splitlines()[0] in ("1 hidden unarmored spot", "2 hidden unarmored spots")
     # With one spot revealed, the other is counted without repeating the field's name.

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from table.snapshot import restore
-from tests.e2e.helpers import refused, whispered
+from tests.e2e.helpers import fields, heading, refused, whispered
 from tests.localdiscord.commands import CommandLineError
 from tests.localdiscord.reply import Reply
 
@@ -45,7 +45,7 @@ def minus(n: int) -> str:
 
 
 def maybe_field(reply: Reply, name: str) -> str | None:
-    found = [f["value"] for f in reply.embed.get("fields") or [] if f["name"].startswith(name)]
+    found = [value for field, value in fields(reply).items() if field.startswith(name)]
     return found[0] if found else None
 
 
@@ -301,7 +301,7 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
         appeared = await d.slash("monster appear", user=d.gm, name=name)
         assert not appeared.ephemeral and appeared.embed["title"] == f"👁️ {name} appears"
     shown = await d.slash("monster show", user=d.player, name="CAVE TROLL")
-    assert shown.ephemeral and shown.embed["title"] == "Cave Troll"
+    assert shown.ephemeral and heading(shown)[0] == "👹 Cave Troll"
     assert field(shown, "Defense") == "13" and field(shown, "Enchantments") == "Weapons: Rank 2"
     listed = await d.slash("monster list", user=d.player2, public=True)
     assert not listed.ephemeral
@@ -415,7 +415,7 @@ async def test_players_can_look_but_not_change(env: Any) -> None:
         assert "Only the GM" in text
     assert "No monster named 'ogre'" in await refused(env, "monster show", d.player, name="ogre")
     await d.slash("monster appear", user=d.gm, name="Ogre")
-    assert (await d.slash("monster show", user=d.player, name="ogre")).embeds
+    assert heading(await d.slash("monster show", user=d.player, name="ogre"))[0] == "👹 Ogre"
     assert (await env.table()).get_monster("Ogre").hp == 12
 
 

@@ -127,7 +127,7 @@ async def test_health_metrics_json_logs_and_a_graceful_sigterm(tmp_path: Path) -
     assert code == 0, err[-3000:]
     assert took < SIGTERM_LIMIT
     assert gateway.close_code == CLEAN_CLOSE
-    assert "FP 0 → 2" in reply.text  # finished after SIGTERM, not dropped
+    assert "FP 0 → **2**" in reply.text  # finished after SIGTERM, not dropped
     # The last connection to close checkpoints and removes the WAL file: the store was closed.
     assert not (tmp_path / "tablekeeper.db-wal").exists()
     with sqlite3.connect(db) as check:

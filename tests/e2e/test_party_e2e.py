@@ -10,7 +10,7 @@ import pytest
 
 from render.common import band_colour
 from rules.fatigue import FatigueState
-from tests.e2e.helpers import hero, seed, snapshot
+from tests.e2e.helpers import accent, beside, card_ok, hero, seed, snapshot
 
 
 async def seed_party(env: Any) -> None:
@@ -28,30 +28,27 @@ async def test_board_shows_everyone_in_band_colours(env: Any) -> None:
     d = env.discord
     await seed_party(env)
     reply = await d.slash("party show", user=d.player2)
-    fields = reply.embed["fields"]
-    assert [f["name"] for f in fields] == [
-        "🟢 Amy — Fresh",
-        "🟠 Bree — Tired",
-        "🔴 Cid — Exhausted",
-        "⚪ Nobody",
+    card_ok(reply)
+    assert [label for label in beside(reply)] == [
+        "**🟢 Amy — Fresh**",
+        "**🟠 Bree — Tired**",
+        "**🔴 Cid — Exhausted**",
     ]
-    assert reply.embed["color"] == band_colour("Exhausted").value  # the worst band present
-    assert fields[0]["value"].startswith("▰▱▱▱▱▱▱▱▱▱ 5/100 FP")
-    assert "3 Temporary FP (until Day 1, 00:10)" in fields[1]["value"]
-    assert "Exhausted cap: FP ≥ 61" in fields[2]["value"]
-    assert "1 VP damage" in fields[2]["value"]
-    assert "/character set" in fields[3]["value"]
+    assert accent(reply) == band_colour("Exhausted").value  # the worst band present
+    amy, bree, cid, nobody = reply.texts()[1:5]
+    assert amy.splitlines()[1].startswith("▰▱▱▱▱▱▱▱▱▱ 5/100 FP")
+    assert "3 Temporary FP (until Day 1, 00:10)" in bree
+    assert "Exhausted cap: FP ≥ 61" in cid
+    assert "1 VP damage" in cid
+    assert nobody.startswith("**⚪ Nobody**") and "/character set" in nobody  # no Spend 1
 
 
 async def test_board_pages(env: Any) -> None:
     d = env.discord
     await seed(env, *(hero(f"Hero {i:02}", d.player) for i in range(12)))
     reply = await d.slash("party show", user=d.player, page=2)
-    assert [f["name"] for f in reply.embed["fields"]] == [
-        "🟢 Hero 10 — Fresh",
-        "🟢 Hero 11 — Fresh",
-    ]
-    assert reply.embed["footer"]["text"].startswith("Page 2/2")
+    assert list(beside(reply)) == ["**🟢 Hero 10 — Fresh**", "**🟢 Hero 11 — Fresh**"]
+    assert "-# Page 2/2 · Day 1, 00:00" in reply.texts()[0]
     reply = await d.slash("party show", user=d.player, page=3)
     assert reply.ephemeral and "2 pages" in reply.content
 
@@ -160,7 +157,7 @@ async def test_the_board_survives_a_restart(env: Any) -> None:
     first = await d.slash("party show", user=d.player)
     await env.restart()
     again = await d.slash("party show", user=d.player)
-    assert again.embed["fields"] == first.embed["fields"]
+    assert again.texts() == first.texts()
     assert "7/100 FP" in again.text
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from PIL import Image
 
-from tests.e2e.helpers import hero, refused, seed
+from tests.e2e.helpers import gallery, hero, refused, seed
+from tests.localdiscord.records import COMPONENTS_V2
 from tests.localdiscord.reply import Reply
 from tests.localdiscord.world import speaking
 
@@ -21,8 +22,10 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def picture(reply: Reply, filename: str) -> tuple[Image.Image, str]:
-    """The reply's one picture and its alt text, checking the embed shows that very file."""
-    assert reply.embed["image"]["url"] == f"attachment://{filename}"
+    """The reply's one picture and its alt text, checking the embed (or the card's gallery)
+    shows that very file."""
+    shown = gallery(reply) if reply.flags & COMPONENTS_V2 else [reply.embed["image"]["url"]]
+    assert shown == [f"attachment://{filename}"]
     ((attachment,),) = [reply.attachments]
     assert attachment["filename"] == filename and attachment["content_type"] == "image/png"
     ((name, data),) = reply.files
@@ -65,7 +68,7 @@ async def test_the_board_chart_button_and_one_character_since_the_day(env: Any) 
     await seed(env, hero("Aria", d.player), hero("Bree", d.player2, fp=30))
     board = await d.slash("party show", user=d.player)
     clicked = await d.click(board, "Chart", user=d.player2)
-    assert clicked.ephemeral  # only whoever clicked sees it
+    assert not clicked.ephemeral and clicked.message_id == board.message_id  # the card's own
     _, alt = picture(clicked, "fatigue.png")
     assert "Aria Fresh (0/100 FP)" in alt and "Bree Fatigued (30/100 FP)" in alt
 
@@ -143,7 +146,8 @@ async def test_the_monster_from_above(env: Any) -> None:
         revealed_spots="back",
     )
     mine = await d.slash("monster show", user=d.gm, name="Troll")  # the GM's private copy
-    assert mine.ephemeral
+    assert mine.ephemeral and not mine.files  # its picture a tap away
+    mine = await d.click(mine, "Picture", user=d.gm)
     _, alt = picture(mine, "monster.png")
     assert "Troll from above, facing N." in alt
     assert "S (its back, Hard to Hit)" in alt and "W (its left, Hard to Hit, hidden)" in alt
@@ -159,6 +163,6 @@ async def test_the_monster_from_above(env: Any) -> None:
     assert "Hidden unarmored spots not shown: 1." in alt
 
     public = await d.slash("monster show", user=d.player, name="Troll", public=True)
-    _, alt = picture(public, "monster.png")
+    _, alt = picture(await d.click(public, "Picture", user=d.player2), "monster.png")
     assert "its left" not in alt and "S (its back" not in alt  # it faces E now
     assert "no monster" in (await refused(env, "monster show", d.player, name="Ogre")).lower()

@@ -14,7 +14,7 @@ async def test_the_bot_keeps_its_tables_in_postgres_across_a_restart(pg_env: Env
     created = await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
     assert "Created Aria" in created.text
     spent = await d.slash("fatigue spend", user=d.player, amount=3)
-    assert "FP 0 → 3" in spent.text
+    assert "FP 0 → **3**" in spent.text
     await d.slash("fatigue spend", user=d.player, amount=5)
     undone = await d.slash("undo", user=d.player)
     assert not undone.ephemeral, undone.text

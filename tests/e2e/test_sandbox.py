@@ -135,7 +135,7 @@ def test_a_second_run_on_a_kept_db_applies_its_commands(tmp_path: Path) -> None:
     second, _ = sandbox("/fatigue spend amount:4\n/character create name:Cy\n", "--db", str(db))
     assert second.returncode == 0, second.stderr
     assert "Already done" not in second.stdout
-    assert "FP 3 → 7" in after(second.stdout, "pippa (player) #table> /fatigue spend amount:4")
+    assert "FP 3 → **7**" in after(second.stdout, "pippa (player) #table> /fatigue spend amount:4")
     assert "== Created Cy ==" in after(
         second.stdout, "pippa (player) #table> /character create name:Cy"
     )
@@ -250,10 +250,10 @@ def test_a_secret_roll_and_a_round_of_initiative() -> None:
     assert "Round 1 · Troll's turn" in started
     troll_done = after(out, "gandra (gm) #table> /init next")
     assert "Aria's turn" in troll_done and "[N] [NE] [E] [SE] [S] [SW] [W] [NW]" in troll_done
+    assert "[Turn order]" in troll_done  # the channel's; the facing, the GM's follow-up
     assert "Troll now faces E" in after(out, "gandra (gm) #table> :click E")
     new_round = out.rsplit("gandra (gm) #table> /init next\n", 1)[1]
-    assert "Round 2 begins · Troll's turn" in new_round
-    assert "Day 1, 00:00 → **Day 1, 00:01** (+1 min)" in new_round
+    assert "Round 2 begins · Troll's turn" in new_round and "[Turn order]" in new_round
 
 
 def test_the_sandbox_speaks_the_client_language_it_is_given() -> None:
@@ -328,7 +328,7 @@ def test_a_kept_table_keeps_its_files_and_each_picture_has_its_own(tmp_path: Pat
     db = tmp_path / "kept.db"
     script = (
         ":as gm\n/monster create name:Imp rank:1 armor:light\n"
-        "/monster show name:Imp\n/monster face name:Imp facing:E\n"
+        "/monster show name:Imp\n:click Picture\n/monster face name:Imp facing:E\n"
     )
     done, _ = sandbox(script, "--db", str(db))
     assert done.returncode == 0, done.stderr

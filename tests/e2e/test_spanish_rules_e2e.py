@@ -80,7 +80,7 @@ async def test_a_spanish_spend_reports_its_fatigue_events_in_spanish(env: Any) -
     await seed(env, hero("Bree", d.player, fp=55))
     reply = await d.slash("fatigue spend", user=speaking(d.player, "es-ES"), amount=10)
     assert not reply.ephemeral
-    assert "Ahora Agotado (antes Cansado) con 65 FP" in reply.text
-    assert "Pasa a Agotado: los FP no pueden bajar de 61 hasta una Pausa" in reply.text
+    assert "FP 55 → **65** / 100 · Cansado → Agotado" in reply.text
+    assert "Tope de Agotado: FP ≥ 61 hasta una Pausa" in reply.text
     english = await d.slash("fatigue spend", user=d.player, amount=1)
-    assert "FP 65 → 66 (+1)" in english.text and "Agotado" not in english.text
+    assert "FP 65 → **66** / 100 · Exhausted" in english.text and "Agotado" not in english.text

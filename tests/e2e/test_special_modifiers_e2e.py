@@ -22,7 +22,7 @@ async def test_special_modifiers_are_kept_shown_and_used_by_every_save(env: Any)
         "special_tsr:7 special_wsr:-12",
         user=d.player,
     )
-    sheet = fields(made)
+    sheet = fields(await d.click(made, "Sheet", user=d.player))  # the sheet behind its button
     assert sheet["Stats"].endswith("Special TSR +7 · Special WSR −12")
     # TSR: Level 5 +25, Fortitude +3, kin 0, special +7 = +35; WSR: 25 + 10 + 5 − 12 = +28.
     assert sheet["TSR bonus"] == "**+35** (Level 5 +25 · stat +3 · kin +0 · special +7)"

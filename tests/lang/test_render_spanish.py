@@ -22,11 +22,21 @@ import pytest
 
 import lang
 from lang import _
-from render import characters, confirm, fatigue, history, initiative, monsters, saves, secret
+from render import (
+    cards,
+    characters,
+    confirm,
+    fatigue,
+    history,
+    initiative,
+    monsters,
+    saves,
+    secret,
+)
 from render import settings as settings_render
 from rules.defense import SPOTS
 from rules.dice import OpenEndedRoll
-from rules.fatigue import FatigueState
+from rules.fatigue import FatigueEvent, FatigueState
 from rules.gametime import game_time
 from rules.saves import Difficulty, SaveKind, SaveResult, resolve
 from table import actions, bestiary
@@ -85,6 +95,11 @@ def shown(embed: discord.Embed) -> str:
     parts += [f"{f['name']}: {f['value']}" for f in data.get("fields") or []]
     parts.append((data.get("footer") or {}).get("text"))
     return "\n".join(p for p in parts if p)
+
+
+def card_text(card: cards.Card) -> str:
+    """A card's words, top to bottom."""
+    return "\n".join([card.heading, *(e.text for e in card.entries), card.notes])
 
 
 def numbers(text: str) -> list[str]:
@@ -275,6 +290,7 @@ def test_the_sheet_roster_and_removal() -> None:
     override = dataclasses.replace(ARIA, fl_override=Fraction(61, 3))
     for hero in (ARIA, override, Character("Bo", 22)):
         check(partial(lambda h: shown(characters.sheet_embed(h)), hero), times(600))
+        check(partial(lambda h: shown(characters.created_embed(h)), hero))
     check(lambda: shown(characters.roster_embed(table(ARIA, Character("Bo", 22)))))
     check(lambda: shown(characters.roster_embed(table())))
     check(lambda: shown(characters.confirm_remove_embed(ARIA)))
@@ -286,8 +302,13 @@ def test_the_sheet_roster_and_removal() -> None:
 def test_the_board_a_reset_and_the_clock() -> None:
     fresh = Character("Bo", 22, fl_override=Fraction(20), fatigue=FatigueState(fp=3, settled=900))
     party = table(ARIA, fresh, Character("Pippa", 23), clock=60)
-    check(lambda: shown(fatigue.party_embed(party)), times(60, 600, 900))
-    check(lambda: shown(fatigue.party_embed(table())), times(0))
+    check(lambda: card_text(cards.party_card(party)), times(60, 600, 900))
+    check(lambda: card_text(cards.party_card(table())), times(0))
+    check(lambda: card_text(cards.character_card(ARIA, 60, 2)), times(60, 600, 900))
+    was = FatigueState(fp=60, temp=2, temp_expires=600)
+    spent = CharacterChange("Aria", ARIA.fl, was, ARIA.fatigue)
+    spent = dataclasses.replace(spent, events=(FatigueEvent("cap_set", "…"),))
+    check(lambda: shown(fatigue.change_embed("Aria", spent, 60)), times(60, 600, 900))
     check(lambda: shown(fatigue.clock_embed(party)), times(60, 600, 900))
     change = CharacterChange("Aria", ARIA.fl, ARIA.fatigue, FatigueState())
     report = PartyReport((change,), ("Pippa",), 60, 60, round_after=2)
@@ -297,7 +318,7 @@ def test_the_board_a_reset_and_the_clock() -> None:
     fight = PartyReport((), (), 0, 600, round_after=11, fight_round=2)
     check(lambda: shown(fatigue.report_embed("Aria", fight, 60, quiet=True)), times(0, 600))
     with lang.speaking("es-ES"), pytest.raises(Exception, match="página"):
-        fatigue.party_embed(party, page=3)
+        cards.party_card(party, page=3)
 
 
 # --- settings, initiative, secret rolls ---------------------------------------------------
@@ -338,6 +359,25 @@ def test_initiative() -> None:
     check(lambda: initiative.turn_title(back) + "\n" + initiative.turn_text(back))
     passed = TurnReport(orc, Combatant("Troll", 3, 1), 2, None, down, (orc,))
     check(lambda: initiative.turn_title(passed) + "\n" + initiative.turn_text(passed))
+    fight = table(ARIA, monsters=(down,), initiative=fighting("Aria", "Troll", turn=1), clock=60)
+    faded = PartyReport(
+        (
+            CharacterChange(
+                "Aria", ARIA.fl, ARIA.fatigue, ARIA.fatigue, (FatigueEvent("temp_expired", "…"),)
+            ),
+        ),
+        (),
+        0,
+        60,
+    )
+    new_round = TurnReport(orc, Combatant("Aria", 9, 0, "character"), 3, faded, None, (orc,))
+    check(lambda: shown(initiative.turn_embed(fight, new_round, "Orc")), times(60))
+    check(lambda: shown(initiative.start_embed(fight)))
+    check(lambda: card_text(cards.order_card(started)), times(60))
+    many = table(initiative=fighting(*(f"Orc {n}" for n in range(12)), round_=1), clock=60)
+    check(lambda: card_text(cards.order_card(many, 2)), times(60))
+    check(lambda: card_text(cards.order_card(beaten)), times(60))
+    check(lambda: card_text(cards.order_card(table())), times(0))
 
 
 def test_secret_rolls() -> None:
@@ -361,6 +401,7 @@ def test_monster_blocks_and_hits() -> None:
     public = Sight(numbers=True, hidden_spots=False)
     for seen in (GM_ALONE, public, HIDDEN):
         check(lambda: shown(monsters.monster_embed(ORC, sight=seen)), rules_text)  # noqa: B023
+        check(lambda: card_text(cards.monster_card(ORC, seen)), rules_text)  # noqa: B023
         check(lambda: shown(monsters.roster_embed([ORC], seen)))  # noqa: B023
         check(lambda: shown(monsters.created_embed([ORC], seen)), rules_text)  # noqa: B023
     check(lambda: shown(monsters.gm_copy(monsters.monster_embed(ORC, sight=GM_ALONE))), rules_text)

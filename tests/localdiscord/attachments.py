@@ -112,17 +112,24 @@ def unknown_attachments(body: Any, attachments: list[dict[str, Any]]) -> list[st
     ]
 
 
-def broken_pictures(embeds: list[dict[str, Any]], attachments: list[dict[str, Any]]) -> list[str]:
-    """Pictures a message links (`attachment://…`) and does not carry, or carries under a name
-    Discord rewrites: Discord takes the message and shows nothing there."""
+def broken_pictures(
+    embeds: list[dict[str, Any]],
+    attachments: list[dict[str, Any]],
+    components: Iterable[Any] = (),
+) -> list[str]:
+    """Pictures a message links (`attachment://…`, in an embed or a Components V2 media gallery
+    or thumbnail) and does not carry, or carries under a name Discord rewrites: Discord takes
+    the message and shows nothing there."""
     names = {a["filename"] for a in attachments}
     problems = []
-    for url in _picture_urls(embeds):
+    links = [("embed picture", u) for u in _picture_urls(embeds)]
+    links += [("media", u) for u in _media_urls(components)]
+    for kind, url in links:
         name = url.removeprefix(ATTACHMENT_URL)
         if name not in names:
-            problems.append(f"embed picture {url} names no file of the message: nothing shows")
+            problems.append(f"{kind} {url} names no file of the message: nothing shows")
         elif not SAFE_NAME.match(name):
-            problems.append(f"embed picture {url}: Discord rewrites that filename, the link breaks")
+            problems.append(f"{kind} {url}: Discord rewrites that filename, the link breaks")
     return problems
 
 
@@ -134,6 +141,22 @@ def _picture_urls(embeds: Iterable[Any]) -> list[str]:
         for key, field in (("image", "url"), ("thumbnail", "url"), ("author", "icon_url")):
             urls.append((embed.get(key) or {}).get(field))
         urls.append((embed.get("footer") or {}).get("icon_url"))
+    return [u for u in urls if isinstance(u, str) and u.startswith(ATTACHMENT_URL)]
+
+
+def _media_urls(components: Iterable[Any]) -> list[str]:
+    """The `attachment://` links of a Components V2 tree: media gallery items, thumbnails."""
+    urls = []
+    for component in components:
+        if not isinstance(component, dict):
+            continue
+        media = [
+            item.get("media") for item in component.get("items") or [] if isinstance(item, dict)
+        ]
+        media.append(component.get("media"))
+        urls += [m.get("url") for m in media if isinstance(m, dict)]
+        inner = [*(component.get("components") or []), component.get("accessory")]
+        urls += _media_urls(inner)
     return [u for u in urls if isinstance(u, str) and u.startswith(ATTACHMENT_URL)]
 
 

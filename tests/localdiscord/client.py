@@ -415,4 +415,5 @@ class LocalDiscord:
             modal=base.modal,
             files=tuple((a["filename"], m.files[a["filename"]]) for a in m.attachments),
             attachments=tuple(m.attachments),
+            flags=m.flags,
         )

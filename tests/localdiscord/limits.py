@@ -1,6 +1,10 @@
 """Limits Discord enforces that its OpenAPI description does not express.
 
-Each check names the Discord error a real request would get.
+Each check names the Discord error a real request would get. The description already holds a
+section to one accessory (a button or a thumbnail) beside one to three text displays, a row to
+five items and a container to forty; what it leaves out is here: the Components V2 flag with
+content or embeds, 40 components and 4,000 characters of text in a whole message, a select
+menu alone in its row, five rows in a message without the flag, and five fields in a form.
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ from typing import Any
 
 LOCALIZED = ("name_localizations", "description_localizations")
 COMPONENTS_V2 = 1 << 15  # the message flag
-ACTION_ROW, STRING_SELECT, TEXT_DISPLAY = 1, 3, 10
+ACTION_ROW, BUTTON, STRING_SELECT, SECTION, TEXT_DISPLAY = 1, 2, 3, 9, 10
 RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX = 21, 22, 23
 LABELLED_ONLY = (RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX)  # allowed in a form only inside a Label
+ROWS_MAX = 5  # action rows in a message without the Components V2 flag
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 SUBCOMMANDS = (1, 2)
 MESSAGE_CREATES = ("/webhooks/{webhook_id}/{webhook_token}",)
@@ -178,11 +183,13 @@ def _layout(message: dict[str, Any]) -> list[str]:
     components in all and 4,000 characters of text; without the flag, only rows of buttons and
     menus."""
     components = [c for c in message.get("components") or [] if isinstance(c, dict)]
+    problems = _rows(_every(components))
     if not (message.get("flags") or 0) & COMPONENTS_V2:
         if any(c.get("type") != ACTION_ROW for c in components):
-            return ["components: layout components need the IS_COMPONENTS_V2 flag (50035)"]
-        return []
-    problems = []
+            problems.append("components: layout components need the IS_COMPONENTS_V2 flag (50035)")
+        if len(components) > ROWS_MAX:
+            problems.append(f"components: {len(components)} rows (max {ROWS_MAX} without V2)")
+        return problems
     if message.get("content") or message.get("embeds"):
         problems.append("IS_COMPONENTS_V2: a message can't have content or embeds (50035)")
     every = _every(components)
@@ -191,6 +198,18 @@ def _layout(message: dict[str, Any]) -> list[str]:
     text = sum(len(str(c.get("content") or "")) for c in every if c.get("type") == TEXT_DISPLAY)
     if text > 4000:
         problems.append(f"components: {text} characters of text (max 4000)")
+    return problems
+
+
+def _rows(every: list[dict[str, Any]]) -> list[str]:
+    """A select menu fills its row alone; a row holds buttons or one select, never both."""
+    problems = []
+    for component in every:
+        if component.get("type") != ACTION_ROW:
+            continue
+        kinds = [c.get("type") for c in component.get("components") or [] if isinstance(c, dict)]
+        if any(k != BUTTON for k in kinds) and len(kinds) > 1:
+            problems.append(f"components: a select menu shares its row with {len(kinds) - 1}")
     return problems
 
 

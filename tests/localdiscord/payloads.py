@@ -51,7 +51,7 @@ def interaction_payload(
         "type": kind,
         "data": data,
         "guild_id": str(guild.id),
-        "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+        "guild": {"id": str(guild.id), "locale": guild.locale, "features": list(guild.features)},
         "channel_id": str(channel.id),
         "channel": {
             "id": str(channel.id),
@@ -67,7 +67,7 @@ def interaction_payload(
         "version": 1,
         "app_permissions": str(permissions(guild, bot_member, channel)),
         "locale": locale or user.locale,
-        "guild_locale": "en-US",
+        "guild_locale": guild.locale,
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(guild.id)},
         "context": 0,

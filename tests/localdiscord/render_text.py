@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tests.localdiscord.reply import Reply, walk
 
-BUTTON, TEXT_INPUT, TEXT_DISPLAY, LABEL, CHECKBOX_GROUP = 2, 4, 10, 18, 22
+ACTION_ROW, BUTTON, TEXT_INPUT, SECTION, TEXT_DISPLAY, THUMBNAIL = 1, 2, 4, 9, 10, 11
+MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER, LABEL, CHECKBOX_GROUP = 12, 13, 14, 17, 18, 22
+V2 = 1 << 15  # a message whose components are its layout (Components V2)
+BAR = "┃ "  # a container's accent bar, before each of its lines
 SELECTS = (3, 5, 6, 7, 8)  # string, user, role, mentionable and channel selects
 MENTION = re.compile(r"<(@[!&]?|#)(\d+)>")
 
@@ -40,14 +43,15 @@ def _block(reply: Reply) -> str:
     lines = ["(only you can see this)"] if reply.ephemeral else []
     if reply.content:
         lines.append(reply.content)
-    # A Components V2 message's words are in its text displays.
-    lines += [c["content"] for c in walk(list(reply.components)) if c.get("type") == TEXT_DISPLAY]
-    for embed in reply.embeds:
-        lines += _embed(embed)
-    lines += [_attachment(a) for a in reply.attachments]
-    controls = _components(list(reply.components))
-    if controls:
-        lines.append(controls)
+    if reply.flags & V2:  # the layout is the message: shown in order, pictures where they sit
+        lines += _layout(list(reply.components), reply.attachments)
+    else:
+        for embed in reply.embeds:
+            lines += _embed(embed)
+        lines += [_attachment(a) for a in reply.attachments]
+        controls = _components(list(reply.components))
+        if controls:
+            lines.append(controls)
     if len(lines) == (1 if reply.ephemeral else 0):
         lines.append("(deferred, no answer yet)" if reply.deferred else "(empty reply)")
     return "\n".join(lines)
@@ -68,6 +72,38 @@ def _embed(embed: dict[str, Any]) -> list[str]:
     if footer := (embed.get("footer") or {}).get("text"):
         lines.append(f"-- {footer}")
     return lines
+
+
+def _layout(components: list[dict[str, Any]], attachments: Sequence[dict[str, Any]]) -> list[str]:
+    """A Components V2 layout as it reads from top to bottom: a container's lines behind its
+    accent bar, a section's accessory beside its first line, a row's buttons on one line, a
+    picture as its file (`📎 …`)."""
+    lines: list[str] = []
+    for c in components:
+        kind = c.get("type")
+        if kind == CONTAINER:
+            lines += [BAR + line for line in _layout(c.get("components") or [], attachments)]
+        elif kind == TEXT_DISPLAY:
+            lines += str(c.get("content", "")).split("\n")
+        elif kind == SECTION:
+            texts = _layout(c.get("components") or [], attachments) or [""]
+            beside = _layout([c["accessory"]], attachments) if c.get("accessory") else []
+            lines += [f"{texts[0]}  {' '.join(beside)}".rstrip(), *texts[1:]]
+        elif kind in (ACTION_ROW, BUTTON, *SELECTS):
+            lines.append(_components([c]))
+        elif kind == SEPARATOR:
+            lines.append("──")
+        elif kind in (MEDIA_GALLERY, THUMBNAIL, FILE):
+            items = c.get("items") or [c]
+            lines += [_media(item, attachments) for item in items]
+    return lines
+
+
+def _media(item: dict[str, Any], attachments: Sequence[dict[str, Any]]) -> str:
+    url = str((item.get("media") or item.get("file") or {}).get("url", ""))
+    name = url.removeprefix("attachment://")
+    found = next((a for a in attachments if a.get("filename") == name), None)
+    return _attachment(found) if found is not None else f"🖼️ {url}"
 
 
 def _attachment(attachment: dict[str, Any]) -> str:

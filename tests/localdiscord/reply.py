@@ -27,6 +27,7 @@ class Reply:
     modal: dict[str, Any] | None = None
     files: tuple[tuple[str, bytes], ...] = ()  # (filename, content) of each attachment
     attachments: tuple[dict[str, Any], ...] = ()  # as Discord returns them: id, description…
+    flags: int = 0  # the message's: ephemeral, Components V2 (its components are its layout)
 
     @property
     def embed(self) -> dict[str, Any]:
@@ -35,13 +36,31 @@ class Reply:
     @property
     def text(self) -> str:
         """Everything readable: content, then each embed's author, title, description, fields
-        and footer."""
-        parts: list[str | None] = [self.content]
+        and footer, or a Components V2 message's text displays in order."""
+        parts: list[str | None] = [self.content, *self.texts()]
         for e in self.embeds:
             parts += [(e.get("author") or {}).get("name"), e.get("title"), e.get("description")]
             parts += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]
             parts.append((e.get("footer") or {}).get("text"))
         return "\n".join(p for p in parts if p)
+
+    def lines(self) -> list[str]:
+        """The lines of text as sent, as a phone lays them out one under another: the content's,
+        each embed's author, title, description, each field's name and value, footer, and a
+        Components V2 message's text displays (a line break starts a new line; a long line
+        wraps on a phone, which `len` of each line shows)."""
+        parts: list[str] = [self.content, *self.texts()]
+        for e in self.embeds:
+            parts += [(e.get("author") or {}).get("name") or "", e.get("title") or ""]
+            parts.append(e.get("description") or "")
+            for f in e.get("fields") or []:
+                parts += [str(f.get("name") or ""), str(f.get("value") or "")]
+            parts.append((e.get("footer") or {}).get("text") or "")
+        return [line for part in parts if part for line in part.split("\n")]
+
+    def texts(self) -> list[str]:
+        """A Components V2 message's text displays, top to bottom (its words)."""
+        return [c["content"] for c in walk(list(self.components)) if c.get("type") == 10]
 
     def buttons(self) -> list[dict[str, Any]]:
         return [c for c in walk(list(self.components)) if c.get("type") == 2]

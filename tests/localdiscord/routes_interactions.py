@@ -63,7 +63,7 @@ class _Routes:
 
     def _apply(self, message: MessageRecord, body: dict[str, Any], created: bool = False) -> None:
         message.created(body) if created else message.apply(body)
-        for problem in broken_pictures(message.embeds, message.attachments):
+        for problem in broken_pictures(message.embeds, message.attachments, message.components):
             self.s.record(f"message {message.id}: {problem}")
 
     async def callback(self, request: web.Request) -> web.Response:

@@ -120,6 +120,10 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
     threads: list[Channel] = field(default_factory=list)  # not in GUILD_CREATE: never cached
+    # The server's language (`guild_locale`): Discord sets it to en-US unless the server is a
+    # Community server (`features` has "COMMUNITY"), whose admins choose it.
+    locale: str = "en-US"
+    features: list[str] = field(default_factory=list)
 
     def role(self, name: str) -> Role:
         return next(r for r in self.roles if r.name == name)
@@ -256,8 +260,8 @@ def guild_create_payload(guild: Guild) -> dict[str, Any]:
         "name": guild.name,
         "owner_id": str(guild.owner_id),
         "icon": None,
-        "features": [],
-        "preferred_locale": "en-US",
+        "features": list(guild.features),
+        "preferred_locale": guild.locale,
         "unavailable": False,
         "large": False,
         "member_count": len(guild.members),

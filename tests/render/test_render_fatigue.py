@@ -1,8 +1,10 @@
-"""render.fatigue: the clock format, the bar, one character, a change, the board, reports."""
+"""render.fatigue and render.cards: the clock format, the bar, a character's card, a change in
+three lines, the party's card, reports."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import discord
@@ -10,11 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from render import cards
 from render import fatigue as render
-from render.common import DESCRIPTION_MAX, band_colour
+from render.common import DESCRIPTION_MAX, NEUTRAL, band_colour
 from rules.errors import RulesError
 from rules.fatigue import FatigueState
 from table import partyops
+from table.combat import Combatant, Initiative
 from table.model import ChannelSettings, Character, Table
 
 OGRE_FL = Fraction(41, 2)  # bands of 20, Maximum FP 100
@@ -102,96 +106,132 @@ def test_bar_is_full_only_at_maximum_and_empty_only_at_zero(seed: int) -> None:
 # --- one character -------------------------------------------------------------------------
 
 
-def test_character_embed_shows_band_fp_temp_cap_and_vp() -> None:
+def card_text(card: cards.Card) -> str:
+    return "\n".join([card.heading, *(e.text for e in card.entries), card.notes])
+
+
+def test_a_characters_card_shows_band_fp_temp_cap_and_vp() -> None:
     bree = character("Bree", fp=65, temp=3, temp_expires=600, exhausted_cap=True, vp_damage=2)
-    embed = render.character_embed(bree, clock=60)
-    text = embed_text(embed)
-    assert embed.title == "🔴 Bree — Exhausted"
-    assert embed.colour == band_colour("Exhausted")
-    assert "65/100 FP" in text
-    assert "3 Temporary FP (until Day 1, 00:10)" in text
-    assert "Exhausted cap: FP ≥ 61" in text
-    assert "2 VP damage" in text
+    card = cards.character_card(bree, clock=60)
+    text = card_text(card)
+    assert card.heading.startswith("### 🔴 Bree — Exhausted\n-# Game clock: Day 1, 00:01")
+    assert card.colour == band_colour("Exhausted")
+    (entry,) = card.entries
+    assert entry.acts and entry.name == "Bree"  # Spend 1 beside it
+    assert "65/100 FP" in entry.text
+    assert "3 Temporary FP (until Day 1, 00:10)" in entry.text
+    assert "Exhausted cap: FP ≥ 61" in entry.text
+    assert "2 VP damage" in entry.text
     assert "Fresh 0–20" in text and "Shattered 81–100" in text
-    assert "20.5" in text
+    assert "Fatigue Level 20.5 · Maximum FP 100" in card.notes
 
 
-def test_character_embed_says_when_temporary_fp_is_fading() -> None:
-    text = embed_text(render.character_embed(character("Bree", temp=2, temp_expires=60), 120))
-    assert "fading since Day 1, 00:01" in text
+def test_a_characters_card_says_when_temporary_fp_is_fading() -> None:
+    card = cards.character_card(character("Bree", temp=2, temp_expires=60), 120)
+    assert "fading since Day 1, 00:01" in card_text(card)
 
 
 def test_character_without_a_fatigue_level() -> None:
     with pytest.raises(RulesError, match="/character set"):
-        render.character_embed(character("Nobody", fl=None), 0)
+        cards.character_card(character("Nobody", fl=None), 0)
 
 
-def test_change_embed_lists_the_events_and_before_after() -> None:
+def lines(embed: discord.Embed) -> list[str]:
+    return [embed.title or "", *(embed.description or "").splitlines()]
+
+
+def test_a_spend_is_three_lines_who_fp_with_the_band_and_the_cap_it_set() -> None:
     t = table(character("Bree", fp=55, temp=2, temp_expires=600))
     _, change = partyops.spend(t, "Bree", 12)  # 2 absorbed, 55 → 65: into Exhausted
     embed = render.change_embed("Bree spends 12 FP", change, clock=0)
-    text = embed_text(embed)
     assert embed.colour == band_colour("Exhausted")
-    assert "FP: 55 → **65** / 100" in text
-    assert "Band: Tired → Exhausted" in text
-    assert "Temporary FP: 2 → 0" in text
-    for event in change.events:
-        assert event.text in text
-    assert any("61" in e.text for e in change.events if e.kind == "cap_set")
+    assert lines(embed) == [
+        "🔴 Bree spends 12 FP",
+        "FP 55 → **65** / 100 · Tired → Exhausted · Temporary FP 2 → 0",
+        "Exhausted cap: FP ≥ 61 until a Break",
+    ]
+    assert not embed.fields
 
 
-def test_change_embed_shows_an_unchanged_count_once() -> None:
-    # A rest that leaves VP damage as it was: "VP damage: 1", never "1 → 1".
-    t = table(character("Bree", fp=30, vp_damage=1))
-    _, change = partyops.recover(t, "Bree", 5)
-    text = embed_text(render.change_embed("Bree recovers", change, clock=0))
-    assert "VP damage: 1" in text.splitlines()
-    assert "1 → 1" not in text
+def test_a_spend_with_nothing_more_to_say_is_two_lines() -> None:
+    _, change = partyops.spend(table(character("Bree", fp=5)), "Bree", 1)
+    assert lines(render.change_embed("Bree spends 1 FP", change, 0)) == [
+        "🟢 Bree spends 1 FP",
+        "FP 5 → **6** / 100 · Fresh",
+    ]
 
 
-# --- the party board -----------------------------------------------------------------------
+def test_a_spend_over_maximum_says_the_vp_damage() -> None:
+    t = table(character("Bree", fp=100, shattered_cap=True, exhausted_cap=True, vp_damage=1))
+    _, change = partyops.spend(t, "Bree", 3)
+    assert lines(render.change_embed("Bree spends 3 FP", change, 0))[2:] == [
+        "+1 VP damage (2 to apply on the sheet)"
+    ]
 
 
-def test_board_colour_is_the_worst_band_and_each_line_has_its_emoji() -> None:
+def test_a_recovery_the_cap_holds_says_the_cap() -> None:
+    t = table(character("Bree", fp=62, exhausted_cap=True))
+    _, change = partyops.recover(t, "Bree", 5)  # 62 → 61: the cap's floor
+    assert lines(render.change_embed("Bree recovers", change, clock=0)) == [
+        "🔴 Bree recovers",
+        "FP 62 → **61** / 100 · Exhausted",
+        "Exhausted cap: FP ≥ 61 until a Break",
+    ]
+
+
+# --- the party's card ----------------------------------------------------------------------
+
+
+def test_the_party_card_is_in_the_worst_bands_colour_and_each_line_has_its_emoji() -> None:
     t = table(
         character("Amy", fp=5),
         character("Bree", fp=45),
         character("Cid", fp=25),
         character("Nobody", fl=None),
     )
-    embed = render.party_embed(t)
-    names = [f.name for f in embed.fields]
-    assert names == ["🟢 Amy — Fresh", "🟠 Bree — Tired", "🟡 Cid — Fatigued", "⚪ Nobody"]
-    assert embed.colour == band_colour("Tired")
-    assert "▰▰▰▰▱▱▱▱▱▱ 45/100 FP" in field_value(embed, 1)
-    assert "/character set" in field_value(embed, 3)
-
-
-def test_board_over_maximum_is_shattered_and_says_so() -> None:
-    embed = render.party_embed(table(character("Bree", fp=104, shattered_cap=True, vp_damage=1)))
-    assert embed.fields[0].name == "🟣 Bree — Shattered"
-    assert "104/100 FP (over Maximum)" in field_value(embed, 0)
-    assert "Shattered cap: FP ≥ 81" in field_value(embed, 0)
-
-
-def test_board_pages() -> None:
-    t = table(*(character(f"Hero {i:02}") for i in range(23)))
-    first, third = render.party_embed(t, 1), render.party_embed(t, 3)
-    assert len(first.fields) == render.PAGE_SIZE
-    assert [f.name for f in third.fields] == [
-        "🟢 Hero 20 — Fresh",
-        "🟢 Hero 21 — Fresh",
-        "🟢 Hero 22 — Fresh",
+    card = cards.party_card(t)
+    heads = [e.text.splitlines()[0] for e in card.entries]
+    assert heads == [
+        "**🟢 Amy — Fresh**",
+        "**🟠 Bree — Tired**",
+        "**🟡 Cid — Fatigued**",
+        "**⚪ Nobody**",
     ]
-    assert third.footer.text is not None and third.footer.text.startswith("Page 3/3")
+    assert [e.acts for e in card.entries] == [True, True, True, False]  # Spend 1 needs an FL
+    assert card.colour == band_colour("Tired")
+    assert "▰▰▰▰▱▱▱▱▱▱ 45/100 FP" in card.entries[1].text
+    assert "/character set" in card.entries[3].text
+
+
+def test_the_party_card_over_maximum_is_shattered_and_says_so() -> None:
+    card = cards.party_card(table(character("Bree", fp=104, shattered_cap=True, vp_damage=1)))
+    (entry,) = card.entries
+    assert entry.text.startswith("**🟣 Bree — Shattered**")
+    assert "104/100 FP (over Maximum)" in entry.text
+    assert "Shattered cap: FP ≥ 81" in entry.text
+
+
+def test_the_party_card_pages() -> None:
+    t = table(*(character(f"Hero {i:02}") for i in range(23)))
+    first, third = cards.party_card(t, 1), cards.party_card(t, 3)
+    assert len(first.entries) == cards.PAGE_SIZE and (first.page, first.pages) == (1, 3)
+    assert [e.name for e in third.entries] == ["Hero 20", "Hero 21", "Hero 22"]
+    assert "-# Page 3/3 · Day 1, 00:00" in third.heading
     with pytest.raises(RulesError, match="3 pages"):
-        render.party_embed(t, 4)
+        cards.party_card(t, 4)
 
 
-def test_empty_board() -> None:
-    embed = render.party_embed(table())
-    assert "/character create" in (embed.description or "")
-    assert not embed.fields
+def test_an_empty_party_card() -> None:
+    card = cards.party_card(table())
+    assert "/character create" in card.notes
+    assert not card.entries
+
+
+def test_an_entry_never_passes_its_share_of_a_cards_characters() -> None:
+    long = character("A" * 40, fp=104, temp=99, temp_expires=10**6, shattered_cap=True)
+    text = cards.party_entry(long, 0).text
+    assert len(text) <= cards.ENTRY_MAX
+    assert cards.clipped("x" * 500).endswith("…") and len(cards.clipped("x" * 500)) == 360
 
 
 # --- reports -------------------------------------------------------------------------------
@@ -247,3 +287,18 @@ def test_clock_embed_lists_running_temporary_fp() -> None:
     assert [f.name for f in embed.fields] == ["Temporary FP"]
     assert "Bree" in field_value(embed, 0) and "until Day 1, 00:15" in field_value(embed, 0)
     assert "Odo" not in field_value(embed, 0)
+
+
+def test_the_fight_card_is_in_the_colour_of_whose_turn_it_is() -> None:
+    t = table(character("Aria", fp=45), character("Nobody", fl=None))
+    order = (
+        Combatant("Aria", 20, 0, "character", 7),
+        Combatant("Goblin", 15, 1, "monster"),
+        Combatant("Nobody", 10, 2, "character", 7),
+    )
+    colours = [
+        cards.order_card(replace(t, initiative=Initiative(order, round=1, turn=turn))).colour
+        for turn in range(3)
+    ]
+    assert colours == [band_colour("Tired"), cards.FIGHT, NEUTRAL]  # a monster's turn: red
+    assert cards.order_card(replace(t, initiative=Initiative(order))).colour == NEUTRAL

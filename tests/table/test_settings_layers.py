@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lang import TABLE_LOCALES
 from rules.errors import RulesError
 from table.model import Table
 from table.settings import (
@@ -21,6 +22,7 @@ from table.settings import (
 )
 from table.sheet import SettingsOptions, change_server_settings, change_settings
 
+GUILD = 2  # the tables' server
 VALUES: dict[str, st.SearchStrategy[Any]] = {
     "ties": st.sampled_from(["fail", "succeed"]),
     "round_seconds": st.integers(1, 3600),
@@ -28,12 +30,13 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "break_minutes": st.integers(1, 24 * 60),
     "short_minutes": st.integers(1, 24 * 60),
     "long_minutes": st.integers(1, 24 * 60),
-    "gm_role_id": st.integers(1, 2**63 - 1),
+    "gm_role_id": st.integers(GUILD + 1, 2**63 - 1),  # never @everyone's, the server's own id
     "threads": st.sampled_from(["shared", "own"]),
     "history_keep": st.integers(HISTORY_KEEP_MIN, HISTORY_KEEP_MAX),
     "player_rests": st.sampled_from(["allowed", "gm"]),
     "init_dice": st.sampled_from(["1d10", "1d20", "1d6+2", "2d8"]),
     "monster_stats": st.sampled_from(["shown", "hidden"]),
+    "language": st.sampled_from(TABLE_LOCALES),
 }
 
 
@@ -48,7 +51,7 @@ def test_the_strategies_cover_every_setting() -> None:
 @given(own=some_settings(), server=some_settings())
 def test_own_then_server_then_default(own: dict[str, Any], server: dict[str, Any]) -> None:
     layer = server_layer(server)
-    table = Table(1, 2).relayered(own, layer)
+    table = Table(1, GUILD).relayered(own, layer)
     for name in SETTING_NAMES:
         value = getattr(table.settings, name)
         if name in own:
@@ -65,7 +68,7 @@ def test_own_then_server_then_default(own: dict[str, Any], server: dict[str, Any
 def test_a_server_change_keeps_what_the_channel_set(
     own: dict[str, Any], server: dict[str, Any], new: dict[str, Any]
 ) -> None:
-    table = Table(1, 2).relayered(own, server_layer(server))
+    table = Table(1, GUILD).relayered(own, server_layer(server))
     options = SettingsOptions(**new) if new else SettingsOptions(reset="all")
     changed, _ = change_server_settings(table, options)
     for name in own:
@@ -79,7 +82,7 @@ def test_a_server_change_keeps_what_the_channel_set(
 
 
 def test_reset_forgets_and_clear_gm_role_follows_the_server() -> None:
-    table = Table(1, 2).relayered(
+    table = Table(1, GUILD).relayered(
         {"rest_rate": 5, "gm_role_id": 7}, server_layer({"gm_role_id": 9})
     )
     assert table.settings.gm_role_id == 7
