@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from typing import NamedTuple
 
 from store import codec
@@ -60,6 +61,13 @@ _CHANNEL_SQL = {
     for n in range(len(PARTS) + 1)
     for parts in itertools.combinations(PARTS, n)
 }
+
+
+Check = Callable[[Table], None]  # refuses (raises) when the actor may not, by the table read
+
+
+def anyone(table: Table) -> None:
+    """No check (the store's own tests, tools)."""
 
 
 class Loaded(NamedTuple):

@@ -63,29 +63,21 @@ async def save_change(
     stored: bool,
     interaction_id: int | None = None,
 ) -> Event:
-    """Write what changed from `before` to `after` and log it (`stored`: the channel's row
-    exists already); returns the new event, as `history` would read it."""
-    old, new = snapshot.diff(before, after)
+    """Write what changed and log it (`stored`: the channel's row exists already); returns the
+    new event, as `history` would read it."""
     held = event_log.HeldWrites() if tx.dialect == "postgres" else None
-    await _write_rows(tx if held is None else held, after, old, new, stored)
+    old, new = await write_rows(tx if held is None else held, before, after, stored)
     return await event_log.log_change(
         tx, after, actor_id, action, now, old, new, interaction_id, held=held
     )
 
 
 async def write_rows(
-    tx: Executes, before: Table, after: Table, stored: bool
+    rows: Executes, before: Table, after: Table, stored: bool
 ) -> tuple[snapshot.Snapshot, snapshot.Snapshot]:
-    """Write what changed from `before` to `after`, logging nothing (the caller logs what it
-    did its own way: an import); returns the change's snapshots, as `diff` gives them."""
+    """Write what changed from `before` to `after`, logging nothing (an import logs what it did
+    its own way); returns the change's snapshots, as `diff` gives them."""
     old, new = snapshot.diff(before, after)
-    await _write_rows(tx, after, old, new, stored)
-    return old, new
-
-
-async def _write_rows(
-    rows: Executes, after: Table, old: snapshot.Snapshot, new: snapshot.Snapshot, stored: bool
-) -> None:
     channel_id = after.channel_id
     if "channel" in new or not stored:  # events and characters need the channel row
         await upsert_channel(rows, after)
@@ -111,6 +103,7 @@ async def _write_rows(
         else:
             state_json = json.dumps(state, ensure_ascii=False, sort_keys=True)
             await rows.execute(_UPSERT["initiatives"], channel_id, state_json)
+    return old, new
 
 
 async def upsert_channel(tx: Executes, table: Table) -> None:

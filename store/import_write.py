@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -28,7 +28,7 @@ from lang import _
 from rules.errors import RulesError
 from store import event_log, roll_log
 from store.backend import Tx, batches
-from store.channel_read import load_channel
+from store.channel_read import Check, anyone, load_channel
 from store.channel_write import write_rows
 from store.errors import StoreError
 from store.events import read_log
@@ -40,8 +40,6 @@ from table.roll_log import KEEP_DEFAULT
 from table.settings import HISTORY_KEEP_MAX
 from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
-
-Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +77,6 @@ class ImportDone:
     left_out: int = 0  # older changes of the file's, past what the channel keeps
     rolls: int = 0  # rolls of the file's written to the roll log
     rolls_left_out: int = 0  # older rolls of the file's, past what the roll log keeps
-
-
-def anyone(table: Table) -> None:
-    return None
 
 
 async def _is_empty(tx: Tx, table: Table, logged: bool) -> bool:

@@ -12,7 +12,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -21,7 +20,7 @@ from lang import _
 from rules.errors import RulesError
 from store import event_log
 from store.backend import Backend, Row, Tx
-from store.channel_read import load_channel
+from store.channel_read import Check, anyone, load_channel
 from store.channel_write import upsert_channel
 from table.event import Event
 from table.model import Table
@@ -84,13 +83,6 @@ async def live_hash(backend: Backend, channel_id: int) -> str | None:
     sql = "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0"
     row = await backend.read(lambda tx: tx.fetchone(sql, channel_id), single=True)
     return None if row is None else str(row["token_hash"])
-
-
-Check = Callable[[Table], None]  # raises when the actor may not, by the table read
-
-
-def anyone(table: Table) -> None:
-    """No check (the store's own tests, tools)."""
 
 
 def _part(ref: str | None) -> dict[str, Any]:

@@ -86,20 +86,15 @@ async def _end_of_use(conn: asyncpg.Connection) -> None:
     left open)."""
 
 
-class _FloorRetries(logging.Filter):
+def _not_floor_retry(record: logging.LogRecord) -> bool:
     """asyncpg's pool logs each try to reconnect its standing connection with a traceback: the
     store's outage errors say it already, as it begins and ends (`bot.outages`)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("Failed to restore the pool connection floor")
-
-
-_FLOOR_RETRIES = _FloorRetries()
+    return not record.getMessage().startswith("Failed to restore the pool connection floor")
 
 
 async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
     """The store's pool: at most 10 connections (tests pass `connection_class`)."""
-    logging.getLogger("asyncpg.pool").addFilter(_FLOOR_RETRIES)  # once: the same filter
+    logging.getLogger("asyncpg.pool").addFilter(_not_floor_retry)  # added once
     return await asyncpg.create_pool(
         url,
         min_size=1,

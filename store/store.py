@@ -12,7 +12,7 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from store import chart, import_write, links, roll_log, secrets, undo
 from store.backend import Backend, Tx
-from store.channel_read import load_channel
+from store.channel_read import Check, anyone, load_channel
 from store.channel_write import apply_change
 from store.errors import StoreError
 from store.events import read_log, read_newest, read_page
@@ -262,7 +262,7 @@ class Store:
         actor_id: int,
         imported: Imported,
         *,
-        check: import_write.Check = import_write.anyone,
+        check: Check = anyone,
         replace: tuple[int | None] | None = None,
         interaction_id: int | None = None,
         rolls_keep: int = KEEP_DEFAULT,
@@ -291,7 +291,7 @@ class Store:
         locale: str | None,
         key: bytes,
         *,
-        check: links.Check = links.anyone,
+        check: Check = anyone,
         interaction_id: int | None = None,
     ) -> tuple[str, bool]:
         """The token of the channel's web page link, and whether it was made now ("table link");
@@ -313,7 +313,7 @@ class Store:
         guild_id: int | None,
         actor_id: int,
         *,
-        check: links.Check = links.anyone,
+        check: Check = anyone,
         interaction_id: int | None = None,
     ) -> bool:
         """Revoke the channel's web page link (logged as "table revoke"); False when it has
