@@ -31,7 +31,7 @@ from store.backend import Tx, batches
 from store.channel_read import Check, anyone, load_channel
 from store.channel_write import write_rows
 from store.errors import StoreError
-from store.events import read_log
+from store.event_log import read_log
 from table.actions import IMPORT_ACTION
 from table.event import Event
 from table.imported import IMPORT, Imported, holds_nothing
@@ -109,11 +109,8 @@ async def import_channel(
         raise StoreError("An import checked for another server")
     current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
     check(current)
-    newest = await tx.fetchone(
-        "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
-    )
-    newest_id = None if newest is None else int(newest["id"])
-    empty = await _is_empty(tx, current, newest is not None)
+    newest_id, newest_seq = await event_log.newest(tx, channel_id)
+    empty = await _is_empty(tx, current, newest_id is not None)
     if not empty and replace is None:
         count = await tx.fetchone(
             "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id
@@ -127,7 +124,7 @@ async def import_channel(
             )
         )
     table = imported.table(channel_id, current.server)
-    first_seq = (0 if newest is None else int(newest["seq"] or 0)) + 1
+    first_seq = newest_seq + 1
     old, new = await write_rows(tx, current, table, stored)
     history = imported.history
     kept = kept_changes(history, min(table.settings.history_keep, HISTORY_KEEP_MAX))

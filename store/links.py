@@ -64,11 +64,12 @@ _FIND = (
     "SELECT ref, channel_id, guild_id, locale, token_hash, revoked FROM web_links"
     " WHERE token_hash = ?"
 )
+_LIVE = "SELECT ref, nonce, token_hash FROM web_links WHERE channel_id = ? AND revoked = 0"
 
 
 async def find_link(backend: Backend, token: str) -> Link | None:
-    """The live link with this token, else None, whatever the reason (unknown, revoked or not
-    a token at all): the same work either way, the hashes compared in constant time."""
+    """`Store.find_link`: whatever the reason for None (unknown, revoked or not a token at
+    all), the same work, the hashes compared in constant time."""
     digest = token_hash(token)
     row = await backend.read(lambda tx: tx.fetchone(_FIND, digest), single=True)
     stored = _NONE_MATCHES if row is None else str(row["token_hash"])
@@ -79,9 +80,8 @@ async def find_link(backend: Backend, token: str) -> Link | None:
 
 
 async def live_hash(backend: Backend, channel_id: int) -> str | None:
-    """The hash of the channel's live link's token, or None: what open pages are checked by."""
-    sql = "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0"
-    row = await backend.read(lambda tx: tx.fetchone(sql, channel_id), single=True)
+    """`Store.live_hash`."""
+    row = await backend.read(lambda tx: tx.fetchone(_LIVE, channel_id), single=True)
     return None if row is None else str(row["token_hash"])
 
 
@@ -90,11 +90,13 @@ def _part(ref: str | None) -> dict[str, Any]:
     return {"characters": {}, WEB: {"link": None if ref is None else {"ref": ref}}}
 
 
-async def _live(tx: Tx, channel_id: int) -> Row | None:
-    return await tx.fetchone(
-        "SELECT ref, nonce, token_hash FROM web_links WHERE channel_id = ? AND revoked = 0",
-        channel_id,
-    )
+async def _live(
+    tx: Tx, channel_id: int, guild_id: int | None, check: Check, interaction_id: int | None
+) -> tuple[Table, bool, Row | None]:
+    """The channel as `load_channel` reads it, once `check` lets the actor, and its live link."""
+    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
+    check(table)
+    return table, stored, await tx.fetchone(_LIVE, channel_id)
 
 
 async def _log(
@@ -119,12 +121,8 @@ async def make_link(
     check: Check = anyone,
     interaction_id: int | None = None,
 ) -> tuple[str, bool]:
-    """The token of the channel's live link, and whether it was made now (logged as
-    "table link"); the one there is, when its token can be made again with `key`. `check`
-    refuses (raises) by the table this transaction reads: who may, by its settings."""
-    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
-    check(table)
-    live = await _live(tx, channel_id)
+    """`Store.make_link`'s transaction."""
+    table, stored, live = await _live(tx, channel_id, guild_id, check, interaction_id)
     if live is not None:
         token = token_for(key, live["nonce"])
         if hmac.compare_digest(token_hash(token), live["token_hash"]):
@@ -159,11 +157,8 @@ async def revoke_link(
     check: Check = anyone,
     interaction_id: int | None = None,
 ) -> bool:
-    """Revoke the channel's live link (logged as "table revoke"); False when it has none.
-    `check` as for `make_link`."""
-    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
-    check(table)
-    live = await _live(tx, channel_id)
+    """`Store.revoke_link`'s transaction."""
+    table, stored, live = await _live(tx, channel_id, guild_id, check, interaction_id)
     if live is None:
         return False
     await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
@@ -185,7 +180,7 @@ async def _relink(
 ) -> Event:
     """The channel's live link, `was` (by ref; None: none), becomes `now`, logged as `action`;
     refused if it is no longer `was`."""
-    live = await _live(tx, current.channel_id)
+    live = await tx.fetchone(_LIVE, current.channel_id)
     if (None if live is None else live["ref"]) != was:
         raise RulesError(_("Can't undo that: the web page link changed since"))
     await tx.execute(

@@ -195,9 +195,8 @@ def _connect_failure(error: BaseException, waited: float) -> str:
     else:
         what = "the server refused it"
     after = f" (tried for {waited:g} s)" if waited > 0 and not final else ""
-    detail = _reason(error)
     return (
-        f"Could not open the PostgreSQL database: {what}{after}: {detail}. "
+        f"Could not open the PostgreSQL database: {what}{after}: {_reason(error)}. "
         "Check DATABASE_URL and that the server is up"
     )
 

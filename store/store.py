@@ -10,14 +10,14 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
-from store import chart, import_write, links, roll_log, secrets, undo
+from store import chart, import_write, links, roll_log, undo
 from store.backend import Backend, Tx
 from store.channel_read import Check, anyone, load_channel
 from store.channel_write import apply_change
 from store.errors import StoreError
-from store.events import read_log, read_newest, read_page
+from store.event_log import read_log, read_newest, read_page
 from store.postgres import PostgresBackend, is_postgres_url
-from store.secrets import SecretRoll
+from store.roll_log import SecretRoll
 from store.sqlite import PREFIX as SQLITE_PREFIX
 from store.sqlite import SqliteBackend
 from table.event import Event
@@ -68,13 +68,11 @@ class Store:
         retry_for: float = 0.0,
     ) -> _Opening:
         """`retry_for`: seconds to keep trying a database server that can't be reached yet."""
-        return _Opening(lambda: cls._open(url, now, sqlite_synchronous, retry_for))
 
-    @classmethod
-    async def _open(
-        cls, url: str, now: Callable[[], datetime], synchronous: str, retry_for: float
-    ) -> Store:
-        return cls(await open_backend(url, synchronous, retry_for), now)
+        async def opening() -> Store:
+            return cls(await open_backend(url, sqlite_synchronous, retry_for), now)
+
+        return _Opening(opening)
 
     @property
     def dialect(self) -> str:
@@ -174,7 +172,7 @@ class Store:
 
     async def find_secret(self, message_id: int) -> SecretRoll | None:
         """The secret roll the channel message `message_id` announces, if one was saved."""
-        return await secrets.find_secret(self.backend, message_id)
+        return await roll_log.find_secret(self.backend, message_id)
 
     async def channel_rolls(self, channel_id: int) -> list[LoggedRoll]:
         """The channel's roll log, oldest first, secret rolls too (/export)."""
@@ -329,11 +327,11 @@ class Store:
 
     async def save_secret(self, roll: SecretRoll) -> None:
         """Save a secret roll for the GM's peek and Reveal (the same message twice: the first)."""
-        await secrets.save_secret(self.backend, roll)
+        await roll_log.save_secret(self.backend, roll)
 
     async def mark_revealed(self, roll: SecretRoll, gm_id: int) -> bool:
         """Mark the roll revealed by `gm_id`; False when it already was (by anyone)."""
-        return await secrets.mark_revealed(self.backend, roll, gm_id)
+        return await roll_log.mark_revealed(self.backend, roll, gm_id)
 
     async def log_rolls(
         self, rolls: Sequence[tuple[int, LoggedRoll]], keep: int, trimmed: Sequence[int] = ()

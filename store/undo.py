@@ -14,7 +14,7 @@ from store.backend import Tx
 from store.channel_read import load_channel
 from store.channel_write import save_change
 from store.errors import StoreError
-from store.events import UNDID, event_from_row
+from store.event_log import UNDID, event_from_row
 from store.import_write import forget_import, is_import
 from table.event import Event
 from table.model import Table
@@ -103,7 +103,7 @@ async def undo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Und
     target = await latest_event(tx, channel_id, None if gm else actor_id)
     if expect is not None and (target is None or target.id != expect):
         raise RulesError(changed_since_asked(redo=False))
-    newest = await event_log.newest_seq(tx, channel_id)
+    _, newest = await event_log.newest(tx, channel_id)
     if target is None:
         if newest > keep:  # the log has reached its bound: older changes are gone
             raise RulesError(too_old(keep))
@@ -168,7 +168,8 @@ async def redo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Red
         raise RulesError(nothing_to_redo(gm))
     change = await _event(tx, undo.undoes)
     keep = current.settings.history_keep
-    if not event_log.still_kept(undo, await event_log.newest_seq(tx, channel_id), keep):
+    _, newest = await event_log.newest(tx, channel_id)
+    if not event_log.still_kept(undo, newest, keep):
         raise RulesError(too_old(keep, change, redo=True))
     if links.is_link_change(change):  # the web page's link: not part of the table
         return await links.redo_link_change(
