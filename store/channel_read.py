@@ -15,6 +15,7 @@ from typing import NamedTuple
 from store import codec
 from store.backend import Tx
 from store.errors import AlreadyApplied
+from store.event_log import Request
 from table import snapshot
 from table.model import SETTING_NAMES, Table
 from table.parts import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, PARTS, Parts
@@ -99,6 +100,13 @@ async def load_channel(
         channel_id, guild_id, channel, rows[CHARACTERS] or [], rows[MONSTERS], order
     )
     return Loaded(table, channel["channel_id"] is not None)
+
+
+async def load_for(tx: Tx, request: Request, parts: Parts = EVERYTHING) -> Loaded:
+    """The channel as a change reads it: AlreadyApplied if its interaction's change is logged."""
+    return await load_channel(
+        tx, request.channel_id, request.guild_id, parts, request.interaction_id
+    )
 
 
 def _rows(found: object) -> list[tuple[object, ...]] | None:

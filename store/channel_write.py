@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from store import codec, event_log
 from store.backend import Tx
-from store.channel_read import load_channel
+from store.channel_read import load_for
 from store.errors import StoreError
+from store.event_log import Request
 from table import snapshot
 from table.event import Event
 from table.model import Table
@@ -31,45 +31,28 @@ class Executes(Protocol):
 
 
 async def apply_change(
-    tx: Tx,
-    now: datetime,
-    channel_id: int,
-    guild_id: int | None,
-    actor_id: int,
-    action: str,
-    fn: Callable[[Table], tuple[Table, R]],
-    parts: Parts,
-    interaction_id: int | None,
+    tx: Tx, request: Request, action: str, fn: Callable[[Table], tuple[Table, R]], parts: Parts
 ) -> R:
     """`Store.apply`'s transaction: AlreadyApplied if this interaction's change is logged, else
     the channel's Table through `fn`, and what changed written and logged (nothing at all if
     nothing changed)."""
-    before, stored = await load_channel(tx, channel_id, guild_id, parts, interaction_id)
+    before, stored = await load_for(tx, request, parts)
     after, result = fn(before)
-    if not isinstance(after, Table) or after.channel_id != channel_id:
+    if not isinstance(after, Table) or after.channel_id != request.channel_id:
         raise StoreError(f"{action}: must return the same channel's Table")
     if after != before:
-        await save_change(tx, before, after, actor_id, action, now, stored, interaction_id)
+        await save_change(tx, request, before, after, action, stored)
     return result
 
 
 async def save_change(
-    tx: Tx,
-    before: Table,
-    after: Table,
-    actor_id: int,
-    action: str,
-    now: datetime,
-    stored: bool,
-    interaction_id: int | None = None,
+    tx: Tx, request: Request, before: Table, after: Table, action: str, stored: bool
 ) -> Event:
     """Write what changed and log it (`stored`: the channel's row exists already); returns the
     new event, as `history` would read it."""
     held = event_log.HeldWrites() if tx.dialect == "postgres" else None
     old, new = await write_rows(tx if held is None else held, before, after, stored)
-    return await event_log.log_change(
-        tx, after, actor_id, action, now, old, new, interaction_id, held=held
-    )
+    return await event_log.log_change(tx, request, after, action, old, new, held=held)
 
 
 async def write_rows(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,18 @@ from table.undo import REDO_ACTION
 PRUNE_EVERY = 50  # a channel's events between two prunings
 # What event_keys records: characters and monsters by name key, the turn order as one item.
 KEYED_PARTS = ("characters", "monsters", INITIATIVE)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A change as asked, what its event records: the channel, its server, who asks, through
+    which interaction (if any), and the time it is logged at (read as its transaction begins)."""
+
+    channel_id: int
+    guild_id: int | None
+    actor_id: int
+    interaction_id: int | None
+    now: datetime
 
 
 def still_kept(event: Event, newest: int, keep: int) -> bool:
@@ -75,13 +88,11 @@ class HeldWrites:
 
 async def log_change(
     tx: Tx,
+    request: Request,
     after: Table,
-    actor_id: int,
     action: str,
-    now: datetime,
     old: Snapshot,
     new: Snapshot,
-    interaction_id: int | None = None,
     *,
     held: HeldWrites | None = None,
 ) -> Event:
@@ -89,6 +100,7 @@ async def log_change(
     one statement."""
     channel_id = after.channel_id
     keys = touched_keys(old, new)
+    actor_id, now = request.actor_id, request.now
     values = (
         channel_id,
         actor_id,
@@ -97,7 +109,7 @@ async def log_change(
         after.clock,
         json.dumps(old, ensure_ascii=False, sort_keys=True),
         json.dumps(new, ensure_ascii=False, sort_keys=True),
-        interaction_id,
+        request.interaction_id,
         channel_id,
     )
     if held is not None:

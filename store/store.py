@@ -15,7 +15,7 @@ from store.backend import Backend, Tx
 from store.channel_read import Check, anyone, load_channel
 from store.channel_write import apply_change
 from store.errors import StoreError
-from store.event_log import read_log, read_newest, read_page
+from store.event_log import Request, read_log, read_newest, read_page
 from store.postgres import PostgresBackend, is_postgres_url
 from store.roll_log import SecretRoll
 from store.sqlite import PREFIX as SQLITE_PREFIX
@@ -95,15 +95,21 @@ class Store:
     async def _change(
         self,
         channel_id: int,
-        body: Callable[Concatenate[Tx, datetime, int, P], Awaitable[R]],
+        guild_id: int | None,
+        actor_id: int,
+        interaction_id: int | None,
+        body: Callable[Concatenate[Tx, Request, P], Awaitable[R]],
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> R:
-        """`body(tx, now, channel_id, …)` in a transaction that holds the channel's lock, `now`
-        read as it begins."""
-        return await self.backend.write(
-            channel_id, lambda tx: body(tx, self._now(), channel_id, *args, **kwargs)
-        )
+        """`body(tx, request, …)` in a transaction that holds the channel's lock, the request's
+        `now` read as it begins."""
+
+        def run(tx: Tx) -> Awaitable[R]:
+            request = Request(channel_id, guild_id, actor_id, interaction_id, self._now())
+            return body(tx, request, *args, **kwargs)
+
+        return await self.backend.write(channel_id, run)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -205,14 +211,7 @@ class Store:
         the change is applied at most once: if an event already carries that id, nothing runs
         or is written and AlreadyApplied is raised."""
         return await self._change(
-            channel_id,
-            apply_change,
-            guild_id,
-            actor_id,
-            action,
-            fn,
-            parts,
-            interaction_id=interaction_id,
+            channel_id, guild_id, actor_id, interaction_id, apply_change, action, fn, parts
         )
 
     async def undo_last(
@@ -233,8 +232,10 @@ class Store:
         the channel keeps; AlreadyApplied on a second delivery. With `asks`, an undo that would
         take a character or monster away raises AskFirst; the confirmed one passes `expect`,
         the target asked about, and is refused if it would now take another."""
-        asked = undo.Asked(guild_id, actor_id, is_gm, manages_server, interaction_id, asks, expect)
-        return await self._change(channel_id, undo.undo_last, asked)
+        asked = undo.Asked(is_gm, manages_server, asks, expect)
+        return await self._change(
+            channel_id, guild_id, actor_id, interaction_id, undo.undo_last, asked
+        )
 
     async def redo_last(
         self,
@@ -250,8 +251,10 @@ class Store:
     ) -> Redone:
         """Take back the channel's latest undo not yet redone (a GM) or the actor's own (a
         player), logged as a "redo"; otherwise as `undo_last`."""
-        asked = undo.Asked(guild_id, actor_id, is_gm, manages_server, interaction_id, asks, expect)
-        return await self._change(channel_id, undo.redo_last, asked)
+        asked = undo.Asked(is_gm, manages_server, asks, expect)
+        return await self._change(
+            channel_id, guild_id, actor_id, interaction_id, undo.redo_last, asked
+        )
 
     async def import_channel(
         self,
@@ -271,14 +274,14 @@ class Store:
         TableThere), as one change /undo takes back whole. `check` refuses by the table read."""
         return await self._change(
             channel_id,
-            import_write.import_channel,
             guild_id,
             actor_id,
+            interaction_id,
+            import_write.import_channel,
             imported,
-            check=check,
-            replace=replace,
-            interaction_id=interaction_id,
-            rolls_keep=rolls_keep,
+            check,
+            replace,
+            rolls_keep,
         )
 
     async def make_link(
@@ -295,14 +298,7 @@ class Store:
         """The token of the channel's web page link, and whether it was made now ("table link");
         the one there is, if made with `key`. `check` refuses by the table read."""
         return await self._change(
-            channel_id,
-            links.make_link,
-            guild_id,
-            actor_id,
-            locale,
-            key,
-            check=check,
-            interaction_id=interaction_id,
+            channel_id, guild_id, actor_id, interaction_id, links.make_link, locale, key, check
         )
 
     async def revoke_link(
@@ -317,12 +313,7 @@ class Store:
         """Revoke the channel's web page link (logged as "table revoke"); False when it has
         none. `check` as for `make_link`."""
         return await self._change(
-            channel_id,
-            links.revoke_link,
-            guild_id,
-            actor_id,
-            check=check,
-            interaction_id=interaction_id,
+            channel_id, guild_id, actor_id, interaction_id, links.revoke_link, check
         )
 
     async def save_secret(self, roll: SecretRoll) -> None:
