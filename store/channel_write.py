@@ -33,9 +33,7 @@ class Executes(Protocol):
 async def apply_change(
     tx: Tx, request: Request, action: str, fn: Callable[[Table], tuple[Table, R]], parts: Parts
 ) -> R:
-    """`Store.apply`'s transaction: AlreadyApplied if this interaction's change is logged, else
-    the channel's Table through `fn`, and what changed written and logged (nothing at all if
-    nothing changed)."""
+    """`Store.apply`'s transaction (nothing at all written if nothing changed)."""
     before, stored = await load_for(tx, request, parts)
     after, result = fn(before)
     if not isinstance(after, Table) or after.channel_id != request.channel_id:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from store.backend import Tx, batches, moment
+from store.backend import Tx, insert_rows, moment
 from store.errors import StoreError
 from table.event import Event
 from table.model import Table
@@ -131,12 +131,8 @@ async def log_change(
 
 async def insert_keys(tx: Tx, rows: Sequence[tuple[int, str, str, int]]) -> None:
     """`event_keys` rows: (channel id, part, key, event id)."""
-    for batch in batches(rows, 1000):  # 4,000 parameters, within both databases' bound
-        marks = ", ".join(["(?, ?, ?, ?)"] * len(batch))
-        values = (value for row in batch for value in row)
-        await tx.execute(
-            f"INSERT INTO event_keys (channel_id, part, key, event_id) VALUES {marks}", *values
-        )
+    # 1,000 rows: 4,000 parameters, within both databases' bound.
+    await insert_rows(tx, "INSERT INTO event_keys (channel_id, part, key, event_id)", rows, 1000)
 
 
 async def mark_undo(tx: Tx, undo_id: int, target_id: int) -> None:
@@ -213,19 +209,13 @@ async def read_page(
 ) -> tuple[Event, ...]:
     """`Store.history`'s page, unsorted (after `after_id`: nearest it first)."""
     _check(limit)
-    where, args = ["channel_id = ?"], [channel_id]
-    if before_id is not None:
-        where.append("id < ?")
-        args.append(before_id)
-    if after_id is not None:
-        where.append("id > ?")
-        args.append(after_id)
+    where = "channel_id = ?"
+    where += " AND id < ?" if before_id is not None else ""
+    where += " AND id > ?" if after_id is not None else ""
+    args = [arg for arg in (channel_id, before_id, after_id) if arg is not None]
     # Counting up from after_id picks the changes nearest it.
     order = "DESC" if after_id is None else "ASC"
-    sql = (
-        f"SELECT {', '.join(_SELECTED)} FROM events WHERE {' AND '.join(where)}"
-        f" ORDER BY id {order} LIMIT ?"
-    )
+    sql = f"SELECT {', '.join(_SELECTED)} FROM events WHERE {where} ORDER BY id {order} LIMIT ?"
     return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
 
 

@@ -12,8 +12,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from store.backend import Body, Counted, Row
-from store.errors import StoreError
-from store.faults import Watched, commit_lost, watched
+from store.errors import StoreError, Watched, commit_lost, watched
 from store.migrate import Migration, apply_migrations, load_migrations
 
 log = logging.getLogger(__name__)
