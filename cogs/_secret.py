@@ -25,7 +25,7 @@ from render.secret import (
     result_embeds,
 )
 from rules.errors import RulesError
-from store.secrets import SecretRoll
+from store.roll_log import SecretRoll
 from table.model import Forbidden
 
 # Marked here, translated when said (`_(PEEK)`): each reader gets their own language.

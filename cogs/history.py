@@ -27,7 +27,7 @@ from lang import N_, _
 from render.history import history_embed
 from rules.errors import RulesError
 from store import Store
-from store.events import HISTORY_PAGE
+from store.event_log import HISTORY_PAGE
 from table.event import Event
 from table.parts import CHANNEL_ONLY
 from table.sight import Sight

@@ -37,7 +37,7 @@ Body = Callable[[Tx], Awaitable[R]]
 
 class Backend(Protocol):
     dialect: str  # names the folder of its migrations: store/migrations/<dialect>/
-    # Told of every read (False) and change (True) that reached the database (`store.faults`).
+    # Told of every read (False) and change (True) that reached the database (`store.errors`).
     watcher: Callable[[bool], None] | None
 
     async def read(self, body: Body[R], *, single: bool = False) -> R:
@@ -74,3 +74,12 @@ def batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     """`items` in slices of `size`: the rows one statement writes."""
     for at in range(0, len(items), size):
         yield items[at : at + size]
+
+
+async def insert_rows(
+    tx: Tx, insert: str, rows: Sequence[tuple[Any, ...]], at_once: int, then: str = ""
+) -> None:
+    """`rows` written by `insert` ("INSERT INTO t (a, b)"), `at_once` to a statement."""
+    for batch in batches(rows, at_once):
+        marks = ", ".join([f"({', '.join('?' * len(batch[0]))})"] * len(batch))
+        await tx.execute(f"{insert} VALUES {marks}{then}", *(v for row in batch for v in row))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from typing import NamedTuple
 
 from store import codec
 from store.backend import Tx
 from store.errors import AlreadyApplied
+from store.event_log import Request
 from table import snapshot
 from table.model import SETTING_NAMES, Table
 from table.parts import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, PARTS, Parts
@@ -62,6 +64,13 @@ _CHANNEL_SQL = {
 }
 
 
+Check = Callable[[Table], None]  # refuses (raises) when the actor may not, by the table read
+
+
+def anyone(table: Table) -> None:
+    """No check (the store's own tests, tools)."""
+
+
 class Loaded(NamedTuple):
     table: Table
     stored: bool  # the channel's row is in the database (a change need not insert it)
@@ -91,6 +100,13 @@ async def load_channel(
         channel_id, guild_id, channel, rows[CHARACTERS] or [], rows[MONSTERS], order
     )
     return Loaded(table, channel["channel_id"] is not None)
+
+
+async def load_for(tx: Tx, request: Request, parts: Parts = EVERYTHING) -> Loaded:
+    """The channel as a change reads it: AlreadyApplied if its interaction's change is logged."""
+    return await load_channel(
+        tx, request.channel_id, request.guild_id, parts, request.interaction_id
+    )
 
 
 def _rows(found: object) -> list[tuple[object, ...]] | None:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from store import codec, event_log
 from store.backend import Tx
-from store.channel_read import load_channel
+from store.channel_read import load_for
 from store.errors import StoreError
+from store.event_log import Request
 from table import snapshot
 from table.event import Event
 from table.model import Table
@@ -31,61 +31,34 @@ class Executes(Protocol):
 
 
 async def apply_change(
-    tx: Tx,
-    now: datetime,
-    channel_id: int,
-    guild_id: int | None,
-    actor_id: int,
-    action: str,
-    fn: Callable[[Table], tuple[Table, R]],
-    parts: Parts,
-    interaction_id: int | None,
+    tx: Tx, request: Request, action: str, fn: Callable[[Table], tuple[Table, R]], parts: Parts
 ) -> R:
-    """`Store.apply`'s transaction: AlreadyApplied if this interaction's change is logged, else
-    the channel's Table through `fn`, and what changed written and logged (nothing at all if
-    nothing changed)."""
-    before, stored = await load_channel(tx, channel_id, guild_id, parts, interaction_id)
+    """`Store.apply`'s transaction (nothing at all written if nothing changed)."""
+    before, stored = await load_for(tx, request, parts)
     after, result = fn(before)
-    if not isinstance(after, Table) or after.channel_id != channel_id:
+    if not isinstance(after, Table) or after.channel_id != request.channel_id:
         raise StoreError(f"{action}: must return the same channel's Table")
     if after != before:
-        await save_change(tx, before, after, actor_id, action, now, stored, interaction_id)
+        await save_change(tx, request, before, after, action, stored)
     return result
 
 
 async def save_change(
-    tx: Tx,
-    before: Table,
-    after: Table,
-    actor_id: int,
-    action: str,
-    now: datetime,
-    stored: bool,
-    interaction_id: int | None = None,
+    tx: Tx, request: Request, before: Table, after: Table, action: str, stored: bool
 ) -> Event:
-    """Write what changed from `before` to `after` and log it (`stored`: the channel's row
-    exists already); returns the new event, as `history` would read it."""
-    old, new = snapshot.diff(before, after)
+    """Write what changed and log it (`stored`: the channel's row exists already); returns the
+    new event, as `history` would read it."""
     held = event_log.HeldWrites() if tx.dialect == "postgres" else None
-    await _write_rows(tx if held is None else held, after, old, new, stored)
-    return await event_log.log_change(
-        tx, after, actor_id, action, now, old, new, interaction_id, held=held
-    )
+    old, new = await write_rows(tx if held is None else held, before, after, stored)
+    return await event_log.log_change(tx, request, after, action, old, new, held=held)
 
 
 async def write_rows(
-    tx: Executes, before: Table, after: Table, stored: bool
+    rows: Executes, before: Table, after: Table, stored: bool
 ) -> tuple[snapshot.Snapshot, snapshot.Snapshot]:
-    """Write what changed from `before` to `after`, logging nothing (the caller logs what it
-    did its own way: an import); returns the change's snapshots, as `diff` gives them."""
+    """Write what changed from `before` to `after`, logging nothing (an import logs what it did
+    its own way); returns the change's snapshots, as `diff` gives them."""
     old, new = snapshot.diff(before, after)
-    await _write_rows(tx, after, old, new, stored)
-    return old, new
-
-
-async def _write_rows(
-    rows: Executes, after: Table, old: snapshot.Snapshot, new: snapshot.Snapshot, stored: bool
-) -> None:
     channel_id = after.channel_id
     if "channel" in new or not stored:  # events and characters need the channel row
         await upsert_channel(rows, after)
@@ -111,6 +84,7 @@ async def _write_rows(
         else:
             state_json = json.dumps(state, ensure_ascii=False, sort_keys=True)
             await rows.execute(_UPSERT["initiatives"], channel_id, state_json)
+    return old, new
 
 
 async def upsert_channel(tx: Executes, table: Table) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from store.backend import Backend, Tx, moment
 from store.channel_read import load_channel
-from store.events import EVENT_COLUMNS, event_from_row
+from store.event_log import EVENT_COLUMNS, event_from_row
 from table.fatigue_series import (
     LONG_REST,
     FatigueSeries,

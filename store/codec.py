@@ -85,30 +85,21 @@ def table_from_rows(
     beasts = tuple(_monster(tuple(row)) for row in monsters or ())
     chars = tuple(_character(tuple(row)) for row in characters)
     server = _server_from(channel)
-    if channel is None or channel.get("channel_id") is None:
-        return Table(
-            channel_id,
-            guild_id,
-            settings=layered({}, server),
-            characters=chars,
-            monsters=beasts,
-            initiative=order,
-            server=server,
-        )
-    own = {name: channel[name] for name in (channel["own_settings"] or "").split()}
+    row = channel if channel is not None and channel.get("channel_id") is not None else {}
+    own = {name: row[name] for name in (row.get("own_settings") or "").split()}
     table = Table(
         channel_id,
-        channel["guild_id"] if channel["guild_id"] is not None else guild_id,
-        channel["clock"],
+        guild_id if row.get("guild_id") is None else row["guild_id"],
+        row.get("clock", 0),
         layered(own, server),
         chars,
         beasts,
         initiative=order,
-        **{name: channel[name] for name in ROUND_FIELDS},
+        **{name: row.get(name, 0) for name in ROUND_FIELDS},
         own=frozenset(own),
         server=server,
     )
-    return table.counted_at(channel["round_seconds"])  # the length its row was written at
+    return table.counted_at(row["round_seconds"]) if row else table  # the length it was written at
 
 
 def _server_from(row: dict[str, Any] | None) -> ServerLayer:

@@ -2,23 +2,40 @@
 interaction), numbered within its channel (`seq`), so "among the last N kept?" is a comparison,
 not a count. What it touched goes in `event_keys`, so `/undo` finds a later change to the same
 character by an index lookup. Every PRUNE_EVERY-th event trims what lies past `history_keep`.
+Read back as `table.event.Event`s: a channel's whole log, and /history's pages.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from store.backend import Tx, batches
+from store.backend import Tx, insert_rows, moment
+from store.errors import StoreError
 from table.event import Event
 from table.model import Table
 from table.snapshot import INITIATIVE, Snapshot
+from table.undo import REDO_ACTION
 
 PRUNE_EVERY = 50  # a channel's events between two prunings
 # What event_keys records: characters and monsters by name key, the turn order as one item.
 KEYED_PARTS = ("characters", "monsters", INITIATIVE)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A change as asked, what its event records: the channel, its server, who asks, through
+    which interaction (if any), and the time it is logged at (read as its transaction begins)."""
+
+    channel_id: int
+    guild_id: int | None
+    actor_id: int
+    interaction_id: int | None
+    now: datetime
 
 
 def still_kept(event: Event, newest: int, keep: int) -> bool:
@@ -33,12 +50,12 @@ def touched_keys(*snapshots: Snapshot) -> list[tuple[str, str]]:
     )
 
 
-async def newest_seq(tx: Tx, channel_id: int) -> int:
-    """The number of the channel's latest event (0 when it has none)."""
+async def newest(tx: Tx, channel_id: int) -> tuple[int | None, int]:
+    """The id and number of the channel's latest event (None and 0 when it has none)."""
     row = await tx.fetchone(
-        "SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+        "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
     )
-    return int(row["seq"] or 0) if row is not None else 0
+    return (None, 0) if row is None else (int(row["id"]), int(row["seq"] or 0))
 
 
 _LOG = (
@@ -71,13 +88,11 @@ class HeldWrites:
 
 async def log_change(
     tx: Tx,
+    request: Request,
     after: Table,
-    actor_id: int,
     action: str,
-    now: datetime,
     old: Snapshot,
     new: Snapshot,
-    interaction_id: int | None = None,
     *,
     held: HeldWrites | None = None,
 ) -> Event:
@@ -85,6 +100,7 @@ async def log_change(
     one statement."""
     channel_id = after.channel_id
     keys = touched_keys(old, new)
+    actor_id, now = request.actor_id, request.now
     values = (
         channel_id,
         actor_id,
@@ -93,7 +109,7 @@ async def log_change(
         after.clock,
         json.dumps(old, ensure_ascii=False, sort_keys=True),
         json.dumps(new, ensure_ascii=False, sort_keys=True),
-        interaction_id,
+        request.interaction_id,
         channel_id,
     )
     if held is not None:
@@ -115,12 +131,8 @@ async def log_change(
 
 async def insert_keys(tx: Tx, rows: Sequence[tuple[int, str, str, int]]) -> None:
     """`event_keys` rows: (channel id, part, key, event id)."""
-    for batch in batches(rows, 1000):  # 4,000 parameters, within both databases' bound
-        marks = ", ".join(["(?, ?, ?, ?)"] * len(batch))
-        values = (value for row in batch for value in row)
-        await tx.execute(
-            f"INSERT INTO event_keys (channel_id, part, key, event_id) VALUES {marks}", *values
-        )
+    # 1,000 rows: 4,000 parameters, within both databases' bound.
+    await insert_rows(tx, "INSERT INTO event_keys (channel_id, part, key, event_id)", rows, 1000)
 
 
 async def mark_undo(tx: Tx, undo_id: int, target_id: int) -> None:
@@ -148,3 +160,132 @@ async def prune(tx: Tx, channel_id: int, edge: int) -> None:
         channel_id,
         edge,
     )
+
+
+# --- reading it back ---------------------------------------------------------------------
+
+HISTORY_MAX = 100
+HISTORY_PAGE = 11  # what /history reads at a time: ten lines, and one to know if more are older
+
+# An events row's columns, in the order `event_from_values` takes them (then `undid`).
+EVENT_COLUMNS = (
+    "id",
+    "actor_id",
+    "action",
+    "created_at",
+    "before",
+    "after",
+    "channel_id",
+    "clock",
+    "undone_by",
+    "undoes",
+    "seq",
+)
+# What an undo took back, or a redo put back: the action at the end of its chain of undo links
+# (an undo of a redo took back what that redo's undo took back, ...), through the links'
+# indexes; none for other changes, or where retention broke the chain.
+UNDID = (
+    f"CASE WHEN undoes IS NOT NULL OR action = '{REDO_ACTION}' THEN ("
+    "WITH RECURSIVE chain(id, action, n) AS ("
+    " SELECT t.id, t.action, 0 FROM events t"
+    " WHERE t.id = COALESCE(events.undoes, events.id)"
+    " UNION ALL SELECT t.id, t.action, chain.n + 1 FROM chain"
+    " JOIN events u ON u.undone_by = chain.id JOIN events t ON t.id = u.undoes"
+    f" WHERE chain.action = '{REDO_ACTION}')"
+    f" SELECT action FROM chain WHERE action <> '{REDO_ACTION}' ORDER BY n DESC LIMIT 1) END"
+)
+# What a page of history reads of each event: its columns and `undid`, in this order.
+_READ = (*EVENT_COLUMNS, "undid")
+_SELECTED = (*EVENT_COLUMNS, UNDID)
+
+
+def _check(limit: int) -> None:
+    if not 1 <= limit <= HISTORY_MAX:
+        raise StoreError(f"History limit must be between 1 and {HISTORY_MAX}")
+
+
+async def read_page(
+    tx: Tx, channel_id: int, limit: int, before_id: int | None, after_id: int | None
+) -> tuple[Event, ...]:
+    """`Store.history`'s page, unsorted (after `after_id`: nearest it first)."""
+    _check(limit)
+    where = "channel_id = ?"
+    where += " AND id < ?" if before_id is not None else ""
+    where += " AND id > ?" if after_id is not None else ""
+    args = [arg for arg in (channel_id, before_id, after_id) if arg is not None]
+    # Counting up from after_id picks the changes nearest it.
+    order = "DESC" if after_id is None else "ASC"
+    sql = f"SELECT {', '.join(_SELECTED)} FROM events WHERE {where} ORDER BY id {order} LIMIT ?"
+    return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
+
+
+# The channel's events from the oldest known on, newest first: in full those newer than the
+# newest known, only their undo links for the rest (all an event changes after it is logged).
+_LINKS = ("id", "undone_by", "undoes")
+_LINKS_AT = tuple(_READ.index(c) for c in _LINKS)
+_NEWEST_SINCE = (
+    "SELECT "
+    + ", ".join(c if c in _LINKS else f"CASE WHEN id > k.newest THEN {c} END" for c in _SELECTED)
+    + " FROM events, (SELECT CAST(? AS BIGINT) AS newest) AS k"
+    " WHERE channel_id = ? AND id >= ? ORDER BY id DESC LIMIT ?"
+)
+
+
+async def read_newest(
+    tx: Tx, channel_id: int, limit: int, known: Sequence[Event]
+) -> tuple[Event, ...] | None:
+    """`Store.newest` in one statement; None when `known` no longer holds (an event gone, or
+    one come among them): the page is then read whole."""
+    _check(limit)
+    if not known:
+        return None
+    newest = known[0].id
+    rows = await tx.fetchvalues(_NEWEST_SINCE, newest, channel_id, known[-1].id, limit)
+    fresh = [event_from_values(row) for row in rows if row[0] > newest]
+    older = known[: limit - len(fresh)]
+    links = [tuple(row[i] for i in _LINKS_AT) for row in rows if row[0] <= newest]
+    if links != [(e.id, e.undone_by, e.undoes) for e in older]:
+        return None
+    return (*fresh, *older)
+
+
+async def read_log(tx: Tx, channel_id: int) -> list[Event]:
+    """The channel's whole log, oldest first."""
+    rows = await tx.fetchall("SELECT * FROM events WHERE channel_id = ? ORDER BY id", channel_id)
+    return [event_from_row(row) for row in rows]
+
+
+def event_from_row(row: Mapping[str, Any]) -> Event:
+    """An `events` row as an Event."""
+    return Event(
+        id=row["id"],
+        actor_id=row["actor_id"],
+        action=row["action"],
+        created_at=moment(row["created_at"]),
+        before=json.loads(row["before"]),
+        after=json.loads(row["after"]),
+        channel_id=row["channel_id"],
+        clock=row["clock"],
+        undone_by=row["undone_by"],
+        undoes=row["undoes"],
+        seq=row.get("seq") or 0,
+        undid=row.get("undid"),
+    )
+
+
+def event_from_values(values: tuple[Any, ...]) -> Event:
+    """A row of `EVENT_COLUMNS` and `undid` as an Event, shared (never changed by readers)."""
+    try:
+        return _decoded_event(values)
+    except TypeError:  # a value that can't be a key (JSON a driver decoded already)
+        return event_from_row(dict(zip(_READ, values, strict=True)))
+
+
+EVENTS_DECODED_MAX = 1024  # a hundred pages of ten
+
+
+@functools.lru_cache(maxsize=EVENTS_DECODED_MAX)
+def _decoded_event(values: tuple[Any, ...]) -> Event:
+    """Decoded once per stored version, at most 1,024 kept: a page of history is read again
+    after every change, its older lines unchanged, and decoding is most of reading it."""
+    return event_from_row(dict(zip(_READ, values, strict=True)))

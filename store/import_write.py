@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -28,10 +28,10 @@ from lang import _
 from rules.errors import RulesError
 from store import event_log, roll_log
 from store.backend import Tx, batches
-from store.channel_read import load_channel
+from store.channel_read import Check, anyone, load_for
 from store.channel_write import write_rows
 from store.errors import StoreError
-from store.events import read_log
+from store.event_log import Request, read_log
 from table.actions import IMPORT_ACTION
 from table.event import Event
 from table.imported import IMPORT, Imported, holds_nothing
@@ -40,8 +40,6 @@ from table.roll_log import KEEP_DEFAULT
 from table.settings import HISTORY_KEEP_MAX
 from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
-
-Check = Callable[[Table], None]  # refuses (raises) by the table the transaction read
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +79,6 @@ class ImportDone:
     rolls_left_out: int = 0  # older rolls of the file's, past what the roll log keeps
 
 
-def anyone(table: Table) -> None:
-    return None
-
-
 async def _is_empty(tx: Tx, table: Table, logged: bool) -> bool:
     """Nothing an import could replace: the table holds nothing, and its history (if `logged`)
     only changes to its server's settings or its web link, which stay, the import's after."""
@@ -99,27 +93,20 @@ async def _is_empty(tx: Tx, table: Table, logged: bool) -> bool:
 
 async def import_channel(
     tx: Tx,
-    now: datetime,
-    channel_id: int,
-    guild_id: int | None,
-    actor_id: int,
+    request: Request,
     imported: Imported,
-    *,
     check: Check = anyone,
     replace: tuple[int | None] | None = None,
-    interaction_id: int | None = None,
     rolls_keep: int = KEEP_DEFAULT,
 ) -> ImportDone:
     """`Store.import_channel`'s transaction."""
-    if guild_id != imported.guild_id:  # its actors, GM role and settings are that server's
+    if request.guild_id != imported.guild_id:  # its actors, GM role and settings are that server's
         raise StoreError("An import checked for another server")
-    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
+    current, stored = await load_for(tx, request)
     check(current)
-    newest = await tx.fetchone(
-        "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
-    )
-    newest_id = None if newest is None else int(newest["id"])
-    empty = await _is_empty(tx, current, newest is not None)
+    channel_id = request.channel_id
+    newest_id, newest_seq = await event_log.newest(tx, channel_id)
+    empty = await _is_empty(tx, current, newest_id is not None)
     if not empty and replace is None:
         count = await tx.fetchone(
             "SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", channel_id
@@ -133,7 +120,7 @@ async def import_channel(
             )
         )
     table = imported.table(channel_id, current.server)
-    first_seq = (0 if newest is None else int(newest["seq"] or 0)) + 1
+    first_seq = newest_seq + 1
     old, new = await write_rows(tx, current, table, stored)
     history = imported.history
     kept = kept_changes(history, min(table.settings.history_keep, HISTORY_KEEP_MAX))
@@ -144,9 +131,7 @@ async def import_channel(
     await roll_log.trim(tx, channel_id, rolls_keep)
     if not empty:
         new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
-        await event_log.log_change(
-            tx, table, actor_id, IMPORT_ACTION, now, old, new, interaction_id
-        )
+        await event_log.log_change(tx, request, table, IMPORT_ACTION, old, new)
     left_out = len(history) - len(kept)
     return ImportDone(
         table, len(kept), not empty, left_out, len(rolls), len(imported.rolls) - len(rolls)
@@ -234,7 +219,7 @@ def is_import(event: Event) -> bool:
 
 
 async def forget_import(
-    tx: Tx, current: Table, undone: Table, target: Event, actor_id: int, now: datetime
+    tx: Tx, request: Request, current: Table, undone: Table, target: Event
 ) -> Undone:
     """`/undo` of an import that replaced a table: the table as it was (`undone`), and every
     change since the imported history began taken away (the import too) with the rolls that
@@ -263,5 +248,5 @@ async def forget_import(
         await tx.execute(
             "SELECT pg_notify('tablekeeper_changes', CAST(CAST(? AS BIGINT) AS TEXT))", channel
         )
-    undo = Event(0, actor_id, UNDO_ACTION, now, old, new, channel, undone.clock)
+    undo = Event(0, request.actor_id, UNDO_ACTION, request.now, old, new, channel, undone.clock)
     return Undone(target, undo, undone)

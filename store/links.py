@@ -12,17 +12,16 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from lang import _
 from rules.errors import RulesError
 from store import event_log
 from store.backend import Backend, Row, Tx
-from store.channel_read import load_channel
+from store.channel_read import Check, anyone, load_for
 from store.channel_write import upsert_channel
+from store.event_log import Request
 from table.event import Event
 from table.model import Table
 from table.parts import CHANNEL_ONLY
@@ -31,7 +30,6 @@ from table.undo import REDO_ACTION, UNDO_ACTION, Redone, Undone, check_player_ma
 
 MAKE, REVOKE = "table link", "table revoke"  # their actions, as logged
 Ref = str | None  # a link by its ref; None: no link
-By = tuple[int, int | None]  # who makes a change, through which interaction (if any)
 _PURPOSE = b"tablekeeper web page links"
 _NONE_MATCHES = hashlib.sha256(b"no link").hexdigest()  # compared when nothing was found
 
@@ -65,11 +63,12 @@ _FIND = (
     "SELECT ref, channel_id, guild_id, locale, token_hash, revoked FROM web_links"
     " WHERE token_hash = ?"
 )
+_LIVE = "SELECT ref, nonce, token_hash FROM web_links WHERE channel_id = ? AND revoked = 0"
 
 
 async def find_link(backend: Backend, token: str) -> Link | None:
-    """The live link with this token, else None, whatever the reason (unknown, revoked or not
-    a token at all): the same work either way, the hashes compared in constant time."""
+    """`Store.find_link`: whatever the reason for None (unknown, revoked or not a token at
+    all), the same work, the hashes compared in constant time."""
     digest = token_hash(token)
     row = await backend.read(lambda tx: tx.fetchone(_FIND, digest), single=True)
     stored = _NONE_MATCHES if row is None else str(row["token_hash"])
@@ -80,17 +79,9 @@ async def find_link(backend: Backend, token: str) -> Link | None:
 
 
 async def live_hash(backend: Backend, channel_id: int) -> str | None:
-    """The hash of the channel's live link's token, or None: what open pages are checked by."""
-    sql = "SELECT token_hash FROM web_links WHERE channel_id = ? AND revoked = 0"
-    row = await backend.read(lambda tx: tx.fetchone(sql, channel_id), single=True)
+    """`Store.live_hash`."""
+    row = await backend.read(lambda tx: tx.fetchone(_LIVE, channel_id), single=True)
     return None if row is None else str(row["token_hash"])
-
-
-Check = Callable[[Table], None]  # raises when the actor may not, by the table read
-
-
-def anyone(table: Table) -> None:
-    """No check (the store's own tests, tools)."""
 
 
 def _part(ref: str | None) -> dict[str, Any]:
@@ -98,41 +89,28 @@ def _part(ref: str | None) -> dict[str, Any]:
     return {"characters": {}, WEB: {"link": None if ref is None else {"ref": ref}}}
 
 
-async def _live(tx: Tx, channel_id: int) -> Row | None:
-    return await tx.fetchone(
-        "SELECT ref, nonce, token_hash FROM web_links WHERE channel_id = ? AND revoked = 0",
-        channel_id,
-    )
+async def _live(tx: Tx, request: Request, check: Check) -> tuple[Table, bool, Row | None]:
+    """The channel as `load_for` reads it, once `check` lets the actor, and its live link."""
+    table, stored = await load_for(tx, request, CHANNEL_ONLY)
+    check(table)
+    return table, stored, await tx.fetchone(_LIVE, request.channel_id)
 
 
 async def _log(
-    tx: Tx, table: Table, stored: bool, by: By, action: str, at: datetime, was: Ref, now: Ref
+    tx: Tx, request: Request, table: Table, stored: bool, action: str, was: Ref, now: Ref
 ) -> Event:
-    """The change of link `was` to `now` (refs; None: none) as an event, made `by` an actor
-    through an interaction (the channel's row first, if it has none yet: events need it)."""
+    """The change of link `was` to `now` (refs; None: none) as an event (the channel's row
+    first, if it has none yet: events need it)."""
     if not stored:
         await upsert_channel(tx, table)
-    return await event_log.log_change(tx, table, by[0], action, at, _part(was), _part(now), by[1])
+    return await event_log.log_change(tx, request, table, action, _part(was), _part(now))
 
 
 async def make_link(
-    tx: Tx,
-    now: datetime,
-    channel_id: int,
-    guild_id: int | None,
-    actor_id: int,
-    locale: str | None,
-    key: bytes,
-    *,
-    check: Check = anyone,
-    interaction_id: int | None = None,
+    tx: Tx, request: Request, locale: str | None, key: bytes, check: Check = anyone
 ) -> tuple[str, bool]:
-    """The token of the channel's live link, and whether it was made now (logged as
-    "table link"); the one there is, when its token can be made again with `key`. `check`
-    refuses (raises) by the table this transaction reads: who may, by its settings."""
-    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
-    check(table)
-    live = await _live(tx, channel_id)
+    """`Store.make_link`'s transaction."""
+    table, stored, live = await _live(tx, request, check)
     if live is not None:
         token = token_for(key, live["nonce"])
         if hmac.compare_digest(token_hash(token), live["token_hash"]):
@@ -142,40 +120,28 @@ async def make_link(
     ref, nonce = secrets.token_hex(8), secrets.token_urlsafe(24)
     token = token_for(key, nonce)
     was = None if live is None else live["ref"]
-    await _log(tx, table, stored, (actor_id, interaction_id), MAKE, now, was, ref)
+    await _log(tx, request, table, stored, MAKE, was, ref)
     await tx.execute(
         "INSERT INTO web_links (ref, channel_id, guild_id, token_hash, nonce, locale, made_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         ref,
-        channel_id,
-        guild_id,
+        request.channel_id,
+        request.guild_id,
         token_hash(token),
         nonce,
         locale,
-        now,
+        request.now,
     )
     return token, True
 
 
-async def revoke_link(
-    tx: Tx,
-    now: datetime,
-    channel_id: int,
-    guild_id: int | None,
-    actor_id: int,
-    *,
-    check: Check = anyone,
-    interaction_id: int | None = None,
-) -> bool:
-    """Revoke the channel's live link (logged as "table revoke"); False when it has none.
-    `check` as for `make_link`."""
-    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
-    check(table)
-    live = await _live(tx, channel_id)
+async def revoke_link(tx: Tx, request: Request, check: Check = anyone) -> bool:
+    """`Store.revoke_link`'s transaction."""
+    table, stored, live = await _live(tx, request, check)
     if live is None:
         return False
     await tx.execute("UPDATE web_links SET revoked = 1 WHERE ref = ?", live["ref"])
-    await _log(tx, table, stored, (actor_id, interaction_id), REVOKE, now, live["ref"], None)
+    await _log(tx, request, table, stored, REVOKE, live["ref"], None)
     return True
 
 
@@ -189,11 +155,11 @@ def _logged_ref(snapshot: dict[str, Any]) -> str | None:
 
 
 async def _relink(
-    tx: Tx, current: Table, was: Ref, now: Ref, by: By, action: str, at: datetime
+    tx: Tx, request: Request, current: Table, was: Ref, now: Ref, action: str
 ) -> Event:
     """The channel's live link, `was` (by ref; None: none), becomes `now`, logged as `action`;
     refused if it is no longer `was`."""
-    live = await _live(tx, current.channel_id)
+    live = await tx.fetchone(_LIVE, current.channel_id)
     if (None if live is None else live["ref"]) != was:
         raise RulesError(_("Can't undo that: the web page link changed since"))
     await tx.execute(
@@ -206,40 +172,28 @@ async def _relink(
             now,
             current.channel_id,
         )
-    return await _log(tx, current, True, by, action, at, was, now)
+    return await _log(tx, request, current, True, action, was, now)
 
 
 async def undo_link_change(
-    tx: Tx,
-    current: Table,
-    target: Event,
-    actor_id: int,
-    gm: bool,
-    interaction_id: int | None,
-    at: datetime,
+    tx: Tx, request: Request, current: Table, target: Event, gm: bool
 ) -> Undone:
     """`/undo` of a link made or revoked (inside undo's own transaction, `store.undo`): the
     channel's live link becomes the one it had before, logged as an undo of `target`."""
     if not gm:
-        check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
+        check_player_may_undo(target, request.actor_id)  # says why not: it is the GM's change
     was, now = _logged_ref(target.after), _logged_ref(target.before)
-    undo = await _relink(tx, current, was, now, (actor_id, interaction_id), UNDO_ACTION, at)
+    undo = await _relink(tx, request, current, was, now, UNDO_ACTION)
     await event_log.mark_undo(tx, undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), current)
 
 
 async def redo_link_change(
-    tx: Tx,
-    current: Table,
-    change: Event,
-    undo: Event,
-    actor_id: int,
-    interaction_id: int | None,
-    at: datetime,
+    tx: Tx, request: Request, current: Table, change: Event, undo: Event
 ) -> Redone:
     """`/redo` of an undone link change (inside redo's own transaction, `store.undo`): the
     channel's live link becomes the one `change` left, logged as a redo taking back `undo`."""
     was, now = _logged_ref(change.before), _logged_ref(change.after)
-    redo = await _relink(tx, current, was, now, (actor_id, interaction_id), REDO_ACTION, at)
+    redo = await _relink(tx, request, current, was, now, REDO_ACTION)
     await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
     return Redone(change, undo, redo, current)

@@ -12,8 +12,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from store.backend import Body, Counted, Row
-from store.errors import StoreError
-from store.faults import Watched, commit_lost, watched
+from store.errors import StoreError, Watched, commit_lost, watched
 from store.migrate import Migration, apply_migrations, load_migrations
 
 log = logging.getLogger(__name__)
@@ -86,20 +85,15 @@ async def _end_of_use(conn: asyncpg.Connection) -> None:
     left open)."""
 
 
-class _FloorRetries(logging.Filter):
+def _not_floor_retry(record: logging.LogRecord) -> bool:
     """asyncpg's pool logs each try to reconnect its standing connection with a traceback: the
     store's outage errors say it already, as it begins and ends (`bot.outages`)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("Failed to restore the pool connection floor")
-
-
-_FLOOR_RETRIES = _FloorRetries()
+    return not record.getMessage().startswith("Failed to restore the pool connection floor")
 
 
 async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
     """The store's pool: at most 10 connections (tests pass `connection_class`)."""
-    logging.getLogger("asyncpg.pool").addFilter(_FLOOR_RETRIES)  # once: the same filter
+    logging.getLogger("asyncpg.pool").addFilter(_not_floor_retry)  # added once
     return await asyncpg.create_pool(
         url,
         min_size=1,
@@ -200,9 +194,8 @@ def _connect_failure(error: BaseException, waited: float) -> str:
     else:
         what = "the server refused it"
     after = f" (tried for {waited:g} s)" if waited > 0 and not final else ""
-    detail = _reason(error)
     return (
-        f"Could not open the PostgreSQL database: {what}{after}: {detail}. "
+        f"Could not open the PostgreSQL database: {what}{after}: {_reason(error)}. "
         "Check DATABASE_URL and that the server is up"
     )
 

@@ -20,8 +20,6 @@ from store.migrate import check_not_newer
 
 async def check_sqlite_file(path: str, known_version: int) -> None:
     """StoreError naming what is wrong with `path` (a file not there yet is fine)."""
-    if path == ":memory:":
-        return
     file = Path(path)
     folder = file.parent.resolve()
     if not folder.is_dir():

@@ -1,7 +1,10 @@
-"""The roll log's rows (migration V20): each roll saved once by its interaction and place,
-trimmed to a bound per channel (ROLL_LOG_KEEP), read for `/dice report` and `/export`. A roll is
-no change: no event, no undo (but of an import that brought it: `forget_imported`), no web page
-told."""
+"""Rolls, which are no change (no event, no undo, no web page told), saved two ways.
+
+The roll log's rows (migration V20): each roll saved once by its interaction and place, trimmed
+to a bound per channel (ROLL_LOG_KEEP), read for `/dice report` and `/export`; only the undo of
+an import takes away the rolls it brought (`forget_imported`). Secret rolls: the full result
+saved by the channel message that announces it, so the GM's peek and Reveal find it after a
+restart too."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from store.backend import Backend, Tx, batches, moment
+from store.backend import Backend, Tx, insert_rows, moment
 from table.dice_report import EVENING, DiceReport, dice_report
 from table.evening import evening_start
 from table.fatigue_series import CLOCK_SET
@@ -35,7 +38,6 @@ ROLL_COLUMNS = (
     "success",
     "came_with",
 )
-_ROW = f"({', '.join('?' * (len(ROLL_COLUMNS) + 1))})"
 TRIM_EVERY = 100  # rolls written to a channel between two trims: how far past its bound it runs
 ROWS_AT_ONCE = 200  # rolls in one INSERT: 3,200 parameters, well within either database's bound
 _SELECT = f"SELECT {', '.join(ROLL_COLUMNS)} FROM roll_log WHERE channel_id = ?"
@@ -92,13 +94,9 @@ def roll_of(values: Sequence[Any]) -> LoggedRoll:
 
 async def insert(tx: Tx, rows: Sequence[tuple[Any, ...]]) -> None:
     """Rows of (channel id, `ROLL_COLUMNS`…), many a statement; a roll saved already stays."""
-    for chunk in batches(rows, ROWS_AT_ONCE):
-        await tx.execute(
-            f"INSERT INTO roll_log (channel_id, {', '.join(ROLL_COLUMNS)})"
-            f" VALUES {', '.join([_ROW] * len(chunk))}"
-            " ON CONFLICT (channel_id, interaction_id, place) DO NOTHING",
-            *(value for row in chunk for value in row),
-        )
+    insert = f"INSERT INTO roll_log (channel_id, {', '.join(ROLL_COLUMNS)})"
+    saved = " ON CONFLICT (channel_id, interaction_id, place) DO NOTHING"
+    await insert_rows(tx, insert, rows, ROWS_AT_ONCE, saved)
 
 
 async def trim(tx: Tx, channel_id: int, keep: int) -> None:
@@ -138,11 +136,8 @@ async def log_rolls(
 
 async def channel_rolls(backend: Backend, channel_id: int) -> list[LoggedRoll]:
     """`Store.channel_rolls`."""
-
-    async def body(tx: Tx) -> list[tuple[Any, ...]]:
-        return await tx.fetchvalues(_SELECT + _ORDER, channel_id)
-
-    return [roll_of(values) for values in await backend.read(body, single=True)]
+    rows = await backend.read(lambda tx: tx.fetchvalues(_SELECT + _ORDER, channel_id), single=True)
+    return [roll_of(values) for values in rows]
 
 
 @dataclass(frozen=True)
@@ -203,3 +198,59 @@ async def forget_imported(tx: Tx, channel_id: int, start: int) -> None:
     await tx.execute(
         "DELETE FROM roll_log WHERE channel_id = ? AND came_with >= ?", channel_id, start
     )
+
+
+# --- secret rolls ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SecretRoll:
+    message_id: int  # the channel message that says a secret roll was made
+    channel_id: int  # where that message is
+    guild_id: int | None
+    table_id: int  # the table (and so the GM) it belongs to: a thread's parent, or itself
+    roller_id: int
+    roller_name: str  # as shown when it was rolled
+    label: str | None
+    what: str  # the kind of roll in words: "d100 roll", "WSR (Willpower save)"
+    embeds: tuple[dict[str, Any], ...]  # the full result, as Discord embed dicts
+    revealed_by: int | None = None
+
+
+_SECRET_COLUMNS = "message_id, channel_id, guild_id, table_id, roller_id, roller_name, label, what"
+_SECRET_READ = (
+    f"SELECT {_SECRET_COLUMNS}, result, revealed_by FROM secret_rolls WHERE message_id = ?"
+)
+_SECRET_SAVE = (
+    f"INSERT INTO secret_rolls ({_SECRET_COLUMNS}, result, revealed_by, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO NOTHING"
+)
+
+
+async def save_secret(backend: Backend, roll: SecretRoll) -> None:
+    """`Store.save_secret`."""
+    values = [getattr(roll, name) for name in _SECRET_COLUMNS.split(", ")]
+    result = json.dumps(list(roll.embeds), ensure_ascii=False, sort_keys=True)
+    now = datetime.now(UTC)
+    await backend.write(
+        roll.table_id, lambda tx: tx.execute(_SECRET_SAVE, *values, result, roll.revealed_by, now)
+    )
+
+
+async def find_secret(backend: Backend, message_id: int) -> SecretRoll | None:
+    """`Store.find_secret`."""
+    row = await backend.read(lambda tx: tx.fetchone(_SECRET_READ, message_id), single=True)
+    if row is None:
+        return None
+    embeds = tuple(json.loads(row.pop("result")))
+    return SecretRoll(**row, embeds=embeds)
+
+
+async def mark_revealed(backend: Backend, roll: SecretRoll, gm_id: int) -> bool:
+    """`Store.mark_revealed`."""
+    sql = (
+        "UPDATE secret_rolls SET revealed_by = ? WHERE message_id = ? AND revealed_by IS NULL"
+        " RETURNING message_id"
+    )
+    marked = await backend.write(roll.table_id, lambda tx: tx.fetchone(sql, gm_id, roll.message_id))
+    return marked is not None

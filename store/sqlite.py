@@ -21,8 +21,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from store.backend import Body, Counted, Row
-from store.errors import StoreError
-from store.faults import Watched, sqlite_files, watched
+from store.errors import StoreError, Watched, sqlite_files, watched
 from store.migrate import Migration, apply_migrations, load_migrations
 from store.preflight import check_sqlite_file
 

@@ -10,14 +10,14 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
-from store import chart, import_write, links, roll_log, secrets, undo
+from store import chart, import_write, links, roll_log, undo
 from store.backend import Backend, Tx
-from store.channel_read import load_channel
+from store.channel_read import Check, anyone, load_channel
 from store.channel_write import apply_change
 from store.errors import StoreError
-from store.events import read_log, read_newest, read_page
+from store.event_log import Request, read_log, read_newest, read_page
 from store.postgres import PostgresBackend, is_postgres_url
-from store.secrets import SecretRoll
+from store.roll_log import SecretRoll
 from store.sqlite import PREFIX as SQLITE_PREFIX
 from store.sqlite import SqliteBackend
 from table.event import Event
@@ -68,13 +68,11 @@ class Store:
         retry_for: float = 0.0,
     ) -> _Opening:
         """`retry_for`: seconds to keep trying a database server that can't be reached yet."""
-        return _Opening(lambda: cls._open(url, now, sqlite_synchronous, retry_for))
 
-    @classmethod
-    async def _open(
-        cls, url: str, now: Callable[[], datetime], synchronous: str, retry_for: float
-    ) -> Store:
-        return cls(await open_backend(url, synchronous, retry_for), now)
+        async def opening() -> Store:
+            return cls(await open_backend(url, sqlite_synchronous, retry_for), now)
+
+        return _Opening(opening)
 
     @property
     def dialect(self) -> str:
@@ -97,15 +95,21 @@ class Store:
     async def _change(
         self,
         channel_id: int,
-        body: Callable[Concatenate[Tx, datetime, int, P], Awaitable[R]],
+        guild_id: int | None,
+        actor_id: int,
+        interaction_id: int | None,
+        body: Callable[Concatenate[Tx, Request, P], Awaitable[R]],
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> R:
-        """`body(tx, now, channel_id, …)` in a transaction that holds the channel's lock, `now`
-        read as it begins."""
-        return await self.backend.write(
-            channel_id, lambda tx: body(tx, self._now(), channel_id, *args, **kwargs)
-        )
+        """`body(tx, request, …)` in a transaction that holds the channel's lock, the request's
+        `now` read as it begins."""
+
+        def run(tx: Tx) -> Awaitable[R]:
+            request = Request(channel_id, guild_id, actor_id, interaction_id, self._now())
+            return body(tx, request, *args, **kwargs)
+
+        return await self.backend.write(channel_id, run)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -174,7 +178,7 @@ class Store:
 
     async def find_secret(self, message_id: int) -> SecretRoll | None:
         """The secret roll the channel message `message_id` announces, if one was saved."""
-        return await secrets.find_secret(self.backend, message_id)
+        return await roll_log.find_secret(self.backend, message_id)
 
     async def channel_rolls(self, channel_id: int) -> list[LoggedRoll]:
         """The channel's roll log, oldest first, secret rolls too (/export)."""
@@ -207,14 +211,7 @@ class Store:
         the change is applied at most once: if an event already carries that id, nothing runs
         or is written and AlreadyApplied is raised."""
         return await self._change(
-            channel_id,
-            apply_change,
-            guild_id,
-            actor_id,
-            action,
-            fn,
-            parts,
-            interaction_id=interaction_id,
+            channel_id, guild_id, actor_id, interaction_id, apply_change, action, fn, parts
         )
 
     async def undo_last(
@@ -235,8 +232,10 @@ class Store:
         the channel keeps; AlreadyApplied on a second delivery. With `asks`, an undo that would
         take a character or monster away raises AskFirst; the confirmed one passes `expect`,
         the target asked about, and is refused if it would now take another."""
-        asked = undo.Asked(guild_id, actor_id, is_gm, manages_server, interaction_id, asks, expect)
-        return await self._change(channel_id, undo.undo_last, asked)
+        asked = undo.Asked(is_gm, manages_server, asks, expect)
+        return await self._change(
+            channel_id, guild_id, actor_id, interaction_id, undo.undo_last, asked
+        )
 
     async def redo_last(
         self,
@@ -252,8 +251,10 @@ class Store:
     ) -> Redone:
         """Take back the channel's latest undo not yet redone (a GM) or the actor's own (a
         player), logged as a "redo"; otherwise as `undo_last`."""
-        asked = undo.Asked(guild_id, actor_id, is_gm, manages_server, interaction_id, asks, expect)
-        return await self._change(channel_id, undo.redo_last, asked)
+        asked = undo.Asked(is_gm, manages_server, asks, expect)
+        return await self._change(
+            channel_id, guild_id, actor_id, interaction_id, undo.redo_last, asked
+        )
 
     async def import_channel(
         self,
@@ -262,7 +263,7 @@ class Store:
         actor_id: int,
         imported: Imported,
         *,
-        check: import_write.Check = import_write.anyone,
+        check: Check = anyone,
         replace: tuple[int | None] | None = None,
         interaction_id: int | None = None,
         rolls_keep: int = KEEP_DEFAULT,
@@ -273,14 +274,14 @@ class Store:
         TableThere), as one change /undo takes back whole. `check` refuses by the table read."""
         return await self._change(
             channel_id,
-            import_write.import_channel,
             guild_id,
             actor_id,
+            interaction_id,
+            import_write.import_channel,
             imported,
-            check=check,
-            replace=replace,
-            interaction_id=interaction_id,
-            rolls_keep=rolls_keep,
+            check,
+            replace,
+            rolls_keep,
         )
 
     async def make_link(
@@ -291,20 +292,13 @@ class Store:
         locale: str | None,
         key: bytes,
         *,
-        check: links.Check = links.anyone,
+        check: Check = anyone,
         interaction_id: int | None = None,
     ) -> tuple[str, bool]:
         """The token of the channel's web page link, and whether it was made now ("table link");
         the one there is, if made with `key`. `check` refuses by the table read."""
         return await self._change(
-            channel_id,
-            links.make_link,
-            guild_id,
-            actor_id,
-            locale,
-            key,
-            check=check,
-            interaction_id=interaction_id,
+            channel_id, guild_id, actor_id, interaction_id, links.make_link, locale, key, check
         )
 
     async def revoke_link(
@@ -313,27 +307,22 @@ class Store:
         guild_id: int | None,
         actor_id: int,
         *,
-        check: links.Check = links.anyone,
+        check: Check = anyone,
         interaction_id: int | None = None,
     ) -> bool:
         """Revoke the channel's web page link (logged as "table revoke"); False when it has
         none. `check` as for `make_link`."""
         return await self._change(
-            channel_id,
-            links.revoke_link,
-            guild_id,
-            actor_id,
-            check=check,
-            interaction_id=interaction_id,
+            channel_id, guild_id, actor_id, interaction_id, links.revoke_link, check
         )
 
     async def save_secret(self, roll: SecretRoll) -> None:
         """Save a secret roll for the GM's peek and Reveal (the same message twice: the first)."""
-        await secrets.save_secret(self.backend, roll)
+        await roll_log.save_secret(self.backend, roll)
 
     async def mark_revealed(self, roll: SecretRoll, gm_id: int) -> bool:
         """Mark the roll revealed by `gm_id`; False when it already was (by anyone)."""
-        return await secrets.mark_revealed(self.backend, roll, gm_id)
+        return await roll_log.mark_revealed(self.backend, roll, gm_id)
 
     async def log_rolls(
         self, rolls: Sequence[tuple[int, LoggedRoll]], keep: int, trimmed: Sequence[int] = ()

@@ -6,19 +6,17 @@ same things another (`event_keys`), so either costs the same under 10 later even
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
 
 from rules.errors import RulesError
 from store import event_log, links
 from store.backend import Tx
-from store.channel_read import load_channel
+from store.channel_read import load_for
 from store.channel_write import save_change
 from store.errors import StoreError
-from store.events import UNDID, event_from_row
+from store.event_log import UNDID, Request, event_from_row
 from store.import_write import forget_import, is_import
 from table.event import Event
 from table.model import Table
-from table.parts import EVERYTHING
 from table.undo import (
     REDO_ACTION,
     UNDO_ACTION,
@@ -76,34 +74,29 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
 
 @dataclass(frozen=True)
 class Asked:
-    """Who asks for an undo or a redo, and how (`Store.undo_last`'s arguments)."""
+    """How an undo or a redo is asked for (`Store.undo_last`'s arguments)."""
 
-    guild_id: int | None
-    actor_id: int
     is_gm: bool | GmTest
     manages_server: bool
-    interaction_id: int | None
     asks: bool
     expect: int | None
 
-    async def load(self, tx: Tx, channel_id: int) -> tuple[Table, bool, bool]:
+    async def load(self, tx: Tx, request: Request) -> tuple[Table, bool, bool]:
         """The channel, whether its row is stored, and whether the asker is its GM."""
-        current, stored = await load_channel(
-            tx, channel_id, self.guild_id, EVERYTHING, self.interaction_id
-        )
+        current, stored = await load_for(tx, request)
         gm = self.is_gm if isinstance(self.is_gm, bool) else self.is_gm(current.settings)
         return current, stored, gm
 
 
-async def undo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Undone:
+async def undo_last(tx: Tx, request: Request, asked: Asked) -> Undone:
     """`Store.undo_last`'s transaction."""
-    current, stored, gm = await asked.load(tx, channel_id)
-    actor_id, interaction_id, expect = asked.actor_id, asked.interaction_id, asked.expect
+    current, stored, gm = await asked.load(tx, request)
+    channel_id, actor_id, expect = request.channel_id, request.actor_id, asked.expect
     keep = current.settings.history_keep
     target = await latest_event(tx, channel_id, None if gm else actor_id)
     if expect is not None and (target is None or target.id != expect):
         raise RulesError(changed_since_asked(redo=False))
-    newest = await event_log.newest_seq(tx, channel_id)
+    _, newest = await event_log.newest(tx, channel_id)
     if target is None:
         if newest > keep:  # the log has reached its bound: older changes are gone
             raise RulesError(too_old(keep))
@@ -112,17 +105,15 @@ async def undo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Und
     if not event_log.still_kept(target, newest, keep):
         raise RulesError(too_old(keep, target))
     if links.is_link_change(target):  # the web page's link: not part of the table
-        return await links.undo_link_change(tx, current, target, actor_id, gm, interaction_id, now)
+        return await links.undo_link_change(tx, request, current, target, gm)
     undone = plan_undo(
         current, target, await _later(tx, target), actor_id, gm, asked.manages_server
     )
     if asked.asks:
         ask_first(current, undone, target, target.id, redo=False)
     if is_import(target):  # the imported history goes with it: nothing is logged
-        return await forget_import(tx, current, undone, target, actor_id, now)
-    undo = await save_change(
-        tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
-    )
+        return await forget_import(tx, request, current, undone, target)
+    undo = await save_change(tx, request, current, undone, UNDO_ACTION, stored)
     await event_log.mark_undo(tx, undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), undone)
 
@@ -157,10 +148,10 @@ async def _later_redone(tx: Tx, change: Event, undo: Event) -> list[Event]:
     return [event_from_row(row) for row in rows]
 
 
-async def redo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Redone:
+async def redo_last(tx: Tx, request: Request, asked: Asked) -> Redone:
     """`Store.redo_last`'s transaction."""
-    current, stored, gm = await asked.load(tx, channel_id)
-    actor_id, interaction_id, expect = asked.actor_id, asked.interaction_id, asked.expect
+    current, stored, gm = await asked.load(tx, request)
+    channel_id, actor_id, expect = request.channel_id, request.actor_id, asked.expect
     undo = await latest_event(tx, channel_id, None if gm else actor_id, REDOABLE)
     if expect is not None and (undo is None or undo.id != expect):
         raise RulesError(changed_since_asked(redo=True))
@@ -168,18 +159,15 @@ async def redo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Red
         raise RulesError(nothing_to_redo(gm))
     change = await _event(tx, undo.undoes)
     keep = current.settings.history_keep
-    if not event_log.still_kept(undo, await event_log.newest_seq(tx, channel_id), keep):
+    _, newest = await event_log.newest(tx, channel_id)
+    if not event_log.still_kept(undo, newest, keep):
         raise RulesError(too_old(keep, change, redo=True))
     if links.is_link_change(change):  # the web page's link: not part of the table
-        return await links.redo_link_change(
-            tx, current, change, undo, actor_id, interaction_id, now
-        )
+        return await links.redo_link_change(tx, request, current, change, undo)
     later = await _later_redone(tx, change, undo)
     redone = plan_redo(current, change, undo, later, actor_id, gm, asked.manages_server)
     if asked.asks:
         ask_first(current, redone, change, undo.id, redo=True)
-    redo = await save_change(
-        tx, current, redone, actor_id, REDO_ACTION, now, stored, interaction_id
-    )
+    redo = await save_change(tx, request, current, redone, REDO_ACTION, stored)
     await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
     return Redone(change, undo, redo, redone)

@@ -4,7 +4,7 @@ Each round runs every case once, in a shuffled order, on one database file in a 
 - `apply()` of a fatigue spend (`table.partyops.spend`) on one character, one after another;
   from 20 concurrent coroutines on one channel; and from 20 coroutines on 20 channels;
 - `read()` of a channel with 1, 10 and 50 characters, and `history()` of its newest page: as
-  they come (each row decoded once, `store.codec`, `store.events`), and decoded afresh (those
+  they come (each row decoded once, `store.codec`, `store.event_log`), and decoded afresh (those
   functools caches emptied before each: what they save).
 Then the cost of durability: the sequential spend on two more files, one with the default
 `synchronous=FULL` (a commit that returned survives a power cut) and one with NORMAL
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from store import Store, codec, events
+from store import Store, codec, event_log
 from table.model import Character, Table
 from table.names import name_key
 from table.partyops import spend
@@ -190,7 +190,7 @@ def operations(store: Store, bare: Bare) -> dict[str, tuple[list[Operation], int
 
     def store_history_afresh(channel_id: int) -> Operation:
         async def read() -> object:
-            events._decoded_event.cache_clear()
+            event_log._decoded_event.cache_clear()
             return await store.history(channel_id)
 
         return read

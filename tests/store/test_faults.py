@@ -17,8 +17,10 @@ from store.errors import (
     DatabaseOutage,
     DatabaseReadOnly,
     DatabaseUnreachable,
+    commit_lost,
+    outage_of,
+    sqlite_files,
 )
-from store.faults import commit_lost, outage_of, sqlite_files
 
 
 def sqlite_error(text: str, code: int) -> sqlite3.OperationalError:

@@ -180,7 +180,7 @@ async def test_the_writer_writes_on_its_own_every_moment(db: Database) -> None:
 
 
 class Outage:
-    """A store whose database is out for the next `times` writes (what `store.faults` raises
+    """A store whose database is out for the next `times` writes (what `store.errors` raises
     for a server down or a file locked: the writer's own part is what is tested here)."""
 
     def __init__(self, store: Store, times: int) -> None:

@@ -4,7 +4,7 @@ store is reopened, revealed once."""
 from __future__ import annotations
 
 from store import Store
-from store.secrets import SecretRoll
+from store.roll_log import SecretRoll
 from tests.store.conftest import Database
 
 BIG = 2**63 - 1  # snowflakes need BIGINT

@@ -20,7 +20,7 @@ import pytest
 from rules.errors import RulesError
 from store import Store, StoreError
 from store.backend import Tx
-from store.secrets import SecretRoll
+from store.roll_log import SecretRoll
 from table import partyops
 from table.model import Character, Table
 from tests.store.importing import checked
