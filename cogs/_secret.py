@@ -1,7 +1,7 @@
 """Secret rolls (`secret:True` on `/roll` and `/save`): the channel sees who rolled what, the
 roller sees the result privately, and the channel's GM can peek and reveal it.
 
-The result is kept in the store by the channel message that announces it (`store.secrets`),
+The result is kept in the store by the channel message that announces it (`store.roll_log`),
 so the buttons work after a restart. Reveal edits that message as the bot's own message through
 the channel, not through the interaction's token, which expires after 15 minutes.
 """

@@ -1,19 +1,9 @@
-"""`/import`'s one transaction: a checked file (`table.imported.Imported`, made by
-`exports.reading`) written into a channel under its lock, and `/undo` of an import that replaced a
-table.
-
-Into an empty channel (nothing but changes to its server's settings or its web link) the table
-is written and its history logged after any the channel had, each change under a new id, its
-undo links following it. Into a channel with a table only when asked (`replace`, the newest change
-the asker saw): the same, then the replacement as one more change ("import") whose `import` part
-records where the imported history starts; its `/undo` puts the table back and takes away every
-change since that start, and the rolls that came with it.
-
-Only what the channel keeps is written: its newest `history_keep` changes with those their undos
-took back (as `event_log.prune` leaves them), and the newest `rolls_keep` rolls. Rows go many to a
-statement: the transaction holds the channel (and, on SQLite, every channel) for as long as they
-take, so everything else was done before, in `exports.reading`.
-"""
+"""`/import`'s one transaction (`Store.import_channel`) and `/undo` of an import that replaced a
+table. An import change's `import` part records where the imported history starts: its `/undo`
+takes away every change since, and the rolls that came with it. Only what the channel keeps is
+written (as `event_log.prune` and the roll log's trim would leave it), many rows a statement:
+the transaction holds the channel (on SQLite, every channel) meanwhile, so all else was done
+before, in `exports.reading`."""
 
 from __future__ import annotations
 
