@@ -29,9 +29,15 @@ WORKDIR /home/tablekeeper
 VOLUME /data
 ENV DATABASE_URL=sqlite:////data/tablekeeper.db
 # /healthz (200 when connected and the database answers) and /metrics, for the health check
-# below and for Prometheus. docker-compose.yml runs this image as the scaled setup.
+# below and for Prometheus, on every interface of the container (HEALTH_HOST): its port is
+# reached from outside it only where it is published. docker-compose.yml runs this image as the
+# scaled setup.
 ENV HEALTH_PORT=8080
+ENV HEALTH_HOST=0.0.0.0
 EXPOSE 8080
+# The table's web page is off unless run with -e WEB_PORT=8000 -e PUBLIC_URL=https://…; when a
+# reverse proxy stands in front of it (most hosts put one), also -e WEB_TRUSTED_PROXIES= its
+# address or block, so the page's limits count each visitor, not the proxy.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-m", "bot", "health"]
 # SIGTERM (docker stop) lets interactions in flight finish and closes the database: give it 10 s.

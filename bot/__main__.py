@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.client import Tablekeeper
+from bot.command_size import CommandsTooLarge, check_sizes
 from bot.connect import DiscordRefused, DiscordUnreachable, StoppedStarting
 from bot.health import HealthPortUnavailable
 from bot.logs import setup_logging
@@ -79,10 +80,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 async def sync_commands(bot: Tablekeeper, guild_id: int | None) -> list[str]:
-    """Sync the tree globally, or copy the global commands to one guild and sync that."""
+    """Sync the tree globally, or copy the global commands to one guild and sync that; a
+    command over Discord's size limit is refused first, and nothing is sent."""
     guild = None if guild_id is None else discord.Object(guild_id)
     if guild is not None:
         bot.tree.copy_global_to(guild=guild)
+    translator = bot.tree.translator
+    commands = bot.tree.get_commands(guild=guild)
+    if translator is not None:
+        check_sizes([await c.get_translated_payload(bot.tree, translator) for c in commands])
+    else:
+        check_sizes([c.to_dict(bot.tree) for c in commands])
     registered = await bot.tree.sync(guild=guild)
     return sorted(command.name for command in registered)
 
@@ -209,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (
         StoreError,
+        CommandsTooLarge,
         DiscordUnreachable,
         DiscordRefused,
         HealthPortUnavailable,

@@ -29,6 +29,7 @@ from lang.catalogs import load
 from pictures.painter import Painter
 from store import Store
 from store.errors import DatabaseOutage
+from store.roll_writer import RollWriter
 from web.server import WebServer
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,9 @@ class Tablekeeper(commands.AutoShardedBot):
         # tests share one) is its owner's to close.
         self.painter = painter or Painter()
         self._own_painter = painter is None
+        # The roll log's writer (/dice report): rolls handed over after each reply, written
+        # once a second off the replies' path, and what is left as the bot closes.
+        self.roll_log = RollWriter(store, settings.roll_log_keep)
         install(load())  # the languages replies speak (`python -m bot` checked them first)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -105,6 +109,7 @@ class Tablekeeper(commands.AutoShardedBot):
             await answer_unclaimed(interaction)
 
     async def setup_hook(self) -> None:
+        self.roll_log.start()
         await self.tree.set_translator(CatalogTranslator())  # descriptions, when syncing
         for name in self.cogs_to_load:
             await self.load_extension(name)
@@ -125,7 +130,10 @@ class Tablekeeper(commands.AutoShardedBot):
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.health_port is not None and self._health is None:
             self._health = HealthServer(
-                self.health_problem, self.metrics.render, self.settings.health_port
+                self.health_problem,
+                self.metrics.render,
+                self.settings.health_port,
+                self.settings.health_host,
             )
             await self._health.start()
         await self.start_web()
@@ -139,7 +147,9 @@ class Tablekeeper(commands.AutoShardedBot):
             if self.settings.public_url is not None and port is None:
                 log.info("PUBLIC_URL is set; this process serves no page (no WEB_PORT or PORT)")
             return
-        self.web = WebServer(self.store, self.settings.database_url, port)
+        self.web = WebServer(
+            self.store, self.settings.database_url, port, proxies=self.settings.web_trusted_proxies
+        )
         await self.web.start()
 
     async def on_ready(self) -> None:
@@ -187,6 +197,7 @@ class Tablekeeper(commands.AutoShardedBot):
         return self.outages.problem()
 
     async def close(self) -> None:
+        await self.roll_log.close()  # the interactions in flight have kept theirs
         self.acks.close()
         if self._own_painter:
             self.painter.close()

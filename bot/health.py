@@ -1,7 +1,9 @@
 """`HEALTH_PORT`: a small HTTP server on the bot's own event loop (aiohttp, which discord.py
-already brings). `GET /healthz` answers 200 when every shard of this process is connected and
-the database answers and takes changes (no outage on: `bot.outages`), else 503 with the reason;
-`GET /metrics` is Prometheus' text format."""
+already brings), on `HEALTH_HOST` (this machine only, unless set otherwise). `GET /healthz`
+answers 200 when every shard of this process is connected and the database answers and takes
+changes (no outage on: `bot.outages`), else 503 with the reason; `GET /metrics` is
+Prometheus' text format. Its port is guarded as the web page's is (`web.edge`): a few
+connections, short time limits, no version in any answer."""
 
 from __future__ import annotations
 
@@ -11,9 +13,18 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from bot.metrics import CONTENT_TYPE
+from web.edge import Port, PortLimits
 
 log = logging.getLogger(__name__)
 DATABASE_TIMEOUT = 2.0  # seconds; a health check must answer before the orchestrator gives up
+# An orchestrator's checks and a Prometheus scraper: a few connections, from one or two places.
+LIMITS = PortLimits(connections=32, per_address=8)
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
 
 
 class HealthPortUnavailable(Exception):
@@ -29,33 +40,33 @@ class HealthServer:
         problem: Callable[[], Awaitable[str | None]],
         metrics: Callable[[], bytes],
         port: int,
-        host: str = "0.0.0.0",
+        host: str = "127.0.0.1",
     ) -> None:
         self._problem, self._metrics_text = problem, metrics
-        self._port, self._host = port, host
-        self._runner: web.AppRunner | None = None
-
-    async def start(self) -> None:
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._metrics)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
-        await self._runner.setup()
+        self.port = Port(
+            app, what="HEALTH_PORT", host=host, port=port, headers=HEADERS, limits=LIMITS
+        )
+
+    async def start(self) -> None:
         try:
-            await web.TCPSite(self._runner, self._host, self._port).start()
+            await self.port.start()
         except OSError as error:
-            await self.stop()
             reason = error.strerror or str(error)
             raise HealthPortUnavailable(
-                f"HEALTH_PORT={self._port} can't be used ({reason.lower()}): "
+                f"HEALTH_PORT={self.port.port} can't be used ({reason.lower()}): "
                 "pick a free port, or stop what listens there"
             ) from None
-        log.info("Health and metrics on http://%s:%d/healthz and /metrics", self._host, self._port)
+        log.info(
+            "Health and metrics on http://%s:%d/healthz and /metrics",
+            self.port.host,
+            self.port.port,
+        )
 
     async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        await self.port.stop()
 
     async def _healthz(self, request: web.Request) -> web.Response:
         reason = await self._problem()

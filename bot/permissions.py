@@ -13,8 +13,18 @@ def is_gm(interaction: discord.Interaction, settings: ChannelSettings) -> bool:
 
     Roles come from the interaction's member and the guild cache (the GUILDS intent).
     """
-    if interaction.permissions.manage_channels:
+    return is_gm_with(interaction.permissions, interaction.user, settings)
+
+
+def is_gm_with(
+    permissions: discord.Permissions,
+    user: discord.User | discord.Member,
+    settings: ChannelSettings,
+) -> bool:
+    """`is_gm` in another channel: the user's `permissions` there (as Discord resolves them for
+    a channel option), or that channel's GM role."""
+    if permissions.manage_channels:
         return True
-    if settings.gm_role_id is None or not isinstance(interaction.user, discord.Member):
+    if settings.gm_role_id is None or not isinstance(user, discord.Member):
         return False
-    return any(role.id == settings.gm_role_id for role in interaction.user.roles)
+    return any(role.id == settings.gm_role_id for role in user.roles)

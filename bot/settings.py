@@ -6,6 +6,7 @@ import dataclasses
 import logging
 import math
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,12 +14,16 @@ from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
+from table.roll_log import KEEP_DEFAULT, KEEP_MAX, KEEP_MIN
+from web.clients import IPNetwork, proxy_networks
+
 _POSTGRES = ("postgresql://", "postgres://")  # Heroku-style hosts give postgres://
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 STARTUP_RETRY_MAX = 3600.0
 _LOG_FORMATS = ("text", "json")
 # FULL: a change Discord saw acknowledged survives a power cut; NORMAL: only a killed process.
 SQLITE_SYNCHRONOUS = ("full", "normal")
+_HOST = re.compile(r"[A-Za-z0-9.:_-]+")  # an address or a host name, as aiohttp listens on
 
 
 class SettingsError(Exception):
@@ -39,7 +44,9 @@ class Settings:
     # runs all of them here; with ids, only those (the rest run in other processes).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
-    health_port: int | None = None  # GET /healthz and /metrics on 0.0.0.0:PORT
+    health_port: int | None = None  # GET /healthz and /metrics on HEALTH_HOST:HEALTH_PORT
+    # This machine only by default; a container that is scraped from outside sets 0.0.0.0.
+    health_host: str = "127.0.0.1"
     # The links /about shows; None: no public page (it says where to look instead).
     source_url: str | None = None
     rules_url: str | None = None  # default: docs/rules.md under SOURCE_URL, if that is GitHub
@@ -49,6 +56,9 @@ class Settings:
     # links starting with PUBLIC_URL (no trailing slash). /table link needs PUBLIC_URL.
     web_port: int | None = None
     public_url: str | None = None
+    # The proxies in front of WEB_PORT whose X-Forwarded-For is believed (web.clients): none.
+    web_trusted_proxies: tuple[IPNetwork, ...] = ()
+    roll_log_keep: int = KEEP_DEFAULT  # rolls each channel keeps for /dice report
 
     def __post_init__(self) -> None:
         if not self.token or self.token != self.token.strip():
@@ -82,7 +92,13 @@ class Settings:
             )
         if self.health_port is not None and not 1 <= self.health_port <= 65535:
             raise SettingsError("HEALTH_PORT must be a port number from 1 to 65535")
+        if not _HOST.fullmatch(self.health_host):
+            raise SettingsError(
+                "HEALTH_HOST must be an address to listen on, such as 127.0.0.1 (this machine"
+                f" only) or 0.0.0.0 (every interface), not {self.health_host!r}"
+            )
         self._check_web()
+        check_roll_log_keep(self.roll_log_keep)
 
     def _check_web(self) -> None:
         if self.web_port is not None and not 1 <= self.web_port <= 65535:
@@ -168,12 +184,15 @@ class Settings:
             shard_count=_int_or_none("SHARD_COUNT", get("SHARD_COUNT")),
             shard_ids=_id_list("SHARD_IDS", get("SHARD_IDS")),
             health_port=_int_or_none("HEALTH_PORT", get("HEALTH_PORT")),
+            health_host=get("HEALTH_HOST") or cls.health_host,
             source_url=get("SOURCE_URL"),
             rules_url=get("RULES_URL"),
             support_url=get("SUPPORT_URL"),
             sqlite_synchronous=(get("SQLITE_SYNCHRONOUS") or cls.sqlite_synchronous).lower(),
             web_port=_web_port(get),
             public_url=get("PUBLIC_URL"),
+            web_trusted_proxies=_proxies(get("WEB_TRUSTED_PROXIES")),
+            roll_log_keep=_int_or("ROLL_LOG_KEEP", get("ROLL_LOG_KEEP"), cls.roll_log_keep),
         )
 
 
@@ -181,6 +200,16 @@ def _web_port(get: Callable[[str], str | None]) -> int | None:
     """WEB_PORT, else the PORT a Procfile host gives its web process."""
     port = _int_or_none("WEB_PORT", get("WEB_PORT"))
     return port if port is not None else _int_or_none("PORT", get("PORT"))
+
+
+def _proxies(value: str | None) -> tuple[IPNetwork, ...]:
+    try:
+        return proxy_networks(value or "")
+    except ValueError as error:
+        raise SettingsError(
+            f"WEB_TRUSTED_PROXIES must be the addresses of your proxies, or blocks of them,"
+            f" separated by commas: {error}"
+        ) from None
 
 
 def _values(environ: Mapping[str, str] | None, dotenv: bool) -> dict[str, str]:
@@ -195,6 +224,21 @@ def _values(environ: Mapping[str, str] | None, dotenv: bool) -> dict[str, str]:
 def one_setting(name: str, environ: Mapping[str, str] | None = None) -> str | None:
     """One setting, from the environment or `.env`, for the admin's tools that need no token."""
     return _values(environ, dotenv=True).get(name, "").strip() or None
+
+
+def check_roll_log_keep(keep: int) -> int:
+    if not KEEP_MIN <= keep <= KEEP_MAX:
+        raise SettingsError(
+            f"ROLL_LOG_KEEP must be between {KEEP_MIN:,} and {KEEP_MAX:,} (rolls a channel"
+            f" keeps), not {keep:,}"
+        )
+    return keep
+
+
+def roll_log_keep(environ: Mapping[str, str] | None = None) -> int:
+    """ROLL_LOG_KEEP, from the environment or `.env`, for the admin's tools that need no token."""
+    value = one_setting("ROLL_LOG_KEEP", environ)
+    return check_roll_log_keep(_int_or("ROLL_LOG_KEEP", value, KEEP_DEFAULT))
 
 
 def redacted_url(url: str) -> str:
@@ -213,6 +257,11 @@ def _int_or_none(name: str, value: str | None) -> int | None:
         return int(value)
     except ValueError:
         raise SettingsError(f"{name} must be a number, not {value!r}") from None
+
+
+def _int_or(name: str, value: str | None, default: int) -> int:
+    number = _int_or_none(name, value)
+    return default if number is None else number
 
 
 def _seconds(name: str, value: str | None, default: float) -> float:

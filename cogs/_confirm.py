@@ -140,11 +140,13 @@ async def ask(
     *extra: Any,
     seconds: float,
     timers: PromptTimers,
+    private: bool | None = None,
 ) -> None:
     """Send a prompt with `kind`'s two buttons (`extra`: its own arguments), expiring in
-    `seconds`; `timers` greys them out then, if still unanswered."""
+    `seconds`; `timers` greys them out then, if still unanswered. Private as the command
+    declares, unless `private` says otherwise."""
     asker, until = interaction.user.id, expiry_code(seconds)
-    await reply(interaction, embed=embed, view=kind.pair(asker, until, *extra))
+    await reply(interaction, embed=embed, view=kind.pair(asker, until, *extra), private=private)
     expired = kind.make(True, asker, until, *extra).expired()
     timers.start(
         grey_out_when_expired(

@@ -17,16 +17,23 @@ from lang import N_, _
 from pictures.painter import Job, Recipe
 from render.charts import fatigue_chart_embed
 from store.chart import series_of
-from table.fatigue_series import SINCE_ALL, SINCE_DAY, SINCE_LONG_REST, FatigueSeries
+from table.fatigue_series import (
+    SINCE_ALL,
+    SINCE_DAY,
+    SINCE_EVENING,
+    SINCE_LONG_REST,
+    FatigueSeries,
+)
 
 SINCE_CHOICES = [
-    app_commands.Choice(name=N_("The last Long Rest (default)"), value=SINCE_LONG_REST),
+    app_commands.Choice(name=N_("This evening's play (default)"), value=SINCE_EVENING),
+    app_commands.Choice(name=N_("The last Long Rest"), value=SINCE_LONG_REST),
     app_commands.Choice(name=N_("The start of the game day"), value=SINCE_DAY),
     app_commands.Choice(name=N_("Everything this channel keeps"), value=SINCE_ALL),
 ]
 CHART_OPTIONS = {
     "character": N_("Chart one character (default: the whole party)"),
-    "since": N_("From when (default: the last Long Rest)"),
+    "since": N_("From when (default: this evening's play)"),
 }
 
 
@@ -51,8 +58,8 @@ async def chart_reply(
 
 
 class PartyChart(TableButton, template=r"tk:party:chart"):
-    """ "Chart" on the party board: the party's fatigue since the last Long Rest, shown only to
-    whoever clicked (anyone here may look)."""
+    """ "Chart" on the party board: the party's fatigue this evening, shown only to whoever
+    clicked (anyone here may look)."""
 
     def __init__(self) -> None:
         super().__init__("tk:party:chart", _("Chart"))
@@ -64,4 +71,4 @@ class PartyChart(TableButton, template=r"tk:party:chart"):
         return cls()
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        await chart_reply(interaction, None, SINCE_LONG_REST, private=True)
+        await chart_reply(interaction, None, SINCE_EVENING, private=True)

@@ -72,7 +72,9 @@ async def send_secret(
         embeds=tuple(dict(e.to_dict()) for e in embeds),
     )
     await bot_of(interaction).store.save_secret(roll)
-    await reply(interaction, private_text(name, what, yours=True), embeds=embeds, private=True)
+    gm = await _gm_of(interaction, roll)  # a GM's own roll is the GM's alone
+    text = private_text(name, what, yours=True, gm=gm)
+    await reply(interaction, text, embeds=embeds, private=True)
 
 
 async def _secret_here(interaction: discord.Interaction, message_id: int) -> SecretRoll:
@@ -111,7 +113,7 @@ class SecretPeek(TableButton, template=r"tk:secret:peek"):
         yours = interaction.user.id == roll.roller_id
         if not gm and not yours:
             raise Forbidden(_(ONLY_GM_AND_ROLLER))
-        text = private_text(roll.roller_name, roll.what, yours=yours)
+        text = private_text(roll.roller_name, roll.what, yours=yours, gm=gm)
         embeds = result_embeds(roll.embeds)
         reveal = gm and roll.revealed_by is None
         view = buttons_view(SecretReveal(roll.message_id)) if reveal else None

@@ -5,13 +5,17 @@ name none (`table.active`)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import Any, Self
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.permissions import is_gm
+from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, NAME, PromptTimers, RemovalButton, ask
+from cogs._options import INIT_BONUS_HELP, InitBonus
 from cogs._reply import private, reply, update
 from cogs._shared import apply_as, character_autocomplete, pick_character, read_table
 from lang import N_, _
@@ -26,11 +30,11 @@ from render.warning import with_warning
 from rules.errors import RulesError
 from rules.saves import MODIFIER_LIMIT
 from table.active import make_active
-from table.level_check import new_disagreement
+from table.level_check import class_to_raise, new_disagreement, raised_class
 from table.model import FL_MAX, LEVEL_MAX, Character, Table, check_can_change
 from table.names import NAME_LIMIT
 from table.parts import PARTY
-from table.sheet import SheetOptions, change, create, remove
+from table.sheet import SheetOptions, change, create, format_classes, remove
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +74,60 @@ SHEET_DESCRIPTIONS = {
     "base_hd": N_("Base HD like 4+1 (monsters and kin such as Ogres)"),
     "kin_hd": N_("Kin HD size, used when larger than the class's"),
     "fatigue_level": N_("Fatigue Level given directly, e.g. 20.5 (instead of the inputs)"),
+    "init_bonus": INIT_BONUS_HELP,
+    "party": N_("False: a familiar or NPC, left out of party-wide commands"),
 }
+
+
+@dataclass(frozen=True)
+class Changed:
+    """What `/character set` did: the character after, whether anything changed, a warning
+    (the level and the class levels disagree), and the HD size of the class to offer to raise
+    with a level raised alone."""
+
+    character: Character
+    changed: bool
+    warning: str | None
+    raise_size: int | None
+
+
+class RaiseClass(
+    TableButton, template=r"tk:char:raise:(?P<size>\d{1,3}):(?P<level>\d{1,3}):(?P<name>.*)"
+):
+    """Offered when `level:` alone was raised above the class levels: raise the highest class
+    of that HD size to the new level too (its owner or the GM, checked in the transaction),
+    as `/character set classes:` would, logged as a `character set`."""
+
+    def __init__(self, name: str, size: int, level: int) -> None:
+        self.name, self.size, self.level = name, size, level
+        label = _("Raise the d{size} class to level {level} too", size=size, level=level)
+        super().__init__(f"tk:char:raise:{size}:{level}:{name}", label)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls(match["name"], int(match["size"]), int(match["level"]))
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        user_id = interaction.user.id
+
+        def step(before: Table, gm: bool) -> tuple[Table, Character]:
+            old = before.get(self.name)
+            if old.level != self.level:
+                raise RulesError(
+                    _(
+                        "{name} is level {level} now: nothing raised",
+                        name=old.name,
+                        level=old.level,
+                    )
+                )
+            classes = format_classes(raised_class(old, self.size))
+            return change(before, user_id, gm, old.name, SheetOptions(classes=classes))
+
+        character = await apply_as(interaction, "character set", step, PARTY)
+        title = _("Changed {name}", name=character.name)
+        await update(interaction, embed=sheet_embed(character, title=title), view=None)
 
 
 class CharacterRemoveAnswer(RemovalButton, template=r"tk:character:remove:" + ANSWER + NAME):
@@ -130,6 +187,8 @@ class Characters(commands.Cog):
         base_hd: Text | None = None,
         kin_hd: int | None = None,
         fatigue_level: Fl | None = None,
+        init_bonus: InitBonus | None = None,
+        party: bool | None = None,
     ) -> None:
         if owner is not None and owner.bot:
             raise RulesError(_(BOTS_OWN_NOTHING))
@@ -148,6 +207,8 @@ class Characters(commands.Cog):
             base_hd=base_hd,
             kin_hd=kin_hd,
             fatigue_level=fatigue_level,
+            init_bonus=init_bonus,
+            party=party,
         )
         actor_id, owner_id = interaction.user.id, (owner or interaction.user).id
 
@@ -164,7 +225,7 @@ class Characters(commands.Cog):
 
     @character.command(name="set", description=N_("Change a character: only the options you give"))
     @app_commands.describe(
-        name=N_("Which character"),
+        name=N_("Which character (default: yours here)"),
         new_name=N_("Rename it"),
         owner=N_("GM: give it to another player"),
         clear=N_("Forget one input"),
@@ -176,7 +237,7 @@ class Characters(commands.Cog):
     async def set_(
         self,
         interaction: discord.Interaction,
-        name: Name,
+        name: Name | None = None,
         new_name: NewName | None = None,
         owner: discord.Member | None = None,
         level: Level | None = None,
@@ -193,6 +254,8 @@ class Characters(commands.Cog):
         base_hd: Text | None = None,
         kin_hd: int | None = None,
         fatigue_level: Fl | None = None,
+        init_bonus: InitBonus | None = None,
+        party: bool | None = None,
         clear: str | None = None,
     ) -> None:
         if owner is not None and owner.bot:
@@ -212,25 +275,34 @@ class Characters(commands.Cog):
             base_hd=base_hd,
             kin_hd=kin_hd,
             fatigue_level=fatigue_level,
+            init_bonus=init_bonus,
+            party=party,
             clear=clear,
         )
         owner_id = None if owner is None else owner.id
+        user_id = interaction.user.id
 
-        def step(before: Table, gm: bool) -> tuple[Table, tuple[Character, bool, str | None]]:
-            after, character = change(
-                before, interaction.user.id, gm, name, options, new_name, owner_id
-            )
-            warning = new_disagreement(before.get(name), character)
+        def step(before: Table, gm: bool) -> tuple[Table, Changed]:
+            old = pick_character(before, name, user_id)  # named, else the player's own
+            after, character = change(before, user_id, gm, old.name, options, new_name, owner_id)
+            warning = new_disagreement(old, character)
+            size = class_to_raise(old, character, options.classes is not None)
             # The store writes only when the table differs.
-            return after, (character, after != before, warning)
+            return after, Changed(character, after != before, warning, size)
 
-        character, changed, warning = await apply_as(interaction, "character set", step)
+        done = await apply_as(interaction, "character set", step)
+        character = done.character
         title = (
             _("Changed {name}", name=character.name)
-            if changed
+            if done.changed
             else _("Nothing changed: {name} was already so", name=character.name)
         )
-        await reply(interaction, embed=with_warning(sheet_embed(character, title=title), warning))
+        embed = with_warning(sheet_embed(character, title=title), done.warning)
+        if done.raise_size is None:
+            await reply(interaction, embed=embed)
+            return
+        offer = RaiseClass(character.name, done.raise_size, character.level)
+        await reply(interaction, embed=embed, view=buttons_view(offer))
 
     @character.command(
         name="show",
@@ -293,9 +365,10 @@ class Characters(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(CharacterRemoveAnswer)  # before any click, and after every restart
+    # before any click, and after every restart
+    bot.add_dynamic_items(CharacterRemoveAnswer, RaiseClass)
     await bot.add_cog(Characters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(CharacterRemoveAnswer)
+    bot.remove_dynamic_items(CharacterRemoveAnswer, RaiseClass)

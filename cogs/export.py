@@ -16,8 +16,8 @@ from rules.errors import RulesError
 from store.export import export_bytes, export_document, export_key, is_empty, signed
 
 NOTHING = N_(
-    "Nothing to export here yet: this channel has no characters, monsters, changed settings"
-    " or history"
+    "Nothing to export here yet: this channel has no characters, monsters, changed settings,"
+    " history or rolls"
 )
 
 
@@ -33,11 +33,13 @@ class Export(commands.Cog):
         store = bot_of(interaction).store
         table, events = await store.read_with_history(channel_id, interaction.guild_id)
         require_gm(interaction, table)
-        if is_empty(table, events):
+        await bot_of(interaction).roll_log.flush()  # the rolls of this last moment too
+        rolls = await store.channel_rolls(channel_id)
+        if is_empty(table, events, rolls):
             raise RulesError(_(NOTHING))
         now = datetime.now(UTC)
         key = export_key(bot_of(interaction).settings.token)
-        data = export_bytes(signed(export_document(table, events, now), key))
+        data = export_bytes(signed(export_document(table, events, now, rolls), key))
         name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
         summary = _(
             "This channel's table: {characters}, {monsters}, settings, clock and {changes}.",
@@ -45,6 +47,10 @@ class Export(commands.Cog):
             monsters=n_("{n} monster", "{n} monsters", len(table.monsters)),
             changes=n_("{n} change", "{n} changes", len(events)),
         )
+        if rolls:
+            summary += " " + n_(
+                "And {n} roll of its dice.", "And {n} rolls of its dice.", len(rolls)
+            )
         await reply(interaction, summary, files=[discord.File(io.BytesIO(data), filename=name)])
 
 

@@ -48,8 +48,8 @@ class Fatigue(commands.Cog):
         await spend_fp(interaction, amount, character)
 
     @fatigue.command(name="recover", description=N_("GM: remove FP directly (a cap's floor holds)"))
-    @app_commands.describe(amount=N_("FP to remove (default 1)"), character=CHARACTER_HELP)
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.describe(amount=N_("FP to remove (default 1)"), character=CHARACTERS_HELP)
+    @app_commands.autocomplete(character=characters_autocomplete)
     async def recover(
         self, interaction: discord.Interaction, amount: Amount = 1, character: str | None = None
     ) -> None:
@@ -60,6 +60,9 @@ class Fatigue(commands.Cog):
             lambda table, name: partyops.recover(table, name, amount),
             lambda name: _("{name} recovers up to {amount} FP", name=name, amount=amount),
             gm_only=RECOVER_IS_GMS,
+            several=lambda names: _(
+                "{names} recover up to {amount} FP", names=names, amount=amount
+            ),
         )
 
     @fatigue.command(
@@ -68,9 +71,9 @@ class Fatigue(commands.Cog):
     @app_commands.describe(
         amount=N_("Temporary FP granted"),
         minutes=N_("How long it lasts in game minutes (default 10)"),
-        character=CHARACTER_HELP,
+        character=CHARACTERS_HELP,
     )
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.autocomplete(character=characters_autocomplete)
     async def temp(
         self,
         interaction: discord.Interaction,
@@ -85,6 +88,9 @@ class Fatigue(commands.Cog):
             lambda table, name: partyops.temp(table, name, amount, minutes),
             lambda name: _("{name} gains {amount} Temporary FP", name=name, amount=amount),
             gm_only=TEMP_IS_GMS,
+            several=lambda names: _(
+                "{names} gain {amount} Temporary FP each", names=names, amount=amount
+            ),
         )
 
     @fatigue.command(
@@ -93,8 +99,8 @@ class Fatigue(commands.Cog):
             "GM: clear the VP damage tally once applied to the sheet (no rest clears it)"
         ),
     )
-    @app_commands.describe(character=CHARACTER_HELP)
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.describe(character=CHARACTERS_HELP)
+    @app_commands.autocomplete(character=characters_autocomplete)
     async def clear_vp(
         self, interaction: discord.Interaction, character: str | None = None
     ) -> None:
@@ -105,6 +111,7 @@ class Fatigue(commands.Cog):
             partyops.clear_vp,
             lambda name: _("{name}'s VP damage tally is cleared", name=name),
             gm_only=CLEAR_VP_IS_GMS,
+            several=lambda names: _("VP damage tallies cleared: {names}", names=names),
         )
 
     @fatigue.command(name="show", description=N_("A character's FP, band, caps and Temporary FP"))

@@ -25,6 +25,7 @@ EXAMPLES: dict[str, str] = {
     "save wsr": "/save wsr level:5 stat:10 dc:80 per:5 secret:True",
     "save party": "/save party kind:wsr spell:123 secret:True",
     "roll": N_("/roll 2d6+3 label:Sneak attack secret:True"),
+    "dice report": "/dice report since:all character:Bórin",
     "character create": "/character create name:Bórin level:5 classes:d10/5 constitution:16",
     "character set": "/character set name:Bórin fortitude:10 special_wsr:5 base_hd:4+1",
     "character show": "/character show name:Bórin",
@@ -47,14 +48,16 @@ EXAMPLES: dict[str, str] = {
     "clock show": "/clock show",
     "clock round": "/clock round count:3",
     "clock pass": "/clock pass minutes:10",
-    "monster build": N_(
-        "/monster build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2"
+    "clock set": "/clock set day:2 time:18:00",
+    "monster-build": N_(
+        "/monster-build rank:3 armor:heavy trade:2 spots:back armor_enchantments:1 2"
     ),
-    "monster-build": N_("/monster-build rank:2 armor:light spots:back"),
-    "monster create": "/monster create name:Goblin rank:1 armor:light hp:10 count:3",
-    "monster show": "/monster show name:Troll",
+    "monster create": "/monster create name:Goblin rank:1 armor:light hp:10 count:3 init_bonus:2",
+    "monster appear": "/monster appear name:Goblin",
+    "monster bring": "/monster bring from:#prep name:Troll",
+    "monster show": "/monster show name:Troll public:True",
     "monster list": "/monster list",
-    "monster remove": "/monster remove name:Troll",
+    "monster remove": "/monster remove defeated:True",
     "monster face": "/monster face name:Troll facing:E",
     "monster reveal": N_("/monster reveal name:Troll spot:back"),
     "monster hit": N_("/monster hit name:Troll damage:18 from:W"),

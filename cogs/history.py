@@ -30,6 +30,7 @@ from store import Store
 from store.events import HISTORY_PAGE
 from table.event import Event
 from table.parts import CHANNEL_ONLY
+from table.sight import Sight
 
 PAGE_SIZE = HISTORY_PAGE - 1  # and one more read, to know whether any is older
 ID_MAX = 2**63 - 1  # SQLite's INTEGER: a larger number in a custom_id is no event anyway
@@ -85,8 +86,8 @@ class HistoryButton(TableButton, template=r"tk:history:(?P<channel>\d+):(?P<befo
         page = await load_page(store, self.channel_id, self.before)
         message = interaction.message
         public = message is None or not message.flags.ephemeral
-        numbers = await sees_numbers(interaction, self.channel_id, public)
-        await update(interaction, **page_message(self.channel_id, page, numbers))
+        seen = await history_sight(interaction, self.channel_id, public)
+        await update(interaction, **page_message(self.channel_id, page, seen))
 
 
 def page_view(channel_id: int, page: Page) -> discord.ui.View | None:
@@ -101,18 +102,21 @@ def page_view(channel_id: int, page: Page) -> discord.ui.View | None:
     )
 
 
-async def sees_numbers(interaction: discord.Interaction, channel_id: int, public: bool) -> bool:
-    """Whether the history's readers may see the monsters' numbers: the GM reading alone does;
-    the channel, by its `monster_stats` setting (`table.sight`)."""
+async def history_sight(interaction: discord.Interaction, channel_id: int, public: bool) -> Sight:
+    """What the history's readers may see of the monsters (their numbers, those still behind
+    the GM's screen): the GM reading alone, everything; the channel, no preparation, and the
+    numbers by its `monster_stats` setting (`table.sight`)."""
     store = bot_of(interaction).store
     table = await store.read(channel_id, interaction.guild_id, CHANNEL_ONLY)  # its settings
-    return reader_sight(interaction, table, public).numbers
+    return reader_sight(interaction, table, public)
 
 
-def page_message(channel_id: int, page: Page, numbers: bool) -> dict[str, Any]:
+def page_message(channel_id: int, page: Page, seen: Sight) -> dict[str, Any]:
     """The embed and (when there is anything to page) the buttons, as send/edit arguments."""
     now = datetime.now(UTC)
-    embed = history_embed(page.events, now, numbers=numbers, newest=page.before == 0)
+    embed = history_embed(
+        page.events, now, numbers=seen.numbers, newest=page.before == 0, prepared=seen.prepared
+    )
     view = page_view(channel_id, page)
     return {"embed": embed, "view": view} if view is not None else {"embed": embed}
 
@@ -135,8 +139,8 @@ class History(commands.Cog):
     async def history(self, interaction: discord.Interaction, private: bool = False) -> None:
         channel_id = await table_channel_id(interaction)
         page = await load_page(bot_of(interaction).store, channel_id, 0)
-        numbers = await sees_numbers(interaction, channel_id, not private)
-        await reply(interaction, **page_message(channel_id, page, numbers))
+        seen = await history_sight(interaction, channel_id, not private)
+        await reply(interaction, **page_message(channel_id, page, seen))
 
     @app_commands.command(
         name="undo",

@@ -81,7 +81,8 @@ async def _import(
         if not is_gm(interaction, table.settings):
             raise Forbidden(_(GM_ONLY))
 
-    done = await bot_of(interaction).store.import_channel(
+    bot = bot_of(interaction)
+    done = await bot.store.import_channel(
         await table_channel_id(interaction),
         interaction.guild_id,
         interaction.user.id,
@@ -89,9 +90,12 @@ async def _import(
         check=gm,
         replace=replace,
         interaction_id=interaction.id,
+        rolls_keep=bot.roll_log.keep,
     )
     mark_saved(interaction, "import")
-    text = imported_text(done.table, done.changes, done.replaced, done.left_out)
+    text = imported_text(
+        done.table, done.changes, done.replaced, done.left_out, done.rolls, done.rolls_left_out
+    )
     if replace is None:
         await reply(interaction, text)
     else:

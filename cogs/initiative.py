@@ -2,8 +2,9 @@
 
 Each change is one store transaction over `table.initiative` (so `/undo` and `/history` cover
 it). Passing the last combatant moves the channel clock one round by the same step as
-`/clock round`. When a monster with unarmored spots ends its turn, the reply offers the GM its
-facing, as `/monster face` sets it (`FaceButton`, which works after a restart too). When a
+`/clock round`. When a monster with unarmored spots ends its turn, the GM alone is offered its
+facing in a private follow-up, as `/monster face` sets it (`FaceButton`, which works after a
+restart too): the channel's reply says whose turn it is and nothing of spots. When a
 character's turn begins, the reply mentions its player, the one user it may ping.
 """
 
@@ -19,20 +20,35 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._buttons import TableButton, buttons_view
-from cogs._reply import reply
-from cogs._shared import apply_as, gm_only, offers_nothing_in_outage, own_first, read_table
-from cogs._sight import change_seen
+from cogs._reply import reply, update
+from cogs._shared import (
+    apply_as,
+    gm_only,
+    offers_nothing_in_outage,
+    own_first,
+    pick_character,
+    read_table,
+)
+from cogs._sight import change_seen, known_table
 from lang import N_, _, n_
 from render.fatigue import report_embed
-from render.initiative import joined_embed, mention, order_embed, turn_text, turn_title
+from render.initiative import (
+    facing_embed,
+    joined_embed,
+    mention,
+    order_embed,
+    turn_text,
+    turn_title,
+)
 from render.monsters import monster_embed
 from rules.defense import FACINGS, facing_text
 from rules.dice import DieSource
 from table import bestiary, initiative
 from table.combat import Combatant, Initiative
 from table.dice_expr import EXPRESSION_MAX
-from table.initiative import Removal, TurnReport
+from table.initiative import Joined, Removal, TurnReport
 from table.model import Table
+from table.sight import GM_ALONE
 
 Score = app_commands.Range[str, 1, EXPRESSION_MAX]  # a number, or dice: the table reads it
 Name = app_commands.Range[str, 1, 100]  # a lookup or a new name: the table checks it
@@ -45,12 +61,11 @@ async def add_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The caller's characters first, then the others, the bestiary's groups (`Goblin` for all
-    of `Goblin 1`, `Goblin 2`…) and its monsters."""
-    table = await read_table(interaction)
+    of `Goblin 1`, `Goblin 2`…) and its monsters (to a player, only those that appeared)."""
+    table = known_table(interaction, await read_table(interaction))
     typed = current.casefold()
     characters = own_first(table, interaction.user.id, current)
-    heads = ((m.name.rpartition(" ")[0], m.name) for m in table.monsters)
-    groups = dict.fromkeys(head for head, name in heads if bestiary.group_number(head, name))
+    groups = bestiary.group_names(table.monsters)
     names = [c.name for c in characters] + [g for g in groups if typed in g.casefold()]
     names += [m.name for m in table.monsters if typed in m.key]
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
@@ -82,10 +97,14 @@ class FaceButton(TableButton, template=r"tk:face:(?P<facing>[NESW]{1,2}):(?P<nam
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         step = functools.partial(bestiary.face, name=self.name, facing=self.facing)
-        turned, seen = await change_seen(interaction, "monster face", step)
+        turned, _seen = await change_seen(interaction, "monster face", step)
         facing = facing_text(turned.facing)
         title = _("{name} now faces {facing}", name=turned.name, facing=facing)
-        await reply(interaction, embed=monster_embed(turned, sight=seen, title=title))
+        # The prompt was the GM's alone: so is its answer (the players see the facing on
+        # `/monster show`, never that a spot made it worth asking).
+        await update(
+            interaction, embed=monster_embed(turned, sight=GM_ALONE, title=title), view=None
+        )
 
 
 def facing_view(report: TurnReport) -> discord.ui.View | None:
@@ -93,6 +112,16 @@ def facing_view(report: TurnReport) -> discord.ui.View | None:
         return None
     name = report.facing.name
     return buttons_view(*(FaceButton(name, facing) for facing in FACINGS))
+
+
+async def ask_facing(interaction: discord.Interaction, report: TurnReport) -> None:
+    """The GM alone is asked the facing of a monster that ended its turn with unarmored
+    spots: a private follow-up to the GM who passed the turn (the channel's message says only
+    whose turn it is)."""
+    view = facing_view(report)
+    if view is None or report.facing is None:
+        return
+    await reply(interaction, embeds=[facing_embed(report.facing)], view=view, private=True)
 
 
 def pinging(combatant: Combatant | None) -> dict[str, Any]:
@@ -130,7 +159,7 @@ class InitiativeCog(commands.Cog, name="Initiative"):
         name="add", description=N_("Add a character, monster or group, at a score or rolled")
     )
     @app_commands.describe(
-        name=N_("A character, monster or group here (suggested), or any name with other:True"),
+        name=N_("A character, monster or group here, or any name with other:True (default: yours)"),
         score=N_("Highest acts first: a number or dice, e.g. 1d10+3 (none: the channel's dice)"),
         other=N_("GM: add a name that is neither a character nor a monster here"),
     )
@@ -138,17 +167,20 @@ class InitiativeCog(commands.Cog, name="Initiative"):
     async def add(
         self,
         interaction: discord.Interaction,
-        name: Name,
+        name: Name | None = None,
         score: Score | None = None,
         other: bool = False,
     ) -> None:
         actor = interaction.user.id
-        step = functools.partial(
-            initiative.join, actor_id=actor, name=name, score=score, other=other, rng=self.rng
-        )
-        joined, table = await apply_as(
-            interaction, "init add", lambda t, gm: _and_table(step(t, is_gm=gm))
-        )
+
+        def step(table: Table, gm: bool) -> tuple[Table, tuple[tuple[Joined, ...], Table]]:
+            who = name or pick_character(table, None, actor).name  # default: the caller's own
+            joined = initiative.join(
+                table, actor_id=actor, is_gm=gm, name=who, score=score, other=other, rng=self.rng
+            )
+            return _and_table(joined)
+
+        joined, table = await apply_as(interaction, "init add", step)
         await reply(interaction, embed=joined_embed(table, joined))
 
     @init.command(name="remove", description=N_("GM: take a name out of the initiative"))
@@ -211,7 +243,8 @@ class InitiativeCog(commands.Cog, name="Initiative"):
             passed = report_embed(one, report.new_round, table.settings.round_seconds, quiet=True)
             # The order above already shows the game time, and its title the fight's round.
             embeds.append(passed.remove_footer())
-        await reply(interaction, embeds=embeds, view=facing_view(report), **pinging(report.now))
+        await reply(interaction, embeds=embeds, **pinging(report.now))
+        await ask_facing(interaction, report)
 
     @init.command(name="show", description=N_("The turn order, whose turn it is and the round"))
     async def show(self, interaction: discord.Interaction) -> None:

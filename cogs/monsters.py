@@ -1,9 +1,15 @@
-"""`/monster build|create|show|list|remove|face|reveal|hit`, and `/monster-build` anywhere."""
+"""`/monster create|show|list|appear|bring|remove|face|reveal|hit`, and `/monster-build` anywhere.
+
+A monster the GM makes (or brings from another channel) is behind the GM's screen until it
+appears: it enters the initiative, is hit, or the GM shows it (`/monster appear`, `/monster show
+public:True`). Until then only the GM's private replies name it (`table.sight`); a change to it
+answers the GM alone."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Sequence
 from typing import Any, Self
 
 import discord
@@ -11,20 +17,34 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contexts import anywhere
-from bot.permissions import is_gm
+from bot.permissions import is_gm, is_gm_with
 from bot.translator import described
 from cogs._buttons import TableButton, buttons_view
 from cogs._confirm import CONFIRM_SECONDS, PromptTimers
-from cogs._monster_remove import MonsterRemoveAnswer, confirm_monster_removal
+from cogs._monster_remove import (
+    DefeatedRemoveAnswer,
+    MonsterRemoveAnswer,
+    confirm_clearing,
+    confirm_monster_removal,
+)
+from cogs._options import INIT_BONUS_HELP, InitBonus
 from cogs._picture import job, reply_picture
 from cogs._reply import private, reply
-from cogs._shared import offers_nothing_in_outage, read_table
-from cogs._sight import change_seen, reader_sight, whisper_gm_copy
+from cogs._shared import (
+    bot_of,
+    offers_nothing_in_outage,
+    read_table,
+    require_gm,
+    table_channel_id,
+)
+from cogs._sight import appear_reply, change_seen, known_table, reader_sight, whisper_gm_copy
 from lang import N_, _
 from render.monsters import (
     ARMOR_NAMES,
+    HIDDEN_MARK,
     armor_name,
     block_embed,
+    brought_embed,
     created_embed,
     hit_embed,
     monster_embed,
@@ -44,14 +64,15 @@ from rules.defense import (
     TRADE_LIMIT,
     facing_text,
 )
-from store.channel_read import EVERYTHING
+from rules.errors import RulesError
 from table import bestiary
 from table.bestiary import MONSTERS_MAX, BuildOptions
-from table.monster import HP_MAX
+from table.model import Forbidden
+from table.monster import HP_MAX, Monster
 from table.monster_view import monster_view
 from table.names import NAME_LIMIT
-from table.parts import BESTIARY
-from table.sight import GM_ALONE
+from table.parts import BESTIARY, CHANNEL_ONLY, EVERYTHING
+from table.sight import GM_ALONE, in_sight
 
 # Bounds Discord's client enforces; the rules check the rest with readable errors.
 Rank = app_commands.Range[int, RANKS.start, RANKS.stop - 1]
@@ -113,7 +134,7 @@ PUBLIC = N_("Show it to the whole channel (default: only you see it)")
 
 
 def build_options(given: dict[str, Any]) -> BuildOptions:
-    """The build options from `/monster build|create`'s parameters (their `locals()`): each
+    """The build options from `/monster-build|create`'s parameters (their `locals()`): each
     command names its options exactly as BuildOptions names its fields."""
     return BuildOptions(**{f.name: given[f.name] for f in dataclasses.fields(BuildOptions)})
 
@@ -148,19 +169,91 @@ async def hidden_spot_autocomplete(
 async def monster_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
+    """The bestiary's monsters: for the GM all, those still behind the screen marked; for a
+    player, only those that have appeared."""
     if interaction.guild_id is None:  # no bestiary outside a server
         return []
-    table = await read_table(interaction, BESTIARY)
+    table = known_table(interaction, await read_table(interaction, BESTIARY))
+    return monster_choices(table.monsters, current)
+
+
+def monster_choices(monsters: Sequence[Monster], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices of these monsters whose name holds what was typed; one still behind
+    the GM's screen is marked (only the GM is offered one)."""
     typed = current.casefold()
-    found = [m for m in table.monsters if typed in m.key]
-    return [app_commands.Choice(name=m.name, value=m.name) for m in found[:25]]
+    found = [m for m in monsters if typed in m.key]
+    return [
+        app_commands.Choice(name=f"{HIDDEN_MARK} {m.name}" if m.hidden else m.name, value=m.name)
+        for m in found[:25]
+    ]
+
+
+@offers_nothing_in_outage
+async def hidden_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """`/monster appear`: the monsters still behind the screen, and their groups (the GM's)."""
+    table = await read_table(interaction, BESTIARY)
+    if not is_gm(interaction, table.settings):
+        return []
+    return group_choices([m for m in table.monsters if m.hidden], current)
+
+
+def group_choices(monsters: Sequence[Monster], current: str) -> list[app_commands.Choice[str]]:
+    """These monsters' groups (`Goblin` for all of `Goblin 1`, `Goblin 2`…), then each of
+    them, whose name holds what was typed."""
+    typed = current.casefold()
+    names = [g for g in bestiary.group_names(monsters) if typed in g.casefold()]
+    names += [m.name for m in monsters if typed in m.key]
+    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+
+class PrepChannel(app_commands.Transformer):
+    """A text channel of this server, as Discord resolves it for the option (with the user's
+    permissions there): where a GM prepared monsters."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text, discord.ChannelType.news]
+
+    async def transform(
+        self, interaction: discord.Interaction, value: Any, /
+    ) -> app_commands.AppCommandChannel:
+        if not isinstance(value, app_commands.AppCommandChannel):
+            raise app_commands.TransformerError(value, self.type, self)
+        return value
+
+
+def _source_of(interaction: discord.Interaction) -> app_commands.AppCommandChannel | None:
+    source = getattr(interaction.namespace, "from", None)
+    return source if isinstance(source, app_commands.AppCommandChannel) else None
+
+
+@offers_nothing_in_outage
+async def source_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """`/monster bring`: the monsters of the channel named in `from:`, and their groups, to a
+    GM of that channel."""
+    source = _source_of(interaction)
+    if source is None or interaction.guild_id is None:
+        return []
+    table = await bot_of(interaction).store.read(source.id, interaction.guild_id, BESTIARY)
+    if not is_gm_with(source.permissions, interaction.user, table.settings):
+        return []
+    return group_choices(table.monsters, current)
 
 
 class HitAgain(
     TableButton, template=r"tk:hit:(?P<damage>\d{1,6}):(?P<from>[NESW]{0,2}):(?P<name>.*)"
 ):
     """The "Hit again" button of a `/monster hit` reply: the same damage from the same square,
-    GM only (checked inside the transaction, as for the command). The name comes last."""
+    GM only (checked inside the transaction, as for the command), said and logged as a hit
+    again. The name comes last."""
 
     def __init__(self, name: str, damage: int, from_square: str | None) -> None:
         self.name, self.damage, self.from_square = name, damage, from_square
@@ -174,24 +267,31 @@ class HitAgain(
         return cls(match["name"], int(match["damage"]), match["from"] or None)
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        await hit_and_reply(interaction, self.name, self.damage, self.from_square)
+        await hit_and_reply(interaction, self.name, self.damage, self.from_square, again=True)
+
+
+HIT, HIT_AGAIN = "monster hit", "monster hit again"  # as the log names them
 
 
 async def hit_and_reply(
-    interaction: discord.Interaction, name: str, damage: int, from_square: str | None
+    interaction: discord.Interaction,
+    name: str,
+    damage: int,
+    from_square: str | None,
+    again: bool = False,
 ) -> None:
-    """`/monster hit` and its "Hit again" button: one transaction, then a new reply for the
-    channel, and the GM's whole copy privately when that left something out (the numbers, or
-    the hidden spot it met)."""
+    """`/monster hit` and its "Hit again" button (`again`): one transaction, then a new reply
+    for the channel, and the GM's whole copy privately when that left something out (the
+    numbers, or the hidden spot it met)."""
     step = functools.partial(bestiary.hit, name=name, damage=damage, from_square=from_square)
-    hit, seen = await change_seen(interaction, "monster hit", step)
+    hit, seen = await change_seen(interaction, HIT_AGAIN if again else HIT, step)
     # Another hit on a defeated monster would only say it is defeated.
-    again = (
+    button = (
         None if hit.monster.down else buttons_view(HitAgain(hit.monster.name, damage, from_square))
     )
-    await reply(interaction, embed=hit_embed(hit, seen), view=again)
+    await reply(interaction, embed=hit_embed(hit, seen, again), view=button)
     if seen.hides_hit(hit.result):
-        await whisper_gm_copy(interaction, hit_embed(hit, GM_ALONE))
+        await whisper_gm_copy(interaction, hit_embed(hit, GM_ALONE, again))
 
 
 class Monsters(commands.Cog):
@@ -209,9 +309,8 @@ class Monsters(commands.Cog):
     async def cog_unload(self) -> None:
         self.timers.cancel_all()
 
-    # One callback, two commands: `/monster build` beside the channel's bestiary, and the
-    # top-level `/monster-build` that runs anywhere (a DM, a user install): Discord applies
-    # contexts to a whole top-level command, and the rest of /monster needs a server.
+    # `/monster-build`, top-level so that it runs anywhere (a DM, a user install): Discord
+    # applies contexts to a whole top-level command, and /monster needs a server.
     @app_commands.describe(public=PUBLIC, **BUILD_DESCRIPTIONS)
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
     @app_commands.autocomplete(
@@ -243,16 +342,17 @@ class Monsters(commands.Cog):
         await reply(interaction, embed=embed)  # private unless public, as declared
 
     BUILD = N_("A monster's stat block from its Rank and armor")
-    build = monster.command(name="build", description=BUILD)(_build)
     build_anywhere = anywhere(app_commands.command(name="monster-build", description=BUILD)(_build))
 
-    @monster.command(name="create", description=N_("GM: keep a monster in this channel"))
+    @monster.command(
+        name="create", description=N_("GM: keep a monster here, hidden until it appears")
+    )
+    @private()
     @app_commands.describe(
         name=N_("The monster's name (up to 32 characters)"),
         hp=N_("Its maximum HP, to track damage (optional)"),
-        count=N_(
-            "How many from this block, numbered after the name, each with its own HP and facing"
-        ),
+        count=N_("How many from this block, numbered after the name"),
+        init_bonus=INIT_BONUS_HELP,
         **BUILD_DESCRIPTIONS,
     )
     @app_commands.choices(armor=ARMOR_CHOICES, order=ORDER_CHOICES)
@@ -267,6 +367,7 @@ class Monsters(commands.Cog):
         armor: str,
         hp: Hp | None = None,
         count: Count = 1,
+        init_bonus: InitBonus = 0,
         trade: Trade = 0,
         agility: Agility | None = None,
         extra_defense: ExtraDefense = 0,
@@ -280,13 +381,55 @@ class Monsters(commands.Cog):
     ) -> None:
         options = build_options(locals())
         step = functools.partial(
-            bestiary.create, name=name, options=options, hp_max=hp, count=count
+            bestiary.create,
+            name=name,
+            options=options,
+            hp_max=hp,
+            count=count,
+            init_bonus=init_bonus,
         )
         # Everything: a new name is compared with every name in the channel (`table.lookalikes`).
-        made, seen = await change_seen(interaction, "monster create", step, EVERYTHING)
-        await reply(interaction, embed=created_embed(made, seen))
-        if seen.hides_block(made[0]):  # the numbers, the hidden spots: the GM's alone
-            await whisper_gm_copy(interaction, created_embed(made, GM_ALONE))
+        made, _seen = await change_seen(interaction, "monster create", step, EVERYTHING)
+        await reply(interaction, embed=created_embed(made, GM_ALONE))  # the GM's alone
+
+    @monster.command(
+        name="appear", description=N_("GM: show the players a monster (or group) kept hidden")
+    )
+    @app_commands.describe(name=N_("Which monster, or group (Goblin for Goblin 1, 2…)"))
+    @app_commands.autocomplete(name=hidden_autocomplete)
+    async def appear(self, interaction: discord.Interaction, name: Name) -> None:
+        step = functools.partial(bestiary.appear, name=name)
+        shown, seen = await change_seen(interaction, "monster appear", step)
+        await appear_reply(interaction, shown, seen)
+
+    @monster.command(
+        name="bring",
+        description=N_("GM: bring a monster (or group) from another channel, hidden"),
+    )
+    @private()
+    @app_commands.describe(
+        from_=N_("The channel it was prepared in (you are GM there too)"),
+        name=N_("Which monster, or group (Goblin for Goblin 1, 2…)"),
+    )
+    @app_commands.rename(from_="from")
+    @app_commands.autocomplete(name=source_autocomplete)
+    async def bring(
+        self,
+        interaction: discord.Interaction,
+        from_: app_commands.Transform[app_commands.AppCommandChannel, PrepChannel],
+        name: Name,
+    ) -> None:
+        require_gm(interaction, await read_table(interaction, CHANNEL_ONLY))  # here, first
+        if from_.id in (interaction.channel_id, await table_channel_id(interaction)):
+            raise RulesError(_("Bring monsters from another channel: they are here already"))
+        source = await bot_of(interaction).store.read(from_.id, interaction.guild_id, BESTIARY)
+        if not is_gm_with(from_.permissions, interaction.user, source.settings):
+            raise Forbidden(_("Only a GM of #{channel} can bring its monsters", channel=from_.name))
+        found = bestiary.members(source, name)
+        step = functools.partial(bestiary.bring, monsters=found)
+        # Everything: each name brought is compared with every name here (`table.lookalikes`).
+        brought, _seen = await change_seen(interaction, "monster bring", step, EVERYTHING)
+        await reply(interaction, embed=brought_embed(brought, from_.name))
 
     @monster.command(
         name="show",
@@ -299,7 +442,11 @@ class Monsters(commands.Cog):
         self, interaction: discord.Interaction, name: Name, public: bool = False
     ) -> None:
         table = await read_table(interaction, BESTIARY)
-        monster = table.get_monster(name)
+        monster = known_table(interaction, table).get_monster(name)
+        if monster.hidden and public:  # the GM shows it to the channel: it appears
+            step = functools.partial(bestiary.appear, name=monster.name)
+            shown, _seen = await change_seen(interaction, "monster appear", step)
+            monster = shown[0]
         seen = reader_sight(interaction, table, public)  # the text and the picture alike
         picture = job(interaction, "monster", monster_view(monster, seen))
         # Private unless public, as declared.
@@ -311,13 +458,22 @@ class Monsters(commands.Cog):
     async def list_(self, interaction: discord.Interaction, public: bool = False) -> None:
         table = await read_table(interaction, BESTIARY)
         seen = reader_sight(interaction, table, public)
-        await reply(interaction, embed=roster_embed(table.monsters, seen))
+        await reply(interaction, embed=roster_embed(in_sight(table, seen).monsters, seen))
 
     @monster.command(name="remove", description=N_("GM: remove a monster (asks to confirm)"))
     @private()
-    @app_commands.describe(name=N_("Which monster"))
+    @app_commands.describe(
+        name=N_("Which monster"), defeated=N_("Every defeated monster at once (one confirmation)")
+    )
     @app_commands.autocomplete(name=monster_autocomplete)
-    async def remove(self, interaction: discord.Interaction, name: Name) -> None:
+    async def remove(
+        self, interaction: discord.Interaction, name: Name | None = None, defeated: bool = False
+    ) -> None:
+        if defeated == (name is not None):
+            raise RulesError(_("Name one monster with `name:`, or clear them with `defeated:True`"))
+        if name is None:
+            await confirm_clearing(interaction, self.confirm_seconds, self.timers)
+            return
         await confirm_monster_removal(interaction, name, self.confirm_seconds, self.timers)
 
     @monster.command(name="face", description=N_("GM: turn a monster (moves its unarmored spots)"))
@@ -329,10 +485,12 @@ class Monsters(commands.Cog):
     async def face(self, interaction: discord.Interaction, name: Name, facing: str) -> None:
         step = functools.partial(bestiary.face, name=name, facing=facing)
         turned, seen = await change_seen(interaction, "monster face", step)
+        seen = GM_ALONE if turned.hidden else seen  # behind the screen: the GM's alone
         facing = facing_text(turned.facing)
         title = _("{name} now faces {facing}", name=turned.name, facing=facing)
         picture = job(interaction, "monster", monster_view(turned, seen))
-        await reply_picture(interaction, monster_embed(turned, sight=seen, title=title), picture)
+        embed = monster_embed(turned, sight=seen, title=title)
+        await reply_picture(interaction, embed, picture, private=turned.hidden or None)
 
     @monster.command(
         name="reveal", description=N_("GM: show the players one hidden unarmored spot")
@@ -344,11 +502,13 @@ class Monsters(commands.Cog):
     async def reveal(self, interaction: discord.Interaction, name: Name, spot: Spot) -> None:
         step = functools.partial(bestiary.reveal, name=name, spot=spot)
         shown, seen = await change_seen(interaction, "monster reveal", step)
+        seen = GM_ALONE if shown.hidden else seen  # behind the screen: the GM's alone
         found = shown.block.spot(spot)
         title = _(
             "{name}: its {spot} spot is revealed", name=shown.name, spot=spot_name(found.name)
         )
-        await reply(interaction, embed=monster_embed(shown, sight=seen, title=title))
+        embed = monster_embed(shown, sight=seen, title=title)
+        await reply(interaction, embed=embed, private=shown.hidden or None)
 
     @monster.command(name="hit", description=N_("GM: a hit on a monster: damage after its Defense"))
     @app_commands.describe(
@@ -370,9 +530,10 @@ class Monsters(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(HitAgain, MonsterRemoveAnswer)  # before any click, after every restart
+    # before any click, after every restart
+    bot.add_dynamic_items(HitAgain, MonsterRemoveAnswer, DefeatedRemoveAnswer)
     await bot.add_cog(Monsters())
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(HitAgain, MonsterRemoveAnswer)
+    bot.remove_dynamic_items(HitAgain, MonsterRemoveAnswer, DefeatedRemoveAnswer)

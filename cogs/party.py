@@ -19,7 +19,7 @@ from lang import N_, _
 from render.confirm import reset_cancelled_embed, reset_expired_embed
 from render.fatigue import page_count, party_embed, report_embed
 from table import partyops
-from table.fatigue_series import SINCE_LONG_REST
+from table.fatigue_series import SINCE_EVENING
 from table.model import Table
 from table.parts import PARTY
 from table.partyops import PartyReport
@@ -126,7 +126,7 @@ class Party(commands.Cog):
         self,
         interaction: discord.Interaction,
         character: str | None = None,
-        since: str = SINCE_LONG_REST,
+        since: str = SINCE_EVENING,
     ) -> None:
         await chart_reply(interaction, character, since)
 

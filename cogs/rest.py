@@ -1,5 +1,6 @@
 """`/rest break|short|long|minutes`: the whole party (GM) or one character (its owner or GM;
 the GM alone during a fight, or where the channel sets `player_rests:gm`: `table.rest_rights`).
+A player's rest without `character:` is of the character their commands use, as everywhere.
 
 A party rest moves the channel clock on by the rest's length; one character resting alone
 leaves the clock where it is (the rest of the table carries on) and is settled through its
@@ -17,16 +18,17 @@ from cogs._fatigue import change_character
 from cogs._options import Minutes
 from cogs._reply import reply
 from cogs._several import characters_autocomplete
-from cogs._shared import apply_as, gm_only
+from cogs._shared import apply_as, pick_character
 from lang import N_, _
-from render.fatigue import report_embed
+from render.fatigue import change_embed, fight_round, report_embed
 from table import partyops
-from table.model import Table
+from table.active import own_characters
+from table.model import Forbidden, Table
 from table.parts import PARTY
-from table.partyops import PartyReport
+from table.partyops import CharacterChange, PartyReport
 from table.rest_rights import check_may_rest
 
-CHARACTER_HELP = N_("Rest only these: Aria, or Aria, Bórin (default: the whole party, GM only)")
+CHARACTER_HELP = N_("Rest only these: Aria, or Aria, Bórin (default: the party; a player's own)")
 PARTY_REST_IS_GMS = N_(
     "Only the GM can rest the whole party; to rest your own character, add `character:`"
 )
@@ -67,15 +69,28 @@ async def _rest(
             several=lambda names: _(_SEVERAL_DO[kind], names=names),
         )
         return
+    user_id = interaction.user.id
 
-    def run(table: Table) -> tuple[Table, tuple[PartyReport, int]]:
-        new, report = partyops.party_rest(table, kind, minutes)
-        return new, (report, new.settings.round_seconds)
+    def run(table: Table, gm: bool) -> tuple[Table, tuple[PartyReport | CharacterChange, Table]]:
+        """The GM rests the party; a player, the character their commands use (as with
+        `character:` naming it), where the channel lets players rest."""
+        if gm:
+            new, report = partyops.party_rest(table, kind, minutes)
+            return new, (report, new)
+        if not own_characters(table, user_id):
+            raise Forbidden(_(PARTY_REST_IS_GMS))
+        own = pick_character(table, None, user_id)
+        check_may_rest(table, gm)
+        new, done = partyops.rest_one(table, own.name, kind, minutes)
+        return new, (done, new)
 
-    report, round_seconds = await apply_as(
-        interaction, action, gm_only(run, PARTY_REST_IS_GMS), PARTY
-    )
-    embed = report_embed(_(_PARTY_DOES[kind]), report, round_seconds)
+    done, after = await apply_as(interaction, action, run, PARTY)
+    if isinstance(done, PartyReport):
+        embed = report_embed(_(_PARTY_DOES[kind]), done, after.settings.round_seconds)
+    else:
+        embed = change_embed(
+            _(_ONE_DOES[kind], name=done.name), done, after.clock, fight_round(after)
+        )
     await reply(interaction, embed=embed)
 
 

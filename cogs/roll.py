@@ -1,5 +1,6 @@
 """`/roll`: an open-ended d100 (plus a modifier), or an ordinary dice expression via d20;
-`label:` names it, `secret:` rolls it behind the screen (see `cogs._secret`).
+`label:` names it, `secret:` rolls it behind the screen (see `cogs._secret`); in a server
+channel the roll goes to its roll log, for `/dice report` (`cogs._roll_log`).
 
 `dice` is the first option: what a player types right after `/roll` fills it, so `/roll 2d6+3`
 rolls those dice and `/roll 25` (a plain number) is the open-ended d100 plus 25, as `mod:25` is;
@@ -18,6 +19,7 @@ from bot.contexts import anywhere
 from bot.translator import described
 from cogs._options import Label
 from cogs._reply import reply
+from cogs._roll_log import keep_rolls
 from cogs._secret import send_secret
 from lang import N_, _
 from render.label import labelled
@@ -25,12 +27,11 @@ from render.roll import dice_embed, open_ended_embed, with_open_ended_note
 from rules.dice import DieSource, open_ended
 from rules.errors import RulesError
 from table.dice_expr import EXAMPLES, EXPRESSION_MAX, roll_expression
-from table.open_ended_expr import is_plain_d100, open_ended_modifier
+from table.open_ended_expr import MOD_MAX, is_plain_d100, open_ended_modifier
+from table.roll_log import d100_rolled, dice_rolled
 
 # The dice expressions `EXAMPLES` shows, one by one: the sentence around them is translated.
 FIRST, SECOND, THIRD = re.findall(r"`([^`]+)`", EXAMPLES)
-
-MOD_MAX = 1000  # the d100's modifier, either way it is given
 
 
 class Roll(commands.Cog):
@@ -69,8 +70,10 @@ class Roll(commands.Cog):
                 )
             dice, mod = None, number + mod  # one of the two is 0
         if dice is None:
-            embed = open_ended_embed(open_ended(self.rng), mod)
+            d100 = open_ended(self.rng)
+            embed = open_ended_embed(d100, mod)
             what = _("d100 roll")
+            rolled = d100_rolled(d100, mod)
         elif mod:
             raise RulesError(
                 _(
@@ -80,16 +83,18 @@ class Roll(commands.Cog):
                 )
             )
         else:
-            rolled = roll_expression(dice, self.rng)
-            embed = dice_embed(rolled.expression, rolled.working, rolled.total)
+            expression = roll_expression(dice, self.rng)
+            embed = dice_embed(expression.expression, expression.working, expression.total)
             if is_plain_d100(dice):
                 embed = with_open_ended_note(embed)
             what = _("dice roll")
+            rolled = dice_rolled(expression)
         embed = labelled(embed, label)
         if secret:
             await send_secret(interaction, what, [embed], label)
         else:
             await reply(interaction, embed=embed)
+        await keep_rolls(interaction, [rolled], secret=secret)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,4 +1,5 @@
-"""`/save tsr`, `/save wsr` and `/save party`: Save Rolls, read-only (nothing is stored).
+"""`/save tsr`, `/save wsr` and `/save party`: Save Rolls. Nothing at the table changes; in a
+server channel each roll is kept in its roll log after the reply, for `/dice report`.
 
 Each reply has a "Roll again" button (`SaveAgain`, `PartySaveAgain`) whose custom_id holds the
 save's options, so it rolls fresh dice for the same save even after a restart: the character's
@@ -28,6 +29,7 @@ from cogs._buttons import (
 from cogs._odds import no_secret_chart, reply_odds
 from cogs._options import Label
 from cogs._reply import reply
+from cogs._roll_log import keep_rolls
 from cogs._save_ids import (
     AGAINST_ID,
     MAYBE_INT_ID,
@@ -56,6 +58,7 @@ from rules.saves import (
 )
 from table.model import LEVEL_MAX, Forbidden, Table
 from table.parts import PARTY
+from table.roll_log import save_rolled
 from table.savecalc import DifficultyOptions, SaveInputs, SaveOptions, party_inputs, save_inputs
 
 # Discord checks these ranges before the bot sees the command; the rules check them again.
@@ -182,7 +185,8 @@ class SaveAgain(
         if interaction.user.id != self.roller_id and not is_gm(interaction, table.settings):
             raise Forbidden(_(ROLLER_OR_GM))
         inputs = again_inputs(self.kind, self.options, table, self.roller_id)
-        await saves_cog(interaction).reply_one(interaction, inputs, self.options, self.roller_id)
+        cog = saves_cog(interaction)
+        await cog.reply_one(interaction, inputs, self.options, self.roller_id, table=table)
 
 
 class PartySaveAgain(
@@ -255,7 +259,7 @@ class Saves(commands.Cog):
         inputs = save_inputs(kind, options, table, interaction.user.id)
         again = again_options(options, inputs)
         user = interaction.user.id
-        await self.reply_one(interaction, inputs, again, user, label, secret, chart)
+        await self.reply_one(interaction, inputs, again, user, label, secret, chart, table)
 
     async def reply_one(
         self,
@@ -266,17 +270,20 @@ class Saves(commands.Cog):
         label: str | None = None,
         secret: bool = False,
         chart: bool = False,
+        table: Table | None = None,
     ) -> None:
         """Roll, and reply with the working, buttons to roll the same save again and to see its
         odds, and with `chart` the odds' picture (a secret save has none of these: rolling
-        again would show it to the channel)."""
+        again would show it to the channel); then keep the roll in `table`'s roll log."""
         result = inputs.resolve(open_ended(self.rng))
         embed = labelled(save_embed(result, inputs.name), label)
+        rolled = [save_rolled(result, inputs.name)]
         if secret:
             what = secret_what(inputs.kind)
             if inputs.name:
                 what = _("{what} for {name}", what=what, name=inputs.name)
             await send_secret(interaction, what, [embed], label)
+            await keep_rolls(interaction, rolled, secret=True, table=table)
             return
         view = buttons_view(
             SaveAgain(inputs.kind, again, roller_id), SaveAgain(inputs.kind, again, roller_id, True)
@@ -285,6 +292,7 @@ class Saves(commands.Cog):
             await reply_odds(interaction, [inputs], again.against, embed=embed, view=view)
         else:
             await reply(interaction, embed=embed, view=view)
+        await keep_rolls(interaction, rolled, table=table)
 
     async def roll_party(
         self,
@@ -304,9 +312,11 @@ class Saves(commands.Cog):
         results = [(i.name or "", i.resolve(open_ended(self.rng))) for i in everyone]
         embed = party_embed(kind, everyone[0].difficulty, results, mod=mod, per=per)
         embed = labelled(embed, label)
+        rolled = [save_rolled(result, name or None) for name, result in results]
         if secret:
             what = _("party {what}", what=secret_what(kind))
             await send_secret(interaction, what, [embed], label)
+            await keep_rolls(interaction, rolled, secret=True, table=table)
             return
         view = buttons_view(
             PartySaveAgain(kind, against, mod, per), PartySaveAgain(kind, against, mod, per, True)
@@ -315,6 +325,7 @@ class Saves(commands.Cog):
             await reply_odds(interaction, everyone, against, embed=embed, view=view)
         else:
             await reply(interaction, embed=embed, view=view)
+        await keep_rolls(interaction, rolled, table=table)
 
     @save.command(name="tsr", description=N_("Toughness Save Roll: poison, disease, fatigue"))
     @app_commands.describe(**_AGAINST, **_ONE, stat=N_("Fortitude (default: your character's)"))

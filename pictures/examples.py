@@ -1,9 +1,10 @@
 """Example pictures, made by the project's own code: `python -m pictures.examples docs/` writes
-the three PNGs the README shows (`--lang es-ES` for the Spanish ones).
+the four PNGs the README shows (`--lang es-ES` for the Spanish ones).
 
 An evening at the table is played through the table's own operations (`table.partyops`), each
 change logged as the store logs it (`table.snapshot.diff`), and charted from that log; the odds
-and the monster come from `table.savecalc` and a bestiary monster. The benchmark
+and the monster come from `table.savecalc` and a bestiary monster, the dice's report from an
+evening of seeded saves and d100s (`table.dice_report`). The benchmark
 (`tests.benchmarks.pictures`) draws the same kinds of picture from sessions made here.
 """
 
@@ -13,7 +14,7 @@ import argparse
 import functools
 import random
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,13 +22,16 @@ from typing import Any
 from lang import install, speaking
 from lang.catalogs import load
 from pictures import Picture
+from rules.dice import open_ended
 from rules.saves import SaveKind
 from table import partyops
+from table.dice_report import EVENING, dice_report
 from table.event import Event
 from table.fatigue_series import SINCE_LONG_REST, Start, fatigue_series
 from table.model import Character, Monster, Table
 from table.monster_view import monster_view
 from table.odds_series import odds_series
+from table.roll_log import LoggedRoll, d100_rolled, save_rolled
 from table.savecalc import DifficultyOptions, party_inputs
 from table.sight import GM_ALONE
 from table.snapshot import diff
@@ -127,6 +131,25 @@ def random_session(size: int, changes: int, seed: int = 1) -> Session:
     return session
 
 
+def evening_rolls(seed: int = 6) -> list[LoggedRoll]:
+    """Four adventurers' saves and d100 rolls over an evening, with dice from a seeded
+    generator: the roll log `/dice report` reads."""
+    rng = random.Random(seed)
+    table = party(4)
+    rolls = []
+    for i in range(72):
+        when = _WHEN + timedelta(minutes=3 * i)
+        if i % 3 == 2:
+            rolled = d100_rolled(open_ended(rng))
+        else:
+            kind = rng.choice((SaveKind.TSR, SaveKind.WSR))
+            against = DifficultyOptions(vs=rng.randint(3, 9))
+            inputs = party_inputs(kind, against, table)[i % 4]
+            rolled = save_rolled(inputs.resolve(open_ended(rng)), inputs.name)
+        rolls.append(LoggedRoll(10**18 + i, 0, when, 0, 1, False, rolled))
+    return rolls
+
+
 def troll() -> Monster:
     build = {
         "rank": 3,
@@ -140,7 +163,8 @@ def troll() -> Monster:
 
 
 def examples() -> dict[str, Picture]:
-    """The three pictures the README shows, by file name."""
+    """The four pictures the README shows, by file name."""
+    from pictures.dice import draw_dice
     from pictures.fatigue import draw_fatigue
     from pictures.monster import draw_monster
     from pictures.odds import draw_odds
@@ -154,6 +178,7 @@ def examples() -> dict[str, Picture]:
         "chart-fatigue.png": draw_fatigue(series),
         "chart-odds.png": draw_odds(odds_series(everyone, 7)),
         "chart-monster.png": draw_monster(monster_view(troll(), GM_ALONE)),
+        "chart-dice.png": draw_dice(dice_report(evening_rolls(), EVENING, _WHEN)),
     }
 
 

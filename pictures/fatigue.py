@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from lang import _
 from pictures import Picture
@@ -35,8 +36,10 @@ FILENAME = "fatigue.png"
 REST_GREY = "#9ca3af"
 VP_COLOUR = "#dc2626"
 LABEL_GAP = 0.34  # bands between two names at the right edge
-ROWS = 2  # rows of rest names at the top
+ROWS = 2  # rows of rest names above the plot
+ROW_HEIGHT = 0.085  # of the plot's height, between two rows of rest names
 MIN_SPAN = 600  # game seconds: a chart of one moment still shows ten minutes
+PLOT_HEIGHT = 0.56  # of the figure: room above it for the title and two rows of rest names
 
 
 def _xy(run: Sequence[Step], end: int, value: str) -> tuple[list[int], list[float]]:
@@ -65,8 +68,9 @@ def _bands(ax: Axes, top: float) -> None:
 
 
 def _rests(ax: Axes, rests: Sequence[RestMark], span: int) -> None:
-    """Grey spans for the party's rests, dotted lines for one character's, each named at the
-    top (in a lower row when it would cover the one before)."""
+    """Grey spans for the party's rests, dotted lines for one character's, each named above
+    the plot, over what it names (a row higher when it would cover the one before): never on a
+    line of the chart, its own included."""
     width = ax.get_position().width * 1000  # the axes in pixels, near enough
     rows: list[float] = []  # where each row's last label ends (in game seconds)
     for rest in rests:
@@ -87,14 +91,14 @@ def _rests(ax: Axes, rests: Sequence[RestMark], span: int) -> None:
         rows[row] = x + half
         ax.text(
             x,
-            0.98 - 0.085 * row,
+            1.02 + ROW_HEIGHT * row,
             text,
             transform=ax.get_xaxis_transform(),
             ha="center",
-            va="top",
+            va="bottom",
             color=INK,
             fontproperties=font(BASE - 3),
-            bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85},
+            clip_on=False,
             zorder=6,
         )
 
@@ -142,13 +146,18 @@ def _names(ax: Axes, lines: Sequence[FatigueLine], top: float) -> None:
 
 def draw_fatigue(series: FatigueSeries) -> Picture:
     """The chart as a PNG, with its alt text."""
+    return Picture(FILENAME, png(chart_figure(series)), fatigue_alt(series))
+
+
+def chart_figure(series: FatigueSeries) -> Figure:
+    """The chart before it becomes a PNG (its texts and lines, for the tests to measure)."""
     lines = series.lines
     end = max(series.end, series.start + MIN_SPAN)
     top = max(5.35, *(s.shielded + 0.2 for line in lines for s in line.steps if s.width))
     longest = max(len(line.name) for line in lines)
     fig = figure()
     right = 0.97 - min(0.3, 0.012 * min(longest, 18) + 0.03)
-    ax = fig.add_axes((0.19, 0.2, right - 0.19, 0.64))
+    ax = fig.add_axes((0.19, 0.2, right - 0.19, PLOT_HEIGHT))
     _bands(ax, top)
     ax.set_xlim(series.start, end)
     _rests(ax, series.rests, end - series.start)
@@ -167,7 +176,7 @@ def draw_fatigue(series: FatigueSeries) -> Picture:
     )
     fig.text(
         0.03,
-        0.88,
+        0.893,
         since_words(series.since),
         ha="left",
         va="top",
@@ -183,4 +192,4 @@ def draw_fatigue(series: FatigueSeries) -> Picture:
         color=MUTED,
         fontproperties=font(BASE - 3),
     )
-    return Picture(FILENAME, png(fig), fatigue_alt(series))
+    return fig

@@ -8,7 +8,9 @@ from __future__ import annotations
 import math
 
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrow, Rectangle
+from matplotlib.text import Text
 
 from lang import _
 from pictures import Picture
@@ -18,6 +20,7 @@ from rules.defense import FACINGS, facing_text
 from table.monster_view import MonsterView, Square
 
 FILENAME = "monster.png"
+SPOT_ROOM = 0.8  # of a square's 0.92 across: what a spot's name may fill (its box: the rest)
 OPEN = "#fbbf24"  # gold: half Defense from here
 OPEN_EDGE = "#b45309"
 ARMORED = "#eef1f4"
@@ -33,6 +36,30 @@ PLACES = {
     "W": (0, 1),
     "NW": (0, 2),
 }
+
+
+def _fit(ax: Axes, text: Text, room: float, wrap: bool = True) -> None:
+    """Keep `text` within `room` of the board's units across: first (with `wrap`) on two
+    lines, split at the space or hyphen nearest its middle (`espalda izquierda`), then in a
+    smaller size, as measured by the renderer that draws it."""
+    renderer = ax.get_figure().canvas.get_renderer()  # type: ignore[union-attr]
+    per_unit = ax.transData.transform((1, 0))[0] - ax.transData.transform((0, 0))[0]
+
+    def width() -> float:  # the words alone: their box is laid out only as they are drawn
+        return float(text.get_window_extent(renderer).width) / per_unit
+
+    words = text.get_text()
+    if width() <= room:
+        return
+    breaks = [i for i, c in enumerate(words) if c in " -"] if wrap else []
+    if breaks:
+        at = min(breaks, key=lambda i: abs(i - len(words) / 2))
+        head = words[: at + 1] if words[at] == "-" else words[:at]  # a hyphen stays
+        text.set_text(f"{head}\n{words[at + 1 :]}")
+    size = float(text.get_fontsize())
+    while width() > room and size > 8:
+        size -= 1
+        text.set_fontsize(size)
 
 
 def _square(ax: Axes, square: Square, half: int | None) -> None:
@@ -60,7 +87,7 @@ def _square(ax: Axes, square: Square, half: int | None) -> None:
         fontproperties=font(BASE + 3, bold=True),
         zorder=3,
     )
-    ax.text(
+    spot = ax.text(
         col + 0.5,
         row + 0.6,
         _(square.spot),
@@ -71,6 +98,9 @@ def _square(ax: Axes, square: Square, half: int | None) -> None:
         bbox={"boxstyle": "round,pad=0.15", "fc": fill, "ec": "none"},
         zorder=3,
     )
+    _fit(ax, spot, SPOT_ROOM)
+    if "\n" in spot.get_text():  # on two lines: a little lower, clear of the compass point
+        spot.set_y(row + 0.55)
     if not square.unarmored:
         return
     words = [_("½ Defense") if half is None else _("½ Defense: {half}", half=half)]
@@ -78,7 +108,7 @@ def _square(ax: Axes, square: Square, half: int | None) -> None:
         words.append(_("−2 to hit"))
     if square.hidden:
         words.append(_("hidden"))
-    ax.text(
+    note = ax.text(
         col + 0.5,
         row + 0.28,
         "\n".join(words),
@@ -90,6 +120,7 @@ def _square(ax: Axes, square: Square, half: int | None) -> None:
         zorder=3,
         bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.8},
     )
+    _fit(ax, note, SPOT_ROOM, wrap=False)
 
 
 def _token(ax: Axes, view: MonsterView) -> None:
@@ -120,19 +151,27 @@ def _token(ax: Axes, view: MonsterView) -> None:
         )
     )
     name = plain(view.name if len(view.name) <= 14 else view.name[:13] + "…")
-    ax.text(
+    # On the side the arrow doesn't go: below it, or above it when it points south.
+    below = dy >= 0
+    shown = ax.text(
         1.5,
-        1.1,
+        1.1 if below else 1.9,
         name,
         ha="center",
-        va="bottom",
+        va="bottom" if below else "top",
         color=INK,
         fontproperties=font(BASE - 2, bold=True),
         zorder=4,
     )
+    _fit(ax, shown, SPOT_ROOM, wrap=False)
 
 
 def draw_monster(view: MonsterView) -> Picture:
+    return Picture(FILENAME, png(board(view)), monster_alt(view))
+
+
+def board(view: MonsterView) -> Figure:
+    """The picture before it becomes a PNG (its texts and patches, for the tests to measure)."""
     fig = figure(6.4, 7.2)
     ax = fig.add_axes((0.04, 0.03, 0.92, 0.8))
     ax.set_xlim(0, 3)
@@ -164,4 +203,4 @@ def draw_monster(view: MonsterView) -> Picture:
     if view.hidden_left_out:
         note = _("+ hidden unarmored spots: {count}", count=view.hidden_left_out)
         fig.text(0.04, 0.87, note, ha="left", va="top", color=MUTED, fontproperties=font(BASE - 2))
-    return Picture(FILENAME, png(fig), monster_alt(view))
+    return fig

@@ -39,7 +39,7 @@ WORKERS = 1  # one process: pictures queue for it, the bot's own core stays free
 PICTURES_PER_WORKER = 500  # then a fresh process takes over: its memory starts anew
 NICE = 10  # the worker's niceness above the bot's: the event loop wins a busy core
 AT_ONCE = WORKERS + 1  # pictures under way at once (`Painter.turn`): one drawn, one ready
-KINDS = ("fatigue", "odds", "monster")
+KINDS = ("fatigue", "odds", "monster", "dice")
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Recipe:
 @dataclass(frozen=True)
 class Job:
     kind: str  # one of KINDS
-    data: Any  # its series (FatigueSeries, OddsSeries or MonsterView), or a Recipe for it
+    data: Any  # its series (FatigueSeries, OddsSeries, MonsterView, DiceReport) or its Recipe
     locale: str | None  # the reader's Discord locale: the picture's words are theirs
 
 
@@ -92,6 +92,10 @@ def _draw(kind: str, data: Any) -> Picture:
         from pictures.monster import draw_monster
 
         return draw_monster(data)
+    if kind == "dice":
+        from pictures.dice import draw_dice
+
+        return draw_dice(data)
     raise ValueError(f"no picture of kind {kind!r}")
 
 
@@ -107,6 +111,7 @@ def _start_worker(nice: int) -> None:
 
 
 def _load() -> bool:
+    import pictures.dice
     import pictures.fatigue
     import pictures.monster
     import pictures.odds  # noqa: F401

@@ -9,7 +9,7 @@ from fractions import Fraction
 from lang import N_, _
 from rules.defense import facing_text
 from rules.fatigue import band_name
-from rules.gametime import game_time
+from rules.gametime import game_time, span_text
 from table.fatigue_series import SINCE_ALL, SINCE_WORDS, FatigueLine, FatigueSeries
 from table.monster_view import MonsterView, Square
 from table.odds_series import OddsSeries
@@ -50,9 +50,8 @@ def _now(line: FatigueLine) -> str:
 
 def fatigue_alt(series: FatigueSeries) -> str:
     head = _(
-        "Fatigue in bands from {start} to {end}, {since}.",
-        start=game_time(series.start),
-        end=game_time(series.end),
+        "Fatigue in bands {span}, {since}.",
+        span=span_text(series.start, series.end),
         since=since_words(series.since),
     )
     parts = [head, _("Now: {who}.", who="; ".join(_now(line) for line in series.lines))]

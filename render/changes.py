@@ -20,7 +20,7 @@ from rules.errors import RulesError
 from rules.fatigue import band_name
 from rules.gametime import game_time
 from rules.text import plain
-from table.actions import renames_in, restores
+from table.actions import action_text, renames_in, restores
 from table.event import Event
 from table.monster import looks
 from table.sheet import format_classes
@@ -95,6 +95,8 @@ _CHARACTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "base_hd": (N_("Base HD"), str),
     "kin_hd_size": (N_("kin HD"), lambda v: f"d{v}"),
     "fl_override": ("FL", _fl),
+    "init_bonus": (N_("initiative bonus"), plain),
+    "in_party": (N_("in the party"), _on),
 }
 _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
     "temp": (N_("Temporary FP"), str),
@@ -234,6 +236,15 @@ def monster_change(
         was, now = _looks(old), _looks(new)
         if was != now:
             parts.append(_arrow(N_("looks"), _, was, now))
+        elif now is not None and old.get("hp") != new.get("hp"):  # a hit the table saw
+            hit = _("hit") if new["hp"] < old["hp"] else _("hit taken back")
+            parts.append(_("{hit}, still looks {looks}", hit=hit, looks=_(now)))
+    if bool(old.get("hidden")) != bool(new.get("hidden")):
+        parts.insert(0, _("back behind the GM's screen") if new.get("hidden") else _("appears"))
+    if old.get("init_bonus", 0) != new.get("init_bonus", 0):
+        parts.append(
+            _arrow(N_("initiative bonus"), plain, old.get("init_bonus"), new.get("init_bonus"))
+        )
     if old.get("build") != new.get("build"):
         parts += _spot_changes(old.get("build") or {}, new.get("build") or {})
     if old.get("name") != new.get("name"):
@@ -255,14 +266,26 @@ def channel_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return parts
 
 
+BEHIND_SCREEN = N_("behind the GM's screen")  # what the players read of the GM's preparation
+
+
 def change_parts(
-    before: Snapshot, after: Snapshot, undo: bool = False, *, numbers: bool, renames: bool = True
+    before: Snapshot,
+    after: Snapshot,
+    undo: bool = False,
+    *,
+    numbers: bool,
+    renames: bool = True,
+    prepared: bool = False,
 ) -> list[str]:
     """One text per thing a change touched: the channel's fields, each character, each monster;
     `undo` when the change is an undo (what it puts back was "brought back", not created);
-    `numbers` whether its readers may see the monsters' numbers (`table.sight`); `renames`
-    whether one gone and one come read as a rename (`table.actions.renames`)."""
+    `numbers` whether its readers may see the monsters' numbers, `prepared` the monsters still
+    behind the GM's screen (`table.sight`: else those read as one "behind the GM's screen",
+    unnamed); `renames` whether one gone and one come read as a rename
+    (`table.actions.renames`)."""
     change = Change(before, after)
+    masked = frozenset() if prepared else change.behind_screen()
     parts = channel_changes(*change.channel())
     server = _fields(*change.server_settings(), _SETTINGS)
     if server:  # a value the server doesn't set reads "none": its channels' own, else default
@@ -271,8 +294,9 @@ def change_parts(
     monster = partial(monster_change, numbers=numbers)
     for part, show in (("characters", character_change), ("monsters", monster)):
         old, new = change.records(part)
-        keys = sorted(old.keys() | new.keys())
-        renamed = change.renamed(part) if renames else None
+        hidden = masked if part == "monsters" else frozenset()
+        keys = sorted((old.keys() | new.keys()) - hidden)
+        renamed = change.renamed(part) if renames and not hidden else None
         if renamed is not None:  # one name gone and one come: a rename, shown as one
             was, now = renamed
             keys = [k for k in keys if k not in renamed]
@@ -280,6 +304,8 @@ def change_parts(
             if part == "characters":
                 renamed_character = (old[was] or {}, new[now] or {})
         parts += [show(old.get(key), new.get(key), undo) for key in keys]
+    if masked:
+        parts.append(_(BEHIND_SCREEN))
     orders = change.orders()
     if orders is not None:
         was_order, now_order = orders
@@ -292,13 +318,27 @@ def change_parts(
     return parts
 
 
-def event_parts(event: Event, *, numbers: bool) -> list[str]:
+def event_parts(event: Event, *, numbers: bool, prepared: bool = False) -> list[str]:
     """`change_parts` of a logged change, as `/history` and the web page both say it: an undo or
     a redo brings back what it makes appear (`table.actions.restores`), and one gone and one
     come read as a rename unless the change put a whole table in place (`renames_in`)."""
     return change_parts(
-        event.before, event.after, restores(event), numbers=numbers, renames=renames_in(event)
+        event.before,
+        event.after,
+        restores(event),
+        numbers=numbers,
+        renames=renames_in(event),
+        prepared=prepared,
     )
+
+
+def event_action(event: Event, *, prepared: bool = False) -> str:
+    """What kind of change it was, in the reader's language (`fatigue spend`); for a change
+    that touched nothing but the GM's preparation, to a reader who may not see it, not even
+    that (`BEHIND_SCREEN`)."""
+    if not prepared and Change.of(event).only_behind_screen():
+        return _(BEHIND_SCREEN)
+    return action_text(event.action)
 
 
 def _follow(order: dict[str, Any] | None, old: dict[str, Any], new: dict[str, Any]) -> Any:

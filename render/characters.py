@@ -113,13 +113,24 @@ def _played_by(character: Character) -> str:
     )
 
 
+def _table_notes(character: Character) -> list[str]:
+    """What the sheet says of the character at the table: its initiative bonus, and being
+    kept out of the party."""
+    notes = []
+    if character.init_bonus:
+        notes.append(_("Initiative bonus {bonus}", bonus=signed(character.init_bonus)))
+    if not character.in_party:
+        notes.append(_("Not in the party: party-wide commands leave it out"))
+    return notes
+
+
 def sheet_embed(character: Character, title: str | None = None) -> discord.Embed:
     """The whole sheet: level and owner, stats, save bonuses, Fatigue Level, bands and state."""
     fl = character.fl
     colour = band_colour(band_name(character.fatigue.fp, fl)) if fl is not None else NEUTRAL
     embed = discord.Embed(
         title=(title or character.name)[:TITLE_MAX],
-        description=_played_by(character),
+        description="\n".join([_played_by(character), *_table_notes(character)]),
         colour=colour,
     )
     embed.add_field(
@@ -155,6 +166,8 @@ def sheet_embed(character: Character, title: str | None = None) -> discord.Embed
 def roster_line(character: Character) -> str:
     fl = character.fl
     fatigue = f" · FL {fl_text(fl)}" if fl is not None else _(" · no FL")
+    if not character.in_party:
+        fatigue += " · " + _("not in the party")
     return _(
         "**{name}** — level {level} · <@{owner}>{fatigue}",
         name=character.name,

@@ -223,8 +223,12 @@ def party_embed(table: Table, page: int = 1) -> discord.Embed:
     )
     if not table.characters:
         embed.description = _("No characters here yet: make one with `/character create`.")
-    for character in table.characters[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
+    # The party first; those kept out of it (a familiar, an NPC) after it, marked so.
+    board = sorted(table.characters, key=lambda c: not c.in_party)
+    for character in board[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
         name, value = board_field(character, table.clock, words())
+        if not character.in_party:
+            name = _("{name} · not in the party", name=name)
         embed.add_field(name=name, value=value, inline=False)
     footer = clock_line(table.clock, fs.round_seconds, fight_round(table))
     if pages > 1:

@@ -31,7 +31,14 @@ def replace_embed(current: Table, changes: int, coming: Table, imported: int) ->
     )
 
 
-def imported_text(table: Table, changes: int, replaced: bool, left_out: int = 0) -> str:
+def imported_text(
+    table: Table,
+    changes: int,
+    replaced: bool,
+    left_out: int = 0,
+    rolls: int = 0,
+    rolls_left_out: int = 0,
+) -> str:
     text = _(
         "Imported into this channel: {parts}. /history shows them and /undo goes on from there.",
         parts=_parts(table, changes),
@@ -42,6 +49,15 @@ def imported_text(table: Table, changes: int, replaced: bool, left_out: int = 0)
             "The file's {n} older changes were left out: this channel keeps {keep}.",
             left_out,
             keep=table.settings.history_keep,
+        )
+    if rolls:
+        text += " " + n_("And {n} roll of its dice.", "And {n} rolls of its dice.", rolls)
+    if rolls_left_out:
+        text += " " + n_(
+            "The file's {n} older roll was left out: the roll log keeps {keep} a channel.",
+            "The file's {n} older rolls were left out: the roll log keeps {keep} a channel.",
+            rolls_left_out,
+            keep=rolls,  # with some left out, as many as it keeps came
         )
     if replaced:
         text += " " + _("It replaced the table this channel had: /undo puts that back.")

@@ -13,11 +13,11 @@ from lang import N_, _
 from render.common import NEUTRAL, TITLE_MAX, fit_lines
 from rules.defense import facing_text
 from rules.gametime import game_time
-from rules.text import plain
+from rules.text import plain, signed
 from table.combat import Combatant, Initiative
 from table.initiative import Joined, TurnReport, defeated
 from table.model import Table
-from table.monster import DEFEATED
+from table.monster import DEFEATED, Monster
 
 TITLE = N_("⚔️ Initiative")
 TURN = "▶️"
@@ -89,9 +89,24 @@ def joined_embed(table: Table, joined: Sequence[Joined]) -> discord.Embed:
         for j in joined
         if j.roll is not None
     ]
+    # The last word on each tie (a later join may have tied with an earlier one again).
+    ties = {j.combatant.score: j.ties for j in joined if j.ties}
+    rolls += [ties_text(tied) for tied in ties.values()]
     if rolls:
         embed.description = "\n".join([*rolls, "", embed.description or ""])
     return embed
+
+
+def ties_text(tied: Sequence[Combatant]) -> str:
+    """`⚖️ Tied at 7: Aria (bonus +3) · Goblin 1 (bonus +1, roll-off 63) · Goblin 2 (bonus +1,
+    roll-off 12)`, in turn order: what settled it."""
+    shown = []
+    for combatant in tied:
+        bonus = _("bonus {bonus}", bonus=signed(combatant.bonus))
+        if combatant.rolloff:
+            bonus = _("{bonus}, roll-off {roll}", bonus=bonus, roll=combatant.rolloff)
+        shown.append(f"{_name(combatant)} ({bonus})")
+    return _("⚖️ Tied at {score}: {order}", score=plain(tied[0].score), order=" · ".join(shown))
 
 
 def mention(combatant: Combatant | None) -> str | None:
@@ -129,16 +144,21 @@ def turn_text(report: TurnReport) -> str:
     if report.skipped:
         names = ", ".join(_name(c) for c in report.skipped)
         lines.append(_("{icon} Defeated, passed over: {names}.", icon=DEFEATED_ICON, names=names))
-    if report.facing is not None:
-        lines.append(
-            _(
-                "🧭 GM: {name} ends its turn facing {facing}: "
-                "choose its facing (N, NE, E, SE, S, SW, W, NW) below.",
-                name=_name(report.ended),
-                facing=facing_text(report.facing.facing),
-            )
-        )
     return "\n".join(lines)
+
+
+def facing_embed(monster: Monster) -> discord.Embed:
+    """The GM's private question when a monster with unarmored spots ends its turn."""
+    return discord.Embed(
+        title=_("🧭 {name}'s facing", name=monster.name)[:TITLE_MAX],
+        description=_(
+            "{name} ends its turn facing {facing}: choose where it faces now, "
+            "or leave it as it is. Only you see this.",
+            name=escape_markdown(monster.name),
+            facing=facing_text(monster.facing),
+        ),
+        colour=NEUTRAL,
+    )
 
 
 # --- /history -----------------------------------------------------------------------------

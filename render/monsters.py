@@ -12,7 +12,7 @@ from rules.defense import HARD_TO_HIT, ORDERS, MonsterBlock, facing_text, format
 from rules.text import plain
 from table.bestiary import MonsterHit, spot_squares
 from table.model import Monster
-from table.sight import Sight
+from table.sight import GM_ALONE, Sight
 
 BUILD_FOOTER = N_("Not saved: /monster create keeps a monster in a server channel's bestiary.")
 NUMBERS_KEPT = N_("Its numbers are the GM's: this channel keeps monsters' numbers hidden.")
@@ -212,12 +212,46 @@ def monster_embed(monster: Monster, *, sight: Sight, title: str | None = None) -
     return embed.set_footer(text=_(NUMBERS_KEPT))
 
 
+BEHIND_SCREEN_NOTE = N_(
+    "🔒 Behind your screen: the players see nothing of it until it appears "
+    "(`/monster appear`, `/init add`, a hit, or `/monster show public:True`)."
+)
+
+
 def created_embed(made: Sequence[Monster], sight: Sight) -> discord.Embed:
-    """`/monster create`: the name(s), and the stat block if this reader may see its numbers."""
+    """`/monster create`, which the GM alone reads: the name(s), the stat block if this reader
+    may see its numbers, and that it stays behind the GM's screen until it appears."""
     title = _("Created {name}", name=", ".join(m.name for m in made))
     if sight.numbers:
-        return monster_embed(made[0], sight=sight, title=title)
-    return discord.Embed(title=title[:TITLE_MAX], colour=NEUTRAL)
+        embed = monster_embed(made[0], sight=sight, title=title)
+    else:
+        embed = discord.Embed(title=title[:TITLE_MAX], colour=NEUTRAL)
+    if any(m.hidden for m in made):
+        embed.description = _(BEHIND_SCREEN_NOTE)
+    return embed
+
+
+def brought_embed(brought: Sequence[Monster], source: str) -> discord.Embed:
+    """`/monster bring`, which the GM alone reads: what came from which channel, hidden."""
+    names = ", ".join(m.name for m in brought)
+    embed = discord.Embed(
+        title=_("Brought {names} from #{channel}", names=names, channel=source)[:TITLE_MAX],
+        description="\n".join(roster_line(m, GM_ALONE) for m in brought)
+        + "\n\n"
+        + _(BEHIND_SCREEN_NOTE),
+        colour=NEUTRAL,
+    )
+    return embed
+
+
+def appeared_embed(shown: Sequence[Monster], sight: Sight) -> discord.Embed:
+    """`/monster appear` of a group: who comes into sight, as the channel sees them."""
+    names = ", ".join(m.name for m in shown)
+    return discord.Embed(
+        title=_("👁️ {names} appear", names=names)[:TITLE_MAX],
+        description=fit_lines([roster_line(m, sight) for m in shown]),
+        colour=NEUTRAL,
+    )
 
 
 def gm_copy(embed: discord.Embed) -> discord.Embed:
@@ -225,15 +259,21 @@ def gm_copy(embed: discord.Embed) -> discord.Embed:
     return embed.set_footer(text=_(GM_COPY))
 
 
+HIDDEN_MARK = "🔒"  # a monster behind the GM's screen, in the GM's own lists
+
+
 def roster_line(monster: Monster, sight: Sight) -> str:
+    name = f"**{monster.name}**"
+    if monster.hidden and sight.prepared:
+        name = f"{HIDDEN_MARK} {name}"
     if not sight.numbers:
-        parts = [f"**{monster.name}**", _("facing {facing}", facing=facing_text(monster.facing))]
+        parts = [name, _("facing {facing}", facing=facing_text(monster.facing))]
         if monster.wounds is not None:
             parts.append(_(monster.wounds))
         return " · ".join(parts)
     block = monster.block
     parts = [
-        f"**{monster.name}**",
+        name,
         armor_text(block),
         _("Defense {defense}", defense=block.defense),
         _("facing {facing}", facing=facing_text(monster.facing)),
@@ -244,6 +284,7 @@ def roster_line(monster: Monster, sight: Sight) -> str:
 
 
 def roster_embed(monsters: Sequence[Monster], sight: Sight) -> discord.Embed:
+    """The bestiary as this reader may see it (the GM alone: the hidden ones too, marked)."""
     embed = discord.Embed(title=_("Monsters in this channel"), colour=NEUTRAL)
     if not monsters:
         embed.description = _("None yet: the GM adds them with `/monster create`.")
@@ -251,7 +292,30 @@ def roster_embed(monsters: Sequence[Monster], sight: Sight) -> discord.Embed:
         embed.description = fit_lines([roster_line(m, sight) for m in monsters])
     if monsters and not sight.numbers:
         embed.set_footer(text=_(NUMBERS_KEPT))
+    elif any(m.hidden for m in monsters):
+        embed.set_footer(text=_("🔒 Behind your screen: the players don't see it yet."))
     return embed
+
+
+def confirm_clear_embed(defeated: Sequence[Monster]) -> discord.Embed:
+    """`/monster remove defeated:True` asks once for all of them."""
+    return discord.Embed(
+        title=n_(
+            "Remove {n} defeated monster?", "Remove all {n} defeated monsters?", len(defeated)
+        )[:TITLE_MAX],
+        description=_(
+            "{names}: out of the bestiary and the turn order. `/undo` brings them back.",
+            names=", ".join(m.name for m in defeated),
+        ),
+        colour=discord.Colour(0x95A5A6),
+    )
+
+
+def cleared_embed(gone: Sequence[Monster]) -> discord.Embed:
+    return discord.Embed(
+        title=_("Removed the defeated: {names}", names=", ".join(m.name for m in gone))[:TITLE_MAX],
+        colour=NEUTRAL,
+    )
 
 
 def confirm_remove_embed(monster: Monster) -> discord.Embed:
@@ -292,10 +356,20 @@ def _where(hit: MonsterHit, sight: Sight) -> str | None:
     return where
 
 
-def hit_embed(hit: MonsterHit, sight: Sight) -> discord.Embed:
-    """What the attack dealt, the Defense it met (half on an unarmored spot), and HP left: the
-    damage taken to anyone; the Defense and HP to a reader who may see the numbers (HP as how
-    hurt it looks otherwise), the Defense not even then when it would give a hidden spot away."""
+_HIT_TITLES = {
+    (False, True): N_("{name} takes {taken}"),
+    (False, False): N_("{name} is hit"),
+    (True, True): N_("🔁 Hit again: {name} takes {taken}"),
+    (True, False): N_("🔁 Hit again: {name} is hit"),
+}
+
+
+def hit_embed(hit: MonsterHit, sight: Sight, again: bool = False) -> discord.Embed:
+    """What the attack dealt, the Defense it met (half on an unarmored spot), and HP left, to a
+    reader who may see the numbers (the Defense not even then when it would give a hidden spot
+    away). To one who may not: the square it came from and how hurt the monster now looks, no
+    number at all, so a hit that changes nothing they can see reads the same whether Defense
+    absorbed it or not. `again`: the "Hit again" button repeated the hit before."""
     result, monster = hit.result, hit.monster
     if hit.already_defeated:
         if sight.numbers:
@@ -305,10 +379,7 @@ def hit_embed(hit: MonsterHit, sight: Sight) -> discord.Embed:
                 taken=result.taken,
             )
         else:
-            changes = _(
-                "It is defeated: a further hit changes nothing (it would have taken {taken}).",
-                taken=result.taken,
-            )
+            changes = _("It is defeated: a further hit changes nothing.")
         return discord.Embed(
             title=_("{name} is already defeated", name=monster.name)[:TITLE_MAX],
             description=changes,
@@ -327,7 +398,7 @@ def hit_embed(hit: MonsterHit, sight: Sight) -> discord.Embed:
                 floor=floor,
             )
         )
-    else:
+    elif sight.numbers:
         lines.append(
             _("Damage {damage} → **{taken} taken**", damage=result.damage, taken=result.taken)
         )
@@ -336,11 +407,17 @@ def hit_embed(hit: MonsterHit, sight: Sight) -> discord.Embed:
     elif sight.numbers:
         lines.append(f"HP {plain(hit.hp_before)} → {hp_text(monster)}")
     elif monster.wounds is not None:
-        lines.append(_("Now {wounds}", wounds=_(monster.wounds)))
+        now = _(monster.wounds)
+        lines.append(
+            _("Still {wounds}", wounds=now)
+            if monster.wounds == hit.looked
+            else _("Now {wounds}", wounds=now)
+        )
     if monster.down and hit.in_fight:
         lines.append(_("💀 Out of the fight: the turn order passes over it."))
+    title = _(_HIT_TITLES[again, sight.numbers], name=monster.name, taken=result.taken)
     return discord.Embed(
-        title=_("{name} takes {taken}", name=monster.name, taken=result.taken)[:TITLE_MAX],
+        title=title[:TITLE_MAX],
         description="\n".join(lines),
         colour=FAILURE if monster.down else NEUTRAL,
     )

@@ -34,7 +34,11 @@ def notice_embed(
     return embed.set_footer(text=footer)
 
 
-def private_text(roller_name: str, what: str, *, yours: bool) -> str:
+def private_text(roller_name: str, what: str, *, yours: bool, gm: bool = False) -> str:
+    """Who else may see the result, as its roller or its GM reads it (`gm`: the reader is the
+    GM; a GM's own roll is theirs alone)."""
+    if yours and gm:
+        return _("🔒 Your secret {what}: only you can see this (you are the GM).", what=what)
     if yours:
         return _("🔒 Your secret {what}: only you and the GM can see this.", what=what)
     return _(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from store.backend import Backend, Tx
@@ -31,7 +32,7 @@ from table.model import Table
 from table.parts import PARTY
 
 _MARKS = (
-    "SELECT id, action, clock, seq, undone_by, undoes,"
+    "SELECT id, action, clock, seq, undone_by, undoes, created_at,"
     " CASE WHEN action = ? THEN before END AS rested"
     " FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT ?"
 )
@@ -45,6 +46,7 @@ def _mark(row: dict[str, Any]) -> Mark:
     rested = row["rested"]
     if isinstance(rested, str):
         rested = json.loads(rested)
+    at = row["created_at"]  # SQLite keeps it as text, PostgreSQL as a time
     return Mark(
         id=row["id"],
         action=row["action"],
@@ -52,6 +54,7 @@ def _mark(row: dict[str, Any]) -> Mark:
         seq=row["seq"] or 0,
         standing=row["undone_by"] is None and row["undoes"] is None,
         rested=None if rested is None else rested_keys(rested),
+        at=datetime.fromisoformat(at) if isinstance(at, str) else at,
     )
 
 

@@ -66,7 +66,8 @@ def character_row(channel_id: int, character: Character) -> tuple[Any, ...]:
 def monster_row(channel_id: int, monster: Monster) -> tuple[Any, ...]:
     data = monster_to_dict(monster)
     data["build"] = json.dumps(data["build"], separators=(",", ":"), sort_keys=True)
-    return (channel_id, monster.key, *(data[name] for name in MONSTER_FIELDS))
+    values = (int(v) if isinstance(v, bool) else v for v in (data[n] for n in MONSTER_FIELDS))
+    return (channel_id, monster.key, *values)
 
 
 def table_from_rows(

@@ -1,10 +1,11 @@
 """The JSON document `/export` hands a GM: the channel's table (settings, which of them it set
-itself, clock and round count, characters, monsters, the turn order) and its whole history,
-oldest first. Ids are strings, as in Discord's own JSON, so a reader in any language keeps all
-64 bits. Its shape is published as a JSON Schema (`docs/export.schema.json`); `/import` reads it
-back (`store.import_file`), earlier versions too.
+itself, clock and round count, characters, monsters, the turn order), its whole history, oldest
+first, and its roll log (`table.roll_log`), each roll on a line of its own: 25,000 rolls, the
+most a channel keeps by default, take some 7.5 MB. Ids are strings, as in Discord's own JSON, so
+a reader in any language keeps all 64 bits. Its shape is published as a JSON Schema
+(`docs/export.schema.json`); `/import` reads it back (`store.import_file`), earlier versions too.
 
-Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them.
+Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them; 3 adds `rolls`.
 
 A bot signs what it exports (`signed`: an HMAC of the document under a key it derives from its
 own secret, as it does for web page links), so that an import can tell its own export, as it
@@ -23,6 +24,7 @@ import dataclasses
 import hashlib
 import hmac
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -31,10 +33,11 @@ from table.combat import Initiative
 from table.event import Event
 from table.imported import IMPORT
 from table.model import Table
+from table.roll_log import LoggedRoll, roll_to_dict
 from table.snapshot import character_to_dict, monster_to_dict
 
 FORMAT = "tablekeeper-export"
-VERSION = 2
+VERSION = 3
 SIGNATURE = "signature"  # the field a signed export carries its HMAC in
 _PURPOSE = b"tablekeeper exports"
 
@@ -48,9 +51,10 @@ def holds_nothing(table: Table) -> bool:
     )
 
 
-def is_empty(table: Table, events: list[Event]) -> bool:
-    """Nothing a GM would want back: the table holds nothing (`holds_nothing`), no history."""
-    return holds_nothing(table) and not events
+def is_empty(table: Table, events: list[Event], rolls: Sequence[LoggedRoll] = ()) -> bool:
+    """Nothing a GM would want back: the table holds nothing (`holds_nothing`), no history,
+    no roll in its roll log."""
+    return holds_nothing(table) and not events and not rolls
 
 
 def _id(value: int | None) -> str | None:
@@ -81,6 +85,17 @@ def _number(after: dict[str, Any], seqs: list[int]) -> int:
     return bisect.bisect_left(seqs, int(after[IMPORT]["history"]["from"])) + 1
 
 
+def _roll(roll: LoggedRoll, seqs: list[int]) -> dict[str, Any]:
+    """A roll an import brought names where that import's history starts as a number of the
+    exported history, as the import change does (`_number`); none, if no change from there on
+    is left to export (no undo could take the roll away)."""
+    data = roll_to_dict(roll)
+    if roll.came_with is not None:
+        at = bisect.bisect_left(seqs, roll.came_with)
+        data["came_with"] = at + 1 if at < len(seqs) else None
+    return data
+
+
 def _initiative(table: Table) -> dict[str, Any]:
     """The turn order, a player's id as text like every other id here."""
     order = table.initiative.to_dict()
@@ -89,7 +104,12 @@ def _initiative(table: Table) -> dict[str, Any]:
     return order
 
 
-def export_document(table: Table, events: list[Event], exported_at: datetime) -> dict[str, Any]:
+def export_document(
+    table: Table,
+    events: list[Event],
+    exported_at: datetime,
+    rolls: Sequence[LoggedRoll] = (),
+) -> dict[str, Any]:
     settings = dataclasses.asdict(table.settings)
     settings["gm_role_id"] = _id(table.settings.gm_role_id)
     characters = [character_to_dict(c) | {"owner_id": str(c.owner_id)} for c in table.characters]
@@ -110,11 +130,23 @@ def export_document(table: Table, events: list[Event], exported_at: datetime) ->
         "monsters": [monster_to_dict(m) for m in table.monsters],
         "initiative": _initiative(table),
         "history": [_event(e, seqs) for e in events],
+        "rolls": [_roll(roll, seqs) for roll in rolls],
     }
 
 
 def export_bytes(document: dict[str, Any]) -> bytes:
-    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True).encode("utf-8")
+    """The document as JSON, indented for a reader, but each roll on one line (a roll laid out
+    a field a line is a dozen lines)."""
+    rolls = document.get("rolls")
+    laid_out = {**document, "rolls": []} if rolls else document
+    text = json.dumps(laid_out, ensure_ascii=False, indent=2, sort_keys=True)
+    if rolls:
+        # The top level's own key: the only one indented by two spaces.
+        lines = ",\n".join(
+            f"    {json.dumps(r, ensure_ascii=False, sort_keys=True)}" for r in rolls
+        )
+        text = text.replace('\n  "rolls": []', f'\n  "rolls": [\n{lines}\n  ]', 1)
+    return text.encode("utf-8")
 
 
 def export_key(secret: str) -> bytes:

@@ -6,10 +6,11 @@ download), strict UTF-8, JSON without NaN, Infinity or repeated keys, a bound on
 format and its version (earlier versions upgraded: `store.import_upgrade`); then the table's
 parts, against the published JSON Schema (`store/export.schema.json`, also
 `docs/export.schema.json`) and then by the commands' own checks (`table.imported`); then the
-history, change by change, each against the schema and then those checks: each part once, so
-the time grows with the file, not with its changes times its characters, and the first problem
-is the one named. Each change is then made ready to be logged (`Prepared`): its snapshots as
-JSON text, the keys it touched, so what is kept until it is written (and while a GM is asked
+history, change by change, and the roll log, roll by roll, each against the schema and then
+those checks: each part once, so the time grows with the file, not with its changes times its
+characters, and the first problem is the one named. Each change is then made ready to be logged
+(`Prepared`): its snapshots as JSON text, the keys it touched; each roll the row it is written
+as (`store.roll_log.roll_values`); so what is held until it is written (and while a GM is asked
 whether to replace a table) is about the file's size, not the document's.
 """
 
@@ -32,7 +33,9 @@ from rules.errors import RulesError
 from store.event_log import PRUNE_EVERY, touched_keys
 from store.export import FORMAT, VERSION, vouches
 from store.import_upgrade import upgrade
-from table.imported import IMPORT, Imported, history, table_part
+from store.roll_log import TRIM_EVERY, roll_values
+from table.imported import IMPORT, Imported, history, rolls, table_part
+from table.roll_log import KEEP_MAX
 from table.settings import HISTORY_KEEP_MAX
 
 # The most Discord lets a bot upload (10 MiB): every export the bot sent fits, with room to
@@ -46,6 +49,10 @@ DEPTH_MAX = 32  # an export nests 7 deep (history → event → after → charac
 # undo among them the change it took back, kept with it. An import keeps only what the channel
 # keeps (`store.import_write`).
 HISTORY_ITEMS_MAX = 2 * (HISTORY_KEEP_MAX + PRUNE_EVERY)
+# The most rolls a file may hold: an export of a channel whose roll log keeps the most it may
+# (ROLL_LOG_KEEP at KEEP_MAX), with the few more it holds between two trims. An import keeps
+# only the newest the channel keeps (`store.import_write`), as for the history.
+ROLLS_ITEMS_MAX = KEEP_MAX + TRIM_EVERY
 _SHOWN = 40  # characters of a value shown in a refusal
 
 
@@ -65,10 +72,12 @@ def check_size(size: int) -> None:
         )
 
 
-def read_document(data: bytes) -> tuple[dict[str, Any], bool]:
+def read_document(data: bytes, key: bytes | None = None) -> tuple[dict[str, Any], bool, bool]:
     """The export document in `data`, read and upgraded to this version, not yet checked
-    against the schema, and whether its text may hold a control character (`_CONTROLS`);
-    ImportRefused naming the first problem otherwise."""
+    against the schema; whether its text may hold a control character (`_CONTROLS`); and
+    whether it is this bot's own export, unchanged (`vouches` with `key`, of the file as
+    written: an upgrade changes the document). ImportRefused naming the first problem
+    otherwise."""
     check_size(len(data))
     try:
         text = data.decode("utf-8", errors="strict")
@@ -91,7 +100,7 @@ def read_document(data: bytes) -> tuple[dict[str, Any], bool]:
                 newest=VERSION,
             )
         )
-    return upgrade(document), _CONTROLS.search(text) is not None
+    return upgrade(document), _CONTROLS.search(text) is not None, vouches(document, key)
 
 
 def _parse(text: str) -> Any:
@@ -206,14 +215,17 @@ def schema() -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=1)
-def _validators() -> tuple[Any, Any, Any]:
+def _validators() -> tuple[Any, ...]:
     """The schema's checkers, built once (checking the schema itself on the way): of the
-    document but its history's changes, of its history as a list, of one change. 1 kept."""
+    document but its history's changes and its rolls, of its history as a list, of one change,
+    of its rolls as a list, of one roll. 1 kept."""
     whole = schema()
     jsonschema_rs.meta.validate(whole)
-    listed = {k: v for k, v in whole["properties"]["history"].items() if k != "items"}
-    one = {"$ref": "#/$defs/event", "$defs": whole["$defs"]}
-    return tuple(jsonschema_rs.Draft202012Validator(s) for s in (whole, listed, one))  # type: ignore[return-value]
+    schemas = [whole]
+    for part, item in (("history", "event"), ("rolls", "roll")):
+        schemas.append({k: v for k, v in whole["properties"][part].items() if k != "items"})
+        schemas.append({"$ref": f"#/$defs/{item}", "$defs": whole["$defs"]})
+    return tuple(jsonschema_rs.Draft202012Validator(s) for s in schemas)
 
 
 def _schema_check(validator: Any, value: Any, path: Sequence[str | int] = ()) -> None:
@@ -323,15 +335,23 @@ def _check_change(i: int, data: Any) -> None:
     _schema_check(_validators()[2], data, ("history", i))
 
 
+def _check_roll(i: int, data: Any) -> None:
+    _schema_check(_validators()[4], data, ("rolls", i))
+
+
 def read_export(data: bytes, guild_id: int | None, key: bytes | None = None) -> Imported:
     """A file's export for a channel of `guild_id`, read, upgraded and checked
-    (`read_document`, the schema, `table.imported`), each change ready to be logged: for
-    `Store.import_channel`. `key`: this bot's (`store.export.export_key`), to know its own
-    export. ImportRefused or ImportProblem (both RulesErrors) otherwise."""
-    document, controls = read_document(data)
-    whole, listed, _one = _validators()
-    _schema_check(whole, dict(document, history=[]))
+    (`read_document`, the schema, `table.imported`), each change ready to be logged and each
+    roll to be written: for `Store.import_channel`. `key`: this bot's
+    (`store.export.export_key`), to know its own export. ImportRefused or ImportProblem (both
+    RulesErrors) otherwise."""
+    document, controls, vouched = read_document(data, key)
+    whole, listed, _change, listed_rolls, _roll = _validators()
+    # The lists checked item by item after the table, each as a list first: the rest now.
+    _schema_check(whole, document | {part: [] for part in ("history", "rolls") if part in document})
     _schema_check(listed, document["history"], ("history",))
-    checked = table_part(document, guild_id, vouches(document, key), controls)
+    _schema_check(listed_rolls, document["rolls"], ("rolls",))
+    checked = table_part(document, guild_id, vouched, controls)
     changes = tuple(map(_prepared, history(document, checked, _check_change)))
-    return dataclasses.replace(checked.imported, history=changes)
+    rows = tuple(map(roll_values, rolls(document, checked, _check_roll)))
+    return dataclasses.replace(checked.imported, history=changes, rolls=rows)

@@ -5,6 +5,7 @@ tables had: a field added to a character, a monster, the settings or the turn or
 missing from it, and takes the value the migration that added it gave the stored rows (the
 field's default). Its channel's own settings are those that differ from the defaults (the rule
 migration V9 applied when server settings came). Its round count starts at the clock's zero.
+Version 2 (before the roll log) had no `rolls`: it imports with none.
 Anything not of the expected kind is left as it is, for the schema to name.
 """
 
@@ -41,6 +42,8 @@ def upgrade(document: dict[str, Any]) -> dict[str, Any]:
     """The document in the current version's shape (a new dict; the given one is unchanged)."""
     if document.get("version") == 1:
         document = _from_1(document)
+    if document.get("version") == 2:
+        document = {"rolls": [], **document, "version": 3}
     return document
 
 

@@ -3,29 +3,36 @@
 import that replaced a table taken back by `/undo`.
 
 Into an empty channel (no one, nothing, no settings of its own, no history but changes to its
-server's settings) the table's rows are written and its history logged as it was, each change
-under a new id (its undo links following it), numbered after any the channel had: `/history`
-and `/undo` go on from it. Into a channel with a table only when asked for (`replace`, the
-newest change the asker saw): the history is logged the same way, then the replacement itself
-as one more change ("import"), whose part `import` records where the imported history starts.
-`/undo` of it puts the table back as it was and takes away every change logged since that
-start, so the channel's history reads as before. An import change that came in the file (its
-channel had been replaced by an import) keeps its start, renumbered: its `/undo` here takes away
-the history that came with it and nothing else.
+server's settings; rolls in its roll log are no table) the table's rows are written and its
+history logged as it was, each change under a new id (its undo links following it), numbered
+after any the channel had: `/history` and `/undo` go on from it. Into a channel with a table
+only when asked for (`replace`, the newest change the asker saw): the history is logged the same
+way, then the replacement itself as one more change ("import"), whose part `import` records
+where the imported history starts. `/undo` of it puts the table back as it was and takes away
+every change logged since that start, so the channel's history reads as before. An import change
+that came in the file (its channel had been replaced by an import) keeps its start, renumbered:
+its `/undo` here takes away the history that came with it and nothing else.
 
 Only the history the channel keeps is logged: its newest `history_keep` changes (at most
 HISTORY_KEEP_MAX), and the changes the undos among them took back, as pruning keeps them
 (`event_log.prune`); the rest is left out, not logged and pruned. What is logged goes in
-statements of many rows each (EVENTS_AT_ONCE), a few dozen for the largest file, all of them
-in the one transaction: every other write of the channel waits for it (its lock), and on SQLite,
-whose one writing connection runs a transaction at a time, every other channel's change too,
-for as long as the rows take to write, which is why nothing but writing happens in it (the file
-was read, checked and made into rows before). On PostgreSQL other channels' changes go on
-meanwhile on other connections.
+statements of many rows each (EVENTS_AT_ONCE), a few dozen for the largest file, all of them in
+the one transaction (and so do the rolls, `roll_log.ROWS_AT_ONCE` a statement): every other
+write of the channel waits for it (its lock), and on SQLite, whose one writing connection runs a
+transaction at a time, every other channel's change too, for as long as the rows take to write,
+which is why nothing but writing happens in it (the file was read, checked and made into rows
+before). On PostgreSQL other channels' changes go on meanwhile on other connections.
+
+The file's rolls join the channel's roll log (one it has already stays as it was), the newest
+`rolls_keep` of them (the roll log's bound, ROLL_LOG_KEEP), and the log is trimmed to that bound.
+Those that came with an import are marked by where its history starts, as its change is (the
+first kept change at or after it): its `/undo` takes them away with that history; those of a
+file that replaces a table come with this import, and go with its `/undo`.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -34,7 +41,7 @@ from typing import Any, TypeVar
 
 from lang import _
 from rules.errors import RulesError
-from store import event_log
+from store import event_log, roll_log
 from store.backend import Tx
 from store.channel_read import load_channel
 from store.channel_write import write_rows
@@ -46,6 +53,7 @@ from table.actions import IMPORT_ACTION
 from table.event import Event
 from table.imported import IMPORT, Imported
 from table.model import Table
+from table.roll_log import KEEP_DEFAULT
 from table.settings import HISTORY_KEEP_MAX
 from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
@@ -70,6 +78,8 @@ class ImportDone:
     changes: int  # changes of the imported history logged
     replaced: bool  # a table was replaced (one more change: "import")
     left_out: int = 0  # older changes of the file's, past what the channel keeps
+    rolls: int = 0  # rolls of the file's written to the roll log
+    rolls_left_out: int = 0  # older rolls of the file's, past what the roll log keeps
 
 
 def anyone(table: Table) -> None:
@@ -107,6 +117,7 @@ async def import_channel(
     check: Check = anyone,
     replace: tuple[int | None] | None = None,
     interaction_id: int | None = None,
+    rolls_keep: int = KEEP_DEFAULT,
 ) -> ImportDone:
     """`Store.import_channel`'s transaction."""
     if guild_id != imported.guild_id:  # its actors, GM role and settings are that server's
@@ -137,12 +148,19 @@ async def import_channel(
     history = imported.history
     kept = kept_changes(history, min(table.settings.history_keep, HISTORY_KEEP_MAX))
     await _log_history(tx, channel_id, history, kept, first_seq)
+    rolls = imported.rolls[-rolls_keep:]  # the newest: a file's come in the order rolled
+    own = None if empty else first_seq  # where this import's history starts, if it replaces
+    await roll_log.insert_rows(tx, channel_id, [_roll(r, kept, first_seq, own) for r in rolls])
+    await roll_log.trim(tx, channel_id, rolls_keep)
     if not empty:
         new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
         await event_log.log_change(
             tx, table, actor_id, IMPORT_ACTION, now, old, new, interaction_id
         )
-    return ImportDone(table, len(kept), not empty, len(history) - len(kept))
+    left_out = len(history) - len(kept)
+    return ImportDone(
+        table, len(kept), not empty, left_out, len(rolls), len(imported.rolls) - len(rolls)
+    )
 
 
 EVENTS_AT_ONCE = 500  # rows a statement writes: 4,000 parameters, within both databases' bound
@@ -185,7 +203,7 @@ async def _log_history(
                 event.created_at,
                 event.clock,
                 event.before,
-                _after(event, kept, seq_of),
+                _after(event, kept, first),
                 seq_of[index],
             ]
         sql = _INSERT + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(batch)) + " RETURNING id, seq"
@@ -214,13 +232,29 @@ async def _log_history(
             )
 
 
-def _after(event: Prepared, kept: list[int], seq_of: dict[int, int]) -> str:
+def _after(event: Prepared, kept: list[int], first: int) -> str:
     """The change's after as logged here: an import change's with its start as a seq here."""
     if event.starts is None:
         return event.after
-    start = next((seq_of[i] for i in kept if i >= event.starts), None)
+    start = _seq_at(kept, first, event.starts)
     after = dict(json.loads(event.after), **{IMPORT: {"history": {"from": start}}})
     return json.dumps(after, ensure_ascii=False, sort_keys=True)
+
+
+def _seq_at(kept: list[int], first: int, index: int) -> int | None:
+    """The event number here of the first kept change (`kept`, growing, numbered from `first`)
+    at or after the file's change `index`; None: no kept change is."""
+    at = bisect.bisect_left(kept, index)
+    return first + at if at < len(kept) else None
+
+
+def _roll(values: tuple[Any, ...], kept: list[int], first: int, own: int | None) -> tuple[Any, ...]:
+    """A file's roll (`store.roll_log.roll_values`, its import's start last) as written here:
+    brought by an import in the file, with that import's start as numbered here
+    (`_seq_at`); else this import's own start `own` (None: it replaces nothing)."""
+    came_with = values[-1]
+    start = own if came_with is None else _seq_at(kept, first, came_with - 1)
+    return (*values[:-1], start)
 
 
 def _batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
@@ -238,7 +272,8 @@ async def forget_import(
 ) -> Undone:
     """`/undo` of an import that replaced a table (checked by `table.undo.plan_undo` as any
     change): the table as it was before (`undone`), and every change logged since the imported
-    history began taken away, the import too, so the history reads as it did; nothing logged."""
+    history began taken away, the import too, so the history reads as it did, and the rolls
+    that came with it; nothing logged."""
     old, new = await write_rows(tx, current, undone, True)
     start = int(target.after[IMPORT]["history"]["from"])
     since = "SELECT id FROM events WHERE channel_id = ? AND seq >= ?"
@@ -258,6 +293,7 @@ async def forget_import(
         start,
     )
     await tx.execute("DELETE FROM events WHERE channel_id = ? AND seq >= ?", channel, start)
+    await roll_log.forget_imported(tx, channel, start)
     if tx.dialect == "postgres":  # no event is logged, whose insert would say the channel changed
         await tx.execute(
             "SELECT pg_notify('tablekeeper_changes', CAST(CAST(? AS BIGINT) AS TEXT))", channel

@@ -68,7 +68,7 @@ def load_migrations(dialect: str = "sqlite", directory: Path | None = None) -> l
             raise RuntimeError(f"Two migrations share version {version}")
         text = path.read_text(encoding="utf-8")
         found[version] = Migration(version, match["name"], text, dialect)
-    if sorted(found) != list(range(1, len(found) + 1)):
+    if set(range(1, max(found, default=0) + 1)) - found.keys():
         raise RuntimeError(f"Migration versions must be 1, 2, 3, … without gaps: {sorted(found)}")
     return [found[v] for v in sorted(found)]
 

@@ -2,13 +2,14 @@
 for every backend. Each method is one transaction: a read (`read`, `history`, `newest`,
 `read_with_history`, `fatigue_chart_rows`, `find_link`, `live_hash`, `find_secret`) or a change
 that holds its channel's lock (`apply`, `undo_last`, `redo_last`, `import_channel`,
-`make_link`, `revoke_link`, `save_secret`, `mark_revealed`).
+`make_link`, `revoke_link`, `save_secret`, `mark_revealed`); the roll log's reads
+(`channel_rolls`, `dice_report_rows`) and its writes (`log_rolls`), which are no change.
 
 `Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`.
 Each transaction's body lives with its part: reading a channel `store.channel_read`; a change
 `store.channel_write`, logged by `store.event_log`; the log read back `store.events` and
 `store.chart`; `store.undo` (and redo), `store.import_write`, `store.links`,
-`store.secrets`. What differs between SQLite and PostgreSQL lives behind
+`store.secrets`, `store.roll_log`. What differs between SQLite and PostgreSQL lives behind
 `store.backend.Backend` (`store.sqlite`, `store.postgres`).
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
-from store import chart, import_write, links, secrets, undo
+from store import chart, import_write, links, roll_log, secrets, undo
 from store.backend import Backend, Tx
 from store.channel_read import TableCache, load_channel
 from store.channel_write import apply_change
@@ -32,6 +33,7 @@ from table.event import Event
 from table.imported import Imported
 from table.model import Table
 from table.parts import EVERYTHING, Parts
+from table.roll_log import KEEP_DEFAULT, LoggedRoll
 from table.undo import GmTest, Redone, Undone
 
 R = TypeVar("R")
@@ -190,6 +192,18 @@ class Store:
         """The secret roll the channel message `message_id` announces, if one was saved."""
         return await secrets.find_secret(self.backend, message_id)
 
+    async def channel_rolls(self, channel_id: int) -> list[LoggedRoll]:
+        """The channel's roll log, oldest first, secret rolls too (/export)."""
+        return await roll_log.channel_rolls(self.backend, channel_id)
+
+    async def dice_report_rows(
+        self, channel_id: int, since: str, whose: str | None, secret: bool
+    ) -> roll_log.ReportRows:
+        """The rolls a `/dice report` counts, as read (`store.roll_log.report_of` builds it, in
+        the picture's worker): since this evening (`table.evening`, by the channel's changes and
+        rolls) or all the log holds; secret ones only when `secret`."""
+        return await roll_log.report_rows(self.backend, channel_id, since, whose, secret)
+
     # --- changing: each a transaction that holds its channel's lock -------------------------
 
     async def apply(
@@ -278,10 +292,12 @@ class Store:
         check: import_write.Check = import_write.anyone,
         replace: tuple[int | None] | None = None,
         interaction_id: int | None = None,
+        rolls_keep: int = KEEP_DEFAULT,
     ) -> import_write.ImportDone:
         """Write a checked export (`store.import_file`, `table.imported`: checked for a channel of
         `guild_id`) into the channel, in one transaction that holds its lock, keeping of its
-        history what the channel keeps: at once into an empty channel; into one with a
+        history what the channel keeps, and of its rolls the newest `rolls_keep` (the roll
+        log's bound, ROLL_LOG_KEEP): at once into an empty channel; into one with a
         table only with `replace`, holding the id of the newest change the asker saw (else
         TableThere, nothing written), as one change that /undo takes back whole. `check`
         refuses (raises) by the table this transaction reads: who may, by its settings."""
@@ -294,6 +310,7 @@ class Store:
             check=check,
             replace=replace,
             interaction_id=interaction_id,
+            rolls_keep=rolls_keep,
         )
 
     async def make_link(
@@ -349,6 +366,14 @@ class Store:
     async def mark_revealed(self, roll: SecretRoll, gm_id: int) -> bool:
         """Mark the roll revealed by `gm_id`; False when it already was (by anyone)."""
         return await secrets.mark_revealed(self.backend, roll, gm_id)
+
+    async def log_rolls(
+        self, rolls: Sequence[tuple[int, LoggedRoll]], keep: int, trimmed: Sequence[int] = ()
+    ) -> None:
+        """Save (channel id, roll) pairs in the roll log in one transaction, each roll once (one
+        saved already stays as it was), then trim the `trimmed` channels to their newest `keep`
+        rolls. No event and no channel's lock: a roll is no change (`store.roll_writer`)."""
+        await roll_log.log_rolls(self.backend, rolls, keep, trimmed)
 
 
 class _Opening:

@@ -8,6 +8,7 @@ Pure glue between the `/monster` cog and `table.model`: the numbers all come fro
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from lang import N_, _
@@ -74,6 +75,8 @@ class MonsterHit:
     from_square: str | None
     already_defeated: bool = False
     in_fight: bool = False  # in the turn order: once defeated, its turns are passed over
+    looked: str | None = None  # how hurt it looked before the hit (`Monster.wounds`)
+    appeared: bool = False  # the GM had kept it hidden: a hit shows it to the players
 
 
 def _spot_words(piece: str) -> list[str]:
@@ -191,9 +194,11 @@ def create(
     options: BuildOptions,
     hp_max: int | None = None,
     count: int = 1,
+    init_bonus: int = 0,
 ) -> tuple[Table, tuple[Monster, ...]]:
     """One monster, or with `count` above 1 a group from one stat block: `Goblin 1`, `Goblin 2`…
-    (numbered on from any already here), each with its own HP and facing."""
+    (numbered on from any already here), each with its own HP and facing. Each is the GM's
+    preparation, hidden from the players until it appears (`appear`)."""
     _require_gm(is_gm)
     name = clean_name(name, N_("monster"))
     if count == 1:
@@ -201,8 +206,21 @@ def create(
     else:
         first = 1 + max((n for m in table.monsters if (n := group_number(name, m.name))), default=0)
         names = [clean_name(f"{name} {i}", N_("monster")) for i in range(first, first + count)]
-    for each in names:
-        taken = table.find_monster(each)
+    build_dict = build(options).to_dict()
+    made = tuple(
+        Monster(each, build_dict, hp_max=hp_max, hidden=True, init_bonus=init_bonus)
+        for each in names
+    )
+    return _kept(table, made), made
+
+
+def _kept(table: Table, monsters: tuple[Monster, ...]) -> Table:
+    """The table with these new monsters in its bestiary: refused when a name is taken or the
+    bestiary would hold more than it can, or a name looks like one in the channel (a name
+    brought from another channel is checked against this one's)."""
+    here = channel_names(table)
+    for monster in monsters:
+        taken = table.find_monster(monster.name)
         if taken is not None:  # named as it was made, as a taken character name is
             raise RulesError(
                 _(
@@ -211,8 +229,8 @@ def create(
                     name=taken.name,
                 )
             )
-        check_unlike(each, channel_names(table))
-    if len(table.monsters) + len(names) > MONSTERS_MAX:
+        check_unlike(monster.name, here)
+    if len(table.monsters) + len(monsters) > MONSTERS_MAX:
         raise RulesError(
             _(
                 "This channel already has {most} monsters, the most it can keep: remove one first",
@@ -225,11 +243,9 @@ def create(
                 room=MONSTERS_MAX - len(table.monsters),
             )
         )
-    build_dict = build(options).to_dict()
-    made = tuple(Monster(each, build_dict, hp_max=hp_max) for each in names)
-    for monster in made:
+    for monster in monsters:
         table = table.with_monster(monster)
-    return table, made
+    return table
 
 
 def group_number(group: str, name: str) -> int | None:
@@ -240,10 +256,52 @@ def group_number(group: str, name: str) -> int | None:
     return int(number)
 
 
+def group_names(monsters: Sequence[Monster]) -> list[str]:
+    """The groups these monsters make (`Goblin` for `Goblin 1`, `Goblin 2`…), each once, in
+    the order their first member comes: what a GM may name to act on a whole group."""
+    heads = ((m.name.rpartition(" ")[0], m.name) for m in monsters)
+    return list(dict.fromkeys(head for head, name in heads if group_number(head, name)))
+
+
 def group(table: Table, name: str) -> tuple[Monster, ...]:
     """The monsters of the group `name` (`Goblin 1`, `Goblin 2`…), by number."""
     members = [(n, m) for m in table.monsters if (n := group_number(name, m.name))]
     return tuple(m for __, m in sorted(members, key=lambda pair: pair[0]))
+
+
+def members(table: Table, name: str) -> tuple[Monster, ...]:
+    """The monster named `name`, or the monsters of the group `name` (`Goblin` for `Goblin 1`,
+    `Goblin 2`…); an unknown name is refused as `get_monster` refuses it."""
+    found = table.find_monster(name)
+    if found is not None:
+        return (found,)
+    return group(table, name) or (table.get_monster(name),)
+
+
+def appear(table: Table, *, is_gm: bool, name: str) -> tuple[Table, tuple[Monster, ...]]:
+    """The GM shows a monster (or a group) the players have not seen yet: from now on it is
+    listed, named and drawn for them as any other."""
+    _require_gm(is_gm)
+    found = members(table, name)
+    hidden = tuple(m for m in found if m.hidden)
+    if not hidden:
+        raise RulesError(
+            _("The players can already see {names}", names=", ".join(m.name for m in found))
+        )
+    shown = tuple(replace(m, hidden=False) for m in hidden)
+    for monster in shown:
+        table = table.with_monster(monster)
+    return table, shown
+
+
+def bring(
+    table: Table, *, is_gm: bool, monsters: tuple[Monster, ...]
+) -> tuple[Table, tuple[Monster, ...]]:
+    """Monsters prepared in another channel (`members` of its table), copied into this one's
+    bestiary as they are there, and hidden from this channel's players until they appear."""
+    _require_gm(is_gm)
+    brought = tuple(replace(m, hidden=True) for m in monsters)
+    return _kept(table, brought), brought
 
 
 def remove(table: Table, *, is_gm: bool, name: str) -> tuple[Table, Monster]:
@@ -272,14 +330,32 @@ def hit(
     """Damage after Defense (half on an unarmored spot, at least 1), taken off tracked HP.
 
     A hidden spot can be hit all the same (the GM knows where it is). A monster already
-    defeated stays as it is: the table is unchanged, so nothing is written or logged."""
+    defeated, or whose HP is not tracked, stays as it is: nothing is written or logged, unless
+    the GM had kept it hidden (a hit shows it: it appears)."""
     _require_gm(is_gm)
     monster = table.get_monster(name)
     result = rules_hit(monster.block, damage, monster.facing, from_square)
+    appeared = monster.hidden  # a hit is seen: whoever was hit is in sight from now on
+    seen = replace(monster, hidden=False) if appeared else monster
     if monster.hp is None or monster.down:
-        return table, MonsterHit(monster, monster.hp, result, from_square, monster.down)
-    hurt = monster.hurt(result.taken)
+        hit = MonsterHit(
+            seen,
+            monster.hp,
+            result,
+            from_square,
+            monster.down,
+            looked=monster.wounds,
+            appeared=appeared,
+        )
+        return (table.with_monster(seen) if appeared else table), hit
+    hurt = seen.hurt(result.taken)
     in_fight = table.initiative.find(monster.name) is not None
     return table.with_monster(hurt), MonsterHit(
-        hurt, monster.hp, result, from_square, in_fight=in_fight
+        hurt,
+        monster.hp,
+        result,
+        from_square,
+        in_fight=in_fight,
+        looked=monster.wounds,
+        appeared=appeared,
     )

@@ -1,7 +1,9 @@
 """The turn order of a fight (`/init`): who is in it, by score, and whose turn it is.
 
 A pure value like the rest of the table; the changes `/init` makes are in `table.initiative`.
-Highest score acts first; equal scores keep the order they were added in.
+Highest score acts first; between equal scores, the higher initiative bonus; between equal
+bonuses too, the higher roll-off, rolled when the tie arose and kept with the order (so `/undo`
+and `/redo` bring the same order back), never the order they were added in.
 """
 
 from __future__ import annotations
@@ -9,14 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from lang import _
+from lang import N_, _
 from rules.errors import RulesError
 from rules.text import plain
 
+from table.checks import check_int
 from table.names import NAME_MAX, name_key
 
 SCORE_LIMIT = 1000  # scores within ±1,000
 COMBATANTS_MAX = 25  # not a rule: the order fits one list and one autocomplete page
+INIT_BONUS_MAX = 100  # not a rule: an initiative bonus within ±100 (`/init add` adds it)
+ROLLOFF_DIE = 100  # a tie at score and bonus is broken by a d100 each, rolled until they differ
 Kind = Literal["character", "monster", "other"]
 KINDS: tuple[str, ...] = ("character", "monster", "other")
 
@@ -42,6 +47,8 @@ class Combatant:
     added: int  # the order it was added in: ties keep it
     kind: Kind = "other"  # a stored character, a monster of the bestiary, or just a name
     owner_id: int | None = None  # a character's player
+    bonus: int = 0  # its initiative bonus: breaks a tie of scores
+    rolloff: int = 0  # its roll-off against those tied with it at score and bonus (0: none)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= NAME_MAX:
@@ -49,6 +56,8 @@ class Combatant:
                 _("A name in the initiative must be 1 to {most} characters", most=NAME_MAX)
             )
         check_score(self.score)
+        check_int(self.bonus, N_("Initiative bonus"), -INIT_BONUS_MAX, INIT_BONUS_MAX)
+        check_int(self.rolloff, N_("Roll-off"), 0, ROLLOFF_DIE)
         if self.kind not in KINDS:
             raise RulesError(_("A combatant is a character, a monster or another name"))
 
@@ -63,7 +72,20 @@ class Combatant:
             "added": self.added,
             "kind": self.kind,
             "owner_id": self.owner_id,
+            "bonus": self.bonus,
+            "rolloff": self.rolloff,
         }
+
+    @property
+    def tie(self) -> tuple[int, int]:
+        """What two combatants must share to tie: their score and their bonus."""
+        return self.score, self.bonus
+
+
+def turn_order(combatant: Combatant) -> tuple[int, int, int, int]:
+    """Highest score first, then the higher bonus, then the higher roll-off (the order added
+    only between two that never tied: a roll-off is rolled whenever a tie arises)."""
+    return -combatant.score, -combatant.bonus, -combatant.rolloff, combatant.added
 
 
 @dataclass(frozen=True)
@@ -79,7 +101,7 @@ class Initiative:
     reached: int = 0
 
     def __post_init__(self) -> None:
-        ordered = tuple(sorted(self.combatants, key=lambda c: (-c.score, c.added)))
+        ordered = tuple(sorted(self.combatants, key=turn_order))
         keys = [c.key for c in ordered]
         if len(set(keys)) != len(keys):
             raise RulesError(_("A name can be in the initiative only once"))

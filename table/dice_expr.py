@@ -35,6 +35,7 @@ class _Context(d20.RollContext):
     def __init__(self, rng: DieSource, max_rolls: int) -> None:
         super().__init__(max_rolls)
         self.rng = rng
+        self.faces: list[int] = []  # every die as it came up, in order: the roll log keeps them
 
 
 class _Die(d20.Die):
@@ -51,6 +52,7 @@ class _Die(d20.Die):
             if self.size == "%"
             else context.rng.randint(1, self.size)
         )
+        context.faces.append(value)
         self.values.append(d20.Literal(value))
 
 
@@ -107,6 +109,7 @@ class DiceRoll:
     expression: str  # as typed, trimmed
     working: str  # d20's markdown: `2d6 (2, **6**) + 3 = `11``
     total: int
+    faces: tuple[int, ...] = ()  # every die rolled, in order, rerolls and explosions included
 
 
 def bare_modifier(expression: str, most: int) -> int | None:
@@ -133,7 +136,7 @@ def roll_expression(expression: str, rng: DieSource) -> DiceRoll:
         working = result.result
         if len(working) > WORKING_MAX:
             working = _summary(result.expr, roller.context.rolls)
-        return DiceRoll(expression, working, result.total)
+        return DiceRoll(expression, working, result.total, tuple(roller.context.faces))
     except d20.TooManyRolls:
         raise RulesError(
             _(

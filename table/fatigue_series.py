@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from lang import N_, _
@@ -19,17 +20,20 @@ from rules.errors import RulesError
 from rules.fatigue import band_width
 from rules.gametime import DAY
 
+from table.evening import evening_start
 from table.event import Event
 from table.model import NO_CHARACTERS, Character, Table
 from table.snapshot import character_from_dict
 
-SINCE_LONG_REST, SINCE_DAY, SINCE_ALL = "long_rest", "day", "all"
+SINCE_EVENING, SINCE_LONG_REST, SINCE_DAY, SINCE_ALL = "evening", "long_rest", "day", "all"
 SINCE_WORDS = {  # what a chart from each start shows, in words
+    SINCE_EVENING: N_("this evening's play"),
     SINCE_LONG_REST: N_("since the last Long Rest"),
     SINCE_DAY: N_("since the start of the day"),
     SINCE_ALL: N_("everything this channel keeps"),
 }
 LONG_REST = "rest long"
+CLOCK_SET = "clock set"  # the GM's `/clock set`: where an evening's scene may be marked
 REST = "rest "  # every rest's action starts so: "rest break", "rest short", "rest long", …
 
 NO_LONG_REST = N_(
@@ -57,6 +61,20 @@ class Mark:
     seq: int  # its number among the channel's changes: 1 is the channel's first
     standing: bool  # neither undone nor an undo
     rested: frozenset[str] | None = None  # a Long Rest: its characters' keys; None for the party
+    at: datetime | None = None  # when it was made, in real time (this evening's start)
+
+    @classmethod
+    def of(cls, event: Event) -> Mark:
+        """A logged change's mark, from the change read whole."""
+        return cls(
+            event.id,
+            event.action,
+            event.clock,
+            event.seq,
+            event.undone_by is None and event.undoes is None,
+            rested_keys(event.before) if event.action == LONG_REST else None,
+            event.created_at,
+        )
 
 
 def rested_keys(before: Mapping[str, Any]) -> frozenset[str] | None:
@@ -72,6 +90,9 @@ class Start:
 
     after_id: int
     clock: int | None = None
+    # From its first point that shows anything (`_first_shown`), not the clock before the
+    # first change: this evening's play, whose first change may be the clock moved to it.
+    first_shown: bool = False
 
 
 def chart_start(
@@ -83,6 +104,8 @@ def chart_start(
     complete = not marks or marks[-1].seq <= 1  # the channel's first change is still kept
     if since == SINCE_ALL:
         return Start(0)
+    if since == SINCE_EVENING:
+        return evening(marks)
     if since == SINCE_DAY:
         day_start = now - now % DAY
         for mark in marks:
@@ -100,6 +123,22 @@ def chart_start(
     if complete:
         return Start(0)
     raise RulesError(_(NO_LONG_REST, keep=keep))
+
+
+def evening(marks: Sequence[Mark]) -> Start:
+    """This evening's play (`table.evening`): after the GM's latest standing `/clock set`, at
+    the clock it set, when it marks the evening's start; else from the first change of the
+    evening, whatever the clock read before it. Nothing kept: everything (there is nothing)."""
+    clock_set = next((m for m in marks if m.standing and m.action == CLOCK_SET), None)
+    times = [m.at for m in marks if m.at is not None]
+    begun = evening_start(times, clock_set=None if clock_set is None else clock_set.at)
+    if begun is None:
+        return Start(0)
+    if clock_set is not None and begun == clock_set.at:
+        return Start(clock_set.id, clock_set.clock)
+    tonight = [i for i, m in enumerate(marks) if m.at is not None and m.at >= begun]
+    before = max(tonight, default=-1) + 1  # newest first: the change just before the evening
+    return Start(marks[before].id if before < len(marks) else 0, first_shown=True)
 
 
 @dataclass(frozen=True)
@@ -280,6 +319,27 @@ def _line(name: str, key: str, frames: Sequence[_Frame]) -> FatigueLine:
     return FatigueLine(name, tuple(steps))
 
 
+def _first_shown(
+    frames: Sequence[_Frame], rests: Sequence[RestMark], names: Mapping[str, str]
+) -> int:
+    """Where a chart asked for no moment begins: at its first point that shows anything, the
+    clock from which the state the first change left holds (or a rest begins), once a line is
+    drawn at all. Time the clock was only moved over before it (an evening set up with `/clock
+    pass 1080`) is left out, so the axis never starts at a midnight before the play."""
+
+    def seen(frame: _Frame) -> tuple[Any, ...]:
+        return tuple(_step(0, frame.standing.get(key)) for key in names)
+
+    drawn = next(
+        (i for i, f in enumerate(frames) if any(s.width for s in seen(f))), len(frames) - 1
+    )
+    first = seen(frames[drawn])
+    changed = next((i for i in range(drawn, len(frames)) if seen(frames[i]) != first), len(frames))
+    left = frames[changed - 1].clock
+    rested = [r.start for r in rests if r.start >= frames[drawn].clock]
+    return min([left, *rested])
+
+
 def fatigue_series(
     table: Table,
     events: Sequence[Event],
@@ -306,12 +366,14 @@ def fatigue_series(
     names = {c.key: c.name for c in charted}
     frames, rests, walked = _walk(table, events, start, names, decode)
     frames.reverse()
+    rests.reverse()
     left = frames[0].clock if start.clock is None else start.clock
+    if start.first_shown:
+        left = _first_shown(frames, rests, names)
     for frame in frames:
         frame.clock = max(frame.clock, left)
         if frame.ramp_from is not None:
             frame.ramp_from = max(frame.ramp_from, left)
     lines = tuple(_line(names[key], key, frames) for key in names)
-    rests.reverse()
     kept = tuple(r for r in rests if r.end >= left)
     return FatigueSeries(lines, kept, left, table.clock, since, walked, skipped)

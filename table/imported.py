@@ -5,17 +5,19 @@ look-alike of another), every value through the table's own types (their ranges)
 as `/settings set` checks them (no @everyone GM role, no control characters), every change one
 this bot makes, and who made it as this bot can vouch for (`IMPORTED` otherwise). A history
 must fit the table: its links point within it, and what it last did to each character, monster
-and the turn order is what the table has.
+and the turn order is what the table has. A roll of the roll log is one a command could have
+rolled (`table.roll_log.roll_from_dict`), in the order rolled, each once, and who rolled it is
+vouched for as a change's maker is.
 
-The table's parts are checked first, then the history change by change, each once, so the
-time is linear in the file and a refusal names the first problem and where it is
-(`characters[3].name: …`, `history[3].after.characters.aria: …`).
+The table's parts are checked first, then the history change by change, then the rolls roll by
+roll, each once, so the time is linear in the file and a refusal names the first problem and
+where it is (`characters[3].name: …`, `history[3].after.characters.aria: …`, `rolls[7]: …`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +32,7 @@ from table.lookalikes import first_alike
 from table.model import Character, Table
 from table.monster import Monster
 from table.names import clean_name
+from table.roll_log import LoggedRoll, roll_from_dict
 from table.settings import ChannelSettings, ServerLayer, check_gm_role, layered
 from table.snapshot import (
     INITIATIVE,
@@ -46,7 +49,7 @@ from table.snapshot import (
 )
 
 IMPORT = "import"  # the part an import that replaced a table logs its history's extent in
-CheckRaw = Callable[[int, Any], None]  # the schema's check of history[i], as the file has it
+CheckRaw = Callable[[int, Any], None]  # the schema's check of history[i] (rolls[i]), as it is
 
 
 class ImportProblem(RulesError):
@@ -55,8 +58,9 @@ class ImportProblem(RulesError):
 
 @dataclass(frozen=True)
 class Imported:
-    """A checked document, for a channel of `guild_id`: the table's parts (ids as numbers) and
-    its history, oldest first, each change as the store will log it (`store.import_file`)."""
+    """A checked document, for a channel of `guild_id`: the table's parts (ids as numbers), its
+    history and its roll log, oldest first, each change and roll as the store will write it
+    (`store.import_file`)."""
 
     guild_id: int | None  # the server the channel it goes to is in
     source_guild_id: int | None  # the server it was exported from
@@ -68,6 +72,7 @@ class Imported:
     monsters: tuple[Monster, ...]
     initiative: Initiative
     history: tuple[Any, ...]  # each change, as the store prepared it to be logged
+    rolls: tuple[Any, ...] = ()  # each roll, as the store prepared it to be written
 
     def table(self, channel_id: int, server: ServerLayer) -> Table:
         """The table in `channel_id`, whose server's settings are `server`: the channel's own
@@ -144,7 +149,7 @@ def table_part(
     bot's own export, unchanged (`store.export.vouches`); `controls`: its text may hold a
     control character (else no text is looked through for one)."""
     if controls:
-        first_control({k: v for k, v in document.items() if k != "history"}, "")
+        first_control({k: v for k, v in document.items() if k not in ("history", "rolls")}, "")
     settings = dict(document["settings"], gm_role_id=_id(document["settings"]["gm_role_id"]))
     _at("settings", lambda: ChannelSettings(**settings))
     _at("settings.gm_role_id", check_gm_role, settings["gm_role_id"], guild_id)
@@ -432,6 +437,40 @@ def carried(event: Event, guild_id: int | None) -> tuple[Snapshot, Snapshot]:
     settings or the web link keeps none of it (another server's settings are never written by
     an undo here; a link is its channel's own), and the channel part names the new server."""
     return _carried(event.before, guild_id), _carried(event.after, guild_id)
+
+
+def rolls(document: dict[str, Any], checked: Checked, check_raw: CheckRaw) -> Iterator[LoggedRoll]:
+    """The document's roll log, oldest first, each roll checked once as it comes (`check_raw`
+    first: the schema's check), as a command rolls one (`table.roll_log.roll_from_dict`): in
+    the order rolled (by interaction and place), each once, so the newest come last; whose save
+    it was a name a command could have given; the start of the import that brought it
+    (`came_with`) a change of the file's history. Who rolled it as this bot can vouch
+    (`IMPORTED` otherwise), as for a change."""
+    changes = len(document["history"])
+    names: set[str] = set()  # character names found good: each is looked at once
+    previous = (-1, -1)
+    for i, data in enumerate(document["rolls"]):
+        check_raw(i, data)
+        path = f"rolls[{i}]"
+        if checked.controls:
+            first_control(data, path)
+        roll: LoggedRoll = _at(path, roll_from_dict, data)
+        if (roll.interaction_id, roll.place) <= previous:
+            raise ImportProblem(
+                f"{path}: "
+                + _("rolls come in the order rolled (interaction_id, then place), each once")
+            )
+        previous = (roll.interaction_id, roll.place)
+        name = roll.rolled.character
+        if name is not None and name not in names:
+            _at(f"{path}.character", clean_name, name, N_("character"))
+            names.add(name)
+        if roll.came_with is not None and roll.came_with > changes:
+            raise ImportProblem(
+                f"{path}.came_with: "
+                + _("{start} is past the history's last change", start=roll.came_with)
+            )
+        yield roll if checked.vouched else replace(roll, actor_id=IMPORTED)
 
 
 def _carried(snapshot: Snapshot, guild_id: int | None) -> Snapshot:

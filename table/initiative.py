@@ -18,8 +18,8 @@ from rules.dice import DieSource
 from rules.errors import RulesError
 
 from table import partyops
-from table.bestiary import group
-from table.combat import COMBATANTS_MAX, Combatant, Initiative, check_score
+from table.bestiary import GM_ONLY, group
+from table.combat import COMBATANTS_MAX, ROLLOFF_DIE, Combatant, Initiative, check_score
 from table.dice_expr import DiceRoll, roll_expression
 from table.lookalikes import channel_names, check_unlike
 from table.model import Forbidden, Monster, Table
@@ -54,11 +54,15 @@ class TurnReport:
 
 @dataclass(frozen=True)
 class Joined:
-    """What `/init add` did: who joined, and the dice rolled for the score (None for a plain
-    number)."""
+    """What `/init add` did: who joined, the dice rolled for the score (None for a plain
+    number), those it tied with at its score in turn order (itself among them; empty without a
+    tie: the bonus, then a roll-off, decides), and whether a monster the GM had kept hidden
+    appeared by joining."""
 
     combatant: Combatant
     roll: DiceRoll | None = None
+    ties: tuple[Combatant, ...] = ()
+    appeared: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,13 +95,19 @@ def _standing(table: Table) -> list[bool]:
 
 
 def _score(
-    table: Table, score: int | str | None, rng: DieSource | None
+    table: Table, score: int | str | None, rng: DieSource | None, bonus: int = 0
 ) -> tuple[int, DiceRoll | None]:
     """A whole number as it is; text rolled as dice (`1d10+3`, as `/roll` reads them; `12`
-    is just 12); None rolls the channel's `init_dice`."""
+    is just 12); None rolls the channel's `init_dice` plus the stored `bonus`."""
     if isinstance(score, int):  # a bool is refused here
         return check_score(score), None
-    text = table.settings.init_dice if score is None else score.replace("\u2212", "-").strip()
+    if score is None:
+        dice = table.settings.init_dice
+        if re.fullmatch(r"[+-]?\d{1,7}", dice):  # a fixed score, as the channel set it
+            return check_score(int(dice) + bonus), None
+        text = f"{dice}{bonus:+d}" if bonus else dice
+    else:
+        text = score.replace("\u2212", "-").strip()
     if re.fullmatch(r"[+-]?\d{1,7}", text):
         return check_score(int(text)), None
     if rng is None:  # a bug: the caller rolls nothing without a source of dice
@@ -130,11 +140,13 @@ def add(
         raise RulesError(_unknown(table, name))
     if character is None and monster is None and score is None:
         raise RulesError(_(NEEDS_SCORE))
-    value, rolled = _score(table, score, rng)
+    stored = character or monster
+    bonus = 0 if stored is None else stored.init_bonus
+    value, rolled = _score(table, score, rng, bonus)
     if character is not None:
-        new = Combatant(character.name, value, 0, "character", character.owner_id)
+        new = Combatant(character.name, value, 0, "character", character.owner_id, bonus)
     elif monster is not None:
-        new = Combatant(monster.name, value, 0, "monster")
+        new = Combatant(monster.name, value, 0, "monster", bonus=bonus)
     else:
         new = Combatant(clean_name(name, N_("combatant")), value, 0)
         check_unlike(new.name, channel_names(table))  # a new name: like none in the channel
@@ -161,12 +173,41 @@ def add(
     if len(order.combatants) >= COMBATANTS_MAX:
         raise RulesError(_("The initiative holds at most {most} names", most=COMBATANTS_MAX))
     added = 1 + max((c.added for c in order.combatants), default=0)
-    new = replace(new, added=added)
+    combatants = _roll_off((*order.combatants, replace(new, added=added)), rng)
+    new = combatants[-1]
     current = order.current
-    grown = replace(order, combatants=(*order.combatants, new), turn=0)
-    if current is not None:
-        grown = replace(grown, turn=grown.combatants.index(current))
-    return _with(table, grown), Joined(new, rolled)
+    grown = replace(order, combatants=combatants, turn=0)
+    if current is not None:  # whoever has the turn keeps it (a roll-off never moves it)
+        grown = replace(
+            grown, turn=next(i for i, c in enumerate(grown.combatants) if c.key == current.key)
+        )
+    ties = tuple(c for c in grown.combatants if c.score == new.score)
+    appeared = monster is not None and monster.hidden
+    if appeared and monster is not None:  # it enters the fight: the players see it now
+        table = table.with_monster(replace(monster, hidden=False))
+    return _with(table, grown), Joined(new, rolled, ties if len(ties) > 1 else (), appeared)
+
+
+def _roll_off(combatants: tuple[Combatant, ...], rng: DieSource | None) -> tuple[Combatant, ...]:
+    """The last of `combatants` (the newcomer), with a roll-off against those it ties at score
+    and bonus: each of them without one rolls a d100, again until no two of them match. The
+    rolls are kept, so the order stays the same however often it is read, undone or redone."""
+    newcomer = combatants[-1]
+    tied = [c for c in combatants[:-1] if c.tie == newcomer.tie]
+    if not tied:
+        return combatants
+    if rng is None:  # a bug: the caller rolls nothing without a source of dice
+        raise ValueError("a roll-off needs a random source")
+    taken = {c.rolloff for c in tied if c.rolloff}
+    rolled: dict[str, Combatant] = {}
+    for combatant in [*(c for c in tied if not c.rolloff), newcomer]:
+        roll = rng.randint(1, ROLLOFF_DIE)
+        while roll in taken:
+            roll = rng.randint(1, ROLLOFF_DIE)
+        taken.add(roll)
+        rolled[combatant.key] = replace(combatant, rolloff=roll)
+    others = tuple(rolled.get(c.key, c) for c in combatants[:-1])
+    return (*others, rolled[newcomer.key])
 
 
 def join(
@@ -187,10 +228,14 @@ def join(
             table, actor_id=actor_id, is_gm=is_gm, name=name, score=score, other=other, rng=rng
         )
         return step[0], (step[1],)
-    waiting = [m for m in members if table.initiative.find(m.name) is None]
+    # Its living members not yet in the order: a defeated one is out of the fight.
+    waiting = [m for m in members if table.initiative.find(m.name) is None and not m.down]
     if not waiting:
         raise RulesError(
-            _("Every one of {group} is already in the initiative", group=" ".join(name.split()))
+            _(
+                "Every one of {group} is already in the initiative or defeated",
+                group=" ".join(name.split()),
+            )
         )
     joined = []
     for monster in waiting:
@@ -339,3 +384,36 @@ def end(table: Table) -> tuple[Table, Initiative]:
     if not order.combatants:
         raise RulesError(_("There is no initiative to end here"))
     return _with(table, Initiative()), order
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """What `/monster remove defeated:True` did: the defeated monsters gone from the bestiary
+    (and the turn order), and the turn passing on when it was one of theirs."""
+
+    gone: tuple[Monster, ...]
+    passed: TurnReport | None = None
+
+
+def clear_defeated(table: Table, *, is_gm: bool) -> tuple[Table, Cleared]:
+    """Every defeated monster out of the bestiary and the turn order, in one change. On a
+    defeated monster's own turn (it fell on it), the turn passes on first, as `/init remove`
+    does it; when nobody is left standing in the order, the order goes with them."""
+    if not is_gm:
+        raise Forbidden(_(GM_ONLY))
+    gone = tuple(m for m in table.monsters if m.down)
+    if not gone:
+        raise RulesError(_("No monster here is defeated: nothing to clear"))
+    keys = {m.key for m in gone}
+    order = _order(table)
+    passed = None
+    if all(c.key in keys for c in order.combatants):
+        table = _with(table, Initiative())
+    else:
+        for combatant in order.combatants:
+            if combatant.key in keys:
+                table, removal = remove(table, combatant.name)
+                passed = passed or removal.passed
+    for monster in gone:
+        table = table.without_monster(monster.name)
+    return table, Cleared(gone, passed)

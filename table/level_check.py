@@ -10,6 +10,7 @@ level typed for one and not the other never goes unnoticed.
 from __future__ import annotations
 
 from lang import _
+from rules.errors import RulesError
 
 from table.model import Character
 from table.sheet import format_classes
@@ -41,3 +42,28 @@ def new_disagreement(before: Character | None, after: Character) -> str | None:
     if before is not None and level_disagreement(before) == warning:
         return None
     return warning
+
+
+def class_to_raise(before: Character, after: Character, classes_given: bool) -> int | None:
+    """When a change raised the level alone (no classes given) above every class level: the HD
+    size of the class to raise with it (the highest, so the Fatigue Level follows); else None."""
+    if classes_given or after.level <= before.level or not after.classes:
+        return None
+    if after.fl_override is not None or level_disagreement(after) is None:
+        return None
+    highest = max(after.classes, key=lambda pair: pair[1])
+    return highest[0] if highest[1] < after.level else None
+
+
+def raised_class(character: Character, size: int) -> tuple[tuple[int, int], ...]:
+    """The character's classes with its highest class of HD size `size` at its level."""
+    chosen = max(
+        (i for i, (hd, _level) in enumerate(character.classes) if hd == size),
+        key=lambda i: character.classes[i][1],
+        default=None,
+    )
+    if chosen is None:
+        raise RulesError(_("{name} has no d{size} class any more", name=character.name, size=size))
+    classes = list(character.classes)
+    classes[chosen] = (size, character.level)
+    return tuple(classes)

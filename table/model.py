@@ -21,7 +21,7 @@ from rules.gametime import round_number
 from rules.saves import MODIFIER_LIMIT
 
 from table.checks import check_id, check_int
-from table.combat import Initiative
+from table.combat import INIT_BONUS_MAX, Initiative
 from table.monster import Monster
 from table.names import NAME_MAX, name_key, named
 from table.parts import PARTS
@@ -33,6 +33,8 @@ FL_MAX = 1000
 NO_CHARACTERS = N_(
     "There are no characters in this channel yet: make one with `/character create`"
 )  # English: raise it (or show it) through `_()`
+# And where party-wide commands find none in the party (`Character.in_party`).
+NO_PARTY = N_("Nobody here is in the party: `/character set party:True` puts a character in it")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -97,12 +99,21 @@ class Character:
     # The one its player chose with `/character use`: their commands without `character:` use
     # it when they play several here (`table.active`).
     active: bool = False
+    init_bonus: int = 0  # what `/init add` adds to the channel's initiative dice
+    # In the party: party-wide commands (`/save party`, a party rest, `/party spend`) take it.
+    # A familiar or an NPC the GM tracks is out of it (`/character set party:False`).
+    in_party: bool = True
     fatigue: FatigueState = field(default_factory=FatigueState)
 
     def __post_init__(self) -> None:
-        if self.active not in (0, 1):  # also takes SQLite's 0/1, kept as a real bool
-            raise RulesError(_("A character is in use or not"))
-        object.__setattr__(self, "active", bool(self.active))
+        for flag, refusal in (
+            ("active", N_("A character is in use or not")),
+            ("in_party", N_("A character is in the party or not")),
+        ):
+            value = getattr(self, flag)
+            if value not in (0, 1):  # also takes SQLite's 0/1, kept as a real bool
+                raise RulesError(_(refusal))
+            object.__setattr__(self, flag, bool(value))
         name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
         if not name:
             raise RulesError(_("A character needs a name"))
@@ -123,6 +134,7 @@ class Character:
             (N_("WSR special modifier"), self.special_wsr),
         ):
             check_int(value, what, -MODIFIER_LIMIT, MODIFIER_LIMIT)
+        check_int(self.init_bonus, N_("Initiative bonus"), -INIT_BONUS_MAX, INIT_BONUS_MAX)
         if self.combine not in COMBINES:
             raise RulesError(_("Classes combine as single, multi or dual"))
         try:  # lists (from JSON) become the tuples a frozen value needs
@@ -295,6 +307,12 @@ class Table:
         if name in self.own:
             return "channel"
         return "server" if name in dict(self.server) else "default"
+
+    @property
+    def party(self) -> tuple[Character, ...]:
+        """The characters party-wide commands take: all but those kept out of the party (a
+        familiar, an NPC: `Character.in_party`)."""
+        return tuple(c for c in self.characters if c.in_party)
 
     def find(self, name: str) -> Character | None:
         key = name_key(name)

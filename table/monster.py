@@ -11,6 +11,7 @@ from rules.defense import FACINGS, MonsterBlock
 from rules.errors import RulesError
 
 from table.checks import check_int
+from table.combat import INIT_BONUS_MAX
 from table.names import NAME_MAX, name_key
 
 HP_MAX = 100_000  # not a rule: a bound that keeps typos out of a monster's HP
@@ -22,13 +23,17 @@ UNHURT, HURT, BADLY_HURT, DEFEATED = N_("unhurt"), N_("hurt"), N_("badly hurt"),
 @dataclass(frozen=True)
 class Monster:
     """A monster of the channel's bestiary: its build inputs (`MonsterBlock.to_dict()`), its HP
-    when the GM tracks it (it may fall to 0 or below: down), and its facing (a compass point)."""
+    when the GM tracks it (it may fall to 0 or below: down), its facing (a compass point),
+    whether it is still the GM's preparation (`hidden`: made, not yet appeared; nothing the
+    players read names it, `table.sight`), and the bonus `/init add` adds to its roll."""
 
     name: str
     build: dict[str, Any]
     hp_max: int | None = None
     hp: int | None = None  # None with an hp_max: starts at full HP
     facing: str = "N"
+    hidden: bool = False
+    init_bonus: int = 0
 
     def __post_init__(self) -> None:
         name = " ".join(self.name.split()) if isinstance(self.name, str) else ""
@@ -57,6 +62,10 @@ class Monster:
             object.__setattr__(self, "hp", hp)
         if self.facing not in FACINGS:
             raise RulesError(_("Facing must be one of {choices}", choices=", ".join(FACINGS)))
+        if self.hidden not in (0, 1):  # also takes SQLite's 0/1, kept as a real bool
+            raise RulesError(_("A monster is hidden or not"))
+        object.__setattr__(self, "hidden", bool(self.hidden))
+        check_int(self.init_bonus, N_("Initiative bonus"), -INIT_BONUS_MAX, INIT_BONUS_MAX)
 
     @property
     def key(self) -> str:

@@ -12,6 +12,7 @@ import re
 
 from table.dice_expr import bare_modifier
 
+MOD_MAX = 1000  # the open-ended d100's modifier on `/roll`, either way it is given
 _OPEN_ENDED = re.compile(r"1?d100oe([+-][0-9]{1,7})?")
 _PLAIN_D100 = re.compile(r"1?d100([+-][0-9]{1,7})?")
 

@@ -16,7 +16,7 @@ from rules.errors import RulesError
 from rules.saves import Difficulty, SaveKind, SaveResult
 
 from table.active import active_character, own_characters
-from table.model import NO_CHARACTERS, Character, Table
+from table.model import NO_CHARACTERS, NO_PARTY, Character, Table
 
 _LISTED_NAMES = 5  # names shown when the caller has several characters
 
@@ -189,10 +189,13 @@ def save_inputs(kind: SaveKind, options: SaveOptions, table: Table, user_id: int
 def party_inputs(
     kind: SaveKind, against: DifficultyOptions, table: Table, mod: int = 0, per: int | None = None
 ) -> tuple[SaveInputs, ...]:
-    """One Save Roll per character in the channel, each with its own stored numbers."""
+    """One Save Roll per character of the party (not those kept out of it: a familiar, an NPC),
+    each with its own stored numbers."""
     difficulty = against.difficulty()
     if not table.characters:
         raise RulesError(_(NO_CHARACTERS))
+    if not table.party:
+        raise RulesError(_(NO_PARTY))
     return tuple(
         SaveInputs(
             kind=kind,
@@ -206,5 +209,5 @@ def party_inputs(
             ties_succeed=table.settings.ties_succeed,
             special=stored_special(character, kind),
         )
-        for character in table.characters
+        for character in table.party
     )

@@ -131,6 +131,8 @@ class SheetOptions:
     base_hd: str | None = None
     kin_hd: int | None = None
     fatigue_level: float | int | Fraction | None = None
+    init_bonus: int | None = None  # what `/init add` adds to the channel's initiative dice
+    party: bool | None = None  # False: out of party-wide commands (a familiar, an NPC)
     clear: str | None = None  # one of CLEARABLE (set only)
 
     def given(self) -> bool:
@@ -156,9 +158,12 @@ class SheetOptions:
             "special_tsr",
             "special_wsr",
             "toughness",
+            "init_bonus",
         ):
             if getattr(self, name) is not None:
                 fields[name] = getattr(self, name)
+        if self.party is not None:
+            fields["in_party"] = self.party
         if self.constitution is not None:
             fields["toughness"] = toughness_from_con(self.constitution)
         if self.base_hd is not None:

@@ -92,7 +92,8 @@ def monster_to_dict(monster: Monster) -> dict[str, Any]:
 
 
 def monster_from_dict(data: dict[str, Any]) -> Monster:
-    return Monster(**{name: data[name] for name in MONSTER_FIELDS})
+    # A field added later (hidden, the initiative bonus) is missing from older events: its default.
+    return Monster(**{name: data[name] for name in MONSTER_FIELDS if name in data})
 
 
 def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
@@ -302,6 +303,29 @@ class Change:
         }
         was, now = ({k: v for k, v in side.items() if k != "settings"} for side in self.channel())
         return not others and was == now
+
+    def behind_screen(self) -> frozenset[str]:
+        """The keys of the monsters this change touched while they were the GM's preparation
+        on both sides of it (hidden, or not there): what the players may not read of it. A
+        change that shows one (hidden before, not after) or hides one again is theirs."""
+        old, new = self.records("monsters")
+        return frozenset(
+            key
+            for key in old.keys() | new.keys()
+            if all(r is None or bool(r.get("hidden")) for r in (old.get(key), new.get(key)))
+        )
+
+    def only_behind_screen(self) -> bool:
+        """Whether the change touched nothing but monsters behind the GM's screen: the players
+        may not even read what kind of change it was."""
+        masked = self.behind_screen()
+        if not masked:
+            return False
+        was, now = self.channel()
+        others = {
+            (part, key) for part, key in self.keys() if part != "monsters" or key not in masked
+        }
+        return was == now and not others
 
     def records(self, part: str) -> tuple[dict[str, Record | None], dict[str, Record | None]]:
         """Key → record of `part` ("characters" or "monsters") as it was and became: None where

@@ -131,11 +131,28 @@ def _saved(session: Session, reply: Reply) -> str:
     lines = []
     for message in (reply, *reply.followups):
         for name, data in message.files:
-            path = session.downloads / Path(name).name
-            session.downloads.mkdir(exist_ok=True)
+            path = _fresh(session.downloads, Path(name).name)
             path.write_bytes(data)
             lines.append(f"\n(saved as {path})")
     return "".join(lines)
+
+
+def _fresh(folder: Path, name: str) -> Path:
+    """Where a file of this name is saved without overwriting one saved before (pictures all
+    come as `monster.png` or `fatigue.png`): `monster.png`, then `monster-2.png`, …"""
+    folder.mkdir(parents=True, exist_ok=True)
+    path, number = folder / name, 1
+    while path.exists():
+        number += 1
+        path = folder / f"{Path(name).stem}-{number}{Path(name).suffix}"
+    return path
+
+
+def cast_line(discord_: LocalDiscord) -> str:
+    """Everyone who can type, by the name `:as` takes and the name replies show."""
+    return "At the table: " + ", ".join(
+        f"{getattr(discord_, who).username} ({who})" for who in CAST
+    )
 
 
 async def _meta(session: Session, line: str) -> str:
@@ -324,7 +341,10 @@ async def run(args: argparse.Namespace) -> int:
                 async with running(bot, discord_, commands=False):
                     names = await sync_commands(bot, None)  # what `python -m bot sync` does
                     session = Session(discord_, who=args.who, locale=args.locale)
-                    session.downloads = Path(scratch) / "files"
+                    # Files replies carry are kept beside a kept database, as the table is.
+                    session.downloads = (
+                        db.with_name(db.name + "-files") if args.db else Path(scratch) / "files"
+                    )
                     kept = "kept" if args.db else "deleted on exit; --db PATH keeps one"
                     web = (
                         ""
@@ -335,7 +355,8 @@ async def run(args: argparse.Namespace) -> int:
                     print(
                         f"Tablekeeper sandbox: {len(cogs)} cogs, {len(names)} commands "
                         f"({', '.join('/' + n for n in names)}) on a local Discord.\n"
-                        f"Database: {db} ({kept}).\n{web}"
+                        f"Database: {db} ({kept}); files replies carry go to "
+                        f"{session.downloads}.\n{web}{cast_line(discord_)}.\n"
                         f"You are {session.user.username} ({session.who}) in #{session.where}. "
                         ":help for help, :quit to leave.",
                         flush=True,

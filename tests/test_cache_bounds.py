@@ -21,10 +21,9 @@ import pytest
 from bot import ack, metrics, options, watchdog
 from lang import speaking
 from render import history
-from store.links import Link
 from table import model
 from table.event import Event
-from web import limits, live, view
+from web import boards, limits, view
 
 PACKAGES = ("lang", "rules", "table", "store", "render", "pictures", "web", "bot", "cogs")
 
@@ -170,14 +169,20 @@ def test_the_web_gate_remembers_a_bounded_number_of_addresses() -> None:
     assert f"10.0.{(over - 1) // 256}.{(over - 1) % 256}" in gate._buckets
 
 
-async def test_a_watched_channel_keeps_a_board_per_language_not_per_lang_asked(
+async def test_boards_are_kept_one_per_language_and_within_their_bytes(
     shipped_catalogs: None,
 ) -> None:
-    hub = live.Hub(store=None)  # type: ignore[arg-type]
-    link = Link("ref", 1, None, None, "hash")
-    hub._watched[1] = watch = live._Watch()
-    read = live.Read(model.Table(1, None), [], None)
-    asked = ["es", "es-ES", "es-419", "en-US", "en-GB", *(f"xx-{n}" for n in range(50))]
-    for lang in asked:
-        await hub.board(link, lang, read)
-    assert set(watch.boards) == {"es", None}  # Spanish, and English for the rest
+    kept = boards.Boards(store=None)  # type: ignore[arg-type]
+    try:
+        asked = ["es", "es-ES", "es-419", "en-US", "en-GB", *(f"xx-{n}" for n in range(50))]
+        for lang in asked:
+            await kept.of(boards.Read(model.Table(1, None), []), lang)
+        assert set(kept._kept) == {(1, "es"), (1, None)}  # Spanish, and English for the rest
+        one = kept._kept[(1, None)].size
+        kept.bytes_kept = 10 * one
+        for channel in range(2, 40):
+            await kept.of(boards.Read(model.Table(channel, None), []), None)
+        assert kept.bytes <= kept.bytes_kept and len(kept._kept) <= 10
+        assert (39, None) in kept._kept  # the newest kept, the least recent gone
+    finally:
+        kept.close()

@@ -7,8 +7,9 @@ page, no drawing process, no token to guard); it scales to any screen; and the t
 every name as it does the rest of the board, under the same strict Content-Security-Policy (its
 colours are page.css's classes, the bands' as the board's bars have them, never inline style).
 
-The series covers the page's latest `CHART_CHANGES` changes: since the last Long Rest among
-them, else all of them. Undone changes and their undos are not in it, as in `/party chart`.
+The series covers this evening's play among the page's latest `CHART_CHANGES` changes, as
+`/party chart` frames it (all of them when the evening began before them). Undone changes and
+their undos are not in it, as in `/party chart`.
 Everything here is geometry in the SVG's units (`WIDTH` × `HEIGHT`) and words in the reader's
 language (built inside `lang.speaking`)."""
 
@@ -26,17 +27,14 @@ from rules.errors import RulesError
 from rules.fatigue import BANDS
 from table.event import Event
 from table.fatigue_series import (
-    LONG_REST,
     SINCE_ALL,
-    SINCE_LONG_REST,
+    SINCE_EVENING,
     FatigueLine,
     FatigueSeries,
     Mark,
-    Start,
     Step,
     chart_start,
     fatigue_series,
-    rested_keys,
 )
 from table.model import Character, Table
 from table.snapshot import character_from_dict
@@ -44,9 +42,13 @@ from table.snapshot import character_from_dict
 CHART_CHANGES = 100  # the latest changes the page's chart covers, at most (the most one read gives)
 RECENT = "recent"  # a chart of the latest changes only: no Long Rest among them
 WIDTH, HEIGHT = 720, 300
-LEFT, RIGHT, TOP, BOTTOM = 104, 590, 14, 250  # the plot's edges
+# The plot's edges: room at its left for the longest band's name (Spanish `Destrozado`), at
+# its right for a name, in the phone's type (page.css: 19 units), which a 390-pixel screen
+# shows at half the SVG's size (a test measures it there), and above it for rests' names
+# (never on a line of the chart).
+LEFT, RIGHT, TOP, BOTTOM = 128, 562, 32, 250
 NAME_GAP = 17  # units between two names at the right edge
-NAME_CHARS = 14  # a longer name is cut at the edge (whole in its tooltip)
+NAME_CHARS = 12  # a longer name is cut at the edge (whole in its tooltip)
 MIN_SPAN = 600  # game seconds: a chart of one moment still shows ten minutes
 LINES = 10  # line colours in page.css (.line-0 … .line-9)
 
@@ -71,24 +73,13 @@ def _character(data: dict[str, Any]) -> Character:
 
 
 def page_series(table: Table, events: Sequence[Event]) -> FatigueSeries | None:
-    """The chart's data from the table and its latest changes (newest first): since the last
-    Long Rest among them, else all of them; None when nobody has a Fatigue Level."""
-    marks = [
-        Mark(
-            e.id,
-            e.action,
-            e.clock,
-            e.seq,
-            e.undone_by is None and e.undoes is None,
-            rested_keys(e.before) if e.action == LONG_REST else None,
-        )
-        for e in events
-    ]
-    try:
-        since = SINCE_LONG_REST
-        start = chart_start(marks, since, table.clock, len(events))
-    except RulesError:  # no Long Rest in what was read, and more history before it
-        start, since = Start(0), RECENT
+    """The chart's data from the table and its latest changes (newest first): this evening's
+    play among them, as `/party chart` frames it; None when nobody has a Fatigue Level."""
+    marks = [Mark.of(e) for e in events]
+    since = SINCE_EVENING
+    start = chart_start(marks, since, table.clock, len(events))
+    if start.after_id == 0 and events and events[-1].seq > 1:  # more evening than was read
+        since = RECENT
     try:
         return fatigue_series(table, events, start, since, decode=_character)
     except RulesError:  # no characters, or none with a Fatigue Level

@@ -12,12 +12,15 @@ script (`/static/…`). Only GET and HEAD: nothing here can change a table. An u
 and malformed token all get the same 404 after the same work (`store.links.find_link`).
 Every answer carries a strict Content-Security-Policy (scripts, styles and connections from
 this server only, nothing inline, no framing), `X-Content-Type-Options: nosniff` and
-`Referrer-Policy: no-referrer` (the token is in the URL). Limits per address and on streams
-(`web.limits`) answer 429 past them."""
+`Referrer-Policy: no-referrer` (the token is in the URL), and names no version of anything
+(`web.edge`, which also caps connections and how long they may take). Limits per client, per
+channel and on streams (`web.limits`) answer 429 past them; a client is the peer, or behind a
+trusted proxy (`WEB_TRUSTED_PROXIES`) the address it forwards (`web.clients`)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from importlib.resources import files
 
 from aiohttp import web
@@ -26,12 +29,14 @@ from aiohttp.typedefs import Handler
 from store import Store
 from store.changes import ChangeFeed
 from store.links import Link
-from web.limits import Gate, Limits, address
-from web.live import Hub, Page
+from web.boards import Boards
+from web.clients import IPNetwork, client_ip, counted_as
+from web.edge import Port
+from web.limits import Gate, Limits
+from web.live import STREAM_HEADERS, Hub
 from web.pages import missing, page
 
 log = logging.getLogger(__name__)
-RETRY_MS = 1000  # how soon a browser reconnects a lost stream
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
@@ -64,12 +69,21 @@ class WebServer:
         port: int,
         host: str = "0.0.0.0",
         limits: Limits | None = None,
+        proxies: Sequence[IPNetwork] = (),
     ) -> None:
-        self._store, self._url = store, database_url
-        self._port, self._host = port, host
+        self._store, self._url, self._proxies = store, database_url, proxies
         self.gate = Gate(limits or Limits())
-        self.hub = Hub(store)
-        self._runner: web.AppRunner | None = None
+        self.boards = Boards(store)
+        self.hub = Hub(store, self.boards)
+        self.port = Port(
+            self.app(),
+            what="WEB_PORT",
+            host=host,
+            port=port,
+            headers=HEADERS,
+            limits=self.gate.limits.port,
+            proxies=proxies,
+        )
         self._changes: ChangeFeed | None = None
         self._static = {
             name: (files("web").joinpath("static", name).read_bytes(), kind)
@@ -81,40 +95,38 @@ class WebServer:
         app.router.add_get("/t/{token}/live", self._live)
         app.router.add_get("/t/{token:.*}", self._page)
         app.router.add_get("/static/{name}", self._file)
-        app.on_response_prepare.append(_secure)
         return app
 
     async def start(self) -> None:
         self._changes = await ChangeFeed.open(self._store, self._url, self.hub.changed)
         self.hub.start()
-        # A page closed mid-stream cancels its handler at once: its stream is counted no more.
-        self._runner = web.AppRunner(
-            self.app(), handle_signals=False, access_log=None, handler_cancellation=True
-        )
-        await self._runner.setup()
         try:
-            await web.TCPSite(self._runner, self._host, self._port).start()
+            await self.port.start()
         except OSError as error:
             await self.stop()
             reason = (error.strerror or str(error)).lower()
             raise WebPortUnavailable(
-                f"WEB_PORT={self._port} can't be used ({reason}): pick a free port, or stop what"
-                " listens there"
+                f"WEB_PORT={self.port.port} can't be used ({reason}): pick a free port, or stop"
+                " what listens there"
             ) from None
-        log.info("The table's web page on http://%s:%d/t/…", self._host, self._port)
+        log.info("The table's web page on http://%s:%d/t/…", self.port.host, self.port.port)
 
     async def stop(self) -> None:
         self.hub.end_all()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        await self.port.stop()
         if self._changes is not None:
             await self._changes.close()
             self._changes = None
+        self.boards.close()
+
+    def client(self, request: web.BaseRequest) -> str:
+        """Who a request counts against (`web.clients`)."""
+        forwarded = request.headers.getall("X-Forwarded-For", [])
+        return counted_as(client_ip(request.remote or "", forwarded, self._proxies))
 
     @web.middleware
     async def _limited(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not self.gate.request(address(request)):
+        if not self.gate.request(self.client(request)):
             return _too_many()
         try:
             return await handler(request)
@@ -126,51 +138,29 @@ class WebServer:
         if link is None:
             return _missing()
         locale = _locale(request, link)
-        board, _message = await self.hub.board(link, locale)
+        board = await self.boards.board(link, locale)
         overlay = request.query.get("overlay") == "1"
-        html = page(board, locale, overlay=overlay)
+        html = page(board.html, locale, overlay=overlay)
         return web.Response(text=html, content_type=_HTML, headers={"Cache-Control": "no-store"})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         link = await self._store.find_link(request.match_info["token"])
         if link is None:
             return _missing()
-        who = address(request)
-        if not self.gate.open_stream(who):
+        who, channel = self.client(request), link.channel_id
+        if not self.gate.open_stream(who, channel):
             return _too_many()
         try:
-            open_page = await self.hub.open(link, _locale(request, link))
-        except BaseException:
-            self.gate.close_stream(who)
-            raise
-        try:
-            return await self._stream(request, open_page)
+            open_page = await self.hub.open(link, _locale(request, link), request)
+            try:
+                response = web.StreamResponse(headers=STREAM_HEADERS)
+                await response.prepare(request)
+                await open_page.follow(response)
+                return response
+            finally:
+                self.hub.close(open_page)
         finally:
-            self.hub.close(open_page)
-            self.gate.close_stream(who)
-
-    async def _stream(self, request: web.Request, open_page: Page) -> web.StreamResponse:
-        response = web.StreamResponse(
-            headers={
-                "Content-Type": "text/event-stream; charset=utf-8",
-                "Cache-Control": "no-store",
-                "X-Accel-Buffering": "no",  # a proxy must pass each event on at once
-            }
-        )
-        await response.prepare(request)
-        await response.write(f"retry: {RETRY_MS}\n\n".encode())
-        open_page.attach(response, request.transport)
-        try:
-            while True:
-                await open_page.ready.wait()  # a new board, a keep-alive, or the end
-                message = open_page.take()
-                if message:
-                    await response.write(message)
-                if open_page.ended:
-                    break
-        except (ConnectionResetError, ConnectionError):
-            pass  # the page was closed
-        return response
+            self.gate.close_stream(who, channel)
 
     async def _file(self, request: web.Request) -> web.Response:
         found = self._static.get(request.match_info["name"])
@@ -195,8 +185,3 @@ def _too_many() -> web.Response:
     return web.Response(
         status=429, text="Too many requests: wait a moment.\n", headers={"Retry-After": "1"}
     )
-
-
-async def _secure(request: web.Request, response: web.StreamResponse) -> None:
-    """Every answer's security headers, errors and streams included."""
-    response.headers.update(HEADERS)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from lang import _
-from render.changes import event_parts
+from render.changes import event_action, event_parts
 from render.fatigue import cap_text, rested_text, temp_text
 from table.actions import action_text
 from table.event import Event
@@ -35,6 +35,9 @@ def plain(text: str) -> str:
 def change_text(event: Event, numbers: bool) -> tuple[str, str]:
     """What a logged change was and what it did: (`fatigue spend`, `Aria FP 18 → 21 …`);
     `numbers`: whether the page may show the monsters' numbers (`table.sight`)."""
+    action = event_action(event)  # the page is the players': no preparation of the GM's
+    if action != action_text(event.action):
+        return action, ""
     parts = event_parts(event, numbers=numbers)
     what = "; ".join(plain(part) for part in parts) or _("no visible change")
-    return action_text(event.action), what
+    return action, what

@@ -7,14 +7,15 @@ is said, unless `--replace` is given: then the table is replaced as one change (
 a GM's `/undo` takes back. The change is logged as made from the command line (`/history`
 and `/undo` say so in words), or as `--actor`'s, a Discord user id. The file's changes keep who
 made them only if it is this bot's own export (signed with a key from its DISCORD_TOKEN, which
-is read if set) and `--guild` is the server it came from.
+is read if set) and `--guild` is the server it came from; so do its rolls. Of its rolls, the
+newest the roll log keeps (ROLL_LOG_KEEP) join the channel's.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.settings import one_setting, redacted_url
+from bot.settings import SettingsError, one_setting, redacted_url, roll_log_keep
 from bot.tools import ToolError
 from rules.errors import RulesError
 from store import Store
@@ -39,6 +40,10 @@ async def import_file(
     """Import the export at `path` into `channel_id`; the line that says what was done."""
     url = database_url or one_setting("DATABASE_URL") or DEFAULT_URL
     secret = one_setting("DISCORD_TOKEN")
+    try:
+        rolls_keep = roll_log_keep()  # a channel's roll log keeps no more of the file's
+    except SettingsError as error:
+        raise ToolError(str(error)) from None
     file = Path(path)
     try:
         check_size(file.stat().st_size)
@@ -51,7 +56,9 @@ async def import_file(
     try:
         async with Store.open(url) as store:
             try:
-                done = await store.import_channel(channel_id, guild_id, actor_id, imported)
+                done = await store.import_channel(
+                    channel_id, guild_id, actor_id, imported, rolls_keep=rolls_keep
+                )
             except TableThere as there:
                 if not replace:
                     raise ToolError(
@@ -61,7 +68,12 @@ async def import_file(
                         " it (a GM's /undo puts it back)"
                     ) from None
                 done = await store.import_channel(
-                    channel_id, guild_id, actor_id, imported, replace=(there.newest,)
+                    channel_id,
+                    guild_id,
+                    actor_id,
+                    imported,
+                    replace=(there.newest,),
+                    rolls_keep=rolls_keep,
                 )
     except RulesError as refused:
         raise ToolError(str(refused)) from None
@@ -74,7 +86,11 @@ async def import_file(
         if done.left_out
         else ""
     )
+    rolls = f", {done.rolls} rolls" if done.rolls else ""
+    if done.rolls_left_out:
+        rolls += f" (and left out its {done.rolls_left_out} oldest, past the {rolls_keep} kept)"
     return (
         f"Channel {channel_id}: {what} {len(done.table.characters)} characters,"
-        f" {len(done.table.monsters)} monsters and {done.changes} changes from {path}{left_out}"
+        f" {len(done.table.monsters)} monsters{rolls} and {done.changes} changes from"
+        f" {path}{left_out}"
     )

@@ -108,7 +108,9 @@ async def seed(url: str, d: LocalDiscord, channels: list[Channel]) -> None:
             t = t.with_character(character)
         t = t.with_monster(TROLL)
         for score, name in enumerate([*(c.name for c in characters), "Troll", "Goblin"]):
-            t, _ = initiative.add(t, actor_id=gm, is_gm=True, name=name, score=score, other=True)
+            t, _ = initiative.add(
+                t, actor_id=gm, is_gm=True, name=name, score=score, other=True, rng=random.Random(0)
+            )
         return initiative.start(t)[0], None
 
     async with Store.open(url) as store:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -36,7 +37,13 @@ async def seed(env: Env) -> None:
         names = [c.name for c in characters] + ["Orc", "Goblin"]
         for index, name in enumerate(names):
             t, _ = initiative.add(
-                t, actor_id=gm, is_gm=True, name=name, score=index % 7, other=True
+                t,
+                actor_id=gm,
+                is_gm=True,
+                name=name,
+                score=index % 7,
+                other=True,
+                rng=random.Random(0),
             )
         return initiative.start(t)[0], None
 

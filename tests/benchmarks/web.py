@@ -17,6 +17,14 @@ and prints:
    the ratio of the medians (the goal: ≤ 1.1×), with the range that ratio falls in 95% of the
    time had other blocks' rounds been drawn.
 
+`--page-cost` measures instead, in this process on SQLite, the page of the largest table a
+channel may hold (`tests.web.tables`: 200 characters, 25 monsters in the turn order, 10,000
+changes kept, the newest 100 party-wide): its board's size, the CPU its building takes on the
+builder's thread and the reads it needs on the event loop, a page load after a change (read,
+built, sent) and the event loop's longest pause meanwhile, and a page load with nothing
+changed (the kept board). `--streams N` measures only the bot's memory with N streams open,
+200 to a channel (a channel's link takes at most 250).
+
 `python -m tests.benchmarks.record web` keeps its figures (docs/benchmarks.md)."""
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from rules.fatigue import FatigueState
 from store import Store
 from store.links import link_key
 from table.model import Character, Table
+from table.parts import PARTY
 from tests.benchmarks._bots import rss_mb
 from tests.benchmarks._figures import duration, machine, percentile, ratio_range
 from tests.benchmarks._profile import profiled
@@ -50,9 +59,17 @@ from tests.e2e.test_process import REPO
 from tests.e2e.test_shards_process import shard_processes
 from tests.localdiscord.client import LocalDiscord
 from tests.pg import Server, postgres_server
+from tests.web.tables import CHARACTERS, HISTORY, MONSTERS, one_spends, write_largest
+from web.boards import Read, build
+from web.chart import CHART_CHANGES
+from web.limits import Limits
+from web.server import WebServer
 
 WARM_UP = 20  # spends before anything is measured
-ADDRESSES = 10  # loopback addresses the pages come from (127.0.0.1 … 127.0.0.10)
+ADDRESSES = 10  # loopback addresses the pages come from at least (127.0.0.1 … 127.0.0.10)
+PER_ADDRESS = Limits().streams_per_address  # streams each address opens at most
+PER_CHANNEL = 200  # streams to a channel in `--streams`
+CH, GUILD, GM = 1001, 5005, 11  # the largest table's channel, in `--page-cost`
 REFILL = 2.5  # seconds before pages open again: each address's 20 requests are allowed again
 # Aria's FP in a board's event (its lines each prefixed "data: ", none inside a tag)
 FP = re.compile(rb'<span class="name">Aria</span>.*?<p class="fp">(\d+)<', re.DOTALL)
@@ -84,21 +101,24 @@ class Reader:
                     self.changed.set()
 
 
-async def read_pages(url: str, count: int) -> None:
+async def read_pages(urls: list[str], count: int) -> None:
+    """The pages' own process (`--pages-of URL[,URL…]`): `count` streams of the pages, shared
+    out among them; prints `ready` once each shows its first board, then for each new FP once
+    every page shows it: the FP and when each page got it (perf_counter: the machine's
+    monotonic clock, the same in every process)."""
     os.nice(19)  # the pages stand for browsers elsewhere: the bot and its Discord come first
-    """The pages' own process (`--pages-of URL`): `count` streams of the page; prints `ready`
-    once each shows its first board, then for each new FP once every page shows it: the FP
-    and when each page got it (perf_counter: the machine's monotonic clock, the same in every
-    process)."""
     readers = [Reader() for _ in range(count)]
+    addresses = max(ADDRESSES, -(-count // PER_ADDRESS))
     sessions = [
         aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=0, local_addr=(f"127.0.0.{n + 1}", 0))
+            connector=aiohttp.TCPConnector(
+                limit=0, local_addr=(f"127.0.{n // 250}.{n % 250 + 1}", 0)
+            )
         )
-        for n in range(ADDRESSES)
+        for n in range(addresses)
     ]
     tasks = [
-        asyncio.create_task(r.follow(sessions[i % ADDRESSES], url + "/live"))
+        asyncio.create_task(r.follow(sessions[i % addresses], urls[i % len(urls)] + "/live"))
         for i, r in enumerate(readers)
     ]
     opened = asyncio.create_task(_all_open(readers))
@@ -142,6 +162,7 @@ class Pages:
 
 @contextlib.asynccontextmanager
 async def pages(url: str, count: int) -> AsyncIterator[Pages]:
+    """`count` pages of `url` (or of several, comma-separated) in a process of their own."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -154,7 +175,7 @@ async def pages(url: str, count: int) -> AsyncIterator[Pages]:
     )
     try:
         assert process.stdout is not None
-        ready = await asyncio.wait_for(process.stdout.readline(), 120)
+        ready = await asyncio.wait_for(process.stdout.readline(), 300)
         if ready.strip() != b"ready":
             raise RuntimeError("the pages' process stopped before every page was open")
         opened = Pages(process)
@@ -327,11 +348,128 @@ async def _all_show(readers: list[Reader], fp: int) -> None:
             await reader.changed.wait()
 
 
+async def page_cost(args: argparse.Namespace, tmp: Path) -> list[str]:
+    """The page of the largest table a channel may hold, served by this process."""
+    url = f"sqlite:///{tmp / 'largest.db'}"
+    plenty = Limits(requests_per_second=1e6, burst=10**6)
+    async with Store.open(url) as store:
+        began = time.perf_counter()
+        await write_largest(store, CH, GUILD, GM, history=args.history)
+        seeded = time.perf_counter() - began
+        token, _ = await store.make_link(CH, GUILD, GM, None, link_key("benchmark"))
+        port = free_port()
+        server = WebServer(store, url, port, host="127.0.0.1", limits=plenty)
+        await server.start()
+        page = f"http://127.0.0.1:{port}/t/{token}"
+        cold, warm, pauses, reads, builds = [], [], [], [], []
+        try:
+            async with aiohttp.ClientSession() as http:
+                for n in range(args.rounds):
+                    await store.apply(CH, GUILD, GM, "fatigue spend", one_spends(n), PARTY)
+                    with Pauses() as paused:
+                        took, size = await _load(http, page)
+                    cold.append(took)
+                    pauses.append(paused.longest)
+                    warm.append((await _load(http, page))[0])
+                    began = time.perf_counter()
+                    read = Read(await store.read(CH, GUILD), await store.newest(CH, CHART_CHANGES))
+                    reads.append(time.perf_counter() - began)
+                    began = time.process_time()
+                    board = build(read, None)
+                    builds.append(time.process_time() - began)
+        finally:
+            await server.stop()
+
+    def mid(samples: list[float]) -> str:
+        return f"median {duration(statistics.median(samples))} (slowest {duration(max(samples))})"
+
+    return [
+        f"The largest table ({CHARACTERS} characters, {MONSTERS} monsters in the turn order,"
+        f" {args.history:,} changes kept, the newest {CHART_CHANGES} party-wide; written in"
+        f" {seeded:.0f} s): its board {len(board.html) / 1024:.0f} KB, its page {size / 1024:.0f}"
+        " KB",
+        f"Its board built ({args.rounds} times, once a change): {mid(builds)} of CPU, on the"
+        f" builder's thread; read first on the event loop (the table, its newest"
+        f" {CHART_CHANGES} changes whole): {mid(reads)}",
+        f"A page load after a change (read, built, sent, over loopback): {mid(cold)}; the event"
+        f" loop's longest pause meanwhile {mid(pauses)}",
+        f"A page load with nothing changed (two light reads, the kept board): {mid(warm)}",
+    ]
+
+
+class Pauses:
+    """The event loop's longest pause while the block runs: a task asks to run every
+    millisecond, and notes how late it is let."""
+
+    def __enter__(self) -> Pauses:
+        self.longest = 0.0
+        self._ticking = asyncio.ensure_future(self._tick())
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._ticking.cancel()
+
+    async def _tick(self) -> None:
+        while True:
+            began = time.perf_counter()
+            await asyncio.sleep(0.001)
+            self.longest = max(self.longest, time.perf_counter() - began - 0.001)
+
+
+async def _load(http: aiohttp.ClientSession, page: str) -> tuple[float, int]:
+    began = time.perf_counter()
+    async with http.get(page) as response:
+        body = await response.read()
+        if response.status != 200:
+            raise RuntimeError(f"the page answered {response.status}")
+    return time.perf_counter() - began, len(body)
+
+
+async def stream_memory(args: argparse.Namespace, d: LocalDiscord, url: str, tmp: Path) -> str:
+    """The bot's memory with `args.streams` streams open, 200 to a channel."""
+    channels = [d.table.id + n for n in range(-(-args.streams // PER_CHANNEL))]
+    tokens = []
+    async with Store.open(url) as store:
+        for channel in channels:
+            await store.apply(channel, d.table.guild_id, d.gm.id, "seed", lambda t: _seed(t, 1))
+            token, _ = await store.make_link(
+                channel, d.table.guild_id, d.gm.id, None, link_key(d.token)
+            )
+            tokens.append(token)
+    port = free_port()
+    settings = {"WEB_PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    urls = [f"http://127.0.0.1:{port}/t/{token}" for token in tokens]
+    async with shard_processes(d, url, tmp, [None], shard_count=None, settings=settings) as bots:
+        pid = bots[0].process.pid
+        async with aiohttp.ClientSession() as http:
+            for page in urls:
+                await _load(http, page)
+        await asyncio.sleep(1)
+        idle = rss_mb(pid)
+        async with pages(",".join(urls), args.streams):
+            await asyncio.sleep(1)
+            opened = rss_mb(pid)
+    return (
+        f"Memory (the bot process's RSS): {idle:.1f} MB with no stream open, {opened:.1f} MB"
+        f" with {args.streams:,} open over {len(channels)} channels:"
+        f" {(opened - idle) * 1024 / args.streams:.1f} KB a stream"
+    )
+
+
 async def run(args: argparse.Namespace) -> None:
     if args.set:
         print(f"The bot with {', '.join(args.set)}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
+        if args.page_cost:
+            print(f"The largest table's page, on SQLite (synchronous FULL), {machine()}:")
+            _show(await page_cost(args, tmp))
+            return
+        if args.streams:
+            async with LocalDiscord() as d:
+                print(f"Open streams, on SQLite (synchronous FULL), {machine()}:", flush=True)
+                _show([await stream_memory(args, d, f"sqlite:///{tmp / 'tk.db'}", tmp)])
+            return
         if not args.no_sqlite:
             async with LocalDiscord() as d:
                 print(f"On SQLite (synchronous FULL), {machine()}:", flush=True)
@@ -357,6 +495,10 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=16)
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--no-sqlite", action="store_true")
+    parser.add_argument("--page-cost", action="store_true", help="the largest table's page only")
+    parser.add_argument("--history", type=int, default=HISTORY, help="with --page-cost")
+    parser.add_argument("--rounds", type=int, default=10, help="with --page-cost")
+    parser.add_argument("--streams", type=int, metavar="N", help="memory with N streams only")
     parser.add_argument("--set", action="append", metavar="MODULE.NAME=VALUE")
     parser.add_argument(
         "--profile", type=Path, metavar="DIR", help="py-spy the bot with the pages open, into DIR"
@@ -364,7 +506,7 @@ def main() -> None:
     parser.add_argument("--pages-of", metavar="URL", help=argparse.SUPPRESS)  # pages' process
     args = parser.parse_args()
     if args.pages_of:
-        asyncio.run(read_pages(args.pages_of, args.pages))
+        asyncio.run(read_pages(args.pages_of.split(","), args.pages))
         return
     asyncio.run(run(args))
 

@@ -216,6 +216,9 @@ def test_dockerfile_procfile_and_compose_run_the_same_command() -> None:
     port = re.search(r"^ENV HEALTH_PORT=(\d+)$", dockerfile(), flags=re.MULTILINE)
     assert port is not None
     assert {s["environment"]["HEALTH_PORT"] for s in bots().values()} == {port[1]}
+    # A container's health port is reached from outside it: every interface, there only.
+    assert re.search(r"^ENV HEALTH_HOST=0\.0\.0\.0$", dockerfile(), flags=re.MULTILINE)
+    assert {s["environment"]["HEALTH_HOST"] for s in bots().values()} == {"0.0.0.0"}
 
 
 @pytest.mark.parametrize("name", ["asyncpg", "prometheus-client", "python-json-logger"])

@@ -19,7 +19,8 @@ ENV_NAMES = {
     *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT", "SQLITE_SYNCHRONOUS"),
     "STARTUP_RETRY_SECONDS",
     *("SOURCE_URL", "RULES_URL", "SUPPORT_URL"),
-    *("WEB_PORT", "PUBLIC_URL"),
+    *("WEB_PORT", "PUBLIC_URL", "WEB_TRUSTED_PROXIES", "HEALTH_HOST"),
+    "ROLL_LOG_KEEP",
 }
 
 
@@ -32,6 +33,7 @@ def test_reads_every_setting() -> None:
             "DEV_GUILD_ID": "123456789012345678",
             "LOG_LEVEL": "debug",
             "SQLITE_SYNCHRONOUS": "Normal",
+            "ROLL_LOG_KEEP": "5000",
         },
         dotenv=False,
     )
@@ -42,6 +44,7 @@ def test_reads_every_setting() -> None:
         dev_guild_id=123456789012345678,
         log_level="DEBUG",
         sqlite_synchronous="normal",
+        roll_log_keep=5000,
     )
     assert settings.log_level_number == logging.DEBUG
 
@@ -55,6 +58,7 @@ def test_defaults_and_empty_values_mean_unset() -> None:
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
     assert settings.sqlite_synchronous == "full"  # an acknowledged change survives power loss
+    assert settings.roll_log_keep == 25_000  # more than a year of play (table.roll_log)
 
 
 @pytest.mark.parametrize("environ", [{}, {"DISCORD_TOKEN": ""}, {"DISCORD_TOKEN": "   "}])
@@ -79,6 +83,8 @@ def test_missing_token_is_one_clear_line(environ: dict[str, str]) -> None:
         ("DATABASE_URL", "tablekeeper.db", "or postgresql://user:password@host"),
         ("DISCORD_API_BASE", "localhost:8000", "DISCORD_API_BASE must be an http"),
         ("SQLITE_SYNCHRONOUS", "off", "SQLITE_SYNCHRONOUS must be full (survives a power cut)"),
+        ("ROLL_LOG_KEEP", "0", "ROLL_LOG_KEEP must be between 100 and 1,000,000"),
+        ("ROLL_LOG_KEEP", "many", "ROLL_LOG_KEEP must be a number"),
     ],
 )
 def test_malformed_settings_name_the_variable(name: str, value: str, says: str) -> None:
@@ -208,6 +214,26 @@ def test_the_web_page_settings() -> None:
         ({"WEB_PORT": "8080", "HEALTH_PORT": "8080"}, "must differ"),
         ({"PUBLIC_URL": "tables.example.org"}, "PUBLIC_URL"),
         ({"PUBLIC_URL": "https://t.example.org/?x=1"}, "query"),
+    ):
+        with pytest.raises(SettingsError, match=says):
+            Settings.from_env({**env, **bad}, dotenv=False)
+
+
+def test_the_ports_addresses() -> None:
+    env = {"DISCORD_TOKEN": TOKEN}
+    default = Settings.from_env(env, dotenv=False)
+    assert default.health_host == "127.0.0.1"  # this machine only, unless asked otherwise
+    assert default.web_trusted_proxies == ()  # nobody's X-Forwarded-For is believed
+    everywhere = Settings.from_env({**env, "HEALTH_HOST": "0.0.0.0"}, dotenv=False)
+    assert everywhere.health_host == "0.0.0.0"
+    proxies = Settings.from_env(
+        {**env, "WEB_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1 fd00::/8"}, dotenv=False
+    ).web_trusted_proxies
+    assert [str(p) for p in proxies] == ["10.0.0.0/8", "127.0.0.1/32", "fd00::/8"]
+    for bad, says in (
+        ({"HEALTH_HOST": "0.0.0.0 8080"}, "HEALTH_HOST must be an address"),
+        ({"WEB_TRUSTED_PROXIES": "10.0.0.0/8, my-proxy"}, "'my-proxy' is not an address"),
+        ({"WEB_TRUSTED_PROXIES": "10.0.0.0/40"}, "WEB_TRUSTED_PROXIES must be"),
     ):
         with pytest.raises(SettingsError, match=says):
             Settings.from_env({**env, **bad}, dotenv=False)

@@ -85,7 +85,7 @@ async def handled(env: Any) -> None:
 
 
 async def whispered(d: Any, reply: Reply) -> Reply:
-    """The private word that follows a reply (`cogs._reply.whisper`: the GM's copy of a public
+    """The private word that follows a reply (`reply(…, private=True)`: the GM's copy of a public
     reply that left something out), once the bot has sent it."""
     deadline = time.monotonic() + d.timeout
     while not d.latest(reply).followups:

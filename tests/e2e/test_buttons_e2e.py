@@ -227,17 +227,18 @@ async def test_hit_again_hits_the_same_monster_from_the_same_square(env: Any) ->
     )
     first = await d.slash("monster hit", user=d.gm, name="cave troll", damage=20, **{"from": "SW"})
     assert labels(first) == ["Hit again"]
-    assert first.embed["title"] == "Cave Troll takes 14"
+    assert first.embed["title"] == "Cave Troll is hit"  # its numbers are the GM's
     again = await d.click(first, "Hit again", user=d.gm)
     assert again.message_id != first.message_id
-    assert again.embed["title"] == "Cave Troll takes 14"
+    assert again.embed["title"] == "🔁 Hit again: Cave Troll is hit"  # it says it repeats
     assert "From square SW" in again.text and not again.ephemeral
-    # The channel sees what it took; the GM alone, the hidden spot and HP.
+    # The channel sees the square and how hurt it looks; the GM alone, the hidden spot and HP.
     gm_copy = await whispered(d, again)
+    assert gm_copy.embed["title"] == "🔁 Hit again: Cave Troll takes 14"
     assert "HP 46 → 32 / 60" in gm_copy.text and "its back-left" in gm_copy.text
     assert await troll_hp(env) == 32
     events = await env.store.history(d.table.id, limit=100)
-    assert [e.action for e in events[:2]] == ["monster hit", "monster hit"]
+    assert [e.action for e in events[:2]] == ["monster hit again", "monster hit"]
     assert labels(again) == ["Hit again"]
 
 

@@ -166,7 +166,7 @@ async def test_who_may_rest_whom(env: Any) -> None:
     d = env.discord
     await seed(env, hero("Bree", d.player, fp=30), hero("Odo", d.player2, fp=30))
     before = await snapshot(env)
-    reply = await d.slash("rest short", user=d.player)
+    reply = await d.slash("rest short", user=d.named_gm)  # no character of theirs: the party's
     assert reply.ephemeral and "Only the GM can rest the whole party" in reply.content
     reply = await d.slash("rest short", user=d.player, character="Odo")
     assert reply.ephemeral and "only change your own characters" in reply.content

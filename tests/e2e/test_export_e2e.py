@@ -82,8 +82,8 @@ async def test_an_empty_channel_says_so(env: Env) -> None:
     reply = await d.slash("export", user=d.gm, channel=d.ooc)
     assert reply.ephemeral and reply.files == ()
     assert reply.text == (
-        "Nothing to export here yet: this channel has no characters, monsters, changed settings"
-        " or history"
+        "Nothing to export here yet: this channel has no characters, monsters, changed settings,"
+        " history or rolls"
     )
 
 

@@ -1,16 +1,21 @@
-"""/healthz's 503 reasons and the database-error metric, on a real bot served over HTTP."""
+"""/healthz's 503 reasons and the database-error metric, on a real bot served over HTTP; and
+where the health port listens when HEALTH_HOST is left alone."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 import sqlite3
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import aiohttp
 import pytest
 
 from bot.health import HealthServer
-from tests.e2e.conftest import Env
+from bot.settings import Settings
+from tests.e2e.conftest import Env, running_env
 from tests.e2e.helpers import handled
 from tests.e2e.test_operations_process import free_port
 
@@ -67,3 +72,24 @@ async def test_a_database_error_in_a_command_is_counted(
     text = env.bot.metrics.render().decode()
     assert "tablekeeper_database_errors_total 1.0" in text
     assert 'command="character create",outcome="error"} 1.0' in text
+
+
+@dataclasses.dataclass
+class HealthEnv(Env):
+    """`Env` with HEALTH_PORT set and nothing else: where the bot listens by default."""
+
+    port: int = dataclasses.field(default_factory=free_port)
+
+    @property
+    def settings(self) -> Settings:
+        return dataclasses.replace(super().settings, health_port=self.port)
+
+
+async def test_the_health_port_listens_on_this_machine_only_by_default(tmp_path: Path) -> None:
+    async with running_env(f"sqlite:///{tmp_path / 'tk.db'}", make=HealthEnv) as env:
+        assert isinstance(env, HealthEnv)
+        await env.bot.wait_until_ready()
+        assert await get(f"http://127.0.0.1:{env.port}/healthz") == (200, "ok\n")
+        # Another address of this machine (as another interface would be) finds nothing there.
+        with pytest.raises(ConnectionRefusedError):
+            await asyncio.open_connection("127.0.0.2", env.port)

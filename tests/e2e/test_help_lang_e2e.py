@@ -23,6 +23,7 @@ ALLOWED = {
     *("tablekeeper", "json", "shard", "docs", "rules", "md", "back", "left", "web"),
     *("a", "no", "material", "normal", "control", "base", "total", "extra"),
     *("aria", "bórin"),  # characters' names in examples (`character:Aria, Bórin`)
+    *("goblin", "familiar", "pm"),  # a group's name (`Goblin 1`), a familiar, a time (6:30 pm)
 }
 # Option names and a command a description names in its running text (`instead of vs or dc`,
 # `e.g. character create`): typed as is, so not translated.

@@ -34,7 +34,7 @@ async def test_an_admin_imports_from_a_shell(tmp_path: Path) -> None:
     assert (code, err) == (0, "")
     assert (
         out.strip()
-        == f"Channel 303: imported 2 characters, 1 monsters and 11 changes from {export}"
+        == f"Channel 303: imported 2 characters, 1 monsters, 6 rolls and 11 changes from {export}"
     )
 
     code, out, err = await run_tool(*args, "--channel", str(TARGET), env=env, cwd=tmp_path)
@@ -44,7 +44,13 @@ async def test_an_admin_imports_from_a_shell(tmp_path: Path) -> None:
         *args, "--channel", str(TARGET), "--replace", "--actor", str(GM), env=env, cwd=tmp_path
     )
     assert code == 0 and "replaced its table with" in out
+    code, out, err = await run_tool(
+        *args, "--channel", "404", env=dict(env, ROLL_LOG_KEEP="5"), cwd=tmp_path
+    )
+    assert (code, out) == (1, "")
+    assert err == "ROLL_LOG_KEEP must be between 100 and 1,000,000 (rolls a channel keeps), not 5\n"
     async with Store.open(url) as store:
+        assert await store.channel_rolls(404) == []
         replaced = (await store.history(TARGET, 1))[0]
         assert (replaced.action, replaced.actor_id) == ("import", GM)  # --actor's
         undone = await store.undo_last(TARGET, GUILD, GM, True)

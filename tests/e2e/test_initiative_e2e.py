@@ -1,11 +1,13 @@
-"""`/init` through the real client and a local Discord: the order (highest first, ties in the
-order added), whose turn and the round, the clock moving exactly one round per new round by
-`/clock round`'s own step, the facing offered when a monster with unarmored spots ends its
-turn, who may do what, undo and history, bad input, and all of it across a restart."""
+"""`/init` through the real client and a local Discord: the order (highest first, ties by the
+initiative bonus, then a roll-off), whose turn and the round, the clock moving exactly one round
+per new round by `/clock round`'s own step, the facing offered to the GM alone when a monster
+with unarmored spots ends its turn, who may do what, undo and history, bad input, and all of it
+across a restart."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ import pytest
 from cogs.initiative import GM_INIT
 from rules.defense import FACINGS
 from table.initiative import NOBODY, NOT_RUNNING, PLAYERS_ADD_OWN
-from tests.e2e.helpers import Scripted, hero, refused, seed, snapshot
+from tests.e2e.helpers import Scripted, hero, refused, seed, snapshot, whispered
 from tests.e2e.test_ack_e2e import store_held
 from tests.localdiscord.reply import Reply
 
@@ -25,7 +27,7 @@ def order(reply: Reply) -> list[str]:
     lines = (reply.embed.get("description") or "").splitlines()
     out = []
     for line in lines:
-        if " · " not in line or line.startswith("Round"):
+        if " · " not in line or line.startswith(("Round", "⚖️")):
             continue
         name = " ".join(line.split(" · ")[0].split()[2:]).strip("*~")  # after mark and icon
         down = "†" if line.endswith("defeated") else ""
@@ -38,13 +40,13 @@ async def fight(env: Any) -> None:
     d = env.discord
     await seed(
         env,
-        hero("Aria", d.player, fp=10, temp=5, temp_expires=0),
+        replace(hero("Aria", d.player, fp=10, temp=5, temp_expires=0), init_bonus=2),
         hero("Borin", d.player2),
     )
     await d.slash("monster create", user=d.gm, name="Troll", rank=3, armor="heavy", spots="back")
     await d.slash("init add", user=d.gm, name="troll", score="18")
-    await d.slash("init add", user=d.player, name="Aria", score="15")
-    await d.slash("init add", user=d.gm, name="Goblin boss", score="15", other=True)  # after Aria
+    await d.slash("init add", user=d.gm, name="Goblin boss", score="15", other=True)
+    await d.slash("init add", user=d.player, name="Aria", score="15")  # before him: her bonus
     await d.slash("init add", user=d.player2, name="Borin", score="-3")
 
 
@@ -62,8 +64,8 @@ async def test_a_round_of_initiative_moves_the_clock_one_round(env: Any) -> None
 
     troll_done = await d.slash("init next", user=d.gm)
     assert "Aria's turn" in troll_done.embed["title"]
-    assert [b["label"] for b in troll_done.buttons()] == list(FACINGS)
-    assert "N, NE, E" in troll_done.text
+    assert troll_done.buttons() == [] and "facing" not in troll_done.text  # the GM's alone:
+    assert [b["label"] for b in (await whispered(d, troll_done)).buttons()] == list(FACINGS)
     for _ in range(2):
         passed = await d.slash("init next", user=d.gm)
         assert not passed.buttons()  # a character or a plain name: no facing to choose
@@ -86,13 +88,13 @@ async def test_the_facing_choice_turns_the_monster_for_the_gm_only(env: Any) -> 
     d = env.discord
     await fight(env)
     await d.slash("init start", user=d.gm)
-    troll_done = await d.slash("init next", user=d.gm)
+    asked = await whispered(d, await d.slash("init next", user=d.gm))
     before = await snapshot(env)
-    player = await d.click(troll_done, "SE", user=d.player)
+    player = await d.click(asked, "SE", user=d.player)  # a forged click: the prompt is the GM's
     assert player.ephemeral and "Only the GM" in player.content
     assert await snapshot(env) == before
-    turned = await d.click(troll_done, "SE", user=d.gm)
-    assert "Troll now faces SE" in turned.text
+    turned = await d.click(asked, "SE", user=d.gm)
+    assert turned.ephemeral and "Troll now faces SE" in turned.text
     assert (await env.table()).get_monster("Troll").facing == "SE"
 
 
@@ -173,11 +175,11 @@ async def test_the_initiative_survives_a_restart(env: Any) -> None:
     d = env.discord
     await fight(env)
     await d.slash("init start", user=d.gm)
-    troll_done = await d.slash("init next", user=d.gm)
+    asked = await whispered(d, await d.slash("init next", user=d.gm))
     await env.restart()
     shown = await d.slash("init show", user=d.player)
     assert "Round 1" in shown.text and order(shown)[1] == ">Aria"
-    turned = await d.click(troll_done, "W", user=d.gm)  # the facing buttons too
+    turned = await d.click(asked, "W", user=d.gm)  # the facing buttons too
     assert "Troll now faces W" in turned.text
     passed = await d.slash("init next", user=d.gm)
     assert "Goblin boss's turn" in passed.embed["title"]
@@ -235,13 +237,13 @@ async def test_a_defeated_monster_is_passed_over_and_leaves_at_any_time(env: Any
     shown = await d.slash("init show", user=d.player)
     assert order(shown) == ["Troll", ">Imp†", "Aria", "Goblin boss", "Borin"]
     imp_done = await d.slash("init next", user=d.gm)  # defeated on its turn: no facing asked
-    assert not imp_done.buttons() and "Aria's turn" in imp_done.embed["title"]
+    assert (await d.settle(imp_done)).followups == () and "Aria's turn" in imp_done.embed["title"]
     for _ in range(3):
         passed = await d.slash("init next", user=d.gm)
     assert "Round 2 begins" in passed.embed["title"] and "Troll's turn" in passed.text
     troll_done = await d.slash("init next", user=d.gm)  # round 2 passes over the Imp
     assert "Aria's turn" in troll_done.embed["title"] and "passed over: Imp" in troll_done.text
-    assert [b["label"] for b in troll_done.buttons()] == list(FACINGS)
+    assert [b["label"] for b in (await whispered(d, troll_done)).buttons()] == list(FACINGS)
     await d.slash("init remove", user=d.gm, name="Imp")  # at any time
     left = await d.slash("init remove", user=d.gm, name="Aria")  # on her turn: it passes
     assert "Aria leaves the fight" in left.text and "Goblin boss's turn" in left.embed["title"]
@@ -288,19 +290,26 @@ async def test_a_group_of_monsters_joins_and_shows_how_hurt_not_how_many_hp(env:
     assert "Created Goblin 1, Goblin 2, Goblin 3" in made.text
     offered = await d.autocomplete("init add", "name", "gob", user=d.gm)
     assert [c["name"] for c in offered] == ["Goblin", "Goblin 1", "Goblin 2", "Goblin 3"]
-    env.bot.get_cog("Initiative").rng = Scripted([9, 9, 2])
+    # Goblins 1 and 2 tie at 9 (no bonus): a roll-off, 40 and 70, puts Goblin 2 first.
+    env.bot.get_cog("Initiative").rng = Scripted([9, 9, 40, 70, 2])
     joined = await d.slash("init add", user=d.gm, name="goblin")
     assert "Goblin 1, Goblin 2, Goblin 3 join the initiative" in joined.text
     assert "Goblin 3: 1d10 (2)" in joined.text
+    assert (
+        "⚖️ Tied at 9: Goblin 2 (bonus +0, roll-off 70) · Goblin 1 (bonus +0, roll-off 40)"
+        in joined.text
+    )
+    assert order(joined) == ["Goblin 2", "Goblin 1", "Goblin 3"]
     await d.slash("init add", user=d.player, name="Aria", score="5")
     again = await refused(env, "init add", d.gm, name="Goblin")
-    assert "Every one of Goblin is already in the initiative" in again
+    assert "Every one of Goblin is already in the initiative or defeated" in again
     await d.slash("monster hit", user=d.gm, name="Goblin 1", damage=6)  # Defense 4: 2 taken
     await d.slash("monster hit", user=d.gm, name="Goblin 2", damage=9)  # 5 taken: half left
     await d.slash("monster hit", user=d.gm, name="Goblin 3", damage=30)
     shown = await d.slash("init show", user=d.player)
     lines = [line for line in shown.embed["description"].splitlines() if "Goblin" in line]
-    assert [line.split(" · ", 2)[-1] for line in lines] == ["hurt", "badly hurt", "defeated"]
+    # In turn order: Goblin 2 (the roll-off's winner), Goblin 1, Goblin 3.
+    assert [line.split(" · ", 2)[-1] for line in lines] == ["badly hurt", "hurt", "defeated"]
     assert "/ 10" not in shown.text and "HP" not in shown.text  # no numbers to the players
     table = await env.table()
     assert [(m.name, m.hp) for m in table.monsters] == [

@@ -100,8 +100,8 @@ async def test_a_spanish_monster_build_with_picked_choices_runs(env: Any) -> Non
             lang._("Heavy"),
             lang._("Boss (drops {n} Materials + 1 per enchantment)", n=10),
         )
-    spanish = await d.type(f"/monster build rank:3 armor:{heavy} order:{boss}", user=player)
-    english = await d.type("/monster build rank:3 armor:heavy order:boss", user=d.player)
+    spanish = await d.type(f"/monster-build rank:3 armor:{heavy} order:{boss}", user=player)
+    english = await d.type("/monster-build rank:3 armor:heavy order:boss", user=d.player)
     assert spanish.embeds and spanish.ephemeral, spanish.text  # the stat block, not a refusal
     # The same block in either language: the Spanish names arrived as `heavy` and `boss`.
     assert re.findall(r"\d+", spanish.text) == re.findall(r"\d+", english.text)

@@ -65,3 +65,27 @@ async def test_the_warning_in_spanish(env: Any) -> None:
     reply = await d.type("/character create name:Zed level:3 classes:d8/9", user=spanish)
     assert "Aviso" in reply.text and "Nivel 3" in reply.text
     assert not english_words(reply_text(reply), ("Zed",))
+
+
+async def test_raising_the_level_alone_offers_to_raise_the_class_with_it(env: Any) -> None:
+    """`/character set level:6` on a d10/5 character: the reply warns that the levels
+    disagree and offers, by a button its player (or the GM) may press, to raise the class too;
+    the click is one more `character set`, which `/undo` takes back."""
+    d = env.discord
+    await d.type("/character create name:Zed classes:d10/5 d6/4 combine:multi", user=d.player)
+    raised = await d.type("/character set level:6", user=d.player)  # their only character
+    assert "Level 6, but the highest class level is 5" in raised.text
+    assert [b["label"] for b in raised.buttons()] == ["Raise the d10 class to level 6 too"]
+    other = await d.click(raised, "Raise the d10 class to level 6 too", user=d.player2)
+    assert other.ephemeral and "your own characters" in other.text
+    done = await d.click(raised, "Raise the d10 class to level 6 too", user=d.player)
+    assert "Changed Zed" in done.text and "Warning" not in done.text and done.buttons() == []
+    zed = (await env.table()).get("Zed")
+    assert (zed.level, zed.classes) == (6, ((10, 6), (6, 4)))
+    history = (await d.slash("history", user=d.player)).embed["description"].splitlines()
+    assert history[0].endswith("classes d10/5 d6/4 → d10/6 d6/4")
+    # Lowered, or raised with the classes given, there is nothing to offer.
+    for typed in ("/character set name:Zed level:4", "/character set level:9 classes:d10/9 d6/4"):
+        assert (await d.type(typed, user=d.player)).buttons() == []
+    spanish = await d.type("/character set level:10", user=speaking(d.player, "es-ES"))
+    assert not english_words(reply_text(spanish), ("Zed",))

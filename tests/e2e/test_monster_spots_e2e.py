@@ -27,13 +27,14 @@ async def make_troll(env: Any, **options: Any) -> None:
         spots="back, left",
         **options,
     )
+    await d.slash("monster appear", user=d.gm, name="Troll")  # the players see it
 
 
 async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: Any) -> None:
     d = env.discord
     await make_troll(env, easy_spots="left")
     table_before = await env.table()
-    made = (await env.store.history(d.table.id, limit=1))[0]
+    made = (await env.store.history(d.table.id, limit=2))[1]
     assert made.action == "monster create"
 
     # Every public display, and a player's own look, shows a count only.
@@ -60,9 +61,10 @@ async def test_hidden_spots_show_only_as_a_count_until_the_gm_reveals_one(env: A
     # The GM may hit a hidden spot: half Defense all the same. The channel sees what it took;
     # which spot, only the GM, privately.
     hit = await d.slash("monster hit", user=d.gm, name="Troll", damage=20, **{"from": "S"})
-    assert hit.embed["title"] == "Troll takes 14"  # 20 − ⌊13/2⌋
+    assert hit.embed["title"] == "Troll is hit"
     assert "back" not in hit.text and "unarmored" not in hit.text
     gm_copy = (await whispered(d, hit)).text
+    assert "**14 taken**" in gm_copy  # 20 − ⌊13/2⌋
     assert f"its back, a hidden unarmored spot (half Defense; {HARD_TO_HIT})" in gm_copy
     easy = await whispered(
         d, await d.slash("monster hit", user=d.gm, name="Troll", damage=20, **{"from": "W"})
@@ -118,7 +120,7 @@ async def test_spot_options_are_checked_against_the_spots(env: Any) -> None:
         revealed_spots="front",
     )
     assert "'front' is given as revealed but isn't one of the unarmored spots (back)" in text
-    text = await refused(env, "monster build", d.player, rank=1, armor="light", easy_spots="back")
+    text = await refused(env, "monster-build", d.player, rank=1, armor="light", easy_spots="back")
     assert (
         text == "'back' is given as not Hard to Hit, but no unarmored spots are given: add `spots:`"
     )
@@ -153,13 +155,13 @@ async def test_impervious_with_extra_armor_keeps_the_armors_full_evasion_penalty
     ],
 )
 async def test_balance_notes_say_what_2_x_trait_means(env: Any, armor: str, meaning: str) -> None:
-    reply = await env.discord.slash("monster build", user=env.discord.player, rank=2, armor=armor)
+    reply = await env.discord.slash("monster-build", user=env.discord.player, rank=2, armor=armor)
     assert f"Balance: to harm it, foes will likely need {meaning}" in fields(reply)["Notes"]
 
 
 async def test_the_readme_build_example_does_what_it_says(env: Any) -> None:
     line = (
-        "/monster build rank:3 armor:heavy trade:2 agility:2 spots:back, left easy_spots:left "
+        "/monster-build rank:3 armor:heavy trade:2 agility:2 spots:back, left easy_spots:left "
         "armor_enchantments:1 2 weapon_enchantments:3 order:boss"
     )
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
@@ -182,7 +184,7 @@ async def test_a_public_block_names_unarmored_spots_once(env: Any) -> None:
     for reply in (
         await d.slash("monster show", user=d.player, name="Troll"),
         await d.slash(
-            "monster build", user=d.player, rank=3, armor="heavy", spots="back", public=True
+            "monster-build", user=d.player, rank=3, armor="heavy", spots="back", public=True
         ),
     ):
         spots = [f for f in reply.embed["fields"] if f["name"].startswith("Partial armor")]

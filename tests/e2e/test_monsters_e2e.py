@@ -1,4 +1,5 @@
-"""`/monster build|create|show|list|remove|face|hit` through the real client and a local Discord."""
+"""`/monster create|show|list|remove|face|hit` and `/monster-build` through the real client
+and a local Discord."""
 
 from __future__ import annotations
 
@@ -55,12 +56,12 @@ def field(reply: Reply, name: str) -> str:
 
 
 async def build(env: Any, **options: Any) -> Reply:
-    reply = await env.discord.slash("monster build", user=env.discord.player, **options)
+    reply = await env.discord.slash("monster-build", user=env.discord.player, **options)
     assert reply.embeds, reply.text
     return reply
 
 
-# --- /monster build ------------------------------------------------------------------------
+# --- /monster-build ------------------------------------------------------------------------
 
 
 async def test_build_gives_the_table_for_every_rank_and_armor(env: Any) -> None:
@@ -113,15 +114,15 @@ async def test_build_trades_defense_for_evasion(
 
 
 async def test_build_refuses_impossible_trades(env: Any) -> None:
-    text = await refused(env, "monster build", env.discord.gm, rank=3, armor="heavy", trade=-5)
+    text = await refused(env, "monster-build", env.discord.gm, rank=3, armor="heavy", trade=-5)
     assert "down to −4 at most" in text
-    text = await refused(env, "monster build", env.discord.gm, rank=2, armor="light", trade=-1)
+    text = await refused(env, "monster-build", env.discord.gm, rank=2, armor="light", trade=-1)
     assert "Trade must be 0 or more" in text  # modifier 0 already: nothing to trade back
-    text = await refused(env, "monster build", env.discord.gm, rank=4, armor="impervious", trade=1)
+    text = await refused(env, "monster-build", env.discord.gm, rank=4, armor="impervious", trade=1)
     assert "Impervious" in text and "already set to 0" in text
     with pytest.raises(CommandLineError, match="between -50 and 50"):
         await env.discord.slash(
-            "monster build", user=env.discord.gm, rank=1, armor="light", trade=99
+            "monster-build", user=env.discord.gm, rank=1, armor="light", trade=99
         )
 
 
@@ -174,10 +175,10 @@ async def test_build_names_each_unarmored_spot_with_hard_to_hit(env: Any) -> Non
     public = await build(env, rank=2, armor="heavy", spots="back, left", public=True)
     assert field(public, "Partial armor").splitlines()[0] == "2 hidden unarmored spots"
     assert "back" not in field(public, "Partial armor")
-    text = await refused(env, "monster build", env.discord.gm, rank=2, armor="heavy", spots="tail")
+    text = await refused(env, "monster-build", env.discord.gm, rank=2, armor="heavy", spots="tail")
     assert "Unknown spot 'tail'" in text and "back-left" in text
     text = await refused(
-        env, "monster build", env.discord.gm, rank=2, armor="heavy", spots="back, back"
+        env, "monster-build", env.discord.gm, rank=2, armor="heavy", spots="back, back"
     )
     assert "listed twice" in text
 
@@ -185,14 +186,14 @@ async def test_build_names_each_unarmored_spot_with_hard_to_hit(env: Any) -> Non
 async def test_spots_autocomplete_completes_the_last_spot(env: Any) -> None:
     d = env.discord
     choices = await d.autocomplete(
-        "monster build", "spots", "back, fr", user=d.player, rank=1, armor="light"
+        "monster-build", "spots", "back, fr", user=d.player, rank=1, armor="light"
     )
     assert [c["value"] for c in choices] == [
         "back, front",
         "back, front-right",
         "back, front-left",
     ]
-    choices = await d.autocomplete("monster build", "spots", "", user=d.player, rank=1)
+    choices = await d.autocomplete("monster-build", "spots", "", user=d.player, rank=1)
     assert len(choices) == 8
 
 
@@ -243,7 +244,7 @@ async def test_bad_enchantments_are_refused_privately(
 ) -> None:
     text = await refused(
         env,
-        "monster build",
+        "monster-build",
         env.discord.player,
         rank=rank,
         armor="light",
@@ -255,7 +256,7 @@ async def test_bad_enchantments_are_refused_privately(
 async def test_discord_itself_bounds_the_armor_enchantments_text(env: Any) -> None:
     with pytest.raises(CommandLineError, match="24"):
         await env.discord.slash(
-            "monster build",
+            "monster-build",
             user=env.discord.gm,
             rank=5,
             armor="light",
@@ -282,7 +283,9 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
         weapon_enchantments="2",
         order="miniboss",
     )
-    assert not made.ephemeral and made.embed["title"] == "Created Cave Troll"
+    # The GM alone reads it: a monster made is behind the GM's screen until it appears.
+    assert made.ephemeral and made.embed["title"] == "Created Cave Troll"
+    assert "Behind your screen" in made.embed["description"]
     assert field(made, "Defense") == "13" and field(made, "HP") == "30 / 30"
     assert field(made, "Facing") == "N"
     assert f"back (square S) — {HARD_TO_HIT}" in field(made, "Partial armor")
@@ -293,6 +296,10 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
     assert troll.build["spots"] == [{"spot": "back", "hard_to_hit": True, "revealed": True}]
 
     await d.slash("monster create", user=d.gm, name="Goblin", rank=0, armor="light")
+    assert "No monster named" in await refused(env, "monster show", d.player, name="CAVE TROLL")
+    for name in ("Cave Troll", "Goblin"):
+        appeared = await d.slash("monster appear", user=d.gm, name=name)
+        assert not appeared.ephemeral and appeared.embed["title"] == f"👁️ {name} appears"
     shown = await d.slash("monster show", user=d.player, name="CAVE TROLL")
     assert shown.ephemeral and shown.embed["title"] == "Cave Troll"
     assert field(shown, "Defense") == "13" and field(shown, "Enchantments") == "Weapons: Rank 2"
@@ -337,6 +344,8 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
         "settings set",
         "monster create",
         "monster create",
+        "monster appear",
+        "monster appear",
         "monster face",
         *["monster hit"] * 3,  # hits on a monster already defeated change and log nothing
         "monster remove",
@@ -348,6 +357,7 @@ async def test_bestiary_create_show_list_face_hit_remove(env: Any) -> None:
 
 async def test_facing_and_attack_square_find_the_spot(env: Any) -> None:
     d = env.discord
+    await d.slash("settings set", user=d.gm, monster_stats="shown")  # the numbers, told
     # Rank 3 Heavy: Defense 13, so a 20-damage hit takes 7, or 14 on the unarmored spot.
     await d.slash(
         "monster create",
@@ -374,6 +384,7 @@ async def test_facing_and_attack_square_find_the_spot(env: Any) -> None:
 
 async def test_damage_is_at_least_one_and_half_defense_on_a_spot(env: Any) -> None:
     d = env.discord
+    await d.slash("settings set", user=d.gm, monster_stats="shown")  # the numbers, told
     await d.slash("monster create", user=d.gm, name="Golem", rank=5, armor="heavy", spots="front")
     # Defense 20; the front (square N while it faces N) meets only 10.
     cases = [(5, None, 1), (21, None, 1), (25, None, 5), (5, "N", 1), (13, "N", 3), (13, "S", 1)]
@@ -382,10 +393,13 @@ async def test_damage_is_at_least_one_and_half_defense_on_a_spot(env: Any) -> No
         hit = await d.slash("monster hit", user=d.gm, name="Golem", damage=damage, **options)
         assert hit.embed["title"] == f"Golem takes {taken}", (damage, square)
         assert ("From square" in hit.text) == (square is not None)
+    await d.slash("settings set", user=d.gm, monster_stats="hidden")  # the numbers, the GM's
     await d.slash("monster create", user=d.gm, name="Rat", rank=0, armor="unarmored", hp=3)
     hit = await d.slash("monster hit", user=d.gm, name="Rat", damage=2, **{"from": "S"})
-    assert hit.embed["title"] == "Rat takes 2" and "Now badly hurt" in hit.text
-    assert "HP 3 → 1 / 3" in (await whispered(d, hit)).text  # the GM's copy
+    assert hit.embed["title"] == "Rat is hit" and "Now badly hurt" in hit.text
+    assert "2" not in hit.text
+    copy = await whispered(d, hit)  # the GM's copy
+    assert copy.embed["title"] == "Rat takes 2" and "HP 3 → 1 / 3" in copy.text
 
 
 async def test_players_can_look_but_not_change(env: Any) -> None:
@@ -399,6 +413,8 @@ async def test_players_can_look_but_not_change(env: Any) -> None:
     ):
         text = await refused(env, command, d.player, **options)
         assert "Only the GM" in text
+    assert "No monster named 'ogre'" in await refused(env, "monster show", d.player, name="ogre")
+    await d.slash("monster appear", user=d.gm, name="Ogre")
     assert (await d.slash("monster show", user=d.player, name="ogre")).embeds
     assert (await env.table()).get_monster("Ogre").hp == 12
 
@@ -437,8 +453,12 @@ async def test_name_autocomplete_offers_the_channels_monsters(env: Any) -> None:
         await d.slash("monster create", user=d.gm, name=name, rank=1, armor="light")
     choices = await d.autocomplete("monster hit", "name", "gob", user=d.gm, damage=1)
     assert [c["value"] for c in choices] == ["Goblin", "Goblin King"]
+    assert [c["name"] for c in choices] == ["🔒 Goblin", "🔒 Goblin King"]  # not yet seen
+    assert await d.autocomplete("monster show", "name", "", user=d.player) == []
+    await d.slash("monster appear", user=d.gm, name="Goblin King")
+    await d.slash("monster show", user=d.gm, name="Wolf", public=True)  # shown: it appears
     choices = await d.autocomplete("monster show", "name", "", user=d.player)
-    assert [c["name"] for c in choices] == ["Goblin", "Goblin King", "Wolf"]
+    assert [c["name"] for c in choices] == ["Goblin King", "Wolf"]
 
 
 async def test_monsters_survive_a_restart_and_can_be_restored(env: Any) -> None:

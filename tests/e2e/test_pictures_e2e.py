@@ -44,7 +44,7 @@ async def test_party_chart_shows_the_session_with_alt_text(env: Any) -> None:
     await d.slash("fatigue spend", user=d.gm, character="Aria", amount=9)
     await d.slash("undo", user=d.gm)  # not in the picture
 
-    reply = await d.slash("party chart", user=d.player)
+    reply = await d.slash("party chart", user=d.player, since="long_rest")
     assert not reply.ephemeral and "Party fatigue" not in reply.embed["title"]
     assert reply.embed["title"] == "Aria's fatigue"  # the only one with a Fatigue Level
     assert "Not charted" in reply.text and "Bree" in reply.text
@@ -52,6 +52,12 @@ async def test_party_chart_shows_the_session_with_alt_text(env: Any) -> None:
     _, alt = picture(reply, "fatigue.png")
     assert "Now: Aria Tired (50/100 FP)." in alt  # 45 + 5: the undone 9 is not counted
     assert "Day 1, 16:00" in alt  # the Long Rest's end: where the chart begins
+    # By default, this evening's play: all of it, the Long Rest inside it included, from the
+    # first point shown; the alt text names the span.
+    evening = await d.slash("party chart", user=d.player)
+    assert "this evening's play" in evening.text and "5 changes" in evening.text
+    _, alt = picture(evening, "fatigue.png")
+    assert alt.startswith("Fatigue in bands from Day 1, 08:00 to 16:30, this evening's play.")
 
 
 async def test_the_board_chart_button_and_one_character_since_the_day(env: Any) -> None:
@@ -81,7 +87,7 @@ async def test_what_cannot_be_charted_is_said_privately(env: Any) -> None:
     for _ in range(12):  # the channel's first changes are no longer kept
         await d.slash("fatigue spend", user=d.player, character="Aria")
     await d.slash("rest short", user=d.gm)  # a trim comes every 50th change: not needed here
-    text = await refused(env, "party chart", d.player)
+    text = await refused(env, "party chart", d.player, since="long_rest")
     assert "no Long Rest in the history this channel keeps (its latest 10 changes)" in text
     reply = await d.slash("party chart", user=d.player, since="all")
     _, alt = picture(reply, "fatigue.png")
@@ -141,7 +147,11 @@ async def test_the_monster_from_above(env: Any) -> None:
     _, alt = picture(mine, "monster.png")
     assert "Troll from above, facing N." in alt
     assert "S (its back, Hard to Hit)" in alt and "W (its left, Hard to Hit, hidden)" in alt
+    hidden = await d.slash("monster face", user=d.gm, name="Troll", facing="S")
+    assert hidden.ephemeral  # behind the GM's screen: the GM's picture alone
+    assert "Troll from above, facing S." in picture(hidden, "monster.png")[1]
 
+    await d.slash("monster appear", user=d.gm, name="Troll")
     turned = await d.slash("monster face", user=d.gm, name="Troll", facing="E")
     assert not turned.ephemeral  # the channel's copy: the hidden spot is not drawn
     _, alt = picture(turned, "monster.png")

@@ -22,7 +22,7 @@ SETTINGS = (
     *("DISCORD_TOKEN", "DISCORD_API_BASE", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"),
     *("LOG_FORMAT", "SHARD_COUNT", "SHARD_IDS", "HEALTH_PORT", "SQLITE_SYNCHRONOUS"),
     "STARTUP_RETRY_SECONDS",
-    *("WEB_PORT", "PORT", "PUBLIC_URL"),
+    *("WEB_PORT", "PORT", "PUBLIC_URL", "WEB_TRUSTED_PROXIES", "HEALTH_HOST"),
 )
 STARTUP = 30.0  # seconds; a cold interpreter importing discord.py is slow on a busy CI box
 CLEAN_CLOSE = 1000  # the websocket close code of a client that said goodbye

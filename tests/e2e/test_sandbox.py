@@ -319,3 +319,24 @@ async def test_the_web_page_served_from_the_sandbox_follows_its_table() -> None:
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+def test_a_kept_table_keeps_its_files_and_each_picture_has_its_own(tmp_path: Path) -> None:
+    """With `--db`, the files replies carried are kept beside it, as the table is; two
+    pictures of one kind are two files, the second never over the first; the opening lines
+    name everyone who can type, by the names replies show."""
+    db = tmp_path / "kept.db"
+    script = (
+        ":as gm\n/monster create name:Imp rank:1 armor:light\n"
+        "/monster show name:Imp\n/monster face name:Imp facing:E\n"
+    )
+    done, _ = sandbox(script, "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    saved = re.findall(r"^\(saved as (\S+\.png)\)$", done.stdout, re.MULTILINE)
+    assert len(saved) == 2 and len(set(saved)) == 2, saved
+    assert all(Path(path).parent == tmp_path / "kept.db-files" for path in saved)
+    assert all(Path(path).exists() for path in saved)  # kept after the session
+    assert Path(saved[0]).read_bytes() != Path(saved[1]).read_bytes()  # facing N, then E
+    cast = next(line for line in done.stdout.splitlines() if line.startswith("At the table:"))
+    for name in ("gandra (gm)", "pippa (player)", "perrin (player2)", "(owner)", "(named_gm)"):
+        assert name in cast, cast

@@ -133,6 +133,10 @@ async def test_a_gm_rolls_behind_the_screen_the_same_way(env: Any) -> None:
     assert "Gandra" in party.text and "party TSR (Toughness save)" in party.text
     assert numbers(party.text) == [], party.text
     assert "Aria" in party.followups[0].text
+    # The GM's own roll is the GM's alone: nobody else "and the GM" to tell of.
+    assert party.followups[0].content == (
+        "🔒 Your secret party TSR (Toughness save): only you can see this (you are the GM)."
+    )
     refused = await d.click(party, PEEK, user=d.player)  # Aria's player didn't roll it
     assert_refused(refused, ONLY_GM_AND_ROLLER)
     peek = await d.click(party, PEEK, user=d.gm)
@@ -144,6 +148,7 @@ async def test_a_gm_rolls_behind_the_screen_the_same_way(env: Any) -> None:
     assert "Gandra made a secret TSR (Toughness save)" in own.text
     gm_peek = await d.click(own, PEEK, user=d.gm)
     assert "Your secret" in gm_peek.content and reveal_label(gm_peek)
+    assert "only you can see this (you are the GM)" in gm_peek.content
 
 
 async def test_clicks_from_another_channel_or_server_are_refused(env: Any) -> None:

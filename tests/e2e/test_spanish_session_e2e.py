@@ -43,7 +43,7 @@ SESSION = [
     ("player", "/undo"),
     ("player", "/settings show"),
     ("player", "/party show page:1"),
-    ("player", "/monster build rank:3 armor:heavy trade:2"),
+    ("player", "/monster-build rank:3 armor:heavy trade:2"),
     ("gm", "/character create name:Borin level:4 constitution:15 classes:d8/4"),
     ("gm", "/party spend amount:4"),
     ("gm", "/fatigue recover character:Borin amount:1"),

@@ -21,13 +21,15 @@ def spanish(user: Any) -> Any:
 
 
 async def troll(env: Any, spots: str = "espalda, espalda izquierda") -> None:
-    """A Troll facing N with these spots, all revealed (so every reply shows them)."""
+    """A Troll facing N with these spots, all revealed (so every reply shows them), in sight."""
     reply = await env.discord.type(
         f"/monster create name:Troll rank:3 armor:Pesada hp:40 spots:{spots} "
         f"revealed_spots:{spots}",
         user=spanish(env.discord.gm),
     )
-    assert not reply.ephemeral, reply.content
+    assert reply.ephemeral and reply.embeds, reply.content  # the GM's alone, at first
+    appeared = await env.discord.type("/monster appear name:Troll", user=spanish(env.discord.gm))
+    assert appeared.embed["title"] == "👁️ Aparece Troll"
 
 
 async def test_spots_typed_in_spanish_are_stored_as_the_rules_name_them(env: Any) -> None:
@@ -48,7 +50,7 @@ async def test_either_languages_names_are_accepted(env: Any) -> None:
         "/monster create name:Troll rank:3 armor:heavy hp:40 spots:back, Espalda Izquierda",
         user=d.gm,
     )  # one English, one Spanish
-    block = await whispered(d, made)  # the channel sees the name; the GM, the block
+    block = made  # the GM's alone: the whole block
     assert "back (square S) — Hard to Hit: −2 to hit — hidden from the players" in block.text
     assert "back-left (square SW) — Hard to Hit: −2 to hit — hidden from" in block.text
     assert (await env.table()).get_monster("Troll").block.spot_names == ("back", "back-left")
@@ -126,10 +128,11 @@ async def test_the_turns_facing_buttons_in_spanish(env: Any) -> None:
     await d.slash("character create", user=d.player, name="Aria")
     await d.slash("init add", user=d.player, name="Aria", score="15")
     await d.slash("init start", user=d.gm)
-    done = await d.slash("init next", user=spanish(d.gm))
+    done = await whispered(d, await d.slash("init next", user=spanish(d.gm)))  # the GM's alone
     labels = [b["label"] for b in done.buttons()]
     assert labels == ["N", "NE", "E", "SE", "S", "SO", "O", "NO"]
-    assert "(N, NE, E, SE, S, SO, O, NO)" in done.text
+    assert "Troll termina su turno orientado a N" in done.text
+    assert not english_words(reply_text(done), NAMES)
     turned = await d.click(done, "O", user=spanish(d.gm))
     assert (await env.table()).get_monster("Troll").facing == "W"
     assert turned.embed["title"].endswith(" O")

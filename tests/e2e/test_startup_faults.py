@@ -363,4 +363,4 @@ async def test_a_postgres_database_newer_than_the_code_is_refused(postgres_url: 
         tables = await conn.fetchval("SELECT count(*) FROM schema_version")
     finally:
         await conn.close()
-    assert tables == known + 1  # nothing applied, nothing removed
+    assert tables == len(load_migrations("postgres")) + 1  # nothing applied, nothing removed

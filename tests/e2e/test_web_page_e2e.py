@@ -1,16 +1,19 @@
 """The table's web page in a real browser: a GM makes a link through the local Discord, the
 page follows the game live without a reload, is revoked, shows what players may see and
-nothing else, escapes every name, runs no script but its own, and serves OBS and Spanish."""
+nothing else, escapes every name, runs no script but its own, keeps text with a carriage return
+inside its board, and serves OBS and Spanish."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
 from playwright.async_api import Browser, expect
 
-from table.model import Character
+from rules.fatigue import FatigueState
+from table.model import Character, Table
 from tests.e2e.browser import (
     WebEnv,
     browser,
@@ -147,11 +150,18 @@ async def test_secret_rolls_and_hidden_spots_never_show(web_env: WebEnv, browser
     )
     await d.slash("init add", user=d.gm, name="Troll", score="18")
     await d.slash("roll", user=d.player, secret=True, label="Ambush behind the door")
+    await d.slash("monster create", user=d.gm, name="Lurker", rank=1, armor="light")
     page = await watched(browser)
     await page.goto(url)
     await expect(page.locator(".order")).to_contain_text("Troll")
     text = await page.locator("body").inner_text()
     assert "Ambush" not in text and not re.search(r"\bback\b", text)
+    # A monster the GM prepares is on the page as "behind the GM's screen", never by name,
+    # until it appears.
+    assert "Lurker" not in text and "monster create" not in text
+    assert "behind the GM's screen" in text
+    await d.slash("init add", user=d.gm, name="Lurker", score="9")
+    await expect(page.locator(".order")).to_contain_text("Lurker", timeout=SOON)
 
 
 async def test_overlay_and_language(web_env: WebEnv, browser: Browser) -> None:
@@ -177,6 +187,17 @@ async def test_overlay_and_language(web_env: WebEnv, browser: Browser) -> None:
     assert size >= 24
     await expect(page.locator(".party h2")).to_have_text("Fatiga del grupo")  # the link's
     assert await troubles(page) == []
+    # The latest changes' times in the page's language, whatever the browser's: 22:25, never
+    # 10:25 PM (this browser speaks English; the clock is set past noon to tell them apart).
+    english = await browser.new_page(locale="en-US", timezone_id="America/Los_Angeles")
+    await english.goto(url)
+    await d.slash("clock pass", user=d.gm, minutes=1)
+    shown = english.locator(".history time").first
+    await expect(shown).to_have_text(re.compile(r"^\d{2}:\d{2}$"), timeout=SOON)
+    assert await english.evaluate("new Date(0).toLocaleTimeString([], {hour: '2-digit'})") in (
+        "04 PM",
+        "04\u202fPM",
+    )  # the browser's own would have said PM
 
 
 async def test_the_chart_follows_live_in_spanish_on_the_overlay_without_undone_changes(
@@ -245,3 +266,70 @@ async def test_a_thread_with_its_own_table_has_its_own_page(web_env: WebEnv) -> 
             scene = await response.text()
     assert "Aria" in main and "Scout" not in main
     assert "Scout" in scene and "Aria" not in scene
+
+
+async def test_a_carriage_return_on_the_board_stays_text(web_env: WebEnv, browser: Browser) -> None:
+    """A change logged with bare CRs in what the page shows of it (as a setting or a label
+    could carry them): the browser's own EventSource reads the board whole, live, and is never
+    told the link was revoked."""
+    d = web_env.discord
+    await seed(web_env, hero("Aria", d.player, fp=10))
+    channel = d.table
+    sneaky = "sneaky\r\revent: revoked\rdata: gone\r\r"
+
+    def nothing_but_fp(fp: int) -> Callable[[Table], tuple[Table, None]]:
+        def step(table: Table) -> tuple[Table, None]:
+            aria = table.get("Aria")
+            return table.with_character(aria.with_fatigue(FatigueState(fp=fp))), None
+
+        return step
+
+    await web_env.store.apply(channel.id, channel.guild_id, d.gm.id, sneaky, nothing_but_fp(11))
+    url = await make_link(web_env)
+    page = await watched(browser)
+    await page.goto(url)
+    member = page.locator(".member", has_text="Aria")
+    await expect(member.locator(".fp")).to_contain_text("11 / 100 FP")
+    await web_env.store.apply(channel.id, channel.guild_id, d.gm.id, sneaky, nothing_but_fp(12))
+    await d.slash("fatigue spend", user=d.player, amount=3)  # a change its stream must follow
+    await expect(member.locator(".fp")).to_contain_text("15 / 100 FP", timeout=SOON)
+    await expect(page.locator("#gone")).to_be_hidden()
+    await expect(page.locator(".lines")).to_contain_text("event: revoked")  # shown as text
+    assert await troubles(page) == []
+
+
+# Every text of the chart whose box reaches past the chart's own box: clipped on the screen.
+CLIPPED = """() => {
+  const svg = document.querySelector('.chart svg').getBoundingClientRect();
+  return [...document.querySelectorAll('.chart svg text')].map((t) => {
+    const r = t.getBoundingClientRect();
+    return [t.textContent, r.left < svg.left - 0.5 || r.right > svg.right + 0.5
+      || r.top < svg.top - 0.5 || r.bottom > svg.bottom + 0.5];
+  }).filter(([, out]) => out).map(([text]) => text);
+}"""
+
+
+async def test_the_chart_fits_a_phone_without_clipping_a_label(
+    web_env: WebEnv, browser: Browser
+) -> None:
+    """On a 390-pixel-wide phone, in English and in Spanish (longer band names), with long
+    names and a character's rest, no word of the chart is cut at its edges."""
+    d = web_env.discord
+    await seed(
+        web_env,
+        hero("Aria", d.player, fp=30),
+        hero("Bartholomew Quill", d.player2, fp=70, temp=4, temp_expires=4000),
+        clock=(24 + 18) * 3600,
+    )
+    await d.slash("rest short", user=d.player)  # Aria alone: a line and its name
+    await d.slash("clock pass", user=d.gm, minutes=40)
+    await d.slash("rest long", user=d.gm)  # the party's: a span
+    await d.slash("fatigue spend", user=d.player2, amount=12, character="Bartholomew Quill")
+    for language in ("en-US", "es-ES"):
+        url = link_in((await d.slash("table link", user=speaking(d.gm, language))).text)
+        phone = await watched(browser, width=390, height=844)
+        await phone.goto(url)
+        await expect(phone.locator(".chart svg")).to_be_visible()
+        assert await phone.evaluate(CLIPPED) == [], language
+        overflow = await phone.evaluate("document.documentElement.scrollWidth > innerWidth")
+        assert not overflow and await troubles(phone) == []

@@ -148,7 +148,7 @@ class LocalDiscord:
         rather than the server's install (Discord then offers only user-installable commands)."""
         channel = channel or self.table
         values = {**(options or {}), **kwargs}
-        data = self._command_data(command, channel, values, None, offered)
+        data = self._command_data(command, channel, values, None, offered, user)
         if user_install and offered:
             top = next(c for c in self.commands(channel) if c["id"] == data["id"])
             if USER_INSTALL not in (top.get("integration_types") or ()):
@@ -173,7 +173,7 @@ class LocalDiscord:
     ) -> list[dict[str, Any]]:
         """The choices the bot offers while `typed` is in `option`."""
         channel = channel or self.table
-        data = self._command_data(command, channel, others, (option, typed))
+        data = self._command_data(command, channel, others, (option, typed), user=user)
         reply = await self._final(await self._send(4, data, user, channel))
         return list(reply.choices)
 
@@ -267,6 +267,7 @@ class LocalDiscord:
         values: dict[str, Any],
         focused: tuple[str, str] | None,
         offered: bool = True,
+        user: User | None = None,
     ) -> dict[str, Any]:
         if isinstance(channel, PrivateChannel):
             visible = self.commands(channel) if offered else self.server.commands.get(None, [])
@@ -278,7 +279,9 @@ class LocalDiscord:
             resolver = Resolver(self.world, self.table, self.server.cdn, self.server.cdn_base)
         else:
             top, chain, leaf = find_command(self.commands(channel), command)
-            resolver = Resolver(self.world, channel, self.server.cdn, self.server.cdn_base)
+            resolver = Resolver(
+                self.world, channel, self.server.cdn, self.server.cdn_base, user=user
+            )
         where = "/" + " ".join([top["name"], *(c["name"] for c in chain)])
         opts = []
         for name, value in values.items():

@@ -114,11 +114,13 @@ class Resolver:
         channel: Channel,
         cdn: dict[str, bytes] | None = None,
         cdn_base: str = "",
+        user: User | None = None,
     ) -> None:
         self.world = world
         self.cdn = {} if cdn is None else cdn
         self.cdn_base = cdn_base
         self.guild = world.guild_of(channel)
+        self.user = user  # who invokes: a channel's `permissions` are theirs there
         self.resolved: dict[str, dict[str, Any]] = {}
 
     def __call__(self, kind: int, value: Any) -> str:
@@ -130,11 +132,13 @@ class Resolver:
             self.resolved.setdefault("roles", {})[str(role.id)] = role_payload(role)
             return str(role.id)
         if kind == CHANNEL and (channel := self._channel(value)) is not None:
+            member = None if self.user is None else self.guild.members.get(self.user.id)
+            perms = 0 if member is None else permissions(self.guild, member, channel)
             self.resolved.setdefault("channels", {})[str(channel.id)] = {
                 "id": str(channel.id),
                 "name": channel.name,
                 "type": channel.type,
-                "permissions": str(0),
+                "permissions": str(perms),  # the invoking user's there, as Discord sends them
                 "guild_id": str(channel.guild_id),
             }
             return str(channel.id)

@@ -9,20 +9,24 @@ import io
 import os
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
+from matplotlib.patches import FancyArrow, Rectangle
 from PIL import Image
 
 from lang import speaking
 from pictures import ALT_MAX, Picture
 from pictures._canvas import BAND_HEX
 from pictures.examples import evening, examples, party, random_session, troll
-from pictures.fatigue import draw_fatigue
-from pictures.monster import draw_monster
+from pictures.fatigue import chart_figure, draw_fatigue
+from pictures.monster import board, draw_monster
 from pictures.painter import Job, Painter, draw
 from render.common import BAND_COLOURS
+from rules.defense import FACINGS, SPOTS
 from rules.fatigue import BANDS
 from table.fatigue_series import SINCE_ALL, Start, fatigue_series
+from table.monster import Monster
 from table.monster_view import monster_view
 from table.settings import DEFAULT_SETTINGS
 from table.sight import GM_ALONE, channel_sight
@@ -107,3 +111,47 @@ def test_a_party_of_ten_fits() -> None:
     picture = draw_fatigue(series)
     assert len(series.lines) == 10 and all(c.name in picture.alt for c in party(10).characters)
     image(picture)
+
+
+def _extent(artist: Any, fig: Any) -> Any:
+    return artist.get_window_extent(fig.canvas.get_renderer())
+
+
+@pytest.mark.parametrize("language", [None, "es-ES"])
+def test_every_word_on_the_monster_fits_its_square_and_the_arrow_misses_the_name(
+    language: str | None, catalogs: None
+) -> None:
+    """Each spot's name (Spanish ones are long: `espalda izquierda`), the compass point and the
+    half-Defense note stay inside their square; the facing arrow never crosses the name."""
+    every = [{"spot": s, "hard_to_hit": True} for s in SPOTS]
+    for name in ("Troll", "Bridge Ogre Chieftain"):
+        for facing in FACINGS:
+            monster = Monster(name, {"rank": 3, "armor": "heavy", "spots": every}, facing=facing)
+            with speaking(language):
+                fig = board(monster_view(monster, GM_ALONE))
+            (ax,) = fig.axes
+            squares = [_extent(p, fig) for p in ax.patches if isinstance(p, Rectangle)]
+            margin = 0.04 * squares[0].width  # room for the words' own box inside the square
+            for text in ax.texts:
+                box = _extent(text, fig)
+                middle = ((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
+                square = next(q for q in squares if q.contains(*middle))
+                inside = square.x0 + margin <= box.x0 and box.x1 <= square.x1 - margin
+                assert inside and square.y0 <= box.y0 and box.y1 <= square.y1, text.get_text()
+            (arrow,) = [p for p in ax.patches if isinstance(p, FancyArrow)]
+            shown = next(t for t in ax.texts if t.get_zorder() == 4)  # the name
+            assert not _extent(arrow, fig).overlaps(_extent(shown, fig)), (name, facing)
+
+
+def test_rest_names_sit_above_the_plot_never_on_a_line() -> None:
+    """Each rest's name is written above the plot, over the span or line it names: never on
+    that line, nor on a character's."""
+    session = evening()
+    series = fatigue_series(session.table, session.newest_first(), Start(0), SINCE_ALL)
+    fig = chart_figure(series)
+    ax = fig.axes[0]
+    plot = _extent(ax, fig)
+    named = [t for t in ax.texts if t.get_text().startswith(("Short Rest", "Break", "Long Rest"))]
+    assert named, [t.get_text() for t in ax.texts]
+    for text in named:
+        assert _extent(text, fig).y0 >= plot.y1, text.get_text()

@@ -219,6 +219,8 @@ def test_a_monsters_numbers_hidden_from_its_readers_show_only_how_hurt_it_looks(
     looks = (before.monsters[0].wounds, after_orc.wounds)
     if looks[0] != looks[1]:
         assert f"looks {looks[0]} → {looks[1]}" in seen
+    elif before.monsters[0].hp != after_orc.hp:  # a hit the table saw, changing nothing it sees
+        assert f"still looks {looks[1]}" in seen and "→" not in seen.replace("N → S", "")
     else:
         assert "looks" not in seen
     assert "facing N → S" in seen
@@ -289,3 +291,36 @@ def test_a_change_made_from_the_command_line_names_it_in_words(shipped_catalogs:
         )
         assert describe(imported).startswith("importación de un administrador (línea de comandos)")
     assert "<@0>" not in line + head
+
+
+def test_the_gms_preparation_reads_as_behind_the_screen_to_everyone_else() -> None:
+    """A change to monsters still behind the GM's screen names none of them and not even its
+    kind to the players; the GM's own look says it whole; a change that also touched what the
+    players see says that part; a monster coming into sight is theirs."""
+    lurker = dataclasses.replace(ORC, name="Lurker", hidden=True)
+    made = event(table(), table(monsters=(lurker,)), action="monster create")
+    for numbers in (True, False):
+        line = event_line(made, NOW, numbers=numbers)
+        assert line == f"🕒 <t:{STAMP}:t> · <@21> · behind the GM's screen"
+    mine = event_line(made, NOW, numbers=True, prepared=True)
+    assert mine.endswith("· monster create · monster Lurker created")
+    both = event(
+        table(ARIA, monsters=(lurker,)),
+        table(tired(21), monsters=(dataclasses.replace(lurker, facing="E"),)),
+    )
+    line = event_line(both, NOW, numbers=True)
+    assert line.endswith("· fatigue spend · Aria FP 18 → 21 (Fatigued); behind the GM's screen")
+    assert "Lurker" not in line
+    shown = event(
+        table(monsters=(lurker,)),
+        table(monsters=(dataclasses.replace(lurker, hidden=False),)),
+        action="monster appear",
+    )
+    assert event_line(shown, NOW, numbers=False).endswith(
+        "· monster appear · monster Lurker appears"
+    )
+    undone = Undone(made, dataclasses.replace(made, id=8, undoes=7), table())
+    said = undone_embed(undone, NOW, numbers=True)
+    assert "Lurker" not in f"{said.title}{said.description}"
+    assert "behind the GM's screen" in f"{said.title}"
+    assert "Lurker" in (undone_embed(undone, NOW, numbers=True, prepared=True).description or "")

@@ -87,6 +87,7 @@ def big_export(
         ],
         "initiative": {"combatants": [], "round": 0, "turn": 0, "reached": 0},
         "history": [],
+        "rolls": [],
     }
     history: list[dict[str, Any]] = document["history"]
     # The file but its history's changes, with the party as it will end (the same size).
@@ -139,3 +140,28 @@ def small_changes(count: int) -> dict[str, Any]:
             | {"created_at": START.isoformat()}
         )
     return document
+
+
+def d100_rolls(count: int, first: int = 1_300_000_000_000_000_000) -> list[dict[str, Any]]:
+    """`count` rolls of `/roll` (a d100 that fell 50), in the order rolled, as /export writes
+    them: a roll log for a file."""
+    return [
+        {
+            "interaction_id": str(first + n),
+            "place": 0,
+            "at": (START + timedelta(seconds=n)).isoformat(),
+            "clock": 0,
+            "actor_id": str(PLAYER),
+            "secret": False,
+            "kind": "d100",
+            "character": None,
+            "dice": [50],
+            "total": 50,
+            "expression": None,
+            "difficulty": None,
+            "chance": None,
+            "success": None,
+            "came_with": None,
+        }
+        for n in range(count)
+    ]

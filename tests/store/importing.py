@@ -4,17 +4,22 @@ order, a spend undone and redone), to export and import back: what the import te
 from __future__ import annotations
 
 import dataclasses
+import random
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
+from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
+from rules.saves import Difficulty, SaveKind, resolve
 from store import Store
 from store.export import export_bytes, export_document, export_key, signed
 from store.import_file import read_export
 from table.combat import Combatant, Initiative
+from table.dice_expr import roll_expression
 from table.imported import Imported
 from table.model import Character, Monster, Table
+from table.roll_log import LoggedRoll, Rolled, d100_rolled, dice_rolled, save_rolled
 
 GUILD, GM, PLAYER, PLAYER2 = 22, 33, 44, 55
 EXPORTED_AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -80,11 +85,36 @@ async def play(store: Store, channel: int, guild: int | None = GUILD) -> None:
     await store.undo_last(channel, guild, GM, True)  # the turn order
     await store.undo_last(channel, guild, PLAYER, False)  # the second spend
     await store.redo_last(channel, guild, GM, True)  # the turn order again
+    await store.log_rolls([(channel, roll) for roll in ROLLS], keep=1000)
+
+
+def _save(kind: SaveKind, dice: tuple[int, ...], name: str, level: int) -> Rolled:
+    roll = OpenEndedRoll.from_dice(dice)
+    return save_rolled(
+        resolve(kind, level=level, difficulty=Difficulty.attack_level(7), roll=roll), name
+    )
+
+
+ROLL_AT = datetime(2026, 1, 2, 2, 0, tzinfo=UTC)
+# The rolls `play` logs: a save, a party save (one interaction, two places), a secret save, a
+# d100 that rolled high, and dice.
+ROLLS = tuple(
+    LoggedRoll(1_300_000_000_000_000_000 + 1000 * i, place, ROLL_AT, 600, actor, secret, rolled)
+    for i, place, actor, secret, rolled in (
+        (0, 0, PLAYER, False, _save(SaveKind.WSR, (42,), "Aria", 3)),
+        (1, 0, GM, False, _save(SaveKind.TSR, (97, 98, 12), "Aria", 3)),
+        (1, 1, GM, False, _save(SaveKind.TSR, (3, 50), "Bórin", 1)),
+        (2, 0, PLAYER2, True, _save(SaveKind.WSR, (77,), "Bórin", 1)),
+        (3, 0, PLAYER, False, d100_rolled(OpenEndedRoll.from_dice((99, 20)), 25)),
+        (4, 0, PLAYER2, False, dice_rolled(roll_expression("4d6kh3", random.Random(4)))),
+    )
+)
 
 
 async def exported(store: Store, channel: int, guild: int | None = GUILD) -> dict[str, Any]:
     table, events = await store.read_with_history(channel, guild)
-    return signed(export_document(table, events, EXPORTED_AT), KEY)
+    rolls = await store.channel_rolls(channel)
+    return signed(export_document(table, events, EXPORTED_AT, rolls), KEY)
 
 
 def without_ids_and_times(document: dict[str, Any]) -> dict[str, Any]:

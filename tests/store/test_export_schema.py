@@ -14,18 +14,20 @@ import jsonschema
 from rules.fatigue import FatigueState
 from rules.saves import MODIFIER_LIMIT
 from store import Store
-from store.import_file import HISTORY_ITEMS_MAX, schema
+from store.import_file import HISTORY_ITEMS_MAX, ROLLS_ITEMS_MAX, schema
 from table.actions import ACTIONS
 from table.bestiary import MONSTERS_MAX
-from table.combat import COMBATANTS_MAX, Combatant
+from table.combat import COMBATANTS_MAX, INIT_BONUS_MAX, ROLLOFF_DIE, Combatant
+from table.dice_expr import DICE_MAX, EXPRESSION_MAX
 from table.model import LEVEL_MAX
 from table.monster import HP_MAX
 from table.names import NAME_MAX
+from table.roll_log import DIFFICULTY_MAX, KEEP_MAX, KINDS, NUMBER_MAX, PLACES_MAX, roll_to_dict
 from table.settings import HISTORY_KEEP_MAX, HISTORY_KEEP_MIN, SETTING_NAMES
 from table.sheet import CHARACTERS_MAX
 from table.snapshot import CHARACTER_FIELDS, MONSTER_FIELDS
 from tests.store.conftest import Database
-from tests.store.importing import exported, play
+from tests.store.importing import ROLLS, exported, play
 
 ROOT = Path(__file__).parents[2]
 DOCS = ROOT / "docs" / "export.schema.json"
@@ -54,6 +56,10 @@ def test_its_bounds_are_the_commands() -> None:
     assert started["maximum"] == HISTORY_ITEMS_MAX
     assert set(defs["event"]["properties"]["action"]["enum"]) == ACTIONS  # the bot's own list
     assert defs["initiative"]["properties"]["combatants"]["maxItems"] == COMBATANTS_MAX
+    bonus = defs["init_bonus"]
+    assert (bonus["minimum"], bonus["maximum"]) == (-INIT_BONUS_MAX, INIT_BONUS_MAX)
+    rolloff = defs["combatant"]["properties"]["rolloff"]
+    assert (rolloff["minimum"], rolloff["maximum"]) == (0, ROLLOFF_DIE)
     keep = defs["settings"]["properties"]["history_keep"]
     assert (keep["minimum"], keep["maximum"]) == (HISTORY_KEEP_MIN, HISTORY_KEEP_MAX)
     assert defs["monster"]["properties"]["hp_max"]["oneOf"][0]["maximum"] == HP_MAX
@@ -68,6 +74,22 @@ def test_its_fields_are_the_tables() -> None:
     assert set(defs["combatant"]["properties"]) == {f.name for f in dataclasses.fields(Combatant)}
     assert set(defs["settings"]["required"]) == set(SETTING_NAMES)
     assert set(defs["setting_name"]["enum"]) == set(SETTING_NAMES)
+
+
+def test_a_rolls_fields_and_bounds_are_the_roll_logs() -> None:
+    roll: dict[str, Any] = schema()["$defs"]["roll"]
+    fields = roll["properties"]
+    assert set(roll["required"]) == set(fields) == set(roll_to_dict(ROLLS[0]))
+    assert schema()["properties"]["rolls"]["maxItems"] == ROLLS_ITEMS_MAX > KEEP_MAX
+    assert fields["place"]["maximum"] == PLACES_MAX - 1
+    assert fields["kind"]["enum"] == list(KINDS)
+    assert fields["dice"]["maxItems"] == DICE_MAX
+    assert fields["dice"]["items"]["maximum"] == NUMBER_MAX
+    assert fields["total"]["oneOf"][1]["maximum"] == NUMBER_MAX
+    assert fields["expression"]["oneOf"][1]["maxLength"] == EXPRESSION_MAX
+    assert fields["difficulty"]["oneOf"][1]["maximum"] == DIFFICULTY_MAX
+    assert fields["came_with"]["oneOf"][1]["maximum"] == HISTORY_ITEMS_MAX
+    assert fields["actor_id"] == {"$ref": "#/$defs/actor_id"}  # who rolled: as who changed
 
 
 async def test_what_export_writes_passes_it(db: Database) -> None:

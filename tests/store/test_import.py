@@ -5,6 +5,7 @@ only when asked, as one change that /undo takes back whole."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -12,16 +13,21 @@ import pytest
 
 from rules.errors import RulesError
 from store import Store
+from store.export import VERSION, export_bytes, signed
 from store.import_write import TableThere
 from store.links import link_key
 from table.actions import IMPORTED
 from table.imported import Imported
+from table.model import Character
 from table.undo import REDO_ACTION, UNDO_ACTION
 from tests.store.conftest import Database
 from tests.store.importing import (
     GM,
     GUILD,
+    KEY,
     PLAYER,
+    ROLLS,
+    adds,
     checked,
     exported,
     play,
@@ -79,12 +85,14 @@ async def test_a_channel_moves_between_sqlite_and_postgres(
         assert (await target.undo_last(TARGET, GUILD, GM, True)).target.action == REDO_ACTION
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in EXPORTS.glob("v1-*.json")))
+@pytest.mark.parametrize("name", sorted(p.name for p in EXPORTS.glob("v*-*.json")))
 async def test_an_earlier_releases_export_imports(name: str, db: Database) -> None:
     data = (EXPORTS / name).read_bytes()
     written = json.loads(data)
+    assert written["version"] < VERSION
     async with Store.open(db.url) as store:
         await store.import_channel(TARGET, GUILD, GM, checked(data))
+        assert await store.channel_rolls(TARGET) == []  # no release before kept a roll log
         table = await store.read(TARGET, GUILD)
         assert [c.name for c in table.characters] == ["Aria", "Bórin"]
         assert table.get("Aria").owner_id == PLAYER and table.clock == written["clock"]
@@ -235,3 +243,47 @@ async def test_a_channel_with_only_its_web_link_imports_at_once(db: Database) ->
         assert live is not None and await store.live_hash(TARGET) == live
         assert [e.id for e in log[: len(was_log)]] == [e.id for e in reversed(was_log)]
         assert "import" not in [e.action for e in log]
+
+
+async def test_the_roll_log_moves_with_the_channel(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        rolls = await store.channel_rolls(SOURCE)
+        assert len(rolls) == 6 and any(r.secret for r in rolls)  # secret ones too, marked
+        data = export_bytes(await exported(store, SOURCE))
+        assert data.count(b'\n    {"actor_id": ') == 6  # a line a roll
+        await store.import_channel(TARGET, GUILD, GM, checked(data))
+        assert await store.channel_rolls(TARGET) == rolls
+
+
+async def test_a_replacing_import_brings_its_rolls_and_its_undo_takes_them_away(
+    db: Database,
+) -> None:
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        data = export_bytes(await exported(store, SOURCE))
+        await store.apply(TARGET, GUILD, GM, "character create", adds(Character("Cora", GM)))
+        own = [dataclasses.replace(r, interaction_id=r.interaction_id + 1) for r in ROLLS[:2]]
+        await store.log_rolls([(TARGET, r) for r in own], keep=1000)
+        newest = (await store.history(TARGET, 1))[0].id
+        await store.import_channel(TARGET, GUILD, GM, checked(data), replace=(newest,))
+        kept = await store.channel_rolls(TARGET)
+        assert len(kept) == len(own) + len(ROLLS)
+        assert {r.came_with for r in kept if r not in own} == {2}  # the import's start
+        await store.undo_last(TARGET, GUILD, GM, True)
+        assert await store.channel_rolls(TARGET) == own  # the channel's own stay
+
+
+async def test_a_signed_export_of_the_release_before_is_still_the_bots_own(db: Database) -> None:
+    """A version 2 export (no roll log) this bot signed: upgraded on the way in, its signature
+    is checked on the file as written, so who made each change stands."""
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        document = await exported(store, SOURCE)
+    older = {k: v for k, v in document.items() if k not in ("rolls", "signature")}
+    imported = checked(signed(older | {"version": 2}, KEY))
+    assert imported.rolls == ()
+    assert {e.actor_id for e in imported.history} == {GM, PLAYER}
+    later = {"exported_at": "2027-01-01T00:00:00+00:00"}  # a byte changed after it was signed
+    imported = checked(signed(older | {"version": 2}, KEY) | later)
+    assert {e.actor_id for e in imported.history} == {IMPORTED}

@@ -65,7 +65,9 @@ def _clock_at(clock: int) -> Any:
 
 
 def _table_part(document: Doc) -> Doc:
-    return {k: v for k, v in without_ids_and_times(document).items() if k != "history"}
+    return {
+        k: v for k, v in without_ids_and_times(document).items() if k not in ("history", "rolls")
+    }
 
 
 async def test_a_moved_channel_moves_again_and_exports_the_same(db: Database) -> None:
@@ -90,6 +92,11 @@ async def test_a_moved_channel_moves_again_and_exports_the_same(db: Database) ->
         shifted["history"][-1]["after"][IMPORT]["history"]["from"] += own
         history = without_ids_and_times(fourth)["history"]
         assert history[own:-1] == without_ids_and_times(shifted)["history"]
+        # Its rolls came with the carried import: they name where its history starts, as it.
+        assert {r["came_with"] for r in second["rolls"]} == {3}
+        for roll in shifted["rolls"]:
+            roll["came_with"] += own
+        assert fourth["rolls"] == shifted["rolls"]
         assert fourth["history"][-1]["after"][IMPORT] == {"history": {"from": own + 1}}
 
         # In every channel the carried import change starts at a copy of SOURCE's first change.

@@ -20,9 +20,11 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from store import Store
+from store.export import VERSION
 from store.import_file import BYTES_MAX, ImportRefused, check_size, read_export
+from table.roll_log import roll_to_dict
 from table.sheet import CHARACTERS_MAX
-from tests.store.importing import GM, GUILD, checked, moved_once
+from tests.store.importing import GM, GUILD, ROLLS, checked, moved_once
 
 EXPORT = Path(__file__).parent / "exports" / "v1-fc21989.json"
 TARGET = 303
@@ -70,6 +72,26 @@ def _set(path: str, value: Any) -> Callable[[Doc], None]:
     return change
 
 
+ROLLS_EXPORT = Path(__file__).parent / "exports" / "v2-db278be.json"
+
+
+def rolled(change: Callable[[Doc], object]) -> bytes:
+    """A current export with a roll log (the first roll a save), spoiled by `change`."""
+    document: Doc = json.loads(ROLLS_EXPORT.read_text("utf-8"))
+    document["version"] = VERSION
+    document["rolls"] = [roll_to_dict(roll) for roll in ROLLS]
+    change(document)
+    return json.dumps(document).encode("utf-8")
+
+
+def _roll_twice(document: Doc) -> None:
+    document["rolls"].append(dict(document["rolls"][0]))
+
+
+def _swap_rolls(document: Doc) -> None:
+    document["rolls"][:2] = document["rolls"][1::-1]
+
+
 def _twins(document: Doc) -> None:
     document["characters"][1]["name"] = document["characters"][0]["name"].upper()
 
@@ -105,7 +127,7 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("not UTF-8", b'{"format": "tablekeeper-export", "x": "\xff\xfe"}', "not UTF-8"),
     ("another program's JSON", b'{"name": "Aria", "hp": 12}', "not a Tablekeeper export"),
     ("a list", b"[1, 2, 3]", "not a Tablekeeper export"),
-    ("a future version", spoiled(_set("version", 3)), "version: 3 is not"),
+    ("a future version", spoiled(_set("version", 4)), "version: 4 is not"),
     ("a version as text", spoiled(_set("version", "1")), 'version: "1" is not'),
     ("nested 10,000 deep", DEEP, "nests deeper"),
     ("nested 40 deep", spoiled(_set("characters.0.classes", _nested(40))), "nests deeper"),
@@ -198,6 +220,41 @@ HOSTILE: list[tuple[str, bytes, str]] = [
         spoiled(_set("characters.0.owner_id", "-5")),
         "characters[0].owner_id",
     ),
+    ("a chain no d100 rolls", rolled(_set("rolls.0.dice", [97])), "rolls[0]: A first die of 97"),
+    (
+        "a chance the save never had",
+        rolled(_set("rolls.0.chance", "1/3")),
+        "rolls[0]: 1/3 is not the chance this save had",
+    ),
+    ("a chance as a float", rolled(_set("rolls.0.chance", 0.5)), "a number with a fraction"),
+    (
+        "an outcome its total doesn't make",
+        rolled(_set("rolls.0.success", True)),
+        "rolls[0]: this save's outcome",
+    ),
+    ("a roll twice", rolled(_roll_twice), "rolls[6]: rolls come in the order rolled"),
+    ("rolls out of order", rolled(_swap_rolls), "rolls[1]: rolls come in the order rolled"),
+    (
+        "a roll for @everyone",
+        rolled(_set("rolls.0.character", "@everyone")),
+        "rolls[0].character: A name can't contain '@'",
+    ),
+    (
+        "a control character in a roll",
+        rolled(_set("rolls.5.expression", "4d6\u202e")),
+        "rolls[5].expression: text can't contain control characters",
+    ),
+    (
+        "a roll's actor that isn't an id",
+        rolled(_set("rolls.0.actor_id", "Aria")),
+        "rolls[0].actor_id",
+    ),
+    ("a kind of roll there isn't", rolled(_set("rolls.0.kind", "d20")), "rolls[0].kind"),
+    (
+        "an import's roll past the history",
+        rolled(_set("rolls.0.came_with", 99)),
+        "rolls[0].came_with: 99 is past the history's last change",
+    ),
 ]
 
 
@@ -215,6 +272,7 @@ async def test_a_hostile_file_is_refused_by_its_first_problem_and_nothing_is_wri
         assert "\n" not in line and len(line) < 300
         table, events = await store.read_with_history(TARGET, GUILD)
         assert (table.characters, events) == ((), [])
+        assert await store.channel_rolls(TARGET) == []
 
 
 def test_a_file_of_20_mb_is_refused_by_its_declared_size() -> None:

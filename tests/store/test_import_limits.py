@@ -2,7 +2,7 @@
 most an import takes comes in whole, in one transaction; a file past a limit is refused by its
 first problem with nothing written; the history kept is what the channel keeps, as pruning
 would leave it; who made each change stands only for this bot's own export, unchanged, in the
-server it came from."""
+server it came from; and the same of the roll log."""
 
 from __future__ import annotations
 
@@ -14,12 +14,20 @@ import pytest
 from rules.errors import RulesError
 from store import Store
 from store.export import export_key, signed
-from store.import_file import BYTES_MAX, HISTORY_ITEMS_MAX, read_export
+from store.import_file import BYTES_MAX, HISTORY_ITEMS_MAX, ROLLS_ITEMS_MAX, read_export
 from store.import_write import kept_changes
 from table.actions import IMPORTED
+from table.roll_log import KEEP_MIN
 from table.settings import HISTORY_KEEP_MAX
 from table.sheet import CHARACTERS_MAX
-from tests.store.big_export import GUILD, PLAYER, big_export, file_bytes, small_changes
+from tests.store.big_export import (
+    GUILD,
+    PLAYER,
+    big_export,
+    d100_rolls,
+    file_bytes,
+    small_changes,
+)
 from tests.store.conftest import Database
 
 TARGET, GM = 303, 33
@@ -30,6 +38,12 @@ Doc = dict[str, Any]
 async def _nothing_written(store: Store, channel: int = TARGET) -> None:
     table, events = await store.read_with_history(channel, GUILD)
     assert (table.characters, table.monsters, events) == ((), (), [])
+    assert await store.channel_rolls(channel) == []
+
+
+def _too_many_rolls() -> Doc:
+    """More rolls than any export holds (each empty: the list's length is refused first)."""
+    return dict(big_export(1, 1), rolls=[{}] * (ROLLS_ITEMS_MAX + 1))
 
 
 async def test_the_largest_file_comes_in_whole_within_its_cap(db: Database) -> None:
@@ -78,8 +92,13 @@ async def test_the_largest_file_comes_in_whole_within_its_cap(db: Database) -> N
             small_changes(HISTORY_ITEMS_MAX + 1),
             f"history: {HISTORY_ITEMS_MAX + 1:,} items, at most {HISTORY_ITEMS_MAX:,}",
         ),
+        (
+            "more rolls than any export holds",
+            _too_many_rolls(),
+            f"rolls: {ROLLS_ITEMS_MAX + 1:,} items, at most {ROLLS_ITEMS_MAX:,}",
+        ),
     ],
-    ids=["characters", "monsters", "history_keep", "changes"],
+    ids=["characters", "monsters", "history_keep", "changes", "rolls"],
 )
 async def test_a_file_one_past_a_limit_is_refused_and_nothing_written(
     name: str, document: Doc, problem: str, db: Database
@@ -100,6 +119,34 @@ def test_the_first_problem_is_named_not_the_last() -> None:
     with pytest.raises(RulesError) as refused:
         read_export(file_bytes(document), GUILD)
     assert str(refused.value).startswith("history[3].after.characters.hero 4.name:")
+
+
+def test_a_rolls_problem_is_named_after_the_historys_and_the_first_of_its_own() -> None:
+    document = dict(big_export(3, 6), rolls=d100_rolls(40))
+    for at in (1, -1):
+        document["rolls"][at]["dice"] = [97]  # a high die rolls again: not a whole chain
+    with pytest.raises(RulesError) as refused:
+        read_export(file_bytes(document), GUILD)
+    assert str(refused.value).startswith("rolls[1]: A first die of 97")
+    document["history"][4]["actor_id"] = "-5"
+    with pytest.raises(RulesError) as refused:
+        read_export(file_bytes(document), GUILD)
+    assert str(refused.value).startswith("history[4].actor_id")
+
+
+async def test_a_file_brings_the_newest_rolls_the_log_keeps(db: Database) -> None:
+    """As many as the channel's log keeps, the newest; the log then holds no more than that,
+    its own older rolls trimmed; the reply's count says what was left out."""
+    document = dict(big_export(2, 4), rolls=d100_rolls(KEEP_MIN + 50))
+    async with Store.open(db.url) as store:
+        older = read_export(file_bytes(dict(big_export(0, 0), rolls=d100_rolls(10, 7))), GUILD)
+        await store.import_channel(TARGET, GUILD, GM, older, rolls_keep=KEEP_MIN)
+        assert len(await store.channel_rolls(TARGET)) == 10  # rolls alone are no table
+        imported = read_export(file_bytes(document), GUILD)
+        done = await store.import_channel(TARGET, GUILD, GM, imported, rolls_keep=KEEP_MIN)
+        assert (done.rolls, done.rolls_left_out) == (KEEP_MIN, 50)
+        kept = [str(r.interaction_id) for r in await store.channel_rolls(TARGET)]
+        assert kept == [r["interaction_id"] for r in document["rolls"][50:]]
 
 
 @pytest.mark.parametrize(
@@ -167,7 +214,7 @@ def test_the_history_kept_is_what_pruning_keeps() -> None:
 async def test_who_made_a_change_stands_only_for_the_bots_own_export_of_this_server(
     same: bool, db: Database
 ) -> None:
-    document = big_export(2, 4)
+    document = dict(big_export(2, 4), rolls=d100_rolls(3))
     guild = GUILD if same else GUILD + 1
     async with Store.open(db.url) as store:
         for channel, file in ((TARGET, signed(document, KEY)), (TARGET + 1, document)):
@@ -178,9 +225,17 @@ async def test_who_made_a_change_stands_only_for_the_bots_own_export_of_this_ser
         assert actors == ([PLAYER, GM, PLAYER, GM] if same else [IMPORTED] * 4)
         unsigned = [e.actor_id for e in await store.history(TARGET + 1, 4)]
         assert unsigned == [IMPORTED] * 4
+        rolled = [r.actor_id for r in await store.channel_rolls(TARGET)]
+        assert rolled == [PLAYER if same else IMPORTED] * 3  # who rolled: as who changed
+        assert {r.actor_id for r in await store.channel_rolls(TARGET + 1)} == {IMPORTED}
     changed = signed(document, KEY)
     changed["history"][1]["actor_id"] = str(GM)  # the GM claims the player's change
     forged = read_export(file_bytes(changed), GUILD, KEY)
     assert {e.actor_id for e in forged.history} == {IMPORTED}
+    changed = signed(document, KEY)
+    changed["rolls"][0]["actor_id"] = str(GM)  # a roll claimed by another
+    forged = read_export(file_bytes(changed), GUILD, KEY)
+    assert {e.actor_id for e in forged.history} == {IMPORTED}
+    assert {roll[4] for roll in forged.rolls} == {IMPORTED}  # ROLL_COLUMNS: actor_id 5th
     elsewhere = read_export(file_bytes(signed(document, export_key("another bot"))), GUILD, KEY)
     assert {e.actor_id for e in elsewhere.history} == {IMPORTED}

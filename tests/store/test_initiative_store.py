@@ -3,6 +3,8 @@ and gone (no row) after `/init end`."""
 
 from __future__ import annotations
 
+import random
+
 from store import Store
 from table import initiative
 from table.model import Table
@@ -12,7 +14,9 @@ CHANNEL, GUILD, GM = 2**63 - 1, 2**63 - 2, 2**63 - 3
 
 
 def add(name: str, score: int):  # type: ignore[no-untyped-def]
-    return lambda t: initiative.add(t, actor_id=GM, is_gm=True, name=name, score=score, other=True)
+    return lambda t: initiative.add(
+        t, actor_id=GM, is_gm=True, name=name, score=score, other=True, rng=random.Random(0)
+    )
 
 
 async def test_the_order_is_kept_logged_and_undone(db: Database) -> None:

@@ -98,6 +98,11 @@ async def test_migrations_apply_once(db: Database, tmp_path: Path) -> None:
         db = Database("sqlite", url(tmp_path / "sub" / "tk.db"), tmp_path / "sub" / "tk.db")
     versions = [m.version for m in load_migrations(db.dialect)]
     assert versions == list(range(1, len(versions) + 1))  # without gaps
+    other = "postgres" if db.dialect == "sqlite" else "sqlite"
+    # both dialects mirror each other, version for version, with no gaps
+    assert [(m.version, m.name) for m in load_migrations(db.dialect)] == [
+        (m.version, m.name) for m in load_migrations(other)
+    ]
     for _ in range(3):
         async with Store.open(db.url) as store:
             assert store.dialect == db.dialect
@@ -114,7 +119,7 @@ async def test_a_new_migration_is_applied_on_the_next_start(db: Database) -> Non
     known = load_migrations(db.dialect)
     extra = dataclasses.replace(
         known[-1],
-        version=len(known) + 1,
+        version=known[-1].version + 1,
         name="notes",
         sql="-- a later change\nCREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT);\n",
     )
@@ -153,6 +158,14 @@ def test_split_statements_keeps_semicolons_in_strings() -> None:
     ]
     with pytest.raises(RuntimeError):
         split_statements("CREATE TABLE t (x")
+
+
+@pytest.mark.parametrize("versions", [[1, 3], [2, 3], [1, 2, 19, 22], [1, 1]])
+def test_migration_numbers_without_a_gap(tmp_path: Path, versions: list[int]) -> None:
+    for n, version in enumerate(versions):
+        (tmp_path / f"V{version}__{'abcd'[n]}.sql").write_text("SELECT 1;\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"gaps|share version"):
+        load_migrations("sqlite", tmp_path)
 
 
 async def migrate(store: Store, migrations: Any = None) -> list[int]:
@@ -487,7 +500,7 @@ def full_monster(name: str = "Cave Troll") -> Monster:
         "weapon_enchantments": [2, 2],
         "order": "boss",
     }
-    return Monster(name, build, hp_max=40, hp=-3, facing="SW")
+    return Monster(name, build, hp_max=40, hp=-3, facing="SW", hidden=True, init_bonus=-4)
 
 
 async def test_monsters_round_trip_across_a_restart_and_are_deleted(db: Database) -> None:
@@ -502,9 +515,11 @@ async def test_monsters_round_trip_across_a_restart_and_are_deleted(db: Database
         await store.apply(1, 2, 9, "drop", lambda t: (t.without_monster("imp"), 0))
     rows = (await db.dump())["monsters"]
     assert [row[:3] for row in rows] == [(1, "cave troll", "Cave Troll")]
-    assert rows[0][4:] == (40, -3, "SW")
+    assert rows[0][4:] == (40, -3, "SW", 1, -4)  # still behind the GM's screen; its bonus
     with pytest.raises(db.check_violation):
         await db.execute("UPDATE monsters SET facing = 'up'")  # the schema checks facings too
+    with pytest.raises(db.check_violation):
+        await db.execute("UPDATE monsters SET hidden = 2")
 
 
 async def test_a_monster_change_is_one_event_that_undoes_exactly(db: Database) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pictures.examples import Session, party
+from pictures.words import fatigue_alt
 from rules.errors import RulesError
 from rules.gametime import DAY
 from table import partyops
@@ -19,7 +20,9 @@ from table.event import Event
 from table.fatigue_series import (
     SINCE_ALL,
     SINCE_DAY,
+    SINCE_EVENING,
     SINCE_LONG_REST,
+    FatigueSeries,
     Mark,
     Start,
     chart_start,
@@ -165,3 +168,68 @@ def test_what_cannot_be_charted() -> None:
         fatigue_series(nobody, [], Start(0), SINCE_ALL)
     with pytest.raises(RulesError, match="no Fatigue Level"):
         fatigue_series(nobody, [], Start(0), SINCE_ALL, "Aria")
+
+
+# --- this evening's play --------------------------------------------------------------------
+
+TONIGHT = datetime(2026, 3, 6, 19, 0, tzinfo=UTC)
+
+
+def timed(session: Session, *real_minutes: int) -> list[Event]:
+    """The session's changes made at these minutes of real time from TONIGHT, newest first."""
+    made = [
+        dataclasses.replace(e, created_at=TONIGHT + timedelta(minutes=m))
+        for e, m in zip(session.events, real_minutes, strict=True)
+    ]
+    return made[::-1]
+
+
+def evening_chart(session: Session, *real_minutes: int) -> FatigueSeries:
+    events = timed(session, *real_minutes)
+    start = chart_start([Mark.of(e) for e in events], SINCE_EVENING, session.table.clock, 1000)
+    return fatigue_series(session.table, events, start, SINCE_EVENING)
+
+
+def test_the_evening_is_framed_on_its_play_not_on_the_midnight_before_it() -> None:
+    """Last week's session is left out; the evening's first change moved the clock over
+    eighteen hours (`/clock pass 1080`): the axis starts where the play does, at 18:00; a Long
+    Rest inside the evening doesn't cut it."""
+    session = Session(party(2, clock=0))
+    s = session.play
+    s("fatigue spend", lambda t: partyops.spend(t, "Aria", 9))  # last week
+    s("clock pass", lambda t: partyops.pass_minutes(t, 1080))  # tonight: to Day 1, 18:00
+    s("fatigue spend", lambda t: partyops.spend(t, "Aria", 5))
+    s("rest long", lambda t: partyops.party_rest(t, "long"))
+    s("fatigue spend", lambda t: partyops.spend(t, "Bórin", 3))
+    series = evening_chart(session, -7 * 24 * 60, 0, 20, 90, 140)
+    assert series.start == 18 * 3600 and series.end == session.table.clock
+    assert series.changes == 4 and [r.kind for r in series.rests] == ["long"]
+    aria = next(line for line in series.lines if line.name == "Aria")
+    assert [step.fp for step in aria.steps][:2] == [9, 14]  # last week's 9, then tonight's
+    assert "from Day 1, 18:00 to Day 2, 02:00" in fatigue_alt(series)
+
+
+def test_a_clock_set_later_in_the_evening_starts_it_at_the_time_it_set() -> None:
+    session = Session(party(2, clock=0))
+    s = session.play
+    s("fatigue spend", lambda t: partyops.spend(t, "Aria", 4))  # setting up
+    s("clock set", lambda t: partyops.set_clock(t, 2, "18:00"))
+    s("fatigue spend", lambda t: partyops.spend(t, "Aria", 5))
+    s("clock pass", lambda t: partyops.pass_minutes(t, 170))
+    series = evening_chart(session, 0, 15, 30, 40)
+    assert series.start == DAY + 18 * 3600 and series.changes == 2
+    assert "from Day 2, 18:00 to 20:50, this evening's play." in fatigue_alt(series)
+    # Set in an earlier session, it marks nothing tonight: the evening's play does.
+    week = Session(party(2, clock=0))
+    week.play("clock set", lambda t: partyops.set_clock(t, 2, "18:00"))
+    week.play("clock pass", lambda t: partyops.pass_minutes(t, 60))
+    week.play("fatigue spend", lambda t: partyops.spend(t, "Aria", 5))
+    tonight = evening_chart(week, -7 * 24 * 60, -7 * 24 * 60 + 5, 0)
+    assert tonight.start == DAY + 19 * 3600 and tonight.changes == 1
+
+
+def test_an_evening_of_clock_moves_alone_shows_its_last_moment() -> None:
+    session = Session(party(1, clock=0))
+    session.play("clock pass", lambda t: partyops.pass_minutes(t, 600))
+    series = evening_chart(session, 0)
+    assert series.start == series.end == 600 * 60

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from table import bestiary, initiative, sheet
-from table.combat import SCORE_LIMIT, Initiative
+from table.combat import COMBATANTS_MAX, SCORE_LIMIT, Initiative
 from table.dice_expr import roll_expression
 from table.model import Character, Forbidden, Monster, Table
 from table.sheet import SheetOptions
@@ -23,19 +24,47 @@ def table() -> Table:
     return Table(10, 20, characters=(Character("Aria", PLAYER),))
 
 
-def add(t: Table, name: str, score: int, actor: int = GM) -> Table:
+def add(
+    t: Table, name: str, score: int, actor: int = GM, rng: random.Random | None = None
+) -> Table:
     step = initiative.add
-    return step(t, actor_id=actor, is_gm=actor == GM, name=name, score=score, other=True)[0]
+    return step(
+        t,
+        actor_id=actor,
+        is_gm=actor == GM,
+        name=name,
+        score=score,
+        other=True,
+        rng=rng or random.Random(0),
+    )[0]
 
 
-@given(st.lists(st.integers(-SCORE_LIMIT, SCORE_LIMIT), min_size=1, max_size=20))
-def test_highest_first_and_ties_in_the_order_added(scores: list[int]) -> None:
-    t = table()
-    for index, score in enumerate(scores):
-        t = add(t, f"N{index}", score)
-    names = [c.name for c in t.initiative.combatants]
-    expected = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
-    assert names == [f"N{i}" for i in expected]
+@given(
+    st.lists(
+        st.tuples(st.integers(-3, 3), st.integers(-2, 2)), min_size=1, max_size=COMBATANTS_MAX
+    ),
+    st.integers(0, 2**32),
+)
+def test_highest_first_then_the_bonus_then_a_kept_roll_off_never_the_order_added(
+    entries: list[tuple[int, int]], seed: int
+) -> None:
+    """Scores and bonuses drawn close together, so ties abound: the order is by score, then
+    bonus; a tie of both is settled by roll-offs, all different, kept with the order (read
+    back from its stored form, as undo and redo put it back, it is the same)."""
+    rng = random.Random(seed)
+    monsters = tuple(
+        Monster(f"M{i}", {"rank": 0, "armor": "light"}, init_bonus=bonus)
+        for i, (_score, bonus) in enumerate(entries)
+    )
+    t = replace(table(), monsters=monsters)
+    for i, (score, _bonus) in enumerate(entries):
+        t, __ = initiative.add(t, actor_id=GM, is_gm=True, name=f"M{i}", score=score, rng=rng)
+    order = t.initiative.combatants
+    assert [(-c.score, -c.bonus) for c in order] == sorted((-c.score, -c.bonus) for c in order)
+    for first, second in itertools.pairwise(order):
+        if first.tie == second.tie:
+            assert first.rolloff > second.rolloff > 0  # settled by the roll-off, not by `added`
+    assert Initiative.from_dict(t.initiative.to_dict()) == t.initiative
 
 
 @pytest.mark.parametrize("score", [SCORE_LIMIT + 1, -SCORE_LIMIT - 1])
@@ -93,16 +122,17 @@ def test_a_renamed_or_given_character_keeps_its_place_under_its_new_name() -> No
     t = add(add(add(table(), "Orc", 5), "Aria", 5), "Troll", 9)
     t, _ = initiative.start(t)
     t, _ = initiative.next_turn(t)
+    before = [(c.name.replace("Aria", "Arianne"), c.score) for c in t.initiative.combatants]
+    current = t.initiative.current
     t, _ = sheet.change(t, PLAYER, False, "Aria", SheetOptions(), new_name="Arianne")
     order = t.initiative
-    assert [(c.name, c.score) for c in order.combatants] == [
-        ("Troll", 9),
-        ("Orc", 5),
-        ("Arianne", 5),
-    ]
-    assert order.current is not None and order.current.name == "Orc"
+    assert [(c.name, c.score) for c in order.combatants] == before  # the roll-off's order too
+    assert order.current is not None and current is not None
+    assert order.current.name == current.name.replace("Aria", "Arianne")
+    moved = order.find("Arianne")
     t, _ = sheet.change(t, GM, True, "Arianne", SheetOptions(), owner_id=PLAYER + 1)
-    assert t.initiative.find("Arianne") == replace(order.combatants[2], owner_id=PLAYER + 1)
+    assert moved is not None
+    assert t.initiative.find("Arianne") == replace(moved, owner_id=PLAYER + 1)
     t, _ = initiative.remove(t, "Arianne")
     assert t.initiative.find("Aria") is None and t.initiative.find("Arianne") is None
 
@@ -221,20 +251,26 @@ def test_a_name_that_matches_nothing_is_refused_with_the_close_ones() -> None:
     t = table().with_monster(goblin("Cave Troll", 10))
     for typed in ("Troll", "cave trol"):
         with pytest.raises(RulesError, match="did you mean Cave Troll\\?") as refused:
-            initiative.add(t, actor_id=GM, is_gm=True, name=typed, score=5)
+            initiative.add(t, actor_id=GM, is_gm=True, name=typed, score=5, rng=random.Random(0))
         assert "other:True" in str(refused.value)
     with pytest.raises(RulesError, match="No character or monster named 'Ghost' here\\. To"):
-        initiative.add(t, actor_id=GM, is_gm=True, name="Ghost", score=5)
-    t, added = initiative.add(t, actor_id=GM, is_gm=True, name="Troll", score=5, other=True)
+        initiative.add(t, actor_id=GM, is_gm=True, name="Ghost", score=5, rng=random.Random(0))
+    t, added = initiative.add(
+        t, actor_id=GM, is_gm=True, name="Troll", score=5, other=True, rng=random.Random(0)
+    )
     assert (
         added.combatant.kind == "other" and added.combatant.name == "Troll"
     )  # deliberately just a name
-    t, added = initiative.add(t, actor_id=GM, is_gm=True, name="cave troll", score=3, other=True)
+    t, added = initiative.add(
+        t, actor_id=GM, is_gm=True, name="cave troll", score=3, other=True, rng=random.Random(0)
+    )
     assert (
         added.combatant.kind == "monster" and added.combatant.name == "Cave Troll"
     )  # a stored name stays one
     with pytest.raises(Forbidden):  # a player's `other` adds nothing
-        initiative.add(t, actor_id=PLAYER, is_gm=False, name="Ghost", score=5, other=True)
+        initiative.add(
+            t, actor_id=PLAYER, is_gm=False, name="Ghost", score=5, other=True, rng=random.Random(0)
+        )
 
 
 def test_a_player_already_in_the_order_is_told_to_ask_the_gm() -> None:
@@ -278,7 +314,9 @@ def test_no_score_rolls_the_channels_dice_for_a_stored_combatant_only() -> None:
     assert joined.roll.expression == "2d6+100"
     with pytest.raises(RulesError, match="needs a score"):
         initiative.add(t, actor_id=GM, is_gm=True, name="Ghost", other=True, rng=random.Random())
-    t, joined = initiative.add(t, actor_id=GM, is_gm=True, name="Ghost", score=" 12 ", other=True)
+    t, joined = initiative.add(
+        t, actor_id=GM, is_gm=True, name="Ghost", score=" 12 ", other=True, rng=random.Random(0)
+    )
     assert joined.combatant.score == 12 and joined.roll is None  # a plain number is no roll
 
 

@@ -367,7 +367,7 @@ def test_a_table_with_parts_of_another_equals_the_checked_one(seed: int, taken: 
             table = table.with_monster(Monster(name, {"rank": rng.randint(0, 3), "armor": "light"}))
         if rng.random() < 0.5:
             table, _ = initiative.add(
-                table, actor_id=9, is_gm=True, name="Foe", score=5, other=True
+                table, actor_id=9, is_gm=True, name="Foe", score=5, other=True, rng=random.Random(0)
             )
         return table
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from render.monsters import block_embed, created_embed, hit_embed, monster_embed, roster_embed
+from rules.defense import FACINGS
 from rules.errors import RulesError
 from store.codec import monster_row
 from table import bestiary
@@ -183,13 +185,18 @@ def test_create_face_hit_remove() -> None:
     )
     table, (made,) = bestiary.create(Table(1, None), is_gm=True, name="Troll", options=options)
     assert made.hp is None and made.block.material_drop == 12  # Boss 10 + 2 enchantments
+    assert made.hidden  # the GM's preparation until it appears
     table, turned = bestiary.face(table, is_gm=True, name="troll", facing="E")
-    assert turned.facing == "E" and table.get_monster("Troll") == turned
+    assert turned.facing == "E" and table.get_monster("Troll") == turned and turned.hidden
     table, hit = bestiary.hit(table, is_gm=True, name="TROLL", damage=20, from_square="W")
     assert (hit.result.spot, hit.result.unarmored_spot, hit.result.taken) == ("back", True, 14)
-    assert hit.hp_before is None and table.get_monster("troll") == turned  # no HP to lose
+    # No HP to lose; but the hit is seen: it appears.
+    assert hit.hp_before is None and hit.appeared
+    assert table.get_monster("troll") == dataclasses.replace(turned, hidden=False)
+    table, again = bestiary.hit(table, is_gm=True, name="TROLL", damage=20, from_square="W")
+    assert not again.appeared and table.get_monster("troll").hp is None
     table, gone = bestiary.remove(table, is_gm=True, name="troll")
-    assert gone == turned and table.monsters == ()
+    assert gone.name == "Troll" and table.monsters == ()
 
 
 def test_hp_goes_down_by_what_gets_through() -> None:
@@ -363,7 +370,7 @@ def test_monster_dicts_and_rows_round_trip() -> None:
     assert data["build"] is not monster.build  # a snapshot must not share the monster's dict
     assert monster_from_dict(data) == monster
     row = monster_row(7, monster)
-    assert row[:3] == (7, "cave troll", "Cave Troll") and row[-3:] == (30, -3, "SW")
+    assert row[:3] == (7, "cave troll", "Cave Troll") and row[-5:] == (30, -3, "SW", 0, 0)
     assert '"armor_enchantments":[1,3]' in row[3] and '"weapon_enchantments":[2]' in row[3]
 
 
@@ -514,17 +521,40 @@ def test_a_hit_tells_the_channel_what_it_took_and_no_spot_it_may_not_know(number
     table, back = bestiary.hit(table, is_gm=True, name="cave troll", damage=20, from_square="S")
     table, front = bestiary.hit(table, is_gm=True, name="cave troll", damage=5, from_square="N")
     secret = hit_embed(back, channel).description or ""
-    assert secret.splitlines()[:2] == ["From square S", "Damage 20 → **14 taken**"]
+    # What the table can see: the square, and (numbers hidden) how hurt it now looks.
+    second = "Damage 20 → **14 taken**" if numbers else "Now hurt"
+    assert secret.splitlines()[:2] == ["From square S", second]
     assert "back" not in secret and "unarmored" not in secret and "Defense" not in secret
+    assert (hit_embed(back, channel).title == "Cave Troll is hit") != numbers
     assert channel.hides_hit(back.result) and not GM_ALONE.hides_hit(back.result)
     armored = hit_embed(front, channel).description or ""
     assert armored.splitlines()[0] == "From square N" and "front" not in armored
     assert ("Damage 5 − Defense 13" in armored) == numbers
     assert ("HP 30 → 16 / 30" in secret) == numbers
-    assert ("Now hurt" in secret) != numbers
+    assert ("Now badly hurt" in armored) != numbers  # 16 → 15 of 30: half or less
     # Once revealed, the channel is told where the hit went, as the GM is.
     table, _ = bestiary.reveal(table, is_gm=True, name="cave troll", spot="back")
     table, again = bestiary.hit(table, is_gm=True, name="cave troll", damage=20, from_square="S")
     known = hit_embed(again, channel).description or ""
     assert "From square S: its back, an unarmored spot (half Defense" in known
     assert channel.hides_hit(again.result) != numbers
+
+
+@given(st.integers(1, 60), st.integers(1, 60), st.sampled_from(FACINGS), st.sampled_from(FACINGS))
+def test_with_the_numbers_hidden_a_hit_says_only_what_the_table_can_see(
+    first: int, second: int, one: str, other: str
+) -> None:
+    """Two hits that leave the monster looking the same read the same to the channel: no
+    damage, HP or Defense, whatever got through (Defense absorbing most, or a hidden spot
+    half of it); only the square differs, as the players saw it."""
+    table = Table(1, None, monsters=(troll(build={**HEAVY3, "spots": ["back"]}, hp_max=200),))
+    channel = channel_sight(DEFAULT_SETTINGS)
+    __, a = bestiary.hit(table, is_gm=True, name="cave troll", damage=first, from_square=one)
+    __, b = bestiary.hit(table, is_gm=True, name="cave troll", damage=second, from_square=other)
+    said = [hit_embed(h, channel) for h in (a, b)]
+    texts = [f"{e.title}\n{e.description}" for e in said]
+    assert all(not re.search(r"\d", t.replace("Cave Troll", "")) for t in texts), texts
+    if a.monster.wounds == b.monster.wounds:
+        assert texts[0].replace(f"square {one}", "square ?") == texts[1].replace(
+            f"square {other}", "square ?"
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -57,7 +58,9 @@ def test_a_record_that_no_longer_reads_has_no_fatigue(record: dict[str, object])
 def test_the_turn_order_reads_only_where_the_change_touched_it() -> None:
     table = Table(1, 2, characters=(ARIA,))
     assert Change(*diff(table, table.with_character(BO))).orders() is None
-    started = initiative.add(table, actor_id=21, is_gm=False, name="Aria", score=12)[0]
+    started = initiative.add(
+        table, actor_id=21, is_gm=False, name="Aria", score=12, rng=random.Random(0)
+    )[0]
     was, now = Change(*diff(table, started)).orders() or (None, None)
     assert was is None
     assert now is not None and now["combatants"][0]["name"] == "Aria"

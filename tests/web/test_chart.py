@@ -1,6 +1,7 @@
 """The page's fatigue chart, built from a channel's log on a real store (a SQLite file and
-PostgreSQL): what its series covers (since the last Long Rest among the latest changes, never
-an undone change), and the SVG's layout and words (in Spanish too, names escaped)."""
+PostgreSQL): what its series covers (this evening's play among the latest changes, as
+`/party chart` frames it, never an undone change), and the SVG's layout and words (in Spanish
+too, names escaped)."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def _fps(series: Any, name: str) -> list[int]:
     return [step.fp for step in line.steps if step.width]
 
 
-async def test_the_chart_starts_at_the_last_long_rest_and_leaves_undone_changes_out(
+async def test_the_chart_is_this_evenings_play_and_leaves_undone_changes_out(
     db: Database,
 ) -> None:
     async with Store.open(db.url) as store:
@@ -72,11 +73,13 @@ async def test_the_chart_starts_at_the_last_long_rest_and_leaves_undone_changes_
     # Built again from the same changes (their characters kept), it is the same series.
     events = await store_history(db)
     assert page_series(table, events) == page_series(table, events) == series
-    assert series.since == "long_rest" and series.end == table.clock
-    assert [rest.kind for rest in series.rests] == ["short"]  # from the Long Rest on
+    assert series.since == "evening" and series.end == table.clock
+    # The whole evening: a Long Rest inside it doesn't cut it.
+    assert [rest.kind for rest in series.rests] == ["long", "short"]
+    assert _fps(series, "Aria")[0] == 10  # from its first change on
 
 
-async def test_without_a_long_rest_among_the_latest_changes_it_says_how_many(
+async def test_an_evening_longer_than_the_latest_changes_says_how_many(
     db: Database, shipped_catalogs: None
 ) -> None:
     async with Store.open(db.url) as store:
@@ -116,7 +119,7 @@ async def test_the_svg_in_english_and_spanish_escapes_names(
     assert laid.bands[0].name == "Fresh" and laid.ticks[0].day == "Day 1"
     english = fragment(table, events, series, None)
     spanish = fragment(table, events, series, "es-ES")
-    assert "Fatigue over game time" in english and "since the last Long Rest" in english
+    assert "Fatigue over game time" in english and "this evening&#39;s play" in english
     assert "Fatiga a lo largo del tiempo de juego" in spanish and "Descansado" in spanish
     assert "Bo &lt;b&gt;&amp;amp;" in english and "<b>" not in english
     assert 'style="' not in english  # colours come from page.css's classes (the CSP)

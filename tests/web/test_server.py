@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 
 import aiohttp
+import pytest
 
 from lang import speaking
 from render.history import event_line
@@ -23,6 +24,8 @@ from table.event import Event
 from table.model import Character, Table
 from tests.e2e.test_operations_process import free_port
 from tests.store.conftest import Database
+from web import boards
+from web.clients import IPNetwork
 from web.limits import Limits
 from web.server import HEADERS, WebServer
 
@@ -56,12 +59,14 @@ def _spend(fp: int) -> Callable[[Table], tuple[Table, None]]:
 
 
 @contextlib.asynccontextmanager
-async def serving(db: Database, limits: Limits | None = None) -> AsyncIterator[Served]:
+async def serving(
+    db: Database, limits: Limits | None = None, proxies: Sequence[IPNetwork] = ()
+) -> AsyncIterator[Served]:
     async with Store.open(db.url) as store:
         await store.apply(CH, GUILD, GM, "character create", _aria)
         token, _ = await store.make_link(CH, GUILD, GM, None, KEY)
         port = free_port()
-        server = WebServer(store, db.url, port, host="127.0.0.1", limits=limits)
+        server = WebServer(store, db.url, port, host="127.0.0.1", limits=limits, proxies=proxies)
         await server.start()
         try:
             yield Served(store, server, f"http://127.0.0.1:{port}", token)
@@ -175,29 +180,40 @@ async def test_a_stream_without_chunks_gets_the_same_events(db: Database) -> Non
         writer.close()
 
 
-async def test_pages_opened_together_share_one_read(db: Database) -> None:
-    """Browsers reconnecting together (after a restart) cost one read and one render, not one
-    each: the pages that ask while a board is being read wait for that one."""
+async def test_pages_opened_together_share_one_read(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Browsers reconnecting together (after a restart) cost one whole read and one build, not
+    one each: the pages that ask while a board is being read wait for that one (each reads only
+    the channel's newest change, to know which board is the current one)."""
     async with serving(db) as s, aiohttp.ClientSession() as http:
-        reads = 0
+        reads, builds = 0, 0
         newest = s.store.newest
 
         async def slow_newest(
             channel_id: int, limit: int, known: Sequence[Event] = ()
         ) -> list[Event]:
             nonlocal reads
-            reads += 1
-            await asyncio.sleep(0.3)  # long enough for every page to ask meanwhile
+            if limit > 1:
+                reads += 1
+                await asyncio.sleep(0.3)  # long enough for every page to ask meanwhile
             return await newest(channel_id, limit, known)
 
+        def counted_build(read: boards.Read, language: str | None) -> boards.Board:
+            nonlocal builds
+            builds += 1
+            return build(read, language)
+
+        build = boards.build
+        monkeypatch.setattr(boards, "build", counted_build)
         s.store.newest = slow_newest  # type: ignore[method-assign]
         async with contextlib.AsyncExitStack() as stack:
             streams = await asyncio.gather(
                 *(stack.enter_async_context(http.get(s.page + "/live")) for _ in range(12))
             )
-            boards = await asyncio.gather(*(read_board(stream) for stream in streams))
-        assert all("3<span" in board for board in boards)
-        assert reads == 1
+            boards_read = await asyncio.gather(*(read_board(stream) for stream in streams))
+        assert all("3<span" in board for board in boards_read)
+        assert (reads, builds) == (1, 1)
 
 
 async def test_the_undo_of_an_import_change_reads_as_what_it_put_back(

@@ -114,3 +114,25 @@ def test_a_redo_brings_back_what_it_puts_back(shipped_catalogs: None) -> None:
         assert change_text(redo, True) == ("rehacer", "Bo recuperado")
     created = dataclasses.replace(redo, action="character create")
     assert change_text(created, True) == ("character create", "Bo created")
+
+
+def test_the_page_reads_a_hit_and_never_the_gms_preparation(shipped_catalogs: None) -> None:
+    """A hit that changed nothing the players see reads as a hit, without numbers; a change to
+    a monster still behind the GM's screen reads as only that, its kind and name left out."""
+    ogre = {"name": "Bridge Ogre", "build": {"rank": 2, "armor": "heavy"}, "hp_max": 30}
+    hit = Event(
+        1,
+        777,
+        "monster hit",
+        datetime(2026, 1, 1, tzinfo=UTC),
+        {"characters": {}, "monsters": {"bridge ogre": {**ogre, "hp": 20}}},
+        {"characters": {}, "monsters": {"bridge ogre": {**ogre, "hp": 18}}},
+        channel_id=3,
+    )
+    assert change_text(hit, False) == ("monster hit", "monster Bridge Ogre hit, still looks hurt")
+    hidden = {"bridge ogre": {**ogre, "hp": 30, "hidden": True}}
+    made = dataclasses.replace(
+        hit, action="monster create", before={"characters": {}, "monsters": {"bridge ogre": None}}
+    )
+    made = dataclasses.replace(made, after={"characters": {}, "monsters": hidden})
+    assert change_text(made, True) == ("behind the GM's screen", "")

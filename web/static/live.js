@@ -8,7 +8,9 @@
   const status = document.getElementById("status");
   function times() {
     for (const t of board.querySelectorAll("time[datetime]")) {
-      t.textContent = new Date(t.dateTime).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      // In the page's language (a Spanish page reads 22:25, whatever the browser's own).
+      const lang = document.documentElement.lang || undefined;
+      t.textContent = new Date(t.dateTime).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
     }
   }
   function live(on) {
