@@ -208,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the interpreter's lock to hand its rows over: while the event loop is busy it waits up
     # to the switch interval for it, 5 ms by default, at each statement of a change that
     # other changes queue behind. A shorter wait keeps a busy bot's changes flowing
-    # (docs/benchmarks.md, "The switch interval").
+    # (docs/benchmarks.md, "The store on aiosqlite").
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         asyncio.run(run(settings, sync=args.command == "sync", guild_id=guild_id))
