@@ -68,6 +68,8 @@ class SqliteTx(Counted):
         return rows[0] if rows else None
 
     async def fetchvalues(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        # The connection's rows are `dict_row`s (one factory for every call): their values, in
+        # the SELECT's order.
         return [tuple(row.values()) for row in await self.fetchall(sql, *args)]
 
     async def execute(self, sql: str, *args: Any) -> None:
