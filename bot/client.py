@@ -19,6 +19,7 @@ from bot.contexts import SERVER_INSTALL, SERVER_ONLY
 from bot.health import DATABASE_TIMEOUT, HealthServer
 from bot.metrics import Metrics
 from bot.outages import Outages
+from bot.roll_writer import RollWriter
 from bot.settings import Settings
 from bot.translator import CatalogTranslator
 from bot.tree import TablekeeperTree
@@ -29,7 +30,6 @@ from lang.catalogs import load
 from pictures.painter import Painter
 from store import Store
 from store.errors import DatabaseOutage
-from store.roll_writer import RollWriter
 from web.server import WebServer
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Where `/import` reads and checks a file (`store.import_file.read_export`): a worker process of
+"""Where `/import` reads and checks a file (`exports.reading.read_export`): a worker process of
 its own, so that the bot's event loop and interpreter lock stay the other channels' while a file
 of 10 MiB is read.
 
@@ -18,8 +18,8 @@ import multiprocessing
 import os
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
+from exports.reading import read_export
 from lang import install, speaking
-from store.import_file import read_export
 from table.imported import Imported
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """Keeping a command's rolls in the channel's roll log, for `/dice report`: after its reply
-has gone out, handed to the bot's writer (`store.roll_writer`), which writes them within a
+has gone out, handed to the bot's writer (`bot.roll_writer`), which writes them within a
 second, off the reply's path.
 
 Only where a table can be: a server channel of a server that installed the bot (a DM, or a

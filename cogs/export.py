@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from datetime import UTC, datetime
 
@@ -11,13 +12,18 @@ from discord.ext import commands
 
 from cogs._reply import private, reply
 from cogs._shared import bot_of, require_gm, table_channel_id
+from exports.document import BYTES_MAX, export_document, export_key, fit, is_empty
 from lang import N_, _, n_
 from rules.errors import RulesError
-from store.export import export_bytes, export_document, export_key, is_empty, signed
 
 NOTHING = N_(
     "Nothing to export here yet: this channel has no characters, monsters, changed settings,"
     " history or rolls"
+)
+TOO_LARGE = N_(
+    "This channel's export would be over the {most} MiB Discord lets a bot upload, even without"
+    " its rolls: its history is too long. Keep fewer changes (`/settings set history_keep:`); the"
+    " older ones go as the next changes are saved, then export again"
 )
 
 
@@ -39,7 +45,12 @@ class Export(commands.Cog):
             raise RulesError(_(NOTHING))
         now = datetime.now(UTC)
         key = export_key(bot_of(interaction).settings.token)
-        data = export_bytes(signed(export_document(table, events, now, rolls), key))
+        document = export_document(table, events, now, rolls)
+        # Off the event loop: a file near the limit is written more than once to fit.
+        fitted = await asyncio.to_thread(fit, document, key, BYTES_MAX)
+        if fitted is None:
+            raise RulesError(_(TOO_LARGE, most=BYTES_MAX // 2**20))
+        data, left_out = fitted
         name = f"tablekeeper-{channel_id}-{now:%Y%m%d-%H%M%S}.json"
         summary = _(
             "This channel's table: {characters}, {monsters}, settings, clock and {changes}.",
@@ -47,9 +58,18 @@ class Export(commands.Cog):
             monsters=n_("{n} monster", "{n} monsters", len(table.monsters)),
             changes=n_("{n} change", "{n} changes", len(events)),
         )
-        if rolls:
+        if len(rolls) > left_out:
             summary += " " + n_(
-                "And {n} roll of its dice.", "And {n} rolls of its dice.", len(rolls)
+                "And {n} roll of its dice.", "And {n} rolls of its dice.", len(rolls) - left_out
+            )
+        if left_out:
+            summary += " " + n_(
+                "The oldest {n} roll is left out: with it, the file would be over the {most} MiB"
+                " Discord lets a bot upload.",
+                "The oldest {n} rolls are left out: with them, the file would be over the {most}"
+                " MiB Discord lets a bot upload.",
+                left_out,
+                most=BYTES_MAX // 2**20,
             )
         await reply(interaction, summary, files=[discord.File(io.BytesIO(data), filename=name)])
 

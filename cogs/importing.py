@@ -2,7 +2,7 @@
 a channel that has a table is replaced only after a confirmation.
 
 The file is refused by the size its attachment declares before a byte is downloaded, then read,
-checked and made into the rows it will be logged as (`store.import_file`) in a worker process
+checked and made into the rows it will be logged as (`exports.reading`) in a worker process
 (`cogs._checker`), so the bot's other channels keep their speed meanwhile. A confirmation holds
 those rows in memory for its minute (a file is no custom_id): about the file's size, for at
 most HELD_MAX prompts at once and one a channel (a newer prompt forgets the older: its buttons
@@ -27,6 +27,8 @@ from cogs._checker import Checker
 from cogs._confirm import ANSWER, CONFIRM_SECONDS, ConfirmButton, PromptTimers, ask
 from cogs._reply import private, reply, update
 from cogs._shared import GM_ONLY, bot_of, read_table, require_gm, table_channel_id
+from exports.document import export_key
+from exports.reading import check_size
 from lang import N_, _
 from render.importing import (
     import_cancelled_embed,
@@ -35,8 +37,6 @@ from render.importing import (
     replace_embed,
 )
 from rules.errors import RulesError
-from store.export import export_key
-from store.import_file import check_size
 from store.import_write import TableThere
 from table.imported import Imported
 from table.model import Forbidden, Table

@@ -31,6 +31,7 @@ JOBS = {
     "bot": "the Discord process: client, command tree and its error\n"
     "handler, acknowledgement, settings, health, metrics, CLI tools",
     "web": "the table's live web page:\nits own server, templates, events",
+    "exports": "the export file: written and signed,\nread back, checked, upgraded",
     "render": "Discord embeds and views\nfrom the table's state",
     "pictures": "charts as PNG and alt text,\ndrawn off the event loop",
     "store": "SQLite and PostgreSQL, one\ntransaction per change, the log",

@@ -5,10 +5,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Literal
 
-from lang import N_, _, words
+from lang import N_, _
 
 from rules.dice import OpenEndedRoll, chance_at_least
 from rules.errors import NoSaveError, RulesError
@@ -82,10 +81,8 @@ def points_of_failure(total: int, difficulty: int, per: int) -> int:
     return -((total - difficulty) // per)  # ceil((difficulty − total) / per)
 
 
-@lru_cache(maxsize=8192)
 def success_probability(bonus: int, difficulty: int, ties_succeed: bool = False) -> Fraction:
-    """Exact P(open-ended d100 + bonus beats difficulty); a tie counts when `ties_succeed`.
-    Kept for at most 8,192 sets of numbers."""
+    """Exact P(open-ended d100 + bonus beats difficulty); a tie counts when `ties_succeed`."""
     needed = difficulty - bonus if ties_succeed else difficulty - bonus + 1
     return chance_at_least(needed)
 
@@ -220,7 +217,7 @@ def resolve(
     if per is not None:
         _check_per(per)
     pieces, bonus, odds = _working(
-        kind, level, stat, kin, special, mod, difficulty.value, ties_succeed, words()
+        kind, level, stat, kin, special, mod, difficulty.value, ties_succeed
     )
     total = roll.total + bonus
     success = total >= difficulty.value if ties_succeed else total > difficulty.value
@@ -251,10 +248,6 @@ def _others(kind: SaveKind, stat: int, kin: int, special: int, mod: int) -> Piec
     )
 
 
-# A save's working depends on its numbers and the reader's language, never on the dice: kept
-# for the same save rolled again (ints already checked, an enum, the translations in force;
-# `typed`, so a value is never taken for another of another type that equals it).
-@lru_cache(maxsize=4096, typed=True)
 def _working(
     kind: SaveKind,
     level: int,
@@ -264,11 +257,8 @@ def _working(
     mod: int,
     difficulty: int,
     ties_succeed: bool,
-    language: object,
 ) -> tuple[Pieces, int, float]:
-    """The bonus's pieces (named in the reader's language), the bonus, and the odds: kept for
-    at most 4,096 saves."""
-    # The pieces are shown as they are: named in the reader's language here.
+    """The bonus's pieces (named in the reader's language), the bonus, and the odds."""
     level_piece = _("Level {level}", level=level)
     others = _others(kind, stat, kin, special, mod)
     pieces = ((level_piece, sr_bonus(level)), *((_(n), v) for n, v in others if v != 0))

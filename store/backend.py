@@ -1,20 +1,19 @@
 """The seam between the one `Store` and a database: what differs between SQLite and PostgreSQL
-(connecting, placeholders, running a transaction, the per-channel lock, migrations) lives
-behind these two protocols; the SQL the store writes is the same for both.
-
-A transaction is a `Body`: a coroutine function of a `Tx`, which awaits its statements one by
-one. The backend begins the transaction, runs the body, and commits when it returns or rolls
-back if it raises."""
+(connecting, placeholders, transactions, the channel's lock, migrations) lives behind these two
+protocols. A transaction is a `Body`, a coroutine function of a `Tx`: the backend commits when it
+returns, and rolls back if it raises."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from store.errors import StoreError
 
 Row = dict[str, Any]
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 class Tx(Protocol):
@@ -27,8 +26,7 @@ class Tx(Protocol):
     async def fetchall(self, sql: str, *args: Any) -> list[Row]: ...
 
     async def fetchvalues(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        """Rows as bare tuples in the order the SELECT names its columns: for rows decoded
-        straight into values (no dict built only to be taken apart again)."""
+        """Rows as tuples in the SELECT's column order (no dict built to be taken apart)."""
         ...
 
     async def execute(self, sql: str, *args: Any) -> None: ...
@@ -43,15 +41,13 @@ class Backend(Protocol):
     watcher: Callable[[bool], None] | None
 
     async def read(self, body: Body[R], *, single: bool = False) -> R:
-        """Run `body` in a transaction that sees one consistent snapshot and writes nothing.
-        `single`: `body` sends one statement, which is a snapshot by itself, so it runs without
-        BEGIN and COMMIT (a round trip each, saved); a second statement is refused."""
+        """Run `body` on one snapshot, writing nothing. `single`: one statement, its own
+        snapshot, so no BEGIN and COMMIT (a round trip each); a second is refused."""
         ...
 
     async def write(self, channel_id: int, body: Body[R]) -> R:
-        """Run `body` in one transaction that holds the channel's lock from its start to its
-        commit, so two changes to a channel (from this process or another) never interleave.
-        It commits when `body` returns, and rolls back if anything in it raises."""
+        """Run `body` in one transaction holding the channel's lock to its commit, so two
+        changes to a channel, from any processes, never interleave."""
         ...
 
     async def close(self) -> None: ...
@@ -67,3 +63,14 @@ class Counted:
         self._sent += 1
         if self._single and self._sent > 1:
             raise StoreError("A read of one statement sent a second")
+
+
+def moment(at: Any) -> datetime:
+    """A time as the database gives it: SQLite's ISO text, PostgreSQL's datetime."""
+    return datetime.fromisoformat(at) if isinstance(at, str) else at
+
+
+def batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """`items` in slices of `size`: the rows one statement writes."""
+    for at in range(0, len(items), size):
+        yield items[at : at + size]

@@ -1,12 +1,9 @@
-"""The change feed: which channels changed, as their changes commit, for an open web page to
-follow (web/). (A change itself is one transaction of the store's: `Store.apply` and the like.)
+"""The change feed: which channels' changes committed, for an open web page to follow (web/).
 
-On SQLite (one process) the backend says so itself after each commit (`SqliteBackend.committed`).
-On PostgreSQL every change logs an event, whose insert NOTIFYs `tablekeeper_changes` with its
-channel's id (migration V15): delivered on commit to every listening process, so a page served
-by one bot process follows the changes made by all of them. The listening connection is its
-own (not the pool's); when it is lost it is opened again, backing off, and then every channel
-is said to have changed (None): whatever was missed meanwhile is caught up."""
+On SQLite (one process) the backend tells it after each commit. On PostgreSQL each event's
+insert NOTIFYs its channel (migration V15), so a page follows every bot process's changes, on a
+listening connection of its own; lost, it is opened again, and then every channel is said to
+have changed (None), so nothing missed meanwhile stays missed."""
 
 from __future__ import annotations
 
@@ -37,8 +34,7 @@ class ChangeFeed:
 
     @classmethod
     async def open(cls, store: Store, url: str, told: Told) -> ChangeFeed:
-        """Start following `store`'s changes (`url`: its database, for PostgreSQL's own
-        listening connection)."""
+        """Follow `store`'s changes (`url`: its PostgreSQL database, listened to)."""
         feed = cls(store, told, url)
         if isinstance(store.backend, SqliteBackend):
             store.backend.committed.append(told)

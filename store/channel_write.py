@@ -124,14 +124,8 @@ async def _save_server(tx: Executes, after: Table, names: Iterable[str]) -> None
     if after.guild_id is None:
         raise StoreError("Server settings need a server")
     row = dict(zip(codec.SERVER_COLUMNS, codec.server_row(after), strict=True))
-    columns = ["guild_id", *(n for n in codec.SERVER_COLUMNS if n in set(names))]
-    updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
-    await tx.execute(
-        f"INSERT INTO guild_settings ({', '.join(columns)})"
-        f" VALUES ({', '.join('?' * len(columns))})"
-        f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
-        *(row[c] for c in columns),
-    )
+    columns = ("guild_id", *(n for n in codec.SERVER_COLUMNS if n in set(names)))
+    await tx.execute(_upsert_sql("guild_settings", columns, ("guild_id",)), *map(row.get, columns))
 
 
 def _upsert_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:

@@ -1,22 +1,16 @@
-"""The reads behind `/party chart`: the channel's party and the part of its log the chart
-covers (`table.fatigue_series` says what that is and builds the series).
-
-Never more than the channel keeps (`history_keep`, the newest changes). First a light read of
-the kept changes (ids, actions, clocks: only a Long Rest's snapshot), to find where the chart
-begins; then the changes after that, whole, kept as read (`ChartRows`: their JSON undecoded).
-Decoding the snapshots and building the series (`series_of`) never run on the event loop:
-100,000 kept changes take a second or more. `/party chart` has the picture's worker process
-build it (`pictures.painter.Recipe`), off the bot's interpreter lock.
+"""The reads behind `/party chart`: a light read of the kept changes (only a Long Rest's snapshot)
+finds where the chart begins (`table.fatigue_series`), then the changes after it are read as rows.
+Decoding them into the series (`series_of`) takes a second for 100,000 changes, so it runs in the
+picture's worker process, never on the event loop.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from store.backend import Backend, Tx
+from store.backend import Backend, Tx, moment
 from store.channel_read import load_channel
 from store.events import EVENT_COLUMNS, event_from_row
 from table.fatigue_series import (
@@ -46,7 +40,6 @@ def _mark(row: dict[str, Any]) -> Mark:
     rested = row["rested"]
     if isinstance(rested, str):
         rested = json.loads(rested)
-    at = row["created_at"]  # SQLite keeps it as text, PostgreSQL as a time
     return Mark(
         id=row["id"],
         action=row["action"],
@@ -54,14 +47,13 @@ def _mark(row: dict[str, Any]) -> Mark:
         seq=row["seq"] or 0,
         standing=row["undone_by"] is None and row["undoes"] is None,
         rested=None if rested is None else rested_keys(rested),
-        at=datetime.fromisoformat(at) if isinstance(at, str) else at,
+        at=moment(row["created_at"]),
     )
 
 
 @dataclass(frozen=True)
 class ChartRows:
-    """What a fatigue chart is built from: the table now, and the changes after the chart's
-    start as read (newest first; each row's values in `EVENT_COLUMNS` order, JSON undecoded)."""
+    """The table now, and the changes after the chart's start as read (`EVENT_COLUMNS`)."""
 
     now: Table
     values: list[tuple[Any, ...]]
@@ -79,22 +71,15 @@ def series_of(rows: ChartRows) -> FatigueSeries:
 async def chart_rows(
     backend: Backend, channel_id: int, guild_id: int | None, since: str, character: str | None
 ) -> ChartRows:
-    """`Store.fatigue_chart_rows`."""
+    """`Store.fatigue_chart_rows`, on one snapshot."""
 
-    async def marks(tx: Tx) -> tuple[Table, list[dict[str, Any]]]:
+    async def body(tx: Tx) -> ChartRows:
         table = (await load_channel(tx, channel_id, guild_id, PARTY)).table
         keep = table.settings.history_keep
-        return table, await tx.fetchall(_MARKS, LONG_REST, channel_id, keep)
+        marks = [_mark(row) for row in await tx.fetchall(_MARKS, LONG_REST, channel_id, keep)]
+        key = None if character is None else table.get(character).key
+        start = chart_start(marks, since, table.clock, keep, key)
+        values = await tx.fetchvalues(_AFTER, channel_id, start.after_id, keep)
+        return ChartRows(table, values, start, since, character)
 
-    table, rows = await backend.read(marks)
-    keep = table.settings.history_keep
-    key = None if character is None else table.get(character).key
-    start = chart_start([_mark(row) for row in rows], since, table.clock, keep, key)
-
-    async def changes(tx: Tx) -> tuple[Table, list[tuple[Any, ...]]]:
-        # The table again, in the same snapshot as the changes it is walked back through.
-        now = (await load_channel(tx, channel_id, guild_id, PARTY)).table
-        return now, await tx.fetchvalues(_AFTER, channel_id, start.after_id, keep)
-
-    now, values = await backend.read(changes)
-    return ChartRows(now, values, start, since, character)
+    return await backend.read(body)

@@ -2,14 +2,12 @@
 
 
 class StoreError(Exception):
-    """The store can't be opened or used as asked (a bad URL, a migration file changed since it
-    was applied, a function that moved channels); str(error) is one line telling the operator
-    what to do."""
+    """The store can't be opened or used as asked; str(error) tells the operator what to do."""
 
 
 class AlreadyApplied(Exception):
-    """This interaction's change is in the store already (Discord delivered it twice): nothing
-    was written this time. `action` names the change, `event_id` is its event."""
+    """This interaction's change is stored already (Discord delivered it twice): nothing was
+    written this time. `action` names the change, `event_id` is its event."""
 
     def __init__(self, interaction_id: int, event_id: int, action: str) -> None:
         super().__init__(f"interaction {interaction_id} was applied already as event {event_id}")
@@ -17,38 +15,34 @@ class AlreadyApplied(Exception):
 
 
 class DatabaseOutage(StoreError):
-    """The database could not do what was asked, for a reason outside the bot that passes by
-    itself or that whoever runs the bot can fix: `reason` names which, for logs and metrics.
-    Raised by the backends (`store.faults.watched`) in place of the driver's own error."""
+    """The database can't do what was asked, for a reason outside the bot (`store.faults`);
+    `reason` names which, for logs and metrics."""
 
     reason = "outage"
     maybe_saved = False  # a change's outcome is unknown (its COMMIT was sent, no answer came)
 
 
 class DatabaseUnreachable(DatabaseOutage):
-    """The database can't be reached right now (a server down or restarting, a connection
-    refused or lost, no connection free in time, a file locked by another process for too
-    long): nothing was written; trying again in a moment may work."""
+    """Down, restarting, refusing or losing connections, all connections busy, or locked by
+    another process too long: nothing was written; a moment later may work."""
 
     reason = "unreachable"
 
 
 class ChangeOutcomeUnknown(DatabaseUnreachable):
-    """The connection was lost after a change's COMMIT was sent and before its answer came:
-    the change may or may not be saved (its event, with its interaction id, says which)."""
+    """The connection was lost between a change's COMMIT and its answer: its event (with its
+    interaction id) says whether it was saved."""
 
     maybe_saved = True
 
 
 class DatabaseFull(DatabaseOutage):
-    """The disk that holds the database is full: no change is saved until space is freed;
-    reads go on working."""
+    """The database's disk is full: no change is saved until space is freed; reads work."""
 
     reason = "disk_full"
 
 
 class DatabaseReadOnly(DatabaseOutage):
-    """The database can't be written (its file became read-only, or the server only reads):
-    no change is saved until that is undone; reads go on working."""
+    """The database can't be written (a read-only file or server): reads work."""
 
     reason = "read_only"

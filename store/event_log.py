@@ -1,22 +1,17 @@
-"""The event log: each change written as one event (the table as it became, exactly what
-changed, who changed it and through which interaction), and each channel's log kept within its
-`history_keep` setting.
-
-Each event is numbered within its channel (`seq`: 1, 2, …), so "is this change among the last N
-the channel keeps?" is a comparison, not a count. It also records the characters and monsters
-(and the turn order) it touched (`event_keys`), so `/undo` finds a later change to the same one
-by an index lookup instead of decoding every later event. Every PRUNE_EVERY-th event of a
-channel deletes what lies past the edge, so no single command pays for pruning more than once
-in a while.
+"""The event log: each change logged as one event (what changed, who changed it, through which
+interaction), numbered within its channel (`seq`), so "among the last N kept?" is a comparison,
+not a count. What it touched goes in `event_keys`, so `/undo` finds a later change to the same
+character by an index lookup. Every PRUNE_EVERY-th event trims what lies past `history_keep`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from store.backend import Tx
+from store.backend import Tx, batches
 from table.event import Event
 from table.model import Table
 from table.snapshot import INITIATIVE, Snapshot
@@ -63,17 +58,12 @@ _LOG_WITH_KEYS = (
 )
 
 
-HeldWrite = tuple[str, tuple[Any, ...]]  # a statement and its arguments
-
-
 class HeldWrites:
-    """Row writes held back (PostgreSQL) to go out in the event's own statement, each a
-    data-modifying WITH before it: PostgreSQL runs them all, on one snapshot, as one
-    statement, and checks their foreign keys at its end (a new channel's row, then rows that
-    need it, in one go). None of them reads what another writes: each is to its own row."""
+    """Row writes held back (PostgreSQL) to go out as data-modifying WITHs of the event's own
+    statement: one round trip, foreign keys checked at its end. Each writes its own row."""
 
     def __init__(self) -> None:
-        self.writes: list[HeldWrite] = []
+        self.writes: list[tuple[str, tuple[Any, ...]]] = []
 
     async def execute(self, sql: str, *args: Any) -> None:
         self.writes.append((sql, args))
@@ -91,9 +81,8 @@ async def log_change(
     *,
     held: HeldWrites | None = None,
 ) -> Event:
-    """Log one change (the table as it became, and exactly what changed, and the Discord
-    interaction that made it, if any); returns the event. With `held` (PostgreSQL): the
-    change's row writes and its `event_keys` go in the same statement, one round trip."""
+    """Log one change and its keys; with `held` (PostgreSQL), the change's row writes too, all in
+    one statement."""
     channel_id = after.channel_id
     keys = touched_keys(old, new)
     values = (
@@ -118,23 +107,30 @@ async def log_change(
         row = await tx.fetchone(_LOG + " RETURNING id, seq", *values)
     assert row is not None  # RETURNING gives the one row inserted
     event_id, seq = int(row["id"]), int(row["seq"])
-    if keys:
-        rows: list[Any] = []
-        for part, key in keys:
-            rows += [channel_id, part, key, event_id]
-        await tx.execute(
-            "INSERT INTO event_keys (channel_id, part, key, event_id) VALUES "
-            + ", ".join(["(?, ?, ?, ?)"] * len(keys)),
-            *rows,
-        )
+    await insert_keys(tx, [(channel_id, part, key, event_id) for part, key in keys])
     if seq % PRUNE_EVERY == 0:
         await prune(tx, channel_id, seq - after.settings.history_keep)
     return Event(event_id, actor_id, action, now, old, new, channel_id, after.clock, seq=seq)
 
 
+async def insert_keys(tx: Tx, rows: Sequence[tuple[int, str, str, int]]) -> None:
+    """`event_keys` rows: (channel id, part, key, event id)."""
+    for batch in batches(rows, 1000):  # 4,000 parameters, within both databases' bound
+        marks = ", ".join(["(?, ?, ?, ?)"] * len(batch))
+        values = (value for row in batch for value in row)
+        await tx.execute(
+            f"INSERT INTO event_keys (channel_id, part, key, event_id) VALUES {marks}", *values
+        )
+
+
+async def mark_undo(tx: Tx, undo_id: int, target_id: int) -> None:
+    """Link an undo and the change it took back, both ways."""
+    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target_id, undo_id)
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo_id, target_id)
+
+
 async def prune(tx: Tx, channel_id: int, edge: int) -> None:
-    """Delete the channel's events numbered `edge` or below, except those an undo still kept
-    points at (they go with it, later)."""
+    """Delete the channel's events numbered `edge` or below, but those a kept undo points at."""
     if edge < 1:
         return
     await tx.execute(

@@ -1,15 +1,13 @@
-"""Reading the event log: `events` rows as `table.event.Event`s (SQLite stores times and JSON as
-text, PostgreSQL not), and the pages of history /history shows."""
+"""Reading the event log back: `events` rows as `table.event.Event`s, and /history's pages."""
 
 from __future__ import annotations
 
 import functools
 import json
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from typing import Any
 
-from store.backend import Tx
+from store.backend import Tx, moment
 from store.errors import StoreError
 from table.event import Event
 from table.undo import REDO_ACTION
@@ -31,11 +29,9 @@ EVENT_COLUMNS = (
     "undoes",
     "seq",
 )
-# What an undo took back, and what a redo put back again: the action of the change at the end
-# of its chain of undo links (an undo of a redo took back what the redo put back, which is what
-# that redo's undo took back, ...), read through the links' indexes (`events_undoes`,
-# `events_undone_by`); none for any other change, or where retention broke the chain. Fixed
-# once the undo or redo is logged. An expression over a row of `events` (not renamed).
+# What an undo took back, or a redo put back: the action at the end of its chain of undo links
+# (an undo of a redo took back what that redo's undo took back, ...), through the links'
+# indexes; none for other changes, or where retention broke the chain.
 UNDID = (
     f"CASE WHEN undoes IS NOT NULL OR action = '{REDO_ACTION}' THEN ("
     "WITH RECURSIVE chain(id, action, n) AS ("
@@ -59,8 +55,7 @@ def _check(limit: int) -> None:
 async def read_page(
     tx: Tx, channel_id: int, limit: int, before_id: int | None, after_id: int | None
 ) -> tuple[Event, ...]:
-    """`limit` of the channel's events: the newest, or those right before `before_id`, or
-    right after `after_id` (nearest it first), in the order read (`Store.history` sorts)."""
+    """`Store.history`'s page, unsorted (after `after_id`: nearest it first)."""
     _check(limit)
     where, args = ["channel_id = ?"], [channel_id]
     if before_id is not None:
@@ -78,9 +73,8 @@ async def read_page(
     return tuple(map(event_from_values, await tx.fetchvalues(sql, *args, limit)))
 
 
-# The channel's newest events from one known onward, newest first: in full those newer than
-# the newest known (the first parameter), only their ids and undo links for the rest (an event
-# never changes after it is logged but for those links: `read_newest`).
+# The channel's events from the oldest known on, newest first: in full those newer than the
+# newest known, only their undo links for the rest (all an event changes after it is logged).
 _LINKS = ("id", "undone_by", "undoes")
 _LINKS_AT = tuple(_READ.index(c) for c in _LINKS)
 _NEWEST_SINCE = (
@@ -94,12 +88,8 @@ _NEWEST_SINCE = (
 async def read_newest(
     tx: Tx, channel_id: int, limit: int, known: Sequence[Event]
 ) -> tuple[Event, ...] | None:
-    """The channel's newest `limit` events, newest first, as `read_page` reads them; `known`, an
-    earlier answer (newest first), is used again where it still holds: then only the events
-    logged since are read in full, and of the known only their undo links (which an undo or a redo
-    sets on older events). Known events gone (an undone import takes its history away), or
-    changed, or one come among them: None, and the page is to be read whole (one statement
-    here: `Store.newest` reads it without a transaction)."""
+    """`Store.newest` in one statement; None when `known` no longer holds (an event gone, or
+    one come among them): the page is then read whole."""
     _check(limit)
     if not known:
         return None
@@ -120,15 +110,12 @@ async def read_log(tx: Tx, channel_id: int) -> list[Event]:
 
 
 def event_from_row(row: Mapping[str, Any]) -> Event:
-    """An `events` row as an Event (SQLite stores times and JSON as text, PostgreSQL not)."""
-    created_at = row["created_at"]
-    if isinstance(created_at, str):
-        created_at = datetime.fromisoformat(created_at)
+    """An `events` row as an Event."""
     return Event(
         id=row["id"],
         actor_id=row["actor_id"],
         action=row["action"],
-        created_at=created_at,
+        created_at=moment(row["created_at"]),
         before=json.loads(row["before"]),
         after=json.loads(row["after"]),
         channel_id=row["channel_id"],
@@ -141,8 +128,7 @@ def event_from_row(row: Mapping[str, Any]) -> Event:
 
 
 def event_from_values(values: tuple[Any, ...]) -> Event:
-    """A row of `EVENT_COLUMNS` and `undid` as an Event, decoded once per stored version of the row
-    (`_decoded_event`). Events are shared, so never changed by their readers."""
+    """A row of `EVENT_COLUMNS` and `undid` as an Event, shared (never changed by readers)."""
     try:
         return _decoded_event(values)
     except TypeError:  # a value that can't be a key (JSON a driver decoded already)
@@ -154,9 +140,6 @@ EVENTS_DECODED_MAX = 1024  # a hundred pages of ten
 
 @functools.lru_cache(maxsize=EVENTS_DECODED_MAX)
 def _decoded_event(values: tuple[Any, ...]) -> Event:
-    """An event's row decoded, once per stored version: at most 1,024 events
-    (EVENTS_DECODED_MAX; the least recently read forgotten first), about 6 KB each for a change
-    to one character. A page of history is read again after every change to its channel, its
-    older lines unchanged, and decoding is most of reading it (docs/benchmarks.md, "Decoded
-    once")."""
+    """Decoded once per stored version, at most 1,024 kept: a page of history is read again
+    after every change, its older lines unchanged, and decoding is most of reading it."""
     return event_from_row(dict(zip(_READ, values, strict=True)))

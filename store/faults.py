@@ -1,11 +1,9 @@
-"""Which of a database driver's failures are outages, said as the store's own errors.
+"""Which of a database driver's failures are outages, raised as the store's own errors.
 
-A backend's `read` and `write` are `watched`: a failure that means the database can't be
-reached right now, its disk is full, or it can't be written is raised as `DatabaseUnreachable`,
-`DatabaseFull` or `DatabaseReadOnly` (`store.errors`), the driver's error as its cause; any
-other failure passes unchanged. A call that reached the database tells the backend's `watcher`,
-if one is set (`Store.watch`), whether it wrote: whoever counts an outage learns from it that
-the outage is over. Nothing here knows of Discord.
+A backend's `read` and `write` are `watched`: a database that can't be reached, whose disk is
+full or that can't be written raises `DatabaseUnreachable`, `DatabaseFull` or `DatabaseReadOnly`
+(the driver's error as its cause); any other failure passes unchanged. A call that reached the
+database tells the backend's `watcher` (`Store.watch`): that is how an outage's end is noticed.
 """
 
 from __future__ import annotations
@@ -30,13 +28,6 @@ P = ParamSpec("P")
 R = TypeVar("R")
 W = TypeVar("W", bound="Watched")
 
-# SQLite's primary result codes (an extended code keeps its primary one in its low byte).
-SQLITE_BUSY = 5  # another connection holds the lock, past the busy timeout
-SQLITE_LOCKED = 6
-SQLITE_READONLY = 8
-SQLITE_IOERR = 10
-SQLITE_FULL = 13
-SQLITE_CANTOPEN = 14
 # PostgreSQL's SQLSTATEs: the server is going away or not taking connections (57P01-57P03),
 # a statement was cancelled by a timeout or an admin (57014), too many connections (53300);
 # its disk is full (53100); it only reads (25006: a standby, or default_transaction_read_only).
@@ -56,9 +47,8 @@ NETWORK = {
 
 
 class Watched:
-    """What a backend holds for `watched`: its database's files, if it has any, whose being
-    writable says whether a failed write met a read-only file; and the watcher told of each
-    call that reached the database (`True` for a change)."""
+    """What `watched` reads of a backend: its database's files (is a failed write's file
+    read-only?) and the watcher told of each call that reached the database (True: a change)."""
 
     files: tuple[str, ...] = ()
     watcher: Callable[[bool], None] | None = None
@@ -94,8 +84,7 @@ def sqlite_files(path: str) -> tuple[str, ...]:
 
 
 def outage_of(error: BaseException, files: tuple[str, ...] = ()) -> DatabaseOutage | None:
-    """The outage `error` (or what it was raised while handling) is, or None. `files`: the
-    SQLite database's files, checked when it failed with an I/O error."""
+    """The outage `error` (or what it was raised from or while handling) is, or None."""
     for cause in _chain(error):
         found = _sqlite(cause, files) or _postgres(cause) or _network(cause)
         if found is not None:
@@ -104,9 +93,8 @@ def outage_of(error: BaseException, files: tuple[str, ...] = ()) -> DatabaseOuta
 
 
 def commit_lost(error: BaseException) -> ChangeOutcomeUnknown | None:
-    """Whether a change's failure after its COMMIT was sent (PostgreSQL) leaves its outcome
-    unknown: the connection was lost before the answer came. Any answer (a refusal, or the
-    server's word that it is shutting down) says it was not saved: then None."""
+    """A COMMIT whose connection was lost before its answer came (PostgreSQL): the change's
+    outcome is unknown. Any answer at all (even a shutdown's) says it was not saved: None."""
     lost = getattr(error, "sqlstate", None) in PG_LOST or isinstance(
         error, ConnectionError | TimeoutError
     )
@@ -114,8 +102,8 @@ def commit_lost(error: BaseException) -> ChangeOutcomeUnknown | None:
 
 
 def _chain(error: BaseException) -> Iterator[BaseException]:
-    """`error`, then what it was raised from or while handling: SQLite rolls a whole transaction
-    back on a full disk, so the savepoint's own rollback then fails, with the cause behind it."""
+    """`error`, then its causes: on a full disk SQLite rolls the whole transaction back, so a
+    savepoint's own rollback then fails, the cause behind it."""
     seen: set[int] = set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
@@ -128,22 +116,21 @@ def _sqlite(error: BaseException, files: tuple[str, ...]) -> DatabaseOutage | No
     if not isinstance(error, sqlite3.Error):
         return None
     code = getattr(error, "sqlite_errorcode", None)
-    primary = None if code is None else code & 0xFF
+    primary = None if code is None else code & 0xFF  # an extended code's low byte
     what = f"SQLite: {error}"
-    if primary == SQLITE_FULL:
+    if primary == sqlite3.SQLITE_FULL:
         return DatabaseFull(what)
-    if primary == SQLITE_READONLY:
+    if primary == sqlite3.SQLITE_READONLY:
         return DatabaseReadOnly(what)
-    if primary in (SQLITE_BUSY, SQLITE_LOCKED):
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):  # past the busy timeout
         return DatabaseUnreachable(what)
-    if primary in (SQLITE_IOERR, SQLITE_CANTOPEN) and _read_only(files):
+    if primary in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN) and _read_only(files):
         return DatabaseReadOnly(f"{what} (the database file can't be written)")
     return None
 
 
 def _read_only(files: tuple[str, ...]) -> bool:
-    """Whether one of the database's files is there but can't be written now: made read-only
-    (for root too, by the immutable flag), or on a file system remounted read-only."""
+    """A database file there but not writable now (read-only, immutable, or remounted so)."""
     return any(os.path.exists(f) and not os.access(f, os.W_OK) for f in files)
 
 
@@ -162,9 +149,8 @@ def _postgres(error: BaseException) -> DatabaseOutage | None:
 
 
 def _network(error: BaseException) -> DatabaseOutage | None:
-    """A database server that can't be reached: refused, reset, timed out, not found;
-    asyncio's OSError for every address that refused (it carries no errno); asyncpg's word for
-    a connection the server ended (`_ended`)."""
+    """A server that can't be reached: refused, reset, timed out, not found (asyncio's OSError
+    for every address refused has no errno), or a connection it ended (`_ended`)."""
     if (
         isinstance(error, ConnectionError | TimeoutError | socket.gaierror)
         or (isinstance(error, OSError) and error.errno in NETWORK)
@@ -176,10 +162,9 @@ def _network(error: BaseException) -> DatabaseOutage | None:
 
 
 def _ended(error: BaseException) -> bool:
-    """asyncpg's words for a pooled connection the server ended: seen closed before the call;
-    or ended while it sat idle, its farewell read but its socket not yet seen closed, so the
-    next statement finds "another operation in progress" (the store never shares a connection
-    between two statements at once: nothing else makes it say so)."""
+    """asyncpg's words for a pooled connection the server ended: closed, or ended while idle
+    (its next statement finds "another operation in progress", which the store, never sharing
+    a connection between two statements, can't cause otherwise)."""
     name, text = type(error).__name__, str(error)
     return (name == "InterfaceError" and text == "connection is closed") or (
         name == "InternalClientError" and "another operation" in text

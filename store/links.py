@@ -1,16 +1,10 @@
 """A channel's web page link (`/table link`, `/table revoke`, web/): made, found, revoked, undone.
 
-The token in a link is never stored. Each link stores the SHA-256 of its token (what a request is
-looked up by) and a random nonce; the token is the HMAC of that nonce under a key the bot
-derives from its own secret (`link_key`), so `/table link` can show the same link again, while
-the database alone (a backup, a copy, an export) gives no page away. A token is 256 bits of
-HMAC-SHA256 over a 192-bit nonce from `secrets`.
-
-Making and revoking a link are changes to the channel like any other: one transaction that
-holds the channel's lock, logged as an event whose snapshots carry a `web` part naming the link
-by its opaque ref (`{"link": {"ref": …}}`, or None), so `/history` shows them and `/undo` takes
-them back (and `/redo` again): undoing a link revokes it, undoing a revoke brings that link
-back."""
+A token is never stored: a link keeps its token's SHA-256 (what a request is looked up by) and a
+random nonce, the token being the HMAC of that nonce under a key from the bot's secret, so
+`/table link` can show a link again while the database alone gives no page away. Making and
+revoking a link are changes like any other, logged with a `web` part naming the link by its ref,
+so `/history` shows them and `/undo` and `/redo` take them back."""
 
 from __future__ import annotations
 
@@ -43,9 +37,7 @@ _NONE_MATCHES = hashlib.sha256(b"no link").hexdigest()  # compared when nothing 
 
 
 def link_key(secret: str) -> bytes:
-    """The key tokens are made with, from the bot's own secret (its Discord token): the same
-    in every process of the bot; a new secret makes new tokens (`make_link` then makes a new
-    link, as the old one can't be shown again)."""
+    """The key tokens are made with, from the bot's secret: the same in every process."""
     return hmac.new(secret.encode(), _PURPOSE, hashlib.sha256).digest()
 
 
@@ -232,8 +224,7 @@ async def undo_link_change(
         check_player_may_undo(target, actor_id)  # says why not: it is the GM's change
     was, now = _logged_ref(target.after), _logged_ref(target.before)
     undo = await _relink(tx, current, was, now, (actor_id, interaction_id), UNDO_ACTION, at)
-    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
-    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+    await event_log.mark_undo(tx, undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), current)
 
 

@@ -1,10 +1,6 @@
 """Migrations: `store/migrations/<dialect>/V{n}__{name}.sql`, applied in order, each once, and
-recorded in `schema_version` with its name and checksum (`apply_migrations`, on whichever
-backend's transactions: `store.sqlite.migrate_sqlite`, `store.postgres.migrate_postgres`).
-
-A migration once applied is never edited (a change goes in a new one): at every start, each
-applied migration's file is checked against the checksum recorded when it was applied, and a
-changed file stops the start. Those applied before checksums were recorded get them at the first."""
+recorded in `schema_version` with its name and checksum. An applied migration is never edited (a
+change goes in a new one): a file whose checksum differs from the one recorded stops the start."""
 
 from __future__ import annotations
 
@@ -43,8 +39,7 @@ class Migration:
 
 
 def check_not_newer(found: int | None, known: int, where: str) -> None:
-    """Refuse a database whose schema is newer than the code: its new columns and rules
-    would be silently ignored, or its data overwritten by an older idea of it."""
+    """Refuse a schema newer than the code, which would ignore or overwrite what it adds."""
     if found is not None and found > known:
         raise StoreError(
             f"The database {where} has schema version {found}, newer than this Tablekeeper "
@@ -54,8 +49,7 @@ def check_not_newer(found: int | None, known: int, where: str) -> None:
 
 
 def load_migrations(dialect: str = "sqlite", directory: Path | None = None) -> list[Migration]:
-    """Every migration file of the dialect, by version; a stray or duplicate file name is an
-    error, not a skip."""
+    """Every migration file of the dialect, by version; a stray or duplicate name is an error."""
     if dialect not in _TIME:
         raise RuntimeError(f"No migrations for {dialect!r}: one of {', '.join(_TIME)}")
     found: dict[int, Migration] = {}
@@ -76,10 +70,8 @@ def load_migrations(dialect: str = "sqlite", directory: Path | None = None) -> l
 async def apply_migrations(
     transaction: Transaction, migrations: list[Migration], where: str
 ) -> list[int]:
-    """Check what was applied (a database newer than the code, or an applied file that has
-    changed since, stops here), then apply what is pending, each migration and its row in a
-    transaction of its own that first reads whether another process applied it meanwhile;
-    the versions applied now."""
+    """Check what was applied, then apply what is pending, each migration with its row in a
+    transaction that first reads whether another process was first; the versions applied."""
     files = {m.version: m for m in migrations}
 
     async def check(tx: Tx) -> set[int]:
@@ -138,8 +130,7 @@ async def apply_migrations(
 
 
 def split_statements(sql: str) -> list[str]:
-    """A script's statements, so a migration runs inside our own transaction (executescript
-    would commit first). Only parses text: it opens no database."""
+    """A script's statements, to run in our own transaction (executescript commits first)."""
     statements: list[str] = []
     buffer = ""
     for line in sql.splitlines(keepends=True):

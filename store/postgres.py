@@ -23,9 +23,7 @@ PREFIXES = ("postgresql://", "postgres://")  # Heroku-style hosts hand out postg
 # Advisory locks: a channel's is its id (the one-bigint key space); migrations take a key in
 # the two-int key space, which never collides with it.
 MIGRATION_LOCK = (0x746B, 1)  # "tk", 1
-# Seconds a read or a change waits for a connection (all in use, or the server reconnected to):
-# then it is refused as the database being unreachable, inside Discord's 3 s to answer.
-ACQUIRE_WAIT = 2.0
+ACQUIRE_WAIT = 2.0  # seconds to wait for a connection, then unreachable: within Discord's 3 s
 
 
 def is_postgres_url(url: str) -> bool:
@@ -65,9 +63,8 @@ class PostgresTx(Counted):
 
 
 async def run_postgres(conn: asyncpg.Connection, begin: str, body: Body[R]) -> R:
-    """`body` in one transaction on `conn`: `begin` (one round trip, whatever it holds), its
-    statements, COMMIT; ROLLBACK if anything raises, even while being cancelled. A COMMIT
-    whose answer never came leaves the change's outcome unknown (`commit_lost`)."""
+    """`body` in one transaction on `conn`, opened by `begin` (one round trip); ROLLBACK if
+    anything raises, even a cancellation."""
     await conn.execute(begin)
     try:
         result = await body(PostgresTx(conn))
@@ -84,16 +81,14 @@ async def run_postgres(conn: asyncpg.Connection, begin: str, body: Body[R]) -> R
 
 
 async def _end_of_use(conn: asyncpg.Connection) -> None:
-    """What the pool does as a connection comes back, instead of asyncpg's session reset (a
-    round trip on every command): nothing. The store never changes session state, its
-    channel locks are the transaction's, the migration lock is released in a `finally`, and
-    a transaction left open is rolled back by the pool itself before this runs."""
+    """Instead of asyncpg's session reset (a round trip a command): nothing, since the store
+    changes no session state and holds no lock past its transaction (the pool rolls back one
+    left open)."""
 
 
 class _FloorRetries(logging.Filter):
-    """While the server is down, asyncpg's pool tries to reconnect its one standing connection,
-    backing off, and logs each try with a traceback: the store's own outage errors say it
-    already, once as it begins and once as it ends (`bot.outages`)."""
+    """asyncpg's pool logs each try to reconnect its standing connection with a traceback: the
+    store's outage errors say it already, as it begins and ends (`bot.outages`)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not record.getMessage().startswith("Failed to restore the pool connection floor")
@@ -103,8 +98,7 @@ _FLOOR_RETRIES = _FloorRetries()
 
 
 async def create_pool(url: str, **options: Any) -> asyncpg.Pool:
-    """The store's pool (tests pass `connection_class` to count round trips): at most 10
-    connections, each keeping at most 100 prepared statements (asyncpg's default)."""
+    """The store's pool: at most 10 connections (tests pass `connection_class`)."""
     logging.getLogger("asyncpg.pool").addFilter(_FLOOR_RETRIES)  # once: the same filter
     return await asyncpg.create_pool(
         url,
@@ -124,8 +118,7 @@ class PostgresBackend(Watched):
 
     @classmethod
     async def open(cls, url: str, retry_for: float = 0.0) -> PostgresBackend:
-        """Connect, retrying with backoff for `retry_for` seconds (a database that is still
-        starting, a network that is not up yet), then migrate."""
+        """Connect, retrying for `retry_for` seconds (a server still starting), then migrate."""
         deadline = time.monotonic() + retry_for
         delay, attempt = 0.5, 1
         while True:
@@ -137,8 +130,7 @@ class PostgresBackend(Watched):
                 if left <= 0 or isinstance(error, FINAL_ERRORS):
                     raise StoreError(_connect_failure(error, retry_for)) from None
                 wait = min(delay, left)
-                # As for Discord (bot.connect): a line per attempt, so an admin waiting on a
-                # wrong port or a server still starting sees why, not a silent minute.
+                # A line per attempt, as for Discord: an admin sees why, not a silent minute.
                 log.warning(
                     "PostgreSQL can't be reached at %s (%s): attempt %d, trying again in %.1f s",
                     _server_of(url),
@@ -166,9 +158,8 @@ class PostgresBackend(Watched):
     @watched
     async def write(self, channel_id: int, body: Body[R]) -> R:
         async with self._pool.acquire(timeout=ACQUIRE_WAIT) as conn:
-            # BEGIN and the channel's lock in one round trip (the id is an int, never text).
-            # Held until this transaction ends: the next change to the channel, from this
-            # process or another, waits here and then loads what this one wrote.
+            # BEGIN and the channel's lock (an int, never text) in one round trip; the next
+            # change to the channel, from any process, waits here and reads what this wrote.
             lock = f"BEGIN; SELECT pg_advisory_xact_lock({int(channel_id)})"
             return await run_postgres(conn, lock, body)
 
@@ -190,8 +181,7 @@ def _reason(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
-# Answers that trying again won't change: a wrong login or database name (not retried, as a
-# wrong Discord token isn't).
+# Answers that trying again won't change (not retried, as a wrong Discord token isn't).
 FINAL_ERRORS = (
     asyncpg.InvalidAuthorizationSpecificationError,
     asyncpg.InvalidPasswordError,
@@ -218,9 +208,8 @@ def _connect_failure(error: BaseException, waited: float) -> str:
 
 
 async def migrate_postgres(conn: asyncpg.Connection, migrations: list[Migration]) -> list[int]:
-    """`store.migrate.apply_migrations` on `conn`, each step in a transaction of its own. Two
-    processes starting together queue on an advisory lock, so the second finds the first one's
-    work done."""
+    """`store.migrate.apply_migrations` on `conn`, under an advisory lock: of two processes
+    starting together, the second finds the first one's work done."""
     await conn.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK)
     try:
         return await apply_migrations(

@@ -1,7 +1,7 @@
-"""Before the SQLite file is opened for real: refuse, in one line and without writing a byte,
-a path whose folder is missing (a typo would start an empty database), a file that is not an
-SQLite database or is corrupt, a file or folder the bot can't write, and a schema newer than
-this code. Each is found at start-up, not at the first command that needs it."""
+"""Before the SQLite file is opened: refuse, in one line and without writing a byte, a missing
+folder (a typo would start an empty database), a file that is no SQLite database or is corrupt,
+a file or folder the bot can't write, and a schema newer than the code: at start-up, not at the
+first command."""
 
 from __future__ import annotations
 
@@ -19,8 +19,7 @@ from store.migrate import check_not_newer
 
 
 async def check_sqlite_file(path: str, known_version: int) -> None:
-    """Raise StoreError naming the problem with the database file at `path` (the folder must
-    exist; the file may not, and is then created by the caller)."""
+    """StoreError naming what is wrong with `path` (a file not there yet is fine)."""
     if path == ":memory:":
         return
     file = Path(path)

@@ -1,11 +1,7 @@
-"""The roll log in the store (migration V20, `roll_log`): rolls written in batches off the replies'
-path (`store.roll_writer`), each saved once by its interaction and place; trimmed to a bound per
-channel (ROLL_LOG_KEEP), oldest first; read for `/dice report` (`report_rows`, built into a report
-by `report_of` in the picture's worker) and for `/export`, written by `/import`.
-
-A roll is no change: no event is logged, nothing is undone (but the rolls an import brought, by
-its `/undo`: `forget_imported`), no web page is told.
-"""
+"""The roll log's rows (migration V20): each roll saved once by its interaction and place,
+trimmed to a bound per channel (ROLL_LOG_KEEP), read for `/dice report` and `/export`. A roll is
+no change: no event, no undo (but of an import that brought it: `forget_imported`), no web page
+told."""
 
 from __future__ import annotations
 
@@ -16,13 +12,12 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from store.backend import Backend, Tx
+from store.backend import Backend, Tx, batches, moment
 from table.dice_report import EVENING, DiceReport, dice_report
 from table.evening import evening_start
 from table.fatigue_series import CLOCK_SET
 from table.roll_log import LoggedRoll, Rolled
 
-# A roll's columns, in the order `roll_of` reads them.
 ROLL_COLUMNS = (
     "interaction_id",
     "place",
@@ -41,18 +36,15 @@ ROLL_COLUMNS = (
     "came_with",
 )
 _ROW = f"({', '.join('?' * (len(ROLL_COLUMNS) + 1))})"
-# Rolls written to a channel between two trims (`store.roll_writer`): a log runs at most this
-# far past its bound, and so may an export of it.
-TRIM_EVERY = 100
+TRIM_EVERY = 100  # rolls written to a channel between two trims: how far past its bound it runs
 ROWS_AT_ONCE = 200  # rolls in one INSERT: 3,200 parameters, well within either database's bound
 _SELECT = f"SELECT {', '.join(ROLL_COLUMNS)} FROM roll_log WHERE channel_id = ?"
 _ORDER = " ORDER BY interaction_id, place"
-# The flushes' lock: no channel has this id. Rolls need none (each is saved once by its key,
-# whoever writes it first), but a backend's write takes one.
-NO_CHANNEL = 0
+NO_CHANNEL = 0  # the lock `log_rolls` takes: rolls need none (each is saved once by its key)
 
 
 def roll_values(roll: LoggedRoll) -> tuple[Any, ...]:
+    """A roll's row, in `ROLL_COLUMNS` order."""
     rolled = roll.rolled
     return (
         roll.interaction_id,
@@ -74,13 +66,13 @@ def roll_values(roll: LoggedRoll) -> tuple[Any, ...]:
 
 
 def roll_of(values: Sequence[Any]) -> LoggedRoll:
-    """A roll from its row's values in `ROLL_COLUMNS` order (SQLite keeps its time as text)."""
+    """A roll from its row, in `ROLL_COLUMNS` order."""
     (interaction_id, place, at, clock, actor_id, secret, kind, character) = values[:8]
     dice, total, expression, difficulty, chance, success, came_with = values[8:]
     return LoggedRoll(
         interaction_id,
         place,
-        datetime.fromisoformat(at) if isinstance(at, str) else at,
+        moment(at),
         clock,
         actor_id,
         bool(secret),
@@ -98,23 +90,9 @@ def roll_of(values: Sequence[Any]) -> LoggedRoll:
     )
 
 
-async def insert_rows(tx: Tx, channel_id: int, rows: Sequence[tuple[Any, ...]]) -> None:
-    """Save rolls in the channel's log, each given as its row's values (`roll_values`), once:
-    one saved already stays as it was (/import)."""
-    await _insert(tx, [(channel_id, *values) for values in rows])
-
-
-async def insert_pairs(tx: Tx, rolls: Sequence[tuple[int, LoggedRoll]]) -> None:
-    """Save each (channel id, roll), once."""
-    await _insert(tx, [(channel_id, *roll_values(roll)) for channel_id, roll in rolls])
-
-
-async def _insert(tx: Tx, rows: Sequence[tuple[Any, ...]]) -> None:
-    """Rows of (channel id, `ROLL_COLUMNS`…), up to `ROWS_AT_ONCE` of them in a statement (one
-    round trip to PostgreSQL for a second's rolls, not one each); a roll saved already is left
-    as it was."""
-    for at in range(0, len(rows), ROWS_AT_ONCE):
-        chunk = rows[at : at + ROWS_AT_ONCE]
+async def insert(tx: Tx, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Rows of (channel id, `ROLL_COLUMNS`…), many a statement; a roll saved already stays."""
+    for chunk in batches(rows, ROWS_AT_ONCE):
         await tx.execute(
             f"INSERT INTO roll_log (channel_id, {', '.join(ROLL_COLUMNS)})"
             f" VALUES {', '.join([_ROW] * len(chunk))}"
@@ -151,7 +129,7 @@ async def log_rolls(
     """`Store.log_rolls`."""
 
     async def body(tx: Tx) -> None:
-        await insert_pairs(tx, rolls)
+        await insert(tx, [(channel_id, *roll_values(roll)) for channel_id, roll in rolls])
         for channel_id in trimmed:
             await trim(tx, channel_id, keep)
 
@@ -169,8 +147,7 @@ async def channel_rolls(backend: Backend, channel_id: int) -> list[LoggedRoll]:
 
 @dataclass(frozen=True)
 class ReportRows:
-    """What a dice report is built from: the rolls of its window as read (`ROLL_COLUMNS`
-    order, oldest first), and what it was asked for."""
+    """A dice report's rolls as read (`ROLL_COLUMNS`, oldest first), and what was asked."""
 
     values: list[tuple[Any, ...]]
     since: str
@@ -208,8 +185,8 @@ async def report_rows(
             CLOCK_SET,
         )
         start = evening_start(
-            (_moment(at) for (at,) in times),
-            clock_set=_moment(clock_set[0][0]) if clock_set else None,
+            (moment(at) for (at,) in times),
+            clock_set=moment(clock_set[0][0]) if clock_set else None,
         )
         if start is None:
             return None, []
@@ -221,14 +198,8 @@ async def report_rows(
     return ReportRows(values, since, start, whose, secret)
 
 
-def _moment(at: Any) -> datetime:
-    """A time as the database gives it: SQLite's ISO text, PostgreSQL's datetime."""
-    return datetime.fromisoformat(at) if isinstance(at, str) else at
-
-
 async def forget_imported(tx: Tx, channel_id: int, start: int) -> None:
-    """The rolls an import brought, whose history starts at event number `start` (or later),
-    taken away with it by its /undo."""
+    """The rolls the import whose history starts at event `start` (or later) brought."""
     await tx.execute(
         "DELETE FROM roll_log WHERE channel_id = ? AND came_with >= ?", channel_id, start
     )

@@ -1,8 +1,5 @@
-"""Secret rolls in the store: the full result saved by the channel message that announces it.
-
-Rolling changes nothing at the table, so a secret roll is no event in the log (nothing to undo);
-it is saved only so the GM's peek and Reveal find the result again, after a restart too.
-"""
+"""Secret rolls: the full result saved by the channel message that announces it, so the GM's
+peek and Reveal find it after a restart too. A roll is no change: no event, nothing to undo."""
 
 from __future__ import annotations
 
@@ -28,7 +25,6 @@ class SecretRoll:
     revealed_by: int | None = None
 
 
-# A secret roll's columns, as SecretRoll's fields (`embeds` as the JSON `result`).
 _COLUMNS = "message_id, channel_id, guild_id, table_id, roller_id, roller_name, label, what"
 _READ = f"SELECT {_COLUMNS}, result, revealed_by FROM secret_rolls WHERE message_id = ?"
 _KEEP = (
@@ -49,14 +45,11 @@ async def save_secret(backend: Backend, roll: SecretRoll) -> None:
 
 async def find_secret(backend: Backend, message_id: int) -> SecretRoll | None:
     """`Store.find_secret`."""
-    rows = await backend.read(lambda tx: tx.fetchvalues(_READ, message_id), single=True)
-    if not rows:
+    row = await backend.read(lambda tx: tx.fetchone(_READ, message_id), single=True)
+    if row is None:
         return None
-    (message, channel, guild, table, roller, name, label, what, result, revealed_by) = rows[0]
-    embeds = tuple(json.loads(result))
-    return SecretRoll(
-        message, channel, guild, table, roller, name, label, what, embeds, revealed_by
-    )
+    embeds = tuple(json.loads(row.pop("result")))
+    return SecretRoll(**row, embeds=embeds)
 
 
 async def mark_revealed(backend: Backend, roll: SecretRoll, gm_id: int) -> bool:

@@ -1,16 +1,7 @@
-"""The store: what the bot asks of its database, as the typed methods of one `Store`, the same
-for every backend. Each method is one transaction: a read (`read`, `history`, `newest`,
-`read_with_history`, `fatigue_chart_rows`, `find_link`, `live_hash`, `find_secret`) or a change
-that holds its channel's lock (`apply`, `undo_last`, `redo_last`, `import_channel`,
-`make_link`, `revoke_link`, `save_secret`, `mark_revealed`); the roll log's reads
-(`channel_rolls`, `dice_report_rows`) and its writes (`log_rolls`), which are no change.
-
-`Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://user:pass@host/db")`.
-Each transaction's body lives with its part: reading a channel `store.channel_read`; a change
-`store.channel_write`, logged by `store.event_log`; the log read back `store.events` and
-`store.chart`; `store.undo` (and redo), `store.import_write`, `store.links`,
-`store.secrets`, `store.roll_log`. What differs between SQLite and PostgreSQL lives behind
-`store.backend.Backend` (`store.sqlite`, `store.postgres`).
+"""The store: every query the bot makes, as the typed methods of one `Store`, the same on either
+backend (`Store.open("sqlite:///tablekeeper.db")` or `Store.open("postgresql://…")`). Each method
+is one transaction, a read or a change that holds its channel's lock, whose body lives with its
+part (`store.channel_read`, `store.channel_write`, `store.undo`, `store.links`, …).
 """
 
 from __future__ import annotations
@@ -76,7 +67,7 @@ class Store:
         sqlite_synchronous: str = "full",
         retry_for: float = 0.0,
     ) -> _Opening:
-        """`retry_for`: seconds to go on trying a database server that can't be reached yet."""
+        """`retry_for`: seconds to keep trying a database server that can't be reached yet."""
         return _Opening(lambda: cls._open(url, now, sqlite_synchronous, retry_for))
 
     @classmethod
@@ -159,10 +150,8 @@ class Store:
         return sorted(events, key=lambda event: event.id, reverse=True)
 
     async def newest(self, channel_id: int, limit: int, known: Sequence[Event] = ()) -> list[Event]:
-        """The channel's newest `limit` changes, newest first, as `history` gives them.
-        `known`, an earlier answer, is used again where it still holds: only the changes logged
-        since are read in full, and of the rest only their undo links (what an open web page
-        reads after every change)."""
+        """The channel's newest `limit` changes, as `history` gives them; of `known`, an earlier
+        answer, only the undo links are read again (what an open web page reads each change)."""
         found = await self.backend.read(
             lambda tx: read_newest(tx, channel_id, limit, known), single=True
         )
@@ -171,10 +160,8 @@ class Store:
     async def fatigue_chart_rows(
         self, channel_id: int, guild_id: int | None, since: str, character: str | None
     ) -> chart.ChartRows:
-        """What the channel's fatigue chart (`/party chart`) is built from, from `since` (a
-        `table.fatigue_series` start) for one `character` or the party, as read
-        (`store.chart.series_of` builds it, in the picture's worker process). RulesError for a
-        chart that can't be drawn: no characters, a start the kept history no longer reaches."""
+        """What `/party chart` is built from (`store.chart.series_of`, in the picture's worker);
+        RulesError for a chart that can't be drawn (no characters, a start no longer kept)."""
         return await chart.chart_rows(self.backend, channel_id, guild_id, since, character)
 
     async def find_link(self, token: str) -> links.Link | None:
@@ -196,9 +183,8 @@ class Store:
     async def dice_report_rows(
         self, channel_id: int, since: str, whose: str | None, secret: bool
     ) -> roll_log.ReportRows:
-        """The rolls a `/dice report` counts, as read (`store.roll_log.report_of` builds it, in
-        the picture's worker): since this evening (`table.evening`, by the channel's changes and
-        rolls) or all the log holds; secret ones only when `secret`."""
+        """The rolls a `/dice report` counts (`store.roll_log.report_of`, in the picture's
+        worker): since this evening (`table.evening`) or all; secret ones only when `secret`."""
         return await roll_log.report_rows(self.backend, channel_id, since, whose, secret)
 
     # --- changing: each a transaction that holds its channel's lock -------------------------
@@ -243,16 +229,12 @@ class Store:
         asks: bool = False,
         expect: int | None = None,
     ) -> Undone:
-        """Undo the channel's latest change that isn't undone (a GM) or the actor's own latest
-        (a player): restore, log an "undo" event, mark the target, all in one transaction that
-        holds the channel's lock, as `apply` does. `is_gm` may be a test of the channel's
-        settings: it is then asked of the settings this transaction loads (a GM role cleared
-        just before can't count). Undo stops at the channel's retention edge (`history_keep`).
-        Raises RulesError (nothing written) when there is nothing to undo or it can't be
-        undone, and AlreadyApplied when this `interaction_id` undid something already (a second
-        delivery). With `asks`, an undo that would take a character or monster away raises
-        AskFirst instead (nothing written); the confirmed command passes `expect`, the target it
-        was asked about, and is refused if the undo would now take another."""
+        """Undo the channel's latest standing change (a GM) or the actor's own (a player), logged
+        as an "undo". `is_gm` may test the settings this transaction reads (a GM role cleared
+        just before can't count). RulesError when there is nothing it may undo, within what
+        the channel keeps; AlreadyApplied on a second delivery. With `asks`, an undo that would
+        take a character or monster away raises AskFirst; the confirmed one passes `expect`,
+        the target asked about, and is refused if it would now take another."""
         asked = undo.Asked(guild_id, actor_id, is_gm, manages_server, interaction_id, asks, expect)
         return await self._change(channel_id, undo.undo_last, asked)
 
@@ -269,10 +251,7 @@ class Store:
         expect: int | None = None,
     ) -> Redone:
         """Take back the channel's latest undo not yet redone (a GM) or the actor's own (a
-        player): put back what it took, log a "redo" event, mark the undo `undone_by` it, all in
-        one transaction that holds the channel's lock. `is_gm`, `asks` and `expect` as for
-        `undo_last`. Raises RulesError (nothing written) when there is nothing to redo or it
-        can't be redone, and AlreadyApplied when this `interaction_id` redid something already."""
+        player), logged as a "redo"; otherwise as `undo_last`."""
         asked = undo.Asked(guild_id, actor_id, is_gm, manages_server, interaction_id, asks, expect)
         return await self._change(channel_id, undo.redo_last, asked)
 
@@ -288,13 +267,10 @@ class Store:
         interaction_id: int | None = None,
         rolls_keep: int = KEEP_DEFAULT,
     ) -> import_write.ImportDone:
-        """Write a checked export (`store.import_file`, `table.imported`: checked for a channel of
-        `guild_id`) into the channel, in one transaction that holds its lock, keeping of its
-        history what the channel keeps, and of its rolls the newest `rolls_keep` (the roll
-        log's bound, ROLL_LOG_KEEP): at once into an empty channel; into one with a
-        table only with `replace`, holding the id of the newest change the asker saw (else
-        TableThere, nothing written), as one change that /undo takes back whole. `check`
-        refuses (raises) by the table this transaction reads: who may, by its settings."""
+        """Write a checked export (`exports.reading`) into the channel, keeping what the channel
+        keeps and the newest `rolls_keep` rolls: into an empty channel at once; into one with a
+        table only with `replace`, the id of the newest change the asker saw (else
+        TableThere), as one change /undo takes back whole. `check` refuses by the table read."""
         return await self._change(
             channel_id,
             import_write.import_channel,
@@ -318,9 +294,8 @@ class Store:
         check: links.Check = links.anyone,
         interaction_id: int | None = None,
     ) -> tuple[str, bool]:
-        """The token of the channel's web page link, and whether it was made now (logged as
-        "table link"); the one there is, when its token can be made again with `key`. `check`
-        refuses (raises) by the table this transaction reads: who may, by its settings."""
+        """The token of the channel's web page link, and whether it was made now ("table link");
+        the one there is, if made with `key`. `check` refuses by the table read."""
         return await self._change(
             channel_id,
             links.make_link,
@@ -353,8 +328,7 @@ class Store:
         )
 
     async def save_secret(self, roll: SecretRoll) -> None:
-        """Save a secret roll, so the GM's peek and Reveal find it again, after a restart too
-        (one transaction; the same message twice: the first stays)."""
+        """Save a secret roll for the GM's peek and Reveal (the same message twice: the first)."""
         await secrets.save_secret(self.backend, roll)
 
     async def mark_revealed(self, roll: SecretRoll, gm_id: int) -> bool:
@@ -364,9 +338,8 @@ class Store:
     async def log_rolls(
         self, rolls: Sequence[tuple[int, LoggedRoll]], keep: int, trimmed: Sequence[int] = ()
     ) -> None:
-        """Save (channel id, roll) pairs in the roll log in one transaction, each roll once (one
-        saved already stays as it was), then trim the `trimmed` channels to their newest `keep`
-        rolls. No event and no channel's lock: a roll is no change (`store.roll_writer`)."""
+        """Save (channel id, roll) pairs, each once, and trim the `trimmed` channels to `keep`
+        rolls: no event, no channel's lock, a roll being no change (`bot.roll_writer`)."""
         await roll_log.log_rolls(self.backend, rolls, keep, trimmed)
 
 

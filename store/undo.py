@@ -1,12 +1,6 @@
-"""`/undo` and `/redo` in the store: revert one logged change, or take back one undo, in ONE
-transaction, or refuse and say why. What they give and whether they may is `table.undo` (pure);
-here is only what they read.
-
-Nothing here reads the log beyond what it needs: the target is one indexed lookup (a player's
-own latest undoable change by `events_undoable_by_actor`, undo by `events_redoable_by_actor`),
-and the later changes to the same characters, monsters or turn order another (`event_keys`), so
-either costs the same under 10 later events or 50,000. Both stop at the channel's retention edge
-(`history_keep`, `store.event_log`) and say so.
+"""`/undo` and `/redo` in the store: what they read, in one transaction (whether they may, and
+what they give, is `table.undo`). The target is one indexed lookup, and a later change to the
+same things another (`event_keys`), so either costs the same under 10 later events or 50,000.
 """
 
 from __future__ import annotations
@@ -129,8 +123,7 @@ async def undo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Und
     undo = await save_change(
         tx, current, undone, actor_id, UNDO_ACTION, now, stored, interaction_id
     )
-    await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target.id, undo.id)
-    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo.id, target.id)
+    await event_log.mark_undo(tx, undo.id, target.id)
     return Undone(target, replace(undo, undoes=target.id), undone)
 
 

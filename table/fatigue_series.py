@@ -10,9 +10,10 @@ shows the session as if it had never happened.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from lang import N_, _
@@ -22,7 +23,7 @@ from rules.gametime import DAY
 
 from table.evening import evening_start
 from table.event import Event
-from table.model import NO_CHARACTERS, Character, Table
+from table.model import NO_CHARACTERS, Character, Table, fatigue_level
 from table.snapshot import character_from_dict
 
 SINCE_EVENING, SINCE_LONG_REST, SINCE_DAY, SINCE_ALL = "evening", "long_rest", "day", "all"
@@ -220,16 +221,46 @@ class FatigueSeries:
         return replace(self, lines=lines, rests=())
 
 
-def _width(character: Character | None) -> int | None:
-    fl = None if character is None else character.fl
-    return None if fl is None else band_width(fl)
+@dataclass(frozen=True)
+class _Drawn:
+    """What the chart draws of a character at one moment."""
+
+    fp: int
+    temp: int
+    vp_damage: int
+    width: int | None  # a band's width in FP; None without a Fatigue Level
+
+    @classmethod
+    def of(cls, character: Character) -> _Drawn:
+        fl, state = character.fl, character.fatigue
+        return cls(state.fp, state.temp, state.vp_damage, None if fl is None else band_width(fl))
+
+    @classmethod
+    def logged(cls, data: dict[str, Any]) -> _Drawn:
+        """From a logged snapshot (`table.snapshot.character_to_dict`), read for these four
+        numbers alone: a big table's chart walks thousands of them, and a whole Character,
+        checked field by field, costs ten times as much. A snapshot was checked as a
+        Character when it was logged (or imported); one logged before a field it needs
+        existed is read whole, its defaults filled in."""
+        try:
+            override, classes, state = data["fl_override"], data["classes"], data["fatigue"]
+            fp, temp, vp_damage = state["fp"], state["temp"], state["vp_damage"]
+            inputs = (data["combine"], data["toughness"], data["base_hd"], data["kin_hd_size"])
+        except KeyError:
+            return cls.of(character_from_dict(data))
+        fl: Fraction | None = None
+        if override is not None:
+            fl = Fraction(override)
+        elif classes:
+            pairs = tuple((size, level) for size, level in classes)
+            fl = fatigue_level(pairs, *inputs)
+        return cls(fp, temp, vp_damage, None if fl is None else band_width(fl))
 
 
-def _step(clock: int, character: Character | None) -> Step:
-    if character is None:
+def _step(clock: int, drawn: _Drawn | None) -> Step:
+    if drawn is None:
         return Step(clock, 0, 0, None)
-    state = character.fatigue
-    return Step(clock, state.fp, state.temp, _width(character))
+    return Step(clock, drawn.fp, drawn.temp, drawn.width)
 
 
 def _renamed(event: Event) -> tuple[str, str] | None:
@@ -246,18 +277,15 @@ class _Frame:
     `ramp_from`: a party rest that began then brought them here."""
 
     clock: int
-    standing: dict[str, Character | None]
+    standing: dict[str, _Drawn | None]
     ramp_from: int | None = None
 
 
-Decode = Callable[[dict[str, Any]], Character]
-
-
 def _walk(
-    table: Table, events: Sequence[Event], start: Start, names: Mapping[str, str], decode: Decode
+    table: Table, events: Sequence[Event], start: Start, names: Mapping[str, str]
 ) -> tuple[list[_Frame], list[RestMark], int]:
     """Backwards from now: the frames, newest first; the rests; the changes walked over."""
-    characters: dict[str, Character] = {c.key: c for c in table.characters}
+    characters = {c.key: _Drawn.of(c) for c in table.characters}
     who = {key: key for key in names}  # key in the walk's table -> key now
     clock = table.clock
     frames = [_Frame(clock, {key: characters.get(key) for key in names})]
@@ -287,7 +315,7 @@ def _walk(
             if data is None:
                 characters.pop(key, None)
             else:
-                characters[key] = decode(data)
+                characters[key] = _Drawn.logged(data)
         clock = earlier
         frames.append(_Frame(clock, {now: characters.get(key) for key, now in who.items()}))
     return frames, rests, walked
@@ -297,25 +325,17 @@ def _line(name: str, key: str, frames: Sequence[_Frame]) -> FatigueLine:
     """One character's steps, oldest first: a step where anything drawn changed."""
     steps: list[Step] = []
     vp: int | None = None
+    last: tuple[int, int, int | None] | None = None
     for frame in frames:
-        character = frame.standing.get(key)
-        step = _step(frame.clock, character)
-        now_vp = None if character is None else character.fatigue.vp_damage
+        drawn = frame.standing.get(key)
+        shown = (0, 0, None) if drawn is None else (drawn.fp, drawn.temp, drawn.width)
+        now_vp = None if drawn is None else drawn.vp_damage
         taken = vp is not None and now_vp is not None and now_vp > vp
         vp = now_vp if now_vp is not None else vp
-        last = steps[-1] if steps else None
-        if (
-            last is None
-            or taken
-            or (last.fp, last.temp, last.width)
-            != (
-                step.fp,
-                step.temp,
-                step.width,
-            )
-        ):
+        if last is None or taken or shown != last:
             ramp = frame.ramp_from if last is not None else None
-            steps.append(replace(step, vp_taken=taken, ramp_from=ramp))
+            steps.append(Step(frame.clock, *shown, vp_taken=taken, ramp_from=ramp))
+            last = shown
     return FatigueLine(name, tuple(steps))
 
 
@@ -346,12 +366,10 @@ def fatigue_series(
     start: Start,
     since: str,
     character: str | None = None,
-    decode: Decode = character_from_dict,
 ) -> FatigueSeries:
     """The chart's data: `events` are the kept changes after `start.after_id`, newest first (any
     older ones are ignored); `character` charts one (by name), else everyone with a Fatigue
-    Level now. `decode` makes a character of a snapshot's (a caller that charts the same
-    changes again and again may keep what it made)."""
+    Level now."""
     if character is not None:
         chosen = table.get(character)
         chosen.require_fl()  # a clear error for a character without one
@@ -364,7 +382,7 @@ def fatigue_series(
             raise RulesError(_(NOBODY_WITH_FL))
     skipped = tuple(c.name for c in table.characters if c.fl is None and character is None)
     names = {c.key: c.name for c in charted}
-    frames, rests, walked = _walk(table, events, start, names, decode)
+    frames, rests, walked = _walk(table, events, start, names)
     frames.reverse()
     rests.reverse()
     left = frames[0].clock if start.clock is None else start.clock

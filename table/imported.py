@@ -1,4 +1,4 @@
-"""An export document (checked against its schema: `store.import_file`) turned into a table and a
+"""An export document (checked against its schema: `exports.reading`) turned into a table and a
 history for a channel of a given server, by the same checks the commands make: every name as a
 new one is (`table.names`: no `@everyone`, nothing Discord formats, nothing invisible, no
 look-alike of another), every value through the table's own types (their ranges), the settings
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from lang import N_, _
@@ -60,7 +60,7 @@ class ImportProblem(RulesError):
 class Imported:
     """A checked document, for a channel of `guild_id`: the table's parts (ids as numbers), its
     history and its roll log, oldest first, each change and roll as the store will write it
-    (`store.import_file`)."""
+    (`exports.reading`)."""
 
     guild_id: int | None  # the server the channel it goes to is in
     source_guild_id: int | None  # the server it was exported from
@@ -94,6 +94,26 @@ class Imported:
             server=server,
             initiative=self.initiative,
         )
+
+
+# Discord's clock (an interaction's id) and the bot's (a roll's time) may differ by seconds.
+CLOCK_SKEW = timedelta(minutes=1)
+DISCORD_EPOCH_MS = 1_420_070_400_000  # a snowflake counts milliseconds from 2015
+FROM_THE_FUTURE = N_("{value} is later than this import: no roll comes from the future")
+
+
+def snowflake_time(snowflake: int) -> datetime:
+    """When Discord made the id `snowflake` (its top 42 bits)."""
+    return datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, UTC)
+
+
+def holds_nothing(table: Table) -> bool:
+    """No one, nothing, no turn order, the clock at 0, no settings of its own (its server's may
+    be anything: they are the server's, and stay with it)."""
+    return (
+        not (table.characters or table.monsters or table.clock or table.own)
+        and table.initiative == Initiative()
+    )
 
 
 def _at(path: str, check: Any, *args: Any, **kwargs: Any) -> Any:
@@ -146,7 +166,7 @@ def table_part(
     document: dict[str, Any], guild_id: int | None, vouched: bool, controls: bool = True
 ) -> Checked:
     """Everything but the history, for a channel of `guild_id`; `vouched`: the document is this
-    bot's own export, unchanged (`store.export.vouches`); `controls`: its text may hold a
+    bot's own export, unchanged (`exports.document.vouches`); `controls`: its text may hold a
     control character (else no text is looked through for one)."""
     if controls:
         first_control({k: v for k, v in document.items() if k not in ("history", "rolls")}, "")
@@ -439,13 +459,17 @@ def carried(event: Event, guild_id: int | None) -> tuple[Snapshot, Snapshot]:
     return _carried(event.before, guild_id), _carried(event.after, guild_id)
 
 
-def rolls(document: dict[str, Any], checked: Checked, check_raw: CheckRaw) -> Iterator[LoggedRoll]:
+def rolls(
+    document: dict[str, Any], checked: Checked, check_raw: CheckRaw, now: datetime
+) -> Iterator[LoggedRoll]:
     """The document's roll log, oldest first, each roll checked once as it comes (`check_raw`
     first: the schema's check), as a command rolls one (`table.roll_log.roll_from_dict`): in
-    the order rolled (by interaction and place), each once, so the newest come last; whose save
-    it was a name a command could have given; the start of the import that brought it
-    (`came_with`) a change of the file's history. Who rolled it as this bot can vouch
-    (`IMPORTED` otherwise), as for a change."""
+    the order rolled (by interaction and place), each once, so the newest come last; none
+    later than `now`, the import's time, by its time or its interaction's (a roll from the
+    future would outlive every real one as the log is trimmed, newest kept); whose save it was
+    a name a command could have given; the start of the import that brought it (`came_with`)
+    a change of the file's history. Who rolled it as this bot can vouch (`IMPORTED`
+    otherwise), as for a change."""
     changes = len(document["history"])
     names: set[str] = set()  # character names found good: each is looked at once
     previous = (-1, -1)
@@ -461,6 +485,10 @@ def rolls(document: dict[str, Any], checked: Checked, check_raw: CheckRaw) -> It
                 + _("rolls come in the order rolled (interaction_id, then place), each once")
             )
         previous = (roll.interaction_id, roll.place)
+        late = now + CLOCK_SKEW
+        if roll.at > late or snowflake_time(roll.interaction_id) > late:
+            field = "at" if roll.at > late else "interaction_id"
+            raise ImportProblem(f"{path}.{field}: " + _(FROM_THE_FUTURE, value=data[field]))
         name = roll.rolled.character
         if name is not None and name not in names:
             _at(f"{path}.character", clean_name, name, N_("character"))

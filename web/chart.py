@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from lang import _, n_
 from pictures.clock import labels, ticks
@@ -36,8 +36,7 @@ from table.fatigue_series import (
     chart_start,
     fatigue_series,
 )
-from table.model import Character, Table
-from table.snapshot import character_from_dict
+from table.model import Table
 
 CHART_CHANGES = 100  # the latest changes the page's chart covers, at most (the most one read gives)
 RECENT = "recent"  # a chart of the latest changes only: no Long Rest among them
@@ -53,25 +52,6 @@ MIN_SPAN = 600  # game seconds: a chart of one moment still shows ten minutes
 LINES = 10  # line colours in page.css (.line-0 … .line-9)
 
 
-# A channel's chart is built again after every change, from the same changes but the newest:
-# each snapshot's character is kept, by the snapshot itself (the store hands out the same
-# Event while it is remembered; the one kept is used only for that very dict, which it holds).
-# Bounded: emptied when full.
-_CHARACTERS: dict[int, tuple[dict[str, Any], Character]] = {}
-CHARACTERS_KEPT = 4096
-
-
-def _character(data: dict[str, Any]) -> Character:
-    kept = _CHARACTERS.get(id(data))
-    if kept is not None and kept[0] is data:
-        return kept[1]
-    made = character_from_dict(data)
-    if len(_CHARACTERS) >= CHARACTERS_KEPT:
-        _CHARACTERS.clear()
-    _CHARACTERS[id(data)] = data, made
-    return made
-
-
 def page_series(table: Table, events: Sequence[Event]) -> FatigueSeries | None:
     """The chart's data from the table and its latest changes (newest first): this evening's
     play among them, as `/party chart` frames it; None when nobody has a Fatigue Level."""
@@ -81,7 +61,7 @@ def page_series(table: Table, events: Sequence[Event]) -> FatigueSeries | None:
     if start.after_id == 0 and events and events[-1].seq > 1:  # more evening than was read
         since = RECENT
     try:
-        return fatigue_series(table, events, start, since, decode=_character)
+        return fatigue_series(table, events, start, since)
     except RulesError:  # no characters, or none with a Fatigue Level
         return None
 

@@ -1,6 +1,6 @@
 """`python -m bot import FILE --channel ID [--guild ID] [--replace]`: a Tablekeeper export into
 a channel, from a shell (an admin restoring a backup, or moving many channels), with the checks
-and the one transaction `/import` uses (`store.import_file`, `Store.import_channel`).
+and the one transaction `/import` uses (`exports.reading`, `Store.import_channel`).
 
 Into an empty channel at once. A channel with a table is left alone and what would be replaced
 is said, unless `--replace` is given: then the table is replaced as one change ("import") that
@@ -17,11 +17,11 @@ from pathlib import Path
 
 from bot.settings import SettingsError, one_setting, redacted_url, roll_log_keep
 from bot.tools import ToolError
+from exports.document import export_key
+from exports.reading import check_size, read_export
 from rules.errors import RulesError
 from store import Store
 from store.errors import StoreError
-from store.export import export_key
-from store.import_file import check_size, read_export
 from store.import_write import TableThere
 from table.actions import COMMAND_LINE
 

@@ -41,8 +41,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from exports.reading import BYTES_MAX
 from store import Store
-from store.import_file import BYTES_MAX
 from table.model import Character, Table
 from tests.benchmarks._figures import duration, machine, percentile
 from tests.benchmarks.web import _constants, _show, spend

@@ -48,7 +48,6 @@ CONTENDERS = ("exact, cold cache", "exact, warm cache", f"Monte-Carlo, {ROLLS:,}
 
 def clear_caches() -> None:
     """Forget every memoised step of the exact odds, down to the chain counts."""
-    saves.success_probability.cache_clear()
     dice.chance_at_least.cache_clear()
     dice._chain_at_least.cache_clear()
 

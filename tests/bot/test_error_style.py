@@ -32,7 +32,9 @@ def _unmarked(node: ast.expr | None) -> list[ast.expr]:
 
 def _modules() -> list[Path]:
     return sorted(
-        p for d in ("bot", "cogs", "render", "store", "table") for p in (ROOT / d).rglob("*.py")
+        p
+        for d in ("bot", "cogs", "render", "store", "exports", "table")
+        for p in (ROOT / d).rglob("*.py")
     )
 
 

@@ -5,15 +5,20 @@ channel gets a clear message and no file."""
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
-from store.export import VERSION
+import pytest
+
+from exports.document import VERSION, export_key
+from exports.reading import read_export
 from store.migrate import load_migrations
 from table.snapshot import character_from_dict, monster_from_dict, restore
 from tests.e2e.conftest import Env
 from tests.e2e.helpers import snapshot
 from tests.e2e.test_ack_e2e import store_held
 from tests.localdiscord.records import EPHEMERAL
+from tests.store.importing import ROLLS
 
 
 def exported(files: tuple[tuple[str, bytes], ...]) -> dict[str, Any]:
@@ -141,3 +146,46 @@ async def test_a_slow_export_is_private_from_its_thinking_to_its_file(env: Env) 
     doc = exported(reply.files)
     assert [c["name"] for c in doc["characters"]] == ["Aria"]
     assert reply.attachments[0]["content_type"] == "application/json"
+
+
+async def _with_rolls(env: Env) -> Any:
+    d = env.discord
+    await d.slash("character create", user=d.player, name="Aria", fatigue_level=20)
+    await env.store.log_rolls([(d.table.id, roll) for roll in ROLLS], keep=1000)
+    return d
+
+
+async def test_an_export_over_the_upload_limit_leaves_out_its_oldest_rolls(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = await _with_rolls(env)
+    whole = await d.slash("export", user=d.gm)
+    size = len(whole.files[0][1])
+    assert f"And {len(ROLLS)} rolls of its dice." in whole.text
+
+    # The cog as the bot loaded it (discord.py loads an extension as a module of its own).
+    monkeypatch.setattr(sys.modules["cogs.export"], "BYTES_MAX", size - 1)  # one byte over
+    reply = await d.slash("export", user=d.gm)
+    ((_name, data),) = reply.files
+    assert len(data) < size
+    kept = exported(reply.files)["rolls"]
+    assert len(kept) == len(ROLLS) - 1  # the oldest, only
+    assert [r["interaction_id"] for r in kept] == [str(r.interaction_id) for r in ROLLS[1:]]
+    assert f"And {len(ROLLS) - 1} rolls of its dice." in reply.text
+    assert "The oldest 1 roll is left out" in reply.text
+    # What it sent is still the bot's own export: /import takes it with who rolled what.
+    imported = read_export(data, d.guild.id, export_key(env.bot.settings.token))
+    assert imported.rolls[0][4] == ROLLS[1].actor_id  # ROLL_COLUMNS: actor_id
+
+
+async def test_an_export_too_large_even_without_rolls_is_refused_politely(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = await _with_rolls(env)
+    monkeypatch.setattr(sys.modules["cogs.export"], "BYTES_MAX", 2000)
+    before = await snapshot(env)
+    reply = await d.slash("export", user=d.gm)
+    assert reply.ephemeral and reply.files == ()
+    assert "over the 0 MiB Discord lets a bot upload, even without its rolls" in reply.text
+    assert "/settings set history_keep:" in reply.text
+    assert await snapshot(env) == before

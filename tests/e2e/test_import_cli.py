@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from exports.document import export_bytes
 from store import Store
-from store.export import export_bytes
 from table.actions import IMPORTED
 from tests.e2e.conftest import Env
 from tests.e2e.test_import_e2e import _played

@@ -18,9 +18,7 @@ from hypothesis import strategies as st
 import lang
 from lang.catalogs import load
 from render import changes, common, fatigue, history
-from rules import saves as rules_saves
 from rules.fatigue import FatigueState
-from rules.saves import SaveKind
 from table.event import Event
 from table.model import Character
 
@@ -144,28 +142,6 @@ def test_a_history_line_is_what_its_own_snapshots_say(
                 assert history._what(event, True) == uncached
                 assert history._what(again, True) == uncached
                 assert uncached in history.event_line(again, now, numbers=True)
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    kind=st.sampled_from(SaveKind),
-    level=st.integers(1, 40),
-    modifiers=st.tuples(*[st.integers(-100, 100) | st.just(0)] * 4),
-    difficulty=st.integers(1, 300),
-    ties=st.booleans(),
-)
-def test_a_saves_working_is_the_same_kept_or_not(
-    kind: SaveKind,
-    level: int,
-    modifiers: tuple[int, int, int, int],
-    difficulty: int,
-    ties: bool,
-) -> None:
-    """The pieces (in the reader's language), the bonus and the odds of a Save Roll."""
-    for locale in (*LANGUAGES, *reversed(LANGUAGES)):
-        with lang.speaking(locale):
-            numbers = (kind, level, *modifiers, difficulty, ties, lang.words())
-            assert rules_saves._working(*numbers) == rules_saves._working.__wrapped__(*numbers)
 
 
 @settings(max_examples=300, deadline=None)

@@ -9,7 +9,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from store.export import FORMAT, VERSION
+from exports.document import FORMAT, VERSION
 from table.model import Character, Monster
 from table.settings import DEFAULT_SETTINGS
 from table.snapshot import character_to_dict, monster_to_dict, settings_to_dict

@@ -9,12 +9,12 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
+from exports.document import export_bytes, export_document, export_key, signed
+from exports.reading import read_export
 from rules.dice import OpenEndedRoll
 from rules.fatigue import FatigueState
 from rules.saves import Difficulty, SaveKind, resolve
 from store import Store
-from store.export import export_bytes, export_document, export_key, signed
-from store.import_file import read_export
 from table.combat import Combatant, Initiative
 from table.dice_expr import roll_expression
 from table.imported import Imported

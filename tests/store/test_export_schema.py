@@ -11,10 +11,10 @@ from typing import Any
 
 import jsonschema
 
+from exports.reading import HISTORY_ITEMS_MAX, ROLLS_ITEMS_MAX, schema
 from rules.fatigue import FatigueState
 from rules.saves import MODIFIER_LIMIT
 from store import Store
-from store.import_file import HISTORY_ITEMS_MAX, ROLLS_ITEMS_MAX, schema
 from table.actions import ACTIONS
 from table.bestiary import MONSTERS_MAX
 from table.combat import COMBATANTS_MAX, INIT_BONUS_MAX, ROLLOFF_DIE, Combatant
@@ -34,7 +34,7 @@ DOCS = ROOT / "docs" / "export.schema.json"
 
 
 def test_the_published_schema_is_the_one_the_bot_checks_with() -> None:
-    assert DOCS.read_text("utf-8") == (ROOT / "store" / "export.schema.json").read_text("utf-8")
+    assert DOCS.read_text("utf-8") == (ROOT / "exports" / "export.schema.json").read_text("utf-8")
     assert json.loads(DOCS.read_text("utf-8")) == schema()
     jsonschema.Draft202012Validator.check_schema(schema())
 

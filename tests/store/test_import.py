@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from exports.document import VERSION, export_bytes, signed
 from rules.errors import RulesError
 from store import Store
-from store.export import VERSION, export_bytes, signed
 from store.import_write import TableThere
 from store.links import link_key
 from table.actions import IMPORTED

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from exports.reading import HISTORY_ITEMS_MAX, schema
 from rules.errors import RulesError
 from store import Store
-from store.import_file import HISTORY_ITEMS_MAX, schema
 from table.actions import COMMAND_LINE, IMPORT_ACTION, IMPORTED
 from table.event import Event
 from table.imported import IMPORT, Imported

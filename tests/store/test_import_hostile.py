@@ -11,6 +11,7 @@ import json
 import random
 import tempfile
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +19,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from exports.document import VERSION
+from exports.reading import BYTES_MAX, ImportRefused, check_size, read_export
 from rules.errors import RulesError
 from store import Store
-from store.export import VERSION
-from store.import_file import BYTES_MAX, ImportRefused, check_size, read_export
+from table.imported import CLOCK_SKEW, ImportProblem
 from table.roll_log import roll_to_dict
 from table.sheet import CHARACTERS_MAX
-from tests.store.importing import GM, GUILD, ROLLS, checked, moved_once
+from tests.store.importing import GM, GUILD, ROLL_AT, ROLLS, checked, moved_once
 
 EXPORT = Path(__file__).parent / "exports" / "v1-fc21989.json"
 TARGET = 303
@@ -255,6 +257,16 @@ HOSTILE: list[tuple[str, bytes, str]] = [
         rolled(_set("rolls.0.came_with", 99)),
         "rolls[0].came_with: 99 is past the history's last change",
     ),
+    (  # it would outlive every real roll as the log is trimmed, the newest kept
+        "a roll from the future",
+        rolled(_set("rolls.5.at", "2999-01-01T00:00:00+00:00")),
+        "rolls[5].at: 2999-01-01T00:00:00+00:00 is later than this import",
+    ),
+    (
+        "a roll of a future interaction",
+        rolled(_set("rolls.5.interaction_id", "9000000000000000000")),
+        "rolls[5].interaction_id: 9000000000000000000 is later than this import",
+    ),
 ]
 
 
@@ -281,6 +293,14 @@ def test_a_file_of_20_mb_is_refused_by_its_declared_size() -> None:
         check_size(20 * 2**20)
     with pytest.raises(ImportRefused, match="bytes: an export is at most"):
         read_export(b" " * (BYTES_MAX + 1), GUILD)
+
+
+def test_a_roll_is_no_later_than_the_import_give_or_take_a_minute() -> None:
+    data = rolled(lambda document: None)
+    assert len(read_export(data, GUILD, now=ROLL_AT).rolls) == len(ROLLS)
+    assert len(read_export(data, GUILD, now=ROLL_AT - CLOCK_SKEW).rolls) == len(ROLLS)
+    with pytest.raises(ImportProblem, match=r"^rolls\[0\]\.at: .* is later than this import"):
+        read_export(data, GUILD, now=ROLL_AT - CLOCK_SKEW - timedelta(seconds=1))
 
 
 def test_the_valid_documents_import() -> None:  # what the hostile ones are spoiled from

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from exports.document import export_key, signed
+from exports.reading import BYTES_MAX, HISTORY_ITEMS_MAX, ROLLS_ITEMS_MAX, read_export
 from rules.errors import RulesError
 from store import Store
-from store.export import export_key, signed
-from store.import_file import BYTES_MAX, HISTORY_ITEMS_MAX, ROLLS_ITEMS_MAX, read_export
 from store.import_write import kept_changes
 from table.actions import IMPORTED
 from table.roll_log import KEEP_MIN

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from bot.roll_writer import RollWriter
 from rules.dice import OpenEndedRoll
 from store import Store
 from store.errors import DatabaseUnreachable
 from store.roll_log import TRIM_EVERY, report_of, roll_of
-from store.roll_writer import RollWriter
 from table.dice_report import ALL, EVENING
 from table.fatigue_series import CLOCK_SET
 from table.model import Table

@@ -94,7 +94,7 @@ async def test_no_sqlite3_call_runs_on_the_event_loops_thread(tmp_path: Path) ->
 
 
 def _document(table: Table, events: list[Any]) -> dict[str, Any]:
-    from store.export import export_document
+    from exports.document import export_document
 
     return export_document(table, events, datetime(2026, 1, 1, tzinfo=UTC))
 

@@ -6,14 +6,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pictures.examples import Session, party
 from pictures.words import fatigue_alt
+from rules._fatigue_level import HD_SIZES
 from rules.errors import RulesError
+from rules.fatigue import FatigueState
 from rules.gametime import DAY
 from table import partyops
 from table.event import Event
@@ -25,12 +28,13 @@ from table.fatigue_series import (
     FatigueSeries,
     Mark,
     Start,
+    _Drawn,
     chart_start,
     fatigue_series,
     rested_keys,
 )
-from table.model import Table
-from table.snapshot import diff
+from table.model import Character, Table
+from table.snapshot import character_from_dict, character_to_dict, diff
 
 NAMES = ("Aria", "Bórin", "Cael")
 OPS = st.lists(
@@ -233,3 +237,56 @@ def test_an_evening_of_clock_moves_alone_shows_its_last_moment() -> None:
     session.play("clock pass", lambda t: partyops.pass_minutes(t, 600))
     series = evening_chart(session, 0)
     assert series.start == series.end == 600 * 60
+
+
+@st.composite
+def logged_characters(draw: st.DrawFn) -> Character:
+    """Characters of every kind of Fatigue Level: none, computed, overridden."""
+    classes = tuple(
+        draw(
+            st.lists(
+                st.tuples(st.sampled_from(HD_SIZES), st.integers(1, 20)), min_size=0, max_size=3
+            )
+        )
+    )
+    combine = "single" if len(classes) < 2 else draw(st.sampled_from(("multi", "dual")))
+    override = draw(st.none() | st.fractions(min_value=Fraction(1, 2), max_value=60))
+    temp = draw(st.integers(0, 30))
+    try:
+        return Character(
+            "Aria",
+            7,
+            classes=classes,
+            combine=combine,
+            toughness=draw(st.integers(-3, 4)),
+            base_hd=draw(st.none() | st.sampled_from(("4+1", "2", "8+3"))),
+            kin_hd_size=draw(st.none() | st.sampled_from(HD_SIZES)),
+            fl_override=override,
+            fatigue=FatigueState(
+                fp=draw(st.integers(0, 300)),
+                temp=temp,
+                temp_expires=100 if temp else None,
+                vp_damage=draw(st.integers(0, 20)),
+            ),
+        )
+    except RulesError:
+        assume(False)
+        raise
+
+
+@settings(max_examples=300, deadline=None)
+@given(character=logged_characters(), missing=st.sampled_from((None, "toughness", "vp_damage")))
+def test_a_logged_character_is_drawn_as_the_whole_character_is(
+    character: Character, missing: str | None
+) -> None:
+    """The chart reads a snapshot for what it draws alone: the same as the whole character it
+    logged, one logged before a field existed included."""
+    data = character_to_dict(character)
+    if missing == "toughness":
+        del data["toughness"]
+    elif missing == "vp_damage":
+        del data["fatigue"]["vp_damage"]
+    whole = character_from_dict(data)
+    assert _Drawn.logged(data) == _Drawn.of(whole)
+    if missing is None:
+        assert _Drawn.of(whole) == _Drawn.of(character)

@@ -3,8 +3,8 @@ refusing it with one line that names the first problem and where it is.
 
 In order, each before the next can be fooled: the declared size (`check_size`, before any
 download), strict UTF-8, JSON without NaN, Infinity or repeated keys, a bound on nesting, the
-format and its version (earlier versions upgraded: `store.import_upgrade`); then the table's
-parts, against the published JSON Schema (`store/export.schema.json`, also
+format and its version (earlier versions upgraded: `exports.upgrade`); then the table's
+parts, against the published JSON Schema (`exports/export.schema.json`, also
 `docs/export.schema.json`) and then by the commands' own checks (`table.imported`); then the
 history, change by change, and the roll log, roll by roll, each against the schema and then
 those checks: each part once, so the time grows with the file, not with its changes times its
@@ -21,27 +21,23 @@ import functools
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
 import jsonschema_rs
 
+from exports.document import BYTES_MAX, FORMAT, VERSION, vouches
+from exports.upgrade import upgrade
 from lang import _
 from rules.errors import RulesError
 from store.event_log import PRUNE_EVERY, touched_keys
-from store.export import FORMAT, VERSION, vouches
-from store.import_upgrade import upgrade
+from store.import_write import Prepared
 from store.roll_log import TRIM_EVERY, roll_values
 from table.imported import IMPORT, Imported, history, rolls, table_part
 from table.roll_log import KEEP_MAX
 from table.settings import HISTORY_KEEP_MAX
 
-# The most Discord lets a bot upload (10 MiB): every export the bot sent fits, with room to
-# spare (a channel keeping 1,000 changes exports in well under 1 MiB). Larger is refused by the
-# size the attachment declares, before a byte is downloaded.
-BYTES_MAX = 10 * 2**20
 DIGITS_MAX = 100  # parsed, so that the schema can name the bound a long number is past
 DEPTH_MAX = 32  # an export nests 7 deep (history → event → after → characters → record → …)
 # The most changes a file may hold: an export of a channel that keeps the most it may
@@ -209,7 +205,7 @@ _CONTROLS = re.compile(
 @functools.lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     """The published JSON Schema of the current export version, read once: 1 kept."""
-    text = resources.files("store").joinpath("export.schema.json").read_text("utf-8")
+    text = resources.files("exports").joinpath("export.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 
@@ -293,24 +289,6 @@ def _problem(error: Any) -> str:
     return str(error.message)[:200]
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """One imported change as it will be logged: its snapshots as JSON text, the keys it
-    touched (`store.event_log.touched_keys`), its links and an import change's start as
-    indexes into the imported history."""
-
-    actor_id: int
-    action: str
-    created_at: datetime
-    clock: int
-    before: str
-    after: str
-    keys: tuple[tuple[str, str], ...]
-    undoes: int | None
-    undone_by: int | None
-    starts: int | None  # an import change: the index its history starts at (`after.import`)
-
-
 def _prepared(event: Any) -> Prepared:
     after = event.after
     starts = None
@@ -339,11 +317,13 @@ def _check_roll(i: int, data: Any) -> None:
     _schema_check(_validators()[4], data, ("rolls", i))
 
 
-def read_export(data: bytes, guild_id: int | None, key: bytes | None = None) -> Imported:
+def read_export(
+    data: bytes, guild_id: int | None, key: bytes | None = None, now: datetime | None = None
+) -> Imported:
     """A file's export for a channel of `guild_id`, read, upgraded and checked
     (`read_document`, the schema, `table.imported`), each change ready to be logged and each
     roll to be written: for `Store.import_channel`. `key`: this bot's
-    (`store.export.export_key`), to know its own export. ImportRefused or ImportProblem (both
+    (`exports.document.export_key`), to know its own export. ImportRefused or ImportProblem (both
     RulesErrors) otherwise."""
     document, controls, vouched = read_document(data, key)
     whole, listed, _change, listed_rolls, _roll = _validators()
@@ -353,5 +333,6 @@ def read_export(data: bytes, guild_id: int | None, key: bytes | None = None) -> 
     _schema_check(listed_rolls, document["rolls"], ("rolls",))
     checked = table_part(document, guild_id, vouched, controls)
     changes = tuple(map(_prepared, history(document, checked, _check_change)))
-    rows = tuple(map(roll_values, rolls(document, checked, _check_roll)))
+    now = datetime.now(UTC) if now is None else now  # the import's time: no roll is later
+    rows = tuple(map(roll_values, rolls(document, checked, _check_roll, now)))
     return dataclasses.replace(checked.imported, history=changes, rolls=rows)

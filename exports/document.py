@@ -3,7 +3,7 @@ itself, clock and round count, characters, monsters, the turn order), its whole 
 first, and its roll log (`table.roll_log`), each roll on a line of its own: 25,000 rolls, the
 most a channel keeps by default, take some 7.5 MB. Ids are strings, as in Discord's own JSON, so
 a reader in any language keeps all 64 bits. Its shape is published as a JSON Schema
-(`docs/export.schema.json`); `/import` reads it back (`store.import_file`), earlier versions too.
+(`docs/export.schema.json`); `/import` reads it back (`exports.reading`), earlier versions too.
 
 Versions: 1 had no `own_settings`, `round_start` or `round_first`; 2 adds them; 3 adds `rolls`.
 
@@ -29,26 +29,19 @@ from datetime import datetime
 from typing import Any
 
 from store.migrate import load_migrations
-from table.combat import Initiative
 from table.event import Event
-from table.imported import IMPORT
+from table.imported import IMPORT, holds_nothing
 from table.model import Table
 from table.roll_log import LoggedRoll, roll_to_dict
 from table.snapshot import character_to_dict, monster_to_dict
 
 FORMAT = "tablekeeper-export"
 VERSION = 3
+# The most Discord lets a bot upload (10 MiB): no export is larger (`fit`), and /import refuses a
+# larger file by the size it declares, before a byte is downloaded.
+BYTES_MAX = 10 * 2**20
 SIGNATURE = "signature"  # the field a signed export carries its HMAC in
 _PURPOSE = b"tablekeeper exports"
-
-
-def holds_nothing(table: Table) -> bool:
-    """No one, nothing, no turn order, the clock at 0, no settings of its own (its server's may
-    be anything: they are the server's, and stay with it)."""
-    return (
-        not (table.characters or table.monsters or table.clock or table.own)
-        and table.initiative == Initiative()
-    )
 
 
 def is_empty(table: Table, events: list[Event], rolls: Sequence[LoggedRoll] = ()) -> bool:
@@ -142,11 +135,27 @@ def export_bytes(document: dict[str, Any]) -> bytes:
     text = json.dumps(laid_out, ensure_ascii=False, indent=2, sort_keys=True)
     if rolls:
         # The top level's own key: the only one indented by two spaces.
-        lines = ",\n".join(
-            f"    {json.dumps(r, ensure_ascii=False, sort_keys=True)}" for r in rolls
-        )
+        lines = ",\n".join(map(_line, rolls))
         text = text.replace('\n  "rolls": []', f'\n  "rolls": [\n{lines}\n  ]', 1)
     return text.encode("utf-8")
+
+
+def _line(roll: dict[str, Any]) -> str:
+    return f"    {json.dumps(roll, ensure_ascii=False, sort_keys=True)}"
+
+
+def fit(document: dict[str, Any], key: bytes, most: int = BYTES_MAX) -> tuple[bytes, int] | None:
+    """The document signed, as a file of at most `most` bytes, and how many of its oldest rolls
+    it had to leave out for that; None if it is larger even without any roll."""
+    rolls = document["rolls"]
+    data, dropped = export_bytes(signed(document, key)), 0
+    while len(data) > most and dropped < len(rolls):
+        excess = len(data) - most
+        while excess > 0 and dropped < len(rolls):
+            excess -= len(_line(rolls[dropped]).encode("utf-8")) + 2  # and its ",\n"
+            dropped += 1
+        data = export_bytes(signed({**document, "rolls": rolls[dropped:]}, key))
+    return (data, dropped) if len(data) <= most else None
 
 
 def export_key(secret: str) -> bytes:
