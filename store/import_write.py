@@ -113,7 +113,8 @@ async def import_channel(
     """`Store.import_channel`'s transaction."""
     if guild_id != imported.guild_id:  # its actors, GM role and settings are that server's
         raise StoreError("An import checked for another server")
-    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
+    loaded = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
+    current, stored = loaded.table, loaded.stored
     check(current)
     newest = await tx.fetchone(
         "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
