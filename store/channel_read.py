@@ -3,15 +3,12 @@ for (`table.parts`: the party, the bestiary), decoded into one Table, in ONE sta
 snapshot: a look needs no transaction around it; one trip to the database, on either).
 
 The parts come as one value each: PostgreSQL an array of rows, SQLite a JSON array of arrays,
-both in the column order `store.codec` decodes. The statement also reads the id of the
-channel's newest change, and leaves the parts out when that is the change the Table in
-`TableCache` was read at: that Table is taken as it is."""
+both in the column order `store.codec` decodes."""
 
 from __future__ import annotations
 
 import itertools
 import json
-from collections import OrderedDict
 from typing import NamedTuple
 
 from store import codec
@@ -23,18 +20,14 @@ from table.parts import CHARACTERS, EVERYTHING, INITIATIVE, MONSTERS, PARTS, Par
 
 # A channel read: its row (if any), its turn order (a row of its own while it has one) as
 # `initiative_state`, its server's settings (if any) as `server_<name>`, the event already
-# logged for an interaction (if any) as `applied_id` and `applied_action`, the id of the
-# channel's newest change as `newest_id`, and the parts asked for, unless that id is `cached`.
-# The parameters are the channel id, the guild id (NULL outside a server: no server settings),
-# the interaction id (NULL when not asked) and the cached id (NULL when none).
+# logged for an interaction (if any) as `applied_id` and `applied_action`, and the parts asked
+# for. The parameters are the channel id, the guild id (NULL outside a server: no server
+# settings) and the interaction id (NULL when not asked).
 _CHANNEL = (
     "SELECT c.*, i.state AS initiative_state, a.id AS applied_id, a.action AS applied_action, "
-    "k.newest_id, "
     + ", ".join(f"g.{n} AS {codec.SERVER_PREFIX}{n}" for n in SETTING_NAMES)
-    + "{parts} FROM (SELECT k.*, (SELECT id FROM events WHERE channel_id = k.channel_id"
-    " ORDER BY id DESC LIMIT 1) AS newest_id"
-    " FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id,"
-    " CAST(? AS BIGINT) AS interaction_id, CAST(? AS BIGINT) AS cached) AS k) AS k"
+    + "{parts} FROM (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS guild_id,"
+    " CAST(? AS BIGINT) AS interaction_id) AS k"
     " LEFT JOIN channels AS c ON c.channel_id = k.channel_id"
     " LEFT JOIN initiatives AS i ON i.channel_id = k.channel_id"
     " LEFT JOIN guild_settings AS g ON g.guild_id = COALESCE(k.guild_id, c.guild_id)"
@@ -53,9 +46,7 @@ _ARRAY = {
 
 def _channel_sql(dialect: str, parts: Parts) -> str:
     arrays = "".join(
-        f", CASE WHEN k.newest_id = k.cached THEN NULL"
-        f" ELSE {_ARRAY[dialect].format(table=table, columns=', '.join(columns))} END"
-        f" AS {part}_rows"
+        f", {_ARRAY[dialect].format(table=table, columns=', '.join(columns))} AS {part}_rows"
         for part, (table, columns) in _ROWS.items()
         if part in parts
     )
@@ -74,38 +65,6 @@ _CHANNEL_SQL = {
 class Loaded(NamedTuple):
     table: Table
     stored: bool  # the channel's row is in the database (a change need not insert it)
-    newest: int | None  # the id of the channel's newest change the Table is as of
-
-
-CACHED = 1024  # Tables at most in a TableCache
-
-
-class TableCache:
-    """The Tables this process last read, or committed in a change, by channel and parts, each
-    with the id of its channel's newest change then. Every change to a channel's rows logs a
-    new event in it, and an id once committed is never used again, so a read whose statement
-    finds the same newest change finds the same rows: it takes the Table cached instead of
-    reading and decoding them. The channel's server settings, which a change in another
-    channel may move, come with every read and must match. Only what was committed is
-    cached, at most CACHED Tables, the least recently used forgotten first."""
-
-    def __init__(self, size: int = CACHED) -> None:
-        self._size = size
-        self._tables: OrderedDict[tuple[int, Parts], tuple[int, Table]] = OrderedDict()
-
-    def get(self, channel_id: int, parts: Parts) -> tuple[int, Table] | None:
-        found = self._tables.get((channel_id, parts))
-        if found is not None:
-            self._tables.move_to_end((channel_id, parts))
-        return found
-
-    def put(self, channel_id: int, parts: Parts, loaded: Loaded) -> None:
-        """`loaded`, once committed (a read's, or a change's after its COMMIT)."""
-        if loaded.newest is not None:
-            self._tables[channel_id, parts] = (loaded.newest, loaded.table)
-            self._tables.move_to_end((channel_id, parts))
-            if len(self._tables) > self._size:
-                self._tables.popitem(last=False)
 
 
 async def load_channel(
@@ -114,37 +73,24 @@ async def load_channel(
     guild_id: int | None,
     parts: Parts = EVERYTHING,
     interaction_id: int | None = None,
-    cache: TableCache | None = None,
 ) -> Loaded:
     """The channel's Table (an unknown channel reads as the defaults); `parts` names what to
-    load besides the channel row: a Table read without "monsters" simply has none. The Table
-    in `cache`, if it is as of the channel's newest change and its server's settings.
+    load besides the channel row: a Table read without "monsters" simply has none.
 
     With `interaction_id`, it raises AlreadyApplied if a change of that interaction is logged:
     inside the writing transaction, which holds the channel's lock, a concurrent second
     delivery waits for the first to commit and then finds it (the unique index backs it up)."""
-    cached = cache.get(channel_id, parts) if cache is not None else None
     sql = _CHANNEL_SQL[tx.dialect, parts]
-    known = None if cached is None else cached[0]
-    channel = await tx.fetchone(sql, channel_id, guild_id, interaction_id, known)
+    channel = await tx.fetchone(sql, channel_id, guild_id, interaction_id)
     assert channel is not None  # the keys' row is always there, joined to what exists
     if channel["applied_id"] is not None:
         raise AlreadyApplied(interaction_id or 0, channel["applied_id"], channel["applied_action"])
-    newest = channel["newest_id"]
-    if cached is not None and newest == known and _same_around(cached[1], channel, guild_id):
-        return Loaded(cached[1], True, newest)
     rows = {part: _rows(channel.pop(f"{part}_rows", None)) for part in _ROWS}
     order = channel["initiative_state"] if INITIATIVE in parts else None
     table = codec.table_from_rows(
         channel_id, guild_id, channel, rows[CHARACTERS] or [], rows[MONSTERS], order
     )
-    return Loaded(table, channel["channel_id"] is not None, newest)
-
-
-def _same_around(table: Table, channel: dict[str, object], guild_id: int | None) -> bool:
-    """Are `table`'s server and its settings still those the channel's row reads with?"""
-    guild = channel["guild_id"] if channel["guild_id"] is not None else guild_id
-    return table.guild_id == guild and table.server == codec.server_of(channel)
+    return Loaded(table, channel["channel_id"] is not None)
 
 
 def _rows(found: object) -> list[tuple[object, ...]] | None:

@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 
 from store import codec, event_log
 from store.backend import Tx
-from store.channel_read import Loaded, TableCache, load_channel
+from store.channel_read import load_channel
 from store.errors import StoreError
 from table import snapshot
 from table.event import Event
@@ -40,22 +40,17 @@ async def apply_change(
     fn: Callable[[Table], tuple[Table, R]],
     parts: Parts,
     interaction_id: int | None,
-    cache: TableCache | None = None,
-) -> tuple[R, Loaded]:
+) -> R:
     """`Store.apply`'s transaction: AlreadyApplied if this interaction's change is logged, else
     the channel's Table through `fn`, and what changed written and logged (nothing at all if
-    nothing changed). Returns `fn`'s result and the Table as the change left it."""
-    loaded = await load_channel(tx, channel_id, guild_id, parts, interaction_id, cache)
-    before = loaded.table
+    nothing changed)."""
+    before, stored = await load_channel(tx, channel_id, guild_id, parts, interaction_id)
     after, result = fn(before)
     if not isinstance(after, Table) or after.channel_id != channel_id:
         raise StoreError(f"{action}: must return the same channel's Table")
-    if after == before:
-        return result, loaded
-    event = await save_change(
-        tx, before, after, actor_id, action, now, loaded.stored, interaction_id
-    )
-    return result, Loaded(after, True, event.id)
+    if after != before:
+        await save_change(tx, before, after, actor_id, action, now, stored, interaction_id)
+    return result
 
 
 async def save_change(

@@ -84,7 +84,7 @@ def table_from_rows(
     order = Initiative.from_dict(json.loads(initiative)) if initiative else Initiative()
     beasts = tuple(_monster(tuple(row)) for row in monsters or ())
     chars = tuple(_character(tuple(row)) for row in characters)
-    server = server_of(channel)
+    server = _server_from(channel)
     if channel is None or channel.get("channel_id") is None:
         return Table(
             channel_id,
@@ -111,7 +111,7 @@ def table_from_rows(
     return table.counted_at(channel["round_seconds"])  # the length its row was written at
 
 
-def server_of(row: dict[str, Any] | None) -> ServerLayer:
+def _server_from(row: dict[str, Any] | None) -> ServerLayer:
     """The server's settings from the `server_…` columns a channel read joins in."""
     if row is None:
         return ()

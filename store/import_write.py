@@ -113,8 +113,7 @@ async def import_channel(
     """`Store.import_channel`'s transaction."""
     if guild_id != imported.guild_id:  # its actors, GM role and settings are that server's
         raise StoreError("An import checked for another server")
-    loaded = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
-    current, stored = loaded.table, loaded.stored
+    current, stored = await load_channel(tx, channel_id, guild_id, interaction_id=interaction_id)
     check(current)
     newest = await tx.fetchone(
         "SELECT id, seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id

@@ -130,8 +130,7 @@ async def make_link(
     """The token of the channel's live link, and whether it was made now (logged as
     "table link"); the one there is, when its token can be made again with `key`. `check`
     refuses (raises) by the table this transaction reads: who may, by its settings."""
-    loaded = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
-    table, stored = loaded.table, loaded.stored
+    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
     check(table)
     live = await _live(tx, channel_id)
     if live is not None:
@@ -170,8 +169,7 @@ async def revoke_link(
 ) -> bool:
     """Revoke the channel's live link (logged as "table revoke"); False when it has none.
     `check` as for `make_link`."""
-    loaded = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
-    table, stored = loaded.table, loaded.stored
+    table, stored = await load_channel(tx, channel_id, guild_id, CHANNEL_ONLY, interaction_id)
     check(table)
     live = await _live(tx, channel_id)
     if live is None:

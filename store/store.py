@@ -12,7 +12,7 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from store import chart, import_write, links, roll_log, secrets, undo
 from store.backend import Backend, Tx
-from store.channel_read import TableCache, load_channel
+from store.channel_read import load_channel
 from store.channel_write import apply_change
 from store.errors import StoreError
 from store.events import read_log, read_newest, read_page
@@ -57,7 +57,6 @@ class Store:
     def __init__(self, backend: Backend, now: Callable[[], datetime] = _utcnow) -> None:
         self.backend = backend
         self._now = now  # the clock changes are logged at
-        self._tables = TableCache()  # what `read` and `apply` read, as of its newest change
 
     @classmethod
     def open(
@@ -121,10 +120,8 @@ class Store:
         `parts` names what to load besides the channel row: a Table read without "monsters"
         simply has none (commands that never touch monsters skip reading them)."""
         read = await self.backend.read(
-            lambda tx: load_channel(tx, channel_id, guild_id, parts, cache=self._tables),
-            single=True,
+            lambda tx: load_channel(tx, channel_id, guild_id, parts), single=True
         )
-        self._tables.put(channel_id, parts, read)
         return read.table
 
     async def read_with_history(
@@ -209,7 +206,7 @@ class Store:
         `parts` as for `read`: `fn` sees (and may change) only those. With `interaction_id`,
         the change is applied at most once: if an event already carries that id, nothing runs
         or is written and AlreadyApplied is raised."""
-        result, now = await self._change(
+        return await self._change(
             channel_id,
             apply_change,
             guild_id,
@@ -218,10 +215,7 @@ class Store:
             fn,
             parts,
             interaction_id=interaction_id,
-            cache=self._tables,
         )
-        self._tables.put(channel_id, parts, now)  # committed: the change's write returned
-        return result
 
     async def undo_last(
         self,

@@ -88,10 +88,11 @@ class Asked:
 
     async def load(self, tx: Tx, channel_id: int) -> tuple[Table, bool, bool]:
         """The channel, whether its row is stored, and whether the asker is its GM."""
-        loaded = await load_channel(tx, channel_id, self.guild_id, EVERYTHING, self.interaction_id)
-        current = loaded.table
+        current, stored = await load_channel(
+            tx, channel_id, self.guild_id, EVERYTHING, self.interaction_id
+        )
         gm = self.is_gm if isinstance(self.is_gm, bool) else self.is_gm(current.settings)
-        return current, loaded.stored, gm
+        return current, stored, gm
 
 
 async def undo_last(tx: Tx, now: datetime, channel_id: int, asked: Asked) -> Undone:

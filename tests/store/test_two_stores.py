@@ -13,7 +13,6 @@ from store import Store
 from table import partyops
 from table.model import Character, Monster, Table
 from table.parts import BESTIARY, CHANNEL_ONLY, EVERYTHING, PARTY
-from table.settings import server_layer
 from tests.store.conftest import Database
 
 CH, GUILD, GM = 1, 2, 9
@@ -70,34 +69,3 @@ async def test_what_one_store_reads_is_what_the_other_wrote(db: Database) -> Non
             left_out = {p: getattr(Table(CH, GUILD), p) for p in EVERYTHING - parts}
             assert tables[0] == whole.with_parts(**left_out)
         assert pages == [await later.history(CH)] * 2
-
-
-async def test_a_table_read_again_is_taken_from_the_cache_until_its_channel_changes(
-    db: Database,
-) -> None:
-    """A read whose channel has no newer change than the Table cached takes that Table, decoding
-    nothing; a change from another store (another process) moves the newest change, and the
-    next read and change run on what it wrote; so does a server setting changed elsewhere."""
-    hero = Character("Ana", GM, classes=((10, 2),))
-    async with Store.open(db.url) as first, Store.open(db.url) as second:
-        await first.apply(CH, GUILD, GM, "add", lambda t: (t.with_character(hero), None))
-        read = await first.read(CH, GUILD, PARTY)
-        assert await first.read(CH, GUILD, PARTY) is read  # cached: nothing newer
-        await second.apply(CH, GUILD, GM, "spend", lambda t: partyops.spend(t, "Ana", 2))
-        moved = await first.read(CH, GUILD, PARTY)
-        assert moved is not read and moved.get("Ana").fatigue.fp == 2
-        spent = await first.apply(CH, GUILD, GM, "spend", lambda t: partyops.spend(t, "Ana", 1))
-        assert spent.after.fp == 3
-        cached = await first.read(CH, GUILD, PARTY)
-        assert cached.get("Ana").fatigue.fp == 3 and await first.read(CH, GUILD, PARTY) is cached
-        await second.apply(CH + 1, GUILD, GM, "server", _history_keep(50))  # another channel
-        assert (await first.read(CH, GUILD, PARTY)).settings.history_keep == 50
-
-
-def _history_keep(keep: int) -> Any:
-    """The server's own history_keep set to `keep` (from whichever channel runs it)."""
-
-    def change(table: Table) -> tuple[Table, None]:
-        return table.relayered(table.own_settings(), server_layer({"history_keep": keep})), None
-
-    return change
