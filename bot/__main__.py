@@ -28,6 +28,7 @@ from table.actions import COMMAND_LINE
 from web.server import WebPortUnavailable
 
 log = logging.getLogger("bot")
+SWITCH_INTERVAL = 0.001  # seconds a thread waits for the interpreter's lock before asking
 
 
 BAD_TOKEN = (
@@ -203,6 +204,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 fatal("--dev-guild needs DEV_GUILD_ID to be set", settings.log_format)
                 return 2
             guild_id = settings.dev_guild_id
+    # Every SQLite statement is a trip to aiosqlite's thread and back, and that thread needs
+    # the interpreter's lock to hand its rows over: while the event loop is busy it waits up
+    # to the switch interval for it, 5 ms by default, at each statement of a change that
+    # other changes queue behind. A shorter wait keeps a busy bot's changes flowing
+    # (docs/benchmarks.md, "The store on aiosqlite").
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         asyncio.run(run(settings, sync=args.command == "sync", guild_id=guild_id))
     except discord.LoginFailure:

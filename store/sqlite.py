@@ -16,7 +16,7 @@ import contextlib
 import sqlite3
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -37,6 +37,12 @@ BUSY_MS = 5000  # how long a change waits for another process's write lock
 sqlite3.register_adapter(datetime, datetime.isoformat)
 
 
+def dict_row(cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> Row:
+    """A row as a column → value dict (the row factory sqlite3's documentation gives), made on
+    aiosqlite's thread as the rows are fetched rather than on the event loop's."""
+    return {column[0]: value for column, value in zip(cursor.description, values, strict=True)}
+
+
 def sqlite_path(url: str) -> str:
     """`sqlite:///rel/path.db` → `rel/path.db`, `sqlite:////abs.db` → `/abs.db`, and
     `sqlite:///:memory:` → `:memory:`."""
@@ -54,15 +60,16 @@ class SqliteTx(Counted):
 
     async def fetchall(self, sql: str, *args: Any) -> list[Row]:
         self._one_more()
-        return [dict(row) for row in await self._conn.execute_fetchall(sql, args)]
+        return cast(list[Row], await self._conn.execute_fetchall(sql, args))  # `dict_row`s
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
         rows = await self.fetchall(sql, *args)
         return rows[0] if rows else None
 
     async def fetchvalues(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        self._one_more()
-        return [tuple(row) for row in await self._conn.execute_fetchall(sql, args)]
+        # The connection's rows are `dict_row`s (one factory for every call): their values, in
+        # the SELECT's order.
+        return [tuple(row.values()) for row in await self.fetchall(sql, *args)]
 
     async def execute(self, sql: str, *args: Any) -> None:
         self._one_more()
@@ -91,8 +98,8 @@ async def migrate_sqlite(
     conn: aiosqlite.Connection, migrations: list[Migration], where: str = ""
 ) -> list[int]:
     """`store.migrate.apply_migrations` on `conn`, each step in a BEGIN IMMEDIATE of its own,
-    which another process starting at once waits for. Its rows become `sqlite3.Row`s."""
-    conn.row_factory = sqlite3.Row
+    which another process starting at once waits for. Its rows become dicts (`dict_row`)."""
+    conn.row_factory = dict_row  # type: ignore[assignment]  # typed as a class; any callable does
     return await apply_migrations(
         lambda body: run_sqlite(conn, "BEGIN IMMEDIATE", body), migrations, where
     )
@@ -204,10 +211,10 @@ async def _connect(
     opening: contextlib.AsyncExitStack, path: str, pragma: str
 ) -> aiosqlite.Connection:
     """A connection to `path` in autocommit mode (the store begins and commits its own
-    transactions), its rows as sqlite3.Row, closed by `opening` unless popped from it."""
+    transactions), its rows as dicts (`dict_row`), closed by `opening` unless popped from it."""
     conn = await aiosqlite.connect(path, isolation_level=None)
     opening.push_async_callback(conn.close)
-    conn.row_factory = sqlite3.Row
+    conn.row_factory = dict_row  # type: ignore[assignment]
     for setting in ("journal_mode = WAL", pragma, "foreign_keys = ON", f"busy_timeout = {BUSY_MS}"):
         await conn.execute(f"PRAGMA {setting}")
     return conn

@@ -85,7 +85,7 @@ class Raw:
     async def cols(self, table: str) -> list[str]:
         if table not in self.columns:
             async with self.db.execute(f"PRAGMA table_info({table})") as cursor:
-                self.columns[table] = [row[1] for row in await cursor.fetchall()]
+                self.columns[table] = [row["name"] for row in await cursor.fetchall()]
         return self.columns[table]
 
     async def insert(self, table: str, rows: list[dict[str, Any]]) -> None:

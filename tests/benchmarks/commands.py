@@ -85,25 +85,36 @@ def who(p: Pair, name: str) -> User:
 LATENCY_COLUMNS = ["command", "median", "p99", "÷ echo", "95% range"]  # `latency`'s rows
 
 
-async def latency(p: Pair, rounds: int, seed: int) -> list[list[str]]:
-    parsed = {label: (p.parse(line), who(p, user)) for label, line, user in COMMANDS}
-    for label, (cmd, user) in parsed.items():  # warm up, and refuse to time an error reply
-        reply = await p.tk_once(cmd, user, learn=True)
+async def latency(bots: dict[str, Pair], rounds: int, seed: int) -> list[list[str]]:
+    """Each command one at a time, in shuffled rounds with the echo bot's `/echo`, for each
+    bot (keyed by its name, "" for this checkout's, which prefixes its commands' labels);
+    all the pairs share one echo bot."""
+    parsed = {
+        (f"{name}: {label}" if name else label, name): (p.parse(line), who(p, user))
+        for name, p in bots.items()
+        for label, line, user in COMMANDS
+    }
+    for (label, name), (cmd, user) in parsed.items():  # warm up, and never time an error
+        reply = await bots[name].tk_once(cmd, user, learn=True)
         if reply.ephemeral:
             raise SystemExit(f"{label} answered with an error: {reply.text}")
-    await p.echo_once()
-    checked(p, False)
-    samples: dict[str, list[float]] = {label: [] for label in [*parsed, ECHO]}
+    echo = next(iter(bots.values()))
+    await echo.echo_once()
+    for p in bots.values():
+        checked(p, False)
+    named = {label: name for label, name in parsed}
+    samples: dict[str, list[float]] = {label: [] for label in [*named, ECHO]}
     for order in orders(list(samples), rounds, seed):
         for label in order:
             start = time.perf_counter()
             if label == ECHO:
-                await p.echo_once()
+                await echo.echo_once()
             else:
-                await p.tk_once(*parsed[label])
+                await bots[named[label]].tk_once(*parsed[label, named[label]])
             samples[label].append(time.perf_counter() - start)
-        forget(p.tk)  # the local Discord looks through its records on every send: keep it
-        forget(p.echo)  # as light for one bot as for the other
+        for p in bots.values():  # the local Discord looks through its records on every send:
+            forget(p.tk)  # keep it as light for one bot as for the other
+        forget(echo.echo)
     base = statistics.median(samples[ECHO])
     rows = []
     for label, values in samples.items():
@@ -346,7 +357,7 @@ async def run(args: argparse.Namespace, sizes: Sizes) -> None:
                 async with p.tablekeeper(f"sqlite:///{tmp / 'main.db'}") as env:
                     await _seed.seed_table(env.store, p.tk)
                     settle(args)
-                    rows = await latency(p, sizes.rounds, args.seed)
+                    rows = await latency({"": p}, sizes.rounds, args.seed)
                 print(f"\n2. Latency per command, SQLite, {sizes.rounds} shuffled rounds")
                 print(table(LATENCY_COLUMNS, rows))
             if "load" in args.sections:

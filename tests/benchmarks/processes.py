@@ -25,6 +25,10 @@ off), Tablekeeper is started on it and:
    bot, with each bot in its own process, as deployed (its own GC settings, its own core);
 5. checks: every interaction answered once and rightly, the bot's /metrics counted each, and
    Aria's FP in the database add up to the spends sent.
+`--before DIR` runs another checkout's bot beside this one (DIR: e.g. `git archive main | tar -x
+-C DIR`; its code, its own database seeded by its own store, its own local Discord) in the same
+rounds: its spends interleaved with this bot's and the echo bot's at saturation, at its own half
+rate, and its commands shuffled in with this bot's one at a time, all against the one echo bot.
 `--profile DIR` records the Tablekeeper process with py-spy (`pip install py-spy`) during the
 saturation rounds and prints where its time went: sampling slows it, so profile in a run of its
 own and take the figures from one without.
@@ -35,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import statistics
@@ -45,8 +50,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from store import Store
-from tests.benchmarks import _seed
 from tests.benchmarks._bots import ECHO_TEXT, Pair, checked, extra_channels, forget
 from tests.benchmarks._figures import duration, machine, orders, percentile, table
 from tests.benchmarks._profile import profiled
@@ -61,9 +64,52 @@ from tests.pg import postgres_server
 
 SPEND = "/fatigue spend"
 SPENT = "Aria spends 1 FP"  # what every spend's reply says
-RUNS = ("100 channels", "1 channel", "echo")
+SPREAD, ONE, ECHO = "100 channels", "1 channel", "echo"
+BEFORE = "before"  # the name of `--before`'s bot: its runs are "before, 100 channels", …
 WARM_UP = 100
 STARTUP = 60.0
+HERE = Path(__file__).resolve().parents[2]  # this checkout
+
+# What the store of a checkout does for the benchmark, run with that checkout's code (its
+# schema and its store): seed the table and the spread channels, or count Aria's FP in them.
+STORE_WORKER = r"""
+import asyncio, json, sys
+from types import SimpleNamespace as Ns
+from store import Store
+from tests.benchmarks import _seed
+
+url, task, world = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+
+async def main():
+    async with Store.open(url) as store:
+        if task == "seed":
+            d = Ns(table=Ns(id=world["table"], guild_id=world["guild"]), gm=Ns(id=world["gm"]),
+                   player=Ns(id=world["player"]), player2=Ns(id=world["player2"]))
+            await _seed.seed_table(store, d)
+            await _seed.seed_channels(store, world["spread"], world["guild"], world["player"])
+        else:
+            channels = [world["table"], *world["spread"]]
+            print(sum([(await store.read(c)).get("Aria").fatigue.fp for c in channels]))
+
+asyncio.run(main())
+"""
+
+
+async def in_store(tree: Path, url: str, task: str, d: LocalDiscord, spread: list[Channel]) -> str:
+    """STORE_WORKER's `task` ("seed" or "count") with `tree`'s code; what it printed."""
+    world: dict[str, object] = {"table": d.table.id, "guild": d.table.guild_id, "gm": d.gm.id}
+    world |= {"player": d.player.id, "player2": d.player2.id, "spread": [c.id for c in spread]}
+    worker = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-c", STORE_WORKER, url, task, json.dumps(world)),
+        env=process_env(PYTHONPATH=str(tree)),
+        cwd=tree,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await worker.communicate()
+    if worker.returncode != 0:
+        raise SystemExit(f"the store of {tree} could not {task}:\n{err.decode()[-3000:]}")
+    return out.decode()
 
 
 @dataclass(frozen=True)
@@ -146,16 +192,21 @@ async def echo_process(d: LocalDiscord, tmp: Path) -> AsyncIterator[int]:
         await finish(process, timeout=1)
 
 
+def runs_of(bot: str) -> tuple[str, str]:
+    """The saturation runs of a bot ("" for this checkout's): over 100 channels, on one."""
+    return (SPREAD, ONE) if not bot else (f"{bot}, {SPREAD}", f"{bot}, {ONE}")
+
+
 @dataclass
 class Figures:
-    rates: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
-    bot_cpu: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
-    bench_cpu: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
-    busy: dict[str, list[float]] = field(default_factory=lambda: {run: [] for run in RUNS})
-    latencies: list[float] = field(default_factory=list)
-    half: float = 0.0
+    rates: dict[str, list[float]] = field(default_factory=dict)
+    bot_cpu: dict[str, list[float]] = field(default_factory=dict)
+    bench_cpu: dict[str, list[float]] = field(default_factory=dict)
+    busy: dict[str, list[float]] = field(default_factory=dict)
+    latencies: dict[str, list[float]] = field(default_factory=dict)  # by bot, at its half rate
+    half: dict[str, float] = field(default_factory=dict)
     commands: list[list[str]] = field(default_factory=list)  # latency per command
-    checks: str = ""
+    checks: list[str] = field(default_factory=list)
 
     def rate(self, run: str) -> float:
         return statistics.median(self.rates[run])
@@ -171,12 +222,12 @@ async def saturation_rounds(
             bot, bench, busy = cpu_seconds(pid), cpu_seconds(), machine_busy()
             rate = await saturate(send, sizes.load, inflight)
             wall = sizes.load / rate
-            figures.busy[run].append((machine_busy() - busy) / wall)
-            figures.rates[run].append(rate)
-            figures.bot_cpu[run].append((cpu_seconds(pid) - bot) / wall)
-            figures.bench_cpu[run].append((cpu_seconds() - bench) / wall)
+            figures.busy.setdefault(run, []).append((machine_busy() - busy) / wall)
+            figures.rates.setdefault(run, []).append(rate)
+            figures.bot_cpu.setdefault(run, []).append((cpu_seconds(pid) - bot) / wall)
+            figures.bench_cpu.setdefault(run, []).append((cpu_seconds() - bench) / wall)
             forget(discord_)
-        done = ", ".join(f"{run} {figures.rates[run][-1]:,.0f}/s" for run in RUNS)
+        done = ", ".join(f"{run} {figures.rates[run][-1]:,.0f}/s" for run in runs)
         print(f"    round {n}: {done}", flush=True)
     return figures
 
@@ -189,60 +240,98 @@ async def all_counted(port: int, sent: int) -> float:
     return count
 
 
-async def spent(url: str, channels: list[Channel]) -> int:
-    async with Store.open(url) as store:
-        return sum([(await store.read(c.id)).get("Aria").fatigue.fp for c in channels])
-
-
 Case = tuple[str, str, dict[str, str]]  # label, DATABASE_URL, other settings
 
 
+@dataclass
+class Contender:
+    """A Tablekeeper bot of the run: its name ("" for this checkout's), its code, its local
+    Discord, its database, and what it answered."""
+
+    name: str
+    tree: Path
+    discord: LocalDiscord
+    url: str
+    spread: list[Channel] = field(default_factory=list)
+    answers: Answers = field(default_factory=lambda: Answers(SPENT))
+
+    @property
+    def label(self) -> str:
+        return self.name or "this checkout"
+
+
 async def measure(
-    p: Pair, echo_pid: int, case: Case, tmp: Path, args: argparse.Namespace
+    echo_d: LocalDiscord,
+    echo_pid: int,
+    bots: list[Contender],
+    case: Case,
+    tmp: Path,
+    args: argparse.Namespace,
 ) -> Figures:
-    label, url, settings = case
+    label, _url, settings = case
     sizes: Sizes = args.sizes
-    spread = extra_channels(p.tk, 100, "spread")
-    async with Store.open(url) as store:
-        await _seed.seed_table(store, p.tk)
-        await _seed.seed_channels(store, [c.id for c in spread], p.tk.guild.id, p.tk.player.id)
-    tk, echo = Answers(SPENT), Answers(ECHO_TEXT)
-    async with shard_processes(p.tk, url, tmp, [None], shard_count=None, settings=settings) as (
-        bot,
-    ):
-        tk_spread, tk_one, echo_spread = senders(p, spread)
-        pid = bot.process.pid
-        runs = {
-            RUNS[0]: (tk.check(tk_spread), p.tk, pid),
-            RUNS[1]: (tk.check(tk_one), p.tk, pid),
-            RUNS[2]: (echo.check(echo_spread), p.echo, echo_pid),
-        }
-        checked(p, True)  # warm-up: every body against Discord's OpenAPI description
+    echo = Answers(ECHO_TEXT)
+    runs: dict[str, tuple[Send, LocalDiscord, int]] = {}
+    async with contextlib.AsyncExitStack() as stack:
+        started = {}
+        for bot in bots:
+            bot.spread = extra_channels(bot.discord, 100, "spread")
+            await in_store(bot.tree, bot.url, "seed", bot.discord, bot.spread)
+            own = tmp / (bot.name or "bot")
+            own.mkdir()
+            code = {**settings, "PYTHONPATH": str(bot.tree)}
+            shards = shard_processes(
+                bot.discord, bot.url, own, [None], shard_count=None, settings=code
+            )
+            (started[bot.name],) = await stack.enter_async_context(shards)
+            p = Pair(echo_d, bot.discord)
+            tk_spread, tk_one, echo_spread = senders(p, bot.spread)
+            pid = started[bot.name].process.pid
+            spread_run, one_run = runs_of(bot.name)
+            runs[spread_run] = (bot.answers.check(tk_spread), bot.discord, pid)
+            runs[one_run] = (bot.answers.check(tk_one), bot.discord, pid)
+        runs[ECHO] = (echo.check(echo_spread), echo_d, echo_pid)
+        for bot in bots:  # warm-up: every body against Discord's OpenAPI description
+            checked(Pair(echo_d, bot.discord), True)
         for send, discord_, _ in runs.values():
             await saturate(send, WARM_UP, args.inflight)
             forget(discord_)
-        checked(p, False)
-        tk.stop_if_wrong("warm-up, Tablekeeper")
+        for bot in bots:
+            checked(Pair(echo_d, bot.discord), False)
+            bot.answers.stop_if_wrong(f"warm-up, {bot.label}")
         echo.stop_if_wrong("warm-up, echo bot")
-        async with profiled(args.profile, label, pid):
+        async with profiled(args.profile, label, started[""].process.pid):
             figures = await saturation_rounds(runs, sizes, args.inflight, args.seed)
-        figures.half = figures.rate(RUNS[0]) / 2
-        figures.latencies = await poisson(runs[RUNS[0]][0], sizes.arrivals, figures.half, args.seed)
-        forget(p.tk)
-        counted = await all_counted(bot.port, tk.sent)
-        fp = await spent(url, [p.tk.table, *spread])  # the bot running: a second connection
+        for bot in bots:
+            spread_run = runs_of(bot.name)[0]
+            figures.half[bot.name] = half = figures.rate(spread_run) / 2
+            sent = runs[spread_run][0]
+            figures.latencies[bot.name] = await poisson(sent, sizes.arrivals, half, args.seed)
+            forget(bot.discord)
+        counted = {
+            bot.name: await all_counted(started[bot.name].port, bot.answers.sent) for bot in bots
+        }
+        fp = {  # the bot running: a second connection
+            bot.name: int(await in_store(bot.tree, bot.url, "count", bot.discord, bot.spread))
+            for bot in bots
+        }
         if args.latency_rounds:  # after the counts: its spends are not the load's
-            figures.commands = await latency(p, args.latency_rounds, args.seed)
-            forget(p.tk)
-            forget(p.echo)
-    tk.stop_if_wrong("Tablekeeper")
+            pairs = {bot.name: Pair(echo_d, bot.discord) for bot in bots}
+            figures.commands = await latency(pairs, args.latency_rounds, args.seed)
+            for bot in bots:
+                forget(bot.discord)
+            forget(echo_d)
+    for bot in bots:
+        bot.answers.stop_if_wrong(bot.label)
+        checks = (
+            f"{bot.answers.sent:,} spends answered rightly, {counted[bot.name]:,.0f} counted by"
+            f" the bot, {fp[bot.name]:,} FP in the database"
+        )
+        if not bot.answers.sent == counted[bot.name] == fp[bot.name]:
+            raise SystemExit(f"{bot.label}: lost or doubled: {checks}")
+        figures.checks.append(f"{bot.label}: {checks}")
     echo.stop_if_wrong("echo bot")
-    figures.checks = (
-        f"{tk.sent:,} spends answered rightly, {counted:,.0f} counted by the bot, {fp:,} FP"
-        f" in the database; {echo.sent:,} echoes"
-    )
-    if not tk.sent == counted == fp:
-        raise SystemExit(f"lost or doubled: {figures.checks}")
+    figures.checks.append(f"{echo.sent:,} echoes")
     return figures
 
 
@@ -257,25 +346,36 @@ async def run_cases(args: argparse.Namespace, tmp: Path) -> None:
         ("SQLite FULL", f"sqlite:///{tmp / 'full.db'}", {"SQLITE_SYNCHRONOUS": "full"}),
         ("SQLite NORMAL", f"sqlite:///{tmp / 'normal.db'}", {"SQLITE_SYNCHRONOUS": "normal"}),
     ]
+    trees = {"": HERE} | ({BEFORE: args.before.resolve()} if args.before else {})
     results: dict[str, Figures] = {}
     with contextlib.ExitStack() as stack:
-        if not args.no_postgres:
-            server = stack.enter_context(postgres_server())
-            cases.append(("PostgreSQL", stack.enter_context(server.database()), {}))
-        async with LocalDiscord(build_world()) as echo_d, LocalDiscord() as tk_d:
-            echo_d.server.deadline = tk_d.server.deadline = 30.0  # count at saturation, not fail
-            echo_d.timeout = tk_d.timeout = 60.0
-            p = Pair(echo_d, tk_d)
+        server = None if args.no_postgres else stack.enter_context(postgres_server())
+        if server is not None:
+            cases.append(("PostgreSQL", "", {}))
+        async with contextlib.AsyncExitStack() as discords:
+            echo_d = await discords.enter_async_context(LocalDiscord(build_world()))
+            own = {name: await discords.enter_async_context(LocalDiscord()) for name in trees}
+            for d in (echo_d, *own.values()):
+                d.server.deadline = 30.0  # count at saturation, not fail
+                d.timeout = 60.0
             async with echo_process(echo_d, tmp) as echo_pid:
                 for case in cases:
-                    label = case[0]
+                    label, url, _ = case
                     if args.only and label not in args.only:
                         continue
                     print(f"  {label}", flush=True)
                     folder = tmp / label.replace(" ", "-")
                     folder.mkdir()
-                    results[label] = await measure(p, echo_pid, case, folder, args)
-                    print(f"    checks: {results[label].checks}", flush=True)
+                    bots = []
+                    for name, tree in trees.items():
+                        if server is not None and label == "PostgreSQL":
+                            where = stack.enter_context(server.database())
+                        else:
+                            where = url.replace(".db", f"-{name}.db") if name else url
+                        bots.append(Contender(name, tree, own[name], where))
+                    results[label] = await measure(echo_d, echo_pid, bots, case, folder, args)
+                    for line in results[label].checks:
+                        print(f"    checks: {line}", flush=True)
     report(results, sizes, args.inflight)
 
 
@@ -286,17 +386,19 @@ def report(results: dict[str, Figures], sizes: Sizes, inflight: int) -> None:
     )
     rows = []
     for label, f in results.items():
-        spread, one, echo = (f.rate(run) for run in RUNS)
-        rows.append(
-            [
-                label,
-                f"{spread:,.0f}/s",
-                f"{one:,.0f}/s",
-                f"{one / spread:.0%}",
-                f"{echo:,.0f}/s",
-                f"{spread / echo:.0%}",
-            ]
-        )
+        echo = f.rate(ECHO)
+        for bot in f.half:
+            spread, one = (f.rate(run) for run in runs_of(bot))
+            rows.append(
+                [
+                    f"{label}, {bot}" if bot else label,
+                    f"{spread:,.0f}/s",
+                    f"{one:,.0f}/s",
+                    f"{one / spread:.0%}",
+                    f"{echo:,.0f}/s",
+                    f"{spread / echo:.0%}",
+                ]
+            )
     print(table(["database", "100 channels", "1 channel", "1 ÷ 100", "echo", "100 ÷ echo"], rows))
     print("\n2. CPU during saturation, in cores (medians): the bot measured, this process")
     print("   (the local Discords and the load) and the whole machine; the bot's CPU per")
@@ -304,10 +406,10 @@ def report(results: dict[str, Figures], sizes: Sizes, inflight: int) -> None:
     print("   when others share the machine; the bot's Python runs on one core at a time)")
     rows = []
     for label, f in results.items():
-        for run in RUNS:
-            bot = statistics.median(f.bot_cpu[run])
-            per = bot / f.rate(run)
-            cells = [f"{bot:.2f}", f"{per * 1000:.2f} ms", f"{1 / per:,.0f}/s"]
+        for run in f.rates:
+            cores = statistics.median(f.bot_cpu[run])
+            per = cores / f.rate(run)
+            cells = [f"{cores:.2f}", f"{per * 1000:.2f} ms", f"{1 / per:,.0f}/s"]
             cells += [f"{statistics.median(f.bench_cpu[run]):.2f}"]
             rows.append([f"{label}, {run}", *cells, f"{statistics.median(f.busy[run]):.2f}"])
     heads = ["run", "bot", "bot CPU / cmd", "on its own core", "benchmark", "machine"]
@@ -315,12 +417,13 @@ def report(results: dict[str, Figures], sizes: Sizes, inflight: int) -> None:
     print(f"\n3. At half the saturation rate (100 channels), Poisson arrivals, {sizes.arrivals:,}")
     rows = [
         [
-            label,
-            f"{f.half:,.0f}/s",
-            duration(percentile(f.latencies, 50)),
-            duration(percentile(f.latencies, 99)),
+            f"{label}, {bot}" if bot else label,
+            f"{half:,.0f}/s",
+            duration(percentile(f.latencies[bot], 50)),
+            duration(percentile(f.latencies[bot], 99)),
         ]
         for label, f in results.items()
+        for bot, half in f.half.items()
     ]
     print(table(["database", "rate", "p50", "p99"], rows))
     for label, f in results.items():
@@ -350,6 +453,7 @@ def main() -> None:
     parser.add_argument("--no-postgres", action="store_true", help="skip PostgreSQL")
     parser.add_argument("--only", help="comma-separated: SQLite FULL, SQLite NORMAL, PostgreSQL")
     parser.add_argument("--profile", type=Path, metavar="DIR", help="py-spy the bot into DIR")
+    parser.add_argument("--before", type=Path, metavar="DIR", help="another checkout beside")
     args = parser.parse_args()
     args.only = set(args.only.split(",")) if args.only else set()
     sizes = SIZES["quick" if args.quick else "large" if args.large else "default"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from store.links import link_key
 from table.actions import IMPORTED
 from table.imported import Imported
 from table.model import Character
+from table.parts import PARTS
 from table.undo import REDO_ACTION, UNDO_ACTION
 from tests.store.conftest import Database
 from tests.store.importing import (
@@ -287,3 +289,29 @@ async def test_a_signed_export_of_the_release_before_is_still_the_bots_own(db: D
     later = {"exported_at": "2027-01-01T00:00:00+00:00"}  # a byte changed after it was signed
     imported = checked(signed(older | {"version": 2}, KEY) | later)
     assert {e.actor_id for e in imported.history} == {IMPORTED}
+
+
+async def test_after_an_import_is_undone_every_read_is_what_a_fresh_store_reads(
+    db: Database,
+) -> None:
+    """The undo of a replacing import logs nothing and takes the import's changes away: the
+    channel's newest change is again the one before it, and a Table cached as of that change
+    must be what its rows read now, for every set of parts a command reads."""
+    async with Store.open(db.url) as store:
+        await play(store, SOURCE)
+        imported = checked(await exported(store, SOURCE))
+        await play(store, TARGET, GUILD)
+        for parts in EVERY_PARTS:  # each cached as of the channel's newest change
+            await store.read(TARGET, GUILD, parts)
+        newest = (await store.history(TARGET, 1))[0].id
+        await store.import_channel(TARGET, GUILD, GM, imported, replace=(newest,))
+        await store.undo_last(TARGET, GUILD, GM, True)
+        assert (await store.history(TARGET, 1))[0].id == newest
+        async with Store.open(db.url) as fresh:
+            for parts in EVERY_PARTS:
+                assert await store.read(TARGET, GUILD, parts) == await fresh.read(
+                    TARGET, GUILD, parts
+                )
+
+
+EVERY_PARTS = [frozenset(c) for n in range(len(PARTS) + 1) for c in combinations(PARTS, n)]
