@@ -8,6 +8,7 @@ restart too."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,21 +22,10 @@ from table.evening import evening_start
 from table.fatigue_series import CLOCK_SET
 from table.roll_log import LoggedRoll, Rolled
 
+# A roll's row: who rolled, where and when, then its `Rolled` fields by name, then its import.
 ROLL_COLUMNS = (
-    "interaction_id",
-    "place",
-    "rolled_at",
-    "clock",
-    "actor_id",
-    "secret",
-    "kind",
-    "character",
-    "dice",
-    "total",
-    "expression",
-    "difficulty",
-    "chance",
-    "success",
+    *("interaction_id", "place", "rolled_at", "clock", "actor_id", "secret"),
+    *(f.name for f in dataclasses.fields(Rolled)),
     "came_with",
 )
 TRIM_EVERY = 100  # rolls written to a channel between two trims: how far past its bound it runs
