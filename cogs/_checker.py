@@ -68,12 +68,15 @@ class Checker:
             )
         except BrokenExecutor:  # the worker died (killed, out of memory): once more, anew
             log.warning("The import checker stopped; starting another")
-            self.close()
+            await self.close()
             return await loop.run_in_executor(
                 self._executor(), _checked, data, guild_id, key, locale
             )
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+    async def close(self) -> None:
+        """The worker stopped once its check, if any, is done. Waited for: a pool told not to
+        wait may still be replacing its worker (`max_tasks_per_child`), and then fails in its
+        own thread (CPython 3.11)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

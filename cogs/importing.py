@@ -161,7 +161,7 @@ class Importing(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.timers.cancel_all()
-        self.checker.close()
+        await self.checker.close()
 
     @app_commands.command(
         name="import",
