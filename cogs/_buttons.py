@@ -82,6 +82,28 @@ class TableButton(Taking, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         raise NotImplementedError
 
 
+class FixedButton(TableButton, template=r"(?!)"):
+    """A button whose custom_id is all it needs: a subclass says
+    `class Peek(FixedButton, custom_id="tk:secret:peek")` and gives `text` (its label,
+    translated when shown) and `clicked`. This base is never registered."""
+
+    fixed_id: ClassVar[str] = ""
+    text: ClassVar[str] = ""
+
+    def __init_subclass__(cls, *, custom_id: str, **kwargs: Any) -> None:
+        cls.fixed_id = custom_id
+        super().__init_subclass__(template=re.escape(custom_id), **kwargs)
+
+    def __init__(self) -> None:
+        super().__init__(self.fixed_id, _(self.text))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cls()
+
+
 class NamedButton(TableButton, template=r"(?!)"):
     """A button about one character or monster: its custom_id is its class's `prefix`, then the
     name (last: a name may hold any text); its label `text`. A subclass says

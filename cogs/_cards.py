@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from cogs._buttons import TableButton
+from cogs._buttons import FixedButton, TableButton
 from cogs._fatigue import CardSpend
 from cogs._fatigue_chart import draw_chart
 from cogs._layout import layout, send_card, show_card
@@ -187,19 +187,11 @@ class InitSpend(PagedSpend, key="i"):
         return order_view(table, _clamped(self.page, order_pages(table)))
 
 
-class OrderCard(TableButton, template=r"tk:init:order"):
+class OrderCard(FixedButton, custom_id="tk:init:order"):
     """ "Turn order" on a turn's reply: the fight's card, to whoever clicks."""
 
     private = True
-
-    def __init__(self) -> None:
-        super().__init__("tk:init:order", _("Turn order"))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls()
+    text = N_("Turn order")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         await send_card(interaction, order_view(await read_table(interaction, EVERYTHING), 1))

@@ -4,17 +4,15 @@ in the picture's worker (`pictures.fatigue`), off the event loop and the bot's i
 
 from __future__ import annotations
 
-from typing import Any, Self
-
 import discord
 from discord import app_commands
 
 from bot.contexts import NotInServer
 from bot.language import privately
-from cogs._buttons import TableButton
+from cogs._buttons import FixedButton
 from cogs._picture import job, paint_built, send_picture
 from cogs._shared import bot_of, table_channel_id
-from lang import N_, _
+from lang import N_
 from pictures import Picture
 from pictures.painter import Job, Recipe
 from render.charts import fatigue_chart_embed
@@ -70,18 +68,11 @@ async def draw_chart(
     return series, picture
 
 
-class PartyChart(TableButton, template=r"tk:party:chart"):
+class PartyChart(FixedButton, custom_id="tk:party:chart"):
     """ "Chart" on the party board: the party's fatigue this evening, shown only to whoever
     clicked (anyone here may look)."""
 
-    def __init__(self) -> None:
-        super().__init__("tk:party:chart", _("Chart"))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls()
+    text = N_("Chart")
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         with privately(interaction):

@@ -15,7 +15,7 @@ import discord
 
 from bot.contexts import NotInServer
 from bot.permissions import is_gm
-from cogs._buttons import ID_CODE, TableButton, buttons_view, id_code, id_from_code
+from cogs._buttons import ID_CODE, FixedButton, TableButton, buttons_view, id_code, id_from_code
 from cogs._reply import reply, update
 from cogs._shared import bot_of, table_channel_id
 from lang import N_, _
@@ -93,17 +93,10 @@ async def _gm_of(interaction: discord.Interaction, roll: SecretRoll) -> bool:
     return is_gm(interaction, table.settings)
 
 
-class SecretPeek(TableButton, template=r"tk:secret:peek"):
+class SecretPeek(FixedButton, custom_id="tk:secret:peek"):
     """On the channel's notice: the GM (with a Reveal button) or the roller sees the result."""
 
-    def __init__(self) -> None:
-        super().__init__("tk:secret:peek", _(PEEK), style=discord.ButtonStyle.secondary)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> Self:
-        return cls()
+    text = PEEK
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         if interaction.message is None:
