@@ -31,12 +31,13 @@ from exports.document import BYTES_MAX, FORMAT, VERSION, vouches
 from exports.upgrade import upgrade
 from lang import _
 from rules.errors import RulesError
-from store.event_log import PRUNE_EVERY, touched_keys
-from store.import_write import Prepared
+from store.event_log import PRUNE_EVERY
 from store.roll_log import TRIM_EVERY, roll_values
 from table.imported import IMPORT, Imported, history, rolls, table_part
+from table.imported_history import Prepared
 from table.roll_log import KEEP_MAX
 from table.settings import HISTORY_KEEP_MAX
+from table.snapshot import touched_keys
 
 DIGITS_MAX = 100  # parsed, so that the schema can name the bound a long number is past
 DEPTH_MAX = 32  # an export nests 7 deep (history → event → after → characters → record → …)

@@ -18,12 +18,10 @@ from store.backend import Tx, insert_rows, moment
 from store.errors import StoreError
 from table.event import Event
 from table.model import Table
-from table.snapshot import INITIATIVE, Snapshot
+from table.snapshot import Snapshot, touched_keys
 from table.undo import REDO_ACTION
 
 PRUNE_EVERY = 50  # a channel's events between two prunings
-# What event_keys records: characters and monsters by name key, the turn order as one item.
-KEYED_PARTS = ("characters", "monsters", INITIATIVE)
 
 
 @dataclass(frozen=True)
@@ -41,13 +39,6 @@ class Request:
 def still_kept(event: Event, newest: int, keep: int) -> bool:
     """Is `event` among the channel's last `keep` changes, `newest` being the latest's seq?"""
     return event.seq > newest - keep
-
-
-def touched_keys(*snapshots: Snapshot) -> list[tuple[str, str]]:
-    """(part, key) of every character and monster in the snapshots, sorted, each once."""
-    return sorted(
-        {(part, key) for side in snapshots for part in KEYED_PARTS for key in side.get(part, {})}
-    )
 
 
 async def newest(tx: Tx, channel_id: int) -> tuple[int | None, int]:

@@ -7,11 +7,8 @@ before, in `exports.reading`."""
 
 from __future__ import annotations
 
-import bisect
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from lang import _
@@ -25,28 +22,12 @@ from store.event_log import Request, read_log
 from table.actions import IMPORT_ACTION
 from table.event import Event
 from table.imported import IMPORT, Imported, holds_nothing
+from table.imported_history import Prepared, after_as_logged, kept_changes, roll_as_written
 from table.model import Table
 from table.roll_log import KEEP_DEFAULT
 from table.settings import HISTORY_KEEP_MAX
 from table.snapshot import Change
 from table.undo import UNDO_ACTION, Undone
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """An imported change as it will be logged: snapshots as JSON text, the keys it touched,
-    and its links and an import change's start as indexes into the imported history."""
-
-    actor_id: int
-    action: str
-    created_at: datetime
-    clock: int
-    before: str
-    after: str
-    keys: tuple[tuple[str, str], ...]
-    undoes: int | None
-    undone_by: int | None
-    starts: int | None  # an import change: the index its history starts at (`after.import`)
 
 
 @dataclass(eq=False)  # an exception stays hashable, and takes its traceback
@@ -117,7 +98,9 @@ async def import_channel(
     await _log_history(tx, channel_id, history, kept, first_seq)
     rolls = imported.rolls[-rolls_keep:]  # the newest: a file's come in the order rolled
     own = None if empty else first_seq  # where this import's history starts, if it replaces
-    await roll_log.insert(tx, [(channel_id, *_roll(r, kept, first_seq, own)) for r in rolls])
+    await roll_log.insert(
+        tx, [(channel_id, *roll_as_written(r, kept, first_seq, own)) for r in rolls]
+    )
     await roll_log.trim(tx, channel_id, rolls_keep)
     if not empty:
         new = dict(new, **{IMPORT: {"history": {"from": first_seq}}})
@@ -129,14 +112,6 @@ async def import_channel(
 
 
 EVENTS_AT_ONCE = 500  # rows a statement writes: 4,000 parameters, within both databases' bound
-
-
-def kept_changes(history: Sequence[Prepared], keep: int) -> list[int]:
-    """The indexes of the changes a channel keeping `keep` keeps, as `event_log.prune` leaves
-    them: the newest `keep`, and those their undos took back (so every link finds its change)."""
-    edge = max(len(history) - keep, 0)
-    taken_back = {e.undoes for e in history[edge:] if e.undoes is not None and e.undoes < edge}
-    return sorted(taken_back) + list(range(edge, len(history)))
 
 
 _INSERT = (
@@ -155,7 +130,7 @@ async def _log_history(
         rows: list[Any] = []
         for n in batch:  # the n-th kept change is numbered first + n
             e = history[kept[n]]
-            after = _after(e, kept, first)
+            after = after_as_logged(e, kept, first)
             rows += [channel_id, e.actor_id, e.action, e.created_at, e.clock, e.before, after]
             rows.append(first + n)
         sql = _INSERT + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(batch)) + " RETURNING id, seq"
@@ -177,30 +152,6 @@ async def _log_history(
                 *(value for link in batch_links for value in link),
                 *(event_id for event_id, _target in batch_links),
             )
-
-
-def _after(event: Prepared, kept: list[int], first: int) -> str:
-    """The change's after as logged here: an import change's with its start as a seq here."""
-    if event.starts is None:
-        return event.after
-    start = _seq_at(kept, first, event.starts)
-    after = dict(json.loads(event.after), **{IMPORT: {"history": {"from": start}}})
-    return json.dumps(after, ensure_ascii=False, sort_keys=True)
-
-
-def _seq_at(kept: list[int], first: int, index: int) -> int | None:
-    """The event number here of the first kept change at or after the file's change `index`;
-    None: no kept change is."""
-    at = bisect.bisect_left(kept, index)
-    return first + at if at < len(kept) else None
-
-
-def _roll(values: tuple[Any, ...], kept: list[int], first: int, own: int | None) -> tuple[Any, ...]:
-    """A file's roll row (its import's start last) as written here: with the start of the file's
-    import that brought it as numbered here, else this import's own (None: it replaces none)."""
-    came_with = values[-1]
-    start = own if came_with is None else _seq_at(kept, first, came_with - 1)
-    return (*values[:-1], start)
 
 
 def is_import(event: Event) -> bool:

@@ -17,6 +17,7 @@ from store.event_log import UNDID, Request, event_from_row
 from store.import_write import forget_import, is_import
 from table.event import Event
 from table.model import Table
+from table.snapshot import touched_keys
 from table.undo import (
     REDO_ACTION,
     UNDO_ACTION,
@@ -57,7 +58,7 @@ async def _later(tx: Tx, target: Event) -> list[Event]:
     order that `target` touched (or none): all `check_nothing_depends` needs, found through
     `event_keys`. Channel fields need no lookup: a player's target never touches them (GM-only),
     and a GM's target is the latest change that stands, with nothing standing after it."""
-    keys = event_log.touched_keys(target.before, target.after)
+    keys = touched_keys(target.before, target.after)
     if not keys:
         return []
     match = " OR ".join(["(k.part = ? AND k.key = ?)"] * len(keys))
@@ -128,7 +129,7 @@ async def _event(tx: Tx, event_id: int) -> Event:
 async def _later_redone(tx: Tx, change: Event, undo: Event) -> list[Event]:
     """The events after `undo` that touched a character, monster or the turn order it touched,
     oldest first (all of them, so that `standing` can pair undos with what they undid)."""
-    keys = event_log.touched_keys(undo.before, undo.after)
+    keys = touched_keys(undo.before, undo.after)
     if not keys:
         return []
     match = " OR ".join(["(part = ? AND key = ?)"] * len(keys))

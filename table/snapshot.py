@@ -126,6 +126,16 @@ def diff(before: Table, after: Table) -> tuple[Snapshot, Snapshot]:
 
 
 INITIATIVE, ORDER = "initiative", "order"
+# What a change touched, as `event_keys` records it (`/undo` finds later changes by it):
+# characters and monsters by name key, the turn order as one item.
+KEYED_PARTS = ("characters", "monsters", INITIATIVE)
+
+
+def touched_keys(*snapshots: Snapshot) -> list[tuple[str, str]]:
+    """(part, key) of every character and monster in the snapshots, sorted, each once."""
+    return sorted(
+        {(part, key) for side in snapshots for part in KEYED_PARTS for key in side.get(part, {})}
+    )
 
 
 def _channel_fields(table: Table) -> tuple[Any, ...]:

@@ -15,8 +15,8 @@ from exports.document import export_key, signed
 from exports.reading import BYTES_MAX, HISTORY_ITEMS_MAX, ROLLS_ITEMS_MAX, read_export
 from rules.errors import RulesError
 from store import Store
-from store.import_write import kept_changes
 from table.actions import IMPORTED
+from table.imported_history import kept_changes
 from table.roll_log import KEEP_MIN
 from table.settings import HISTORY_KEEP_MAX
 from table.sheet import CHARACTERS_MAX
