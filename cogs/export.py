@@ -15,6 +15,7 @@ from cogs._shared import bot_of, require_gm, table_channel_id
 from exports.document import BYTES_MAX, export_document, export_key, fit, is_empty
 from lang import N_, _, n_
 from rules.errors import RulesError
+from table.parts import CHANNEL_ONLY
 
 NOTHING = N_(
     "Nothing to export here yet: this channel has no characters, monsters, changed settings,"
@@ -37,10 +38,9 @@ class Export(commands.Cog):
     async def export(self, interaction: discord.Interaction) -> None:
         channel_id = await table_channel_id(interaction)  # a thread's is its channel's table
         store = bot_of(interaction).store
-        table, events = await store.read_with_history(channel_id, interaction.guild_id)
-        require_gm(interaction, table)
+        require_gm(interaction, await store.read(channel_id, interaction.guild_id, CHANNEL_ONLY))
         await bot_of(interaction).roll_log.flush()  # the rolls of this last moment too
-        rolls = await store.channel_rolls(channel_id)
+        table, events, rolls = await store.read_with_history(channel_id, interaction.guild_id)
         if is_empty(table, events, rolls):
             raise RulesError(_(NOTHING))
         now = datetime.now(UTC)

@@ -124,10 +124,9 @@ async def log_rolls(
     await backend.write(NO_CHANNEL, body)
 
 
-async def channel_rolls(backend: Backend, channel_id: int) -> list[LoggedRoll]:
-    """`Store.channel_rolls`."""
-    rows = await backend.read(lambda tx: tx.fetchvalues(_SELECT + _ORDER, channel_id), single=True)
-    return [roll_of(values) for values in rows]
+async def read_rolls(tx: Tx, channel_id: int) -> list[LoggedRoll]:
+    """The channel's roll log, oldest first, secret rolls too (/export)."""
+    return [roll_of(values) for values in await tx.fetchvalues(_SELECT + _ORDER, channel_id)]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from datetime import UTC, datetime
-from typing import Any, Concatenate, ParamSpec, Self, TypeVar
+from typing import Any, Concatenate, NamedTuple, ParamSpec, Self, TypeVar
 
 from store import chart, import_write, links, roll_log, undo
 from store.backend import Backend, Tx
@@ -17,7 +17,7 @@ from store.channel_write import apply_change
 from store.errors import StoreError
 from store.event_log import Request, read_log, read_newest, read_page
 from store.postgres import PostgresBackend, is_postgres_url
-from store.roll_log import SecretRoll
+from store.roll_log import SecretRoll, read_rolls
 from store.sqlite import PREFIX as SQLITE_PREFIX
 from store.sqlite import SqliteBackend
 from table.event import Event
@@ -45,6 +45,12 @@ async def open_backend(
         return await SqliteBackend.open(url, sqlite_synchronous)
     scheme = url.split(":", 1)[0] if ":" in url else url  # never echo a password
     raise StoreError(f"Database URLs look like {URL_FORMS}, not {scheme!r}…")
+
+
+class Exported(NamedTuple):
+    table: Table
+    events: list[Event]
+    rolls: list[LoggedRoll]
 
 
 def _utcnow() -> datetime:
@@ -128,14 +134,13 @@ class Store:
         )
         return read.table
 
-    async def read_with_history(
-        self, channel_id: int, guild_id: int | None = None
-    ) -> tuple[Table, list[Event]]:
-        """The channel and its whole event log, oldest first, from one snapshot (/export)."""
+    async def read_with_history(self, channel_id: int, guild_id: int | None = None) -> Exported:
+        """The channel, its whole event log and its roll log, oldest first, from one snapshot
+        (/export)."""
 
-        async def body(tx: Tx) -> tuple[Table, list[Event]]:
+        async def body(tx: Tx) -> Exported:
             table = (await load_channel(tx, channel_id, guild_id)).table
-            return table, await read_log(tx, channel_id)
+            return Exported(table, await read_log(tx, channel_id), await read_rolls(tx, channel_id))
 
         return await self.backend.read(body)
 
@@ -179,10 +184,6 @@ class Store:
     async def find_secret(self, message_id: int) -> SecretRoll | None:
         """The secret roll the channel message `message_id` announces, if one was saved."""
         return await roll_log.find_secret(self.backend, message_id)
-
-    async def channel_rolls(self, channel_id: int) -> list[LoggedRoll]:
-        """The channel's roll log, oldest first, secret rolls too (/export)."""
-        return await roll_log.channel_rolls(self.backend, channel_id)
 
     async def dice_report_rows(
         self, channel_id: int, since: str, whose: str | None, secret: bool

@@ -33,7 +33,7 @@ async def kept(env: Env, count: int, channel: Channel | None = None) -> list[Log
     deadline = time.monotonic() + env.discord.timeout
     while True:
         await env.bot.roll_log.flush()
-        rolls = await env.store.channel_rolls(channel.id)
+        rolls = (await env.store.read_with_history(channel.id)).rolls
         if len(rolls) >= count or time.monotonic() > deadline:
             return rolls
         await asyncio.sleep(0.02)
@@ -98,7 +98,7 @@ async def test_a_roll_delivered_again_is_kept_once(env: Env) -> None:
     await asked_for_its_answer(env, save, 0)
     await asyncio.sleep(WATCHDOG + 0.3)  # whatever it does with it, it has done
     await env.bot.roll_log.flush()
-    rolls = await env.store.channel_rolls(d.table.id)
+    rolls = (await env.store.read_with_history(d.table.id)).rolls
     assert [(r.interaction_id, r.rolled.dice) for r in rolls] == [(save.interaction_id, (40,))]
     assert d.server.messages.keys() == messages.keys()  # nothing said twice
     d.assert_clean()
@@ -110,7 +110,7 @@ async def test_the_log_survives_a_restart(env: Env) -> None:
     dice(env, "Saves", 80)
     await d.slash("save wsr", user=d.player, vs=1)
     await env.restart()  # no flush asked for: the bot writes what is left as it stops
-    rolls = await env.store.channel_rolls(d.table.id)
+    rolls = (await env.store.read_with_history(d.table.id)).rolls
     assert [r.rolled.dice for r in rolls] == [(80,)]
     report = await d.slash("dice report", user=d.gm, since="all", character="aria")
     assert report.embed["title"] == "🎲 Aria's dice" and "Everything this channel keeps" in (
@@ -163,7 +163,7 @@ async def test_the_log_moves_with_export_and_import(env: Env) -> None:
     upload = Upload("tablekeeper-export.json", json.dumps(document).encode("utf-8"))
     imported = await d.slash("import", user=d.gm, channel=d.side_table, file=upload)
     assert "And 3 rolls of its dice." in imported.text
-    assert await env.store.channel_rolls(d.side_table.id) == rolls
+    assert (await env.store.read_with_history(d.side_table.id)).rolls == rolls
     report = await d.slash("dice report", user=d.player, channel=d.side_table, since="all")
     assert "2 of 2 saves succeeded" in report.text  # the secret one stays secret there too
 
@@ -195,7 +195,7 @@ async def test_a_roll_in_a_dm_is_not_kept(env: Env) -> None:
     await d.slash("roll", user=d.player)  # then one in #table
     rolls = await kept(env, 1)
     assert [r.rolled.dice for r in rolls] == [(60,)]
-    assert await env.store.channel_rolls(d.dm(d.player).id) == []
+    assert (await env.store.read_with_history(d.dm(d.player).id)).rolls == []
     assert in_dm.interaction_id not in {r.interaction_id for r in rolls}
 
 
@@ -212,4 +212,4 @@ async def test_the_log_and_the_report_on_postgres(pg_env: Env) -> None:
     _, alt = picture(report, "dice.png")
     assert "1 of 1 save succeeded" in alt
     await pg_env.restart()
-    assert await pg_env.store.channel_rolls(d.table.id) == rolls
+    assert (await pg_env.store.read_with_history(d.table.id)).rolls == rolls

@@ -46,7 +46,7 @@ async def test_the_gm_exports_table_and_history(env: Env) -> None:
     assert "2 characters, 1 monster," in reply.text and "9 changes" in reply.text
     doc = exported(reply.files)
 
-    table, events = await env.store.read_with_history(d.table.id, d.guild.id)
+    table, events, _rolls = await env.store.read_with_history(d.table.id, d.guild.id)
     assert (doc["format"], doc["version"]) == ("tablekeeper-export", VERSION)
     assert doc["schema_version"] == load_migrations()[-1].version
     assert (doc["channel_id"], doc["guild_id"]) == (str(d.table.id), str(d.guild.id))

@@ -50,7 +50,7 @@ async def test_an_admin_imports_from_a_shell(tmp_path: Path) -> None:
     assert (code, out) == (1, "")
     assert err == "ROLL_LOG_KEEP must be between 100 and 1,000,000 (rolls a channel keeps), not 5\n"
     async with Store.open(url) as store:
-        assert await store.channel_rolls(404) == []
+        assert (await store.read_with_history(404)).rolls == []
         replaced = (await store.history(TARGET, 1))[0]
         assert (replaced.action, replaced.actor_id) == ("import", GM)  # --actor's
         undone = await store.undo_last(TARGET, GUILD, GM, True)
@@ -73,7 +73,7 @@ async def test_a_hostile_file_is_one_line_and_nothing_is_written(tmp_path: Path)
     assert code == 1 and out == ""
     assert err == f"{export}: characters[0].level: 10**30 is above 100\n"
     async with Store.open(url) as store:
-        table, events = await store.read_with_history(303, GUILD)
+        table, events, _rolls = await store.read_with_history(303, GUILD)
         assert (table.characters, events) == ((), [])
 
 

@@ -112,8 +112,7 @@ ROLLS = tuple(
 
 
 async def exported(store: Store, channel: int, guild: int | None = GUILD) -> dict[str, Any]:
-    table, events = await store.read_with_history(channel, guild)
-    rolls = await store.channel_rolls(channel)
+    table, events, rolls = await store.read_with_history(channel, guild)
     return signed(export_document(table, events, EXPORTED_AT, rolls), KEY)
 
 

@@ -94,7 +94,9 @@ async def test_an_earlier_releases_export_imports(name: str, db: Database) -> No
     assert written["version"] < VERSION
     async with Store.open(db.url) as store:
         await store.import_channel(TARGET, GUILD, GM, checked(data))
-        assert await store.channel_rolls(TARGET) == []  # no release before kept a roll log
+        assert (
+            await store.read_with_history(TARGET)
+        ).rolls == []  # no release before kept a roll log
         table = await store.read(TARGET, GUILD)
         assert [c.name for c in table.characters] == ["Aria", "Bórin"]
         assert table.get("Aria").owner_id == PLAYER and table.clock == written["clock"]
@@ -119,7 +121,7 @@ async def test_a_table_is_replaced_only_when_asked_and_undo_puts_it_back(db: Dat
         imported = checked(await exported(store, SOURCE))
         await play(store, TARGET, GUILD)
         await store.undo_last(TARGET, GUILD, GM, True)  # the redo: the channel is its own
-        was, was_log = await store.read_with_history(TARGET, GUILD)
+        was, was_log, _rolls = await store.read_with_history(TARGET, GUILD)
         rows = await db.dump()
 
         with pytest.raises(TableThere) as asked:
@@ -140,7 +142,7 @@ async def test_a_table_is_replaced_only_when_asked_and_undo_puts_it_back(db: Dat
 
         undone = await store.undo_last(TARGET, GUILD, GM, True)
         assert undone.target.action == "import" and undone.table == was
-        table, log = await store.read_with_history(TARGET, GUILD)
+        table, log, _rolls = await store.read_with_history(TARGET, GUILD)
         assert table == was
         assert [(e.id, e.action, e.undone_by, e.undoes) for e in log] == [
             (e.id, e.action, e.undone_by, e.undoes) for e in was_log
@@ -205,7 +207,7 @@ async def test_a_channel_with_only_its_servers_settings_imports_at_once(db: Data
 
         done = await store.import_channel(TARGET, GUILD, GM, imported)
         assert not done.replaced
-        table, log = await store.read_with_history(TARGET, GUILD)
+        table, log, _rolls = await store.read_with_history(TARGET, GUILD)
         assert table.characters == imported.characters
         assert table.settings.round_seconds == 6 and table.settings.rest_rate == 3
         assert table.settings.ties == "succeed"  # the file's own setting
@@ -240,7 +242,7 @@ async def test_a_channel_with_only_its_web_link_imports_at_once(db: Database) ->
 
         done = await store.import_channel(TARGET, GUILD, GM, imported)
         assert not done.replaced
-        table, log = await store.read_with_history(TARGET, GUILD)
+        table, log, _rolls = await store.read_with_history(TARGET, GUILD)
         assert table.characters == imported.characters
         assert live is not None and await store.live_hash(TARGET) == live
         assert [e.id for e in log[: len(was_log)]] == [e.id for e in reversed(was_log)]
@@ -250,12 +252,12 @@ async def test_a_channel_with_only_its_web_link_imports_at_once(db: Database) ->
 async def test_the_roll_log_moves_with_the_channel(db: Database) -> None:
     async with Store.open(db.url) as store:
         await play(store, SOURCE)
-        rolls = await store.channel_rolls(SOURCE)
+        rolls = (await store.read_with_history(SOURCE)).rolls
         assert len(rolls) == 6 and any(r.secret for r in rolls)  # secret ones too, marked
         data = export_bytes(await exported(store, SOURCE))
         assert data.count(b'\n    {"actor_id": ') == 6  # a line a roll
         await store.import_channel(TARGET, GUILD, GM, checked(data))
-        assert await store.channel_rolls(TARGET) == rolls
+        assert (await store.read_with_history(TARGET)).rolls == rolls
 
 
 async def test_a_replacing_import_brings_its_rolls_and_its_undo_takes_them_away(
@@ -269,11 +271,11 @@ async def test_a_replacing_import_brings_its_rolls_and_its_undo_takes_them_away(
         await store.log_rolls([(TARGET, r) for r in own], keep=1000)
         newest = (await store.history(TARGET, 1))[0].id
         await store.import_channel(TARGET, GUILD, GM, checked(data), replace=(newest,))
-        kept = await store.channel_rolls(TARGET)
+        kept = (await store.read_with_history(TARGET)).rolls
         assert len(kept) == len(own) + len(ROLLS)
         assert {r.came_with for r in kept if r not in own} == {2}  # the import's start
         await store.undo_last(TARGET, GUILD, GM, True)
-        assert await store.channel_rolls(TARGET) == own  # the channel's own stay
+        assert (await store.read_with_history(TARGET)).rolls == own  # the channel's own stay
 
 
 async def test_a_signed_export_of_the_release_before_is_still_the_bots_own(db: Database) -> None:

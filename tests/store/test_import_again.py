@@ -180,7 +180,7 @@ async def test_a_carried_import_never_reaches_the_channels_own_history(db: Datab
         own = (await store.read_with_history(THIRD, GUILD + 1))[1]
         await store.import_channel(THIRD, GUILD + 1, GM, _read(second, GUILD + 1))
         await store.undo_last(THIRD, GUILD + 1, GM, True)
-        table, log = await store.read_with_history(THIRD, GUILD + 1)
+        table, log, _rolls = await store.read_with_history(THIRD, GUILD + 1)
         assert [(e.id, e.action, e.seq) for e in log] == [(e.id, e.action, e.seq) for e in own]
         assert [c.name for c in table.characters] == ["Cora"]  # as the change's before says
 

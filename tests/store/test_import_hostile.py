@@ -282,9 +282,9 @@ async def test_a_hostile_file_is_refused_by_its_first_problem_and_nothing_is_wri
         line = str(refused.value)
         assert problem in line
         assert "\n" not in line and len(line) < 300
-        table, events = await store.read_with_history(TARGET, GUILD)
+        table, events, _rolls = await store.read_with_history(TARGET, GUILD)
         assert (table.characters, events) == ((), [])
-        assert await store.channel_rolls(TARGET) == []
+        assert (await store.read_with_history(TARGET)).rolls == []
 
 
 def test_a_file_of_20_mb_is_refused_by_its_declared_size() -> None:

@@ -36,9 +36,9 @@ Doc = dict[str, Any]
 
 
 async def _nothing_written(store: Store, channel: int = TARGET) -> None:
-    table, events = await store.read_with_history(channel, GUILD)
+    table, events, _rolls = await store.read_with_history(channel, GUILD)
     assert (table.characters, table.monsters, events) == ((), (), [])
-    assert await store.channel_rolls(channel) == []
+    assert (await store.read_with_history(channel)).rolls == []
 
 
 def _too_many_rolls() -> Doc:
@@ -61,7 +61,7 @@ async def test_the_largest_file_comes_in_whole_within_its_cap(db: Database) -> N
             HISTORY_KEEP_MAX,
             len(document["history"]) - HISTORY_KEEP_MAX,
         )
-        table, events = await store.read_with_history(TARGET, GUILD)
+        table, events, _rolls = await store.read_with_history(TARGET, GUILD)
         assert len(table.characters) == CHARACTERS_MAX and len(table.monsters) == 25
         assert len(events) == HISTORY_KEEP_MAX
         assert [e.seq for e in events] == list(range(1, HISTORY_KEEP_MAX + 1))
@@ -141,11 +141,11 @@ async def test_a_file_brings_the_newest_rolls_the_log_keeps(db: Database) -> Non
     async with Store.open(db.url) as store:
         older = read_export(file_bytes(dict(big_export(0, 0), rolls=d100_rolls(10, 7))), GUILD)
         await store.import_channel(TARGET, GUILD, GM, older, rolls_keep=KEEP_MIN)
-        assert len(await store.channel_rolls(TARGET)) == 10  # rolls alone are no table
+        assert len((await store.read_with_history(TARGET)).rolls) == 10  # rolls alone are no table
         imported = read_export(file_bytes(document), GUILD)
         done = await store.import_channel(TARGET, GUILD, GM, imported, rolls_keep=KEEP_MIN)
         assert (done.rolls, done.rolls_left_out) == (KEEP_MIN, 50)
-        kept = [str(r.interaction_id) for r in await store.channel_rolls(TARGET)]
+        kept = [str(r.interaction_id) for r in (await store.read_with_history(TARGET)).rolls]
         assert kept == [r["interaction_id"] for r in document["rolls"][50:]]
 
 
@@ -225,9 +225,9 @@ async def test_who_made_a_change_stands_only_for_the_bots_own_export_of_this_ser
         assert actors == ([PLAYER, GM, PLAYER, GM] if same else [IMPORTED] * 4)
         unsigned = [e.actor_id for e in await store.history(TARGET + 1, 4)]
         assert unsigned == [IMPORTED] * 4
-        rolled = [r.actor_id for r in await store.channel_rolls(TARGET)]
+        rolled = [r.actor_id for r in (await store.read_with_history(TARGET)).rolls]
         assert rolled == [PLAYER if same else IMPORTED] * 3  # who rolled: as who changed
-        assert {r.actor_id for r in await store.channel_rolls(TARGET + 1)} == {IMPORTED}
+        assert {r.actor_id for r in (await store.read_with_history(TARGET + 1)).rolls} == {IMPORTED}
     changed = signed(document, KEY)
     changed["history"][1]["actor_id"] = str(GM)  # the GM claims the player's change
     forged = read_export(file_bytes(changed), GUILD, KEY)

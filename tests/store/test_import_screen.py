@@ -144,7 +144,7 @@ async def test_a_value_no_command_gives_is_refused(spoil: Any, problem: str, db:
         with pytest.raises(RulesError) as refused:
             await store.import_channel(TARGET, GUILD, GM, checked(document))
         assert str(refused.value) == problem
-        table, events = await store.read_with_history(TARGET, GUILD)
+        table, events, _rolls = await store.read_with_history(TARGET, GUILD)
         assert (table.characters, table.monsters, events) == ((), (), [])
 
 

@@ -56,20 +56,37 @@ async def test_rolls_read_back_as_they_were_rolled_each_kept_once(db: Database) 
         await store.log_rolls([(CHANNEL, r) for r in [roll(0), *party]], keep=100)
         again = dataclasses.replace(party[0], rolled=save("Aria", False, 7))  # delivered twice
         await store.log_rolls([(CHANNEL, again), (OTHER, roll(5))], keep=100)
-        assert await store.channel_rolls(CHANNEL) == [roll(0), *party]  # the first stays
-        assert await store.channel_rolls(OTHER) == [roll(5)]
+        # The first stays.
+        assert (await store.read_with_history(CHANNEL)).rolls == [roll(0), *party]
+        assert (await store.read_with_history(OTHER)).rolls == [roll(5)]
     async with Store.open(db.url) as store:  # and after a restart
-        assert await store.channel_rolls(CHANNEL) == [roll(0), *party]
+        assert (await store.read_with_history(CHANNEL)).rolls == [roll(0), *party]
+
+
+async def test_an_export_reads_table_log_and_rolls_in_one_snapshot(db: Database) -> None:
+    async with Store.open(db.url) as store:
+        await store.apply(CHANNEL, None, 1, "clock set", lambda t: (replace_clock(t, 600), None))
+        await store.log_rolls([(CHANNEL, roll(0))], keep=100)
+        reads: list[bool] = []
+        store.watch(reads.append)  # told once per read or change that reached the database
+        table, events, rolls = await store.read_with_history(CHANNEL)
+        assert reads == [False]
+        assert (table.clock, [e.action for e in events], rolls) == (600, ["clock set"], [roll(0)])
 
 
 async def test_a_channel_keeps_its_newest_rolls(db: Database) -> None:
     async with Store.open(db.url) as store:
         await store.log_rolls([(CHANNEL, roll(i)) for i in range(12)], keep=5)
         await store.log_rolls([(OTHER, roll(i)) for i in range(12)], keep=5, trimmed=[CHANNEL])
-        assert [r.interaction_id for r in await store.channel_rolls(CHANNEL)] == [
+        assert [r.interaction_id for r in (await store.read_with_history(CHANNEL)).rolls] == [
             FIRST_ID + i * 1000 for i in range(7, 12)
         ]
-        assert len(await store.channel_rolls(OTHER)) == 12  # not trimmed with this write
+        # Not trimmed with this write.
+        assert len((await store.read_with_history(OTHER)).rolls) == 12
+
+
+def replace_clock(table: Table, clock: int) -> Table:
+    return dataclasses.replace(table, clock=clock)
 
 
 def at(hours: float) -> datetime:
@@ -159,11 +176,11 @@ async def test_the_writer_batches_rolls_and_writes_what_is_left_as_it_closes(db:
         writer.start()
         writer.add(CHANNEL, [roll(0), roll(1)])
         await writer.flush()
-        assert len(await store.channel_rolls(CHANNEL)) == 2
+        assert len((await store.read_with_history(CHANNEL)).rolls) == 2
         writer.add(CHANNEL, [roll(2)])
         await writer.close()  # as the bot stops
     async with Store.open(db.url) as store:
-        assert [r.clock for r in await store.channel_rolls(CHANNEL)] == [600, 601, 602]
+        assert [r.clock for r in (await store.read_with_history(CHANNEL)).rolls] == [600, 601, 602]
 
 
 async def test_the_writer_writes_on_its_own_every_moment(db: Database) -> None:
@@ -172,10 +189,10 @@ async def test_the_writer_writes_on_its_own_every_moment(db: Database) -> None:
         writer.start()
         writer.add(CHANNEL, [roll(0)])
         for _ in range(400):  # no timing asserted: it comes within a few ticks
-            if await store.channel_rolls(CHANNEL):
+            if (await store.read_with_history(CHANNEL)).rolls:
                 break
             await asyncio.sleep(0.05)
-        assert await store.channel_rolls(CHANNEL) == [roll(0)] and writer.waiting == 0
+        assert (await store.read_with_history(CHANNEL)).rolls == [roll(0)] and writer.waiting == 0
         await writer.close()
 
 
@@ -203,7 +220,7 @@ async def test_rolls_wait_while_the_database_is_out(db: Database) -> None:
         writer.add(CHANNEL, [roll(2)])
         assert writer.waiting == 3  # kept, in order, for the next try
         await writer.flush()
-        assert await store.channel_rolls(CHANNEL) == [roll(0), roll(1), roll(2)]
+        assert (await store.read_with_history(CHANNEL)).rolls == [roll(0), roll(1), roll(2)]
         assert writer.waiting == 0
 
 
@@ -216,7 +233,7 @@ async def test_rolls_the_database_refuses_are_dropped_not_tried_forever(db: Data
             await writer.flush()
         writer.add(CHANNEL, [roll(1)])
         await writer.flush()
-        assert await store.channel_rolls(CHANNEL) == [roll(1)]
+        assert (await store.read_with_history(CHANNEL)).rolls == [roll(1)]
 
 
 async def test_the_writer_trims_a_channel_at_its_first_write_and_then_now_and_then(
@@ -227,14 +244,14 @@ async def test_the_writer_trims_a_channel_at_its_first_write_and_then_now_and_th
         writer = RollWriter(store, keep=10, every=3600)
         writer.add(CHANNEL, [roll(30)])
         await writer.flush()  # the channel's first write here: trimmed to 10
-        assert len(await store.channel_rolls(CHANNEL)) == 10
+        assert len((await store.read_with_history(CHANNEL)).rolls) == 10
         for i in range(31, 31 + TRIM_EVERY - 1):
             writer.add(CHANNEL, [roll(i)])
         await writer.flush()
-        assert len(await store.channel_rolls(CHANNEL)) == 10 + TRIM_EVERY - 1  # not yet
+        assert len((await store.read_with_history(CHANNEL)).rolls) == 10 + TRIM_EVERY - 1  # not yet
         writer.add(CHANNEL, [roll(31 + TRIM_EVERY)])
         await writer.flush()
-        assert len(await store.channel_rolls(CHANNEL)) == 10
+        assert len((await store.read_with_history(CHANNEL)).rolls) == 10
 
 
 async def test_a_moment_of_many_rolls_in_many_channels(db: Database) -> None:
@@ -244,5 +261,5 @@ async def test_a_moment_of_many_rolls_in_many_channels(db: Database) -> None:
         await store.log_rolls([*rolls, *rolls[:10]], keep=1000)
         await store.log_rolls([rolls[3], rolls[3]], keep=1000)  # twice in one statement
         for channel in (CHANNEL, CHANNEL + 1, CHANNEL + 2):
-            kept = await store.channel_rolls(channel)
+            kept = (await store.read_with_history(channel)).rolls
             assert kept == [r for c, r in rolls if c == channel]

@@ -248,7 +248,7 @@ async def test_sqlite_on_a_full_disk_refuses_changes_and_reads_on(tmp_path: Path
                 # Reads go on: a snapshot (quick), a page of history, and a whole export.
                 assert (await store.read(CHANNELS[0], GUILD)).clock >= 1
                 assert await store.history(CHANNELS[0])
-                table, events = await store.read_with_history(CHANNELS[0], GUILD)
+                table, events, _rolls = await store.read_with_history(CHANNELS[0], GUILD)
                 assert len(events) == table.clock
                 filler.unlink()
                 await load.saving_again(time.monotonic())

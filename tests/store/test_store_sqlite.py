@@ -77,7 +77,7 @@ async def test_no_sqlite3_call_runs_on_the_event_loops_thread(tmp_path: Path) ->
             await store.newest(CH, 10, known)
             await store.undo_last(CH, GUILD, GM, True)
             await store.redo_last(CH, GUILD, GM, True)
-            table, events = await store.read_with_history(CH, GUILD)
+            table, events, _rolls = await store.read_with_history(CH, GUILD)
             await store.import_channel(CH + 1, GUILD, GM, checked(_document(table, events), GUILD))
             await store.fatigue_chart_rows(CH, GUILD, "all", None)
             token, _ = await store.make_link(CH, GUILD, GM, None, b"key")
@@ -161,7 +161,7 @@ async def test_a_cancelled_caller_leaves_a_whole_transaction(tmp_path: Path) -> 
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            table, events = await store.read_with_history(CH, GUILD)
+            table, events, _rolls = await store.read_with_history(CH, GUILD)
             # Either it committed whole (the change and its event) or not at all.
             assert table.get("Hero").fatigue.fp == 5 * (len(events) - 1)
         await store.apply(CH, GUILD, GM, "fatigue spend", spend(1))  # the store goes on
