@@ -333,7 +333,7 @@ def read_export(
     _schema_check(listed, document["history"], ("history",))
     _schema_check(listed_rolls, document["rolls"], ("rolls",))
     checked = table_part(document, guild_id, vouched, controls)
-    changes = tuple(map(_prepared, history(document, checked, _check_change)))
-    now = datetime.now(UTC) if now is None else now  # the import's time: no roll is later
+    now = datetime.now(UTC) if now is None else now  # the import's time: nothing is later
+    changes = tuple(map(_prepared, history(document, checked, _check_change, now)))
     rows = tuple(map(roll_values, rolls(document, checked, _check_roll, now)))
     return dataclasses.replace(checked.imported, history=changes, rolls=rows)

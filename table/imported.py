@@ -100,6 +100,7 @@ class Imported:
 CLOCK_SKEW = timedelta(minutes=1)
 DISCORD_EPOCH_MS = 1_420_070_400_000  # a snowflake counts milliseconds from 2015
 FROM_THE_FUTURE = N_("{value} is later than this import: no roll comes from the future")
+CHANGE_FROM_THE_FUTURE = N_("{value} is later than this import: no change comes from the future")
 
 
 def snowflake_time(snowflake: int) -> datetime:
@@ -282,9 +283,12 @@ def _no_lookalikes(
 _EMPTY = Table(1, None)  # what a change's parts other than its records are put back onto
 
 
-def history(document: dict[str, Any], checked: Checked, check_raw: CheckRaw) -> Iterator[Event]:
+def history(
+    document: dict[str, Any], checked: Checked, check_raw: CheckRaw, now: datetime
+) -> Iterator[Event]:
     """The document's changes, oldest first, each checked once as it comes (`check_raw` first:
-    the schema's check), then the whole history against the table once the last has come.
+    the schema's check), then the whole history against the table once the last has come. None
+    is later than `now`, the import's time (this evening's play is found by the changes' times).
     Each as the channel will log it: its snapshots `carried`, who made it as this bot can vouch
     (`IMPORTED` otherwise), its links and an import change's start (`after.import`) as indexes
     into this history."""
@@ -299,6 +303,9 @@ def history(document: dict[str, Any], checked: Checked, check_raw: CheckRaw) -> 
         if checked.controls:
             first_control(data, path)
         event = _event(path, data)
+        if event.created_at > now + CLOCK_SKEW:
+            value = data["created_at"]
+            raise ImportProblem(f"{path}.created_at: " + _(CHANGE_FROM_THE_FUTURE, value=value))
         if event.id <= previous:
             raise ImportProblem(f"{path}.id: " + _("ids must grow, each used once"))
         previous = event.id

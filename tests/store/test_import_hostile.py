@@ -211,6 +211,11 @@ HOSTILE: list[tuple[str, bytes, str]] = [
         "history[3].before: ",
     ),
     ("an undo of nothing", spoiled(_lost_link), "history[8].undoes: no earlier change"),
+    (  # this evening's play is found by the changes' times
+        "a change from the future",
+        spoiled(_set("history.2.created_at", "2999-01-01T00:00:00+00:00")),
+        "history[2].created_at: 2999-01-01T00:00:00+00:00 is later than this import",
+    ),
     ("100,000 characters", spoiled(_many(100_000)), "bytes: an export is at most 10,485,760"),
     (
         "a character past the most a channel keeps",
@@ -295,8 +300,13 @@ def test_a_file_of_20_mb_is_refused_by_its_declared_size() -> None:
         read_export(b" " * (BYTES_MAX + 1), GUILD)
 
 
+def _changed_the_day_before(document: Doc) -> None:
+    for change in document["history"]:  # before the rolls: only theirs are in question here
+        change["created_at"] = (ROLL_AT - timedelta(days=1)).isoformat()
+
+
 def test_a_roll_is_no_later_than_the_import_give_or_take_a_minute() -> None:
-    data = rolled(lambda document: None)
+    data = rolled(_changed_the_day_before)
     assert len(read_export(data, GUILD, now=ROLL_AT).rolls) == len(ROLLS)
     assert len(read_export(data, GUILD, now=ROLL_AT - CLOCK_SKEW).rolls) == len(ROLLS)
     with pytest.raises(ImportProblem, match=r"^rolls\[0\]\.at: .* is later than this import"):
