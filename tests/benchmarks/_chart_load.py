@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pictures.examples import party, random_session
+from docs.examples import party, random_session
 from store import Store
 from table.model import Table
 from tests.benchmarks._bots import forget

@@ -33,9 +33,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from docs.examples import party, random_session, troll
 from lang import install
 from lang.catalogs import load
-from pictures.examples import party, random_session, troll
 from pictures.painter import Job, Painter, draw
 from rules.saves import SaveKind
 from table.fatigue_series import SINCE_ALL, FatigueSeries, Start, fatigue_series

@@ -12,10 +12,10 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from docs.examples import _WHEN, evening_rolls
 from lang import speaking
 from pictures import ALT_MAX
 from pictures.dice import draw_dice
-from pictures.examples import _WHEN, evening_rolls
 from pictures.painter import Job, Painter, Recipe
 from store.roll_log import ROLL_COLUMNS, ReportRows, report_of, roll_values
 from table.dice_report import ALL, EVENING, dice_report

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pictures.examples import random_session
+from docs.examples import random_session
 from pictures.fatigue import draw_fatigue
 from pictures.painter import NICE, Job, Painter, Recipe
 from rules.errors import RulesError

@@ -15,10 +15,10 @@ import pytest
 from matplotlib.patches import FancyArrow, Rectangle
 from PIL import Image
 
+from docs.examples import evening, examples, party, random_session, troll
 from lang import speaking
 from pictures import ALT_MAX, Picture
 from pictures._canvas import BAND_HEX
-from pictures.examples import evening, examples, party, random_session, troll
 from pictures.fatigue import chart_figure, draw_fatigue
 from pictures.monster import board, draw_monster
 from pictures.painter import Job, Painter, draw

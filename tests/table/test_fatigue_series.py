@@ -1,5 +1,5 @@
 """The data behind `/party chart` (`table.fatigue_series`), on sessions played through the
-table's own operations and logged as the store logs them (`pictures.examples.Session`)."""
+table's own operations and logged as the store logs them (`docs.examples.Session`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pictures.examples import Session, party
+from docs.examples import Session, party
 from pictures.words import fatigue_alt
 from rules._fatigue_level import HD_SIZES
 from rules.errors import RulesError

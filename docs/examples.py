@@ -1,11 +1,12 @@
-"""Example pictures, made by the project's own code: `python -m pictures.examples docs/` writes
+"""Example pictures, made by the project's own code: `python docs/examples.py docs/` writes
 the four PNGs the README shows (`--lang es-ES` for the Spanish ones).
 
 An evening at the table is played through the table's own operations (`table.partyops`), each
 change logged as the store logs it (`table.snapshot.diff`), and charted from that log; the odds
 and the monster come from `table.savecalc` and a bestiary monster, the dice's report from an
-evening of seeded saves and d100s (`table.dice_report`). The benchmark
-(`tests.benchmarks.pictures`) draws the same kinds of picture from sessions made here.
+evening of seeded saves and d100s (`table.dice_report`). The picture tests and benchmarks
+(`tests/pictures/`, `tests.benchmarks.pictures`) draw from the sessions made here. Beside
+`layers.py`: it makes the docs' pictures, and no part of the bot imports it.
 """
 
 from __future__ import annotations
