@@ -1,16 +1,11 @@
 """How a cog answers: `reply` with a new message, `update` the clicked one, `open_form` with a
-form; and `private`, which declares a command's reply private.
+form (docs/architecture.md, "Answering an interaction"). They take discord.py's own arguments
+and answer through `bot.ack`, which picks the route still open.
 
-Every answer goes through here and `bot.ack`, so how an interaction is acknowledged (at once, or
-deferred by the watchdog and filled in or followed up) is decided in one place. Each takes text,
-embeds, files (`discord.File`s; a picture shows in an embed by `attachment://<filename>`, its
-alt text in the file's `description`) and a view, and says them the same way on every route.
-
-A command's reply is public unless it is declared `@private()`, or `@private(lambda options:
-not options.public)` for a reply private as its options say: the watchdog's "thinking…", which
-may go out before the reply is ready, takes that privacy too. A button, view or form declares
-it as its class's `private`. `reply(…, private=…)` overrides it for one message (a secret
-roll's result, after its public notice).
+A command's reply is public unless declared `@private()`, or `@private(lambda options: not
+options.public)`: the watchdog's "thinking…", sent before the reply exists, takes that
+privacy. A button, view or form declares its class's `private`; `reply(…, private=…)` says
+otherwise for one message (a secret roll's result, after its public notice).
 """
 
 from __future__ import annotations
@@ -24,11 +19,10 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
-from bot.ack import ack_of, disarm, edit, open_modal, send
-from bot.message import AnyView, Message
+from bot.ack import ack_of, edit, open_modal, send, settle
 from bot.tree import PRIVATE_WHEN
 from bot.watchdog import WATCHDOG
-from cogs._views import FORM_SECONDS, TableView
+from cogs._views import FORM_SECONDS, AnyView, TableView
 from lang import N_, _
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,18 +53,20 @@ async def reply(
     private: bool | None = None,
 ) -> None:
     """A new message: the answer, or (said again) a follow-up. Private as declared, unless
-    `private` says otherwise; `pinged` is the one user its content may ping (allowed mentions
-    stay closed to everyone else)."""
-    message = Message(
-        MISSING if content is None else content,
-        embeds=[embed] if embed is not None else list(embeds) or MISSING,
-        files=list(files) or MISSING,
-        view=MISSING if view is None else view,
-        pinged=pinged,
-    )
-    await send(
-        interaction, message, private=ack_of(interaction).private if private is None else private
-    )
+    `private` says otherwise; `pinged` is the one user its content may ping."""
+    embeds = [embed] if embed is not None else list(embeds)
+    message: dict[str, Any] = {
+        "content": content,
+        "embeds": embeds,
+        "files": list(files),
+        "view": view,
+    }
+    if pinged is not None:
+        message["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[pinged]
+        )
+    private = ack_of(interaction).private if private is None else private
+    await send(interaction, private, **{k: v for k, v in message.items() if v not in (None, [])})
 
 
 async def update(
@@ -86,7 +82,8 @@ async def update(
     (`files` its attachments, `view=None` takes the buttons away); the rest stays."""
     if embed is not MISSING:
         embeds = [] if embed is None else [embed]
-    await edit(interaction, Message(content, embeds=embeds, files=files, view=view))
+    message: dict[str, Any] = {"content": content, "embeds": embeds, "files": files, "view": view}
+    await edit(interaction, **{k: v for k, v in message.items() if v is not MISSING})
 
 
 async def open_form(
@@ -98,7 +95,7 @@ async def open_form(
     time, or an interaction deferred already (in a burst), gets a private "Open the form"
     button instead, which opens it once it is ready."""
     made = form if isinstance(form, discord.ui.Modal) else asyncio.ensure_future(form)
-    disarm(interaction)  # this answers in time itself: a "thinking…" would rule the form out
+    settle(ack_of(interaction))  # it answers in time itself: a "thinking…" rules a form out
     modal = made
     if isinstance(made, asyncio.Future):
         made.add_done_callback(lambda done: done.cancelled() or done.exception())

@@ -21,10 +21,10 @@ import discord
 from discord.utils import MISSING
 
 from bot.ack import take
-from bot.message import AnyView
 from bot.tree import AnsweredAlready, answer_error
 from bot.unclaimed import OURS
 
+AnyView = discord.ui.View | discord.ui.LayoutView  # buttons and menus, or a V2 layout
 FORM_SECONDS = 15 * 60.0  # a form is kept this long for its submission
 
 
