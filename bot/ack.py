@@ -1,12 +1,10 @@
 """Every interaction taken, acknowledged within Discord's 3 seconds and answered once.
 
-`take` starts every handler of the bot: its reply's language is set and the watchdog armed
-(`bot.watchdog`), which defers it if no answer went out in time. `send`, `edit` and
-`open_modal` then answer by whichever route is still open (the response, the deferral filled
-in, or a follow-up), under a lock that keeps them from racing the deferral. A message is
-discord.py's own keyword arguments (`content`, `embeds`, `files`, `view`, …). What happened is
-kept on the interaction (`extras`), so the error handler never says "nothing was changed"
-after a commit.
+`take` starts every handler of the bot: it sets the reply's language and arms the watchdog
+(`bot.watchdog`), which defers the interaction if no answer went out in time. `send`, `edit`
+and `open_modal` answer by the route still open (the response, the deferral filled in, or a
+follow-up), under a lock against the deferral, with discord.py's own arguments (`content`,
+`embeds`, `files`, `view`, …). What was saved is kept for the error handler (`extras`).
 """
 
 from __future__ import annotations
@@ -30,24 +28,19 @@ LOST = (aiohttp.ClientConnectionError, asyncio.TimeoutError)  # no answer: was i
 EDIT_TRIES = 3  # an edit is idempotent: a lost response is simply sent again
 ANSWERED_ELSEWHERE = 40060  # Discord: "Interaction has already been acknowledged"
 
-Call = Callable[[], Awaitable[Any]]
-
 
 @dataclass
 class Ack:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     taken: bool = False  # a handler of the bot's has it: it is not unclaimed
     private: bool = False  # its reply's declared privacy, which a "thinking…" deferral takes
-    # None, "thinking" (deferred, not filled in yet), "update" (a click deferred) or "answered".
-    # Kept here, not read from discord.py: a response Discord took but whose reply was lost
-    # (or that another process made) is one discord.py never recorded.
+    # None, "thinking" (deferred, not filled in yet) or "answered". Kept here, not read from
+    # discord.py: it never records a response Discord took whose reply was lost.
     state: str | None = None
-    # The change committed for it: its logged action, and for an undo or a redo the action
-    # it took back or put back (`table.actions.saved_text`)
-    saved: tuple[str, str | None] | None = None
+    saved: tuple[str, str | None] | None = None  # the change committed for it (`mark_saved`)
     outcome: str = "ok"  # for /metrics when its handler ends
     again: bool = False  # this process saw the same interaction arrive before
-    settle: Callable[[], object] | None = None  # disarms its watchdog
+    settle: Callable[[], object] = lambda: None  # disarms its watchdog (set by `bot.watchdog`)
 
 
 def ack_of(interaction: discord.Interaction) -> Ack:
@@ -58,23 +51,27 @@ def ack_of(interaction: discord.Interaction) -> Ack:
 
 
 def mark_saved(interaction: discord.Interaction, action: str, of: str | None = None) -> None:
-    """A change was committed: its logged `action`, and for an undo or a redo the `of` it
-    took back or put back."""
+    """A change was committed: its logged `action` ("fatigue spend"), and for an undo or a redo
+    the action `of` the change it took back or put back (`table.actions.saved_text`)."""
     ack_of(interaction).saved = action, of
 
 
 async def take(interaction: discord.Interaction, *, private: bool = False) -> bool:
-    """Start handling `interaction`, before any other await of its handler. True for a
-    second delivery this process already answered: Discord has the answer."""
+    """Start handling `interaction`, before any other await of its handler. False for a second
+    delivery this process already answered: Discord has its answer, nothing more to do."""
     ack = ack_of(interaction)
     if ack.taken:
-        return False
+        return True
     ack.taken, ack.private = True, private
     speak_to(interaction, private)
     watchdog: Any = getattr(interaction.client, "acks", None)  # `bot.watchdog.Acks`
     if watchdog is not None and watchdog.arrived(interaction):
         await watchdog.defer_now(interaction)  # a burst: acknowledged before any work
-    return ack.again and await has_response(interaction)
+    if ack.again and await has_response(interaction):  # no HTTP call unless it came twice
+        log.info("Interaction %s delivered again after it was answered: ignored", interaction.id)
+        ack.outcome = "duplicate"
+        return False
+    return True
 
 
 def _answered(interaction: discord.Interaction, ack: Ack) -> bool:
@@ -84,7 +81,7 @@ def _answered(interaction: discord.Interaction, ack: Ack) -> bool:
 def _args(message: dict[str, Any], *, edit: bool = False) -> dict[str, Any]:
     """discord.py's arguments for one request (an edit takes files as `attachments`). The files
     are in memory, read from the start again: a lost request is sent again."""
-    for file in message.get("files", ()):
+    for file in message.get("files") or ():  # MISSING (not given) is falsy
         file.reset()
     return {"attachments" if edit and k == "files" else k: v for k, v in message.items()}
 
@@ -92,7 +89,6 @@ def _args(message: dict[str, Any], *, edit: bool = False) -> dict[str, Any]:
 async def send(interaction: discord.Interaction, private: bool, **message: Any) -> None:
     """A new message: the response, the "thinking…" deferral filled in, or a follow-up."""
     ack = ack_of(interaction)
-    fill = lambda: _edit(lambda: interaction.edit_original_response(**_args(message, edit=True)))  # noqa: E731
     async with ack.lock:
         if not _answered(interaction, ack):
             call = lambda: interaction.response.send_message(ephemeral=private, **_args(message))  # noqa: E731
@@ -108,14 +104,14 @@ async def send(interaction: discord.Interaction, private: bool, **message: Any) 
                     raise
                 log.info("Interaction %s was deferred elsewhere: filling that in", interaction.id)
                 ack.state = "answered"
-                await fill()
+                await _edit_answer(interaction, message)
         # Discord pings only when a message is created, never on an edit.
         elif (
             ack.state == "thinking"
             and ack.private == private
             and (private or "allowed_mentions" not in message)
         ):
-            await fill()
+            await _edit_answer(interaction, message)
         else:
             if ack.state == "thinking":  # deferred the other way, or it must ping: said anew
                 with contextlib.suppress(discord.NotFound):
@@ -133,7 +129,7 @@ async def edit(interaction: discord.Interaction, **message: Any) -> None:
             call = lambda: interaction.response.edit_message(**_args(message, edit=True))  # noqa: E731
             await _first(interaction, ack, "answered", call)
         else:
-            await _edit(lambda: interaction.edit_original_response(**_args(message, edit=True)))
+            await _edit_answer(interaction, message)
 
 
 async def open_modal(interaction: discord.Interaction, modal: discord.ui.Modal) -> bool:
@@ -152,15 +148,15 @@ async def defer(interaction: discord.Interaction) -> bool:
     async with ack.lock:
         if _answered(interaction, ack):
             return False
-        if interaction.message is not None:  # a click, or a form opened by one
-            await _first(interaction, ack, "update", interaction.response.defer)
-        else:
-            call = lambda: interaction.response.defer(thinking=True, ephemeral=ack.private)  # noqa: E731
-            await _first(interaction, ack, "thinking", call)
+        thinking = interaction.message is None  # a click, or a form it opened: a silent update
+        call = lambda: interaction.response.defer(thinking=thinking, ephemeral=ack.private)  # noqa: E731
+        await _first(interaction, ack, "thinking" if thinking else "answered", call)
         return True
 
 
-async def _first(interaction: discord.Interaction, ack: Ack, state: str, call: Call) -> None:
+async def _first(
+    interaction: discord.Interaction, ack: Ack, state: str, call: Callable[[], Awaitable[Any]]
+) -> None:
     """The interaction's one response. If the connection fails before Discord's answer, ask
     Discord whether it has the response: if so it stands, else send it once more."""
     try:
@@ -173,13 +169,14 @@ async def _first(interaction: discord.Interaction, ack: Ack, state: str, call: C
             await call()
     ack.state = state
     note_acknowledged(interaction)  # for /metrics: the time to acknowledgement
-    settle(ack)
+    ack.settle()
 
 
-async def _edit(call: Call) -> None:
+async def _edit_answer(interaction: discord.Interaction, message: dict[str, Any]) -> None:
     for attempt in range(EDIT_TRIES):
         try:
-            return await call()
+            await interaction.edit_original_response(**_args(message, edit=True))
+            return
         except LOST as error:
             if attempt == EDIT_TRIES - 1:
                 raise
@@ -200,10 +197,3 @@ async def _original(interaction: discord.Interaction) -> discord.InteractionMess
 
 async def has_response(interaction: discord.Interaction) -> bool:
     return await _original(interaction) is not None
-
-
-def settle(ack: Ack) -> None:
-    """Disarm its watchdog: answered, or (a form) answering in time itself."""
-    if ack.settle is not None:
-        ack.settle()
-        ack.settle = None

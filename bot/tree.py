@@ -29,9 +29,7 @@ log = logging.getLogger(__name__)
 UNEXPECTED = N_("Something went wrong on our side; nothing was changed.")
 OUT_OF_DATE = N_("This command has changed since Discord last heard of it; try again in a minute.")
 SAVED = N_("Your change was saved ({what}), but I couldn't show the reply: `/history` lists it.")
-# Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
-EXPIRED = 10062
-UNANSWERABLE = (ANSWERED_ELSEWHERE, EXPIRED)
+UNANSWERABLE = (ANSWERED_ELSEWHERE, 10062)  # Discord's codes: answered already, or too late
 ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first answer: 1 s
 ALREADY_DONE = N_(
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
@@ -67,8 +65,6 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
 
 def describe_error(error: BaseException) -> str | None:
     """The reply for an expected error, or None for a bug (which the caller logs)."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
     match error:
         case RulesError() | BadOptions():
             return again(str(error))  # in the reader's language, if made in a table's
@@ -95,24 +91,15 @@ def describe_error(error: BaseException) -> str | None:
     return None
 
 
-class AnsweredAlready(app_commands.CheckFailure):
-    """A second delivery of an interaction whose answer Discord has: nothing more to do."""
-
-
 async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
     """The one answer to a failed command, click or form (`where` names it in the log), said
-    to the reader alone. An expected error gets its polite reply, a bug is logged; either way,
-    a change saved before the failure is said to be saved. The outcome is counted for
-    /metrics when the handler ends."""
+    to the reader alone: an expected error's polite reply, or a bug logged; either way a change
+    saved before it failed is said to be saved. Its outcome is counted as its handler ends."""
     speak_to(interaction, private=True)
     ack = ack_of(interaction)
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if (metrics := metrics_of(interaction)) is not None:
         metrics.failed(original)
-    if isinstance(original, AnsweredAlready):
-        ack.outcome = "duplicate"
-        log.info("Interaction %s delivered again after it was answered: ignored", interaction.id)
-        return
     if isinstance(original, AlreadyApplied):
         ack.outcome = "duplicate"
         await answer_again(interaction, original)
@@ -122,7 +109,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     if isinstance(original, DatabaseOutage):
         ack.outcome = "outage"
         if (outages := outages_of(interaction)) is not None:
-            outages.refused(original)
+            outages.refused(original)  # counted, and logged as the outage begins and ends
     who = f"user {interaction.user.id}, channel {interaction.channel_id}"
     where = f"{where} ({who}, guild {interaction.guild_id})"
     if ack.saved is not None:
@@ -146,17 +133,15 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
 
 
 async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) -> None:
-    """A second delivery of an interaction whose change is saved: nothing more if Discord has
-    an answer to it (the first delivery's), else say it was done."""
+    """A second delivery of a change that is saved: "already done", unless Discord holds an
+    answer to it. The delivery that applied it may be answering right now (in another process
+    claiming the same shard): its answer is given a second to land first."""
     log.info("Interaction %s delivered again: %s", interaction.id, error)
-    # The delivery that applied it may be answering right now (in another process claiming the
-    # same shard): give its answer a moment to land before saying "already done" beside it.
-    for wait in ANSWER_AGAIN_WAITS:
+    for wait in (*ANSWER_AGAIN_WAITS, 0):
         if await has_response(interaction):
             return
         await asyncio.sleep(wait)
-    if not await has_response(interaction):
-        await send_error(interaction, _(ALREADY_DONE, what=action_text(error.action)))
+    await send_error(interaction, _(ALREADY_DONE, what=action_text(error.action)))
 
 
 PRIVATE_WHEN = "tablekeeper_private"  # on a command's callback: `cogs._reply.private`
@@ -174,17 +159,15 @@ class TablekeeperTree(app_commands.CommandTree):
         self.declarations = Declarations(self)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Before any work: the interaction is taken (`bot.ack.take`); a second delivery already
-        answered stops there; options that don't fit the command's declaration, or a command
-        that needs a server from somewhere else (`bot.options`), are refused here (discord.py's
-        own error path would re-read the bad data): nothing runs, nothing is written. While
-        autocompleting, a refusal offers no choices."""
+        """Before any work: take the interaction (`bot.ack.take`), and refuse options that don't
+        fit the command's declaration, or a server that didn't install it (`bot.options`), here
+        where discord.py's error path would re-read the bad data. Autocomplete offers nothing."""
         speak_to(interaction, private=True)  # a refusal's words, made as it is found
         refusal = self.declarations.refusal(interaction)
         # A refusal is private, and reads no more of the data (it may be malformed).
         private = refusal is not None or declared_private(interaction)
-        if await take(interaction, private=private):  # no HTTP call unless it arrived twice
-            raise AnsweredAlready()
+        if not await take(interaction, private=private):
+            return False
         if refusal is None:
             return True
         if interaction.type is discord.InteractionType.autocomplete:

@@ -1,6 +1,6 @@
 """How a cog answers: `reply` with a new message, `update` the clicked one, `open_form` with a
-form (docs/architecture.md, "Answering an interaction"). They take discord.py's own arguments
-and answer through `bot.ack`, which picks the route still open.
+form, all through `bot.ack`, which picks the route still open (docs/architecture.md,
+"Answering an interaction").
 
 A command's reply is public unless declared `@private()`, or `@private(lambda options: not
 options.public)`: the watchdog's "thinking…", sent before the reply exists, takes that
@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
-from bot.ack import ack_of, edit, open_modal, send, settle
+from bot.ack import ack_of, edit, open_modal, send
 from bot.tree import PRIVATE_WHEN
 from bot.watchdog import WATCHDOG
 from cogs._views import FORM_SECONDS, AnyView, TableView
@@ -54,18 +54,14 @@ async def reply(
 ) -> None:
     """A new message: the answer, or (said again) a follow-up. Private as declared, unless
     `private` says otherwise; `pinged` is the one user its content may ping."""
-    embeds = [embed] if embed is not None else list(embeds)
-    message: dict[str, Any] = {
-        "content": content,
-        "embeds": embeds,
-        "files": list(files),
-        "view": view,
-    }
+    message: dict[str, Any] = {"content": content, "files": list(files), "view": view}
+    message["embeds"] = [embed] if embed is not None else list(embeds)
     if pinged is not None:
         message["allowed_mentions"] = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False, users=[pinged]
         )
     private = ack_of(interaction).private if private is None else private
+    # Only what is given: a new message takes no None (a follow-up's `view=None` fails).
     await send(interaction, private, **{k: v for k, v in message.items() if v not in (None, [])})
 
 
@@ -80,22 +76,17 @@ async def update(
 ) -> None:
     """Edit the message whose component was clicked: what is given replaces what it showed
     (`files` its attachments, `view=None` takes the buttons away); the rest stays."""
-    if embed is not MISSING:
-        embeds = [] if embed is None else [embed]
-    message: dict[str, Any] = {"content": content, "embeds": embeds, "files": files, "view": view}
-    await edit(interaction, **{k: v for k, v in message.items() if v is not MISSING})
+    await edit(interaction, content=content, embed=embed, embeds=embeds, files=files, view=view)
 
 
 async def open_form(
     interaction: discord.Interaction, form: discord.ui.Modal | Awaitable[discord.ui.Modal]
 ) -> None:
-    """Answer with a form (a `cogs._views.TableForm`), or with the read that makes one (a
-    coroutine: a form filled with what is stored). Call it before reading anything else:
-    Discord shows no form after a deferral. So a read that isn't done within the watchdog's
-    time, or an interaction deferred already (in a burst), gets a private "Open the form"
-    button instead, which opens it once it is ready."""
+    """Answer with a form (a `cogs._views.TableForm`), or with the read that makes one, before
+    anything else: Discord shows no form after a deferral. A read not done in the watchdog's
+    time, or a deferral made already (in a burst), gets a private "Open the form" button."""
     made = form if isinstance(form, discord.ui.Modal) else asyncio.ensure_future(form)
-    settle(ack_of(interaction))  # it answers in time itself: a "thinking…" rules a form out
+    ack_of(interaction).settle()  # it answers in time itself: a "thinking…" rules a form out
     modal = made
     if isinstance(made, asyncio.Future):
         made.add_done_callback(lambda done: done.cancelled() or done.exception())
