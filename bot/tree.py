@@ -159,8 +159,8 @@ class TablekeeperTree(app_commands.CommandTree):
         self.declarations = Declarations(self)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Before any work: take the interaction (`bot.ack.take`), and refuse options that don't
-        fit the command's declaration, or a server that didn't install it (`bot.options`), here
+        """Before any work: take the interaction (`bot.ack.take`); refuse options that don't fit
+        the command's declaration, or a server that didn't install the bot (`bot.options`), here,
         where discord.py's error path would re-read the bad data. Autocomplete offers nothing."""
         speak_to(interaction, private=True)  # a refusal's words, made as it is found
         refusal = self.declarations.refusal(interaction)
