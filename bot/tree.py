@@ -1,11 +1,7 @@
-"""The one error handler: domain errors become polite ephemeral replies, the rest is logged.
-
-It says what happened, never guesses: a failure before anything was saved says nothing was
-changed; a failure after a change was committed for the interaction (`bot.ack.mark_saved`), such
-as a reply Discord would not take, says the change was saved; a second delivery of an interaction
-already applied gets "already done", or nothing if Discord holds an answer to it already. A
-database outage (`store.errors.DatabaseOutage`) is said plainly, with who can end it, and counted
-(`bot.outages`), not logged per command."""
+"""The command tree, and the one error handler: expected errors become polite private replies,
+the rest is logged. It says what happened, never guesses: "nothing was changed" only if nothing
+was saved for the interaction (`bot.ack.mark_saved`), "already done" to a second delivery of a
+change Discord has no answer to, and a database outage plainly, with who can end it."""
 
 from __future__ import annotations
 
@@ -17,10 +13,9 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.ack import ANSWERED_ELSEWHERE, ack_of, has_response, saved, send, take
+from bot.ack import ANSWERED_ELSEWHERE, ack_of, has_response, send, take
 from bot.contexts import IN_A_SERVER, NotInstalledHere
 from bot.language import speak_to
-from bot.message import Message
 from bot.metrics import of as metrics_of
 from bot.options import BadOptions, Declarations
 from bot.outages import of as outages_of
@@ -34,9 +29,7 @@ log = logging.getLogger(__name__)
 UNEXPECTED = N_("Something went wrong on our side; nothing was changed.")
 OUT_OF_DATE = N_("This command has changed since Discord last heard of it; try again in a minute.")
 SAVED = N_("Your change was saved ({what}), but I couldn't show the reply: `/history` lists it.")
-# Discord's codes for an interaction that can't be answered (again): a second answer, or too late.
-EXPIRED = 10062
-UNANSWERABLE = (ANSWERED_ELSEWHERE, EXPIRED)
+UNANSWERABLE = (ANSWERED_ELSEWHERE, 10062)  # Discord's codes: answered already, or too late
 ANSWER_AGAIN_WAITS = (0.1, 0.2, 0.3, 0.4)  # seconds between looks for the first answer: 1 s
 ALREADY_DONE = N_(
     "Already done: this {what} was saved when Discord first sent it, and was not applied again."
@@ -62,9 +55,9 @@ READ_ONLY = N_(
 
 
 async def send_error(interaction: discord.Interaction, text: str) -> None:
-    """Reply privately, whether or not the interaction was already answered or deferred."""
+    """Say `text` privately, by whichever route is open."""
     try:
-        await send(interaction, Message(text), private=True)
+        await send(interaction, True, content=text)
     except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
         # e.g. the 3-second window or the 15-minute token expired: nothing left to answer
         log.warning("Could not send an error reply (%r): %s", error, text)
@@ -72,13 +65,17 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
 
 def describe_error(error: BaseException) -> str | None:
     """The reply for an expected error, or None for a bug (which the caller logs)."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
     match error:
         case RulesError() | BadOptions():
             return again(str(error))  # in the reader's language, if made in a table's
+        case DatabaseOutage(maybe_saved=True):
+            return _(OUTCOME_UNKNOWN)
+        case DatabaseFull():
+            return _(DISK_FULL)
+        case DatabaseReadOnly():
+            return _(READ_ONLY)
         case DatabaseOutage():
-            return _(_outage_words(error))
+            return _(UNREACHABLE)
         case app_commands.TransformerError():
             return _(
                 "I couldn't understand {value} for that option.", value=repr(str(error.value)[:50])
@@ -94,69 +91,39 @@ def describe_error(error: BaseException) -> str | None:
     return None
 
 
-def _outage_words(error: DatabaseOutage) -> str:
-    if error.maybe_saved:
-        return OUTCOME_UNKNOWN
-    if isinstance(error, DatabaseFull):
-        return DISK_FULL
-    if isinstance(error, DatabaseReadOnly):
-        return READ_ONLY
-    return UNREACHABLE
-
-
-class AnsweredAlready(app_commands.CheckFailure):
-    """A second delivery of an interaction whose answer Discord has: nothing more to do."""
-
-
 async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
-    """The one answer to a failed command, click or form (`where` names it in the log): a polite
-    reply for an expected error; anything else is logged and answered; and either way, if a
-    change was saved before it failed, the reply says so."""
-    speak_to(interaction, private=True)  # an error is said to the reader alone
+    """The one answer to a failed command, click or form (`where` names it in the log), said
+    to the reader alone: an expected error's polite reply, or a bug logged; either way a change
+    saved before it failed is said to be saved. Its outcome is counted as its handler ends."""
+    speak_to(interaction, private=True)
+    ack = ack_of(interaction)
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    if isinstance(original, DatabaseOutage) and (outages := outages_of(interaction)) is not None:
-        outages.refused(original)
-    ack_of(interaction).outcome = outcome(error)  # counted when its handler ends
     if (metrics := metrics_of(interaction)) is not None:
         metrics.failed(original)
-    await _answer_error(interaction, error, where)
-
-
-def outcome(error: BaseException) -> str:
-    """For /metrics: `duplicate` (a second delivery), `outage` (the database could not serve
-    it), `refused` (an expected error, answered politely) or `error` (a bug, or a failure of
-    Discord or the database)."""
-    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    if isinstance(original, AnsweredAlready | AlreadyApplied):
-        return "duplicate"
-    if isinstance(original, DatabaseOutage):
-        return "outage"
-    return "refused" if describe_error(error) is not None else "error"
-
-
-async def _answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
-    if isinstance(error, AnsweredAlready):
-        log.info("Interaction %s delivered again after it was answered: ignored", interaction.id)
-        return
-    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, AlreadyApplied):
+        ack.outcome = "duplicate"
         await answer_again(interaction, original)
         return
-    text, done = describe_error(error), saved(interaction)
-    user, channel, guild = interaction.user.id, interaction.channel_id, interaction.guild_id
-    where = f"{where} (user {user}, channel {channel}, guild {guild})"
-    if done is not None:
+    text = describe_error(original)
+    ack.outcome = "refused" if text is not None else "error"
+    if isinstance(original, DatabaseOutage):
+        ack.outcome = "outage"
+        if (outages := outages_of(interaction)) is not None:
+            outages.refused(original)  # counted, and logged as the outage begins and ends
+    who = f"user {interaction.user.id}, channel {interaction.channel_id}"
+    where = f"{where} ({who}, guild {interaction.guild_id})"
+    if ack.saved is not None:
         with speaking(None):  # the log's words are English
-            logged = saved_text(*done)
+            logged = saved_text(*ack.saved)
         log.warning(
             "Saved %s in %s but could not answer: %r", logged, where, original, exc_info=not text
         )
-        text = _(SAVED, what=saved_text(*done))
+        text = _(SAVED, what=saved_text(*ack.saved))
     elif text is None:
         log.error("Unexpected error in %s", where, exc_info=error)
         text = _(UNEXPECTED)
-    elif isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
-        log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", error)
+    elif isinstance(original, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        log.warning("Commands out of sync with Discord: %s (run `python -m bot sync`)", original)
     if isinstance(original, discord.HTTPException) and original.code in UNANSWERABLE:
         # Answered already (another delivery, another process) or past its time: a message
         # now would fail too, or stand beside the answer the user already has.
@@ -166,25 +133,22 @@ async def _answer_error(interaction: discord.Interaction, error: BaseException, 
 
 
 async def answer_again(interaction: discord.Interaction, error: AlreadyApplied) -> None:
-    """A second delivery of an interaction whose change is saved: nothing more if Discord has
-    an answer to it (the first delivery's), else say it was done."""
+    """A second delivery of a change that is saved: "already done", unless Discord holds an
+    answer to it. The delivery that applied it may be answering right now (in another process
+    claiming the same shard): its answer is given a second to land first."""
     log.info("Interaction %s delivered again: %s", interaction.id, error)
-    # The delivery that applied it may be answering right now (in another process claiming the
-    # same shard): give its answer a moment to land before saying "already done" beside it.
-    for wait in ANSWER_AGAIN_WAITS:
+    for wait in (*ANSWER_AGAIN_WAITS, 0):
         if await has_response(interaction):
             return
         await asyncio.sleep(wait)
-    if not await has_response(interaction):
-        await send_error(interaction, _(ALREADY_DONE, what=action_text(error.action)))
+    await send_error(interaction, _(ALREADY_DONE, what=action_text(error.action)))
 
 
-PRIVATE_WHEN = "tablekeeper_private"  # a command callback's declared privacy (`cogs._reply`)
+PRIVATE_WHEN = "tablekeeper_private"  # on a command's callback: `cogs._reply.private`
 
 
 def declared_private(interaction: discord.Interaction) -> bool:
-    """Whether the command's reply is private, as declared on it: always, never, or as a
-    predicate of its options (`interaction.namespace`) says."""
+    """Whether the command declares its reply private: always, or as its options say."""
     when = getattr(getattr(interaction.command, "callback", None), PRIVATE_WHEN, False)
     return bool(when(interaction.namespace) if callable(when) else when)
 
@@ -195,16 +159,15 @@ class TablekeeperTree(app_commands.CommandTree):
         self.declarations = Declarations(self)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Before any work: the interaction is taken (`bot.ack.take`); a second delivery already
-        answered stops there; options that don't fit the command's declaration, or a command
-        that needs a server from somewhere else (`bot.options`), are refused here (discord.py's
-        own error path would re-read the bad data): nothing runs, nothing is written. While
-        autocompleting, a refusal offers no choices."""
+        """Before any work: take the interaction (`bot.ack.take`); refuse options that don't fit
+        the command's declaration, or a server that didn't install the bot (`bot.options`), here,
+        where discord.py's error path would re-read the bad data. Autocomplete offers nothing."""
         speak_to(interaction, private=True)  # a refusal's words, made as it is found
         refusal = self.declarations.refusal(interaction)
+        # A refusal is private, and reads no more of the data (it may be malformed).
         private = refusal is not None or declared_private(interaction)
-        if await take(interaction, private=private):  # no HTTP call unless it arrived twice
-            raise AnsweredAlready()
+        if not await take(interaction, private=private):
+            return False
         if refusal is None:
             return True
         if interaction.type is discord.InteractionType.autocomplete:

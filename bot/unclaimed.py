@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.ack import ack_of, taken
+from bot.ack import ack_of
 from bot.language import speak_to
 from bot.tree import send_error
 from lang import N_, _
@@ -67,6 +67,6 @@ def unclaimed(interaction: discord.Interaction) -> bool:
     return (
         isinstance(custom_id, str)
         and custom_id.startswith(OURS)
-        and not taken(interaction)
+        and not ack_of(interaction).taken
         and not interaction.response.is_done()
     )

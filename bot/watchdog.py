@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.ack import LOST, ack_of, defer, settle
+from bot.ack import LOST, ack_of, defer
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class Acks:
         def over(_: asyncio.Task[Any]) -> None:
             self.working.discard(task)
             ack = ack_of(interaction)
-            settle(ack)
+            ack.settle()
             if self.ended is not None:
                 self.ended(interaction, ack.outcome)
 

@@ -23,7 +23,7 @@ from weakref import WeakKeyDictionary
 
 import discord
 
-from bot.ack import ack_of, saved
+from bot.ack import ack_of
 from bot.options import BadOptions, check_fields
 from bot.tree import TablekeeperTree
 from cogs._buttons import TableButton, buttons_view
@@ -213,7 +213,7 @@ class CommandForm(TableForm):
         except (RulesError, BadOptions) as error:
             # Who may do it is no typing error, and a change saved is said as saved: the
             # error handler's. Anything else was refused before a change: say it, offer the form.
-            if isinstance(error, Forbidden) or saved(interaction) is not None:
+            if isinstance(error, Forbidden) or ack_of(interaction).saved is not None:
                 raise
             ack_of(interaction).outcome = "refused"
             code = drafts_of(interaction.client).keep(interaction.user.id, raw)

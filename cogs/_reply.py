@@ -1,16 +1,11 @@
 """How a cog answers: `reply` with a new message, `update` the clicked one, `open_form` with a
-form; and `private`, which declares a command's reply private.
+form, all through `bot.ack`, which picks the route still open (docs/architecture.md,
+"Answering an interaction").
 
-Every answer goes through here and `bot.ack`, so how an interaction is acknowledged (at once, or
-deferred by the watchdog and filled in or followed up) is decided in one place. Each takes text,
-embeds, files (`discord.File`s; a picture shows in an embed by `attachment://<filename>`, its
-alt text in the file's `description`) and a view, and says them the same way on every route.
-
-A command's reply is public unless it is declared `@private()`, or `@private(lambda options:
-not options.public)` for a reply private as its options say: the watchdog's "thinking…", which
-may go out before the reply is ready, takes that privacy too. A button, view or form declares
-it as its class's `private`. `reply(…, private=…)` overrides it for one message (a secret
-roll's result, after its public notice).
+A command's reply is public unless declared `@private()`, or `@private(lambda options: not
+options.public)`: the watchdog's "thinking…", sent before the reply exists, takes that
+privacy. A button, view or form declares its class's `private`; `reply(…, private=…)` says
+otherwise for one message (a secret roll's result, after its public notice).
 """
 
 from __future__ import annotations
@@ -24,11 +19,10 @@ import discord
 from discord import app_commands
 from discord.utils import MISSING
 
-from bot.ack import ack_of, disarm, edit, open_modal, send
-from bot.message import AnyView, Message
+from bot.ack import ack_of, edit, open_modal, send
 from bot.tree import PRIVATE_WHEN
 from bot.watchdog import WATCHDOG
-from cogs._views import FORM_SECONDS, TableView
+from cogs._views import FORM_SECONDS, AnyView, TableView
 from lang import N_, _
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,18 +53,16 @@ async def reply(
     private: bool | None = None,
 ) -> None:
     """A new message: the answer, or (said again) a follow-up. Private as declared, unless
-    `private` says otherwise; `pinged` is the one user its content may ping (allowed mentions
-    stay closed to everyone else)."""
-    message = Message(
-        MISSING if content is None else content,
-        embeds=[embed] if embed is not None else list(embeds) or MISSING,
-        files=list(files) or MISSING,
-        view=MISSING if view is None else view,
-        pinged=pinged,
-    )
-    await send(
-        interaction, message, private=ack_of(interaction).private if private is None else private
-    )
+    `private` says otherwise; `pinged` is the one user its content may ping."""
+    message: dict[str, Any] = {"content": content, "files": list(files), "view": view}
+    message["embeds"] = [embed] if embed is not None else list(embeds)
+    if pinged is not None:
+        message["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[pinged]
+        )
+    private = ack_of(interaction).private if private is None else private
+    # Only what is given: a new message takes no None (a follow-up's `view=None` fails).
+    await send(interaction, private, **{k: v for k, v in message.items() if v not in (None, [])})
 
 
 async def update(
@@ -84,21 +76,17 @@ async def update(
 ) -> None:
     """Edit the message whose component was clicked: what is given replaces what it showed
     (`files` its attachments, `view=None` takes the buttons away); the rest stays."""
-    if embed is not MISSING:
-        embeds = [] if embed is None else [embed]
-    await edit(interaction, Message(content, embeds=embeds, files=files, view=view))
+    await edit(interaction, content=content, embed=embed, embeds=embeds, files=files, view=view)
 
 
 async def open_form(
     interaction: discord.Interaction, form: discord.ui.Modal | Awaitable[discord.ui.Modal]
 ) -> None:
-    """Answer with a form (a `cogs._views.TableForm`), or with the read that makes one (a
-    coroutine: a form filled with what is stored). Call it before reading anything else:
-    Discord shows no form after a deferral. So a read that isn't done within the watchdog's
-    time, or an interaction deferred already (in a burst), gets a private "Open the form"
-    button instead, which opens it once it is ready."""
+    """Answer with a form (a `cogs._views.TableForm`), or with the read that makes one, before
+    anything else: Discord shows no form after a deferral. A read not done in the watchdog's
+    time, or a deferral made already (in a burst), gets a private "Open the form" button."""
     made = form if isinstance(form, discord.ui.Modal) else asyncio.ensure_future(form)
-    disarm(interaction)  # this answers in time itself: a "thinking…" would rule the form out
+    ack_of(interaction).settle()  # it answers in time itself: a "thinking…" rules a form out
     modal = made
     if isinstance(made, asyncio.Future):
         made.add_done_callback(lambda done: done.cancelled() or done.exception())

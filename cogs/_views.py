@@ -21,10 +21,10 @@ import discord
 from discord.utils import MISSING
 
 from bot.ack import take
-from bot.message import AnyView
-from bot.tree import AnsweredAlready, answer_error
+from bot.tree import answer_error
 from bot.unclaimed import OURS
 
+AnyView = discord.ui.View | discord.ui.LayoutView  # buttons and menus, or a V2 layout
 FORM_SECONDS = 15 * 60.0  # a form is kept this long for its submission
 
 
@@ -35,10 +35,7 @@ class Taking:
     private: bool = False  # a class's declaration; an instance may say otherwise (a picker)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if await take(interaction, private=self.private):
-            await answer_error(interaction, AnsweredAlready(), type(self).__name__)
-            return False
-        return True
+        return await take(interaction, private=self.private)
 
 
 def _ours(view: AnyView) -> None:

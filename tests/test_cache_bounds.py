@@ -100,7 +100,7 @@ async def test_the_watchdog_remembers_the_last_interaction_ids_only() -> None:
     for number in range(over):
         item: Any = SimpleNamespace(id=number, type=kind, extras={})
         acks.arrived(item)
-        ack.settle(ack.ack_of(item))  # answered at once
+        ack.ack_of(item).settle()  # answered at once
     assert len(acks.recent) == watchdog.RECENT
     assert over - 1 in acks.recent and 0 not in acks.recent
     assert not acks.pending

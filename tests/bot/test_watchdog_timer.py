@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.ack import ack_of, settle
+from bot.ack import ack_of
 from bot.watchdog import Acks
 
 WATCHDOG = 0.05
@@ -40,7 +40,7 @@ async def arrivals(answered: set[int]) -> tuple[Recorded, dict[int, float]]:
         arrived[number] = loop.time()
         acks.arrived(item)
         if number in answered:
-            settle(ack_of(item))  # answered at once, as the fast path is
+            ack_of(item).settle()  # answered at once, as the fast path is
         await asyncio.sleep(WATCHDOG / 4)  # some arrive while others are due
     await asyncio.sleep(WATCHDOG * 2)
     return acks, arrived

@@ -9,7 +9,7 @@ import asyncio
 from bot.tree import ALREADY_DONE
 from bot.watchdog import WATCHDOG
 from tests.e2e.conftest import Env
-from tests.e2e.helpers import hero, seed, snapshot
+from tests.e2e.helpers import handled, hero, seed, snapshot
 from tests.localdiscord.faults import redeliver
 from tests.localdiscord.payloads import interaction_payload
 from tests.localdiscord.records import InteractionRecord
@@ -34,6 +34,19 @@ async def asked_for_its_answer(env: Env, reply: Reply, before: int) -> None:
     raise TimeoutError("the bot never looked at the second delivery")
 
 
+async def duplicates(env: Env) -> float:
+    """How many interactions /metrics counts as a second delivery, once every handler ended."""
+    await handled(env)
+    env.bot.metrics.render()
+    return sum(
+        sample.value
+        for metric in env.bot.metrics.registry.collect()
+        for sample in metric.samples
+        if sample.name == "tablekeeper_interactions_total"
+        and sample.labels.get("outcome") == "duplicate"
+    )
+
+
 async def applied_once(env: Env, *, restart: bool = False) -> None:
     d = env.discord
     await seed(env, hero("Aria", d.player))
@@ -50,6 +63,7 @@ async def applied_once(env: Env, *, restart: bool = False) -> None:
     assert (await env.table()).get("Aria").fatigue.fp == 3
     assert d.server.messages.keys() == messages.keys()  # nothing said twice
     d.assert_clean()  # and no second callback (Discord would say 40060)
+    assert await duplicates(env) == 1
 
 
 async def test_a_change_delivered_twice_is_applied_once(env: Env) -> None:
@@ -78,6 +92,7 @@ async def test_a_look_or_a_click_delivered_twice_is_answered_once(env: Env) -> N
     assert d.server.messages.keys() == messages.keys()
     assert (await env.table()).get("Aria").fatigue.fp == 2
     d.assert_clean()
+    assert await duplicates(env) == 2
 
 
 async def redelivered_unanswered_spend(env: Env, user: User) -> Reply:
