@@ -85,10 +85,12 @@ def who(p: Pair, name: str) -> User:
 LATENCY_COLUMNS = ["command", "median", "p99", "÷ echo", "95% range"]  # `latency`'s rows
 
 
-async def latency(bots: dict[str, Pair], rounds: int, seed: int) -> list[list[str]]:
+async def latency(
+    bots: dict[str, Pair], rounds: int, seed: int, medians: dict[str, float] | None = None
+) -> list[list[str]]:
     """Each command one at a time, in shuffled rounds with the echo bot's `/echo`, for each
     bot (keyed by its name, "" for this checkout's, which prefixes its commands' labels);
-    all the pairs share one echo bot."""
+    all the pairs share one echo bot. `medians` is given each label's median, in seconds."""
     parsed = {
         (f"{name}: {label}" if name else label, name): (p.parse(line), who(p, user))
         for name, p in bots.items()
@@ -119,6 +121,8 @@ async def latency(bots: dict[str, Pair], rounds: int, seed: int) -> list[list[st
     rows = []
     for label, values in samples.items():
         median = statistics.median(values)
+        if medians is not None:
+            medians[label] = median
         low, high = ratio_range(values, samples[ECHO], seed=seed)
         rows.append(
             [

@@ -53,7 +53,15 @@ from pathlib import Path
 from tests.benchmarks._bots import ECHO_TEXT, Pair, checked, extra_channels, forget
 from tests.benchmarks._figures import duration, machine, orders, percentile, table
 from tests.benchmarks._profile import profiled
-from tests.benchmarks.commands import LATENCY_COLUMNS, Send, latency, poisson, saturate, senders
+from tests.benchmarks.commands import ECHO as ECHO_LABEL
+from tests.benchmarks.commands import (
+    LATENCY_COLUMNS,
+    Send,
+    latency,
+    poisson,
+    saturate,
+    senders,
+)
 from tests.e2e.test_process import finish, output, process_env
 from tests.e2e.test_shards_process import served, shard_processes
 from tests.localdiscord.client import LocalDiscord
@@ -206,6 +214,8 @@ class Figures:
     latencies: dict[str, list[float]] = field(default_factory=dict)  # by bot, at its half rate
     half: dict[str, float] = field(default_factory=dict)
     commands: list[list[str]] = field(default_factory=list)  # latency per command
+    medians: dict[str, float] = field(default_factory=dict)  # of each command one at a time
+    fsync: float | None = None  # one fsync on the SQLite database's disk, median
     checks: list[str] = field(default_factory=list)
 
     def rate(self, run: str) -> float:
@@ -258,6 +268,20 @@ class Contender:
     @property
     def label(self) -> str:
         return self.name or "this checkout"
+
+
+def one_fsync(folder: Path, times: int = 200) -> float:
+    """The median time of one fsync in `folder` (the database's disk), 4 KiB appended before
+    each: what a commit under FULL waits for, which `/fatigue spend`'s budget allows."""
+    taken = []
+    with open(folder / "fsync-probe", "ab") as probe:
+        for _ in range(times):
+            probe.write(b"\0" * 4096)
+            probe.flush()
+            start = time.perf_counter()
+            os.fsync(probe.fileno())
+            taken.append(time.perf_counter() - start)
+    return statistics.median(taken)
 
 
 async def measure(
@@ -317,7 +341,9 @@ async def measure(
         }
         if args.latency_rounds:  # after the counts: its spends are not the load's
             pairs = {bot.name: Pair(echo_d, bot.discord) for bot in bots}
-            figures.commands = await latency(pairs, args.latency_rounds, args.seed)
+            figures.commands = await latency(pairs, args.latency_rounds, args.seed, figures.medians)
+            if label.startswith("SQLite"):
+                figures.fsync = one_fsync(tmp)
             for bot in bots:
                 forget(bot.discord)
             forget(echo_d)
@@ -430,6 +456,19 @@ def report(results: dict[str, Figures], sizes: Sizes, inflight: int) -> None:
         if f.commands:
             print(f"\n4. Latency per command, {label}, one at a time, shuffled rounds")
             print(table(LATENCY_COLUMNS, f.commands))
+            if f.fsync is not None and SPEND in f.medians:
+                echo = f.medians[ECHO_LABEL]
+                budget = 2 * echo + f.fsync
+                spends = ", ".join(
+                    f"{label} {median / echo:.2f}×"
+                    for label, median in f.medians.items()
+                    if label.endswith(SPEND)
+                )
+                print(
+                    f"   One fsync on the database's disk: {duration(f.fsync)} (median of 200)."
+                    f"\n   /fatigue spend's budget, 2.0 × echo + one fsync: {duration(budget)},"
+                    f" {budget / echo:.2f}× echo; the medians: {spends}"
+                )
 
 
 def main() -> None:
