@@ -37,7 +37,6 @@ from table.imported import IMPORT, Imported, history, rolls, table_part
 from table.imported_history import Prepared
 from table.roll_log import KEEP_MAX
 from table.settings import HISTORY_KEEP_MAX
-from table.snapshot import touched_keys
 
 DIGITS_MAX = 100  # parsed, so that the schema can name the bound a long number is past
 DEPTH_MAX = 32  # an export nests 7 deep (history → event → after → characters → record → …)
@@ -303,7 +302,6 @@ def _prepared(event: Any) -> Prepared:
         event.clock,
         json.dumps(event.before, ensure_ascii=False, sort_keys=True),
         json.dumps(after, ensure_ascii=False, sort_keys=True),
-        tuple(touched_keys(event.before, event.after)),
         event.undoes,
         event.undone_by,
         starts,

@@ -1,7 +1,8 @@
 """The event log: each change logged as one event (what changed, who changed it, through which
 interaction), numbered within its channel (`seq`), so "among the last N kept?" is a comparison,
-not a count. What it touched goes in `event_keys`, so `/undo` finds a later change to the same
-character by an index lookup. Every PRUNE_EVERY-th event trims what lies past `history_keep`.
+not a count. What it touched goes in `event_keys` (written by the database from the event's
+snapshots, migration V23), so `/undo` finds a later change to the same character by an index
+lookup. Every PRUNE_EVERY-th event trims what lies past `history_keep`.
 Read back as `table.event.Event`s: a channel's whole log, and /history's pages.
 """
 
@@ -14,11 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from store.backend import Tx, insert_rows, moment
+from store.backend import Tx, moment
 from store.errors import StoreError
 from table.event import Event
 from table.model import Table
-from table.snapshot import Snapshot, touched_keys
+from table.snapshot import Snapshot
 from table.undo import REDO_ACTION
 
 PRUNE_EVERY = 50  # a channel's events between two prunings
@@ -55,15 +56,6 @@ _LOG = (
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, COALESCE("
     "  (SELECT seq FROM events WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0) + 1)"
 )
-# PostgreSQL: the event and its keys in one statement (the keys as two parallel arrays, so the
-# statement is the same, and prepared once, whatever their number).
-_LOG_WITH_KEYS = (
-    f"WITH e AS ({_LOG} RETURNING id, seq, channel_id),"
-    " k AS (INSERT INTO event_keys (channel_id, part, key, event_id)"
-    " SELECT e.channel_id, u.part, u.key, e.id FROM e, unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]))"
-    " AS u (part, key))"
-    " SELECT id, seq FROM e"
-)
 
 
 class HeldWrites:
@@ -87,11 +79,9 @@ async def log_change(
     *,
     held: HeldWrites | None = None,
 ) -> Event:
-    """Log one change and its keys; with `held` (PostgreSQL), the change's row writes too, all in
-    one statement."""
-    channel_id = after.channel_id
-    keys = touched_keys(old, new)
-    actor_id, now = request.actor_id, request.now
+    """Log one change (the database writes its keys: migration V23); with `held`
+    (PostgreSQL), the change's row writes too, all in one statement."""
+    channel_id, actor_id, now = after.channel_id, request.actor_id, request.now
     values = (
         channel_id,
         actor_id,
@@ -103,27 +93,17 @@ async def log_change(
         request.interaction_id,
         channel_id,
     )
-    if held is not None:
-        parts, names = [part for part, _key in keys], [key for _part, key in keys]
-        ahead = "".join(f"w{n} AS ({sql}), " for n, (sql, _args) in enumerate(held.writes))
+    if held is not None and held.writes:
+        ahead = ", ".join(f"w{n} AS ({sql})" for n, (sql, _args) in enumerate(held.writes))
         first = [arg for _sql, args in held.writes for arg in args]  # in the order they appear
-        sql = _LOG_WITH_KEYS.replace("WITH ", f"WITH {ahead}", 1)
-        row = await tx.fetchone(sql, *first, *values, parts, names)
-        keys = []  # written
+        row = await tx.fetchone(f"WITH {ahead} {_LOG} RETURNING id, seq", *first, *values)
     else:
         row = await tx.fetchone(_LOG + " RETURNING id, seq", *values)
     assert row is not None  # RETURNING gives the one row inserted
     event_id, seq = int(row["id"]), int(row["seq"])
-    await insert_keys(tx, [(channel_id, part, key, event_id) for part, key in keys])
     if seq % PRUNE_EVERY == 0:
         await prune(tx, channel_id, seq - after.settings.history_keep)
     return Event(event_id, actor_id, action, now, old, new, channel_id, after.clock, seq=seq)
-
-
-async def insert_keys(tx: Tx, rows: Sequence[tuple[int, str, str, int]]) -> None:
-    """`event_keys` rows: (channel id, part, key, event id)."""
-    # 1,000 rows: 4,000 parameters, within both databases' bound.
-    await insert_rows(tx, "INSERT INTO event_keys (channel_id, part, key, event_id)", rows, 1000)
 
 
 async def mark_undo(tx: Tx, undo_id: int, target_id: int) -> None:

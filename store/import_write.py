@@ -123,8 +123,8 @@ _INSERT = (
 async def _log_history(
     tx: Tx, channel_id: int, history: Sequence[Prepared], kept: list[int], first: int
 ) -> None:
-    """The kept changes, oldest first, numbered from `first`; then their keys, and their undo
-    links to their new ids."""
+    """The kept changes, oldest first, numbered from `first` (the database writes their keys);
+    then their undo links to their new ids."""
     id_of: dict[int, int] = {}
     for batch in batches(range(len(kept)), EVENTS_AT_ONCE):
         rows: list[Any] = []
@@ -136,8 +136,6 @@ async def _log_history(
         sql = _INSERT + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(batch)) + " RETURNING id, seq"
         for row in await tx.fetchall(sql, *rows):
             id_of[kept[int(row["seq"]) - first]] = int(row["id"])
-    keys = [(channel_id, part, key, id_of[i]) for i in kept for part, key in history[i].keys]
-    await event_log.insert_keys(tx, keys)
     for column in ("undoes", "undone_by"):
         links = [
             (id_of[i], id_of[target])

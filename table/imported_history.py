@@ -16,8 +16,9 @@ from table.imported import IMPORT
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """An imported change as it will be logged: snapshots as JSON text, the keys it touched,
-    and its links and an import change's start as indexes into the imported history."""
+    """An imported change as it will be logged: snapshots as JSON text (the database writes the
+    keys they touch), and its links and an import change's start as indexes into the imported
+    history."""
 
     actor_id: int
     action: str
@@ -25,7 +26,6 @@ class Prepared:
     clock: int
     before: str
     after: str
-    keys: tuple[tuple[str, str], ...]
     undoes: int | None
     undone_by: int | None
     starts: int | None  # an import change: the index its history starts at (`after.import`)
