@@ -35,6 +35,9 @@ from store.store import open_backend
 FIRST = ("channels", "events")
 SELF_REFERENCES = {"events": ("undone_by", "undoes")}  # set after every row is in
 OWN_BOOKKEEPING = frozenset({"schema_version"})  # each database's own: never copied
+# Written by the target itself as the rows they come from go in (migration V23's trigger
+# writes a change's keys from its event): copied, they would be there twice.
+DERIVED = frozenset({"event_keys"})
 CONNECT_TIMEOUT = 10.0
 
 
@@ -150,7 +153,7 @@ async def check_source(raw: Raw, url: str) -> list[str]:
             f"{shown} is at schema version {version}, newer than this Tablekeeper's"
             f" ({latest}): copy with the newer version"
         )
-    rest = sorted(tables - set(FIRST) - OWN_BOOKKEEPING)
+    rest = sorted(tables - set(FIRST) - OWN_BOOKKEEPING - DERIVED)
     return [*FIRST, *rest]
 
 

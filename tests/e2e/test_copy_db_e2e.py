@@ -71,14 +71,19 @@ async def test_sqlite_to_postgres_and_back_keeps_boards_history_and_undo(
         assert out.endswith(f" from {sqlite_a} to {postgres_url}\n")
 
         # Ids kept, interaction ids too: a late second delivery is still refused after the move.
+        # The keys /undo looks later changes up by, written by the target as its events went in.
+        keys_sql = "SELECT channel_id, part, key, event_id FROM event_keys"
         with sqlite3.connect(tmp_path / "a.db") as db:
             ids = db.execute("SELECT id, interaction_id FROM events ORDER BY id").fetchall()
+            keys = db.execute(keys_sql).fetchall()
         target = await asyncpg.connect(postgres_url)
         try:
             rows = await target.fetch("SELECT id, interaction_id FROM events ORDER BY id")
+            copied_keys = await target.fetch(keys_sql)
         finally:
             await target.close()
         assert [tuple(row) for row in rows] == ids and all(i for _, i in ids)
+        assert sorted(tuple(row) for row in copied_keys) == sorted(keys) and keys
 
         b = Env(d, postgres_url)
         await b.start(sync=False)
