@@ -109,7 +109,12 @@ async def log_change(
 async def mark_undo(tx: Tx, undo_id: int, target_id: int) -> None:
     """Link an undo and the change it took back, both ways."""
     await tx.execute("UPDATE events SET undoes = ? WHERE id = ?", target_id, undo_id)
-    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", undo_id, target_id)
+    await mark_undone(tx, target_id, undo_id)
+
+
+async def mark_undone(tx: Tx, event_id: int, by_id: int) -> None:
+    """`event_id` was taken back by `by_id`: an undo of a change, or a redo of an undo."""
+    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", by_id, event_id)
 
 
 async def prune(tx: Tx, channel_id: int, edge: int) -> None:

@@ -195,5 +195,5 @@ async def redo_link_change(
     channel's live link becomes the one `change` left, logged as a redo taking back `undo`."""
     was, now = _logged_ref(change.before), _logged_ref(change.after)
     redo = await _relink(tx, request, current, was, now, REDO_ACTION)
-    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
+    await event_log.mark_undone(tx, undo.id, redo.id)
     return Redone(change, undo, redo, current)

@@ -170,5 +170,5 @@ async def redo_last(tx: Tx, request: Request, asked: Asked) -> Redone:
     if asked.asks:
         ask_first(current, redone, change, undo.id, redo=True)
     redo = await save_change(tx, request, current, redone, REDO_ACTION, stored)
-    await tx.execute("UPDATE events SET undone_by = ? WHERE id = ?", redo.id, undo.id)
+    await event_log.mark_undone(tx, undo.id, redo.id)
     return Redone(change, undo, redo, redone)
