@@ -74,12 +74,3 @@ def batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     """`items` in slices of `size`: the rows one statement writes."""
     for at in range(0, len(items), size):
         yield items[at : at + size]
-
-
-async def insert_rows(
-    tx: Tx, insert: str, rows: Sequence[tuple[Any, ...]], at_once: int, then: str = ""
-) -> None:
-    """`rows` written by `insert` ("INSERT INTO t (a, b)"), `at_once` to a statement."""
-    for batch in batches(rows, at_once):
-        marks = ", ".join([f"({', '.join('?' * len(batch[0]))})"] * len(batch))
-        await tx.execute(f"{insert} VALUES {marks}{then}", *(v for row in batch for v in row))

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from store.backend import Backend, Tx, insert_rows, moment
+from store.backend import Backend, Tx, batches, moment
 from table.dice_report import EVENING, DiceReport, dice_report
 from table.evening import evening_start
 from table.fatigue_series import CLOCK_SET
@@ -28,6 +28,7 @@ ROLL_COLUMNS = (
     *(f.name for f in dataclasses.fields(Rolled)),
     "came_with",
 )
+_ROW = f"({', '.join('?' * (len(ROLL_COLUMNS) + 1))})"  # a row's values: its channel, then those
 TRIM_EVERY = 100  # rolls written to a channel between two trims: how far past its bound it runs
 ROWS_AT_ONCE = 200  # rolls in one INSERT: 3,200 parameters, well within either database's bound
 _SELECT = f"SELECT {', '.join(ROLL_COLUMNS)} FROM roll_log WHERE channel_id = ?"
@@ -84,9 +85,13 @@ def roll_of(values: Sequence[Any]) -> LoggedRoll:
 
 async def insert(tx: Tx, rows: Sequence[tuple[Any, ...]]) -> None:
     """Rows of (channel id, `ROLL_COLUMNS`…), many a statement; a roll saved already stays."""
-    insert = f"INSERT INTO roll_log (channel_id, {', '.join(ROLL_COLUMNS)})"
-    saved = " ON CONFLICT (channel_id, interaction_id, place) DO NOTHING"
-    await insert_rows(tx, insert, rows, ROWS_AT_ONCE, saved)
+    for chunk in batches(rows, ROWS_AT_ONCE):
+        await tx.execute(
+            f"INSERT INTO roll_log (channel_id, {', '.join(ROLL_COLUMNS)})"
+            f" VALUES {', '.join([_ROW] * len(chunk))}"
+            " ON CONFLICT (channel_id, interaction_id, place) DO NOTHING",
+            *(value for row in chunk for value in row),
+        )
 
 
 async def trim(tx: Tx, channel_id: int, keep: int) -> None:
