@@ -76,7 +76,7 @@ class DefeatedRemoveAnswer(ConfirmButton, template=r"tk:monster:clear:" + ANSWER
     async def confirmed(self, interaction: discord.Interaction) -> None:
         cleared = await apply_as(
             interaction,
-            "monster remove",
+            "monster remove defeated",
             lambda table, gm: initiative.clear_defeated(table, is_gm=gm),
             BESTIARY,
         )

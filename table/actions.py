@@ -41,6 +41,7 @@ ACTIONS = frozenset(
         N_("monster hit"),
         N_("monster hit again"),
         N_("monster remove"),
+        N_("monster remove defeated"),
         N_("init add"),
         N_("init remove"),
         N_("init start"),

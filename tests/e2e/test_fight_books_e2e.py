@@ -102,13 +102,13 @@ async def test_the_defeated_are_cleared_after_one_confirmation(env: Any) -> None
     assert [c.name for c in table.initiative.combatants] == ["Aria", "Ogre"]
     assert table.initiative.current is not None and table.initiative.current.name == "Aria"
     history = await env.store.history(d.table.id, limit=1)
-    assert history[0].action == "monster remove"
+    assert history[0].action == "monster remove defeated"  # named as the GM asked
     assert "No monster here is defeated" in await refused(
         env, "monster remove", d.gm, defeated=True
     )
     # One change: one /undo brings all three back, in the order as they were.
     back = await d.slash("undo", user=d.gm)  # bringing back asks nothing
-    assert back.embed["title"] == "↩️ Undone: monster remove"
+    assert back.embed["title"] == "↩️ Undone: monster remove defeated"
     assert "monster Orc 3 brought back" in back.text
     table = await env.table()
     assert [m.name for m in table.monsters] == ["Ogre", "Orc 1", "Orc 2", "Orc 3"]
