@@ -104,8 +104,9 @@ _FATIGUE: dict[str, tuple[str, Callable[[Any], str]]] = {
     "exhausted_cap": (N_("Exhausted cap"), _on),
     "shattered_cap": (N_("Shattered cap"), _on),
     "vp_damage": (N_("VP damage"), str),
-    # A character settled past the clock rested alone ahead of it; None is back with the clock.
-    "settled": (N_("ahead of the clock"), _ahead),
+    # A character settled past the clock rested alone ahead of it (as the cards say it); None
+    # is back with the clock.
+    "settled": (N_("rested alone"), _ahead),
 }
 _MONSTER: dict[str, tuple[str, Callable[[Any], str]]] = {
     "hp_max": (N_("max HP"), str),

@@ -101,18 +101,9 @@ async def log_change(
         row = await tx.fetchone(_LOG + " RETURNING id, seq", *values)
     assert row is not None  # RETURNING gives the one row inserted
     event_id, seq = int(row["id"]), int(row["seq"])
-    if seq % PRUNE_EVERY == 0 or _keeps_fewer(old, new):
+    if seq % PRUNE_EVERY == 0:
         await prune(tx, channel_id, seq - after.settings.history_keep)
     return Event(event_id, actor_id, action, now, old, new, channel_id, after.clock, seq=seq)
-
-
-def _keeps_fewer(old: Snapshot, new: Snapshot) -> bool:
-    """The change lowered the channel's `history_keep`: what it no longer keeps goes now, as the
-    GM who lowered it expects, not at the channel's next pruning."""
-    if "channel" not in new:
-        return False
-    keep = "history_keep"
-    return bool(new["channel"]["settings"][keep] < old["channel"]["settings"][keep])
 
 
 async def mark_undo(tx: Tx, undo_id: int, target_id: int) -> None:

@@ -94,12 +94,12 @@ def test_every_kind_of_change_has_words() -> None:
         (
             base,
             table(tired(18, settled=1200), clock=600),
-            "ahead of the clock no → until Day 1, 00:20",
+            "rested alone no → until Day 1, 00:20",
         ),
         (
             table(tired(18, settled=1200), clock=600),
             table(tired(18), clock=1200),
-            "ahead of the clock until Day 1, 00:20 → no",
+            "rested alone until Day 1, 00:20 → no",
         ),
         (base, dataclasses.replace(base, monsters=(ORC,)), "monster Orc created"),
     ]

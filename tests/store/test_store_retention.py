@@ -100,21 +100,6 @@ async def test_events_past_the_bound_are_pruned_every_so_often(db: Database) -> 
         assert all(row[3] >= history[-1].id for row in keys if row[0] == CH)
 
 
-async def test_lowering_what_a_channel_keeps_trims_at_once(db: Database) -> None:
-    async with Store.open(db.url) as store:
-        await seed(store, keep=30)
-        await spend(store, "Bo", GM, 20)  # events 2..21: all kept, no pruning yet
-
-        def keep_fewer(table: Table) -> tuple[Table, None]:
-            settings = dataclasses.replace(table.settings, history_keep=KEEP)
-            return dataclasses.replace(table, settings=settings), None
-
-        await store.apply(CH, GUILD, GM, "settings set", keep_fewer)  # 22, not a 50th
-        assert await seqs(db) == list(range(22 - KEEP + 1, 23))  # its last KEEP, at once
-        await spend(store, "Bo", GM, 1)  # 23: a plain change trims nothing
-        assert len(await seqs(db)) == KEEP + 1
-
-
 async def test_a_kept_undo_keeps_the_change_it_undid(db: Database) -> None:
     async with Store.open(db.url) as store:
         await seed(store)
