@@ -105,11 +105,12 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         await answer_again(interaction, original)
         return
     text = describe_error(original)
-    ack.outcome = "refused" if text is not None else "error"
     if isinstance(original, DatabaseOutage):
         ack.outcome = "outage"
         if (outages := outages_of(interaction)) is not None:
             outages.refused(original)  # counted, and logged as the outage begins and ends
+    else:
+        ack.outcome = "refused" if text is not None else "error"
     who = f"user {interaction.user.id}, channel {interaction.channel_id}"
     where = f"{where} ({who}, guild {interaction.guild_id})"
     if ack.saved is not None:
