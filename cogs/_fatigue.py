@@ -32,7 +32,7 @@ from table.several import change_each, named_characters
 
 OneChange = Callable[[Table, str], tuple[Table, CharacterChange]]
 Done = CharacterChange | PartyReport  # one character's change, or several characters' at once
-SPEND_ONE, SPEND_MORE = N_("Spend 1 FP"), N_("Spend 1 more")  # labels, translated when shown
+SPEND_MORE = N_("Spend 1 more")  # a label, translated when shown
 SPEND = N_("Spend 1")  # beside a character on a card
 
 
@@ -146,8 +146,9 @@ async def spend_fp(interaction: discord.Interaction, amount: int, name: str | No
 
 
 class SpendOne(TableButton, template=r"tk:fp:spend1:(?P<name>.*)"):
-    """The "Spend 1 FP" / "Spend 1 more" button of the named character: its owner or the GM
-    (checked in the transaction, as for the command). The name comes last: it may hold any text."""
+    """The "Spend 1 more" button of the named character (older replies' "Spend 1 FP"): its owner
+    or the GM (checked in the transaction, as for the command). The name comes last: it may hold
+    any text."""
 
     def __init__(self, name: str, label: str = SPEND_MORE) -> None:
         self.name = name

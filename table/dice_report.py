@@ -23,7 +23,6 @@ from table.names import name_key
 from table.roll_log import LoggedRoll
 
 EVENING, ALL = "evening", "all"
-SINCES = (EVENING, ALL)
 SINCE_WORDS = {  # what a report from each start counts, in words
     EVENING: N_("this evening"),
     ALL: N_("everything this channel keeps"),

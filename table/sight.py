@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from rules.defense import HitResult
 
 from table.model import Table
-from table.monster import Monster
 from table.settings import ChannelSettings
 
 
@@ -25,10 +24,6 @@ class Sight:
     numbers: bool  # HP, Defense, Evasion, armor, enchantments, drop: the stat block's figures
     hidden_spots: bool  # where the spots still hidden from the players are
     prepared: bool = False  # the monsters still behind the GM's screen (`Monster.hidden`)
-
-    def hides_block(self, monster: Monster) -> bool:
-        """Whether a reply showing the monster at this sight leaves out what the GM sees."""
-        return not self.numbers or (monster.block.hidden_spots > 0 and not self.hidden_spots)
 
     def hides_hit(self, result: HitResult) -> bool:
         """Whether a hit's reply at this sight leaves out what the GM sees: the numbers, or

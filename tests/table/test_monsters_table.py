@@ -461,9 +461,6 @@ def test_the_channel_sees_no_numbers_while_monster_stats_are_hidden() -> None:
     settings = ChannelSettings(monster_stats="shown")
     assert sight(DEFAULT_SETTINGS, gm_alone=True) == sight(settings, gm_alone=True) == GM_ALONE
     assert sight(settings, gm_alone=False) == Sight(numbers=True, hidden_spots=False)
-    assert hidden.hides_block(monster) and not GM_ALONE.hides_block(monster)
-    assert sight(settings, gm_alone=False).hides_block(monster)  # a spot is still hidden
-    assert not sight(settings, gm_alone=False).hides_block(troll())
     with pytest.raises(RulesError, match="shown to the players or hidden"):
         ChannelSettings(monster_stats="secret")  # type: ignore[arg-type]
 
