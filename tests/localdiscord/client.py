@@ -196,7 +196,11 @@ class LocalDiscord:
             if button in (c.get("label"), c.get("custom_id"), c.get("placeholder"))
         ]
         if not found or "custom_id" not in found[0]:
-            shown = [c.get("label") or c.get("custom_id") for c in walk(message.components)]
+            shown = [  # what can be clicked or picked (a card's text and containers can't)
+                c.get("label") or c.get("placeholder") or c["custom_id"]
+                for c in walk(message.components)
+                if "custom_id" in c
+            ]
             raise CommandLineError(f"No clickable {button!r} on that message; it has {shown}")
         if found[0].get("disabled"):
             raise CommandLineError(f"{button!r} is disabled")
